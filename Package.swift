@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// A cell plugin written in C: one dynamic library from `Plugins/<name>/`.
+func cPlugin(_ name: String) -> [Target] {
+    [.target(name: name, dependencies: ["CCellKit"], path: "Plugins/\(name)", publicHeadersPath: ".")]
+}
+
+/// A cell plugin written in Swift. SwiftPM cannot mix C and Swift in one target,
+/// so the descriptor (plain C data read from the file) sits in a small C target
+/// beside the Swift hooks, and the product links both into one library.
+func swiftPlugin(_ name: String) -> [Target] {
+    [
+        .target(name: name, dependencies: ["CellKitPlugin"], path: "Plugins/\(name)/Swift"),
+        .target(name: "\(name)Descriptor", dependencies: ["CCellKit"], path: "Plugins/\(name)/Descriptor", publicHeadersPath: "."),
+    ]
+}
+
+let cPlugins = ["FoobarCells", "BenchmarkCells"]
+let swiftPlugins = ["ContactsCells"]
+
+let package = Package(
+    name: "CellKit",
+    products: [
+        .library(name: "CellKit", targets: ["CellKit"]),
+        .library(name: "CellKitPlugin", targets: ["CellKitPlugin"]),
+        .executable(name: "cellkit", targets: ["CellKitCommand"]),
+        .executable(name: "cellkit-bench", targets: ["CellKitBenchmark"]),
+    ]
+        + cPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
+        + swiftPlugins.map { .library(name: $0, type: .dynamic, targets: [$0, "\($0)Descriptor"]) },
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "CCellKit"),
+        .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+        .target(name: "CellKit", dependencies: ["CCellKit", "CFFI"]),
+        .target(name: "CellKitPlugin", dependencies: ["CCellKit"]),
+        .executableTarget(
+            name: "CellKitCommand",
+            dependencies: ["CellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "CellKitBenchmark", dependencies: ["CellKit", "CCellKit"]),
+        .testTarget(name: "CellKitTests", dependencies: ["CellKit", "CCellKit"]),
+    ]
+        + cPlugins.flatMap(cPlugin)
+        + swiftPlugins.flatMap(swiftPlugin)
+)

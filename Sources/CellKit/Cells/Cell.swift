@@ -1,0 +1,161 @@
+// A table cell: UITableViewCell's anatomy in character cells (seeds 000, 002, 003).
+
+import CCellKit
+import Foundation
+
+/// A cell made by the cell-creation routine and configured by a plugin's hooks.
+/// Cells are reused: a cell keeps what its hooks set until they set it again.
+public final class Cell {
+    // MARK: Identity
+
+    /// The cell type this cell was made for; the reuse pool it returns to.
+    public let reuseIdentifier: CellIdentifier
+    /// The resolved type whose hooks configure this cell; nil for a cell made by hand.
+    public let cellType: CellType?
+
+    // MARK: Appearance
+
+    public var style: CellStyle
+    public var selectionStyle: SelectionStyle
+    public var accessoryType = AccessoryType.none
+    /// A custom accessory view, drawn instead of the accessory type's glyph.
+    public internal(set) var accessoryView: View?
+    public var indentationLevel = 0
+    /// Columns per indentation level.
+    public var indentationWidth = 2
+    /// The row's height in lines; nil = the table's default (or the height hook's answer).
+    public var rowHeight: Double?
+    public var background = Fill()
+    /// Replaces `background` while the row is selected.
+    public var selectedBackground = Fill()
+
+    // MARK: Parts
+
+    public private(set) var textLabel: View!
+    public private(set) var detailTextLabel: View!
+    public private(set) var imageView: View!
+    /// The view between the image and the accessory; custom subviews live here.
+    public private(set) var contentView: View!
+    /// The content view's subviews, in the order they were added (later ones draw on top).
+    public internal(set) var subviews: [View] = []
+
+    // MARK: The row it is showing
+
+    public internal(set) var indexPath = IndexPath(section: 0, row: 0)
+    public internal(set) var rowsInSection = 1
+    public internal(set) var data = RowValue.null
+    /// Set by the table while it draws a selected row.
+    public var isSelected = false
+    /// Where the row stands in its section.
+    public var position: RowPosition { RowPosition(row: indexPath.row, rowsInSection: rowsInSection) }
+
+    // MARK: Errors
+
+    /// The message of the last failed host call, as `host->last_error` returns it.
+    public internal(set) var lastError: String?
+
+    // MARK: Lifecycle
+
+    /// The handle plugins see; freed with the cell.
+    let handle: UnsafeMutablePointer<ck_cell>
+    /// C strings handed to a hook; freed when the cell is next handed out.
+    var scratch: [UnsafeMutablePointer<CChar>] = []
+
+    /// A new, blank cell. Use a `CellQueue` to get cells with their hooks run.
+    public convenience init(reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default) {
+        self.init(reuseIdentifier: reuseIdentifier, type: nil, style: style, selectionStyle: selectionStyle)
+    }
+
+    init(reuseIdentifier: CellIdentifier, type: CellType?, style: CellStyle, selectionStyle: SelectionStyle) {
+        self.reuseIdentifier = reuseIdentifier
+        cellType = type
+        self.style = style
+        self.selectionStyle = selectionStyle
+        handle = .allocate(capacity: 1)
+        handle.initialize(to: ck_cell(host: HostTable.pointer, host_private: nil))
+        handle.pointee.host_private = Unmanaged.passUnretained(self).toOpaque()
+        textLabel = View(kind: .label, cell: self)
+        detailTextLabel = View(kind: .label, cell: self)
+        detailTextLabel.fontSize = 12
+        imageView = View(kind: .image, cell: self)
+        contentView = View(kind: .plain, cell: self)
+    }
+
+    deinit {
+        freeScratch()
+        handle.deallocate()
+    }
+
+    /// The cell behind a handle a plugin passed back, or nil for NULL.
+    static func from(_ handle: UnsafeMutablePointer<ck_cell>?) -> Cell? {
+        guard let raw = handle?.pointee.host_private else { return nil }
+        return Unmanaged<Cell>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    // MARK: Subviews
+
+    /// The subview with `tag`, or nil. Tag 0 finds nothing: it is every view's default.
+    public func view(withTag tag: Int) -> View? {
+        tag == 0 ? nil : subviews.first { $0.tag == tag }
+    }
+
+    /// Adds a subview to the content view. Throws for tag 0 or a tag already in use.
+    @discardableResult
+    public func addSubview(_ kind: ViewKind, frame: Rect, tag: Int) throws(CellError) -> View {
+        guard tag != 0 else { throw CellError(status: CK_ERR_TAG_ZERO, message: Self.tagZeroMessage) }
+        guard tag > 0 else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "tag \(tag) is negative; use tags from 1") }
+        guard view(withTag: tag) == nil else {
+            throw CellError(status: CK_ERR_DUPLICATE_TAG, message: "the cell already has a subview with tag \(tag); add each subview once, in initCellFor, and find it by tag in customizeCellFor")
+        }
+        let view = View(kind: kind, frame: frame, tag: tag, cell: self)
+        subviews.append(view)
+        return view
+    }
+
+    /// Makes (or replaces) the custom accessory view.
+    @discardableResult
+    public func setAccessoryView(_ kind: ViewKind, frame: Rect) -> View {
+        let view = View(kind: kind, frame: frame, cell: self)
+        accessoryView = view
+        return view
+    }
+
+    static let tagZeroMessage =
+        "tag 0 refused: 0 is every view's default tag, so view_with_tag(0) could never find this view (seed 003: \"beware tag 0\"); number subviews from 1"
+
+    // MARK: Hand-out
+
+    /// Points the cell at a row, before its customize hook runs.
+    func show(_ indexPath: IndexPath, rowsInSection: Int, data: RowValue) {
+        if !scratch.isEmpty { freeScratch() }
+        self.indexPath = indexPath
+        self.rowsInSection = rowsInSection
+        self.data = data
+    }
+
+    /// Copies `text` into memory that stays valid until the cell is next handed out.
+    func cString(_ text: String) -> UnsafePointer<CChar> {
+        let copy = strdup(text)!
+        scratch.append(copy)
+        return UnsafePointer(copy)
+    }
+
+    private func freeScratch() {
+        for p in scratch { free(p) }
+        scratch.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A host call that failed; its status goes back to the plugin, its message to `last_error`.
+public struct CellError: Error, CustomStringConvertible {
+    public let status: ck_status
+    public let message: String
+    public var description: String { message }
+
+    init(status: ck_status, message: String) { (self.status, self.message) = (status, message) }
+
+    /// Any error as a CellError; only CellErrors are ever thrown inside the host table.
+    init(_ error: any Error) {
+        self = error as? CellError ?? CellError(status: CK_ERR_INVALID_ARGUMENT, message: "\(error)")
+    }
+}

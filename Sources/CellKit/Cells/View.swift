@@ -1,0 +1,73 @@
+// A view in a cell: one of its standard parts or a subview of its content view.
+
+import CCellKit
+
+/// A label, image or plain view, with a frame in character cells.
+/// Label properties are kept on every kind but only drawn for labels.
+public final class View {
+    // MARK: Identity
+
+    public let kind: ViewKind
+    /// 0 for the standard parts; 1 or more for subviews (0 is every view's default tag, seed 003).
+    public internal(set) var tag: Int
+    /// The cell this view belongs to; a view never outlives its cell.
+    public unowned(unsafe) let cell: Cell
+
+    // MARK: Geometry and visibility
+
+    /// Where the view sits in its cell's content view; `.zero` for parts the layout places by style.
+    public var frame: Rect
+    public var isHidden = false
+    public var backgroundColor: Color?
+
+    // MARK: Label properties
+
+    public var text: String?
+    public var fontSize = 17.0
+    public var fontWeight = FontWeight.regular
+    public var textColor: Color?
+    /// The text colour while the row is selected.
+    public var highlightedTextColor: Color?
+    public var alignment = TextAlignment.natural
+    public var lineBreakMode = LineBreakMode.truncateTail
+    /// 0 = as many lines as fit in the frame.
+    public var numberOfLines = 1
+
+    // MARK: Image properties
+
+    /// A name from the asset catalog.
+    public var imageName: String?
+
+    // MARK: Lifecycle
+
+    /// The handle plugins see; freed with the view.
+    let handle: UnsafeMutablePointer<ck_view>
+
+    init(kind: ViewKind, frame: Rect = .zero, tag: Int = 0, cell: Cell) {
+        self.kind = kind
+        self.frame = frame
+        self.tag = tag
+        self.cell = cell
+        handle = .allocate(capacity: 1)
+        handle.initialize(to: ck_view(host: HostTable.pointer, host_private: nil))
+        handle.pointee.host_private = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit { handle.deallocate() }
+
+    /// The view behind a handle a plugin passed back, or nil for NULL.
+    static func from(_ handle: UnsafeMutablePointer<ck_view>?) -> View? {
+        guard let raw = handle?.pointee.host_private else { return nil }
+        return Unmanaged<View>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// How this view is named in messages: "the text label", "subview tag 3 (image)".
+    var name: String {
+        if tag != 0 { return "subview tag \(tag) (\(kind))" }
+        if self === cell.textLabel { return "the text label" }
+        if self === cell.detailTextLabel { return "the detail text label" }
+        if self === cell.imageView { return "the image view" }
+        if self === cell.contentView { return "the content view" }
+        return "the accessory view"
+    }
+}

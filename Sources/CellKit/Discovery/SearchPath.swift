@@ -1,0 +1,56 @@
+// Where plugins are looked for, in order; the first plugin to offer an identifier wins.
+
+import Foundation
+
+/// The ordered list of folders (or single files) discovery reads.
+public struct SearchPath: Sendable, Equatable, Codable {
+    /// Where a search-path entry came from.
+    public enum Origin: String, Sendable, Codable {
+        case option = "--plugin-path"
+        case environment = "CELLKIT_PLUGIN_PATH"
+        case executable = "executable's folder"
+        case userData = "user data folder"
+    }
+
+    /// One folder or file on the path.
+    public struct Entry: Sendable, Equatable, Codable {
+        public let path: String
+        public let origin: Origin
+        /// Whether a missing folder is worth reporting (it was asked for by name).
+        public var isExplicit: Bool { origin == .option || origin == .environment }
+    }
+
+    public var entries: [Entry]
+
+    public init(entries: [Entry]) { self.entries = entries }
+
+    /// The documented order: `--plugin-path` options, then `CELLKIT_PLUGIN_PATH` (colon-separated),
+    /// then the running executable's folder, then `$XDG_DATA_HOME/cellkit/plugins`
+    /// (default `~/.local/share/cellkit/plugins`). Relative paths are made absolute.
+    public static func standard(
+        options: [String] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executableDirectory: String? = SearchPath.executableDirectory()
+    ) -> SearchPath {
+        var entries = options.map { Entry(path: absolute($0), origin: .option) }
+        let fromEnvironment = environment["CELLKIT_PLUGIN_PATH"]?.split(separator: ":").map(String.init) ?? []
+        entries += fromEnvironment.map { Entry(path: absolute($0), origin: .environment) }
+        if let executableDirectory { entries.append(Entry(path: executableDirectory, origin: .executable)) }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        entries.append(Entry(path: data + "/cellkit/plugins", origin: .userData))
+        return SearchPath(entries: entries)
+    }
+
+    /// The folder of the running executable (where `swift build` puts plugin libraries).
+    public static func executableDirectory() -> String? {
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        return (exe as NSString).deletingLastPathComponent
+    }
+
+    static func absolute(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        let full = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+        return (full as NSString).standardizingPath
+    }
+}

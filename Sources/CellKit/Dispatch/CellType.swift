@@ -1,0 +1,71 @@
+// An identifier resolved to callable hooks, once. The per-row path only indexes
+// these: no string building, hashing or dlsym.
+
+import CCellKit
+
+/// One hook, ready to call: through a typed C pointer, or through libffi.
+enum Hook: @unchecked Sendable {
+    typealias Standard = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void
+    typealias StandardHeight = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Double
+
+    case standard(Standard)
+    case standardHeight(StandardHeight)
+    case ffi(FFIHook)
+
+    /// Runs the hook on `cell`; returns its value (height hooks) or 0.
+    @inline(__always)
+    func callAsFunction(_ cell: Cell) -> Double {
+        switch self {
+        case .standard(let f): f(cell.handle, cell.indexPath.c); return 0
+        case .standardHeight(let f): return f(cell.handle, cell.indexPath.c)
+        case .ffi(let hook): return hook.call(cell)
+        }
+    }
+}
+
+/// A cell type: an identifier with its hooks resolved in a loaded plugin.
+public final class CellType: Sendable {
+    public let identifier: CellIdentifier
+    /// The plugin file that provides it.
+    public let pluginPath: String
+    /// Its position in the registry, which indexes each queue's pools.
+    public let slot: Int
+    let initCell: Hook?
+    let customizeCell: Hook?
+    let heightForCell: Hook?
+    let prepareForReuse: Hook?
+
+    init(_ declaration: CellTypeDeclaration, in plugin: LoadedPlugin, slot: Int) throws(CellKitError) {
+        identifier = declaration.identifier
+        pluginPath = plugin.file.path
+        self.slot = slot
+        func resolve(_ kind: HookKind) throws(CellKitError) -> Hook? {
+            guard let hook = declaration.hook(kind) else { return nil }
+            return try Self.resolve(hook, in: plugin)
+        }
+        initCell = try resolve(.initCell)
+        customizeCell = try resolve(.customizeCell)
+        heightForCell = try resolve(.heightForCell)
+        prepareForReuse = try resolve(.prepareCellForReuse)
+    }
+
+    private static func resolve(_ hook: HookDeclaration, in plugin: LoadedPlugin) throws(CellKitError) -> Hook {
+        let address = try plugin.address(of: hook.symbol)
+        if !hook.usesFFI {
+            return hook.kind.returnsValue
+                ? .standardHeight(unsafeBitCast(address, to: Hook.StandardHeight.self))
+                : .standard(unsafeBitCast(address, to: Hook.Standard.self))
+        }
+        do {
+            return .ffi(try FFIHook(function: address, signature: hook.signature, context: plugin.context))
+        } catch {
+            throw .badHook(path: plugin.file.path, hook: hook.symbol, reason: "libffi could not prepare \"\(hook.signature)\" (ffi_status \(error.status))")
+        }
+    }
+
+    /// Which hooks this type has, in HookKind order.
+    public var hookKinds: [HookKind] {
+        [(HookKind.initCell, initCell), (.customizeCell, customizeCell), (.heightForCell, heightForCell), (.prepareCellForReuse, prepareForReuse)]
+            .compactMap { $0.1 == nil ? nil : $0.0 }
+    }
+}

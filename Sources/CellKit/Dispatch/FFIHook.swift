@@ -1,0 +1,104 @@
+// Hooks with a declared parameter list, called through libffi. The call
+// interface (ffi_cif) is prepared once per hook; a call only fills in values.
+
+import CCellKit
+import CFFI
+
+/// A prepared libffi call to one hook.
+final class FFIHook: @unchecked Sendable {  // immutable after init; calls use only stack memory
+    let signature: HookSignature
+    private let function: @convention(c) () -> Void
+    private let context: UnsafeMutableRawPointer?
+    private let cif = UnsafeMutablePointer<ffi_cif>.allocate(capacity: 1)
+    private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
+    private let indexPathType = UnsafeMutablePointer<ffi_type>.allocate(capacity: 1)
+    private let indexPathFields = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: 3)
+
+    /// Each argument value sits in its own 16-byte slot (room for ck_index_path).
+    private static let slotSize = 16
+
+    init(function: UnsafeMutableRawPointer, signature: HookSignature, context: UnsafeMutableRawPointer?) throws(FFIError) {
+        self.function = unsafeBitCast(function, to: (@convention(c) () -> Void).self)
+        self.signature = signature
+        self.context = context
+        // A struct passed by value needs its own ffi_type: size and alignment 0,
+        // a NULL-terminated element list; ffi_prep_cif fills in the rest.
+        indexPathFields.initialize(from: [cellkit_ffi_sint64(), cellkit_ffi_sint64(), nil], count: 3)
+        indexPathType.initialize(to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: indexPathFields))
+        argumentTypes = .allocate(capacity: max(1, signature.parameters.count))
+        for (i, p) in signature.parameters.enumerated() { argumentTypes[i] = Self.type(of: p, indexPath: indexPathType) }
+        let status = ffi_prep_cif(cif, FFI_DEFAULT_ABI, UInt32(signature.parameters.count), Self.type(of: signature.result), argumentTypes)
+        guard status == FFI_OK else {
+            deallocate()
+            throw FFIError(status: status.rawValue)
+        }
+    }
+
+    deinit { deallocate() }
+
+    private func deallocate() {
+        cif.deallocate()
+        argumentTypes.deallocate()
+        indexPathType.deallocate()
+        indexPathFields.deallocate()
+    }
+
+    /// Calls the hook for `cell`; returns its result as a Double (0 for void hooks).
+    func call(_ cell: Cell) -> Double {
+        let count = signature.parameters.count
+        return withUnsafeTemporaryAllocation(byteCount: Self.slotSize * max(1, count), alignment: 16) { slots in
+            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(1, count)) { arguments in
+                for (i, p) in signature.parameters.enumerated() {
+                    let slot = slots.baseAddress! + i * Self.slotSize
+                    store(p, of: cell, at: slot)
+                    arguments[i] = slot
+                }
+                // libffi widens integer results narrower than a register to a full
+                // ffi_arg: the result buffer must hold at least 8 bytes, read as ffi_arg.
+                var result: (UInt64, UInt64) = (0, 0)
+                withUnsafeMutableBytes(of: &result) { ffi_call(cif, function, $0.baseAddress, arguments.baseAddress) }
+                return withUnsafeBytes(of: &result) { read(signature.result, from: $0) }
+            }
+        }
+    }
+
+    private func store(_ p: HookParameter, of cell: Cell, at slot: UnsafeMutableRawPointer) {
+        switch p {
+        case .cell, .data: slot.storeBytes(of: UnsafeMutableRawPointer(cell.handle), as: UnsafeMutableRawPointer.self)
+        case .indexPath: slot.storeBytes(of: cell.indexPath.c, as: ck_index_path.self)
+        case .section: slot.storeBytes(of: Int64(cell.indexPath.section), as: Int64.self)
+        case .row: slot.storeBytes(of: Int64(cell.indexPath.row), as: Int64.self)
+        case .host: slot.storeBytes(of: UnsafeRawPointer(HostTable.pointer), as: UnsafeRawPointer.self)
+        case .context: slot.storeBytes(of: context, as: UnsafeMutableRawPointer?.self)
+        }
+    }
+
+    private func read(_ result: HookResult, from bytes: UnsafeRawBufferPointer) -> Double {
+        switch result {
+        case .void: 0
+        case .double: bytes.load(as: Double.self)
+        case .float: Double(bytes.load(as: Float.self))
+        case .int32: Double(Int32(truncatingIfNeeded: bytes.load(as: UInt64.self)))
+        }
+    }
+
+    private static func type(of p: HookParameter, indexPath: UnsafeMutablePointer<ffi_type>) -> UnsafeMutablePointer<ffi_type> {
+        switch p {
+        case .cell, .data, .host, .context: cellkit_ffi_pointer()
+        case .indexPath: indexPath
+        case .section, .row: cellkit_ffi_sint64()
+        }
+    }
+
+    private static func type(of r: HookResult) -> UnsafeMutablePointer<ffi_type> {
+        switch r {
+        case .void: cellkit_ffi_void()
+        case .double: cellkit_ffi_double()
+        case .float: cellkit_ffi_float()
+        case .int32: cellkit_ffi_sint32()
+        }
+    }
+}
+
+/// ffi_prep_cif refused a signature.
+struct FFIError: Error { let status: UInt32 }

@@ -1,0 +1,72 @@
+// Identifiers to cell types, shared by every table. A plugin is opened the
+// first time one of its identifiers is resolved, and never if none is.
+
+import Foundation
+import Synchronization
+
+/// The cell types available to a program: discovery's catalog plus lazy loading.
+/// Safe to share between threads; resolve identifiers once, then use the CellType.
+public final class CellRegistry: Sendable {
+    /// What discovery found.
+    public let catalog: Catalog
+    private let state = Mutex(State())
+
+    private struct State: ~Copyable {
+        var loaded: [Int: LoadedPlugin] = [:]  // by index in catalog.plugins
+        var types: [CellIdentifier: CellType] = [:]
+        var failures: [Int: CellKitError] = [:]  // a plugin that failed to load is not retried
+    }
+
+    public init(catalog: Catalog) { self.catalog = catalog }
+
+    /// Discovers plugins with `options` and makes a registry over them.
+    public convenience init(options: DiscoveryOptions = DiscoveryOptions()) {
+        self.init(catalog: Catalog(options: options))
+    }
+
+    /// The cell type for `name`, loading its plugin on first use.
+    public func cellType(named name: String) throws(CellKitError) -> CellType {
+        let identifier: CellIdentifier
+        do { identifier = try CellIdentifier(name) } catch { throw .invalidIdentifier(error) }
+        return try cellType(identifier)
+    }
+
+    /// The cell type for `identifier`, loading its plugin on first use.
+    public func cellType(_ identifier: CellIdentifier) throws(CellKitError) -> CellType {
+        guard let registration = catalog.registration(for: identifier) else {
+            throw .unknownIdentifier(name: identifier.name, nearest: catalog.nearest(to: identifier.name),
+                                     searched: catalog.options.searchPath.entries.map(\.path))
+        }
+        let result: Result<CellType, CellKitError> = state.withLock { state in
+            if let type = state.types[identifier] { return .success(type) }
+            do throws(CellKitError) {
+                let plugin = try load(registration.pluginIndex, &state)
+                let type = try CellType(registration.declaration, in: plugin, slot: state.types.count)
+                state.types[identifier] = type
+                return .success(type)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Whether the plugin at `path` has been opened by this process.
+    public func isLoaded(pluginAt path: String) -> Bool { DynamicLibrary.isOpen(path) }
+
+    /// The number of identifiers resolved so far (the pools a queue may need).
+    var resolvedCount: Int { state.withLock { $0.types.count } }
+
+    private func load(_ index: Int, _ state: inout State) throws(CellKitError) -> LoadedPlugin {
+        if let plugin = state.loaded[index] { return plugin }
+        if let failure = state.failures[index] { throw failure }
+        do {
+            let plugin = try LoadedPlugin(catalog.plugins[index], allowUnsafePermissions: catalog.options.allowUnsafePermissions)
+            state.loaded[index] = plugin
+            return plugin
+        } catch {
+            state.failures[index] = error
+            throw error
+        }
+    }
+}

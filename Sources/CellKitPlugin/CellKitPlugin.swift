@@ -1,0 +1,226 @@
+// Swift over cellkit.h, for plugins written in Swift. Everything goes through
+// the host's function table; a plugin built with this module never links the host.
+//
+//     import CellKitPlugin
+//
+//     @_cdecl("customizeCellForGreeting")   // the C name the host looks for
+//     public func customizeCellForGreeting(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath: ck_index_path) {
+//         let cell = Cell(raw)
+//         cell.textLabel.text = "Hello, row \(indexPath.row)"
+//     }
+//
+// `public` matters: an internal @_cdecl function is dropped from release builds.
+
+@_exported import CCellKit
+
+// MARK: - Cell
+
+/// A cell handed to a hook. Valid only while the hook runs.
+public struct Cell {
+    public let raw: UnsafeMutablePointer<ck_cell>
+    var host: ck_host { raw.pointee.host.pointee }
+
+    /// Wraps the pointer a hook received. The host never passes NULL.
+    public init(_ raw: UnsafeMutablePointer<ck_cell>?) {
+        guard let raw else { preconditionFailure("CellKit passed a NULL cell") }
+        self.raw = raw
+    }
+
+    // MARK: Parts
+
+    public var textLabel: View { part(CK_PART_TEXT_LABEL)! }
+    public var detailTextLabel: View { part(CK_PART_DETAIL_TEXT_LABEL)! }
+    public var imageView: View { part(CK_PART_IMAGE_VIEW)! }
+    public var contentView: View { part(CK_PART_CONTENT_VIEW)! }
+    /// The custom accessory view, if `setAccessoryView` made one.
+    public var accessoryView: View? { part(CK_PART_ACCESSORY_VIEW) }
+
+    private func part(_ p: ck_cell_part) -> View? { host.cell_part(raw, p).map(View.init) }
+
+    // MARK: Properties
+
+    public var style: ck_cell_style {
+        get { ck_cell_style(UInt32(truncatingIfNeeded: int(CK_CELL_STYLE))) }
+        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_STYLE, Int64(newValue.rawValue)) }
+    }
+    public var selectionStyle: ck_selection_style {
+        get { ck_selection_style(UInt32(truncatingIfNeeded: int(CK_CELL_SELECTION_STYLE))) }
+        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_SELECTION_STYLE, Int64(newValue.rawValue)) }
+    }
+    public var accessoryType: ck_accessory_type {
+        get { ck_accessory_type(UInt32(truncatingIfNeeded: int(CK_CELL_ACCESSORY_TYPE))) }
+        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_ACCESSORY_TYPE, Int64(newValue.rawValue)) }
+    }
+    public var indentationLevel: Int {
+        get { Int(int(CK_CELL_INDENTATION_LEVEL)) }
+        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_INDENTATION_LEVEL, Int64(newValue)) }
+    }
+    public var indentationWidth: Int {
+        get { Int(int(CK_CELL_INDENTATION_WIDTH)) }
+        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_INDENTATION_WIDTH, Int64(newValue)) }
+    }
+    /// Lines; 0 = the table's default.
+    public var rowHeight: Double {
+        get { var v = 0.0; _ = host.cell_get_double(raw, CK_CELL_ROW_HEIGHT, &v); return v }
+        nonmutating set { _ = host.cell_set_double(raw, CK_CELL_ROW_HEIGHT, newValue) }
+    }
+    public var backgroundColor: ck_color {
+        get { ck_color(truncatingIfNeeded: int(CK_CELL_BACKGROUND_COLOR)) }
+        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_BACKGROUND_COLOR, Int64(newValue)) }
+    }
+    public var selectedBackgroundColor: ck_color {
+        get { ck_color(truncatingIfNeeded: int(CK_CELL_SELECTED_BACKGROUND_COLOR)) }
+        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_SELECTED_BACKGROUND_COLOR, Int64(newValue)) }
+    }
+    public var backgroundImage: String? {
+        get { string(CK_CELL_BACKGROUND_IMAGE) }
+        nonmutating set { _ = host.cell_set_string(raw, CK_CELL_BACKGROUND_IMAGE, newValue) }
+    }
+    public var selectedBackgroundImage: String? {
+        get { string(CK_CELL_SELECTED_BACKGROUND_IMAGE) }
+        nonmutating set { _ = host.cell_set_string(raw, CK_CELL_SELECTED_BACKGROUND_IMAGE, newValue) }
+    }
+    public var reuseIdentifier: String { string(CK_CELL_REUSE_IDENTIFIER) ?? "" }
+
+    private func int(_ p: ck_cell_property) -> Int64 { var v: Int64 = 0; _ = host.cell_get_int(raw, p, &v); return v }
+    private func string(_ p: ck_cell_property) -> String? {
+        var out: UnsafePointer<CChar>?
+        guard host.cell_get_string(raw, p, &out) == CK_OK, let out else { return nil }
+        return String(cString: out)
+    }
+
+    // MARK: Subviews
+
+    /// Adds a subview to the content view; nil (see `lastError`) for tag 0 or a tag in use.
+    @discardableResult
+    public func addSubview(_ kind: ck_view_kind, frame: ck_rect, tag: Int32) -> View? {
+        host.add_subview(raw, kind, frame, tag).map(View.init)
+    }
+
+    /// The subview with `tag`, or nil.
+    public func view(withTag tag: Int32) -> View? { host.view_with_tag(raw, tag).map(View.init) }
+
+    /// Makes the custom accessory view.
+    @discardableResult
+    public func setAccessoryView(_ kind: ck_view_kind, frame: ck_rect) -> View? {
+        host.set_accessory_view(raw, kind, frame).map(View.init)
+    }
+
+    // MARK: The row
+
+    /// The row's data.
+    public var data: RowData { RowData(raw: host.row_data(raw)!, host: raw.pointee.host) }
+
+    /// Where the row stands in its section.
+    public var position: ck_row_position {
+        var p = ck_row_position()
+        _ = host.row_position(raw, &p)
+        return p
+    }
+
+    /// The message of the last host call that failed on this cell.
+    public var lastError: String? { host.last_error(raw).map { String(cString: $0) } }
+}
+
+// MARK: - View
+
+/// A part or subview of a cell. Label properties apply to label views only.
+public struct View {
+    public let raw: UnsafeMutablePointer<ck_view>
+    var host: ck_host { raw.pointee.host.pointee }
+
+    public init(_ raw: UnsafeMutablePointer<ck_view>) { self.raw = raw }
+
+    public var text: String? {
+        get { string(CK_VIEW_TEXT) }
+        nonmutating set { _ = host.view_set_string(raw, CK_VIEW_TEXT, newValue) }
+    }
+    public var imageName: String? {
+        get { string(CK_VIEW_IMAGE_NAME) }
+        nonmutating set { _ = host.view_set_string(raw, CK_VIEW_IMAGE_NAME, newValue) }
+    }
+    public var fontSize: Double {
+        get { var v = 0.0; _ = host.view_get_double(raw, CK_VIEW_FONT_SIZE, &v); return v }
+        nonmutating set { _ = host.view_set_double(raw, CK_VIEW_FONT_SIZE, newValue) }
+    }
+    public var fontWeight: ck_font_weight {
+        get { ck_font_weight(UInt32(truncatingIfNeeded: int(CK_VIEW_FONT_WEIGHT))) }
+        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_FONT_WEIGHT, Int64(newValue.rawValue)) }
+    }
+    public var textColor: ck_color {
+        get { ck_color(truncatingIfNeeded: int(CK_VIEW_TEXT_COLOR)) }
+        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_TEXT_COLOR, Int64(newValue)) }
+    }
+    public var highlightedTextColor: ck_color {
+        get { ck_color(truncatingIfNeeded: int(CK_VIEW_HIGHLIGHTED_TEXT_COLOR)) }
+        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_HIGHLIGHTED_TEXT_COLOR, Int64(newValue)) }
+    }
+    public var alignment: ck_text_alignment {
+        get { ck_text_alignment(UInt32(truncatingIfNeeded: int(CK_VIEW_ALIGNMENT))) }
+        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_ALIGNMENT, Int64(newValue.rawValue)) }
+    }
+    public var lineBreakMode: ck_line_break_mode {
+        get { ck_line_break_mode(UInt32(truncatingIfNeeded: int(CK_VIEW_LINE_BREAK_MODE))) }
+        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_LINE_BREAK_MODE, Int64(newValue.rawValue)) }
+    }
+    public var numberOfLines: Int {
+        get { Int(int(CK_VIEW_NUMBER_OF_LINES)) }
+        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_NUMBER_OF_LINES, Int64(newValue)) }
+    }
+    public var isHidden: Bool {
+        get { int(CK_VIEW_HIDDEN) != 0 }
+        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_HIDDEN, newValue ? 1 : 0) }
+    }
+    public var backgroundColor: ck_color {
+        get { ck_color(truncatingIfNeeded: int(CK_VIEW_BACKGROUND_COLOR)) }
+        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_BACKGROUND_COLOR, Int64(newValue)) }
+    }
+    public var frame: ck_rect {
+        get { var r = ck_rect(); _ = host.view_get_frame(raw, &r); return r }
+        nonmutating set { _ = host.view_set_frame(raw, newValue) }
+    }
+    public var tag: Int32 { Int32(truncatingIfNeeded: int(CK_VIEW_TAG)) }
+
+    private func int(_ p: ck_view_property) -> Int64 { var v: Int64 = 0; _ = host.view_get_int(raw, p, &v); return v }
+    private func string(_ p: ck_view_property) -> String? {
+        var out: UnsafePointer<CChar>?
+        guard host.view_get_string(raw, p, &out) == CK_OK, let out else { return nil }
+        return String(cString: out)
+    }
+}
+
+// MARK: - Row data
+
+/// The row's data, read by dot-separated key path ("logos.0"). Missing or
+/// mistyped values read as nil.
+public struct RowData {
+    let raw: OpaquePointer
+    let host: UnsafePointer<ck_host>
+
+    public init(raw: OpaquePointer, host: UnsafePointer<ck_host>) { (self.raw, self.host) = (raw, host) }
+
+    public func string(_ keyPath: String) -> String? {
+        var out: UnsafePointer<CChar>?
+        guard host.pointee.data_string(raw, keyPath, &out) == CK_OK, let out else { return nil }
+        return String(cString: out)
+    }
+    public func number(_ keyPath: String) -> Double? {
+        var out = 0.0
+        return host.pointee.data_number(raw, keyPath, &out) == CK_OK ? out : nil
+    }
+    public func bool(_ keyPath: String) -> Bool? {
+        var out: Int32 = 0
+        return host.pointee.data_bool(raw, keyPath, &out) == CK_OK ? out != 0 : nil
+    }
+    public func count(_ keyPath: String) -> Int? {
+        var out: Int64 = 0
+        return host.pointee.data_count(raw, keyPath, &out) == CK_OK ? Int(out) : nil
+    }
+}
+
+// MARK: - Colours
+
+/// An opaque colour from 8-bit components, as CK_RGB does.
+public func rgb(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> ck_color {
+    ck_color(red) << 24 | ck_color(green) << 16 | ck_color(blue) << 8 | 0xFF
+}
