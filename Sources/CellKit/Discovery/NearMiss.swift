@@ -4,6 +4,12 @@
 
 import Foundation
 
+/// The Swift runtime's demangler (exported by libswiftCore; the caller frees the result).
+@_silgen_name("swift_demangle")
+private func swift_demangle(
+    _ mangledName: UnsafePointer<CChar>?, _ length: UInt, _ outputBuffer: UnsafeMutablePointer<CChar>?,
+    _ outputBufferSize: UnsafeMutablePointer<UInt>?, _ flags: UInt32) -> UnsafeMutablePointer<CChar>?
+
 /// An exported (or hidden) symbol that looks like a hook but is not one.
 public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The symbol as found in the file.
@@ -81,23 +87,23 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
 
     /// `$s5Plugin17initCellForFoobar…`: a Swift function named like a hook but exported only mangled.
     private static func swiftWithoutCDecl(_ name: String, exported: Set<String>) -> NearMiss? {
-        guard name.hasPrefix("$s") || name.hasPrefix("_$s") else { return nil }
-        let bytes = Array(name.utf8)
-        var i = 0
-        while i < bytes.count {
-            guard CellIdentifier.isDigit(bytes[i]), i == 0 || !CellIdentifier.isDigit(bytes[i - 1]) else { i += 1; continue }
-            var j = i, length = 0
-            while j < bytes.count, CellIdentifier.isDigit(bytes[j]), length < 1000 { length = length * 10 + Int(bytes[j] - 48); j += 1 }
-            if length > 0, j + length <= bytes.count {
-                let word = String(decoding: bytes[j..<j + length], as: UTF8.self)
-                if let (kind, id) = HookKind.parse(symbol: word), !exported.contains(word) {
-                    return NearMiss(symbol: name, suggestion: "@_cdecl(\"\(kind.symbol(for: id))\") public func",
-                                    explanation: "a Swift function named like a hook is exported only under its mangled name, which the host cannot find")
-                }
-            }
-            i = j
-        }
-        return nil
+        guard name.hasPrefix("$s") || name.hasPrefix("_$s"), let function = swiftFunctionName(name),
+              let (kind, id) = HookKind.parse(symbol: function), !exported.contains(function)
+        else { return nil }
+        return NearMiss(symbol: name, suggestion: "@_cdecl(\"\(kind.symbol(for: id))\") public func",
+                        explanation: "a Swift function named like a hook is exported only under its mangled name, which the host cannot find")
+    }
+
+    /// The base name of a mangled Swift function: "initCellForFoo" from "Module.initCellForFoo(_:_:) -> ()".
+    /// Mangled names compress repeated words ("013heightForCellD7Partner"), so only the
+    /// runtime's demangler can be trusted to spell them out.
+    static func swiftFunctionName(_ mangled: String) -> String? {
+        guard let text = swift_demangle(mangled, UInt(mangled.utf8.count), nil, nil, 0) else { return nil }
+        defer { free(text) }
+        let demangled = String(cString: text)
+        guard let paren = demangled.firstIndex(of: "(") else { return nil }
+        let qualified = demangled[..<paren]
+        return String(qualified.split(separator: ".").last ?? qualified)
     }
 
     /// A hook defined in the file but hidden or local, so dlsym cannot find it.

@@ -43,6 +43,15 @@ public struct PluginFile: Sendable, Codable {
     /// Symbols that miss the naming rule by a little; the plugin is still usable.
     public let nearMisses: [NearMiss]
     public var isUsable: Bool { problems.isEmpty }
+
+    /// This record with a problem added if the file or its folder is writable by
+    /// others or owned by someone else (the loader refuses those).
+    public func checkingPermissions() -> PluginFile {
+        var copy = self
+        let folder = (path as NSString).deletingLastPathComponent
+        copy.problems += [path, folder].compactMap(FileTrust.problem(at:))
+        return copy
+    }
 }
 
 /// Why a file on the search path is not a plugin at all.

@@ -48,7 +48,8 @@ public struct SearchPath: Sendable, Equatable, Codable {
         return (exe as NSString).deletingLastPathComponent
     }
 
-    static func absolute(_ path: String) -> String {
+    /// `path` made absolute against the current folder, with `~` expanded.
+    public static func absolute(_ path: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
         let full = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
         return (full as NSString).standardizingPath

@@ -1,0 +1,17 @@
+// The options every command that discovers plugins shares.
+
+import ArgumentParser
+import CellKit
+
+struct DiscoveryFlags: ParsableArguments {
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp(
+        "A folder (or one .so file) to search before the others; repeat for more.", valueName: "dir"))
+    var pluginPaths: [String] = []
+
+    @Flag(help: "Load plugins from files and folders that others can write. Only for folders you trust.")
+    var allowUnsafePermissions = false
+
+    var options: DiscoveryOptions {
+        DiscoveryOptions(searchPath: .standard(options: pluginPaths), allowUnsafePermissions: allowUnsafePermissions)
+    }
+}

@@ -1,0 +1,72 @@
+// `cellkit inspect PATH|IDENTIFIER`: everything about one plugin file.
+
+import ArgumentParser
+import CellKit
+import Foundation
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show a plugin's descriptor, ABI, hooks with their signatures, and every problem.",
+        discussion: """
+            Give a .so file, or a cell identifier to inspect the plugin that provides it. \
+            Exits with status 1 if the plugin cannot be used. No plugin code runs.
+            """)
+
+    @Argument(help: "A plugin file, or a registered cell identifier.")
+    var target: String
+
+    @OptionGroup var discovery: DiscoveryFlags
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    func run() throws {
+        let file = try resolve()
+        switch PluginFile.read(path: file) {
+        case .failure(let rejection):
+            if json { try Output.printJSON(rejection) } else { Output.print(["\(rejection.path): \(rejection.reason)"]) }
+            throw ExitCode(1)
+        case .success(let found):
+            let plugin = discovery.allowUnsafePermissions ? found : found.checkingPermissions()
+            if json { try Output.printJSON(plugin) } else { Output.print(Self.lines(plugin)) }
+            if !plugin.isUsable { throw ExitCode(1) }
+        }
+    }
+
+    /// The file to read: the argument itself if it names a file, else the provider of an identifier.
+    private func resolve() throws -> String {
+        if target.contains("/") || target.hasSuffix(".so") || FileManager.default.fileExists(atPath: target) {
+            return SearchPath.absolute(target)
+        }
+        let catalog = Catalog(options: discovery.options)
+        let identifier: CellIdentifier
+        do { identifier = try CellIdentifier(target) } catch { throw ValidationError(error.description.terminalSafe) }
+        guard let registration = catalog.registration(for: identifier) else {
+            let error = CellKitError.unknownIdentifier(name: target, nearest: catalog.nearest(to: target),
+                                                       searched: catalog.options.searchPath.entries.map(\.path))
+            throw ValidationError(error.description.terminalSafe)
+        }
+        return catalog.plugins[registration.pluginIndex].path
+    }
+
+    static func lines(_ p: PluginFile) -> [String] {
+        let d = p.descriptor
+        let host = PluginFile.hostABI
+        var lines = [
+            p.path,
+            "  plugin       \(d.name) \(d.version)",
+            "  description  \(d.summary)",
+            "  ABI          \(d.abi) (host \(host.major).\(host.minor): \(p.problems.contains { $0.contains("ABI") } ? "incompatible" : "compatible"))",
+            "  status       \(p.isUsable ? "usable" : "cannot be used")",
+        ]
+        lines.append(p.cellTypes.isEmpty ? "  no cell types" : "  cell types (\(p.cellTypes.count)):")
+        for type in p.cellTypes {
+            lines.append("    \(type.identifier)")
+            lines += Output.hookLines(type, indent: "      ")
+        }
+        if !p.problems.isEmpty { lines += ["  problems:"] + p.problems.map { "    - \($0)" } }
+        if !p.nearMisses.isEmpty { lines += ["  near misses:"] + p.nearMisses.map { "    - \($0)" } }
+        return lines
+    }
+}

@@ -1,0 +1,85 @@
+// `cellkit list`: every registered cell type, and every file that could not be used.
+
+import ArgumentParser
+import CellKit
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List registered cell types, their hooks and plugins; shadowed and broken plugins with the reason.",
+        discussion: "Reads each plugin's ELF symbol table only: no plugin code runs.")
+
+    @OptionGroup var discovery: DiscoveryFlags
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    func run() throws {
+        let catalog = Catalog(options: discovery.options)
+        if json { try Output.printJSON(ListReport(catalog)) } else { Output.print(Self.lines(catalog)) }
+    }
+
+    static func lines(_ catalog: Catalog) -> [String] {
+        var lines = ["Search path (first wins):"]
+        for (i, entry) in catalog.options.searchPath.entries.enumerated() {
+            lines.append("  \(i + 1). \(entry.path)  (\(entry.origin.rawValue))")
+        }
+        lines.append("")
+        lines.append(catalog.registrations.isEmpty ? "No cell types registered." : "Cell types (\(catalog.registrations.count)):")
+        for r in catalog.registrations {
+            let plugin = catalog.plugins[r.pluginIndex]
+            lines.append("  \(r.identifier)  \(plugin.descriptor.name) \(plugin.descriptor.version)  \(plugin.path)")
+            lines += Output.hookLines(r.declaration, indent: "      ")
+        }
+        if !catalog.shadowed.isEmpty {
+            lines += ["", "Shadowed (the first on the search path wins):"]
+            lines += catalog.shadowed.map { "  \($0.identifier): \($0.shadowed)  is shadowed by  \($0.winner)" }
+        }
+        let broken = catalog.plugins.filter { !$0.isUsable }
+        if !broken.isEmpty {
+            lines += ["", "Broken plugins (not registered):"]
+            for plugin in broken {
+                lines.append("  \(plugin.path)  (\(plugin.descriptor.name) \(plugin.descriptor.version))")
+                lines += plugin.problems.map { "      \($0)" }
+            }
+        }
+        if !catalog.rejections.isEmpty {
+            lines += ["", "Skipped:"]
+            lines += catalog.rejections.map { "  \($0.path): \($0.reason)" }
+        }
+        let misses = catalog.plugins.filter { !$0.nearMisses.isEmpty }
+        if !misses.isEmpty {
+            lines += ["", "Near misses (symbols that look like hooks but are not; see `cellkit inspect FILE`):"]
+            lines += misses.flatMap { p in p.nearMisses.map { "  \(p.path): \($0)" } }
+        }
+        return lines
+    }
+}
+
+/// `cellkit list --json`.
+struct ListReport: Encodable {
+    struct CellType: Encodable {
+        let identifier: CellIdentifier, plugin: String, version: String, file: String
+        let hooks: [HookDeclaration]
+    }
+    struct Broken: Encodable { let file: String, plugin: String, problems: [String] }
+
+    let searchPath: [SearchPath.Entry]
+    let cellTypes: [CellType]
+    let shadowed: [Shadowing]
+    let broken: [Broken]
+    let skipped: [Rejection]
+    let nearMisses: [String: [NearMiss]]
+
+    init(_ catalog: Catalog) {
+        searchPath = catalog.options.searchPath.entries
+        cellTypes = catalog.registrations.map { r in
+            let p = catalog.plugins[r.pluginIndex]
+            return CellType(identifier: r.identifier, plugin: p.descriptor.name, version: p.descriptor.version, file: p.path, hooks: r.declaration.hooks)
+        }
+        shadowed = catalog.shadowed
+        broken = catalog.plugins.filter { !$0.isUsable }.map { Broken(file: $0.path, plugin: $0.descriptor.name, problems: $0.problems) }
+        skipped = catalog.rejections
+        nearMisses = Dictionary(uniqueKeysWithValues: catalog.plugins.filter { !$0.nearMisses.isEmpty }.map { ($0.path, $0.nearMisses) })
+    }
+}

@@ -1,0 +1,43 @@
+// Printing for people and for scripts. Everything read from a plugin file may
+// be hostile, so text for the terminal has its control characters made visible.
+
+import CellKit
+import Foundation
+
+enum Output {
+    /// Prints `lines`, each with control characters and escape sequences made visible.
+    static func print(_ lines: [String]) {
+        Swift.print(lines.map(\.terminalSafe).joined(separator: "\n"))
+    }
+
+    /// Prints `value` as pretty, key-sorted JSON.
+    static func printJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// One line per hook: symbol, signature, and how it is called.
+    static func hookLines(_ type: CellTypeDeclaration, indent: String) -> [String] {
+        let width = type.hooks.map(\.symbol.count).max() ?? 0
+        return type.hooks.map { hook in
+            let pad = String(repeating: " ", count: width - hook.symbol.count)
+            return "\(indent)\(hook.symbol)\(pad)  \(hook.signature)\(hook.usesFFI ? "  [libffi]" : "")"
+        }
+    }
+}
+
+extension String {
+    /// The text with C0 and C1 controls and DEL shown as \u{XX}, so it cannot drive the terminal.
+    var terminalSafe: String {
+        var out = ""
+        for scalar in unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}
