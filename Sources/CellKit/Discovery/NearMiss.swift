@@ -30,8 +30,9 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         let exportedNames = Set(exported.map(\.name))
         var misses = exported.compactMap { misspelledPrefix($0.name) ?? invalidIdentifier($0.name) }
         misses += caseCollisions(cellTypes)
-        misses += (image.dynamicSymbols + image.staticSymbols).filter { $0.kind == .function }
-            .compactMap { swiftWithoutCDecl($0.name, exported: exportedNames) }
+        let functions = (image.dynamicSymbols + image.staticSymbols).filter { $0.kind == .function }
+        let definedNames = Set(functions.map(\.name))  // a C name defined but hidden is reported below
+        misses += functions.compactMap { swiftWithoutCDecl($0.name, defined: definedNames) }
         misses += image.staticSymbols.filter { !$0.isExported && $0.kind == .function && !exportedNames.contains($0.name) }
             .compactMap(hidden)
         var seen = Set<String>()
@@ -86,9 +87,9 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     /// `$s5Plugin17initCellForFoobar…`: a Swift function named like a hook but exported only mangled.
-    private static func swiftWithoutCDecl(_ name: String, exported: Set<String>) -> NearMiss? {
+    private static func swiftWithoutCDecl(_ name: String, defined: Set<String>) -> NearMiss? {
         guard name.hasPrefix("$s") || name.hasPrefix("_$s"), let function = swiftFunctionName(name),
-              let (kind, id) = HookKind.parse(symbol: function), !exported.contains(function)
+              let (kind, id) = HookKind.parse(symbol: function), !defined.contains(function)
         else { return nil }
         return NearMiss(symbol: name, suggestion: "@_cdecl(\"\(kind.symbol(for: id))\") public func",
                         explanation: "a Swift function named like a hook is exported only under its mangled name, which the host cannot find")

@@ -16,6 +16,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
     public struct Entry: Sendable, Equatable, Codable {
         public let path: String
         public let origin: Origin
+        public init(path: String, origin: Origin) { (self.path, self.origin) = (path, origin) }
         /// Whether a missing folder is worth reporting (it was asked for by name).
         public var isExplicit: Bool { origin == .option || origin == .environment }
     }
