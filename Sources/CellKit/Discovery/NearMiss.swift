@@ -2,6 +2,7 @@
 // every comparable system is a name mismatch (luaopen_x, PyInit_x), so the
 // host says what it found and what it expected.
 
+import CCellKit
 import Foundation
 
 /// The Swift runtime's demangler (exported by libswiftCore; the caller frees the result).
@@ -25,16 +26,24 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
     }
 
     /// Every near miss in `image`, given the cell types that follow the rule.
-    static func find(in image: ELFImage, cellTypes: [CellTypeDeclaration]) -> [NearMiss] {
+    static func find(in image: ELFImage, _ declared: PluginFile.Declarations) -> [NearMiss] {
         let exported = image.dynamicSymbols.filter { $0.isExported && $0.kind == .function }
         let exportedNames = Set(exported.map(\.name))
         var misses = exported.compactMap { misspelledPrefix($0.name) ?? invalidIdentifier($0.name) }
-        misses += caseCollisions(cellTypes)
+        misses += caseCollisions(declared.types + declared.incomplete)
+        misses += declared.incomplete.flatMap { type in
+            type.hooks.map { NearMiss(symbol: $0.symbol, suggestion: nil, explanation:
+                "cell type '\(type.identifier)' has neither initCellFor\(type.identifier) nor customizeCellFor\(type.identifier), so it is not registered") }
+        }
         let functions = (image.dynamicSymbols + image.staticSymbols).filter { $0.kind == .function }
         let definedNames = Set(functions.map(\.name))  // a C name defined but hidden is reported below
         misses += functions.compactMap { swiftWithoutCDecl($0.name, defined: definedNames) }
         misses += image.staticSymbols.filter { !$0.isExported && $0.kind == .function && !exportedNames.contains($0.name) }
             .compactMap(hidden)
+        misses += declared.strayHooks.map { hook in
+            NearMiss(symbol: CK_SIGNATURE_PREFIX + hook, suggestion: nil,
+                     explanation: "declares a signature for \(hook), but no function \(hook) is exported\(exportHint(hook))")
+        }
         var seen = Set<String>()
         return misses.filter { seen.insert($0.symbol + ($0.suggestion ?? "")).inserted }
     }

@@ -101,14 +101,13 @@ extension PluginFile {
         case .success(let d): descriptor = d
         case .failure(let reason): return .failure(reason)
         }
-        var problems = abiProblems(descriptor)
-        let (cellTypes, hookProblems) = declarations(in: exported, image: image)
-        problems += hookProblems
-        if cellTypes.isEmpty, problems.isEmpty {
-            problems.append("exports no hooks: a cell type needs initCellFor<Id> or customizeCellFor<Id>")
+        let declared = declarations(in: exported, image: image)
+        var problems = abiProblems(descriptor) + declared.problems
+        if declared.types.isEmpty, problems.isEmpty {
+            problems.append("exports no usable cell type: each needs initCellFor<Id> or customizeCellFor<Id>")
         }
-        return .success(PluginFile(path: path, descriptor: descriptor, cellTypes: cellTypes, problems: problems,
-                                   nearMisses: NearMiss.find(in: image, cellTypes: cellTypes)))
+        return .success(PluginFile(path: path, descriptor: descriptor, cellTypes: declared.types, problems: problems,
+                                   nearMisses: NearMiss.find(in: image, declared)))
     }
 
     // MARK: Descriptor
@@ -149,16 +148,26 @@ extension PluginFile {
 
     // MARK: Hooks
 
-    /// Groups exported hook functions by identifier and attaches their declared signatures.
-    static func declarations(in exported: [ELFSymbol], image: ELFImage) -> ([CellTypeDeclaration], [String]) {
+    /// What a file's exported symbols declare.
+    struct Declarations {
+        var types: [CellTypeDeclaration] = []
+        /// Types with neither an init nor a customize hook: reported, not registered.
+        var incomplete: [CellTypeDeclaration] = []
         var problems: [String] = []
+        /// Hooks with a signature but no function (usually a missing `public`).
+        var strayHooks: [String] = []
+    }
+
+    /// Groups exported hook functions by identifier and attaches their declared signatures.
+    static func declarations(in exported: [ELFSymbol], image: ELFImage) -> Declarations {
+        var result = Declarations()
         var signatures: [String: String] = [:]
         for s in exported where s.kind == .object && s.name.hasPrefix(CK_SIGNATURE_PREFIX) {
             let hook = String(s.name.dropFirst(CK_SIGNATURE_PREFIX.utf8.count))
             guard let bytes = image.contents(of: s), let end = bytes.firstIndex(of: 0),
                   let text = String(validating: bytes[bytes.startIndex..<end], as: UTF8.self)
             else {
-                problems.append("hook \(hook): its signature \(s.name) is not a NUL-terminated UTF-8 string in the file")
+                result.problems.append("hook \(hook): its signature \(s.name) is not a NUL-terminated UTF-8 string in the file")
                 continue
             }
             signatures[hook] = text
@@ -169,22 +178,22 @@ extension PluginFile {
             var signature = HookSignature.standard(for: kind)
             if let text = signatures.removeValue(forKey: s.name) {
                 do { signature = try HookSignature(parsing: text, for: kind) } catch {
-                    problems.append("hook \(s.name): signature \"\(text.debugDescriptionEscaped)\": \(error)")
+                    result.problems.append("hook \(s.name): signature \"\(text.debugDescriptionEscaped)\": \(error)")
                 }
             }
             byIdentifier[identifier, default: []].append(HookDeclaration(kind: kind, symbol: s.name, signature: signature))
         }
-        for hook in signatures.keys.sorted() {
-            problems.append("declares \(CK_SIGNATURE_PREFIX)\(hook), but exports no function \(hook)\(NearMiss.exportHint(hook))")
-        }
+        result.strayHooks = signatures.keys.sorted()
         let order = Dictionary(uniqueKeysWithValues: HookKind.allCases.enumerated().map { ($1, $0) })
-        let types = byIdentifier.keys.sorted().map { id in
-            CellTypeDeclaration(identifier: id, hooks: byIdentifier[id]!.sorted { order[$0.kind]! < order[$1.kind]! })
+        for id in byIdentifier.keys.sorted() {
+            let type = CellTypeDeclaration(identifier: id, hooks: byIdentifier[id]!.sorted { order[$0.kind]! < order[$1.kind]! })
+            if type.hook(.initCell) == nil && type.hook(.customizeCell) == nil {
+                result.incomplete.append(type)
+            } else {
+                result.types.append(type)
+            }
         }
-        for type in types where type.hook(.initCell) == nil && type.hook(.customizeCell) == nil {
-            problems.append("cell type \(type.identifier) has neither initCellFor\(type.identifier) nor customizeCellFor\(type.identifier)")
-        }
-        return (types, problems)
+        return result
     }
 
     // MARK: The file itself

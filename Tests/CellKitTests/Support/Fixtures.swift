@@ -31,13 +31,17 @@ enum Fixtures {
         return output
     }
 
-    /// Compiles Swift `source` into `folder/lib<name>.so`.
+    /// Compiles Swift `source`, linked with the C `descriptor`, into `folder/lib<name>.so`:
+    /// a Swift plugin as SwiftPM builds one, from two languages into one library.
     @discardableResult
-    static func compileSwift(_ source: String, name: String, in folder: String) throws -> String {
-        let sourcePath = folder + "/\(name).swift", output = folder + "/lib\(name).so"
-        try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
-        try run("/usr/bin/env", ["swiftc", "-emit-library", "-module-name", name, sourcePath, "-o", output])
-        try FileManager.default.removeItem(atPath: sourcePath)
+    static func compileSwift(_ source: String, descriptor: String, name: String, in folder: String) throws -> String {
+        let swiftPath = folder + "/\(name).swift", cPath = folder + "/\(name)_descriptor.c", object = folder + "/\(name)_descriptor.o"
+        let output = folder + "/lib\(name).so"
+        try source.write(toFile: swiftPath, atomically: true, encoding: .utf8)
+        try descriptor.write(toFile: cPath, atomically: true, encoding: .utf8)
+        try run("/usr/bin/env", ["cc", "-c", "-fPIC", "-I", headerDirectory, cPath, "-o", object])
+        try run("/usr/bin/env", ["swiftc", "-emit-library", "-module-name", name, swiftPath, object, "-o", output])
+        for file in [swiftPath, cPath, object] { try FileManager.default.removeItem(atPath: file) }
         return output
     }
 
