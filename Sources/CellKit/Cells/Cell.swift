@@ -12,6 +12,8 @@ public final class Cell {
     public let reuseIdentifier: CellIdentifier
     /// The resolved type whose hooks configure this cell; nil for a cell made by hand.
     public let cellType: CellType?
+    /// The type's slot, or -1: what recycling indexes by.
+    let slot: Int
 
     // MARK: Appearance
 
@@ -40,12 +42,14 @@ public final class Cell {
     public internal(set) var subviews: [View] = []
 
     // MARK: The row it is showing
+    // Written on every hand-out; a cell belongs to one table's thread, so these
+    // skip the runtime exclusivity checks (see CellQueue).
 
-    public internal(set) var indexPath = IndexPath(section: 0, row: 0)
-    public internal(set) var rowsInSection = 1
-    public internal(set) var data = RowValue.null
+    @exclusivity(unchecked) public internal(set) var indexPath = IndexPath(section: 0, row: 0)
+    @exclusivity(unchecked) public internal(set) var rowsInSection = 1
+    @exclusivity(unchecked) public internal(set) var data = RowValue.null
     /// Set by the table while it draws a selected row.
-    public var isSelected = false
+    @exclusivity(unchecked) public var isSelected = false
     /// Where the row stands in its section.
     public var position: RowPosition { RowPosition(row: indexPath.row, rowsInSection: rowsInSection) }
 
@@ -56,10 +60,10 @@ public final class Cell {
 
     // MARK: Lifecycle
 
-    /// The handle plugins see; freed with the cell.
-    let handle: UnsafeMutablePointer<ck_cell>
+    /// The handle hooks receive; valid as long as the cell. Freed with it.
+    public let handle: UnsafeMutablePointer<ck_cell>
     /// C strings handed to a hook; freed when the cell is next handed out.
-    var scratch: [UnsafeMutablePointer<CChar>] = []
+    @exclusivity(unchecked) var scratch: [UnsafeMutablePointer<CChar>] = []
 
     /// A new, blank cell. Use a `CellQueue` to get cells with their hooks run.
     public convenience init(reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default) {
@@ -69,6 +73,7 @@ public final class Cell {
     init(reuseIdentifier: CellIdentifier, type: CellType?, style: CellStyle, selectionStyle: SelectionStyle) {
         self.reuseIdentifier = reuseIdentifier
         cellType = type
+        slot = type?.slot ?? -1
         self.style = style
         self.selectionStyle = selectionStyle
         handle = .allocate(capacity: 1)
@@ -90,6 +95,13 @@ public final class Cell {
     static func from(_ handle: UnsafeMutablePointer<ck_cell>?) -> Cell? {
         guard let raw = handle?.pointee.host_private else { return nil }
         return Unmanaged<Cell>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` on the cell behind `handle` without retaining it: the routine
+    /// holds the cell for as long as any hook runs. Nil for NULL.
+    static func borrow<R>(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) -> R) -> R? {
+        guard let raw = handle?.pointee.host_private else { return nil }
+        return Unmanaged<Cell>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
     // MARK: Subviews
@@ -126,7 +138,7 @@ public final class Cell {
     // MARK: Hand-out
 
     /// Points the cell at a row, before its customize hook runs.
-    func show(_ indexPath: IndexPath, rowsInSection: Int, data: RowValue) {
+    func show(_ indexPath: IndexPath, rowsInSection: Int, data: consuming RowValue) {
         if !scratch.isEmpty { freeScratch() }
         self.indexPath = indexPath
         self.rowsInSection = rowsInSection

@@ -96,13 +96,14 @@ enum HostTable {
 
 /// Runs `body` on the cell behind `handle`; a thrown CellError becomes its status and last_error.
 private func onCell(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) throws -> Void) -> ck_status {
-    guard let cell = Cell.from(handle) else { return CK_ERR_INVALID_ARGUMENT }
-    do { try body(cell) } catch {
-        let failure = CellError(error)
-        cell.lastError = failure.message
-        return failure.status
-    }
-    return CK_OK
+    Cell.borrow(handle) { cell in
+        do { try body(cell) } catch {
+            let failure = CellError(error)
+            cell.lastError = failure.message
+            return failure.status
+        }
+        return CK_OK
+    } ?? CK_ERR_INVALID_ARGUMENT
 }
 
 private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) throws -> Void) -> ck_status {

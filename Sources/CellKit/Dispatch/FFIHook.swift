@@ -45,21 +45,35 @@ final class FFIHook: @unchecked Sendable {  // immutable after init; calls use o
 
     /// Calls the hook for `cell`; returns its result as a Double (0 for void hooks).
     func call(_ cell: Cell) -> Double {
-        let count = signature.parameters.count
-        return withUnsafeTemporaryAllocation(byteCount: Self.slotSize * max(1, count), alignment: 16) { slots in
-            withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: max(1, count)) { arguments in
+        // Fixed-size frames stay on the stack; a temporary allocation sized at run
+        // time is a malloc and free per call, which cost more than libffi itself.
+        var frame = Frame()
+        var arguments = Arguments()
+        var result: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &frame) { slots in
+            withUnsafeMutableBytes(of: &arguments) { argumentBytes in
+                let argv = argumentBytes.baseAddress!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
                 for (i, p) in signature.parameters.enumerated() {
                     let slot = slots.baseAddress! + i * Self.slotSize
                     store(p, of: cell, at: slot)
-                    arguments[i] = slot
+                    argv[i] = slot
                 }
                 // libffi widens integer results narrower than a register to a full
                 // ffi_arg: the result buffer must hold at least 8 bytes, read as ffi_arg.
-                var result: (UInt64, UInt64) = (0, 0)
-                withUnsafeMutableBytes(of: &result) { ffi_call(cif, function, $0.baseAddress, arguments.baseAddress) }
-                return withUnsafeBytes(of: &result) { read(signature.result, from: $0) }
+                withUnsafeMutableBytes(of: &result) { ffi_call(cif, function, $0.baseAddress, argv) }
             }
         }
+        return withUnsafeBytes(of: &result) { read(signature.result, from: $0) }
+    }
+
+    /// Room for one 16-byte slot per parameter kind (a hook names each at most once).
+    private struct Frame {
+        var words: (SIMD16<UInt64>) = .zero  // 128 bytes: 7 slots of 16
+    }
+    private struct Arguments {
+        var pointers: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                       UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
+            = (nil, nil, nil, nil, nil, nil, nil, nil)
     }
 
     private func store(_ p: HookParameter, of cell: Cell, at slot: UnsafeMutableRawPointer) {

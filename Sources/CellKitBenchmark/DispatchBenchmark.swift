@@ -1,0 +1,102 @@
+// `swift run -c release cellkit-bench`: what the cell-creation routine costs per
+// row, against the same hooks called directly, in one run. Variants are run in
+// interleaved rounds and the median is reported, because these machines are
+// shared and noisy: compare the differences, not the absolute times.
+
+import CCellKit
+import CellKit
+import Foundation
+
+@main
+struct DispatchBenchmark {
+    static let rows = Int(ProcessInfo.processInfo.environment["CELLKIT_BENCH_ROWS"] ?? "") ?? 1_000_000
+    static let rounds = Int(ProcessInfo.processInfo.environment["CELLKIT_BENCH_ROUNDS"] ?? "") ?? 9
+
+    static func main() {
+        do { try run() } catch {
+            FileHandle.standardError.write(Data("cellkit-bench: \(error)\nBuild everything first: swift build -c release\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run() throws {
+        let registry = CellRegistry()
+        let names = ["BenchAlpha", "BenchBeta", "BenchGamma"]
+        let types = try names.map { try registry.cellType(named: $0) }
+        let ffiType = try registry.cellType(named: "BenchFFI")
+        let queue = CellQueue(registry: registry)
+        let hooks = try directHooks(names, in: types[0].pluginPath)
+        let cells = types.map { queue.dequeueCell($0, at: IndexPath(section: 0, row: 0)) }  // for the direct calls
+
+        let variants: [(String, () -> Void)] = [
+            ("hooks called directly (typed C pointers)", {
+                for row in 0..<rows {
+                    let i = row % 3
+                    hooks[i](cells[i].handle, ck_index_path(section: 0, row: Int64(row)))
+                }
+            }),
+            ("the routine: dequeue, customize, recycle", {
+                for row in 0..<rows {
+                    let cell = queue.dequeueCell(types[row % 3], at: IndexPath(section: 0, row: row))
+                    queue.recycle(cell)
+                }
+            }),
+            ("the routine, hook through libffi", {
+                for row in 0..<rows {
+                    let cell = queue.dequeueCell(ffiType, at: IndexPath(section: 0, row: row))
+                    queue.recycle(cell)
+                }
+            }),
+            ("the routine, identifier looked up every row", {
+                for row in 0..<rows {
+                    let type = try! registry.cellType(named: names[row % 3])
+                    queue.recycle(queue.dequeueCell(type, at: IndexPath(section: 0, row: row)))
+                }
+            }),
+        ]
+        let medians = measure(variants)
+        print("CellKit dispatch benchmark: \(rows) rows, 3 identifiers, warm pool, median of \(rounds) interleaved rounds (CPU time)")
+        for (i, (name, _)) in variants.enumerated() {
+            print(String(format: "  %-46@ %7.1f ns/row", name as NSString, medians[i]))
+        }
+        print(String(format: "  routine overhead over direct calls: %+.1f ns/row (target <= 5)", medians[1] - medians[0]))
+        print(String(format: "  libffi hook over a typed-pointer hook: %+.1f ns/row (target <= 40)", medians[2] - medians[1]))
+        print(String(format: "  looking the identifier up per row costs: %+.1f ns/row", medians[3] - medians[1]))
+        let stats = types.map { queue.statistics(for: $0) }
+        print("  cells created per identifier: \(stats.map(\.created)), reused: \(stats.map(\.reused))")
+    }
+
+    /// The customize hooks, found with dlsym in the library the registry already opened.
+    static func directHooks(_ names: [String], in path: String) throws -> [@convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void] {
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD) else { throw BenchmarkError("\(path) is not loaded") }
+        return try names.map { name in
+            guard let symbol = dlsym(handle, "customizeCellFor\(name)") else { throw BenchmarkError("no customizeCellFor\(name)") }
+            return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void).self)
+        }
+    }
+
+    /// Median ns per row of each variant over interleaved rounds.
+    static func measure(_ variants: [(String, () -> Void)]) -> [Double] {
+        for (_, run) in variants { run() }  // warm-up: pools filled, code paged in
+        var samples = Array(repeating: [Double](), count: variants.count)
+        for _ in 0..<rounds {
+            for (i, (_, run)) in variants.enumerated() {
+                let start = cpuTime()
+                run()
+                samples[i].append((cpuTime() - start) / Double(rows))
+            }
+        }
+        return samples.map { $0.sorted()[$0.count / 2] }
+    }
+
+    static func cpuTime() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) * 1e9 + Double(t.tv_nsec)
+    }
+
+    struct BenchmarkError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
