@@ -69,11 +69,11 @@ public final class CellQueue {
             pool.pointee.count -= 1
             cell = (pool.pointee.cells! + pool.pointee.count).move()
             pool.pointee.statistics.reused += 1
-            cell.show(indexPath, rowsInSection: rowsInSection, data: data)
+            cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
         } else {
             cell = Cell(reuseIdentifier: type.identifier, type: type, style: style, selectionStyle: selectable ? .blue : .none)
             pool.pointee.statistics.created += 1
-            cell.show(indexPath, rowsInSection: rowsInSection, data: data)
+            cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
             if let initCell = type.initCell { _ = initCell(cell) }
         }
         if let customize = pool.pointee.customizeDirect {
@@ -108,6 +108,7 @@ public final class CellQueue {
             _ = prepare(cell)
         }
         cell.isSelected = false
+        if !cell.scratch.isEmpty { cell.freeScratch() }
         (pool.pointee.cells! + pool.pointee.count).initialize(to: cell)
         pool.pointee.count += 1
     }
