@@ -41,23 +41,23 @@ public struct Cell {
 
     public var style: ck_cell_style {
         get { ck_cell_style(UInt32(truncatingIfNeeded: int(CK_CELL_STYLE))) }
-        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_STYLE, Int64(newValue.rawValue)) }
+        nonmutating set { setInt(CK_CELL_STYLE, newValue.rawValue) }
     }
     public var selectionStyle: ck_selection_style {
         get { ck_selection_style(UInt32(truncatingIfNeeded: int(CK_CELL_SELECTION_STYLE))) }
-        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_SELECTION_STYLE, Int64(newValue.rawValue)) }
+        nonmutating set { setInt(CK_CELL_SELECTION_STYLE, newValue.rawValue) }
     }
     public var accessoryType: ck_accessory_type {
         get { ck_accessory_type(UInt32(truncatingIfNeeded: int(CK_CELL_ACCESSORY_TYPE))) }
-        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_ACCESSORY_TYPE, Int64(newValue.rawValue)) }
+        nonmutating set { setInt(CK_CELL_ACCESSORY_TYPE, newValue.rawValue) }
     }
     public var indentationLevel: Int {
         get { Int(int(CK_CELL_INDENTATION_LEVEL)) }
-        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_INDENTATION_LEVEL, Int64(newValue)) }
+        nonmutating set { setInt(CK_CELL_INDENTATION_LEVEL, newValue) }
     }
     public var indentationWidth: Int {
         get { Int(int(CK_CELL_INDENTATION_WIDTH)) }
-        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_INDENTATION_WIDTH, Int64(newValue)) }
+        nonmutating set { setInt(CK_CELL_INDENTATION_WIDTH, newValue) }
     }
     /// Lines; 0 = the table's default.
     public var rowHeight: Double {
@@ -66,11 +66,11 @@ public struct Cell {
     }
     public var backgroundColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_CELL_BACKGROUND_COLOR)) }
-        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_BACKGROUND_COLOR, Int64(newValue)) }
+        nonmutating set { setInt(CK_CELL_BACKGROUND_COLOR, newValue) }
     }
     public var selectedBackgroundColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_CELL_SELECTED_BACKGROUND_COLOR)) }
-        nonmutating set { _ = host.cell_set_int(raw, CK_CELL_SELECTED_BACKGROUND_COLOR, Int64(newValue)) }
+        nonmutating set { setInt(CK_CELL_SELECTED_BACKGROUND_COLOR, newValue) }
     }
     public var backgroundImage: String? {
         get { string(CK_CELL_BACKGROUND_IMAGE) }
@@ -83,6 +83,7 @@ public struct Cell {
     public var reuseIdentifier: String { string(CK_CELL_REUSE_IDENTIFIER) ?? "" }
 
     private func int(_ p: ck_cell_property) -> Int64 { var v: Int64 = 0; _ = host.cell_get_int(raw, p, &v); return v }
+    private func setInt(_ p: ck_cell_property, _ v: some BinaryInteger) { _ = host.cell_set_int(raw, p, Int64(truncatingIfNeeded: v)) }
     private func string(_ p: ck_cell_property) -> String? {
         var out: UnsafePointer<CChar>?
         guard host.cell_get_string(raw, p, &out) == CK_OK, let out else { return nil }
@@ -145,27 +146,27 @@ public struct View {
     }
     public var fontWeight: ck_font_weight {
         get { ck_font_weight(UInt32(truncatingIfNeeded: int(CK_VIEW_FONT_WEIGHT))) }
-        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_FONT_WEIGHT, Int64(newValue.rawValue)) }
+        nonmutating set { setInt(CK_VIEW_FONT_WEIGHT, newValue.rawValue) }
     }
     public var textColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_VIEW_TEXT_COLOR)) }
-        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_TEXT_COLOR, Int64(newValue)) }
+        nonmutating set { setInt(CK_VIEW_TEXT_COLOR, newValue) }
     }
     public var highlightedTextColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_VIEW_HIGHLIGHTED_TEXT_COLOR)) }
-        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_HIGHLIGHTED_TEXT_COLOR, Int64(newValue)) }
+        nonmutating set { setInt(CK_VIEW_HIGHLIGHTED_TEXT_COLOR, newValue) }
     }
     public var alignment: ck_text_alignment {
         get { ck_text_alignment(UInt32(truncatingIfNeeded: int(CK_VIEW_ALIGNMENT))) }
-        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_ALIGNMENT, Int64(newValue.rawValue)) }
+        nonmutating set { setInt(CK_VIEW_ALIGNMENT, newValue.rawValue) }
     }
     public var lineBreakMode: ck_line_break_mode {
         get { ck_line_break_mode(UInt32(truncatingIfNeeded: int(CK_VIEW_LINE_BREAK_MODE))) }
-        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_LINE_BREAK_MODE, Int64(newValue.rawValue)) }
+        nonmutating set { setInt(CK_VIEW_LINE_BREAK_MODE, newValue.rawValue) }
     }
     public var numberOfLines: Int {
         get { Int(int(CK_VIEW_NUMBER_OF_LINES)) }
-        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_NUMBER_OF_LINES, Int64(newValue)) }
+        nonmutating set { setInt(CK_VIEW_NUMBER_OF_LINES, newValue) }
     }
     public var isHidden: Bool {
         get { int(CK_VIEW_HIDDEN) != 0 }
@@ -173,7 +174,7 @@ public struct View {
     }
     public var backgroundColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_VIEW_BACKGROUND_COLOR)) }
-        nonmutating set { _ = host.view_set_int(raw, CK_VIEW_BACKGROUND_COLOR, Int64(newValue)) }
+        nonmutating set { setInt(CK_VIEW_BACKGROUND_COLOR, newValue) }
     }
     public var frame: ck_rect {
         get { var r = ck_rect(); _ = host.view_get_frame(raw, &r); return r }
@@ -182,6 +183,7 @@ public struct View {
     public var tag: Int32 { Int32(truncatingIfNeeded: int(CK_VIEW_TAG)) }
 
     private func int(_ p: ck_view_property) -> Int64 { var v: Int64 = 0; _ = host.view_get_int(raw, p, &v); return v }
+    private func setInt(_ p: ck_view_property, _ v: some BinaryInteger) { _ = host.view_set_int(raw, p, Int64(truncatingIfNeeded: v)) }
     private func string(_ p: ck_view_property) -> String? {
         var out: UnsafePointer<CChar>?
         guard host.view_get_string(raw, p, &out) == CK_OK, let out else { return nil }

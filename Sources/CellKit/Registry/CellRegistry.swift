@@ -54,9 +54,6 @@ public final class CellRegistry: Sendable {
     /// Whether the plugin at `path` has been opened by this process.
     public func isLoaded(pluginAt path: String) -> Bool { DynamicLibrary.isOpen(path) }
 
-    /// The number of identifiers resolved so far (the pools a queue may need).
-    var resolvedCount: Int { state.withLock { $0.types.count } }
-
     private func load(_ index: Int, _ state: inout State) throws(CellKitError) -> LoadedPlugin {
         if let plugin = state.loaded[index] { return plugin }
         if let failure = state.failures[index] { throw failure }
