@@ -22,22 +22,22 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let file = try resolve()
-        switch PluginFile.read(path: file) {
+        let plugin: PluginFile
+        switch try resolve() {
         case .failure(let rejection):
             if json { try Output.printJSON(rejection) } else { Output.print(["\(rejection.path): \(rejection.reason)"]) }
             throw ExitCode(1)
         case .success(let found):
-            let plugin = discovery.allowUnsafePermissions ? found : found.checkingPermissions()
-            if json { try Output.printJSON(plugin) } else { Output.print(Self.lines(plugin)) }
-            if !plugin.isUsable { throw ExitCode(1) }
+            plugin = discovery.allowUnsafePermissions ? found : found.checkingPermissions()
         }
+        if json { try Output.printJSON(plugin) } else { Output.print(Self.lines(plugin)) }
+        if !plugin.isUsable { throw ExitCode(1) }
     }
 
-    /// The file to read: the argument itself if it names a file, else the provider of an identifier.
-    private func resolve() throws -> String {
+    /// The plugin to show: the file the argument names, else the catalog's provider of an identifier.
+    private func resolve() throws -> Result<PluginFile, Rejection> {
         if target.contains("/") || target.hasSuffix(".so") || FileManager.default.fileExists(atPath: target) {
-            return SearchPath.absolute(target)
+            return PluginFile.read(path: SearchPath.absolute(target))
         }
         let catalog = Catalog(options: discovery.options)
         let identifier: CellIdentifier
@@ -47,7 +47,7 @@ struct InspectCommand: ParsableCommand {
                                                        searched: catalog.options.searchPath.entries.map(\.path))
             throw ValidationError(error.description.terminalSafe)
         }
-        return catalog.plugins[registration.pluginIndex].path
+        return .success(catalog.plugins[registration.pluginIndex])  // already read by discovery
     }
 
     static func lines(_ p: PluginFile) -> [String] {

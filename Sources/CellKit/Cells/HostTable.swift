@@ -27,19 +27,15 @@ enum HostTable {
             cell_part: { c, part in Cell.from(c).flatMap { $0.part(part)?.handle } },
             set_accessory_view: { c, kind, frame in
                 guard let cell = Cell.from(c) else { return nil }
-                guard let k = ViewKind(rawValue: Int32(bitPattern: kind.rawValue)) else {
-                    cell.lastError = "set_accessory_view: unknown view kind \(kind.rawValue)"
+                do { return cell.setAccessoryView(try ViewKind(c: kind), frame: Rect(frame)).handle } catch {
+                    cell.lastError = "set_accessory_view: \(CellError(error).message)"
                     return nil
                 }
-                return cell.setAccessoryView(k, frame: Rect(frame)).handle
             },
             add_subview: { c, kind, frame, tag in
                 guard let cell = Cell.from(c) else { return nil }
                 do {
-                    guard let k = ViewKind(rawValue: Int32(bitPattern: kind.rawValue)) else {
-                        throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "unknown view kind \(kind.rawValue)")
-                    }
-                    return try cell.addSubview(k, frame: Rect(frame), tag: Int(tag)).handle
+                    return try cell.addSubview(try ViewKind(c: kind), frame: Rect(frame), tag: Int(tag)).handle
                 } catch {
                     cell.lastError = "add_subview: \(CellError(error).message)"
                     return nil
@@ -282,6 +278,16 @@ extension View {
 }
 
 // MARK: - Value checks
+
+extension ViewKind {
+    /// The kind a plugin passed, or an error naming the bad value.
+    init(c kind: ck_view_kind) throws(CellError) {
+        guard let k = ViewKind(rawValue: Int32(bitPattern: kind.rawValue)) else {
+            throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "unknown view kind \(kind.rawValue)")
+        }
+        self = k
+    }
+}
 
 private func enumValue<E: RawRepresentable<Int32> & CaseIterable>(_ v: Int64, _ what: String) throws(CellError) -> E {
     guard let raw = Int32(exactly: v), let value = E(rawValue: raw) else {

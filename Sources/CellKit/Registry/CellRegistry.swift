@@ -33,6 +33,7 @@ public final class CellRegistry: Sendable {
 
     /// The cell type for `identifier`, loading its plugin on first use.
     public func cellType(_ identifier: CellIdentifier) throws(CellKitError) -> CellType {
+        if let resolved = state.withLock({ $0.types[identifier] }) { return resolved }
         guard let registration = catalog.registration(for: identifier) else {
             throw .unknownIdentifier(name: identifier.name, nearest: catalog.nearest(to: identifier.name),
                                      searched: catalog.options.searchPath.entries.map(\.path))
