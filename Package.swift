@@ -31,17 +31,22 @@ let package = Package(
         + swiftPlugins.map { .library(name: $0, type: .dynamic, targets: [$0, "\($0)Descriptor"]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.0"),
     ],
     targets: [
         .target(name: "CCellKit"),
         .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
-        .target(name: "CellKit", dependencies: ["CCellKit", "CFFI"]),
+        .target(name: "CellKit", dependencies: ["CCellKit", "CFFI", "Yams"]),
         .target(name: "CellKitPlugin", dependencies: ["CCellKit"]),
         .executableTarget(
             name: "CellKitCommand",
             dependencies: ["CellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "CellKitBenchmark", dependencies: ["CellKit", "CCellKit"]),
-        .testTarget(name: "CellKitTests", dependencies: ["CellKit", "CCellKit"]),
+        .testTarget(
+            name: "CellKitTests",
+            dependencies: ["CellKit", "CCellKit", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
+            exclude: ["__Snapshots__", "WidthData"]),
     ]
         + cPlugins.flatMap(cPlugin)
         + swiftPlugins.flatMap(swiftPlugin)

@@ -56,10 +56,10 @@
 extern "C" {
 #endif
 
-/* ABI 1.0. A new host function or property raises the minor; the major
+/* ABI 1.1 (1.1 added view_apply_style). A new host function or property raises the minor; the major
  * changes only if an existing entry ever had to change, which it must not. */
 #define CK_ABI_MAJOR 1
-#define CK_ABI_MINOR 0
+#define CK_ABI_MINOR 1
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CK_EXPORT __attribute__((visibility("default"), used))
@@ -271,6 +271,12 @@ struct ck_host {
     /* -- 1.0: errors -- */
     /** The message of the last failed call on this cell, or NULL. */
     const char *(*last_error)(ck_cell *cell);
+
+    /* -- 1.1: stylesheets -- */
+    /** Applies the table stylesheet's style `name` (frame, font, colour, line
+     *  break, lines, alignment) to the view. CK_ERR_NOT_FOUND for an unknown
+     *  style; the renderer also warns about it once. */
+    ck_status (*view_apply_style)(ck_view *view, const char *name);
 };
 
 /** True if the host's table has `entry` (it may be older than this header). */
@@ -326,6 +332,10 @@ static inline ck_status ck_set_font(ck_view *v, double size, ck_font_weight w) {
 }
 static inline ck_status ck_set_alignment(ck_view *v, ck_text_alignment a) { return v->host->view_set_int(v, CK_VIEW_ALIGNMENT, a); }
 static inline ck_status ck_set_accessory(ck_cell *c, ck_accessory_type a) { return c->host->cell_set_int(c, CK_CELL_ACCESSORY_TYPE, a); }
+/* ABI 1.1; on an older host, says CK_ERR_UNKNOWN_PROPERTY instead of crashing. */
+static inline ck_status ck_apply_style(ck_view *v, const char *name) {
+    return CK_HOST_HAS(v->host, view_apply_style) ? v->host->view_apply_style(v, name) : CK_ERR_UNKNOWN_PROPERTY;
+}
 
 /* ---- A complete plugin ---------------------------------------------------
  *

@@ -14,6 +14,8 @@ public final class Cell {
     public let cellType: CellType?
     /// The type's slot, or -1: what recycling indexes by.
     let slot: Int
+    /// The table's stylesheet and warnings.
+    public let context: CellContext
 
     // MARK: Appearance
 
@@ -67,11 +69,12 @@ public final class Cell {
 
     /// A new, blank cell. Use a `CellQueue` to get cells with their hooks run.
     public convenience init(reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default) {
-        self.init(reuseIdentifier: reuseIdentifier, type: nil, style: style, selectionStyle: selectionStyle)
+        self.init(reuseIdentifier: reuseIdentifier, type: nil, style: style, selectionStyle: selectionStyle, context: CellContext())
     }
 
-    init(reuseIdentifier: CellIdentifier, type: CellType?, style: CellStyle, selectionStyle: SelectionStyle) {
+    init(reuseIdentifier: CellIdentifier, type: CellType?, style: CellStyle, selectionStyle: SelectionStyle, context: CellContext) {
         self.reuseIdentifier = reuseIdentifier
+        self.context = context
         cellType = type
         slot = type?.slot ?? -1
         self.style = style

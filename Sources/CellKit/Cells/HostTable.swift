@@ -83,7 +83,15 @@ enum HostTable {
             last_error: { c in
                 guard let cell = Cell.from(c), let message = cell.lastError else { return nil }
                 return cell.cString(message)
-            }
+            },
+            view_apply_style: { v, name in onView(v) { view in
+                guard let name else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "view_apply_style: the style name is NULL") }
+                let styleName = String(cString: name)
+                do throws(CellError) { try view.cell.context.stylesheet.apply(styleName, to: view) } catch {
+                    view.cell.context.warn("\(view.cell.reuseIdentifier): \(error.message)")
+                    throw error
+                }
+            } }
         )
     }
 }

@@ -14,6 +14,8 @@ public final class CellQueue {
     public let registry: CellRegistry
     /// How many unused cells each pool keeps (RecyclerView's default is 5).
     public let poolLimit: Int
+    /// The stylesheet and warnings this queue's cells share.
+    public let context: CellContext
 
     /// One cell type's pool, with its hooks copied beside it.
     private struct Pool {
@@ -36,9 +38,10 @@ public final class CellQueue {
     private var pools: UnsafeMutablePointer<Pool>
     private var capacity = 0
 
-    public init(registry: CellRegistry, poolLimit: Int = 5) {
+    public init(registry: CellRegistry, poolLimit: Int = 5, context: CellContext = CellContext()) {
         self.registry = registry
         self.poolLimit = max(0, poolLimit)
+        self.context = context
         pools = .allocate(capacity: 0)
     }
 
@@ -71,7 +74,7 @@ public final class CellQueue {
             pool.pointee.statistics.reused += 1
             cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
         } else {
-            cell = Cell(reuseIdentifier: type.identifier, type: type, style: style, selectionStyle: selectable ? .blue : .none)
+            cell = Cell(reuseIdentifier: type.identifier, type: type, style: style, selectionStyle: selectable ? .blue : .none, context: context)
             pool.pointee.statistics.created += 1
             cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
             if let initCell = type.initCell { _ = initCell(cell) }
