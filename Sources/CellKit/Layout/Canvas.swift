@@ -1,0 +1,143 @@
+// A grid of character cells one row is painted into before it is written out.
+// Reused from row to row, so drawing a row allocates nothing once warm.
+
+/// How a run of character cells is drawn in a terminal.
+public struct TextStyle: Hashable, Sendable {
+    public var foreground: Color?
+    public var background: Color?
+    public var bold = false
+    public var dim = false
+
+    public init(foreground: Color? = nil, background: Color? = nil, bold: Bool = false, dim: Bool = false) {
+        (self.foreground, self.background, self.bold, self.dim) = (foreground, background, bold, dim)
+    }
+}
+
+/// Lines of glyphs with a style per column.
+public struct Canvas {
+    public private(set) var width = 0
+    public private(set) var height = 0
+    /// Per column: a scalar value; `continuation` for the right half of a wide glyph;
+    /// `extraFlag | i` for a glyph of several scalars kept in `extras[i]`.
+    private var cells: [UInt32] = []
+    private var styleIndex: [UInt16] = []
+    private var extras: [String] = []
+    /// Styles in use on this row; index 0 is the row's background.
+    public private(set) var styles: [TextStyle] = []
+
+    static let continuation: UInt32 = 0xFFFF_FFFF
+    static let extraFlag: UInt32 = 0x8000_0000
+
+    public init() {}
+
+    /// Empties the canvas to `width` × `height` spaces in `background`.
+    public mutating func reset(width: Int, height: Int, background: TextStyle) {
+        (self.width, self.height) = (width, height)
+        cells.removeAll(keepingCapacity: true)
+        cells.append(contentsOf: repeatElement(0x20, count: width * height))
+        styleIndex.removeAll(keepingCapacity: true)
+        styleIndex.append(contentsOf: repeatElement(0, count: width * height))
+        extras.removeAll(keepingCapacity: true)
+        styles.removeAll(keepingCapacity: true)
+        styles.append(background)
+    }
+
+    /// The index of `style` in this row's style table.
+    public mutating func index(of style: TextStyle) -> UInt16 {
+        if let i = styles.firstIndex(of: style) { return UInt16(i) }
+        styles.append(style)
+        return UInt16(styles.count - 1)
+    }
+
+    // MARK: Painting
+
+    /// Sets the style of a rectangle, keeping its glyphs.
+    public mutating func fill(_ rect: Rect, style: UInt16) {
+        for y in max(0, rect.y)..<min(height, rect.y + rect.height) {
+            for x in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.x + rect.width)) { styleIndex[y * width + x] = style }
+        }
+    }
+
+    /// The background style of column `x` on line `y` (to keep it under text painted there).
+    public func style(atX x: Int, y: Int) -> TextStyle { styles[Int(styleIndex[y * width + x])] }
+
+    /// Paints sanitized `text` from column `x` of line `y`, never past `limit`; returns the column after it.
+    /// A wide glyph that would cross `limit` is left out (a space stays), as a terminal would cut it.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
+        guard y >= 0, y < height else { return x }
+        let limit = min(limit, width)
+        var column = x
+        if TextWidth.asciiWidth(text) != nil {
+            for byte in text.utf8 {
+                guard column < limit else { break }
+                if column >= 0 { set(UInt32(byte), x: column, y: y, style: style) }
+                column += 1
+            }
+            return column
+        }
+        let scalars = text.unicodeScalars
+        TextWidth.forEachGlyph(in: text) { start, end, glyphWidth in
+            guard column + glyphWidth <= limit, glyphWidth > 0 else {
+                if glyphWidth > 0 { column = limit }
+                return
+            }
+            if column >= 0 {
+                let next = scalars.index(after: start)
+                let value = next == end ? scalars[start].value : Canvas.extraFlag | UInt32(extras.count)
+                if next != end { extras.append(String(scalars[start..<end])) }
+                set(value, x: column, y: y, style: style)
+                if glyphWidth == 2, column + 1 < width { set(Canvas.continuation, x: column + 1, y: y, style: style) }
+            }
+            column += glyphWidth
+        }
+        return column
+    }
+
+    /// Writes one column, repairing a wide glyph it cuts in half.
+    private mutating func set(_ value: UInt32, x: Int, y: Int, style: UInt16) {
+        let i = y * width + x
+        if cells[i] == Canvas.continuation, x > 0 { cells[i - 1] = 0x20 }
+        if cells[i] != Canvas.continuation, x + 1 < width, cells[i + 1] == Canvas.continuation, value != Canvas.continuation { cells[i + 1] = 0x20 }
+        cells[i] = value
+        styleIndex[i] = style
+    }
+
+    // MARK: Reading back
+
+    /// Calls `body` for each run of one style on line `y`, with the run's text as UTF-8 bytes appended to `out`.
+    public func forEachRun(line y: Int, _ body: (_ style: TextStyle, _ emit: (inout [UInt8]) -> Void) -> Void) {
+        var x = 0
+        while x < width {
+            let s = styleIndex[y * width + x]
+            var end = x
+            while end < width, styleIndex[y * width + end] == s { end += 1 }
+            let range = x..<end
+            body(styles[Int(s)]) { out in self.appendText(line: y, columns: range, to: &out) }
+            x = end
+        }
+    }
+
+    /// The UTF-8 text of `columns` on line `y`.
+    public func appendText(line y: Int, columns: Range<Int>, to out: inout [UInt8]) {
+        for x in columns {
+            let v = cells[y * width + x]
+            if v < 0x80 {
+                out.append(UInt8(v))
+            } else if v == Canvas.continuation {
+                continue
+            } else if v & Canvas.extraFlag != 0 {
+                out.append(contentsOf: extras[Int(v & ~Canvas.extraFlag)].utf8)
+            } else {
+                out.append(contentsOf: String(Unicode.Scalar(v)!).utf8)
+            }
+        }
+    }
+
+    /// Line `y` as a string, for tests.
+    public func line(_ y: Int) -> String {
+        var bytes: [UInt8] = []
+        appendText(line: y, columns: 0..<width, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
