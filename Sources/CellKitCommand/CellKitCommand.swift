@@ -1,4 +1,4 @@
-// `cellkit`: list, inspect and (soon) render cells from shared-library plugins.
+// `cellkit`: render tables of cells from shared-library plugins; list and inspect the plugins.
 
 import ArgumentParser
 
@@ -6,7 +6,7 @@ import ArgumentParser
 struct CellKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cellkit",
-        abstract: "Table cells from shared-library plugins: list what is registered, inspect a plugin.",
+        abstract: "Table cells from shared-library plugins: render tables that mix them, list what is registered, inspect a plugin.",
         discussion: """
             Plugins are .so files exporting initCellFor<Id>, customizeCellFor<Id>, heightForCellFor<Id> \
             and prepareCellForReuseFor<Id>. They are searched for in: --plugin-path folders, then \
@@ -14,5 +14,5 @@ struct CellKitCommand: ParsableCommand {
             $XDG_DATA_HOME/cellkit/plugins (default ~/.local/share/cellkit/plugins). The first plugin \
             to offer an identifier wins.
             """,
-        subcommands: [ListCommand.self, InspectCommand.self])
+        subcommands: [RenderCommand.self, ListCommand.self, InspectCommand.self])
 }

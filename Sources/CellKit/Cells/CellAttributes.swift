@@ -52,6 +52,27 @@ public struct Color: RawRepresentable, Hashable, Sendable, Codable, CustomString
     public var alpha: UInt8 { UInt8(truncatingIfNeeded: rawValue) }
     public var description: String { "#" + String(rawValue, radix: 16).leftPadded(to: 8) }
 
+    /// Encoded as "#rrggbbaa", as documents write colours.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let raw = try? container.decode(UInt32.self) { self.init(rawValue: raw); return }
+        let text = try container.decode(String.self)
+        guard text.hasPrefix("#"), text.count == 9, let raw = UInt32(text.dropFirst(), radix: 16) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected #rrggbbaa, found \(text)")
+        }
+        self.init(rawValue: raw)
+    }
+
+    /// CSS `rgba(...)`.
+    public var css: String {
+        alpha == 255 ? "#" + String(rawValue >> 8, radix: 16).leftPadded(to: 6) : "rgba(\(red),\(green),\(blue),\(Double(alpha) / 255))"
+    }
+
     /// The colour for a C value, where `CK_COLOR_NONE` means not set.
     init?(c value: Int64) {
         guard value != 0 else { return nil }

@@ -28,11 +28,15 @@ public struct Registration: Sendable, Codable {
 }
 
 /// An identifier offered by two plugins: the first on the search path wins.
+/// A plugin type named like a built-in (`Default`, `Subtitle`, `Value1`, `Value2`) loses to it.
 public struct Shadowing: Sendable, Equatable, Codable, CustomStringConvertible {
     public let identifier: CellIdentifier
     public let winner: String
     public let shadowed: String
-    public var description: String { "\(identifier) in \(shadowed) is shadowed by \(winner), which comes first on the search path" }
+    public var description: String {
+        winner == "built-in" ? "\(identifier) in \(shadowed) is shadowed by the built-in cell type of that name"
+            : "\(identifier) in \(shadowed) is shadowed by \(winner), which comes first on the search path"
+    }
 }
 
 /// Everything discovery found, in search order.
@@ -75,8 +79,9 @@ public struct Catalog: Sendable {
     }
 
     /// The registered identifier closest to `name`, for "did you mean" messages.
-    public func nearest(to name: String) -> CellIdentifier? {
-        let scored = registrations.map { ($0.identifier, editDistance(name.lowercased(), $0.identifier.name.lowercased())) }
+    public func nearest(to name: String, including extra: [String] = []) -> CellIdentifier? {
+        let candidates = registrations.map(\.identifier) + extra.compactMap { try? CellIdentifier($0) }
+        let scored = candidates.map { ($0, editDistance(name.lowercased(), $0.name.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
         return best.0
     }
@@ -116,7 +121,9 @@ public struct Catalog: Sendable {
         var winners: [CellIdentifier: Registration] = [:], shadowed: [Shadowing] = []
         for (index, plugin) in plugins.enumerated() where plugin.isUsable {
             for type in plugin.cellTypes {
-                if let winner = winners[type.identifier] {
+                if BuiltinCells.isBuiltin(type.identifier.name) {
+                    shadowed.append(Shadowing(identifier: type.identifier, winner: "built-in", shadowed: plugin.path))
+                } else if let winner = winners[type.identifier] {
                     shadowed.append(Shadowing(identifier: type.identifier, winner: plugins[winner.pluginIndex].path, shadowed: plugin.path))
                 } else {
                     winners[type.identifier] = Registration(identifier: type.identifier, pluginIndex: index, declaration: type)

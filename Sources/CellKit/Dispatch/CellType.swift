@@ -11,6 +11,8 @@ enum Hook: @unchecked Sendable {
     case standard(Standard)
     case standardHeight(StandardHeight)
     case ffi(FFIHook)
+    /// A hook written in Swift inside the host (the built-in cell types).
+    case builtin(@Sendable (Cell) -> Void)
 
     /// Runs the hook on `cell`; returns its value (height hooks) or 0.
     @inline(__always)
@@ -19,6 +21,7 @@ enum Hook: @unchecked Sendable {
         case .standard(let f): f(cell.handle, cell.indexPath.c); return 0
         case .standardHeight(let f): return f(cell.handle, cell.indexPath.c)
         case .ffi(let hook): return hook.call(cell)
+        case .builtin(let body): body(cell); return 0
         }
     }
 }
@@ -48,6 +51,20 @@ public final class CellType: Sendable {
         heightForCell = try resolve(.heightForCell)
         prepareForReuse = try resolve(.prepareCellForReuse)
     }
+
+    /// A built-in type: `style` set when a cell is made, `customize` run every time.
+    init(builtin identifier: CellIdentifier, style: CellStyle, slot: Int, customize: @escaping @Sendable (Cell) -> Void) {
+        self.identifier = identifier
+        pluginPath = "built-in"
+        self.slot = slot
+        initCell = .builtin { $0.style = style }
+        customizeCell = .builtin(customize)
+        heightForCell = nil
+        prepareForReuse = nil
+    }
+
+    /// Whether this type is one of the host's built-ins rather than a plugin's.
+    public var isBuiltin: Bool { pluginPath == "built-in" }
 
     private static func resolve(_ hook: HookDeclaration, in plugin: LoadedPlugin) throws(CellKitError) -> Hook {
         let address = try plugin.address(of: hook.symbol)

@@ -93,12 +93,19 @@ public struct CellLayout: Sendable {
         var views: [PlacedView] = []
         views.reserveCapacity(4 + cell.subviews.count)
         let area = labelArea(cell, width: width)
-        if let image = area.image { views.append(image) }
+        if var image = area.image {
+            if cell.imageView.frame == .zero { image.frame.y = (height - 1) / 2 }  // centred, as UIKit centres the image
+            views.append(image)
+        }
         placeLabels(cell, in: area, height: height, selected: selected, into: &views)
         for view in cell.subviews where !view.isHidden {
             if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) { views.append(placed) }
         }
-        if let accessory = area.accessory { views.append(accessory) }
+        if var accessory = area.accessory {
+            accessory.frame.y = max(0, (height - accessory.frame.height) / 2)
+            accessory.frame.height = min(accessory.frame.height, height)
+            views.append(accessory)
+        }
         return RowLayout(
             indexPath: cell.indexPath, identifier: cell.reuseIdentifier.name, width: width, height: height,
             position: cell.position, isSelected: selected, background: fill,
@@ -121,7 +128,7 @@ public struct CellLayout: Sendable {
         var x = padding + indent
         var image: PlacedView?
         if !cell.imageView.isHidden, let name = cell.imageView.imageName {
-            var placed = imageView(name, role: .imageView)
+            var placed = imageView(name, role: .imageView, warn: cell.context)
             let w = max(1, TextWidth.columns(placed.lines[0]))
             placed.frame = cell.imageView.frame == .zero ? Rect(x: x, y: 0, width: w, height: 1) : cell.imageView.frame
             x += w + 1
@@ -147,8 +154,12 @@ public struct CellLayout: Sendable {
 
     static let accessoryGlyph: [AccessoryType: String] = [.disclosureIndicator: "›", .checkmark: "✓", .detailButton: "ⓘ"]
 
-    private func imageView(_ name: String, role: PlacedView.Role) -> PlacedView {
+    private func imageView(_ name: String, role: PlacedView.Role, warn context: CellContext) -> PlacedView {
         let asset = assets.image(named: name)
+        if asset == nil {
+            let catalog = assets.source.map { "the asset catalog \($0)" } ?? "the asset catalog (the table names none: add 'assets:')"
+            context.warn("image '\(TextSanitizer.visible(name))' is not in \(catalog); drawn as \(AssetCatalog.placeholder.glyph)")
+        }
         return PlacedView(role: role, frame: .zero, lines: [(asset ?? AssetCatalog.placeholder).glyph],
                           imageName: name, missingImage: asset == nil)
     }
@@ -233,7 +244,7 @@ public struct CellLayout: Sendable {
             guard let name = view.imageName else {
                 return PlacedView(role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor)
             }
-            var placed = imageView(name, role: .subview)
+            var placed = imageView(name, role: .subview, warn: view.cell.context)
             placed.tag = view.tag
             placed.frame = frame
             placed.backgroundColor = view.backgroundColor

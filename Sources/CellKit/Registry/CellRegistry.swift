@@ -17,7 +17,16 @@ public final class CellRegistry: Sendable {
         var failures: [Int: CellKitError] = [:]  // a plugin that failed to load is not retried
     }
 
-    public init(catalog: Catalog) { self.catalog = catalog }
+    public init(catalog: Catalog) {
+        self.catalog = catalog
+        state.withLock { state in
+            for name in BuiltinCells.names {
+                let identifier = try! CellIdentifier(name)
+                state.types[identifier] = CellType(builtin: identifier, style: BuiltinCells.style(of: name)!, slot: state.types.count,
+                                                   customize: BuiltinCells.customize)
+            }
+        }
+    }
 
     /// Discovers plugins with `options` and makes a registry over them.
     public convenience init(options: DiscoveryOptions = DiscoveryOptions()) {
@@ -35,7 +44,7 @@ public final class CellRegistry: Sendable {
     public func cellType(_ identifier: CellIdentifier) throws(CellKitError) -> CellType {
         if let resolved = state.withLock({ $0.types[identifier] }) { return resolved }
         guard let registration = catalog.registration(for: identifier) else {
-            throw .unknownIdentifier(name: identifier.name, nearest: catalog.nearest(to: identifier.name),
+            throw .unknownIdentifier(name: identifier.name, nearest: catalog.nearest(to: identifier.name, including: BuiltinCells.names),
                                      searched: catalog.options.searchPath.entries.map(\.path))
         }
         let result: Result<CellType, CellKitError> = state.withLock { state in

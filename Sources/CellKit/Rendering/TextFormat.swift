@@ -1,0 +1,194 @@
+// The terminal formats: `text` (Unicode box drawing, or ASCII) and `ansi`
+// (the same with colour, weight and the selected row's highlight). Every
+// glyph comes from a sanitized canvas, so nothing from a document or data file
+// can reach the terminal as a control character.
+
+/// Draws rows as lines of character cells, with or without ANSI colour.
+public struct TextFormat: RowFormat {
+    /// ASCII borders instead of box drawing.
+    public var ascii: Bool
+    /// ANSI colour and weight (the `ansi` format).
+    public var color: Bool
+
+    private var canvas = Canvas()
+    private var width = 80
+    private var style = TableStyle.grouped
+    private var sectionsStarted = 0
+
+    public init(ascii: Bool = false, color: Bool = false) { (self.ascii, self.color) = (ascii, color) }
+
+    // MARK: Borders
+
+    private struct Box {
+        let horizontal, vertical, selected, topLeft, topRight, bottomLeft, bottomRight, left, right: String
+    }
+    private static let unicode = Box(horizontal: "─", vertical: "│", selected: "┃", topLeft: "╭", topRight: "╮",
+                                     bottomLeft: "╰", bottomRight: "╯", left: "├", right: "┤")
+    private static let plainASCII = Box(horizontal: "-", vertical: "|", selected: "#", topLeft: "+", topRight: "+",
+                                        bottomLeft: "+", bottomRight: "+", left: "+", right: "+")
+    private var box: Box { ascii ? Self.plainASCII : Self.unicode }
+
+    static let borderColor = Color(red: 0xC6, green: 0xC6, blue: 0xC8)
+    static let headerColor = Color(red: 0x6D, green: 0x6D, blue: 0x72)
+    static let plainHeaderBackground = Color(red: 0xF2, green: 0xF2, blue: 0xF7)
+
+    /// Columns outside the border on each side.
+    private func margin(_ style: TableStyle) -> Int { style == .insetGrouped ? 2 : 0 }
+
+    public func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
+        style == .plain ? tableWidth : tableWidth - 2 - 2 * margin(style)
+    }
+
+    // MARK: Table and sections
+
+    public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
+        (self.width, style, sectionsStarted) = (width, table.style, 0)
+        if let title = table.title {
+            let text = TextSanitizer.visible(title)
+            let line = TextLayout.lines(text, width: width, maxLines: 1, mode: .truncateTail).first ?? ""
+            let pad = max(0, (width - TextWidth.columns(line)) / 2)
+            writeLine(String(repeating: " ", count: pad) + line, TextStyle(bold: true), out)
+            out.write(byte: 0x0A)
+        }
+        if let header = table.header {
+            wrapped(header, TextStyle(bold: true), out)
+            out.write(byte: 0x0A)
+        }
+    }
+
+    public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
+        if sectionsStarted > 0, style != .plain { out.write(byte: 0x0A) }
+        sectionsStarted += 1
+        guard let header = section.header else { return }
+        if style == .plain {
+            let line = " " + TextSanitizer.visible(header)
+            writeLine(line + String(repeating: " ", count: max(0, width - TextWidth.columns(line))),
+                      TextStyle(foreground: Self.headerColor, background: Self.plainHeaderBackground, bold: true), out)
+        } else {
+            wrapped(header.uppercased(), TextStyle(foreground: Self.headerColor), out)
+        }
+    }
+
+    public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
+        if let footer = section.footer { wrapped(footer, TextStyle(foreground: Self.headerColor), out) }
+    }
+
+    public mutating func end(_ table: TableInfo, to out: OutputBuffer) throws {
+        if let footer = table.footer {
+            out.write(byte: 0x0A)
+            wrapped(footer, TextStyle(foreground: Self.headerColor), out)
+        }
+    }
+
+    /// Text wrapped to the table, indented past the border.
+    private func wrapped(_ text: String, _ style: TextStyle, _ out: OutputBuffer) {
+        let indent = margin(self.style) + 1
+        for line in TextLayout.lines(TextSanitizer.visible(text, keepNewlines: true), width: width - 2 * indent, maxLines: 1000, mode: .wordWrap) {
+            writeLine(String(repeating: " ", count: indent) + line, style, out)
+        }
+    }
+
+    // MARK: Rows
+
+    public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
+        canvas.paint(row)
+        let m = String(repeating: " ", count: margin(style))
+        let inner = String(repeating: box.horizontal, count: row.width)
+        let border = TextStyle(foreground: Self.borderColor)
+        if style != .plain, isFirst { writeLine(m + box.topLeft + inner + box.topRight, border, out) }
+        let side = row.isSelected ? box.selected : box.vertical
+        for y in 0..<row.height {
+            if style != .plain { write(m, nil, out); write(side, border, out) }
+            writeCanvasLine(y, out)
+            if style != .plain { write(side, border, out) }
+            out.write(byte: 0x0A)
+        }
+        if style == .plain {
+            if !isLast { writeLine(" " + String(repeating: box.horizontal, count: max(0, row.width - 1)), border, out) }
+        } else {
+            writeLine(m + (isLast ? box.bottomLeft : box.left) + inner + (isLast ? box.bottomRight : box.right), border, out)
+        }
+    }
+
+    // MARK: Writing
+
+    private func writeCanvasLine(_ y: Int, _ out: OutputBuffer) {
+        guard color else {
+            canvas.appendText(line: y, columns: 0..<canvas.width, to: &out.bytes)
+            return
+        }
+        canvas.forEachRun(line: y) { style, emit in
+            out.write(Self.sgr(style))
+            emit(&out.bytes)
+        }
+        out.write("\u{1B}[0m")
+    }
+
+    private func writeLine(_ text: String, _ style: TextStyle?, _ out: OutputBuffer) {
+        write(text, style, out)
+        out.write(byte: 0x0A)
+    }
+
+    private func write(_ text: String, _ style: TextStyle?, _ out: OutputBuffer) {
+        guard color, let style else { out.write(text); return }
+        out.write(Self.sgr(style))
+        out.write(text)
+        out.write("\u{1B}[0m")
+    }
+
+    /// The SGR sequence that sets `style` from a reset state (24-bit colour).
+    static func sgr(_ style: TextStyle) -> String {
+        var codes = "0"
+        if style.bold { codes += ";1" }
+        if style.dim { codes += ";2" }
+        if let c = style.foreground { codes += ";38;2;\(c.red);\(c.green);\(c.blue)" }
+        if let c = style.background { codes += ";48;2;\(c.red);\(c.green);\(c.blue)" }
+        return "\u{1B}[" + codes + "m"
+    }
+}
+
+// MARK: - Painting a row
+
+extension Canvas {
+    /// Paints `row`: its background, then each view in order (later views on top).
+    public mutating func paint(_ row: RowLayout) {
+        reset(width: row.width, height: row.height, background: TextStyle(background: row.backgroundColor))
+        for view in row.views {
+            let background = view.backgroundColor ?? row.backgroundColor
+            if view.backgroundColor != nil { fill(view.frame, style: index(of: TextStyle(background: background))) }
+            if view.imageName != nil {
+                paintImage(view, background: background)
+            } else {
+                let style = index(of: TextStyle(foreground: view.textColor, background: background, bold: view.bold))
+                for (i, line) in view.lines.enumerated() where i < view.frame.height {
+                    let free = view.frame.width - TextWidth.columns(line)
+                    let dx = switch view.alignment {
+                    case .center: max(0, free / 2)
+                    case .right: max(0, free)
+                    case .left, .natural: 0
+                    }
+                    put(line, x: view.frame.x + dx, y: view.frame.y + i, limit: view.frame.x + view.frame.width, style: style)
+                }
+            }
+        }
+    }
+
+    /// An image: its glyph centred in the frame; a frame of 3 lines or more also gets a border, like a photo.
+    private mutating func paintImage(_ view: PlacedView, background: Color?) {
+        let f = view.frame
+        let glyph = view.lines.first ?? ""
+        let glyphStyle = index(of: TextStyle(foreground: view.missingImage ? TextFormat.headerColor : nil, background: background))
+        if f.height >= 3, f.width >= 4 {
+            let border = index(of: TextStyle(foreground: TextFormat.borderColor, background: background))
+            let inner = String(repeating: "─", count: f.width - 2)
+            put("┌" + inner + "┐", x: f.x, y: f.y, limit: f.x + f.width, style: border)
+            for y in f.y + 1..<f.y + f.height - 1 {
+                put("│", x: f.x, y: y, limit: f.x + f.width, style: border)
+                put("│", x: f.x + f.width - 1, y: y, limit: f.x + f.width, style: border)
+            }
+            put("└" + inner + "┘", x: f.x, y: f.y + f.height - 1, limit: f.x + f.width, style: border)
+        }
+        let gw = TextWidth.columns(glyph)
+        put(glyph, x: f.x + max(0, (f.width - gw) / 2), y: f.y + (f.height - 1) / 2, limit: f.x + f.width, style: glyphStyle)
+    }
+}

@@ -1,0 +1,103 @@
+// A table document as a data source and delegate. Inline rows are checked
+// against the registry when the table is opened; streamed rows as they are read.
+
+/// A `TableDocument` served row by row; sections backed by data files stream.
+public final class DocumentTable: TableDataSource, TableDelegate {
+    public let document: TableDocument
+    public let registry: CellRegistry
+    public var tableInfo: TableInfo {
+        TableInfo(title: document.title, style: document.style, header: document.header, footer: document.footer)
+    }
+
+    private var counts: [Int?]
+    private var streams: [Int: RowStream] = [:]
+
+    /// Opens `document`, resolving every inline row's identifier now so that a
+    /// typo is reported at its line before anything is drawn.
+    public init(_ document: TableDocument, registry: CellRegistry) throws {
+        self.document = document
+        self.registry = registry
+        counts = document.sections.map { section in
+            switch section.rows {
+            case .inline(let rows): rows.count
+            case .count(let n): n
+            case .file: nil
+            }
+        }
+        for section in document.sections {
+            switch section.rows {
+            case .inline(let rows):
+                for row in rows { _ = try resolve(row.cell ?? section.cell, at: row.mark) }
+            case .count:
+                _ = try resolve(section.cell, at: section.cellMark ?? section.mark)
+            case .file:
+                if let cell = section.cell { _ = try resolve(cell, at: section.cellMark ?? section.mark) }
+            }
+        }
+    }
+
+    /// The cell type for `name` written at `mark`, or an error at that place.
+    public func resolve(_ name: String?, at mark: SourceMark) throws(DocumentError) -> CellType {
+        guard let name else {
+            throw mark.error("the row names no cell type; give it 'cell: IDENTIFIER', or give its section a 'cell:' for all its rows")
+        }
+        do { return try registry.cellType(named: name) } catch {
+            throw mark.error(error.description)
+        }
+    }
+
+    // MARK: TableDataSource
+
+    public func numberOfSections() -> Int { document.sections.count }
+
+    public func sectionInfo(_ section: Int) -> SectionInfo {
+        let s = document.sections[section]
+        return SectionInfo(header: s.header, footer: s.footer, cellStyle: s.cellStyle, selectable: s.selectable)
+    }
+
+    public func numberOfRows(inSection section: Int) throws -> Int {
+        if let n = counts[section] { return n }
+        guard case .file(let file) = document.sections[section].rows else { return 0 }
+        let n = try RowStream.count(file)  // a pass over the bytes: first/last positions need the count
+        counts[section] = n
+        return n
+    }
+
+    public func row(at indexPath: IndexPath) throws -> TableRow {
+        let section = document.sections[indexPath.section]
+        switch section.rows {
+        case .inline(let rows):
+            let row = rows[indexPath.row]
+            return TableRow(identifier: row.cell ?? section.cell ?? "", data: row.data, mark: row.mark)
+        case .count:
+            return TableRow(identifier: section.cell ?? "", data: .null, mark: section.cellMark ?? section.mark)
+        case .file(let file):
+            return try streamedRow(indexPath, file: file, section: section)
+        }
+    }
+
+    /// Row `indexPath.row` of a data file: the next one when read in order, else found by skipping.
+    private func streamedRow(_ indexPath: IndexPath, file: DataFile, section: TableDocument.Section) throws -> TableRow {
+        var stream = streams[indexPath.section]
+        if stream == nil || stream!.rowsRead > indexPath.row {
+            stream = try RowStream(file)
+            streams[indexPath.section] = stream
+        }
+        try stream!.skip(indexPath.row - stream!.rowsRead)
+        guard let row = try stream!.next() else {
+            throw file.mark.error("\(file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")
+        }
+        if indexPath.row + 1 == counts[indexPath.section] { streams[indexPath.section] = nil }  // close the file when done
+        let mark = SourceMark(file: file.path, line: row.line, column: row.column)
+        guard let identifier = row.cell ?? section.cell else {
+            throw mark.error("the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
+        }
+        return TableRow(identifier: identifier, data: row.data, mark: mark)
+    }
+
+    // MARK: TableDelegate
+
+    public func rowHeight(at indexPath: IndexPath) -> Double? {
+        document.sections[indexPath.section].rowHeight ?? document.rowHeight
+    }
+}

@@ -1,0 +1,143 @@
+// `cellkit render TABLE`: draw a table document in the terminal, as HTML or as JSON.
+
+import ArgumentParser
+import CellKit
+import Foundation
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a table document (YAML or JSON) whose rows mix cells from any plugins.",
+        discussion: """
+            Rows are drawn one at a time with reused cells, so tables of millions of rows \
+            (streamed from a .jsonl or .csv file) render in constant memory. Control characters \
+            and escape sequences in the data are shown as visible symbols, never sent to the terminal.
+
+            Examples:
+              cellkit render Manifests/Tables/showcase.yaml
+              cellkit render table.yaml --format ansi --select 1.0
+              cellkit render big.yaml --rows 1000..1019 --width 100
+              cellkit render table.yaml --format html --output table.html
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, ansi, html, json
+    }
+
+    enum ColorMode: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
+    @Argument(help: ArgumentHelp("The table document: a .yaml, .yml or .json file.", valueName: "table"))
+    var table: String
+
+    @Option(help: "text (box drawing), ansi (with colour), html (a standalone page) or json (the laid-out rows).")
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("Columns; default: the document's width, else the terminal's, else 80.", valueName: "n"))
+    var width: Int?
+
+    @Option(help: ArgumentHelp("Draw the row at SECTION.ROW as selected (both counted from 0).", valueName: "section.row"))
+    var select: String?
+
+    @Option(help: ArgumentHelp("Draw only rows FROM through TO, counted from 0 across all sections (open ends: 10.., ..9).", valueName: "from..to"))
+    var rows: String?
+
+    @Option(help: ArgumentHelp("Write to FILE instead of standard output; the file appears only once it is complete.", valueName: "file"))
+    var output: String?
+
+    @Flag(help: "Draw borders with ASCII instead of box-drawing characters (text and ansi).")
+    var ascii = false
+
+    @Option(help: "For ansi: colour always, never, or auto (only on a terminal, and not when NO_COLOR is set).")
+    var color: ColorMode = .auto
+
+    @OptionGroup var discovery: DiscoveryFlags
+
+    func validate() throws {
+        if let width, !(20...1000).contains(width) { throw ValidationError("--width \(width) is out of range; use 20 to 1000 columns") }
+        if let select { _ = try Self.indexPath(select) }
+        if let rows { _ = try Self.window(rows) }
+    }
+
+    func run() throws {
+        let document = try TableDocument(contentsOf: table)
+        let registry = CellRegistry(options: discovery.options)
+        let source = try DocumentTable(document, registry: registry)
+        let context = CellContext(stylesheet: document.stylesheet)
+        let renderer = TableRenderer(
+            queue: CellQueue(registry: registry, context: context), layout: CellLayout(assets: document.assets),
+            width: width ?? document.width ?? Terminal.columns ?? 80)
+        renderer.selected = try select.map { try Self.indexPath($0) }
+        if let rows { renderer.window = try Self.window(rows) }
+
+        let file = try output.map { try AtomicFileSink(path: $0) }
+        let out = OutputBuffer(file ?? DescriptorSink())
+        do {
+            try render(renderer, source, out)
+            try out.flush()
+            try file?.commit()
+        } catch {
+            file?.abort()  // the destination keeps what it had
+            try? out.flush()
+            throw error
+        }
+        for warning in context.warnings { FileHandle.standardError.write(Data("warning: \(warning.terminalSafe)\n".utf8)) }
+    }
+
+    private func render(_ renderer: TableRenderer, _ source: DocumentTable, _ out: OutputBuffer) throws {
+        switch format {
+        case .text:
+            var f = TextFormat(ascii: ascii)
+            try renderer.render(source, delegate: source, format: &f, to: out)
+        case .ansi:
+            var f = TextFormat(ascii: ascii, color: useColor)
+            try renderer.render(source, delegate: source, format: &f, to: out)
+        case .html:
+            var f = HTMLFormat(assets: source.document.assets)
+            try renderer.render(source, delegate: source, format: &f, to: out)
+        case .json:
+            var f = JSONFormat()
+            try renderer.render(source, delegate: source, format: &f, to: out)
+        }
+    }
+
+    private var useColor: Bool {
+        switch color {
+        case .always: true
+        case .never: false
+        case .auto: output == nil && Terminal.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR", default: ""].isEmpty
+        }
+    }
+
+    // MARK: Parsing options
+
+    static func indexPath(_ text: String) throws -> CellKit.IndexPath {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let s = Int(parts[0]), let r = Int(parts[1]), s >= 0, r >= 0 else {
+            throw ValidationError("--select '\(text.terminalSafe)' is not SECTION.ROW; write it like 1.0 (section 1, row 0)")
+        }
+        return CellKit.IndexPath(section: s, row: r)
+    }
+
+    static func window(_ text: String) throws -> RowWindow {
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2 else { throw ValidationError("--rows '\(text.terminalSafe)' is not FROM..TO; write it like 0..99, 100.. or ..9") }
+        let first = parts[0].isEmpty ? 0 : Int(parts[0]), last = parts[1].isEmpty ? Int.max : Int(parts[1])
+        guard let first, let last, first >= 0, last >= first else {
+            throw ValidationError("--rows '\(text.terminalSafe)': FROM and TO must be row numbers from 0, with FROM <= TO")
+        }
+        return RowWindow(first: first, last: last)
+    }
+}
+
+/// The terminal standard output is, if it is one.
+enum Terminal {
+    static var isTerminal: Bool { isatty(1) == 1 }
+
+    static var columns: Int? {
+        var size = winsize()
+        guard isTerminal, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 else { return nil }
+        return Int(size.ws_col)
+    }
+}
