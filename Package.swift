@@ -16,8 +16,8 @@ func swiftPlugin(_ name: String) -> [Target] {
     ]
 }
 
-let cPlugins = ["FoobarCells", "BenchmarkCells"]
-let swiftPlugins = ["ContactsCells"]
+let cPlugins = ["FoobarCells", "ProjectCells", "BenchmarkCells"]
+let swiftPlugins = ["ContactsCells", "DrawnCells"]
 
 let package = Package(
     name: "CellKit",

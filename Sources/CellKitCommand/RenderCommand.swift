@@ -68,7 +68,7 @@ struct RenderCommand: ParsableCommand {
         let renderer = TableRenderer(
             queue: CellQueue(registry: registry, context: context), layout: CellLayout(assets: document.assets),
             width: width ?? document.width ?? Terminal.columns ?? 80)
-        renderer.selected = try select.map { try Self.indexPath($0) }
+        renderer.selected = try select.map { try Self.indexPath($0) } ?? document.selected
         if let rows { renderer.window = try Self.window(rows) }
 
         let file = try output.map { try AtomicFileSink(path: $0) }

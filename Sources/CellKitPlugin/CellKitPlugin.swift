@@ -182,6 +182,11 @@ public struct View {
     }
     public var tag: Int32 { Int32(truncatingIfNeeded: int(CK_VIEW_TAG)) }
 
+    /// Applies a style from the table's stylesheet (ABI 1.1); false if the style is unknown
+    /// or the host is older.
+    @discardableResult
+    public func applyStyle(_ name: String) -> Bool { ck_apply_style(raw, name) == CK_OK }
+
     private func int(_ p: ck_view_property) -> Int64 { var v: Int64 = 0; _ = host.view_get_int(raw, p, &v); return v }
     private func setInt(_ p: ck_view_property, _ v: some BinaryInteger) { _ = host.view_set_int(raw, p, Int64(truncatingIfNeeded: v)) }
     private func string(_ p: ck_view_property) -> String? {

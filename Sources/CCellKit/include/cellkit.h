@@ -163,7 +163,7 @@ typedef enum ck_cell_part {
     CK_PART_TEXT_LABEL = 0,
     CK_PART_DETAIL_TEXT_LABEL = 1,
     CK_PART_IMAGE_VIEW = 2,
-    CK_PART_CONTENT_VIEW = 3,
+    CK_PART_CONTENT_VIEW = 3,        /* its frame's width is the cell's width in columns */
     CK_PART_ACCESSORY_VIEW = 4 /* NULL until set_accessory_view made one */
 } ck_cell_part;
 

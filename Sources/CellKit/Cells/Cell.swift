@@ -86,7 +86,7 @@ public final class Cell {
         detailTextLabel = View(kind: .label, cell: self)
         detailTextLabel.fontSize = 12
         imageView = View(kind: .image, cell: self)
-        contentView = View(kind: .plain, cell: self)
+        contentView = View(kind: .plain, frame: Rect(x: 0, y: 0, width: context.contentWidth, height: 0), cell: self)
     }
 
     deinit {

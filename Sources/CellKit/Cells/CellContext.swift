@@ -5,6 +5,9 @@
 public final class CellContext: @unchecked Sendable {
     /// Styles `view_apply_style` applies.
     public let stylesheet: Stylesheet
+    /// Columns a cell has; new cells get it as their content view's width, so hooks
+    /// can place subviews against the right edge (seed 000's labels).
+    public var contentWidth = 0
     /// Problems seen while rendering, each once, in the order first seen.
     public private(set) var warnings: [String] = []
     private var seen: Set<String> = []

@@ -27,6 +27,8 @@ public struct TableDocument: Sendable {
     /// The table header view's text (seed 000's "Header for the table").
     public var header: String?
     public var footer: String?
+    /// The row drawn selected unless the command line picks another (seed 000 shows one).
+    public var selected: IndexPath?
     public var stylesheet = Stylesheet()
     public var assets = AssetCatalog()
     public var sections: [Section] = []
@@ -65,7 +67,7 @@ public struct TableDocument: Sendable {
     public init(contentsOf path: String) throws(DocumentError) {
         self.path = path
         let (reader, root) = try NodeReader.load(path)
-        let keys = ["title", "style", "width", "rowHeight", "header", "footer", "stylesheet", "assets", "sections"]
+        let keys = ["title", "style", "width", "rowHeight", "header", "footer", "selected", "stylesheet", "assets", "sections"]
         let f = try reader.fields(root, allowed: keys, what: "the table")
         title = try f["title"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         if let n = f["style"] { style = try reader.choice(n, TableStyle.self) }
@@ -73,6 +75,11 @@ public struct TableDocument: Sendable {
         rowHeight = try f["rowHeight"].map { (n: Node) throws(DocumentError) in try reader.double(n, in: 1...100) }
         header = try f["header"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         footer = try f["footer"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
+        if let n = f["selected"] {
+            let g = try reader.fields(n, allowed: ["section", "row"], what: "the selected row")
+            guard let section = g["section"], let row = g["row"] else { throw reader.error(n, "write the selected row as {section: S, row: R}") }
+            selected = IndexPath(section: try reader.int(section, in: 0...Int(Int32.max)), row: try reader.int(row, in: 0...Int(Int32.max)))
+        }
         if let n = f["stylesheet"] { stylesheet = try StylesheetFile.load(resolve(try reader.string(n))) }
         if let n = f["assets"] { assets = try AssetCatalogFile.load(resolve(try reader.string(n))) }
         guard let list = f["sections"] else { throw reader.error(root, "the table has no 'sections'; add a list of sections") }
@@ -82,7 +89,13 @@ public struct TableDocument: Sendable {
 
     /// A path in the document made absolute against the document's folder.
     func resolve(_ relative: String) -> String {
-        relative.hasPrefix("/") ? relative : (((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(relative) as NSString).standardizingPath
+        if relative.hasPrefix("/") { return relative }
+        let joined = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(relative)
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: false) {
+            if part == "..", let last = parts.last, last != "..", !last.isEmpty { parts.removeLast() } else if part != "." { parts.append(part) }
+        }
+        return parts.joined(separator: "/")  // "a/b/../c" → "a/c", so messages show short paths
     }
 
     private func mark(_ node: Node) -> SourceMark {

@@ -139,9 +139,12 @@ public struct CellLayout: Sendable {
         if let view = cell.accessoryView, !view.isHidden {
             let w = min(view.frame.width, width / 3)
             right -= w
-            accessory = PlacedView(role: .accessory, frame: Rect(x: right, y: 0, width: w, height: max(1, view.frame.height)),
-                                   lines: view.text.map { [TextSanitizer.visible($0)] } ?? [], textColor: view.textColor,
-                                   backgroundColor: view.backgroundColor, imageName: view.imageName)
+            var placed = view.imageName.map { imageView($0, role: .accessory, warn: cell.context) }
+                ?? PlacedView(role: .accessory, frame: .zero, lines: view.text.map { [TextSanitizer.visible($0)] } ?? [])
+            placed.frame = Rect(x: right, y: 0, width: w, height: max(1, view.frame.height))
+            placed.textColor = view.textColor
+            placed.backgroundColor = view.backgroundColor
+            accessory = placed
             right -= 1
         } else if let glyph = Self.accessoryGlyph[cell.accessoryType] {
             right -= 1

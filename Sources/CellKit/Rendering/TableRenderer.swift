@@ -42,6 +42,7 @@ public final class TableRenderer {
     public func render(_ source: TableDataSource, delegate: TableDelegate?, format: inout some RowFormat, to out: OutputBuffer) throws {
         let table = source.tableInfo
         let cellWidth = format.contentWidth(tableWidth: width, style: table.style)
+        queue.context.contentWidth = cellWidth
         try format.begin(table, width: width, to: out)
         var before = 0  // rows in earlier sections
         rowsDrawn = 0
