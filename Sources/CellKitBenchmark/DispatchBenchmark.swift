@@ -1,5 +1,5 @@
-// `swift run -c release cellkit-bench`: what the cell-creation routine costs per
-// row, against the same hooks called directly, in one run. Variants are run in
+// `swift run -c release cellkit-bench [dispatch]`: what the cell-creation routine
+// costs per row, against the same hooks called directly, in one run. Variants are run in
 // interleaved rounds and the median is reported, because these machines are
 // shared and noisy: compare the differences, not the absolute times.
 
@@ -8,7 +8,19 @@ import CellKit
 import Foundation
 
 @main
-struct DispatchBenchmark {
+enum Benchmarks {
+    static func main() {
+        switch CommandLine.arguments.dropFirst().first ?? "dispatch" {
+        case "dispatch": DispatchBenchmark.main()
+        case "render": RenderBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
+        case let other:
+            FileHandle.standardError.write(Data("cellkit-bench: unknown benchmark '\(other)'; use dispatch or render\n".utf8))
+            exit(2)
+        }
+    }
+}
+
+enum DispatchBenchmark {
     static let rows = Int(ProcessInfo.processInfo.environment["CELLKIT_BENCH_ROWS"] ?? "") ?? 1_000_000
     static let rounds = Int(ProcessInfo.processInfo.environment["CELLKIT_BENCH_ROUNDS"] ?? "") ?? 9
 

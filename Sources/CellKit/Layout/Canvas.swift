@@ -68,11 +68,21 @@ public struct Canvas {
         guard y >= 0, y < height else { return x }
         let limit = min(limit, width)
         var column = x
-        if TextWidth.asciiWidth(text) != nil {
-            for byte in text.utf8 {
-                guard column < limit else { break }
-                if column >= 0 { set(UInt32(byte), x: column, y: y, style: style) }
-                column += 1
+        // One scalar per glyph (nearly all text): decode the UTF-8 once, no String indices.
+        var text = text
+        let simple = text.withUTF8 { bytes in
+            TextWidth.forEachSimpleScalar(bytes) { _, _ in } != nil
+        }
+        if simple {
+            text.withUTF8 { bytes in
+                _ = TextWidth.forEachSimpleScalar(bytes) { v, w in
+                    guard column + w <= limit else { column = limit; return }
+                    if column >= 0 {
+                        set(v, x: column, y: y, style: style)
+                        if w == 2, column + 1 < width { set(Canvas.continuation, x: column + 1, y: y, style: style) }
+                    }
+                    column += w
+                }
             }
             return column
         }
@@ -128,8 +138,13 @@ public struct Canvas {
                 continue
             } else if v & Canvas.extraFlag != 0 {
                 out.append(contentsOf: extras[Int(v & ~Canvas.extraFlag)].utf8)
+            } else if v < 0x800 {
+                out.append(UInt8(0xC0 | v >> 6)); out.append(UInt8(0x80 | v & 0x3F))
+            } else if v < 0x10000 {
+                out.append(UInt8(0xE0 | v >> 12)); out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
             } else {
-                out.append(contentsOf: String(Unicode.Scalar(v)!).utf8)
+                out.append(UInt8(0xF0 | v >> 18)); out.append(UInt8(0x80 | v >> 12 & 0x3F))
+                out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
             }
         }
     }

@@ -11,7 +11,7 @@ public enum TextLayout {
     public static func lines(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [String] {
         guard width > 0, maxLines > 0, !text.isEmpty else { return [] }
         // The common case: one short line of plain ASCII.
-        if let w = TextWidth.asciiWidth(text), w <= width { return [text] }
+        if let w = TextWidth.simpleWidth(text), w <= width { return [text] }
         let glyphs = Glyphs(text)
         if maxLines == 1 {
             return [single(glyphs, width: width, mode: mode)]

@@ -10,7 +10,7 @@
 public enum TextWidth {
     /// The columns `text` takes once sanitized (see `TextSanitizer`).
     public static func columns(_ text: String) -> Int {
-        if let ascii = asciiWidth(text) { return ascii }
+        if let fast = simpleWidth(text) { return fast }
         var total = 0
         forEachGlyph(in: text) { _, _, width in total += width }
         return total
@@ -25,6 +25,46 @@ public enum TextWidth {
         }
         utf8 = String(text).utf8  // bridged or lazy strings: make them contiguous
         return utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? utf8.count : nil
+    }
+
+    /// The width of text whose every scalar is its own glyph (no controls, newlines,
+    /// zero-width marks, joiners, selectors, modifiers or flags), or nil: one pass over
+    /// the UTF-8, no String indices. Most text, including CJK, takes this path.
+    static func simpleWidth(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { forEachSimpleScalar($0) { _, _ in } }
+    }
+
+    /// Calls `body(scalar, width)` for each scalar of `bytes` and returns the total width,
+    /// or returns nil (maybe after some calls) as soon as a scalar is not a glyph of its own.
+    @inline(__always)
+    static func forEachSimpleScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32, Int) -> Void) -> Int? {
+        var i = 0, total = 0
+        let n = bytes.count
+        while i < n {
+            let b0 = UInt32(bytes[i])
+            var v: UInt32
+            if b0 < 0x80 {
+                guard b0 >= 0x20, b0 != 0x7F else { return nil }
+                body(b0, 1); total += 1; i += 1
+                continue
+            } else if b0 < 0xE0 {
+                guard i + 1 < n else { return nil }
+                v = (b0 & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F); i += 2
+            } else if b0 < 0xF0 {
+                guard i + 2 < n else { return nil }
+                v = (b0 & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F); i += 3
+            } else {
+                guard i + 3 < n else { return nil }
+                v = (b0 & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F); i += 4
+            }
+            if v < 0xA0 || v == 0xFE0F || v == 0x200D || (0x1F1E6...0x1F1FF).contains(v) || (0x1F3FB...0x1F3FF).contains(v) { return nil }
+            let w = v < 0x300 ? 1 : contains(UnicodeWidthTables.zero, v) ? 0 : contains(UnicodeWidthTables.wide, v) ? 2 : 1
+            guard w > 0 else { return nil }
+            body(v, w)
+            total += w
+        }
+        return total
     }
 
     @inline(__always)

@@ -31,8 +31,8 @@ public final class TableRenderer {
     /// Rows drawn by the last `render`.
     public private(set) var rowsDrawn = 0
 
-    private var types: [String: CellType] = [:]
-    private var lastName = "", lastType: CellType?
+    // Identifiers seen so far; a table uses few, so a short list beats hashing each row's name.
+    private var types: [(name: String, type: CellType)] = []
 
     public init(queue: CellQueue, layout: CellLayout, width: Int) {
         (self.queue, self.layout, self.width) = (queue, layout, width)
@@ -83,18 +83,13 @@ public final class TableRenderer {
 
     /// The cell type a row names, resolved once per identifier.
     private func cellType(_ row: TableRow) throws -> CellType {
-        if row.identifier == lastName, let lastType { return lastType }
+        for known in types where known.name == row.identifier { return known.type }
         let type: CellType
-        if let known = types[row.identifier] {
-            type = known
-        } else {
-            do { type = try queue.registry.cellType(named: row.identifier) } catch {
-                guard let mark = row.mark else { throw error }
-                throw mark.error(error.description)
-            }
-            types[row.identifier] = type
+        do { type = try queue.registry.cellType(named: row.identifier) } catch {
+            guard let mark = row.mark else { throw error }
+            throw mark.error(error.description)
         }
-        (lastName, lastType) = (row.identifier, type)
+        types.append((row.identifier, type))
         return type
     }
 }

@@ -14,6 +14,7 @@ public struct TextFormat: RowFormat {
     private var width = 80
     private var style = TableStyle.grouped
     private var sectionsStarted = 0
+    private var rules = Rules()
 
     public init(ascii: Bool = false, color: Bool = false) { (self.ascii, self.color) = (ascii, color) }
 
@@ -42,7 +43,7 @@ public struct TextFormat: RowFormat {
     // MARK: Table and sections
 
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
-        (self.width, style, sectionsStarted) = (width, table.style, 0)
+        (self.width, style, sectionsStarted, rules) = (width, table.style, 0, Rules())
         if let title = table.title {
             let text = TextSanitizer.visible(title)
             let line = TextLayout.lines(text, width: width, maxLines: 1, mode: .truncateTail).first ?? ""
@@ -92,21 +93,48 @@ public struct TextFormat: RowFormat {
 
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
         canvas.paint(row)
-        let m = String(repeating: " ", count: margin(style))
-        let inner = String(repeating: box.horizontal, count: row.width)
-        let border = TextStyle(foreground: Self.borderColor)
-        if style != .plain, isFirst { writeLine(m + box.topLeft + inner + box.topRight, border, out) }
-        let side = row.isSelected ? box.selected : box.vertical
+        if rules.width != row.width { rules = Rules(self, width: row.width) }
+        if style != .plain, isFirst { out.bytes.append(contentsOf: rules.top) }
         for y in 0..<row.height {
-            if style != .plain { write(m, nil, out); write(side, border, out) }
+            if style != .plain { out.bytes.append(contentsOf: row.isSelected ? rules.selectedLeft : rules.left) }
             writeCanvasLine(y, out)
-            if style != .plain { write(side, border, out) }
+            if style != .plain { out.bytes.append(contentsOf: row.isSelected ? rules.selectedRight : rules.right) }
             out.write(byte: 0x0A)
         }
         if style == .plain {
-            if !isLast { writeLine(" " + String(repeating: box.horizontal, count: max(0, row.width - 1)), border, out) }
+            if !isLast { out.bytes.append(contentsOf: rules.separator) }
         } else {
-            writeLine(m + (isLast ? box.bottomLeft : box.left) + inner + (isLast ? box.bottomRight : box.right), border, out)
+            out.bytes.append(contentsOf: isLast ? rules.bottom : rules.separator)
+        }
+    }
+
+    /// A row's border pieces as bytes, made once per row width (building them per row
+    /// was a fifth of the time of a million-row render).
+    private struct Rules {
+        var width = -1
+        var top: [UInt8] = [], separator: [UInt8] = [], bottom: [UInt8] = []
+        var left: [UInt8] = [], right: [UInt8] = [], selectedLeft: [UInt8] = [], selectedRight: [UInt8] = []
+
+        init() {}
+
+        init(_ f: TextFormat, width: Int) {
+            self.width = width
+            let m = String(repeating: " ", count: f.margin(f.style))
+            let inner = String(repeating: f.box.horizontal, count: width)
+            let border = TextStyle(foreground: TextFormat.borderColor)
+            func bytes(_ text: String, newline: Bool = true) -> [UInt8] {
+                let out = OutputBuffer(DescriptorSink(fd: -1))
+                if newline { f.writeLine(text, border, out) } else { f.write(text, border, out) }
+                return out.bytes
+            }
+            top = bytes(m + f.box.topLeft + inner + f.box.topRight)
+            bottom = bytes(m + f.box.bottomLeft + inner + f.box.bottomRight)
+            separator = f.style == .plain ? bytes(" " + String(repeating: f.box.horizontal, count: max(0, width - 1)))
+                : bytes(m + f.box.left + inner + f.box.right)
+            left = Array(m.utf8) + bytes(f.box.vertical, newline: false)
+            right = bytes(f.box.vertical, newline: false)
+            selectedLeft = Array(m.utf8) + bytes(f.box.selected, newline: false)
+            selectedRight = bytes(f.box.selected, newline: false)
         }
     }
 

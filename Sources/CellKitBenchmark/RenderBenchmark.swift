@@ -1,0 +1,90 @@
+// `cellkit-bench render`: render generated tables of 100,000 to 1,000,000 rows,
+// streamed from JSON Lines with three cell types from two plugins (Foobar and
+// Bar from the C plugin FoobarCells, OtherCell from the Swift plugin
+// ContactsCells), to text. Each size runs in its own process so that its peak
+// resident memory is its own; rows per second are wall-clock, output to /dev/null.
+
+import CellKit
+import Foundation
+
+enum RenderBenchmark {
+    static let sizes = [100_000, 300_000, 1_000_000]
+
+    static func main(_ arguments: [String]) {
+        do {
+            if arguments.first == "one", arguments.count == 2 { try renderOne(arguments[1]) } else { try run() }
+        } catch {
+            FileHandle.standardError.write(Data("cellkit-bench render: \(error)\nBuild everything first: swift build -c release\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// Generates the tables, then renders each in a child process and prints the figures.
+    static func run() throws {
+        let folder = NSTemporaryDirectory() + "cellkit-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        print("CellKit render benchmark: JSON Lines → text, width 80, 3 cell types from 2 plugins; one process per size")
+        print("      rows   seconds      rows/s   peak RSS")
+        for rows in sizes {
+            let table = try generate(rows: rows, in: folder)
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+            child.arguments = ["render", "one", table]
+            let pipe = Pipe()
+            child.standardOutput = pipe
+            try child.run()
+            let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            child.waitUntilExit()
+            guard child.terminationStatus == 0 else { throw Failure("the render of \(rows) rows failed") }
+            let f = report.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            print(String(format: "%10d %9.3f %11.0f %7.1f MiB", rows, f[0], Double(rows) / f[0], f[1] / 1024))
+        }
+        print("targets: >= 1,000,000 rows/s; <= 64 MiB peak, flat as rows grow")
+    }
+
+    /// Renders one table to /dev/null; prints "seconds maxRSS-KiB".
+    static func renderOne(_ path: String) throws {
+        let document = try TableDocument(contentsOf: path)
+        let registry = CellRegistry()
+        let source = try DocumentTable(document, registry: registry)
+        let renderer = TableRenderer(queue: CellQueue(registry: registry), layout: CellLayout(assets: document.assets), width: 80)
+        let null = open("/dev/null", O_WRONLY)
+        let out = OutputBuffer(DescriptorSink(fd: null, name: "/dev/null"))
+        var format = TextFormat()
+        let start = Date()
+        _ = try source.numberOfRows(inSection: 0)  // the counting pass is part of the run
+        try renderer.render(source, delegate: source, format: &format, to: out)
+        try out.flush()
+        let seconds = Date().timeIntervalSince(start)
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        print(seconds, usage.ru_maxrss)
+    }
+
+    /// A table of `rows` rows in a JSON Lines file, cycling through the three cell types.
+    static func generate(rows: Int, in folder: String) throws -> String {
+        let data = folder + "/rows-\(rows).jsonl"
+        _ = FileManager.default.createFile(atPath: data, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: data))
+        var chunk = ""
+        for row in 0..<rows {
+            switch row % 3 {
+            case 0: chunk += "{\"cell\":\"Bar\",\"title\":\"Row \(row): streamed from JSON Lines, 日本語 ✓\"}\n"
+            case 1: chunk += "{\"cell\":\"Foobar\",\"n\":\(row)}\n"
+            default: chunk += "{\"cell\":\"OtherCell\",\"note\":\"a Swift plugin's cell\"}\n"
+            }
+            if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
+        }
+        handle.write(Data(chunk.utf8))
+        try handle.close()
+        let table = folder + "/table-\(rows).yaml"
+        try "title: Benchmark\nstyle: grouped\nsections:\n  - rowsFrom: rows-\(rows).jsonl\n".write(toFile: table, atomically: true, encoding: .utf8)
+        return table
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
