@@ -130,6 +130,7 @@ public struct Canvas {
 
     /// The UTF-8 text of `columns` on line `y`.
     public func appendText(line y: Int, columns: Range<Int>, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + columns.count * 4)
         for x in columns {
             let v = cells[y * width + x]
             if v < 0x80 {

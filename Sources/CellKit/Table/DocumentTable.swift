@@ -10,6 +10,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     }
 
     private var counts: [Int?]
+    private let defaultCells: [String?]
     private var streams: [Int: RowStream] = [:]
 
     /// Opens `document`, resolving every inline row's identifier now so that a
@@ -17,6 +18,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     public init(_ document: TableDocument, registry: CellRegistry) throws {
         self.document = document
         self.registry = registry
+        defaultCells = document.sections.map(\.cell)
         counts = document.sections.map { section in
             switch section.rows {
             case .inline(let rows): rows.count
@@ -64,6 +66,9 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     }
 
     public func row(at indexPath: IndexPath) throws -> TableRow {
+        if let stream = streams[indexPath.section], stream.rowsRead == indexPath.row {  // the streaming case, without copying the section
+            return try streamedRow(indexPath, file: stream.file, defaultCell: defaultCells[indexPath.section])
+        }
         let section = document.sections[indexPath.section]
         switch section.rows {
         case .inline(let rows):
@@ -72,12 +77,12 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         case .count:
             return TableRow(identifier: section.cell ?? "", data: .null, mark: section.cellMark ?? section.mark)
         case .file(let file):
-            return try streamedRow(indexPath, file: file, section: section)
+            return try streamedRow(indexPath, file: file, defaultCell: section.cell)
         }
     }
 
     /// Row `indexPath.row` of a data file: the next one when read in order, else found by skipping.
-    private func streamedRow(_ indexPath: IndexPath, file: DataFile, section: TableDocument.Section) throws -> TableRow {
+    private func streamedRow(_ indexPath: IndexPath, file: DataFile, defaultCell: String?) throws -> TableRow {
         var stream = streams[indexPath.section]
         if stream == nil || stream!.rowsRead > indexPath.row {
             stream = try RowStream(file)
@@ -89,7 +94,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         }
         if indexPath.row + 1 == counts[indexPath.section] { streams[indexPath.section] = nil }  // close the file when done
         let mark = SourceMark(file: file.path, line: row.line, column: row.column)
-        guard let identifier = row.cell ?? section.cell else {
+        guard let identifier = row.cell ?? defaultCell else {
             throw mark.error("the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
         }
         return TableRow(identifier: identifier, data: row.data, mark: mark)
