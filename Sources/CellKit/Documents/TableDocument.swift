@@ -189,7 +189,8 @@ enum StylesheetFile {
         let entry = raw[name]!
         guard let parent = entry.extends else { return entry.0 }
         if chain.contains(name) || parent == name {
-            throw r.error(entry.node, "style '\(name)' extends itself through \((chain + [name, parent]).joined(separator: " → ")); break the cycle")
+            let loop = parent == name ? [name, name] : chain + [name]
+            throw r.error(entry.node, "style '\(loop[0])' extends itself through \(loop.joined(separator: " → ")); break the cycle")
         }
         guard raw[parent] != nil else {
             throw r.error(entry.node, "style '\(name)' extends '\(parent)', which the stylesheet does not define; styles: \(raw.keys.sorted().joined(separator: ", "))")
