@@ -19,8 +19,14 @@ public enum AccessoryType: Int32, CaseIterable, Sendable, Codable {
 }
 
 /// Horizontal text alignment in a label.
-public enum TextAlignment: Int32, CaseIterable, Sendable, Codable {
+public enum TextAlignment: Int32, CaseIterable, Sendable, Encodable {
     case natural = 0, left, center, right
+
+    /// Encoded by name ("center"), for readable JSON output.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode("\(self)")
+    }
 }
 
 /// What a label does with text that does not fit its frame.
