@@ -23,7 +23,7 @@ struct DiscoveryTests {
     func realPlugins() throws {
         let foobar = try PluginFile.read(path: Fixtures.buildDirectory + "/libFoobarCells.so").get()
         #expect(foobar.descriptor == PluginDescriptor(name: "FoobarCells", version: "1.0.0",
-            summary: "Seed 004: the generic cell-creation routine's Foobar and Bar cells", abiMajor: 1, abiMinor: 0))
+            summary: "Seed 004: the generic cell-creation routine's Foobar and Bar cells", abiMajor: 1, abiMinor: 1))
         #expect(foobar.cellTypes.map(\.identifier.name) == ["Bar", "Foobar"])
         let bar = foobar.cellTypes[0]
         #expect(bar.hooks.map(\.kind) == [.customizeCell, .heightForCell, .prepareCellForReuse])
@@ -92,10 +92,20 @@ struct DiscoveryTests {
         #expect(Catalog(options: Fixtures.options([dir])).rejections.reason(for: "libsecret.so") == "unreadable: Permission denied")
     }
 
+    @Test("ABI: a plugin built for 1.0 still loads and runs on this 1.1 host")
+    func olderMinorStillWorks() throws {
+        let dir = try Fixtures.folder()
+        try Fixtures.compileC(minimalPlugin("OldTimer", abi: (1, 0)), name: "oldtimer", in: dir)
+        let registry = Fixtures.registry([dir])
+        let type = try registry.cellType(named: "OldTimer")
+        let cell = CellQueue(registry: registry).dequeueCell(type, at: IndexPath(section: 0, row: 0))
+        #expect(cell.textLabel.text == "Minimal")
+    }
+
     @Test("ABI: a different major or a newer minor is refused, naming both versions", arguments: [
-        ((2, 0), "built for CellKit ABI 2.0, this host speaks ABI 1.0: the major versions differ"),
-        ((1, 7), "built for CellKit ABI 1.7, newer than this host's ABI 1.0"),
-        ((0, 9), "built for CellKit ABI 0.9, this host speaks ABI 1.0: the major versions differ"),
+        ((2, 0), "built for CellKit ABI 2.0, this host speaks ABI 1.1: the major versions differ"),
+        ((1, 7), "built for CellKit ABI 1.7, newer than this host's ABI 1.1"),
+        ((0, 9), "built for CellKit ABI 0.9, this host speaks ABI 1.1: the major versions differ"),
     ])
     func abiMismatch(_ abi: (Int, Int), _ message: String) throws {
         let dir = try Fixtures.folder()
