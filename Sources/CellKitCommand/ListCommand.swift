@@ -25,7 +25,10 @@ struct ListCommand: ParsableCommand {
             lines.append("  \(i + 1). \(entry.path)  (\(entry.origin.rawValue))")
         }
         lines.append("")
-        lines.append(catalog.registrations.isEmpty ? "No cell types registered." : "Cell types (\(catalog.registrations.count)):")
+        lines.append("Built-in cell types (no plugin; they win over plugin types of the same name):")
+        lines.append("  " + BuiltinCells.names.joined(separator: ", ") + "  fill text, detail, image and accessory from the row's data")
+        lines.append("")
+        lines.append(catalog.registrations.isEmpty ? "No plugin cell types registered." : "Cell types from plugins (\(catalog.registrations.count)):")
         for r in catalog.registrations {
             let plugin = catalog.plugins[r.pluginIndex]
             lines.append("  \(r.identifier)  \(plugin.descriptor.name) \(plugin.descriptor.version)  \(plugin.path)")
@@ -65,6 +68,7 @@ struct ListReport: Encodable {
     struct Broken: Encodable { let file: String, plugin: String, problems: [String] }
 
     let searchPath: [SearchPath.Entry]
+    let builtinCellTypes = BuiltinCells.names
     let cellTypes: [CellType]
     let shadowed: [Shadowing]
     let broken: [Broken]

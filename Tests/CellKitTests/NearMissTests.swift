@@ -1,3 +1,4 @@
+import CellKit
 import Foundation
 import Testing
 @testable import CellKit
@@ -104,5 +105,53 @@ struct CommandTests {
 
         let (unknown, message) = try cellkit(["inspect", "Fobar"])
         #expect(unknown != 0 && message.contains("Did you mean 'Foobar'?"))
+    }
+}
+
+@Suite("cellkit render and the built-in cell types")
+struct RenderCommandTests {
+    let command = CommandTests()
+
+    @Test("render draws the showcase; every format exits 0")
+    func showcase() throws {
+        for format in ["text", "ansi", "html", "json"] {
+            let (status, text) = try command.cellkit(["render", Render.manifest("showcase.yaml"), "--format", format])
+            #expect(status == 0, "\(format): \(text)")
+            #expect(text.contains("CellKit showcase"))
+        }
+    }
+
+    @Test("a broken document fails with file:line:column, and --output leaves the old file as it was")
+    func brokenDocument() throws {
+        let folder = try Render.write(["table.yaml": "sections:\n  - rows:\n      - {cell: Foobr}\n", "out.txt": "previous"])
+        let (status, text) = try command.cellkit(["render", folder + "/table.yaml", "--output", folder + "/out.txt"])
+        #expect(status != 0)
+        #expect(text.contains("table.yaml:3:9: no plugin provides cell identifier 'Foobr'. Did you mean 'Foobar'?"))
+        #expect(try String(contentsOfFile: folder + "/out.txt", encoding: .utf8) == "previous")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["out.txt", "table.yaml"])
+    }
+
+    @Test("--output writes the file; bad options are refused with the fix")
+    func outputAndOptions() throws {
+        let folder = try Fixtures.folder()
+        let (status, _) = try command.cellkit(["render", Render.manifest("seed-004-foobar.yaml"), "--output", folder + "/t.html", "--format", "html"])
+        #expect(status == 0)
+        #expect(try String(contentsOfFile: folder + "/t.html", encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        let (bad, message) = try command.cellkit(["render", Render.manifest("seed-004-foobar.yaml"), "--select", "one"])
+        #expect(bad != 0)
+        #expect(message.contains("--select 'one' is not SECTION.ROW; write it like 1.0"))
+    }
+
+    @Test("a plugin type named like a built-in is reported as shadowed; the built-in wins")
+    func builtinWins() throws {
+        let dir = try Fixtures.folder()
+        let path = try Fixtures.compileC(minimalPlugin("Subtitle", name: "Impostor"), name: "impostor", in: dir)
+        let catalog = Catalog(options: Fixtures.options([dir]))
+        #expect(catalog.shadowed == [Shadowing(identifier: try CellIdentifier("Subtitle"), winner: "built-in", shadowed: path)])
+        let registry = CellRegistry(catalog: catalog)
+        #expect(try registry.cellType(named: "Subtitle").isBuiltin)
+        #expect(!registry.isLoaded(pluginAt: path))
+        let (_, text) = try command.cellkit(["list", "--plugin-path", dir])
+        #expect(text.contains("Subtitle: \(path)  is shadowed by  built-in"))
     }
 }
