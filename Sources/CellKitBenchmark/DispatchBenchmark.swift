@@ -69,7 +69,7 @@ enum DispatchBenchmark {
         let medians = measure(variants)
         print("CellKit dispatch benchmark: \(rows) rows, 3 identifiers, warm pool, median of \(rounds) interleaved rounds (CPU time)")
         for (i, (name, _)) in variants.enumerated() {
-            print(String(format: "  %-46@ %7.1f ns/row", name as NSString, medians[i]))
+            print("  " + name.padding(toLength: 46, withPad: " ", startingAt: 0) + String(format: " %7.1f ns/row", medians[i]))
         }
         print(String(format: "  routine overhead over direct calls: %+.1f ns/row (target <= 5)", medians[1] - medians[0]))
         print(String(format: "  libffi hook over a typed-pointer hook: %+.1f ns/row (target <= 40)", medians[2] - medians[1]))

@@ -91,13 +91,14 @@ public struct HTMLFormat: RowFormat {
         if view.bold { css += ";font-weight:700" }
         if view.alignment == .center || view.alignment == .right { css += ";text-align:\(view.alignment == .center ? "center" : "right")" }
         var classes = "v"
-        if view.small { classes += " small" }
         if let name = view.imageName {
             if f.height >= 3 { classes += " photo" } else { css += ";text-align:center" }
             if view.missingImage { classes += " missing" }
             out.write("<div class=\"\(classes)\" style=\"\(css)\" title=\"\(escape(name))\">\(imageHTML(name, glyph: view.lines.first ?? ""))</div>")
         } else {
-            out.write("<div class=\"\(classes)\" style=\"\(css)\">\(view.lines.map(escape).joined(separator: "\n"))</div>")
+            // A smaller font only inside: the frame stays in the table's character grid.
+            let text = view.lines.map(escape).joined(separator: "\n")
+            out.write("<div class=\"\(classes)\" style=\"\(css)\">\(view.small ? "<span class=\"small\">\(text)</span>" : text)</div>")
         }
     }
 
