@@ -34,7 +34,7 @@ public enum TextLayout {
         case .truncateHead:
             return ellipsis + g.string(g.fitBackward(to: g.count, width: width - 1), g.count)
         case .truncateMiddle:
-            let head = (width - 1 + 1) / 2, tail = width - 1 - head
+            let head = width / 2, tail = width - 1 - head  // the ellipsis takes the middle column
             return g.string(0, g.fit(from: 0, width: head)) + ellipsis + g.string(g.fitBackward(to: g.count, width: tail), g.count)
         case .truncateTail:
             return g.string(0, g.fit(from: 0, width: width - 1, limit: firstLine)) + ellipsis
