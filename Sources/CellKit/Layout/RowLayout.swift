@@ -65,7 +65,10 @@ public struct CellLayout: Sendable {
     /// The lines `cell` needs at `width` when nothing sets its height: its labels
     /// wrapped as their number of lines allows, and the bottom of its lowest subview.
     public func naturalHeight(of cell: Cell, width: Int) -> Int {
-        let area = labelArea(cell, width: width)
+        naturalHeight(of: cell, area: labelArea(cell, width: width))
+    }
+
+    private func naturalHeight(of cell: Cell, area: LabelArea) -> Int {
         var labels = 0
         let text = lineCount(cell.textLabel, width: area.width)
         let detail = lineCount(cell.detailTextLabel, width: area.width)
@@ -86,13 +89,14 @@ public struct CellLayout: Sendable {
 
     // MARK: Layout
 
-    /// `cell` laid out at `width` columns and `height` lines.
-    public func layout(_ cell: Cell, width: Int, height: Int) -> RowLayout {
+    /// `cell` laid out at `width` columns and `height` lines; nil = its natural height.
+    public func layout(_ cell: Cell, width: Int, height: Int?) -> RowLayout {
         let selected = cell.isSelected && cell.selectionStyle != .none
         let fill = selected ? selectedFill(cell) : cell.background
         var views: [PlacedView] = []
         views.reserveCapacity(4 + cell.subviews.count)
-        let area = labelArea(cell, width: width)
+        let area = labelArea(cell, width: width)  // once: the natural height needs it too
+        let height = height ?? naturalHeight(of: cell, area: area)
         if var image = area.image {
             if cell.imageView.frame == .zero { image.frame.y = (height - 1) / 2 }  // centred, as UIKit centres the image
             views.append(image)

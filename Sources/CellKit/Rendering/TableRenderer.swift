@@ -75,7 +75,7 @@ public final class TableRenderer {
         cell.isSelected = indexPath == selected
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)
-        let height = lines.map { max(1, min(200, Int($0.rounded()))) } ?? layout.naturalHeight(of: cell, width: width)
+        let height = lines.map { max(1, min(200, Int($0.rounded()))) }
         let laidOut = layout.layout(cell, width: width, height: height)
         queue.recycle(cell)
         return laidOut
