@@ -69,23 +69,21 @@ public struct Canvas {
         let limit = min(limit, width)
         var column = x
         // One scalar per glyph (nearly all text): decode the UTF-8 once, no String indices.
+        // If a scalar turns out to join its neighbour, the glyph path below repaints from
+        // `x`: what was painted so far is a prefix of what it paints.
         var text = text
         let simple = text.withUTF8 { bytes in
-            TextWidth.forEachSimpleScalar(bytes) { _, _ in } != nil
-        }
-        if simple {
-            text.withUTF8 { bytes in
-                _ = TextWidth.forEachSimpleScalar(bytes) { v, w in
-                    guard column + w <= limit else { column = limit; return }
-                    if column >= 0 {
-                        set(v, x: column, y: y, style: style)
-                        if w == 2, column + 1 < width { set(Canvas.continuation, x: column + 1, y: y, style: style) }
-                    }
-                    column += w
+            TextWidth.forEachSimpleScalar(bytes) { v, w in
+                guard column + w <= limit else { column = limit; return }
+                if column >= 0 {
+                    set(v, x: column, y: y, style: style)
+                    if w == 2, column + 1 < width { set(Canvas.continuation, x: column + 1, y: y, style: style) }
                 }
-            }
-            return column
+                column += w
+            } != nil
         }
+        if simple { return column }
+        column = x
         let scalars = text.unicodeScalars
         TextWidth.forEachGlyph(in: text) { start, end, glyphWidth in
             guard column + glyphWidth <= limit, glyphWidth > 0 else {
@@ -148,12 +146,5 @@ public struct Canvas {
                 out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
             }
         }
-    }
-
-    /// Line `y` as a string, for tests.
-    public func line(_ y: Int) -> String {
-        var bytes: [UInt8] = []
-        appendText(line: y, columns: 0..<width, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -16,17 +16,6 @@ public enum TextWidth {
         return total
     }
 
-    /// The width of printable ASCII text (its byte count), or nil if it has anything else.
-    @inline(__always)
-    static func asciiWidth(_ text: String) -> Int? {
-        var utf8 = text.utf8
-        if let fast = utf8.withContiguousStorageIfAvailable({ isPrintableASCII($0) ? $0.count : -1 }) {
-            return fast < 0 ? nil : fast
-        }
-        utf8 = String(text).utf8  // bridged or lazy strings: make them contiguous
-        return utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? utf8.count : nil
-    }
-
     /// The width of text whose every scalar is its own glyph (no controls, newlines,
     /// zero-width marks, joiners, selectors, modifiers or flags), or nil: one pass over
     /// the UTF-8, no String indices. Most text, including CJK, takes this path.
@@ -65,12 +54,6 @@ public enum TextWidth {
             total += w
         }
         return total
-    }
-
-    @inline(__always)
-    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for b in bytes where b < 0x20 || b >= 0x7F { return false }
-        return true
     }
 
     /// Calls `body(start, end, width)` for each glyph of `text`, in order; start and
