@@ -78,6 +78,39 @@ struct RoutineTests {
         #expect(count("inits") == 2)
     }
 
+    @Test("A reuse slot reaches the same pool as its cell type")
+    func reuseSlot() throws {
+        let type = try queue.registry.cellType(named: "Counted")
+        #expect(queue.registry.cellType(at: type.reuseSlot) === type)
+        let first = queue.dequeueCell(type.reuseSlot, at: IndexPath(section: 0, row: 7))
+        #expect(first.textLabel.text?.hasPrefix("row 7,") == true && first.cellType === type)
+        queue.recycle(first)
+        #expect(queue.dequeueCell(type, at: IndexPath(section: 0, row: 8)) === first)
+        #expect(queue.statistics(for: type) == CellStatistics(created: 1, reused: 1))
+    }
+
+    @Test("A type or slot from another registry is reported; its cells never enter this queue's pools")
+    func foreignRegistry() throws {
+        let mine = try queue.registry.cellType(named: "Counted")
+        let other = Fixtures.registry([URL(fileURLWithPath: library).deletingLastPathComponent().path])
+        let foreign = try other.cellType(named: "Counted")
+        #expect(foreign.slot == mine.slot, "slot numbers collide across registries")
+        #expect(queue.registry.cellType(at: foreign.reuseSlot) == nil)
+
+        let blank = queue.dequeueCell(foreign.reuseSlot, at: IndexPath(section: 0, row: 1))
+        #expect(blank.reuseIdentifier.name == "UnknownCellType" && blank.textLabel.text == nil)
+        let served = queue.dequeueCell(foreign, at: IndexPath(section: 0, row: 2))
+        #expect(served.textLabel.text?.hasPrefix("row 2,") == true, "the foreign type's hooks still run")
+        queue.recycle(served)
+        queue.recycle(blank)
+        #expect(queue.pooledCount(for: mine) == 0 && queue.statistics(for: mine) == CellStatistics())
+        #expect(queue.dequeueCell(mine, at: IndexPath(section: 0, row: 3)) !== served)
+        #expect(queue.context.warnings == [
+            "reuse slot \(foreign.slot) comes from another CellRegistry; resolve cell types with this queue's registry (queue.registry)",
+            "cell type Counted comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry",
+        ])
+    }
+
     @Test("Selection style comes from `selectable`; the style is the one asked for")
     func selectionStyle() throws {
         let type = try queue.registry.cellType(named: "Counted")

@@ -12,7 +12,7 @@ public final class Cell {
     public let reuseIdentifier: CellIdentifier
     /// The resolved type whose hooks configure this cell; nil for a cell made by hand.
     public let cellType: CellType?
-    /// The type's slot, or -1: what recycling indexes by.
+    /// The pool this cell returns to, or -1 for none: what recycling indexes by.
     let slot: Int
     /// The table's stylesheet and warnings.
     public let context: CellContext
@@ -49,7 +49,12 @@ public final class Cell {
 
     @exclusivity(unchecked) public internal(set) var indexPath = IndexPath(section: 0, row: 0)
     @exclusivity(unchecked) public internal(set) var rowsInSection = 1
-    @exclusivity(unchecked) public internal(set) var data = RowValue.null
+    /// The row's data, as the data source gave it.
+    public var data: RowValue { dataBox.pointee }
+    // Out of line: replacing a value stored in the class frees the old one while
+    // the compiler holds an extra reference to the cell (an atomic pair per row);
+    // a store through a raw pointer needs no reference to the cell at all.
+    private let dataBox: UnsafeMutablePointer<RowValue>
     /// Set by the table while it draws a selected row.
     @exclusivity(unchecked) public var isSelected = false
     /// Where the row stands in its section.
@@ -69,16 +74,18 @@ public final class Cell {
 
     /// A new, blank cell. Use a `CellQueue` to get cells with their hooks run.
     public convenience init(reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default) {
-        self.init(reuseIdentifier: reuseIdentifier, type: nil, style: style, selectionStyle: selectionStyle, context: CellContext())
+        self.init(reuseIdentifier: reuseIdentifier, type: nil, slot: -1, style: style, selectionStyle: selectionStyle, context: CellContext())
     }
 
-    init(reuseIdentifier: CellIdentifier, type: CellType?, style: CellStyle, selectionStyle: SelectionStyle, context: CellContext) {
+    init(reuseIdentifier: CellIdentifier, type: CellType?, slot: Int, style: CellStyle, selectionStyle: SelectionStyle, context: CellContext) {
         self.reuseIdentifier = reuseIdentifier
         self.context = context
         cellType = type
-        slot = type?.slot ?? -1
+        self.slot = slot
         self.style = style
         self.selectionStyle = selectionStyle
+        dataBox = .allocate(capacity: 1)
+        dataBox.initialize(to: .null)
         handle = .allocate(capacity: 1)
         handle.initialize(to: ck_cell(host: HostTable.pointer, host_private: nil))
         handle.pointee.host_private = Unmanaged.passUnretained(self).toOpaque()
@@ -92,6 +99,8 @@ public final class Cell {
     deinit {
         freeScratch()
         handle.deallocate()
+        dataBox.deinitialize(count: 1)
+        dataBox.deallocate()
     }
 
     /// The cell behind a handle a plugin passed back, or nil for NULL.
@@ -147,7 +156,12 @@ public final class Cell {
     func show(_ indexPath: IndexPath, rowsInSection: Int, data: consuming RowValue) {
         self.indexPath = indexPath
         self.rowsInSection = rowsInSection
-        self.data = consume data  // a move: copying a RowValue is an outlined copy and a retain per row
+        // A move: copying a RowValue is an outlined copy and a retain per row. The
+        // old value needs freeing only if it holds storage; most rows replace null.
+        switch dataBox.pointee {
+        case .null, .bool, .number: dataBox.initialize(to: consume data)
+        default: dataBox.pointee = consume data
+        }
     }
 
     /// Copies `text` into memory that stays valid until the cell is recycled.

@@ -16,19 +16,27 @@ public final class CellQueue {
     public let poolLimit: Int
     /// The stylesheet and warnings this queue's cells share.
     public let context: CellContext
+    private let registryID: Int
 
     /// One cell type's pool, with its hooks copied beside it.
     private struct Pool {
         var isReady = false
-        var cells: UnsafeMutablePointer<Cell>?  // poolLimit places; the first `count` hold cells
+        var type: CellType?  // kept here so the per-row path never retains it
+        var cells = Pool.noCells  // poolLimit places; the first `count` hold cells
         var count = 0
         var statistics = CellStatistics()
         // Standard hooks as bare C pointers: copying one is free, while copying
         // a Hook (an enum that may hold a class) costs an outlined copy per row.
         var customizeDirect: Hook.Standard?
         var prepareDirect: Hook.Standard?
-        var customize: Hook?  // only when it goes through libffi
+        // The rest (libffi, built-in) unowned: `type` keeps them alive, and copying
+        // a Hook retains the class inside it.
+        var customizeFFI: Unmanaged<FFIHook>?
+        var customize: Hook?  // only when it is neither standard nor libffi
         var prepare: Hook?
+
+        /// The cells of a pool not made yet: never read, as its count stays 0.
+        nonisolated(unsafe) static let noCells = UnsafeMutablePointer<Cell>.allocate(capacity: 1)
     }
 
     // Indexed by CellType.slot, so the per-row path never hashes an identifier.
@@ -42,14 +50,14 @@ public final class CellQueue {
         self.registry = registry
         self.poolLimit = max(0, poolLimit)
         self.context = context
+        registryID = registry.id
         pools = .allocate(capacity: 0)
     }
 
     deinit {
-        for slot in 0..<capacity {
-            guard let cells = pools[slot].cells else { continue }
-            cells.deinitialize(count: pools[slot].count)
-            cells.deallocate()
+        for slot in 0..<capacity where pools[slot].isReady {
+            pools[slot].cells.deinitialize(count: pools[slot].count)
+            pools[slot].cells.deallocate()
         }
         pools.deinitialize(count: capacity)
         pools.deallocate()
@@ -57,33 +65,83 @@ public final class CellQueue {
 
     // MARK: The routine
 
-    /// A cell of `type` for the row at `indexPath`: reused if the pool has one,
-    /// else made with `style`, its selection style set from `selectable`, and its
-    /// init hook run; then, every time, its customize hook.
+    /// A cell for the row at `indexPath` of the type `slot` stands for: reused if
+    /// the pool has one, else made with `style`, its selection style set from
+    /// `selectable`, and its init hook run; then, every time, its customize hook.
+    /// A slot from another registry is a programmer error: it is reported in the
+    /// context's warnings and the row gets a blank cell.
+    public func dequeueCell(
+        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle = .default, selectable: Bool = true,
+        rowsInSection: Int = 1, data: consuming RowValue = .null
+    ) -> Cell {
+        let index = slot.index
+        // The common case, a warm pool, stays small so it needs few registers;
+        // everything else is out of line.
+        guard slot.registryID == registryID, index < capacity, pools[index].count > 0 else {
+            return dequeueNew(slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: data)
+        }
+        let pool = pools + index
+        pool.pointee.count &-= 1
+        let cell = (pool.pointee.cells + pool.pointee.count).move()
+        pool.pointee.statistics.reused &+= 1
+        cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
+        if let customize = pool.pointee.customizeDirect {
+            customize(cell.handle, indexPath.c)
+        } else {
+            customizeIndirect(cell, pool)
+        }
+        return cell
+    }
+
+    /// The routine when the pool is empty or not made yet: a new cell, its init hook, its customize hook.
+    @inline(never)
+    private func dequeueNew(
+        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowValue
+    ) -> Cell {
+        let index = slot.index
+        if slot.registryID != registryID || index >= capacity || !pools[index].isReady {
+            guard let type = registry.cellType(at: slot) else { return foreignCell(slot, at: indexPath, style: style) }
+            makePool(type)
+        }
+        let pool = pools + index  // empty: the fast path takes every pooled cell
+        let type = pool.pointee.type!
+        let cell = makeCell(type, style: style, selectable: selectable, pooled: true)
+        pool.pointee.statistics.created += 1
+        cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
+        if let initCell = type.initCell { _ = initCell(cell) }
+        if let customize = pool.pointee.customizeDirect {
+            customize(cell.handle, indexPath.c)
+        } else {
+            customizeIndirect(cell, pool)
+        }
+        return cell
+    }
+
+    /// Runs a customize hook that is not a typed C pointer: libffi or built-in.
+    @inline(never)
+    private func customizeIndirect(_ cell: Cell, _ pool: UnsafeMutablePointer<Pool>) {
+        if let customize = pool.pointee.customizeFFI {
+            _ = customize._withUnsafeGuaranteedRef { $0.call(cell) }
+        } else if let customize = pool.pointee.customize {
+            _ = customize(cell)
+        }
+    }
+
+    /// The routine for a `CellType` object: the same as passing `type.reuseSlot`.
+    /// A type from another registry is served without a pool (and a warning):
+    /// its slot numbers would collide with this registry's.
     public func dequeueCell(
         _ type: CellType, at indexPath: IndexPath, style: CellStyle = .default, selectable: Bool = true,
         rowsInSection: Int = 1, data: consuming RowValue = .null
     ) -> Cell {
-        let slot = type.slot
-        if slot >= capacity || !pools[slot].isReady { makePool(type) }
-        let pool = pools + slot
-        let cell: Cell
-        if pool.pointee.count > 0 {
-            pool.pointee.count -= 1
-            cell = (pool.pointee.cells! + pool.pointee.count).move()
-            pool.pointee.statistics.reused += 1
-            cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
-        } else {
-            cell = Cell(reuseIdentifier: type.identifier, type: type, style: style, selectionStyle: selectable ? .blue : .none, context: context)
-            pool.pointee.statistics.created += 1
-            cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
-            if let initCell = type.initCell { _ = initCell(cell) }
+        guard type.registryID != registryID else {
+            return dequeueCell(type.reuseSlot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: data)
         }
-        if let customize = pool.pointee.customizeDirect {
-            customize(cell.handle, indexPath.c)
-        } else if let customize = pool.pointee.customize {
-            _ = customize(cell)
-        }
+        context.warn("cell type \(type.identifier) comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry")
+        let cell = makeCell(type, style: style, selectable: selectable, pooled: false)
+        cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
+        if let initCell = type.initCell { _ = initCell(cell) }
+        if let customize = type.customizeCell { _ = customize(cell) }
         return cell
     }
 
@@ -112,21 +170,43 @@ public final class CellQueue {
         }
         cell.isSelected = false
         if !cell.scratch.isEmpty { cell.freeScratch() }
-        (pool.pointee.cells! + pool.pointee.count).initialize(to: cell)
-        pool.pointee.count += 1
+        (pool.pointee.cells + pool.pointee.count).initialize(to: cell)
+        pool.pointee.count &+= 1
     }
 
     // MARK: Counters
 
     /// Cells of `type` made and reused by this queue.
     public func statistics(for type: CellType) -> CellStatistics {
-        type.slot < capacity ? pools[type.slot].statistics : CellStatistics()
+        hasPool(type) ? pools[type.slot].statistics : CellStatistics()
     }
 
     /// Cells of `type` waiting in the pool.
     public func pooledCount(for type: CellType) -> Int {
-        type.slot < capacity ? pools[type.slot].count : 0
+        hasPool(type) ? pools[type.slot].count : 0
     }
+
+    private func hasPool(_ type: CellType) -> Bool {
+        type.registryID == registryID && type.slot < capacity && pools[type.slot].isReady
+    }
+
+    // MARK: Making cells
+
+    /// A new cell of `type`; `pooled` cells go back to this queue's pool for its slot.
+    private func makeCell(_ type: CellType, style: CellStyle, selectable: Bool, pooled: Bool) -> Cell {
+        Cell(reuseIdentifier: type.identifier, type: type, slot: pooled ? type.slot : -1, style: style,
+             selectionStyle: selectable ? .blue : .none, context: context)
+    }
+
+    /// The blank cell a row gets when its slot is not this registry's.
+    private func foreignCell(_ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle) -> Cell {
+        context.warn("reuse slot \(slot.index) comes from another CellRegistry; resolve cell types with this queue's registry (queue.registry)")
+        let cell = Cell(reuseIdentifier: Self.foreignIdentifier, style: style)
+        cell.show(indexPath, rowsInSection: 1, data: .null)
+        return cell
+    }
+
+    private static let foreignIdentifier = try! CellIdentifier("UnknownCellType")
 
     // MARK: Pools
 
@@ -140,8 +220,12 @@ public final class CellQueue {
             pools.deallocate()
             (pools, capacity) = (grown, newCapacity)
         }
-        var pool = Pool(isReady: true, cells: .allocate(capacity: max(1, poolLimit)))
-        if case .standard(let f) = type.customizeCell { pool.customizeDirect = f } else { pool.customize = type.customizeCell }
+        var pool = Pool(isReady: true, type: type, cells: .allocate(capacity: max(1, poolLimit)))
+        switch type.customizeCell {
+        case .standard(let f): pool.customizeDirect = f
+        case .ffi(let hook): pool.customizeFFI = .passUnretained(hook)
+        case let other: pool.customize = other
+        }
         if case .standard(let f) = type.prepareForReuse { pool.prepareDirect = f } else { pool.prepare = type.prepareForReuse }
         pools[type.slot] = pool
     }

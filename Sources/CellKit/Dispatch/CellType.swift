@@ -26,6 +26,16 @@ enum Hook: @unchecked Sendable {
     }
 }
 
+/// A resolved cell type as a plain value: what a table's per-row loop passes to
+/// `CellQueue.dequeueCell`. Passing the `CellType` object instead costs the caller
+/// an atomic retain and release per row, more than the routine's own work.
+/// Valid with any queue on the registry that resolved the type.
+public struct ReuseSlot: Sendable, Hashable {
+    /// The type's position in its registry.
+    public let index: Int
+    let registryID: Int
+}
+
 /// A cell type: an identifier with its hooks resolved in a loaded plugin.
 public final class CellType: Sendable {
     public let identifier: CellIdentifier
@@ -33,15 +43,17 @@ public final class CellType: Sendable {
     public let pluginPath: String
     /// Its position in the registry, which indexes each queue's pools.
     public let slot: Int
+    /// The registry that resolved it: slots mean something only within one registry.
+    let registryID: Int
     let initCell: Hook?
     let customizeCell: Hook?
     let heightForCell: Hook?
     let prepareForReuse: Hook?
 
-    init(_ declaration: CellTypeDeclaration, in plugin: LoadedPlugin, slot: Int) throws(CellKitError) {
+    init(_ declaration: CellTypeDeclaration, in plugin: LoadedPlugin, slot: Int, registryID: Int) throws(CellKitError) {
         identifier = declaration.identifier
         pluginPath = plugin.file.path
-        self.slot = slot
+        (self.slot, self.registryID) = (slot, registryID)
         func resolve(_ kind: HookKind) throws(CellKitError) -> Hook? {
             guard let hook = declaration.hook(kind) else { return nil }
             return try Self.resolve(hook, in: plugin)
@@ -53,15 +65,18 @@ public final class CellType: Sendable {
     }
 
     /// A built-in type: `style` set when a cell is made, `customize` run every time.
-    init(builtin identifier: CellIdentifier, style: CellStyle, slot: Int, customize: @escaping @Sendable (Cell) -> Void) {
+    init(builtin identifier: CellIdentifier, style: CellStyle, slot: Int, registryID: Int, customize: @escaping @Sendable (Cell) -> Void) {
         self.identifier = identifier
         pluginPath = "built-in"
-        self.slot = slot
+        (self.slot, self.registryID) = (slot, registryID)
         initCell = .builtin { $0.style = style }
         customizeCell = .builtin(customize)
         heightForCell = nil
         prepareForReuse = nil
     }
+
+    /// This type as a plain value for a table's per-row loop (see `ReuseSlot`).
+    public var reuseSlot: ReuseSlot { ReuseSlot(index: slot, registryID: registryID) }
 
     /// Whether this type is one of the host's built-ins rather than a plugin's.
     public var isBuiltin: Bool { pluginPath == "built-in" }

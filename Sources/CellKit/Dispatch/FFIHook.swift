@@ -13,6 +13,11 @@ final class FFIHook: @unchecked Sendable {  // immutable after init; calls use o
     private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
     private let indexPathType = UnsafeMutablePointer<ffi_type>.allocate(capacity: 1)
     private let indexPathFields = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: 3)
+    // The parameter list again as raw memory: walking the signature's array per
+    // call retains and releases it.
+    private let parameters: UnsafeMutablePointer<HookParameter>
+    private let parameterCount: Int
+    private let result: HookResult
 
     /// Each argument value sits in its own 16-byte slot (room for ck_index_path).
     private static let slotSize = 16
@@ -21,6 +26,10 @@ final class FFIHook: @unchecked Sendable {  // immutable after init; calls use o
         self.function = unsafeBitCast(function, to: (@convention(c) () -> Void).self)
         self.signature = signature
         self.context = context
+        parameterCount = signature.parameters.count
+        parameters = .allocate(capacity: max(1, parameterCount))
+        parameters.initialize(from: signature.parameters, count: parameterCount)
+        result = signature.result
         // A struct passed by value needs its own ffi_type: size and alignment 0,
         // a NULL-terminated element list; ffi_prep_cif fills in the rest.
         indexPathFields.initialize(from: [cellkit_ffi_sint64(), cellkit_ffi_sint64(), nil], count: 3)
@@ -41,6 +50,7 @@ final class FFIHook: @unchecked Sendable {  // immutable after init; calls use o
         argumentTypes.deallocate()
         indexPathType.deallocate()
         indexPathFields.deallocate()
+        parameters.deallocate()
     }
 
     /// Calls the hook for `cell`; returns its result as a Double (0 for void hooks).
@@ -53,9 +63,9 @@ final class FFIHook: @unchecked Sendable {  // immutable after init; calls use o
         withUnsafeMutableBytes(of: &frame) { slots in
             withUnsafeMutableBytes(of: &arguments) { argumentBytes in
                 let argv = argumentBytes.baseAddress!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-                for (i, p) in signature.parameters.enumerated() {
+                for i in 0..<parameterCount {
                     let slot = slots.baseAddress! + i * Self.slotSize
-                    store(p, of: cell, at: slot)
+                    store(parameters[i], of: cell, at: slot)
                     argv[i] = slot
                 }
                 // libffi widens integer results narrower than a register to a full
@@ -63,7 +73,7 @@ final class FFIHook: @unchecked Sendable {  // immutable after init; calls use o
                 withUnsafeMutableBytes(of: &result) { ffi_call(cif, function, $0.baseAddress, argv) }
             }
         }
-        return withUnsafeBytes(of: &result) { read(signature.result, from: $0) }
+        return withUnsafeBytes(of: &result) { read(self.result, from: $0) }
     }
 
     /// Room for one 16-byte slot per parameter kind (a hook names each at most once).

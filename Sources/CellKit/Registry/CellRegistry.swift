@@ -9,12 +9,21 @@ import Synchronization
 public final class CellRegistry: Sendable {
     /// What discovery found.
     public let catalog: Catalog
+    /// Unique in the process, so a queue can tell a slot from another registry.
+    let id = CellRegistry.count.add(1, ordering: .relaxed).newValue
+    private static let count = Atomic<Int>(0)
     private let state = Mutex(State())
 
     private struct State: ~Copyable {
         var loaded: [Int: LoadedPlugin] = [:]  // by index in catalog.plugins
         var types: [CellIdentifier: CellType] = [:]
+        var bySlot: [CellType] = []
         var failures: [Int: CellKitError] = [:]  // a plugin that failed to load is not retried
+
+        mutating func add(_ type: CellType) {
+            types[type.identifier] = type
+            bySlot.append(type)
+        }
     }
 
     public init(catalog: Catalog) {
@@ -22,8 +31,8 @@ public final class CellRegistry: Sendable {
         state.withLock { state in
             for name in BuiltinCells.names {
                 let identifier = try! CellIdentifier(name)
-                state.types[identifier] = CellType(builtin: identifier, style: BuiltinCells.style(of: name)!, slot: state.types.count,
-                                                   customize: BuiltinCells.customize)
+                state.add(CellType(builtin: identifier, style: BuiltinCells.style(of: name)!, slot: state.bySlot.count,
+                                   registryID: id, customize: BuiltinCells.customize))
             }
         }
     }
@@ -51,14 +60,20 @@ public final class CellRegistry: Sendable {
             if let type = state.types[identifier] { return .success(type) }
             do throws(CellKitError) {
                 let plugin = try load(registration.pluginIndex, &state)
-                let type = try CellType(registration.declaration, in: plugin, slot: state.types.count)
-                state.types[identifier] = type
+                let type = try CellType(registration.declaration, in: plugin, slot: state.bySlot.count, registryID: id)
+                state.add(type)
                 return .success(type)
             } catch {
                 return .failure(error)
             }
         }
         return try result.get()
+    }
+
+    /// The type a slot stands for, or nil if this registry did not make the slot.
+    public func cellType(at slot: ReuseSlot) -> CellType? {
+        guard slot.registryID == id else { return nil }
+        return state.withLock { slot.index < $0.bySlot.count ? $0.bySlot[slot.index] : nil }
     }
 
     /// Whether the plugin at `path` has been opened by this process.
