@@ -5,6 +5,8 @@ import Foundation
 
 /// A cell made by the cell-creation routine and configured by a plugin's hooks.
 /// Cells are reused: a cell keeps what its hooks set until they set it again.
+/// A cell belongs to one table's thread (see CellQueue), so its stored properties
+/// skip the runtime exclusivity checks, which cost more than the hooks' work on them.
 public final class Cell {
     // MARK: Identity
 
@@ -19,33 +21,31 @@ public final class Cell {
 
     // MARK: Appearance
 
-    public var style: CellStyle
-    public var selectionStyle: SelectionStyle
-    public var accessoryType = AccessoryType.none
+    @exclusivity(unchecked) public var style: CellStyle
+    @exclusivity(unchecked) public var selectionStyle: SelectionStyle
+    @exclusivity(unchecked) public var accessoryType = AccessoryType.none
     /// A custom accessory view, drawn instead of the accessory type's glyph.
-    public internal(set) var accessoryView: View?
-    public var indentationLevel = 0
+    @exclusivity(unchecked) public internal(set) var accessoryView: View?
+    @exclusivity(unchecked) public var indentationLevel = 0
     /// Columns per indentation level.
-    public var indentationWidth = 2
+    @exclusivity(unchecked) public var indentationWidth = 2
     /// The row's height in lines; nil = the table's default (or the height hook's answer).
-    public var rowHeight: Double?
-    public var background = Fill()
+    @exclusivity(unchecked) public var rowHeight: Double?
+    @exclusivity(unchecked) public var background = Fill()
     /// Replaces `background` while the row is selected.
-    public var selectedBackground = Fill()
+    @exclusivity(unchecked) public var selectedBackground = Fill()
 
     // MARK: Parts
 
-    public private(set) var textLabel: View!
-    public private(set) var detailTextLabel: View!
-    public private(set) var imageView: View!
+    @exclusivity(unchecked) public private(set) var textLabel: View!
+    @exclusivity(unchecked) public private(set) var detailTextLabel: View!
+    @exclusivity(unchecked) public private(set) var imageView: View!
     /// The view between the image and the accessory; custom subviews live here.
-    public private(set) var contentView: View!
+    @exclusivity(unchecked) public private(set) var contentView: View!
     /// The content view's subviews, in the order they were added (later ones draw on top).
-    public internal(set) var subviews: [View] = []
+    @exclusivity(unchecked) public internal(set) var subviews: [View] = []
 
     // MARK: The row it is showing
-    // Written on every hand-out; a cell belongs to one table's thread, so these
-    // skip the runtime exclusivity checks (see CellQueue).
 
     @exclusivity(unchecked) public internal(set) var indexPath = IndexPath(section: 0, row: 0)
     @exclusivity(unchecked) public internal(set) var rowsInSection = 1
@@ -63,7 +63,7 @@ public final class Cell {
     // MARK: Errors
 
     /// The message of the last failed host call, as `host->last_error` returns it.
-    public internal(set) var lastError: String?
+    @exclusivity(unchecked) public internal(set) var lastError: String?
 
     // MARK: Lifecycle
 

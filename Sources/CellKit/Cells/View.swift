@@ -4,39 +4,42 @@ import CCellKit
 
 /// A label, image or plain view, with a frame in character cells.
 /// Label properties are kept on every kind but only drawn for labels.
+/// Like its cell, a view is used by one table's thread only, so its stored
+/// properties skip the runtime exclusivity checks: these cost more than the
+/// layout's own work on them.
 public final class View {
     // MARK: Identity
 
     public let kind: ViewKind
     /// 0 for the standard parts; 1 or more for subviews (0 is every view's default tag, seed 003).
-    public internal(set) var tag: Int
+    @exclusivity(unchecked) public internal(set) var tag: Int
     /// The cell this view belongs to; a view never outlives its cell.
     public unowned(unsafe) let cell: Cell
 
     // MARK: Geometry and visibility
 
     /// Where the view sits in its cell's content view; `.zero` for parts the layout places by style.
-    public var frame: Rect
-    public var isHidden = false
-    public var backgroundColor: Color?
+    @exclusivity(unchecked) public var frame: Rect
+    @exclusivity(unchecked) public var isHidden = false
+    @exclusivity(unchecked) public var backgroundColor: Color?
 
     // MARK: Label properties
 
-    public var text: String?
-    public var fontSize = 17.0
-    public var fontWeight = FontWeight.regular
-    public var textColor: Color?
+    @exclusivity(unchecked) public var text: String?
+    @exclusivity(unchecked) public var fontSize = 17.0
+    @exclusivity(unchecked) public var fontWeight = FontWeight.regular
+    @exclusivity(unchecked) public var textColor: Color?
     /// The text colour while the row is selected.
-    public var highlightedTextColor: Color?
-    public var alignment = TextAlignment.natural
-    public var lineBreakMode = LineBreakMode.truncateTail
+    @exclusivity(unchecked) public var highlightedTextColor: Color?
+    @exclusivity(unchecked) public var alignment = TextAlignment.natural
+    @exclusivity(unchecked) public var lineBreakMode = LineBreakMode.truncateTail
     /// 0 = as many lines as fit in the frame.
-    public var numberOfLines = 1
+    @exclusivity(unchecked) public var numberOfLines = 1
 
     // MARK: Image properties
 
     /// A name from the asset catalog.
-    public var imageName: String?
+    @exclusivity(unchecked) public var imageName: String?
 
     // MARK: Lifecycle
 
