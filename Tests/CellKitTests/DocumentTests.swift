@@ -1,7 +1,7 @@
 // Table documents, stylesheets, asset catalogs and data files: what loads, and
 // the file:line:column error for each kind of mistake.
 
-import CellKit
+@testable import CellKit
 import Foundation
 import Testing
 
@@ -85,6 +85,25 @@ struct DocumentTests {
         #expect(throws: DocumentError.self) { try broken.row(at: IndexPath(section: 0, row: 1)) }
         do { _ = try broken.row(at: IndexPath(section: 0, row: 1)) } catch {
             #expect("\(error)".hasSuffix("rows.jsonl:2:29: JSON: expected true"))
+        }
+    }
+
+    @Test("A JSON Lines row is decoded key by key, with the meaning of the whole decoded row")
+    func jsonLinesLazy() throws {
+        let line = #"{"text": "a", "cell": "Default", "nested": {"list": [1, {"k": "v"}], "": true}, "e\u0073c": "x", "text": "b"}"#
+        let table = try open("sections:\n  - rowsFrom: rows.jsonl\n", files: ["rows.jsonl": line + "\n"])
+        let row = try table.row(at: IndexPath(section: 0, row: 0))
+        #expect(row.identifier == "Default")
+        let nested = RowValue.object(["list": .list([.number(1), .object(["k": .string("v")])]), "": .bool(true)])
+        #expect(row.data == .object(["text": .string("b"), "nested": nested, "esc": .string("x")]), "the last duplicate wins; no \"cell\"")
+        let expected: [(String, RowValue?)] = [
+            ("text", .string("b")), ("esc", .string("x")), ("cell", nil), ("nested.list.0", .number(1)),
+            ("nested.list.1.k", .string("v")), ("nested.list.2", nil), ("nested.list.-1", nil), ("nested.", .bool(true)),
+            ("nested.list.x", nil), ("text.0", nil), ("missing", nil), ("", row.data),
+        ]
+        for (path, value) in expected {
+            #expect(row.rowData.value(at: path) == value, "at '\(path)'")
+            #expect(row.rowData.value(at: path) == row.data.value(at: path), "the lazy and the decoded row agree at '\(path)'")
         }
     }
 

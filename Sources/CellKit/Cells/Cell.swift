@@ -50,11 +50,11 @@ public final class Cell {
     @exclusivity(unchecked) public internal(set) var indexPath = IndexPath(section: 0, row: 0)
     @exclusivity(unchecked) public internal(set) var rowsInSection = 1
     /// The row's data, as the data source gave it.
-    public var data: RowValue { dataBox.pointee }
+    public var data: RowValue { dataBox.pointee.rowValue }
     // Out of line: replacing a value stored in the class frees the old one while
     // the compiler holds an extra reference to the cell (an atomic pair per row);
     // a store through a raw pointer needs no reference to the cell at all.
-    private let dataBox: UnsafeMutablePointer<RowValue>
+    private let dataBox: UnsafeMutablePointer<RowData>
     /// Set by the table while it draws a selected row.
     @exclusivity(unchecked) public var isSelected = false
     /// Where the row stands in its section.
@@ -85,7 +85,7 @@ public final class Cell {
         self.style = style
         self.selectionStyle = selectionStyle
         dataBox = .allocate(capacity: 1)
-        dataBox.initialize(to: .null)
+        dataBox.initialize(to: .value(.null))
         handle = .allocate(capacity: 1)
         handle.initialize(to: ck_cell(host: HostTable.pointer, host_private: nil))
         handle.pointee.host_private = Unmanaged.passUnretained(self).toOpaque()
@@ -153,16 +153,19 @@ public final class Cell {
     /// only: a call that might free memory here makes the compiler retain and
     /// release the cell around it, two atomics per row.
     @inline(__always)
-    func show(_ indexPath: IndexPath, rowsInSection: Int, data: consuming RowValue) {
+    func show(_ indexPath: IndexPath, rowsInSection: Int, data: consuming RowData) {
         self.indexPath = indexPath
         self.rowsInSection = rowsInSection
         // A move: copying a RowValue is an outlined copy and a retain per row. The
         // old value needs freeing only if it holds storage; most rows replace null.
         switch dataBox.pointee {
-        case .null, .bool, .number: dataBox.initialize(to: consume data)
+        case .value(.null), .value(.bool), .value(.number): dataBox.initialize(to: consume data)
         default: dataBox.pointee = consume data
         }
     }
+
+    /// The row's value at a dot-separated key path, decoding only that value.
+    func dataValue(at keyPath: String) -> RowValue? { dataBox.pointee.value(at: keyPath) }
 
     /// Copies `text` into memory that stays valid until the cell is recycled.
     func cString(_ text: String) -> UnsafePointer<CChar> {

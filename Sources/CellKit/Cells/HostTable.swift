@@ -126,7 +126,7 @@ private func onData(_ handle: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?,
     let cellHandle = handle.map { UnsafeMutablePointer<ck_cell>($0) }
     return onCell(cellHandle) { cell in
         let path = keyPath.map { String(cString: $0) } ?? ""
-        guard let value = cell.data.value(at: path) else {
+        guard let value = cell.dataValue(at: path) else {
             throw CellError(status: CK_ERR_NOT_FOUND, message: "the row's data has no value at '\(path.debugDescriptionEscaped)'")
         }
         try body(cell, value)

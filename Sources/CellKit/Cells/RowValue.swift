@@ -39,3 +39,38 @@ public enum RowValue: Sendable, Equatable, Hashable {
         }
     }
 }
+
+// MARK: Row data as a cell holds it
+
+/// A row's data: a value, or a JSON Lines record kept as its checked bytes and
+/// read key by key when a hook asks. Decoding every record into a dictionary
+/// cost more than drawing its row; hooks read one or two keys.
+enum RowData: Sendable {
+    case value(RowValue)
+    case json(JSONRecord)
+
+    /// The value at a dot-separated key path ("" is the whole value).
+    func value(at keyPath: String) -> RowValue? {
+        switch self {
+        case .value(let value): value.value(at: keyPath)
+        case .json(let record): record.value(at: keyPath)
+        }
+    }
+
+    /// The whole value, decoded.
+    var rowValue: RowValue {
+        switch self {
+        case .value(let value): value
+        case .json(let record): record.value(at: "") ?? .null
+        }
+    }
+}
+
+/// One JSON Lines record whose syntax was checked when it was read.
+struct JSONRecord: Sendable {
+    let bytes: [UInt8]
+
+    func value(at keyPath: String) -> RowValue? {
+        bytes.withUnsafeBufferPointer { JSONValueParser.value(in: $0, at: keyPath) }
+    }
+}

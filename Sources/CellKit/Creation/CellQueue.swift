@@ -74,6 +74,14 @@ public final class CellQueue {
         _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle = .default, selectable: Bool = true,
         rowsInSection: Int = 1, data: consuming RowValue = .null
     ) -> Cell {
+        dequeue(slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: .value(data))
+    }
+
+    /// The routine, for row data in either form (see `RowData`).
+    @inline(__always)
+    func dequeue(
+        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
+    ) -> Cell {
         let index = slot.index
         // The common case, a warm pool, stays small so it needs few registers;
         // everything else is out of line.
@@ -96,7 +104,7 @@ public final class CellQueue {
     /// The routine when the pool is empty or not made yet: a new cell, its init hook, its customize hook.
     @inline(never)
     private func dequeueNew(
-        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowValue
+        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
     ) -> Cell {
         let index = slot.index
         if slot.registryID != registryID || index >= capacity || !pools[index].isReady {
@@ -139,7 +147,7 @@ public final class CellQueue {
         }
         context.warn("cell type \(type.identifier) comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry")
         let cell = makeCell(type, style: style, selectable: selectable, pooled: false)
-        cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
+        cell.show(indexPath, rowsInSection: rowsInSection, data: .value(data))
         if let initCell = type.initCell { _ = initCell(cell) }
         if let customize = type.customizeCell { _ = customize(cell) }
         return cell
@@ -202,7 +210,7 @@ public final class CellQueue {
     private func foreignCell(_ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle) -> Cell {
         context.warn("reuse slot \(slot.index) comes from another CellRegistry; resolve cell types with this queue's registry (queue.registry)")
         let cell = Cell(reuseIdentifier: Self.foreignIdentifier, style: style)
-        cell.show(indexPath, rowsInSection: 1, data: .null)
+        cell.show(indexPath, rowsInSection: 1, data: .value(.null))
         return cell
     }
 

@@ -18,8 +18,9 @@ struct JSONValueParser {
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// The whole text as one value; anything after it but whitespace is an error.
-    mutating func parseDocument() throws(JSONSyntaxError) -> RowValue {
-        let value = try parseValue(depth: 0)
+    /// With `build` false the text is only checked (nothing is allocated) and null returned.
+    mutating func parseDocument(build: Bool = true) throws(JSONSyntaxError) -> RowValue {
+        let value = try parseValue(depth: 0, build: build)
         skipSpace()
         guard i == bytes.count else { throw fail("unexpected text after the value") }
         return value
@@ -31,13 +32,13 @@ struct JSONValueParser {
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> RowValue {
+    private mutating func parseValue(depth: Int, build: Bool = true) throws(JSONSyntaxError) -> RowValue {
         skipSpace()
         guard i < bytes.count else { throw fail("expected a value, found the end of the line") }
         switch bytes[i] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth)
-        case UInt8(ascii: "["): return try parseArray(depth: depth)
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): return try parseObject(depth: depth, build: build)
+        case UInt8(ascii: "["): return try parseArray(depth: depth, build: build)
+        case UInt8(ascii: "\""): return .string(try parseString(build: build))
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
@@ -53,7 +54,7 @@ struct JSONValueParser {
         i += n
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> RowValue {
+    private mutating func parseObject(depth: Int, build: Bool) throws(JSONSyntaxError) -> RowValue {
         guard depth < 64 else { throw fail("nested more than 64 levels deep") }
         i += 1
         var fields: [String: RowValue] = [:]
@@ -62,12 +63,15 @@ struct JSONValueParser {
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key in quotes") }
-            let key = try parseString()
+            let keyStart = i
+            let key = try parseString(build: build)
+            let keyEnd = i
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after the key") }
             i += 1
-            if depth == 0, key == "cell" { skipSpace(); cellOffset = i }
-            fields[key] = try parseValue(depth: depth + 1)
+            if depth == 0, build ? key == "cell" : isCellKey(keyStart..<keyEnd) { skipSpace(); cellOffset = i }
+            let value = try parseValue(depth: depth + 1, build: build)
+            if build { fields[key] = value }
             skipSpace()
             guard i < bytes.count else { throw fail("expected ',' or '}', found the end of the line") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -76,14 +80,28 @@ struct JSONValueParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> RowValue {
+    /// Whether the quoted key spanning `range` is "cell", however it is escaped.
+    private func isCellKey(_ range: Range<Int>) -> Bool {
+        Self.key(UnsafeBufferPointer(rebasing: bytes[range]), equals: "cell".utf8)
+    }
+
+    /// Whether a quoted key (`quoted`, quotes included, already checked) decodes to `name`.
+    static func key(_ quoted: UnsafeBufferPointer<UInt8>, equals name: some Collection<UInt8>) -> Bool {
+        let inner = UnsafeBufferPointer(rebasing: quoted[1..<quoted.count - 1])
+        guard inner.contains(UInt8(ascii: "\\")) else { return inner.elementsEqual(name) }
+        var parser = JSONValueParser(quoted)
+        return (try? parser.parseString()).map { $0.utf8.elementsEqual(name) } ?? false
+    }
+
+    private mutating func parseArray(depth: Int, build: Bool) throws(JSONSyntaxError) -> RowValue {
         guard depth < 64 else { throw fail("nested more than 64 levels deep") }
         i += 1
         var items: [RowValue] = []
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .list(items) }
         while true {
-            items.append(try parseValue(depth: depth + 1))
+            let item = try parseValue(depth: depth + 1, build: build)
+            if build { items.append(item) }
             skipSpace()
             guard i < bytes.count else { throw fail("expected ',' or ']', found the end of the line") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -92,14 +110,14 @@ struct JSONValueParser {
         }
     }
 
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
+    private mutating func parseString(build: Bool = true) throws(JSONSyntaxError) -> String {
         i += 1
         let start = i
         // Fast path: no escapes.
         while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
         if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
             defer { i += 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+            return build ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self) : ""
         }
         var out = Array(bytes[start..<i])
         while i < bytes.count {
@@ -169,5 +187,85 @@ struct JSONValueParser {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { i = start; throw fail("'\(text)' is not a number") }
         return value
+    }
+}
+
+// MARK: Reading one value out of checked text
+
+extension JSONValueParser {
+    /// The value at `keyPath` in a JSON Lines record `parseDocument(build: false)`
+    /// accepted, or nil: dot-separated keys, a number indexing a list ("logos.0"),
+    /// "" for the whole record. The record's top-level "cell" key is not data.
+    /// Only the values on the path are decoded; the rest is skipped.
+    static func value(in bytes: UnsafeBufferPointer<UInt8>, at keyPath: String) -> RowValue? {
+        var parser = JSONValueParser(bytes)
+        var depth = 0
+        var rest = Substring(keyPath)
+        while !keyPath.isEmpty {
+            let dot = rest.firstIndex(of: ".")
+            let key = rest[..<(dot ?? rest.endIndex)]
+            parser.skipSpace()
+            guard parser.i < bytes.count else { return nil }
+            switch bytes[parser.i] {
+            case UInt8(ascii: "{"): guard parser.seekMember(key.utf8, topLevel: depth == 0) else { return nil }
+            case UInt8(ascii: "["): guard let index = Int(key), index >= 0, parser.seekElement(index, depth: depth) else { return nil }
+            default: return nil
+            }
+            depth += 1
+            guard let dot else { break }
+            rest = rest[rest.index(after: dot)...]
+        }
+        guard var value = try? parser.parseValue(depth: depth) else { return nil }
+        if depth == 0, case .object(var fields) = value {
+            fields["cell"] = nil
+            value = .object(fields)
+        }
+        return value
+    }
+
+    /// The value starting at byte `offset` of checked text (such as `cellOffset`), decoded.
+    func value(at offset: Int) -> RowValue? {
+        var parser = self
+        parser.i = offset
+        return try? parser.parseValue(depth: 1)
+    }
+
+    /// From an object's "{", moves to the value of its last member named `name`
+    /// (the last, as a dictionary built from the object would keep); false if none.
+    private mutating func seekMember(_ name: some Collection<UInt8>, topLevel: Bool) -> Bool {
+        i += 1
+        var found: Int?
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { break }  // the "}" of an empty object
+            let keyStart = i
+            guard (try? parseString(build: false)) != nil else { return false }
+            let quoted = UnsafeBufferPointer(rebasing: bytes[keyStart..<i])
+            skipSpace()
+            i += 1  // ':'
+            skipSpace()
+            if Self.key(quoted, equals: name), !(topLevel && Self.key(quoted, equals: "cell".utf8)) { found = i }
+            guard (try? parseValue(depth: 1, build: false)) != nil else { return false }
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { break }
+            i += 1
+        }
+        guard let found else { return false }
+        i = found
+        return true
+    }
+
+    /// From a list's "[", moves to element `index`; false if the list is shorter.
+    private mutating func seekElement(_ index: Int, depth: Int) -> Bool {
+        i += 1
+        skipSpace()
+        guard i < bytes.count, bytes[i] != UInt8(ascii: "]") else { return false }
+        for _ in 0..<index {
+            guard (try? parseValue(depth: depth + 1, build: false)) != nil else { return false }
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { return false }
+            i += 1
+        }
+        return true
     }
 }

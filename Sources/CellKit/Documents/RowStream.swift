@@ -30,7 +30,7 @@ public struct DataFile: Sendable {
 /// One row read from a data file.
 struct StreamedRow {
     var cell: String?
-    var data: RowValue
+    var data: RowData
     /// Where the row's `cell` value is, for errors about it.
     var line: Int, column: Int
 }
@@ -98,22 +98,27 @@ final class RowStream {
     }
 
     private func jsonRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
+        // Checked whole now, so errors keep their line and column; decoded later, key by key.
         var parser = JSONValueParser(record)
-        let value: RowValue
-        do { value = try parser.parseDocument() } catch {
+        do { _ = try parser.parseDocument(build: false) } catch {
             throw self.error(line, column: column(in: record, at: error.offset), "JSON: \(error.message)")
         }
-        guard case .object(var fields) = value else {
-            throw self.error(line, column: 1, "expected a JSON object per line, found \(value.typeName)")
+        guard record.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") else {
+            var whole = JSONValueParser(record)
+            let found = (try? whole.parseDocument())?.typeName ?? "something else"
+            throw self.error(line, column: 1, "expected a JSON object per line, found \(found)")
         }
         var cell: String?
-        if let named = fields.removeValue(forKey: "cell") {
-            guard case .string(let s) = named else {
-                throw self.error(line, column: column(in: record, at: parser.cellOffset ?? 0), "\"cell\" must be a cell identifier in quotes, found \(named.typeName)")
+        let cellColumn = column(in: record, at: parser.cellOffset ?? 0)
+        if let offset = parser.cellOffset {
+            let value = parser.value(at: offset)
+            guard case .string(let s)? = value else {
+                let found = value?.typeName ?? "something else"
+                throw self.error(line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")
             }
             cell = s
         }
-        return StreamedRow(cell: cell, data: .object(fields), line: line, column: column(in: record, at: parser.cellOffset ?? 0))
+        return StreamedRow(cell: cell, data: .json(JSONRecord(bytes: Array(record))), line: line, column: cellColumn)
     }
 
     private func csvRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
@@ -126,7 +131,7 @@ final class RowStream {
         for (key, value) in zip(header, values) {
             if key == "cell" { cell = value } else { fields[key] = .string(value) }
         }
-        return StreamedRow(cell: cell, data: .object(fields), line: line, column: 1)
+        return StreamedRow(cell: cell, data: .value(.object(fields)), line: line, column: 1)
     }
 
     private func readHeader() throws(DocumentError) {

@@ -32,7 +32,7 @@ public final class TableRenderer {
     public private(set) var rowsDrawn = 0
 
     // Identifiers seen so far; a table uses few, so a short list beats hashing each row's name.
-    private var types: [(name: String, type: CellType)] = []
+    private var types: [(name: String, slot: ReuseSlot)] = []
 
     public init(queue: CellQueue, layout: CellLayout, width: Int) {
         (self.queue, self.layout, self.width) = (queue, layout, width)
@@ -70,8 +70,8 @@ public final class TableRenderer {
     private func layoutRow(_ indexPath: IndexPath, count: Int, info: SectionInfo, source: TableDataSource,
                            delegate: TableDelegate?, width: Int) throws -> RowLayout {
         let row = try source.row(at: indexPath)
-        let type = try cellType(row)
-        let cell = queue.dequeueCell(type, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count, data: row.data)
+        let slot = try reuseSlot(row)
+        let cell = queue.dequeue(slot, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count, data: row.rowData)
         cell.isSelected = indexPath == selected
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)
@@ -82,14 +82,14 @@ public final class TableRenderer {
     }
 
     /// The cell type a row names, resolved once per identifier.
-    private func cellType(_ row: TableRow) throws -> CellType {
-        for known in types where known.name == row.identifier { return known.type }
+    private func reuseSlot(_ row: TableRow) throws -> ReuseSlot {
+        for known in types where known.name == row.identifier { return known.slot }
         let type: CellType
         do { type = try queue.registry.cellType(named: row.identifier) } catch {
             guard let mark = row.mark else { throw error }
             throw mark.error(error.description)
         }
-        types.append((row.identifier, type))
-        return type
+        types.append((row.identifier, type.reuseSlot))
+        return type.reuseSlot
     }
 }

@@ -20,17 +20,16 @@ public enum BuiltinCells {
 
     /// The customize hook every built-in shares; the style is set when the cell is made.
     static func customize(_ cell: Cell) {
-        let data = cell.data
-        cell.textLabel.text = text(data, "text", "title")
-        cell.detailTextLabel.text = text(data, "detail", "subtitle", "value")
-        cell.imageView.imageName = text(data, "image")
-        cell.accessoryType = text(data, "accessory").flatMap { name in AccessoryType.allCases.first { "\($0)" == name } } ?? .none
+        cell.textLabel.text = text(cell, "text", "title")
+        cell.detailTextLabel.text = text(cell, "detail", "subtitle", "value")
+        cell.imageView.imageName = text(cell, "image")
+        cell.accessoryType = text(cell, "accessory").flatMap { name in AccessoryType.allCases.first { "\($0)" == name } } ?? .none
     }
 
     /// The first of `keys` present, as text (numbers and bools written out).
-    private static func text(_ data: RowValue, _ keys: String...) -> String? {
+    private static func text(_ cell: Cell, _ keys: String...) -> String? {
         for key in keys {
-            switch data.value(at: key) {
+            switch cell.dataValue(at: key) {
             case .string(let s)?: return s
             case .number(let n)?: return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
             case .bool(let b)?: return b ? "true" : "false"

@@ -97,7 +97,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         guard let identifier = row.cell ?? defaultCell else {
             throw mark.error("the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
         }
-        return TableRow(identifier: identifier, data: row.data, mark: mark)
+        return TableRow(identifier: identifier, rowData: row.data, mark: mark)
     }
 
     // MARK: TableDelegate

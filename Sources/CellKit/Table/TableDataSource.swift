@@ -32,12 +32,21 @@ public struct SectionInfo: Sendable {
 /// What one row shows: the cell type to dequeue and the data its hooks read.
 public struct TableRow: Sendable {
     public var identifier: String
-    public var data: RowValue
+    /// The row's data (a JSON Lines row is decoded when this is read).
+    public var data: RowValue {
+        get { rowData.rowValue }
+        set { rowData = .value(newValue) }
+    }
     /// Where the row is written, for errors about it; nil for rows made in code.
     public var mark: SourceMark?
+    var rowData: RowData
 
     public init(identifier: String, data: RowValue = .null, mark: SourceMark? = nil) {
-        (self.identifier, self.data, self.mark) = (identifier, data, mark)
+        self.init(identifier: identifier, rowData: .value(data), mark: mark)
+    }
+
+    init(identifier: String, rowData: RowData, mark: SourceMark?) {
+        (self.identifier, self.rowData, self.mark) = (identifier, rowData, mark)
     }
 }
 
