@@ -200,15 +200,15 @@ extension JSONValueParser {
     static func value(in bytes: UnsafeBufferPointer<UInt8>, at keyPath: String) -> RowValue? {
         var parser = JSONValueParser(bytes)
         var depth = 0
-        var rest = Substring(keyPath)
+        var rest = Substring(keyPath).utf8  // bytes: searching Characters for "." costs more than the lookup
         while !keyPath.isEmpty {
-            let dot = rest.firstIndex(of: ".")
+            let dot = rest.firstIndex(of: UInt8(ascii: "."))
             let key = rest[..<(dot ?? rest.endIndex)]
             parser.skipSpace()
             guard parser.i < bytes.count else { return nil }
             switch bytes[parser.i] {
-            case UInt8(ascii: "{"): guard parser.seekMember(key.utf8, topLevel: depth == 0) else { return nil }
-            case UInt8(ascii: "["): guard let index = Int(key), index >= 0, parser.seekElement(index, depth: depth) else { return nil }
+            case UInt8(ascii: "{"): guard parser.seekMember(key, topLevel: depth == 0) else { return nil }
+            case UInt8(ascii: "["): guard let index = Int(Substring(key)), index >= 0, parser.seekElement(index, depth: depth) else { return nil }
             default: return nil
             }
             depth += 1

@@ -13,14 +13,17 @@ public struct TextStyle: Hashable, Sendable {
     }
 }
 
-/// Lines of glyphs with a style per column.
-public struct Canvas {
+/// Lines of glyphs with a style per column. A class over raw memory: it is
+/// repainted for every row, and array writes inside a struct checked bounds and
+/// uniqueness on each column.
+public final class Canvas {
     public private(set) var width = 0
     public private(set) var height = 0
     /// Per column: a scalar value; `continuation` for the right half of a wide glyph;
     /// `extraFlag | i` for a glyph of several scalars kept in `extras[i]`.
-    private var cells: [UInt32] = []
-    private var styleIndex: [UInt16] = []
+    private var cells: UnsafeMutablePointer<UInt32>
+    private var styleIndex: UnsafeMutablePointer<UInt16>
+    private var capacity = 0
     private var extras: [String] = []
     /// Styles in use on this row; index 0 is the row's background.
     public private(set) var styles: [TextStyle] = []
@@ -28,22 +31,34 @@ public struct Canvas {
     static let continuation: UInt32 = 0xFFFF_FFFF
     static let extraFlag: UInt32 = 0x8000_0000
 
-    public init() {}
+    public init() {
+        cells = .allocate(capacity: 0)
+        styleIndex = .allocate(capacity: 0)
+    }
+
+    deinit {
+        cells.deallocate()
+        styleIndex.deallocate()
+    }
 
     /// Empties the canvas to `width` × `height` spaces in `background`.
-    public mutating func reset(width: Int, height: Int, background: TextStyle) {
-        (self.width, self.height) = (width, height)
-        cells.removeAll(keepingCapacity: true)
-        cells.append(contentsOf: repeatElement(0x20, count: width * height))
-        styleIndex.removeAll(keepingCapacity: true)
-        styleIndex.append(contentsOf: repeatElement(0, count: width * height))
-        extras.removeAll(keepingCapacity: true)
+    public func reset(width: Int, height: Int, background: TextStyle) {
+        let n = max(0, width) * max(0, height)
+        if n > capacity {
+            cells.deallocate()
+            styleIndex.deallocate()
+            (cells, styleIndex, capacity) = (.allocate(capacity: n), .allocate(capacity: n), n)
+        }
+        (self.width, self.height) = (max(0, width), max(0, height))
+        cells.update(repeating: 0x20, count: n)
+        styleIndex.update(repeating: 0, count: n)
+        if !extras.isEmpty { extras.removeAll(keepingCapacity: true) }
         styles.removeAll(keepingCapacity: true)
         styles.append(background)
     }
 
     /// The index of `style` in this row's style table.
-    public mutating func index(of style: TextStyle) -> UInt16 {
+    public func index(of style: TextStyle) -> UInt16 {
         if let i = styles.firstIndex(of: style) { return UInt16(i) }
         styles.append(style)
         return UInt16(styles.count - 1)
@@ -52,19 +67,22 @@ public struct Canvas {
     // MARK: Painting
 
     /// Sets the style of a rectangle, keeping its glyphs.
-    public mutating func fill(_ rect: Rect, style: UInt16) {
-        for y in max(0, rect.y)..<min(height, rect.y + rect.height) {
+    public func fill(_ rect: Rect, style: UInt16) {
+        for y in max(0, rect.y)..<max(max(0, rect.y), min(height, rect.y + rect.height)) {
             for x in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.x + rect.width)) { styleIndex[y * width + x] = style }
         }
     }
 
     /// The background style of column `x` on line `y` (to keep it under text painted there).
-    public func style(atX x: Int, y: Int) -> TextStyle { styles[Int(styleIndex[y * width + x])] }
+    public func style(atX x: Int, y: Int) -> TextStyle {
+        guard x >= 0, x < width, y >= 0, y < height else { return styles[0] }
+        return styles[Int(styleIndex[y * width + x])]
+    }
 
     /// Paints sanitized `text` from column `x` of line `y`, never past `limit`; returns the column after it.
     /// A wide glyph that would cross `limit` is left out (a space stays), as a terminal would cut it.
     @discardableResult
-    public mutating func put(_ text: String, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
+    public func put(_ text: String, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
         guard y >= 0, y < height else { return x }
         let limit = min(limit, width)
         var column = x
@@ -102,8 +120,9 @@ public struct Canvas {
         return column
     }
 
-    /// Writes one column, repairing a wide glyph it cuts in half.
-    private mutating func set(_ value: UInt32, x: Int, y: Int, style: UInt16) {
+    /// Writes one column (0 ≤ x < width, 0 ≤ y < height), repairing a wide glyph it cuts in half.
+    @inline(__always)
+    private func set(_ value: UInt32, x: Int, y: Int, style: UInt16) {
         let i = y * width + x
         if cells[i] == Canvas.continuation, x > 0 { cells[i - 1] = 0x20 }
         if cells[i] != Canvas.continuation, x + 1 < width, cells[i + 1] == Canvas.continuation, value != Canvas.continuation { cells[i + 1] = 0x20 }
@@ -113,37 +132,49 @@ public struct Canvas {
 
     // MARK: Reading back
 
-    /// Calls `body` for each run of one style on line `y`, with the run's text as UTF-8 bytes appended to `out`.
-    public func forEachRun(line y: Int, _ body: (_ style: TextStyle, _ emit: (inout [UInt8]) -> Void) -> Void) {
+    /// Calls `body` for each run of one style on line `y`, with the run's columns.
+    public func forEachRun(line y: Int, _ body: (_ style: TextStyle, _ columns: Range<Int>) -> Void) {
         var x = 0
         while x < width {
             let s = styleIndex[y * width + x]
             var end = x
             while end < width, styleIndex[y * width + end] == s { end += 1 }
-            let range = x..<end
-            body(styles[Int(s)]) { out in self.appendText(line: y, columns: range, to: &out) }
+            body(styles[Int(s)], x..<end)
             x = end
         }
     }
 
-    /// The UTF-8 text of `columns` on line `y`.
-    public func appendText(line y: Int, columns: Range<Int>, to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + columns.count * 4)
-        for x in columns {
-            let v = cells[y * width + x]
-            if v < 0x80 {
-                out.append(UInt8(v))
-            } else if v == Canvas.continuation {
-                continue
-            } else if v & Canvas.extraFlag != 0 {
-                out.append(contentsOf: extras[Int(v & ~Canvas.extraFlag)].utf8)
-            } else if v < 0x800 {
-                out.append(UInt8(0xC0 | v >> 6)); out.append(UInt8(0x80 | v & 0x3F))
-            } else if v < 0x10000 {
-                out.append(UInt8(0xE0 | v >> 12)); out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
-            } else {
-                out.append(UInt8(0xF0 | v >> 18)); out.append(UInt8(0x80 | v >> 12 & 0x3F))
-                out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
+    /// Writes the UTF-8 text of `columns` on line `y` to `out`.
+    public func write(line y: Int, columns: Range<Int>, to out: OutputBuffer) {
+        let row = cells + y * width
+        var x = columns.lowerBound
+        while x < columns.upperBound {
+            // Single scalars are encoded straight into the buffer (at most 4 bytes a column);
+            // a glyph of several scalars stops the run and is copied from `extras`.
+            out.append(atMost: (columns.upperBound - x) * 4) { p in
+                var n = 0
+                while x < columns.upperBound {
+                    let v = row[x]
+                    if v < 0x80 {
+                        p[n] = UInt8(v); n += 1
+                    } else if v == Canvas.continuation {
+                    } else if v & Canvas.extraFlag != 0 {
+                        break
+                    } else if v < 0x800 {
+                        p[n] = UInt8(0xC0 | v >> 6); p[n + 1] = UInt8(0x80 | v & 0x3F); n += 2
+                    } else if v < 0x10000 {
+                        p[n] = UInt8(0xE0 | v >> 12); p[n + 1] = UInt8(0x80 | v >> 6 & 0x3F); p[n + 2] = UInt8(0x80 | v & 0x3F); n += 3
+                    } else {
+                        p[n] = UInt8(0xF0 | v >> 18); p[n + 1] = UInt8(0x80 | v >> 12 & 0x3F)
+                        p[n + 2] = UInt8(0x80 | v >> 6 & 0x3F); p[n + 3] = UInt8(0x80 | v & 0x3F); n += 4
+                    }
+                    x += 1
+                }
+                return n
+            }
+            if x < columns.upperBound {
+                out.write(extras[Int(row[x] & ~Canvas.extraFlag)])
+                x += 1
             }
         }
     }

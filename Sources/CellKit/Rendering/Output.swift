@@ -4,35 +4,79 @@
 import Foundation
 
 /// Bytes on their way out; flushed every 256 KiB, so memory stays flat.
+/// Raw memory rather than an array: formats write a row byte by byte, and an
+/// array checks capacity and uniqueness on every append.
 public final class OutputBuffer {
-    /// Written by one renderer at a time, so no runtime exclusivity checks (they cost ~10% here).
-    @exclusivity(unchecked) public var bytes: [UInt8] = []
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes waiting to be flushed.
+    public private(set) var count = 0
     private let sink: OutputSink
     static let flushSize = 1 << 18
 
     public init(_ sink: OutputSink) {
         self.sink = sink
-        bytes.reserveCapacity(Self.flushSize + 4096)
+        capacity = Self.flushSize + 4096
+        storage = .allocate(capacity: capacity)
     }
+
+    deinit { storage.deallocate() }
+
+    /// The bytes waiting to be flushed, as an array (for reading back).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     @inline(__always)
     public func write(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { write($0) }
     }
 
     @inline(__always)
-    public func write(byte: UInt8) { bytes.append(byte) }
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count)
+        (storage + count).update(from: bytes.baseAddress!, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always)
+    public func write(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { write($0) } }
+
+    @inline(__always)
+    public func write(byte: UInt8) {
+        reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    /// Lets `body` write at most `limit` bytes in place; it returns how many it wrote.
+    @inline(__always)
+    func append(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(limit)
+        count += body(storage + count)
+    }
+
+    /// Room for `n` more bytes. A row longer than the slack past the flush size grows the buffer.
+    @inline(__always)
+    private func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    private func grow(_ needed: Int) {
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(needed, capacity * 2))
+        bigger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        (storage, capacity) = (bigger, max(needed, capacity * 2))
+    }
 
     /// Writes the buffer out if it is full.
     @inline(__always)
     public func flushIfFull() throws {
-        if bytes.count >= Self.flushSize { try flush() }
+        if count >= Self.flushSize { try flush() }
     }
 
     public func flush() throws {
-        try bytes.withUnsafeBufferPointer { try sink.write($0) }
-        bytes.removeAll(keepingCapacity: true)
+        try sink.write(UnsafeBufferPointer(start: storage, count: count))
+        count = 0
     }
 }
 

@@ -10,7 +10,7 @@ public struct TextFormat: RowFormat {
     /// ANSI colour and weight (the `ansi` format).
     public var color: Bool
 
-    private var canvas = Canvas()
+    private let canvas = Canvas()
     private var width = 80
     private var style = TableStyle.grouped
     private var sectionsStarted = 0
@@ -94,17 +94,17 @@ public struct TextFormat: RowFormat {
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
         canvas.paint(row)
         if rules.width != row.width { rules = Rules(self, width: row.width) }
-        if style != .plain, isFirst { out.bytes.append(contentsOf: rules.top) }
+        if style != .plain, isFirst { out.write(rules.top) }
         for y in 0..<row.height {
-            if style != .plain { out.bytes.append(contentsOf: row.isSelected ? rules.selectedLeft : rules.left) }
+            if style != .plain { out.write(row.isSelected ? rules.selectedLeft : rules.left) }
             writeCanvasLine(y, out)
-            if style != .plain { out.bytes.append(contentsOf: row.isSelected ? rules.selectedRight : rules.right) }
+            if style != .plain { out.write(row.isSelected ? rules.selectedRight : rules.right) }
             out.write(byte: 0x0A)
         }
         if style == .plain {
-            if !isLast { out.bytes.append(contentsOf: rules.separator) }
+            if !isLast { out.write(rules.separator) }
         } else {
-            out.bytes.append(contentsOf: isLast ? rules.bottom : rules.separator)
+            out.write(isLast ? rules.bottom : rules.separator)
         }
     }
 
@@ -142,12 +142,12 @@ public struct TextFormat: RowFormat {
 
     private func writeCanvasLine(_ y: Int, _ out: OutputBuffer) {
         guard color else {
-            canvas.appendText(line: y, columns: 0..<canvas.width, to: &out.bytes)
+            canvas.write(line: y, columns: 0..<canvas.width, to: out)
             return
         }
-        canvas.forEachRun(line: y) { style, emit in
+        canvas.forEachRun(line: y) { style, columns in
             out.write(Self.sgr(style))
-            emit(&out.bytes)
+            canvas.write(line: y, columns: columns, to: out)
         }
         out.write("\u{1B}[0m")
     }
@@ -179,7 +179,7 @@ public struct TextFormat: RowFormat {
 
 extension Canvas {
     /// Paints `row`: its background, then each view in order (later views on top).
-    public mutating func paint(_ row: RowLayout) {
+    public func paint(_ row: RowLayout) {
         reset(width: row.width, height: row.height, background: TextStyle(background: row.backgroundColor))
         for view in row.views {
             let background = view.backgroundColor ?? row.backgroundColor
@@ -189,10 +189,9 @@ extension Canvas {
             } else {
                 let style = index(of: TextStyle(foreground: view.textColor, background: background, bold: view.bold))
                 for (i, line) in view.lines.enumerated() where i < view.frame.height {
-                    let free = view.frame.width - TextWidth.columns(line)
-                    let dx = switch view.alignment {
-                    case .center: max(0, free / 2)
-                    case .right: max(0, free)
+                    let dx = switch view.alignment {  // measured only when it matters
+                    case .center: max(0, (view.frame.width - TextWidth.columns(line)) / 2)
+                    case .right: max(0, view.frame.width - TextWidth.columns(line))
                     case .left, .natural: 0
                     }
                     put(line, x: view.frame.x + dx, y: view.frame.y + i, limit: view.frame.x + view.frame.width, style: style)
@@ -202,7 +201,7 @@ extension Canvas {
     }
 
     /// An image: its glyph centred in the frame; a frame of 3 lines or more also gets a border, like a photo.
-    private mutating func paintImage(_ view: PlacedView, background: Color?) {
+    private func paintImage(_ view: PlacedView, background: Color?) {
         let f = view.frame
         let glyph = view.lines.first ?? ""
         let glyphStyle = index(of: TextStyle(foreground: view.missingImage ? TextFormat.headerColor : nil, background: background))
