@@ -36,16 +36,17 @@ struct StreamedRow {
 }
 
 /// Reads a data file's rows in order, one record at a time.
+/// Used by one table's thread, so its state skips the runtime exclusivity checks.
 final class RowStream {
     let file: DataFile
     private let fd: Int32
-    private var buffer: UnsafeMutableRawBufferPointer
-    private var start = 0, end = 0, atEOF = false
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawBufferPointer
+    @exclusivity(unchecked) private var start = 0, end = 0, atEOF = false
     /// The line the next record starts on (1-based).
-    private var nextLine = 1
-    private var header: [String] = []
+    @exclusivity(unchecked) private var nextLine = 1
+    @exclusivity(unchecked) private var header: [String] = []
     /// Rows returned so far.
-    private(set) var rowsRead = 0
+    @exclusivity(unchecked) private(set) var rowsRead = 0
 
     static let initialBuffer = 1 << 20
     static let longestRecord = 16 << 20

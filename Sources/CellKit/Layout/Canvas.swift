@@ -17,16 +17,16 @@ public struct TextStyle: Hashable, Sendable {
 /// repainted for every row, and array writes inside a struct checked bounds and
 /// uniqueness on each column.
 public final class Canvas {
-    public private(set) var width = 0
-    public private(set) var height = 0
+    @exclusivity(unchecked) public private(set) var width = 0
+    @exclusivity(unchecked) public private(set) var height = 0
     /// Per column: a scalar value; `continuation` for the right half of a wide glyph;
     /// `extraFlag | i` for a glyph of several scalars kept in `extras[i]`.
-    private var cells: UnsafeMutablePointer<UInt32>
-    private var styleIndex: UnsafeMutablePointer<UInt16>
-    private var capacity = 0
-    private var extras: [String] = []
+    @exclusivity(unchecked) private var cells: UnsafeMutablePointer<UInt32>
+    @exclusivity(unchecked) private var styleIndex: UnsafeMutablePointer<UInt16>
+    @exclusivity(unchecked) private var capacity = 0
+    @exclusivity(unchecked) private var extras: [String] = []
     /// Styles in use on this row; index 0 is the row's background.
-    public private(set) var styles: [TextStyle] = []
+    @exclusivity(unchecked) public private(set) var styles: [TextStyle] = []
 
     static let continuation: UInt32 = 0xFFFF_FFFF
     static let extraFlag: UInt32 = 0x8000_0000

@@ -7,10 +7,10 @@ import Foundation
 /// Raw memory rather than an array: formats write a row byte by byte, and an
 /// array checks capacity and uniqueness on every append.
 public final class OutputBuffer {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
     /// Bytes waiting to be flushed.
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var count = 0
     private let sink: OutputSink
     static let flushSize = 1 << 18
 

@@ -29,10 +29,10 @@ public final class TableRenderer {
     public var selected: IndexPath?
     public var window = RowWindow()
     /// Rows drawn by the last `render`.
-    public private(set) var rowsDrawn = 0
+    @exclusivity(unchecked) public private(set) var rowsDrawn = 0
 
     // Identifiers seen so far; a table uses few, so a short list beats hashing each row's name.
-    private var types: [(name: String, slot: ReuseSlot)] = []
+    @exclusivity(unchecked) private var types: [(name: String, slot: ReuseSlot)] = []
 
     public init(queue: CellQueue, layout: CellLayout, width: Int) {
         (self.queue, self.layout, self.width) = (queue, layout, width)

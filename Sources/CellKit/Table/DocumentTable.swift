@@ -9,9 +9,9 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         TableInfo(title: document.title, style: document.style, header: document.header, footer: document.footer)
     }
 
-    private var counts: [Int?]
+    @exclusivity(unchecked) private var counts: [Int?]
     private let defaultCells: [String?]
-    private var streams: [Int: RowStream] = [:]
+    @exclusivity(unchecked) private var streams: [RowStream?]  // by section: an array, not hashing per row
 
     /// Opens `document`, resolving every inline row's identifier now so that a
     /// typo is reported at its line before anything is drawn.
@@ -19,6 +19,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         self.document = document
         self.registry = registry
         defaultCells = document.sections.map(\.cell)
+        streams = Array(repeating: nil, count: document.sections.count)
         counts = document.sections.map { section in
             switch section.rows {
             case .inline(let rows): rows.count
