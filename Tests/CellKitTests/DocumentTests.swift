@@ -107,6 +107,26 @@ struct DocumentTests {
         }
     }
 
+    @Test("Strings are scanned eight bytes at a time; a quote, backslash or control byte anywhere ends the run", arguments: 0..<20)
+    func stringRuns(position: Int) throws {
+        let head = String(repeating: "a", count: position), tail = String(repeating: "é", count: 5)
+        for (written, meant) in [(#"\""#, "\""), (#"\\"#, "\\"), (#"\u00e9"#, "é"), ("日", "日")] {
+            let text = head + written + tail
+            let bytes = Array(#"{"k": ""#.utf8) + Array(text.utf8) + Array(#""}"#.utf8)
+            let value = bytes.withUnsafeBufferPointer { buffer -> RowValue? in
+                var parser = JSONValueParser(buffer)
+                return try? parser.parseDocument()
+            }
+            #expect(value == .object(["k": .string(head + meant + tail)]), "\(written) at \(position)")
+        }
+        let control = Array((#"{"k": ""# + head).utf8) + [0x01] + Array(#"x"}"#.utf8)
+        let error = control.withUnsafeBufferPointer { buffer -> JSONSyntaxError? in
+            var parser = JSONValueParser(buffer)
+            do throws(JSONSyntaxError) { _ = try parser.parseDocument(build: false); return nil } catch { return error }
+        }
+        #expect(error?.offset == 7 + position, "a raw control byte is reported where it is")
+    }
+
     @Test("CSV rows: a header, quoted fields with commas, quotes and newlines")
     func csv() throws {
         let csv = "cell,text,detail\nSubtitle,\"Hello, world\",\"two\nlines\"\nValue1,\"say \"\"hi\"\"\",x\n"

@@ -173,6 +173,10 @@ final class RowStream {
         var scan = start, inQuotes = false
         while true {
             let bytes = buffer.bindMemory(to: UInt8.self)
+            if file.format != .csv {  // no quoted newlines: libc's memchr finds the line end
+                let base = bytes.baseAddress!
+                scan = memchr(base + scan, 0x0A, end - scan).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
+            }
             while scan < end {
                 let b = bytes[scan]
                 if b == 0x0A, !inQuotes {
