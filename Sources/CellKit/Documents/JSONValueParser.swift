@@ -2,6 +2,8 @@
 // JSONSerialization builds NSObjects and costs microseconds per row; streaming
 // a million rows a second needs a parser that reads the bytes once.
 
+import Foundation
+
 /// A JSON syntax error at a byte offset of the text parsed.
 struct JSONSyntaxError: Error {
     let offset: Int
@@ -88,7 +90,11 @@ struct JSONValueParser {
     /// Whether a quoted key (`quoted`, quotes included, already checked) decodes to `name`.
     static func key(_ quoted: UnsafeBufferPointer<UInt8>, equals name: some Collection<UInt8>) -> Bool {
         let inner = UnsafeBufferPointer(rebasing: quoted[1..<quoted.count - 1])
-        guard inner.contains(UInt8(ascii: "\\")) else { return inner.elementsEqual(name) }
+        guard memchr(inner.baseAddress!, 0x5C, inner.count) != nil else {  // no escapes: compare the bytes
+            guard inner.count == name.count else { return false }
+            return name.withContiguousStorageIfAvailable { memcmp(inner.baseAddress!, $0.baseAddress!, inner.count) == 0 }
+                ?? inner.elementsEqual(name)
+        }
         var parser = JSONValueParser(quoted)
         return (try? parser.parseString()).map { $0.utf8.elementsEqual(name) } ?? false
     }

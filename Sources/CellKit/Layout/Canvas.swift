@@ -24,6 +24,8 @@ public final class Canvas {
     @exclusivity(unchecked) private var cells: UnsafeMutablePointer<UInt32>
     @exclusivity(unchecked) private var styleIndex: UnsafeMutablePointer<UInt16>
     @exclusivity(unchecked) private var capacity = 0
+    /// Whether a wide glyph was painted since the last reset: only then can a write cut one in half.
+    @exclusivity(unchecked) private var hasWideGlyphs = false
     @exclusivity(unchecked) private var extras: [String] = []
     /// Styles in use on this row; index 0 is the row's background.
     @exclusivity(unchecked) public private(set) var styles: [TextStyle] = []
@@ -53,6 +55,7 @@ public final class Canvas {
         cells.update(repeating: 0x20, count: n)
         styleIndex.update(repeating: 0, count: n)
         if !extras.isEmpty { extras.removeAll(keepingCapacity: true) }
+        hasWideGlyphs = false
         styles.removeAll(keepingCapacity: true)
         styles.append(background)
     }
@@ -124,8 +127,11 @@ public final class Canvas {
     @inline(__always)
     private func set(_ value: UInt32, x: Int, y: Int, style: UInt16) {
         let i = y * width + x
-        if cells[i] == Canvas.continuation, x > 0 { cells[i - 1] = 0x20 }
-        if cells[i] != Canvas.continuation, x + 1 < width, cells[i + 1] == Canvas.continuation, value != Canvas.continuation { cells[i + 1] = 0x20 }
+        if value == Canvas.continuation { hasWideGlyphs = true }
+        if hasWideGlyphs {
+            if cells[i] == Canvas.continuation, x > 0 { cells[i - 1] = 0x20 }
+            if cells[i] != Canvas.continuation, x + 1 < width, cells[i + 1] == Canvas.continuation, value != Canvas.continuation { cells[i + 1] = 0x20 }
+        }
         cells[i] = value
         styleIndex[i] = style
     }

@@ -65,13 +65,14 @@ public struct CellLayout: Sendable {
     /// The lines `cell` needs at `width` when nothing sets its height: its labels
     /// wrapped as their number of lines allows, and the bottom of its lowest subview.
     public func naturalHeight(of cell: Cell, width: Int) -> Int {
-        naturalHeight(of: cell, area: labelArea(cell, width: width))
+        var memo = LineMemo()
+        return naturalHeight(of: cell, area: labelArea(cell, width: width), memo: &memo)
     }
 
-    private func naturalHeight(of cell: Cell, area: LabelArea) -> Int {
+    private func naturalHeight(of cell: Cell, area: LabelArea, memo: inout LineMemo) -> Int {
         var labels = 0
-        let text = lineCount(cell.textLabel, width: area.width)
-        let detail = lineCount(cell.detailTextLabel, width: area.width)
+        let text = lineCount(cell.textLabel, width: area.width, memo: &memo)
+        let detail = lineCount(cell.detailTextLabel, width: area.width, memo: &memo)
         switch cell.style {
         case .subtitle: labels = text + detail
         case .default: labels = text
@@ -81,10 +82,38 @@ public struct CellLayout: Sendable {
         return max(1, labels, subviews)
     }
 
-    private func lineCount(_ label: View, width: Int) -> Int {
+    private func lineCount(_ label: View, width: Int, memo: inout LineMemo) -> Int {
         guard !label.isHidden, label.frame == .zero, let text = label.text, !text.isEmpty else { return 0 }
         let maxLines = label.numberOfLines == 0 ? 100 : label.numberOfLines
-        return TextLayout.lines(TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines, mode: label.lineBreakMode).count
+        return memo.lines(of: label, text, width: width, maxLines: maxLines).count
+    }
+
+    /// A label's lines from measuring its height, kept for placing it: breaking
+    /// the same text twice per row was a tenth of the layout's time.
+    private struct LineMemo {
+        private struct Entry {
+            let label: ObjectIdentifier, width: Int, maxLines: Int
+            let lines: [String]
+        }
+        private var text: Entry?, detail: Entry?
+
+        /// `text` (the label's) broken into at most `maxLines` lines of `width` columns.
+        mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> [String] {
+            let id = ObjectIdentifier(label)
+            if let lines = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) { return lines }
+            let lines = TextLayout.lines(TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines, mode: label.lineBreakMode)
+            let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
+            if self.text == nil || self.text?.label == id { self.text = entry } else { detail = entry }
+            return lines
+        }
+
+        /// The entry's lines if they are what breaking its label again would give.
+        private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int) -> [String]? {
+            guard let entry, entry.label == id, entry.width == width else { return nil }
+            // Text that fitted in fewer lines than allowed breaks the same way under any bound that still holds it.
+            let fits = entry.maxLines == maxLines || (entry.lines.count < entry.maxLines && entry.lines.count <= maxLines)
+            return fits ? entry.lines : nil
+        }
     }
 
     // MARK: Layout
@@ -96,12 +125,13 @@ public struct CellLayout: Sendable {
         var views: [PlacedView] = []
         views.reserveCapacity(4 + cell.subviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
-        let height = height ?? naturalHeight(of: cell, area: area)
+        var memo = LineMemo()
+        let height = height ?? naturalHeight(of: cell, area: area, memo: &memo)
         if var image = area.image {
             if cell.imageView.frame == .zero { image.frame.y = (height - 1) / 2 }  // centred, as UIKit centres the image
             views.append(image)
         }
-        placeLabels(cell, in: area, height: height, selected: selected, into: &views)
+        placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &views)
         for view in cell.subviews where !view.isHidden {
             if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) { views.append(placed) }
         }
@@ -173,7 +203,7 @@ public struct CellLayout: Sendable {
 
     // MARK: Labels by style
 
-    private func placeLabels(_ cell: Cell, in area: LabelArea, height: Int, selected: Bool, into views: inout [PlacedView]) {
+    private func placeLabels(_ cell: Cell, in area: LabelArea, height: Int, selected: Bool, memo: inout LineMemo, into views: inout [PlacedView]) {
         let text = cell.textLabel!, detail = cell.detailTextLabel!
         var textDefaults = Defaults(), detailDefaults = Defaults(color: Palette.secondaryText)
         var textFrame = Rect(x: area.x, y: 0, width: area.width, height: height)
@@ -182,8 +212,8 @@ public struct CellLayout: Sendable {
         case .default:
             detailFrame.width = 0
         case .subtitle:
-            let lines = lineCount(text, width: area.width)
-            let detailLines = lineCount(detail, width: area.width)
+            let lines = lineCount(text, width: area.width, memo: &memo)
+            let detailLines = lineCount(detail, width: area.width, memo: &memo)
             let top = max(0, (height - lines - detailLines) / 2)
             textFrame = Rect(x: area.x, y: top, width: area.width, height: min(lines, height - top))
             detailFrame = Rect(x: area.x, y: top + lines, width: area.width, height: max(0, height - top - lines))
@@ -200,11 +230,12 @@ public struct CellLayout: Sendable {
             textDefaults = Defaults(color: Palette.tint, alignment: .right, small: true)
             detailDefaults = Defaults()
         }
-        if let placed = placeLabel(text, role: .textLabel, frame: textFrame, defaults: textDefaults, centred: cell.style != .subtitle, selected: selected) {
+        let centred = cell.style != .subtitle
+        if let placed = placeLabel(text, role: .textLabel, frame: textFrame, defaults: textDefaults, centred: centred, selected: selected, memo: &memo) {
             views.append(placed)
         }
         if cell.style != .default,
-           let placed = placeLabel(detail, role: .detailTextLabel, frame: detailFrame, defaults: detailDefaults, centred: cell.style != .subtitle, selected: selected) {
+           let placed = placeLabel(detail, role: .detailTextLabel, frame: detailFrame, defaults: detailDefaults, centred: centred, selected: selected, memo: &memo) {
             views.append(placed)
         }
     }
@@ -217,12 +248,13 @@ public struct CellLayout: Sendable {
     }
 
     /// A standard label in its style's frame (or the frame its hooks gave it), centred vertically.
-    private func placeLabel(_ label: View, role: PlacedView.Role, frame styled: Rect, defaults: Defaults, centred: Bool, selected: Bool) -> PlacedView? {
+    private func placeLabel(_ label: View, role: PlacedView.Role, frame styled: Rect, defaults: Defaults, centred: Bool, selected: Bool,
+                            memo: inout LineMemo) -> PlacedView? {
         guard !label.isHidden, let text = label.text, !text.isEmpty else { return nil }
         let frame = label.frame == .zero ? styled : label.frame
         guard frame.width > 0, frame.height > 0 else { return nil }
         let maxLines = label.numberOfLines == 0 ? frame.height : min(label.numberOfLines, frame.height)
-        let lines = TextLayout.lines(TextSanitizer.visible(text, keepNewlines: true), width: frame.width, maxLines: maxLines, mode: label.lineBreakMode)
+        let lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
         let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - lines.count) / 2) : frame.y
         var placed = PlacedView(role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), lines: lines)
         style(&placed, from: label, defaults: defaults, selected: selected)
