@@ -1,3 +1,4 @@
+import CCellKit
 import Foundation
 import Testing
 @testable import CellKit
@@ -53,6 +54,27 @@ let equivalencePlugin = """
 
 @Suite("Dispatch: typed pointers and libffi")
 struct DispatchTests {
+    @Test("data_string hands a plain JSON Lines text over as its own bytes, and decodes the rest as before")
+    func dataStringFromJSONLines() throws {
+        let line = Array(#"{"cell": "X", "plain": "日本語 ✓", "esc": "a\"b", "nul": "a\u0000b", "n": {"t": "deep"}, "num": 3, "bad": ""#.utf8)
+            + [0xFF, 0x41] + Array(#""}"#.utf8)
+        let cell = Cell(reuseIdentifier: try CellIdentifier("X"), style: .default)
+        cell.show(IndexPath(section: 0, row: 0), rowsInSection: 1, data: .json(JSONRecord(bytes: line)))
+        func read(_ path: String) -> (ck_status, String?) {
+            var out: UnsafePointer<CChar>?
+            let status = HostTable.pointer.pointee.data_string(OpaquePointer(cell.handle), path, &out)
+            return (status, out.map { String(cString: $0) })
+        }
+        #expect(cell.plainDataString(at: "plain") != nil && cell.plainDataString(at: "n.t") != nil, "the fast path is taken")
+        #expect(["esc", "nul", "bad", "num", "cell", "missing"].allSatisfy { path in path.withCString { cell.plainDataString(at: $0) == nil } })
+        #expect(read("plain") == (CK_OK, "日本語 ✓"))
+        #expect(read("n.t") == (CK_OK, "deep"))
+        #expect(read("esc") == (CK_OK, "a\"b"))
+        #expect(read("nul") == (CK_OK, "a"), "C strings end at NUL, as before")
+        #expect(read("bad") == (CK_OK, "\u{FFFD}A"), "invalid UTF-8 is repaired, as decoding does")
+        #expect(read("num").0 == CK_ERR_WRONG_TYPE && read("cell").0 == CK_ERR_NOT_FOUND && read("missing").0 == CK_ERR_NOT_FOUND)
+    }
+
     let queue: CellQueue
 
     init() throws {

@@ -167,6 +167,19 @@ public final class Cell {
     /// The row's value at a dot-separated key path, decoding only that value.
     func dataValue(at keyPath: String) -> RowValue? { dataBox.pointee.value(at: keyPath) }
 
+    /// The row's text at a key path as a C string, copied straight from a JSON Lines
+    /// record when the text there has no escapes and is valid UTF-8; else nil.
+    func plainDataString(at keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+        guard let keyPath, case .json(let record) = dataBox.pointee else { return nil }
+        return record.withPlainString(at: String(cString: keyPath)) { bytes in
+            let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
+            UnsafeMutableRawPointer(copy).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            copy[bytes.count] = 0
+            scratch.append(copy)
+            return UnsafePointer(copy)
+        }
+    }
+
     /// Copies `text` into memory that stays valid until the cell is recycled.
     func cString(_ text: String) -> UnsafePointer<CChar> {
         let copy = strdup(text)!

@@ -61,10 +61,17 @@ enum HostTable {
                     rows_in_section: Int64(cell.rowsInSection),
                     is_first: cell.indexPath.row == 0 ? 1 : 0, is_last: cell.indexPath.row == cell.rowsInSection - 1 ? 1 : 0)
             } },
-            data_string: { d, path, out in onData(d, path) { cell, value in
-                guard case .string(let s) = value else { throw wrongType(value, "a string") }
-                out?.pointee = cell.cString(s)
-            } },
+            data_string: { d, path, out in
+                // A JSON Lines text written plainly goes to the hook as its own bytes, no String between.
+                if let out, let cell = Cell.from(d.map { UnsafeMutablePointer<ck_cell>($0) }), let text = cell.plainDataString(at: path) {
+                    out.pointee = text
+                    return CK_OK
+                }
+                return onData(d, path) { cell, value in
+                    guard case .string(let s) = value else { throw wrongType(value, "a string") }
+                    out?.pointee = cell.cString(s)
+                }
+            },
             data_number: { d, path, out in onData(d, path) { _, value in
                 guard case .number(let n) = value else { throw wrongType(value, "a number") }
                 out?.pointee = n

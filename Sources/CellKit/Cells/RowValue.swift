@@ -73,4 +73,36 @@ struct JSONRecord: Sendable {
     func value(at keyPath: String) -> RowValue? {
         bytes.withUnsafeBufferPointer { JSONValueParser.value(in: $0, at: keyPath) }
     }
+
+    /// Calls `body` with the bytes of the text at `keyPath` if it is written with no
+    /// escapes and is valid UTF-8 (what decoding it would give, byte for byte); else nil.
+    func withPlainString<R>(at keyPath: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        bytes.withUnsafeBufferPointer { all in
+            guard let span = JSONValueParser.plainString(in: all, at: keyPath) else { return nil }
+            let text = UnsafeBufferPointer(rebasing: all[span])
+            return Unicode.isValidUTF8(text) && !text.contains(0) ? body(text) : nil
+        }
+    }
+}
+
+extension Unicode {
+    /// Whether `bytes` is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or values past U+10FFFF).
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            let lead = bytes[i]
+            if lead < 0x80 { i += 1; continue }
+            let (length, smallest): (Int, UInt32) = lead & 0xE0 == 0xC0 ? (2, 0x80) : lead & 0xF0 == 0xE0 ? (3, 0x800)
+                : lead & 0xF8 == 0xF0 ? (4, 0x10000) : (0, 0)
+            guard length > 0, i + length <= bytes.count else { return false }
+            var value = UInt32(lead) & (0x7F >> UInt32(length))
+            for k in 1..<length {
+                guard bytes[i + k] & 0xC0 == 0x80 else { return false }
+                value = value << 6 | UInt32(bytes[i + k] & 0x3F)
+            }
+            guard value >= smallest, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return false }
+            i += length
+        }
+        return true
+    }
 }

@@ -215,28 +215,45 @@ extension JSONValueParser {
     /// Only the values on the path are decoded; the rest is skipped.
     static func value(in bytes: UnsafeBufferPointer<UInt8>, at keyPath: String) -> RowValue? {
         var parser = JSONValueParser(bytes)
-        var depth = 0
-        var rest = Substring(keyPath).utf8  // bytes: searching Characters for "." costs more than the lookup
-        while !keyPath.isEmpty {
-            let dot = rest.firstIndex(of: UInt8(ascii: "."))
-            let key = rest[..<(dot ?? rest.endIndex)]
-            parser.skipSpace()
-            guard parser.i < bytes.count else { return nil }
-            switch bytes[parser.i] {
-            case UInt8(ascii: "{"): guard parser.seekMember(key, topLevel: depth == 0) else { return nil }
-            case UInt8(ascii: "["): guard let index = Int(Substring(key)), index >= 0, parser.seekElement(index, depth: depth) else { return nil }
-            default: return nil
-            }
-            depth += 1
-            guard let dot else { break }
-            rest = rest[rest.index(after: dot)...]
-        }
+        guard let depth = parser.seek(keyPath) else { return nil }
         guard var value = try? parser.parseValue(depth: depth) else { return nil }
         if depth == 0, case .object(var fields) = value {
             fields["cell"] = nil
             value = .object(fields)
         }
         return value
+    }
+
+    /// Where the text at `keyPath` is, inside its quotes, if it has no escapes; else nil.
+    static func plainString(in bytes: UnsafeBufferPointer<UInt8>, at keyPath: String) -> Range<Int>? {
+        var parser = JSONValueParser(bytes)
+        guard parser.seek(keyPath) != nil else { return nil }
+        parser.skipSpace()
+        let start = parser.i + 1
+        guard parser.i < bytes.count, bytes[parser.i] == UInt8(ascii: "\""), (try? parser.parseString(build: false)) != nil else { return nil }
+        let end = parser.i - 1  // the closing quote
+        return memchr(bytes.baseAddress! + start, 0x5C, end - start) == nil ? start..<end : nil
+    }
+
+    /// Moves to the value at `keyPath`; returns its depth, or nil if there is none.
+    private mutating func seek(_ keyPath: String) -> Int? {
+        var depth = 0
+        var rest = Substring(keyPath).utf8  // bytes: searching Characters for "." costs more than the lookup
+        while !keyPath.isEmpty {
+            let dot = rest.firstIndex(of: UInt8(ascii: "."))
+            let key = rest[..<(dot ?? rest.endIndex)]
+            skipSpace()
+            guard i < bytes.count else { return nil }
+            switch bytes[i] {
+            case UInt8(ascii: "{"): guard seekMember(key, topLevel: depth == 0) else { return nil }
+            case UInt8(ascii: "["): guard let index = Int(Substring(key)), index >= 0, seekElement(index, depth: depth) else { return nil }
+            default: return nil
+            }
+            depth += 1
+            guard let dot else { break }
+            rest = rest[rest.index(after: dot)...]
+        }
+        return depth
     }
 
     /// The value starting at byte `offset` of checked text (such as `cellOffset`), decoded.
