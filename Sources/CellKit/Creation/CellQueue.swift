@@ -74,7 +74,7 @@ public final class CellQueue {
         _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle = .default, selectable: Bool = true,
         rowsInSection: Int = 1, data: consuming RowValue = .null
     ) -> Cell {
-        dequeue(slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: .value(data))
+        dequeue(slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: .value(consume data))
     }
 
     /// The routine, for row data in either form (see `RowData`).
@@ -147,7 +147,7 @@ public final class CellQueue {
         }
         context.warn("cell type \(type.identifier) comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry")
         let cell = makeCell(type, style: style, selectable: selectable, pooled: false)
-        cell.show(indexPath, rowsInSection: rowsInSection, data: .value(data))
+        cell.show(indexPath, rowsInSection: rowsInSection, data: .value(consume data))
         if let initCell = type.initCell { _ = initCell(cell) }
         if let customize = type.customizeCell { _ = customize(cell) }
         return cell
