@@ -93,11 +93,7 @@ public final class CellQueue {
         let cell = (pool.pointee.cells + pool.pointee.count).move()
         pool.pointee.statistics.reused &+= 1
         cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
-        if let customize = pool.pointee.customizeDirect {
-            customize(cell.handle, indexPath.c)
-        } else {
-            customizeIndirect(cell, pool)
-        }
+        customize(cell, at: indexPath, pool)
         return cell
     }
 
@@ -117,12 +113,18 @@ public final class CellQueue {
         pool.pointee.statistics.created += 1
         cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
         if let initCell = type.initCell { _ = initCell(cell) }
+        customize(cell, at: indexPath, pool)
+        return cell
+    }
+
+    /// Runs the pool's customize hook on `cell`: a typed C pointer inline, anything else out of line.
+    @inline(__always)
+    private func customize(_ cell: Cell, at indexPath: IndexPath, _ pool: UnsafeMutablePointer<Pool>) {
         if let customize = pool.pointee.customizeDirect {
             customize(cell.handle, indexPath.c)
         } else {
             customizeIndirect(cell, pool)
         }
-        return cell
     }
 
     /// Runs a customize hook that is not a typed C pointer: libffi or built-in.
