@@ -160,8 +160,15 @@ public final class Cell {
         // old value needs freeing only if it holds storage; most rows replace null.
         switch dataBox.pointee {
         case .value(.null), .value(.bool), .value(.number): dataBox.initialize(to: consume data)
-        default: dataBox.pointee = consume data
+        default: replaceData(with: data)
         }
+    }
+
+    /// Frees the previous row's value and stores the next one; out of line so the
+    /// routine's common path needs fewer registers saved.
+    @inline(never)
+    private func replaceData(with data: consuming RowData) {
+        dataBox.pointee = consume data
     }
 
     /// The row's value at a dot-separated key path, decoding only that value.
@@ -186,6 +193,9 @@ public final class Cell {
         scratch.append(copy)
         return UnsafePointer(copy)
     }
+
+    /// Whether hooks were handed C strings that wait to be freed.
+    var hasScratch: Bool { !scratch.isEmpty }
 
     /// Frees the C strings hooks were handed (when the cell goes back to its pool).
     func freeScratch() {

@@ -24,6 +24,8 @@ public final class CellQueue {
         var type: CellType?  // kept here so the per-row path never retains it
         var cells = Pool.noCells  // poolLimit places; the first `count` hold cells
         var count = 0
+        var room = 0  // poolLimit once made; 0 before, so `recycle` needs one compare
+        var hasPrepare = false
         var statistics = CellStatistics()
         // Standard hooks as bare C pointers: copying one is free, while copying
         // a Hook (an enum that may hold a class) costs an outlined copy per row.
@@ -169,17 +171,29 @@ public final class CellQueue {
     /// prepare-for-reuse hook runs and the cell waits there; otherwise it is freed.
     /// `consuming`: the caller's reference moves into the pool without a retain.
     public func recycle(_ cell: consuming Cell) {
+        // One unsigned compare covers slot -1 (unpooled cells) and slots past the table.
         let slot = cell.slot
-        guard slot >= 0, slot < capacity, pools[slot].isReady else { return }
+        guard UInt(bitPattern: slot) < UInt(bitPattern: capacity) else { return }
         let pool = pools + slot
-        guard pool.pointee.count < poolLimit else { return }
+        guard pool.pointee.count < pool.pointee.room else { return }
+        // The common case, no hook and nothing to free, makes no call: a leaf
+        // function saves no registers.
+        if pool.pointee.hasPrepare || cell.hasScratch { return prepareAndPool(cell, pool) }
+        cell.isSelected = false
+        (pool.pointee.cells + pool.pointee.count).initialize(to: cell)
+        pool.pointee.count &+= 1
+    }
+
+    /// `recycle` for a cell whose type has a prepare-for-reuse hook or that holds C strings.
+    @inline(never)
+    private func prepareAndPool(_ cell: consuming Cell, _ pool: UnsafeMutablePointer<Pool>) {
         if let prepare = pool.pointee.prepareDirect {
             prepare(cell.handle, cell.indexPath.c)
         } else if let prepare = pool.pointee.prepare {
             _ = prepare(cell)
         }
         cell.isSelected = false
-        if !cell.scratch.isEmpty { cell.freeScratch() }
+        if cell.hasScratch { cell.freeScratch() }
         (pool.pointee.cells + pool.pointee.count).initialize(to: cell)
         pool.pointee.count &+= 1
     }
@@ -230,7 +244,8 @@ public final class CellQueue {
             pools.deallocate()
             (pools, capacity) = (grown, newCapacity)
         }
-        var pool = Pool(isReady: true, type: type, cells: .allocate(capacity: max(1, poolLimit)))
+        var pool = Pool(isReady: true, type: type, cells: .allocate(capacity: max(1, poolLimit)), room: poolLimit,
+                        hasPrepare: type.prepareForReuse != nil)
         switch type.customizeCell {
         case .standard(let f): pool.customizeDirect = f
         case .ffi(let hook): pool.customizeFFI = .passUnretained(hook)
