@@ -71,7 +71,8 @@ public final class TableRenderer {
                            delegate: TableDelegate?, width: Int) throws -> RowLayout {
         let row = try source.row(at: indexPath)
         let slot = try reuseSlot(row)
-        let cell = queue.dequeue(slot, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count, data: row.rowData)
+        // `consume`: the row's data moves into the cell; reading `row.rowData` copied it (a retain per row).
+        let cell = queue.dequeue(slot, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count, data: (consume row).rowData)
         cell.isSelected = indexPath == selected
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)

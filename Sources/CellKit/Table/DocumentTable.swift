@@ -68,7 +68,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
 
     public func row(at indexPath: IndexPath) throws -> TableRow {
         if let stream = streams[indexPath.section], stream.rowsRead == indexPath.row {  // the streaming case, without copying the section
-            return try streamedRow(indexPath, file: stream.file, defaultCell: defaultCells[indexPath.section])
+            return try nextRow(indexPath, from: stream)
         }
         let section = document.sections[indexPath.section]
         switch section.rows {
@@ -78,27 +78,29 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         case .count:
             return TableRow(identifier: section.cell ?? "", data: .null, mark: section.cellMark ?? section.mark)
         case .file(let file):
-            return try streamedRow(indexPath, file: file, defaultCell: section.cell)
+            // Out of order (or first): open the file again if it is already past the row, then skip to it.
+            var stream = streams[indexPath.section]
+            if stream == nil || stream!.rowsRead > indexPath.row {
+                stream = try RowStream(file)
+                streams[indexPath.section] = stream
+            }
+            try stream!.skip(indexPath.row - stream!.rowsRead)
+            return try nextRow(indexPath, from: stream!)
         }
     }
 
-    /// Row `indexPath.row` of a data file: the next one when read in order, else found by skipping.
-    private func streamedRow(_ indexPath: IndexPath, file: DataFile, defaultCell: String?) throws -> TableRow {
-        var stream = streams[indexPath.section]
-        if stream == nil || stream!.rowsRead > indexPath.row {
-            stream = try RowStream(file)
-            streams[indexPath.section] = stream
-        }
-        try stream!.skip(indexPath.row - stream!.rowsRead)
-        guard let row = try stream!.next() else {
-            throw file.mark.error("\(file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")
+    /// The next row of a data file, which is row `indexPath.row`. Reads the stream's
+    /// file in place: copying the `DataFile` retained and released its strings per row.
+    private func nextRow(_ indexPath: IndexPath, from stream: RowStream) throws -> TableRow {
+        guard let row = try stream.next() else {
+            throw stream.file.mark.error("\(stream.file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")
         }
         if indexPath.row + 1 == counts[indexPath.section] { streams[indexPath.section] = nil }  // close the file when done
-        let mark = SourceMark(file: file.path, line: row.line, column: row.column)
-        guard let identifier = row.cell ?? defaultCell else {
+        guard let identifier = row.cell ?? defaultCells[indexPath.section] else {
+            let mark = SourceMark(file: stream.file.path, line: row.line, column: row.column)
             throw mark.error("the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
         }
-        return TableRow(identifier: identifier, rowData: row.data, mark: mark)
+        return TableRow(identifier: identifier, rowData: row.data, mark: SourceMark(file: stream.file.path, line: row.line, column: row.column))
     }
 
     // MARK: TableDelegate
