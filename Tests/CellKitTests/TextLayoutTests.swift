@@ -1,6 +1,6 @@
 // Text in character cells: widths against wcwidth, sanitizing, line breaking.
 
-import CellKit
+@testable import CellKit
 import Foundation
 import Testing
 
@@ -70,5 +70,41 @@ struct TextLayoutTests {
                 #expect(TextWidth.columns(line) <= width, "\(mode): '\(line)'")
             }
         }
+    }
+
+    @Test("the BMP width table agrees with the range tables for every scalar")
+    func bmpTable() {
+        let disagree = (UInt32(0x300)..<0x10000).filter { TextWidth.lookupWidth($0) != TextWidth.tableWidth($0) }
+        #expect(disagree.isEmpty, "first: \(disagree.prefix(5).map { String($0, radix: 16) })")
+        #expect(TextWidth.lookupWidth(0x65E5) == 2 && TextWidth.lookupWidth(0x301) == 0 && TextWidth.lookupWidth(0x2713) == 1)
+        #expect(TextWidth.lookupWidth(0x1F600) == 2, "above the BMP: the range tables")
+    }
+
+    @Test("the eight-byte ASCII scan stops at the first byte that is not printable", arguments: 0..<20)
+    func printablePrefix(position: Int) {
+        for stop: UInt8 in [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF] {
+            let bytes = Array(repeating: UInt8(ascii: "a"), count: position) + [stop] + Array(" ~}".utf8)
+            #expect(bytes.withUnsafeBufferPointer { TextWidth.printableASCIIPrefix($0) } == position, "0x\(String(stop, radix: 16)) at \(position)")
+        }
+        let all = (UInt8(0x20)...0x7E).map { $0 }
+        #expect(all.withUnsafeBufferPointer { TextWidth.printableASCIIPrefix($0) } == all.count)
+    }
+
+    @Test("painting ASCII straight gives what painting scalar by scalar gives")
+    func canvasPut() {
+        func paint(_ steps: [(String, Int, Int)]) -> String {
+            let canvas = Canvas()
+            canvas.reset(width: 10, height: 1, background: TextStyle())
+            let ends = steps.map { canvas.put($0.0, x: $0.1, y: 0, limit: $0.2, style: 0) }
+            let out = OutputBuffer(DescriptorSink(fd: -1))
+            canvas.write(line: 0, columns: 0..<10, to: out)
+            return String(decoding: out.bytes, as: UTF8.self) + "|" + ends.map(String.init).joined(separator: ",")
+        }
+        #expect(paint([("abcdefghijkl", 0, 10)]) == "abcdefghij|10", "cut at the canvas edge")
+        #expect(paint([("abcdef", 2, 5)]) == "  abc     |5", "cut at the limit")
+        #expect(paint([("abcdef", -2, 10)]) == "cdef      |4", "starting left of the canvas")
+        #expect(paint([("abce\u{301}x", 0, 10)]) == "abce\u{301}x     |5", "a mark after ASCII joins its glyph")
+        #expect(paint([("日本", 0, 10), ("ab", 1, 10)]) == " ab       |4,3", "ASCII over halves of wide glyphs blanks their other halves")
+        #expect(paint([("ab日本", 6, 10)]) == "      ab日|10", "a wide glyph after ASCII that does not fit is left out")
     }
 }

@@ -88,7 +88,7 @@ struct JSONRecord: Sendable {
 extension Unicode {
     /// Whether `bytes` is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or values past U+10FFFF).
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
+        var i = TextWidth.printableASCIIPrefix(bytes)
         while i < bytes.count {
             let lead = bytes[i]
             if lead < 0x80 { i += 1; continue }

@@ -93,8 +93,20 @@ public final class Canvas {
         // If a scalar turns out to join its neighbour, the glyph path below repaints from
         // `x`: what was painted so far is a prefix of what it paints.
         var text = text
-        let simple = text.withUTF8 { bytes in
-            TextWidth.forEachSimpleScalar(bytes) { v, w in
+        let simple = text.withUTF8 { all in
+            // Printable ASCII, when no wide glyph can be cut: straight copies, a column a byte.
+            var bytes = all
+            if !hasWideGlyphs, column >= 0 {
+                let ascii = TextWidth.printableASCIIPrefix(all)
+                let fits = min(ascii, max(0, limit - column))
+                let at = y * width + column
+                for k in 0..<fits { cells[at + k] = UInt32(all[k]) }
+                styleIndex.advanced(by: at).update(repeating: style, count: fits)
+                column += fits
+                if fits < ascii { column = limit; return true }  // cut at the limit: nothing after it shows
+                bytes = UnsafeBufferPointer(rebasing: all[ascii...])
+            }
+            return TextWidth.forEachSimpleScalar(bytes) { v, w in
                 guard column + w <= limit else { column = limit; return }
                 if column >= 0 {
                     set(v, x: column, y: y, style: style)

@@ -21,7 +21,33 @@ public enum TextWidth {
     /// the UTF-8, no String indices. Most text, including CJK, takes this path.
     static func simpleWidth(_ text: String) -> Int? {
         var text = text
-        return text.withUTF8 { forEachSimpleScalar($0) { _, _ in } }
+        return text.withUTF8 { bytes in
+            let ascii = printableASCIIPrefix(bytes)  // one column a byte
+            guard ascii < bytes.count else { return ascii }
+            return forEachSimpleScalar(UnsafeBufferPointer(rebasing: bytes[ascii...])) { _, _ in }.map { $0 + ascii }
+        }
+    }
+
+    /// How many bytes at the start of `bytes` are printable ASCII (0x20...0x7E):
+    /// eight at a time, as most text is.
+    @inline(__always)
+    static func printableASCIIPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let n = bytes.count
+        var i = 0
+        while i + 8 <= n, isPrintableASCII(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+        while i < n, base[i] >= 0x20, base[i] < 0x7F { i += 1 }
+        return i
+    }
+
+    /// Whether all eight bytes of `word` are printable ASCII. A high bit is set in
+    /// `word | word + 1` for a byte of 0x80 or more, or of 0x7F; in `(word - 0x20) & ~word`
+    /// for a byte below 0x20 (the classic SWAR tests; a carry can only add false alarms
+    /// next to a real one, which the byte loop after it settles).
+    @inline(__always)
+    static func isPrintableASCII(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        return ((word | (word &+ ones)) | ((word &- ones &* 0x20) & ~word)) & highs == 0
     }
 
     /// Calls `body(scalar, width)` for each scalar of `bytes` and returns the total width,
@@ -48,7 +74,7 @@ public enum TextWidth {
                 v = (b0 & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F); i += 4
             }
             if v < 0xA0 || v == 0xFE0F || v == 0x200D || (0x1F1E6...0x1F1FF).contains(v) || (0x1F3FB...0x1F3FF).contains(v) { return nil }
-            let w = v < 0x300 ? 1 : contains(UnicodeWidthTables.zero, v) ? 0 : contains(UnicodeWidthTables.wide, v) ? 2 : 1
+            let w = lookupWidth(v)
             guard w > 0 else { return nil }
             body(v, w)
             total += w
@@ -88,12 +114,36 @@ public enum TextWidth {
 
     /// Columns of one scalar on its own: 2 for wide, 0 for marks and format characters, else 1.
     @inline(__always)
-    static func scalarWidth(_ scalar: Unicode.Scalar) -> Int {
-        let v = scalar.value
+    static func scalarWidth(_ scalar: Unicode.Scalar) -> Int { lookupWidth(scalar.value) }
+
+    /// `scalarWidth` of a scalar value: a table lookup in the Basic Multilingual Plane,
+    /// a binary search of the range tables above it.
+    @inline(__always)
+    static func lookupWidth(_ v: UInt32) -> Int {
         if v < 0x300 { return 1 }  // Latin, and controls (drawn as pictures)
+        if v < 0x10000 { return Int(bmpWidths[Int(v)]) }
+        return tableWidth(v)
+    }
+
+    static func tableWidth(_ v: UInt32) -> Int {
         if contains(UnicodeWidthTables.zero, v) { return 0 }
         return contains(UnicodeWidthTables.wide, v) ? 2 : 1
     }
+
+    /// The width of every BMP scalar (64 KiB, made once from the range tables): CJK
+    /// and other non-Latin text measured by two binary searches a scalar was most of
+    /// the cost of such rows. Raw memory, so the hot loops skip bounds checks.
+    nonisolated(unsafe) private static let bmpWidths: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x10000)
+        table.initialize(repeating: 1, count: 0x10000)
+        // Zero after wide: `tableWidth` looks in the zero table first.
+        for (ranges, width) in [(UnicodeWidthTables.wide, UInt8(2)), (UnicodeWidthTables.zero, 0)] {
+            for k in stride(from: 0, to: ranges.count, by: 2) where ranges[k] < 0x10000 {
+                for v in Int(ranges[k])...Int(min(ranges[k + 1], 0xFFFF)) { table[v] = width }
+            }
+        }
+        return UnsafePointer(table)
+    }()
 
     static func isRegionalIndicator(_ v: UInt32) -> Bool { (0x1F1E6...0x1F1FF).contains(v) }
 
@@ -138,7 +188,7 @@ public enum TextSanitizer {
     static func isClean(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            var i = 0
+            var i = TextWidth.printableASCIIPrefix(bytes)
             while i < bytes.count {
                 let b = bytes[i]
                 if b < 0x20 || b == 0x7F { return false }
