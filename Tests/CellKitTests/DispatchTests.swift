@@ -59,7 +59,7 @@ struct DispatchTests {
         let line = Array(#"{"cell": "X", "plain": "日本語 ✓", "esc": "a\"b", "nul": "a\u0000b", "n": {"t": "deep"}, "num": 3, "bad": ""#.utf8)
             + [0xFF, 0x41] + Array(#""}"#.utf8)
         let cell = Cell(reuseIdentifier: try CellIdentifier("X"), style: .default)
-        cell.show(IndexPath(section: 0, row: 0), rowsInSection: 1, data: .json(JSONRecord(bytes: line)))
+        cell.show(IndexPath(section: 0, row: 0), rowsInSection: 1, data: .json(try line.withUnsafeBufferPointer { try JSONRecord(checking: $0) }))
         func read(_ path: String) -> (ck_status, String?) {
             var out: UnsafePointer<CChar>?
             let status = HostTable.pointer.pointee.data_string(OpaquePointer(cell.handle), path, &out)

@@ -1,5 +1,7 @@
 // A row's data: what a table document or an embedding program hands a cell.
 
+import Glibc
+
 /// A JSON-like value; hooks read it by key path through the host table.
 public enum RowValue: Sendable, Equatable, Hashable {
     case null
@@ -66,21 +68,90 @@ enum RowData: Sendable {
     }
 }
 
-/// One JSON Lines record whose syntax was checked when it was read.
-struct JSONRecord: Sendable {
-    let bytes: [UInt8]
+/// One JSON Lines record whose syntax was checked when it was read, with an index
+/// of its top-level members made by the same pass, so a hook's key finds its value
+/// without parsing the line again. One allocation: the line's bytes, then four
+/// UInt32 offsets per member (key start and end, value start and end; the "cell"
+/// member left out), then the member count.
+struct JSONRecord: @unchecked Sendable {  // storage is never written after init
+    /// The header is the byte count. Not an array: `[UInt8](unsafeUninitializedCapacity:)`
+    /// went through an unspecialized allocation path, ~500 instructions a row.
+    private let storage: ManagedBuffer<Int, UInt8>
+
+    /// Checks `line` (a JSON object, or anything for the decoding paths) and indexes it.
+    init(checking line: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
+        var members = JSONValueParser.MemberIndex()
+        var parser = JSONValueParser(line)
+        try parser.check(members: &members)
+        self.init(line: line, members: members)
+    }
+
+    /// A record from a line and the members `JSONValueParser.check` found in it.
+    init(line: UnsafeBufferPointer<UInt8>, members: borrowing JSONValueParser.MemberIndex) {
+        let total = line.count + (members.count + 1) * 4
+        storage = ManagedBuffer<Int, UInt8>.create(minimumCapacity: total) { _ in total }
+        storage.withUnsafeMutablePointerToElements { elements in
+            let base = UnsafeMutableRawPointer(elements)
+            if line.count > 0 { base.copyMemory(from: line.baseAddress!, byteCount: line.count) }
+            base.advanced(by: line.count).copyMemory(from: members.offsets, byteCount: members.count * 4)
+            base.storeBytes(of: UInt32(members.count / 4), toByteOffset: line.count + members.count * 4, as: UInt32.self)
+        }
+    }
+
+    /// Calls `body` with all the bytes: the line, then the index.
+    private func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        storage.withUnsafeMutablePointers { count, elements in body(UnsafeRawBufferPointer(start: elements, count: count.pointee)) }
+    }
 
     func value(at keyPath: String) -> RowValue? {
-        bytes.withUnsafeBufferPointer { JSONValueParser.value(in: $0, at: keyPath) }
+        if keyPath.isEmpty { return withLine { JSONValueParser.value(in: $0, at: "") } }
+        return withMember(keyPath) { line, member, rest in JSONValueParser.value(in: line, from: member.lowerBound, at: rest) }
     }
 
     /// Calls `body` with the bytes of the text at `keyPath` if it is written with no
     /// escapes and is valid UTF-8 (what decoding it would give, byte for byte); else nil.
     func withPlainString<R>(at keyPath: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        bytes.withUnsafeBufferPointer { all in
-            guard let span = JSONValueParser.plainString(in: all, at: keyPath) else { return nil }
-            let text = UnsafeBufferPointer(rebasing: all[span])
+        guard !keyPath.isEmpty else { return nil }
+        return withMember(keyPath) { line, member, rest -> R? in
+            let span = rest == nil
+                ? (line[member.lowerBound] == UInt8(ascii: "\"") ? JSONValueParser.plainText(in: line, member.lowerBound + 1..<member.upperBound - 1) : nil)
+                : JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest)
+            guard let span else { return nil }
+            let text = UnsafeBufferPointer(rebasing: line[span])
             return Unicode.isValidUTF8(text) && !text.contains(0) ? body(text) : nil
+        } ?? nil
+    }
+
+    // MARK: The index
+
+    /// Calls `body` with the line, the value of the top-level member named by `keyPath`'s
+    /// first key (the last such member, as a dictionary would keep) and the rest of the path
+    /// after its dot (nil if none); nil if there is no such member.
+    private func withMember<R>(_ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?) -> R? {
+        var bytes = keyPath
+        return bytes.withUTF8 { path in
+            let dot = memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!) }
+            let key = UnsafeBufferPointer(rebasing: path[..<(dot ?? path.count)])
+            let rest = dot.map { Substring(keyPath).utf8.dropFirst($0 + 1) }
+            return withUnsafeBytes { raw in
+                let n = Int(raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))
+                let index = raw.count - 4 - n * 16
+                let line = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: index)
+                for m in stride(from: n - 1, through: 0, by: -1) {
+                    func offset(_ k: Int) -> Int { Int(raw.loadUnaligned(fromByteOffset: index + m * 16 + k * 4, as: UInt32.self)) }
+                    let quoted = UnsafeBufferPointer(rebasing: line[offset(0)..<offset(1)])
+                    if JSONValueParser.key(quoted, equals: key) { return body(line, offset(2)..<offset(3), rest) }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// Calls `body` with the line's bytes.
+    private func withLine<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeBytes { raw in
+            let n = Int(raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))
+            return body(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: raw.count - 4 - n * 16))
         }
     }
 }

@@ -16,6 +16,31 @@ struct JSONValueParser {
     private var i = 0
     /// Where the value of the top-level object's "cell" key starts, if it has one.
     private(set) var cellOffset: Int?
+    /// Where `parseDocument` notes the top-level object's members (see `JSONRecord`), if set.
+    private var members: UnsafeMutablePointer<MemberIndex>?
+
+    /// Offsets of members, four per member, in memory kept from row to row: appending
+    /// to an array per member cost more than parsing the member.
+    struct MemberIndex: ~Copyable {
+        private(set) var offsets = UnsafeMutablePointer<UInt32>.allocate(capacity: 16)
+        private(set) var count = 0
+        private var capacity = 16
+
+        deinit { offsets.deallocate() }
+
+        mutating func removeAll() { count = 0 }
+
+        mutating func append(_ a: Int, _ b: Int, _ c: Int, _ d: Int) {
+            if count + 4 > capacity {
+                let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity * 2)
+                grown.moveInitialize(from: offsets, count: count)
+                offsets.deallocate()
+                (offsets, capacity) = (grown, capacity * 2)
+            }
+            (offsets[count], offsets[count + 1], offsets[count + 2], offsets[count + 3]) = (UInt32(a), UInt32(b), UInt32(c), UInt32(d))
+            count += 4
+        }
+    }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -26,6 +51,17 @@ struct JSONValueParser {
         skipSpace()
         guard i == bytes.count else { throw fail("unexpected text after the value") }
         return value
+    }
+
+    /// Checks the whole text, as `parseDocument(build: false)`, and appends to `members`
+    /// four offsets per member of a top-level object, "cell" left out: where its quoted
+    /// key starts and ends, where its value starts and ends.
+    mutating func check(members: inout MemberIndex) throws(JSONSyntaxError) {
+        try withUnsafeMutablePointer(to: &members) { (pointer) throws(JSONSyntaxError) in
+            self.members = pointer
+            defer { self.members = nil }
+            _ = try parseDocument(build: false)
+        }
     }
 
     private func fail(_ message: String) -> JSONSyntaxError { JSONSyntaxError(offset: i, message: message) }
@@ -71,8 +107,14 @@ struct JSONValueParser {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after the key") }
             i += 1
-            if depth == 0, build ? key == "cell" : isCellKey(keyStart..<keyEnd) { skipSpace(); cellOffset = i }
+            skipSpace()
+            let valueStart = i
+            let isCell = depth == 0 && (build ? key == "cell" : isCellKey(keyStart..<keyEnd))
+            if isCell { cellOffset = i }
             let value = try parseValue(depth: depth + 1, build: build)
+            if depth == 0, !isCell, let members {
+                members.pointee.append(keyStart, keyEnd, valueStart, i)
+            }
             if build { fields[key] = value }
             skipSpace()
             guard i < bytes.count else { throw fail("expected ',' or '}', found the end of the line") }
@@ -224,22 +266,34 @@ extension JSONValueParser {
         return value
     }
 
-    /// Where the text at `keyPath` is, inside its quotes, if it has no escapes; else nil.
-    static func plainString(in bytes: UnsafeBufferPointer<UInt8>, at keyPath: String) -> Range<Int>? {
+    /// Where the text at dot-separated `path` below the value at `offset` (or that value,
+    /// for nil) is, inside its quotes, if it has no escapes; else nil.
+    static func plainString(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int, at path: Substring.UTF8View?) -> Range<Int>? {
         var parser = JSONValueParser(bytes)
-        guard parser.seek(keyPath) != nil else { return nil }
+        parser.i = offset
+        if let path, parser.seek(path, depth: 1) == nil { return nil }
         parser.skipSpace()
         let start = parser.i + 1
         guard parser.i < bytes.count, bytes[parser.i] == UInt8(ascii: "\""), (try? parser.parseString(build: false)) != nil else { return nil }
-        let end = parser.i - 1  // the closing quote
-        return memchr(bytes.baseAddress! + start, 0x5C, end - start) == nil ? start..<end : nil
+        return plainText(in: bytes, start..<parser.i - 1)
+    }
+
+    /// `inside` (a checked text's bytes between its quotes) if it has no escapes; else nil.
+    static func plainText(in bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>) -> Range<Int>? {
+        memchr(bytes.baseAddress! + inside.lowerBound, 0x5C, inside.count) == nil ? inside : nil
     }
 
     /// Moves to the value at `keyPath`; returns its depth, or nil if there is none.
     private mutating func seek(_ keyPath: String) -> Int? {
-        var depth = 0
-        var rest = Substring(keyPath).utf8  // bytes: searching Characters for "." costs more than the lookup
-        while !keyPath.isEmpty {
+        keyPath.isEmpty ? 0 : seek(Substring(keyPath).utf8, depth: 0)
+    }
+
+    /// From a value at `depth`, moves down the dot-separated `path` (at least one key,
+    /// maybe empty); returns the depth reached, or nil if there is nothing there.
+    private mutating func seek(_ path: Substring.UTF8View, depth: Int) -> Int? {
+        var depth = depth
+        var rest = path  // bytes: searching Characters for "." costs more than the lookup
+        while true {
             let dot = rest.firstIndex(of: UInt8(ascii: "."))
             let key = rest[..<(dot ?? rest.endIndex)]
             skipSpace()
@@ -250,10 +304,18 @@ extension JSONValueParser {
             default: return nil
             }
             depth += 1
-            guard let dot else { break }
+            guard let dot else { return depth }
             rest = rest[rest.index(after: dot)...]
         }
-        return depth
+    }
+
+    /// The value at dot-separated `path` below the value at `offset` (depth 1) of checked text.
+    static func value(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int, at path: Substring.UTF8View?) -> RowValue? {
+        var parser = JSONValueParser(bytes)
+        parser.i = offset
+        let depth = path.map { parser.seek($0, depth: 1) } ?? 1
+        guard let depth else { return nil }
+        return try? parser.parseValue(depth: depth)
     }
 
     /// The value starting at byte `offset` of checked text (such as `cellOffset`), decoded.

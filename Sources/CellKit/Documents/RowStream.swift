@@ -45,6 +45,8 @@ final class RowStream {
     /// The line the next record starts on (1-based).
     @exclusivity(unchecked) private var nextLine = 1
     @exclusivity(unchecked) private var header: [String] = []
+    /// The index of the JSON Lines record being read, kept to reuse its memory.
+    @exclusivity(unchecked) private var members = JSONValueParser.MemberIndex()
     /// Rows returned so far.
     @exclusivity(unchecked) private(set) var rowsRead = 0
 
@@ -101,7 +103,8 @@ final class RowStream {
     private func jsonRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
         // Checked whole now, so errors keep their line and column; decoded later, key by key.
         var parser = JSONValueParser(record)
-        do { _ = try parser.parseDocument(build: false) } catch {
+        members.removeAll()
+        do { try parser.check(members: &members) } catch {
             throw self.error(line, column: column(in: record, at: error.offset), "JSON: \(error.message)")
         }
         guard record.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") else {
@@ -119,7 +122,7 @@ final class RowStream {
             }
             cell = s
         }
-        return StreamedRow(cell: cell, data: .json(JSONRecord(bytes: Array(record))), line: line, column: cellColumn)
+        return StreamedRow(cell: cell, data: .json(JSONRecord(line: record, members: members)), line: line, column: cellColumn)
     }
 
     private func csvRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
