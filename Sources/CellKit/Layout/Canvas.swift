@@ -26,6 +26,8 @@ public final class Canvas {
     @exclusivity(unchecked) private var capacity = 0
     /// Whether a wide glyph was painted since the last reset: only then can a write cut one in half.
     @exclusivity(unchecked) private var hasWideGlyphs = false
+    /// Whether anything but ASCII was painted since the last reset: if not, a line is written as bytes straight.
+    @exclusivity(unchecked) private var hasNonASCII = false
     @exclusivity(unchecked) private var extras: [String] = []
     /// Styles in use on this row; index 0 is the row's background.
     @exclusivity(unchecked) public private(set) var styles: [TextStyle] = []
@@ -56,6 +58,7 @@ public final class Canvas {
         styleIndex.update(repeating: 0, count: n)
         if !extras.isEmpty { extras.removeAll(keepingCapacity: true) }
         hasWideGlyphs = false
+        hasNonASCII = false
         styles.removeAll(keepingCapacity: true)
         styles.append(background)
     }
@@ -139,6 +142,7 @@ public final class Canvas {
     @inline(__always)
     private func set(_ value: UInt32, x: Int, y: Int, style: UInt16) {
         let i = y * width + x
+        if value >= 0x80 { hasNonASCII = true }  // continuations and glyph references too
         if value == Canvas.continuation { hasWideGlyphs = true }
         if hasWideGlyphs {
             if cells[i] == Canvas.continuation, x > 0 { cells[i - 1] = 0x20 }
@@ -165,6 +169,14 @@ public final class Canvas {
     /// Writes the UTF-8 text of `columns` on line `y` to `out`.
     public func write(line y: Int, columns: Range<Int>, to out: OutputBuffer) {
         let row = cells + y * width
+        if !hasNonASCII {  // a byte a column, in a loop the compiler vectorizes
+            let source = row + columns.lowerBound, n = columns.count
+            out.append(atMost: n) { p in
+                for k in 0..<n { p[k] = UInt8(truncatingIfNeeded: source[k]) }  // no index arithmetic to overflow-check
+                return n
+            }
+            return
+        }
         var x = columns.lowerBound
         while x < columns.upperBound {
             // Single scalars are encoded straight into the buffer (at most 4 bytes a column);
