@@ -161,9 +161,13 @@ struct JSONValueParser {
     private mutating func parseString(build: Bool = true) throws(JSONSyntaxError) -> String {
         i += 1
         let start = i
-        // Fast path: no escapes. Eight bytes at a time while none of them ends the run.
-        while i + 8 <= bytes.count, !Self.endsPlainRun(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)) { i += 8 }
-        while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+        // Fast path: no escapes. Eight bytes at a time while none of them ends the run,
+        // in locals: `i` is a stored property, written back to memory on every step.
+        let base = bytes.baseAddress!, n = bytes.count
+        var j = i
+        while j &+ 8 <= n, !Self.endsPlainRun(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) { j &+= 8 }
+        while j < n, base[j] != UInt8(ascii: "\""), base[j] != UInt8(ascii: "\\"), base[j] >= 0x20 { j &+= 1 }
+        i = j
         if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
             defer { i += 1 }
             return build ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self) : ""
@@ -204,8 +208,9 @@ struct JSONValueParser {
     @inline(__always)
     private static func endsPlainRun(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        return hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C)) || (word &- ones &* 0x20) & ~word & highs != 0
+        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
+        // One branch for the three tests: their high bits, or-ed.
+        return (zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | (word &- ones &* 0x20) & ~word) & highs != 0
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {

@@ -45,8 +45,10 @@ public struct TableRow: Sendable {
         self.init(identifier: identifier, rowData: .value(data), mark: mark)
     }
 
-    init(identifier: String, rowData: RowData, mark: SourceMark?) {
-        (self.identifier, self.rowData, self.mark) = (identifier, rowData, mark)
+    init(identifier: String, rowData: consuming RowData, mark: SourceMark?) {
+        self.identifier = identifier
+        self.rowData = rowData
+        self.mark = mark
     }
 }
 
