@@ -120,30 +120,40 @@ public struct CellLayout: Sendable {
 
     /// `cell` laid out at `width` columns and `height` lines; nil = its natural height.
     public func layout(_ cell: Cell, width: Int, height: Int?) -> RowLayout {
+        var row = RowLayout(indexPath: cell.indexPath, identifier: "", width: 0, height: 0, position: .single, isSelected: false,
+                            background: Fill(), backgroundColor: nil, views: [])
+        layout(cell, width: width, height: height, into: &row)
+        return row
+    }
+
+    /// `layout(_:width:height:)` into `row`, reusing the memory of its views: a renderer
+    /// keeps one `RowLayout` for all its rows rather than allocating a list per row.
+    public func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         let fill = selected ? selectedFill(cell) : cell.background
-        var views: [PlacedView] = []
-        views.reserveCapacity(4 + cell.subviews.count)
+        row.views.removeAll(keepingCapacity: true)
+        row.views.reserveCapacity(4 + cell.subviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
         var memo = LineMemo()
         let height = height ?? naturalHeight(of: cell, area: area, memo: &memo)
         if var image = area.image {
             if cell.imageView.frame == .zero { image.frame.y = (height - 1) / 2 }  // centred, as UIKit centres the image
-            views.append(image)
+            row.views.append(image)
         }
-        placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &views)
+        placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &row.views)
         for view in cell.subviews where !view.isHidden {
-            if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) { views.append(placed) }
+            if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) { row.views.append(placed) }
         }
         if var accessory = area.accessory {
             accessory.frame.y = max(0, (height - accessory.frame.height) / 2)
             accessory.frame.height = min(accessory.frame.height, height)
-            views.append(accessory)
+            row.views.append(accessory)
         }
-        return RowLayout(
-            indexPath: cell.indexPath, identifier: cell.reuseIdentifier.name, width: width, height: height,
-            position: cell.position, isSelected: selected, background: fill,
-            backgroundColor: fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }, views: views)
+        row.indexPath = cell.indexPath
+        row.identifier = cell.reuseIdentifier.name
+        (row.width, row.height, row.position, row.isSelected) = (width, height, cell.position, selected)
+        row.background = fill
+        row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
     }
 
     private func selectedFill(_ cell: Cell) -> Fill {

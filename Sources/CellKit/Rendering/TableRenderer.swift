@@ -33,6 +33,9 @@ public final class TableRenderer {
 
     // Identifiers seen so far; a table uses few, so a short list beats hashing each row's name.
     @exclusivity(unchecked) private var types: [(name: String, slot: ReuseSlot)] = []
+    /// The row being drawn; one for all rows, so its list of views is allocated once.
+    @exclusivity(unchecked) private var laidOut = RowLayout(indexPath: IndexPath(section: 0, row: 0), identifier: "", width: 0, height: 0,
+                                                            position: .single, isSelected: false, background: Fill(), backgroundColor: nil, views: [])
 
     public init(queue: CellQueue, layout: CellLayout, width: Int) {
         (self.queue, self.layout, self.width) = (queue, layout, width)
@@ -55,8 +58,8 @@ public final class TableRenderer {
             try format.beginSection(info, index: s, to: out)
             if first <= last {
                 for r in first...last {
-                    let row = try layoutRow(IndexPath(section: s, row: r), count: count, info: info, source: source, delegate: delegate, width: cellWidth)
-                    try format.row(row, isFirst: r == first, isLast: r == last, to: out)
+                    try layoutRow(IndexPath(section: s, row: r), count: count, info: info, source: source, delegate: delegate, width: cellWidth)
+                    try format.row(laidOut, isFirst: r == first, isLast: r == last, to: out)
                     try out.flushIfFull()
                     rowsDrawn += 1
                 }
@@ -67,8 +70,9 @@ public final class TableRenderer {
     }
 
     /// One row through the routine: dequeue, size, lay out, recycle.
+    /// Into `laidOut`, reused row after row.
     private func layoutRow(_ indexPath: IndexPath, count: Int, info: SectionInfo, source: TableDataSource,
-                           delegate: TableDelegate?, width: Int) throws -> RowLayout {
+                           delegate: TableDelegate?, width: Int) throws {
         let row = try source.row(at: indexPath)
         let slot = try reuseSlot(row)
         // `consume`: the row's data moves into the cell; reading `row.rowData` copied it (a retain per row).
@@ -77,9 +81,8 @@ public final class TableRenderer {
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)
         let height = lines.map { max(1, min(200, Int($0.rounded()))) }
-        let laidOut = layout.layout(cell, width: width, height: height)
+        layout.layout(cell, width: width, height: height, into: &laidOut)
         queue.recycle(cell)
-        return laidOut
     }
 
     /// The cell type a row names, resolved once per identifier.
