@@ -160,7 +160,7 @@ public final class Cell {
         // old value needs freeing only if it holds storage; most rows replace null.
         switch dataBox.pointee {
         case .value(.null), .value(.bool), .value(.number): dataBox.initialize(to: consume data)
-        default: replaceData(with: data)
+        default: replaceData(with: consume data)
         }
     }
 
