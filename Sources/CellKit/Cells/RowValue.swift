@@ -98,13 +98,18 @@ struct JSONRecord: @unchecked Sendable {  // storage is never written after init
         }
     }
 
-    /// Calls `body` with all the bytes: the line, then the index.
-    private func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        storage.withUnsafeMutablePointers { count, elements in body(UnsafeRawBufferPointer(start: elements, count: count.pointee)) }
+    /// Calls `body` with the line's bytes, all the bytes (the index starts where the line
+    /// ends), and the number of members in the index.
+    private func withParts<R>(_ body: (_ line: UnsafeBufferPointer<UInt8>, _ all: UnsafeRawBufferPointer, _ members: Int) -> R) -> R {
+        storage.withUnsafeMutablePointers { total, elements in
+            let all = UnsafeRawBufferPointer(start: elements, count: total.pointee)
+            let n = Int(all.loadUnaligned(fromByteOffset: all.count - 4, as: UInt32.self))
+            return body(UnsafeBufferPointer(start: elements, count: all.count - 4 - n * 16), all, n)
+        }
     }
 
     func value(at keyPath: String) -> RowValue? {
-        if keyPath.isEmpty { return withLine { JSONValueParser.value(in: $0, at: "") } }
+        if keyPath.isEmpty { return withParts { line, _, _ in JSONValueParser.value(in: line, at: "") } }
         return withMember(keyPath) { line, member, rest in JSONValueParser.value(in: line, from: member.lowerBound, at: rest) }
     }
 
@@ -133,25 +138,14 @@ struct JSONRecord: @unchecked Sendable {  // storage is never written after init
             let dot = memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!) }
             let key = UnsafeBufferPointer(rebasing: path[..<(dot ?? path.count)])
             let rest = dot.map { Substring(keyPath).utf8.dropFirst($0 + 1) }
-            return withUnsafeBytes { raw in
-                let n = Int(raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))
-                let index = raw.count - 4 - n * 16
-                let line = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: index)
+            return withParts { line, all, n in
                 for m in stride(from: n - 1, through: 0, by: -1) {
-                    func offset(_ k: Int) -> Int { Int(raw.loadUnaligned(fromByteOffset: index + m * 16 + k * 4, as: UInt32.self)) }
+                    func offset(_ k: Int) -> Int { Int(all.loadUnaligned(fromByteOffset: line.count + m * 16 + k * 4, as: UInt32.self)) }
                     let quoted = UnsafeBufferPointer(rebasing: line[offset(0)..<offset(1)])
                     if JSONValueParser.key(quoted, equals: key) { return body(line, offset(2)..<offset(3), rest) }
                 }
                 return nil
             }
-        }
-    }
-
-    /// Calls `body` with the line's bytes.
-    private func withLine<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        withUnsafeBytes { raw in
-            let n = Int(raw.loadUnaligned(fromByteOffset: raw.count - 4, as: UInt32.self))
-            return body(UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: raw.count - 4 - n * 16))
         }
     }
 }
