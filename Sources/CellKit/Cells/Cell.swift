@@ -15,7 +15,7 @@ public final class Cell {
     /// The resolved type whose hooks configure this cell; nil for a cell made by hand.
     public let cellType: CellType?
     /// The pool this cell returns to, or -1 for none: what recycling indexes by.
-    let slot: Int
+    @usableFromInline let slot: Int
     /// The table's stylesheet and warnings.
     public let context: CellContext
 
@@ -47,14 +47,20 @@ public final class Cell {
 
     // MARK: The row it is showing
 
-    @exclusivity(unchecked) public internal(set) var indexPath = IndexPath(section: 0, row: 0)
-    @exclusivity(unchecked) public internal(set) var rowsInSection = 1
+    /// The row the cell is showing.
+    @inlinable public var indexPath: IndexPath { shownIndexPath }
+    /// How many rows the cell's section has.
+    @inlinable public var rowsInSection: Int { shownRowsInSection }
+    // Stored apart from the public getters so that the routine, inlined into
+    // callers in other modules, may set them (see `show`).
+    @usableFromInline @exclusivity(unchecked) var shownIndexPath = IndexPath(section: 0, row: 0)
+    @usableFromInline @exclusivity(unchecked) var shownRowsInSection = 1
     /// The row's data, as the data source gave it.
     public var data: RowValue { dataBox.pointee.rowValue }
     // Out of line: replacing a value stored in the class frees the old one while
     // the compiler holds an extra reference to the cell (an atomic pair per row);
     // a store through a raw pointer needs no reference to the cell at all.
-    private let dataBox: UnsafeMutablePointer<RowData>
+    @usableFromInline let dataBox: UnsafeMutablePointer<RowData>
     /// Set by the table while it draws a selected row.
     @exclusivity(unchecked) public var isSelected = false
     /// Where the row stands in its section.
@@ -70,7 +76,12 @@ public final class Cell {
     /// The handle hooks receive; valid as long as the cell. Freed with it.
     public let handle: UnsafeMutablePointer<ck_cell>
     /// C strings handed to a hook; freed when the cell is next handed out.
-    @exclusivity(unchecked) var scratch: [UnsafeMutablePointer<CChar>] = []
+    @exclusivity(unchecked) var scratch: [UnsafeMutablePointer<CChar>] = [] {
+        didSet { hasScratch = !scratch.isEmpty }
+    }
+    /// Whether hooks were handed C strings that wait to be freed: a stored flag,
+    /// so that `recycle` tests one byte of the cell instead of loading the array.
+    @usableFromInline @exclusivity(unchecked) private(set) var hasScratch = false
 
     /// A new, blank cell. Use a `CellQueue` to get cells with their hooks run.
     public convenience init(reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default) {
@@ -152,10 +163,10 @@ public final class Cell {
     /// Points the cell at a row, before its customize hook runs. Plain stores
     /// only: a call that might free memory here makes the compiler retain and
     /// release the cell around it, two atomics per row.
-    @inline(__always)
+    @inlinable @inline(__always)
     func show(_ indexPath: IndexPath, rowsInSection: Int, data: consuming RowData) {
-        self.indexPath = indexPath
-        self.rowsInSection = rowsInSection
+        shownIndexPath = indexPath
+        shownRowsInSection = rowsInSection
         // A move: copying a RowValue is an outlined copy and a retain per row. The
         // old value needs freeing only if it holds storage; most rows replace null.
         switch dataBox.pointee {
@@ -166,8 +177,8 @@ public final class Cell {
 
     /// Frees the previous row's value and stores the next one; out of line so the
     /// routine's common path needs fewer registers saved.
-    @inline(never)
-    private func replaceData(with data: consuming RowData) {
+    @usableFromInline @inline(never)
+    func replaceData(with data: consuming RowData) {
         dataBox.pointee = consume data
     }
 
@@ -194,11 +205,10 @@ public final class Cell {
         return UnsafePointer(copy)
     }
 
-    /// Whether hooks were handed C strings that wait to be freed.
-    var hasScratch: Bool { !scratch.isEmpty }
+
 
     /// Frees the C strings hooks were handed (when the cell goes back to its pool).
-    func freeScratch() {
+    @usableFromInline func freeScratch() {
         for p in scratch { free(p) }
         scratch.removeAll(keepingCapacity: true)
     }

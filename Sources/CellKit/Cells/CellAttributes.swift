@@ -123,7 +123,7 @@ public struct IndexPath: Hashable, Sendable, Codable, CustomStringConvertible {
     public var section: Int, row: Int
     public init(section: Int, row: Int) { (self.section, self.row) = (section, row) }
     public var description: String { "\(section).\(row)" }
-    var c: ck_index_path { ck_index_path(section: Int64(section), row: Int64(row)) }
+    @inlinable var c: ck_index_path { ck_index_path(section: Int64(section), row: Int64(row)) }
 }
 
 extension String {

@@ -47,7 +47,7 @@ public enum RowValue: Sendable, Equatable, Hashable {
 /// A row's data: a value, or a JSON Lines record kept as its checked bytes and
 /// read key by key when a hook asks. Decoding every record into a dictionary
 /// cost more than drawing its row; hooks read one or two keys.
-enum RowData: Sendable {
+@usableFromInline enum RowData: Sendable {
     case value(RowValue)
     case json(JSONRecord)
 
@@ -73,7 +73,7 @@ enum RowData: Sendable {
 /// without parsing the line again. One allocation: the line's bytes, then four
 /// UInt32 offsets per member (key start and end, value start and end; the "cell"
 /// member left out), then the member count.
-struct JSONRecord: @unchecked Sendable {  // storage is never written after init
+@usableFromInline struct JSONRecord: @unchecked Sendable {  // storage is never written after init
     /// The header is the byte count. Not an array: `[UInt8](unsafeUninitializedCapacity:)`
     /// went through an unspecialized allocation path, ~500 instructions a row.
     private let storage: ManagedBuffer<Int, UInt8>

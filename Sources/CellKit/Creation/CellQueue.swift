@@ -16,20 +16,20 @@ public final class CellQueue {
     public let poolLimit: Int
     /// The stylesheet and warnings this queue's cells share.
     public let context: CellContext
-    private let registryID: Int
+    @usableFromInline let registryID: Int
 
     /// One cell type's pool, with its hooks copied beside it.
-    private struct Pool {
+    @usableFromInline struct Pool {
         var isReady = false
         var type: CellType?  // kept here so the per-row path never retains it
-        var cells = Pool.noCells  // poolLimit places; the first `count` hold cells
-        var count = 0
-        var room = 0  // poolLimit once made; 0 before, so `recycle` needs one compare
-        var hasPrepare = false
-        var statistics = CellStatistics()
+        @usableFromInline var cells = Pool.noCells  // poolLimit places; the first `count` hold cells
+        @usableFromInline var count = 0
+        @usableFromInline var room = 0  // poolLimit once made; 0 before, so `recycle` needs one compare
+        @usableFromInline var hasPrepare = false
+        @usableFromInline var statistics = CellStatistics()
         // Standard hooks as bare C pointers: copying one is free, while copying
         // a Hook (an enum that may hold a class) costs an outlined copy per row.
-        var customizeDirect: Hook.Standard?
+        @usableFromInline var customizeDirect: Hook.Standard?
         var prepareDirect: Hook.Standard?
         // The rest (libffi, built-in) unowned: `type` keeps them alive, and copying
         // a Hook retains the class inside it.
@@ -45,8 +45,8 @@ public final class CellQueue {
     // Raw memory, not arrays: cells move in and out without retain/release,
     // uniqueness or exclusivity checks, which together cost more than the
     // routine's own work. Only this queue's thread touches it.
-    private var pools: UnsafeMutablePointer<Pool>
-    private var capacity = 0
+    @usableFromInline var pools: UnsafeMutablePointer<Pool>
+    @usableFromInline var capacity = 0
 
     public init(registry: CellRegistry, poolLimit: Int = 5, context: CellContext = CellContext()) {
         self.registry = registry
@@ -72,6 +72,7 @@ public final class CellQueue {
     /// `selectable`, and its init hook run; then, every time, its customize hook.
     /// A slot from another registry is a programmer error: it is reported in the
     /// context's warnings and the row gets a blank cell.
+    @inlinable
     public func dequeueCell(
         _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle = .default, selectable: Bool = true,
         rowsInSection: Int = 1, data: consuming RowValue = .null
@@ -79,8 +80,9 @@ public final class CellQueue {
         dequeue(slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: .value(consume data))
     }
 
-    /// The routine, for row data in either form (see `RowData`).
-    @inline(__always)
+    /// The routine, for row data in either form (see `RowData`). Inlinable, with
+    /// the rare paths out of line, so that callers in other modules pay no calls.
+    @inlinable @inline(__always)
     func dequeue(
         _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
     ) -> Cell {
@@ -100,8 +102,8 @@ public final class CellQueue {
     }
 
     /// The routine when the pool is empty or not made yet: a new cell, its init hook, its customize hook.
-    @inline(never)
-    private func dequeueNew(
+    @usableFromInline @inline(never)
+    func dequeueNew(
         _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
     ) -> Cell {
         let index = slot.index
@@ -120,8 +122,8 @@ public final class CellQueue {
     }
 
     /// Runs the pool's customize hook on `cell`: a typed C pointer inline, anything else out of line.
-    @inline(__always)
-    private func customize(_ cell: Cell, at indexPath: IndexPath, _ pool: UnsafeMutablePointer<Pool>) {
+    @inlinable @inline(__always)
+    func customize(_ cell: Cell, at indexPath: IndexPath, _ pool: UnsafeMutablePointer<Pool>) {
         if let customize = pool.pointee.customizeDirect {
             customize(cell.handle, indexPath.c)
         } else {
@@ -130,8 +132,8 @@ public final class CellQueue {
     }
 
     /// Runs a customize hook that is not a typed C pointer: libffi or built-in.
-    @inline(never)
-    private func customizeIndirect(_ cell: Cell, _ pool: UnsafeMutablePointer<Pool>) {
+    @usableFromInline @inline(never)
+    func customizeIndirect(_ cell: Cell, _ pool: UnsafeMutablePointer<Pool>) {
         if let customize = pool.pointee.customizeFFI {
             _ = customize._withUnsafeGuaranteedRef { $0.call(cell) }
         } else if let customize = pool.pointee.customize {
@@ -170,6 +172,7 @@ public final class CellQueue {
     /// Gives a cell back once its row is drawn. If its pool has room, the type's
     /// prepare-for-reuse hook runs and the cell waits there; otherwise it is freed.
     /// `consuming`: the caller's reference moves into the pool without a retain.
+    @inlinable
     public func recycle(_ cell: consuming Cell) {
         // One unsigned compare covers slot -1 (unpooled cells) and slots past the table.
         let slot = cell.slot
@@ -185,8 +188,8 @@ public final class CellQueue {
     }
 
     /// `recycle` for a cell whose type has a prepare-for-reuse hook or that holds C strings.
-    @inline(never)
-    private func prepareAndPool(_ cell: consuming Cell, _ pool: UnsafeMutablePointer<Pool>) {
+    @usableFromInline @inline(never)
+    func prepareAndPool(_ cell: consuming Cell, _ pool: UnsafeMutablePointer<Pool>) {
         if let prepare = pool.pointee.prepareDirect {
             prepare(cell.handle, cell.indexPath.c)
         } else if let prepare = pool.pointee.prepare {

@@ -4,9 +4,9 @@
 import CCellKit
 
 /// One hook, ready to call: through a typed C pointer, or through libffi.
-enum Hook: @unchecked Sendable {
-    typealias Standard = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void
-    typealias StandardHeight = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Double
+@usableFromInline enum Hook: @unchecked Sendable {
+    @usableFromInline typealias Standard = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void
+    @usableFromInline typealias StandardHeight = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Double
 
     case standard(Standard)
     case standardHeight(StandardHeight)
@@ -33,7 +33,7 @@ enum Hook: @unchecked Sendable {
 public struct ReuseSlot: Sendable, Hashable {
     /// The type's position in its registry.
     public let index: Int
-    let registryID: Int
+    @usableFromInline let registryID: Int
 }
 
 /// A cell type: an identifier with its hooks resolved in a loaded plugin.

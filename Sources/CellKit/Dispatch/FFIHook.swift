@@ -5,7 +5,7 @@ import CCellKit
 import CFFI
 
 /// A prepared libffi call to one hook.
-final class FFIHook: @unchecked Sendable {  // immutable after init; calls use only stack memory
+@usableFromInline final class FFIHook: @unchecked Sendable {  // immutable after init; calls use only stack memory
     let signature: HookSignature
     private let function: @convention(c) () -> Void
     private let context: UnsafeMutableRawPointer?
@@ -13,22 +13,20 @@ final class FFIHook: @unchecked Sendable {  // immutable after init; calls use o
     private let argumentTypes: UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>
     private let indexPathType = UnsafeMutablePointer<ffi_type>.allocate(capacity: 1)
     private let indexPathFields = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: 3)
-    // The parameter list again as raw memory: walking the signature's array per
-    // call retains and releases it.
-    private let parameters: UnsafeMutablePointer<HookParameter>
+    // Where each argument sits in `Values`, as raw memory: walking the signature's
+    // array per call retains and releases it.
+    private let offsets: UnsafeMutablePointer<Int>
     private let parameterCount: Int
     private let result: HookResult
-
-    /// Each argument value sits in its own 16-byte slot (room for ck_index_path).
-    private static let slotSize = 16
+    private let host = UnsafeRawPointer(HostTable.pointer)
 
     init(function: UnsafeMutableRawPointer, signature: HookSignature, context: UnsafeMutableRawPointer?) throws(FFIError) {
         self.function = unsafeBitCast(function, to: (@convention(c) () -> Void).self)
         self.signature = signature
         self.context = context
         parameterCount = signature.parameters.count
-        parameters = .allocate(capacity: max(1, parameterCount))
-        parameters.initialize(from: signature.parameters, count: parameterCount)
+        offsets = .allocate(capacity: max(1, parameterCount))
+        offsets.initialize(from: signature.parameters.map(Values.offset), count: parameterCount)
         result = signature.result
         // A struct passed by value needs its own ffi_type: size and alignment 0,
         // a NULL-terminated element list; ffi_prep_cif fills in the rest.
@@ -50,24 +48,22 @@ final class FFIHook: @unchecked Sendable {  // immutable after init; calls use o
         argumentTypes.deallocate()
         indexPathType.deallocate()
         indexPathFields.deallocate()
-        parameters.deallocate()
+        offsets.deallocate()
     }
 
     /// Calls the hook for `cell`; returns its result as a Double (0 for void hooks).
     func call(_ cell: Cell) -> Double {
         // Fixed-size frames stay on the stack; a temporary allocation sized at run
         // time is a malloc and free per call, which cost more than libffi itself.
-        var frame = Frame()
+        let indexPath = cell.indexPath
+        var values = Values(cell: UnsafeMutableRawPointer(cell.handle), indexPath: indexPath.c, section: Int64(indexPath.section),
+                            row: Int64(indexPath.row), host: host, context: context)
         var arguments = Arguments()
         var result: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &frame) { slots in
+        withUnsafeMutableBytes(of: &values) { values in
             withUnsafeMutableBytes(of: &arguments) { argumentBytes in
                 let argv = argumentBytes.baseAddress!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-                for i in 0..<parameterCount {
-                    let slot = slots.baseAddress! + i * Self.slotSize
-                    store(parameters[i], of: cell, at: slot)
-                    argv[i] = slot
-                }
+                for i in 0..<parameterCount { argv[i] = values.baseAddress! + offsets[i] }
                 // libffi widens integer results narrower than a register to a full
                 // ffi_arg: the result buffer must hold at least 8 bytes, read as ffi_arg.
                 withUnsafeMutableBytes(of: &result) { ffi_call(cif, function, $0.baseAddress, argv) }
@@ -76,25 +72,32 @@ final class FFIHook: @unchecked Sendable {  // immutable after init; calls use o
         return withUnsafeBytes(of: &result) { read(self.result, from: $0) }
     }
 
-    /// Room for one 16-byte slot per parameter kind (a hook names each at most once).
-    private struct Frame {
-        var words: (SIMD16<UInt64>) = .zero  // 128 bytes: 7 slots of 16
+    /// Every value a hook may take, filled in per call; each argument points at
+    /// its kind's field, so a call neither switches on kinds nor copies per argument.
+    private struct Values {
+        var cell: UnsafeMutableRawPointer  // also `data`: a hook reads the row's data through its cell
+        var indexPath: ck_index_path
+        var section: Int64
+        var row: Int64
+        var host: UnsafeRawPointer
+        var context: UnsafeMutableRawPointer?
+
+        static func offset(of p: HookParameter) -> Int {
+            switch p {
+            case .cell, .data: MemoryLayout<Values>.offset(of: \.cell)!
+            case .indexPath: MemoryLayout<Values>.offset(of: \.indexPath)!
+            case .section: MemoryLayout<Values>.offset(of: \.section)!
+            case .row: MemoryLayout<Values>.offset(of: \.row)!
+            case .host: MemoryLayout<Values>.offset(of: \.host)!
+            case .context: MemoryLayout<Values>.offset(of: \.context)!
+            }
+        }
     }
+    /// Room for one pointer per parameter kind (a hook names each at most once).
     private struct Arguments {
         var pointers: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
                        UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
             = (nil, nil, nil, nil, nil, nil, nil, nil)
-    }
-
-    private func store(_ p: HookParameter, of cell: Cell, at slot: UnsafeMutableRawPointer) {
-        switch p {
-        case .cell, .data: slot.storeBytes(of: UnsafeMutableRawPointer(cell.handle), as: UnsafeMutableRawPointer.self)
-        case .indexPath: slot.storeBytes(of: cell.indexPath.c, as: ck_index_path.self)
-        case .section: slot.storeBytes(of: Int64(cell.indexPath.section), as: Int64.self)
-        case .row: slot.storeBytes(of: Int64(cell.indexPath.row), as: Int64.self)
-        case .host: slot.storeBytes(of: UnsafeRawPointer(HostTable.pointer), as: UnsafeRawPointer.self)
-        case .context: slot.storeBytes(of: context, as: UnsafeMutableRawPointer?.self)
-        }
     }
 
     private func read(_ result: HookResult, from bytes: UnsafeRawBufferPointer) -> Double {
