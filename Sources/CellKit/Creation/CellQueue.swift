@@ -45,8 +45,8 @@ public final class CellQueue {
     // Raw memory, not arrays: cells move in and out without retain/release,
     // uniqueness or exclusivity checks, which together cost more than the
     // routine's own work. Only this queue's thread touches it.
-    @usableFromInline var pools: UnsafeMutablePointer<Pool>
-    @usableFromInline var capacity = 0
+    @usableFromInline @exclusivity(unchecked) var pools: UnsafeMutablePointer<Pool>
+    @usableFromInline @exclusivity(unchecked) var capacity = 0
 
     public init(registry: CellRegistry, poolLimit: Int = 5, context: CellContext = CellContext()) {
         self.registry = registry

@@ -33,9 +33,6 @@ public final class TableRenderer {
 
     // Identifiers seen so far; a table uses few, so a short list beats hashing each row's name.
     @exclusivity(unchecked) private var types: [(name: String, slot: ReuseSlot)] = []
-    /// The row being drawn; one for all rows, so its list of views is allocated once.
-    @exclusivity(unchecked) private var laidOut = RowLayout(indexPath: IndexPath(section: 0, row: 0), identifier: "", width: 0, height: 0,
-                                                            position: .single, isSelected: false, background: Fill(), backgroundColor: nil, views: [])
 
     public init(queue: CellQueue, layout: CellLayout, width: Int) {
         (self.queue, self.layout, self.width) = (queue, layout, width)
@@ -48,6 +45,11 @@ public final class TableRenderer {
         queue.context.contentWidth = cellWidth
         try format.begin(table, width: width, to: out)
         var before = 0  // rows in earlier sections
+        // The row being drawn: one for all rows, so its list of views is allocated
+        // once; a local, as a stored property is copied when handed to the format.
+        var laidOut = RowLayout(indexPath: IndexPath(section: 0, row: 0), identifier: "", width: 0, height: 0,
+                                position: .single, isSelected: false, background: Fill(), backgroundColor: nil, views: [])
+        var current = TableRow(identifier: "")  // the row being read, also kept: see `row(at:into:)`
         rowsDrawn = 0
         for s in 0..<source.numberOfSections() {
             let count = try source.numberOfRows(inSection: s)
@@ -58,7 +60,8 @@ public final class TableRenderer {
             try format.beginSection(info, index: s, to: out)
             if first <= last {
                 for r in first...last {
-                    try layoutRow(IndexPath(section: s, row: r), count: count, info: info, source: source, delegate: delegate, width: cellWidth)
+                    try layoutRow(IndexPath(section: s, row: r), count: count, info: info, source: source, delegate: delegate,
+                                  width: cellWidth, reading: &current, into: &laidOut)
                     try format.row(laidOut, isFirst: r == first, isLast: r == last, to: out)
                     try out.flushIfFull()
                     rowsDrawn += 1
@@ -72,11 +75,11 @@ public final class TableRenderer {
     /// One row through the routine: dequeue, size, lay out, recycle.
     /// Into `laidOut`, reused row after row.
     private func layoutRow(_ indexPath: IndexPath, count: Int, info: SectionInfo, source: TableDataSource,
-                           delegate: TableDelegate?, width: Int) throws {
-        let row = try source.row(at: indexPath)
+                           delegate: TableDelegate?, width: Int, reading row: inout TableRow, into laidOut: inout RowLayout) throws {
+        try source.row(at: indexPath, into: &row)
         let slot = try reuseSlot(row)
-        // `consume`: the row's data moves into the cell; reading `row.rowData` copied it (a retain per row).
-        let cell = queue.dequeue(slot, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count, data: (consume row).rowData)
+        // The row's data moves into the cell; reading `row.rowData` copied it (a retain per row).
+        let cell = queue.dequeue(slot, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count, data: row.takeData())
         cell.isSelected = indexPath == selected
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)

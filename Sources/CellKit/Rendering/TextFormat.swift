@@ -14,7 +14,7 @@ public struct TextFormat: RowFormat {
     private var width = 80
     private var style = TableStyle.grouped
     private var sectionsStarted = 0
-    private var rules = Rules()
+    private var rules = Rules()  // made again when the row width changes
 
     public init(ascii: Bool = false, color: Bool = false) { (self.ascii, self.color) = (ascii, color) }
 
@@ -109,13 +109,20 @@ public struct TextFormat: RowFormat {
     }
 
     /// A row's border pieces as bytes, made once per row width (building them per row
-    /// was a fifth of the time of a million-row render).
-    private struct Rules {
-        var width = -1
-        var top: [UInt8] = [], separator: [UInt8] = [], bottom: [UInt8] = []
-        var left: [UInt8] = [], right: [UInt8] = [], selectedLeft: [UInt8] = [], selectedRight: [UInt8] = []
+    /// was a fifth of the time of a million-row render). In raw memory the class
+    /// owns: writing arrays held by the format retained and released each, per row.
+    private final class Rules {
+        let width: Int
+        let top, separator, bottom, left, right, selectedLeft, selectedRight: UnsafeBufferPointer<UInt8>
+        private let storage: UnsafeMutableBufferPointer<UInt8>
 
-        init() {}
+        /// None yet: the first row makes them.
+        init() {
+            width = -1
+            storage = .allocate(capacity: 0)
+            let none = UnsafeBufferPointer(storage)
+            (top, separator, bottom, left, right, selectedLeft, selectedRight) = (none, none, none, none, none, none, none)
+        }
 
         init(_ f: TextFormat, width: Int) {
             self.width = width
@@ -127,15 +134,30 @@ public struct TextFormat: RowFormat {
                 if newline { f.writeLine(text, border, out) } else { f.write(text, border, out) }
                 return out.bytes
             }
-            top = bytes(m + f.box.topLeft + inner + f.box.topRight)
-            bottom = bytes(m + f.box.bottomLeft + inner + f.box.bottomRight)
-            separator = f.style == .plain ? bytes(" " + String(repeating: f.box.horizontal, count: max(0, width - 1)))
-                : bytes(m + f.box.left + inner + f.box.right)
-            left = Array(m.utf8) + bytes(f.box.vertical, newline: false)
-            right = bytes(f.box.vertical, newline: false)
-            selectedLeft = Array(m.utf8) + bytes(f.box.selected, newline: false)
-            selectedRight = bytes(f.box.selected, newline: false)
+            let pieces = [
+                bytes(m + f.box.topLeft + inner + f.box.topRight),
+                f.style == .plain ? bytes(" " + String(repeating: f.box.horizontal, count: max(0, width - 1)))
+                    : bytes(m + f.box.left + inner + f.box.right),
+                bytes(m + f.box.bottomLeft + inner + f.box.bottomRight),
+                Array(m.utf8) + bytes(f.box.vertical, newline: false),
+                bytes(f.box.vertical, newline: false),
+                Array(m.utf8) + bytes(f.box.selected, newline: false),
+                bytes(f.box.selected, newline: false),
+            ]
+            storage = .allocate(capacity: pieces.reduce(0) { $0 + $1.count })
+            var slices: [UnsafeBufferPointer<UInt8>] = []
+            var at = 0
+            for piece in pieces {
+                let slice = UnsafeMutableBufferPointer(rebasing: storage[at..<at + piece.count])
+                _ = slice.initialize(from: piece)
+                slices.append(UnsafeBufferPointer(slice))
+                at += piece.count
+            }
+            (top, separator, bottom, left, right, selectedLeft, selectedRight) =
+                (slices[0], slices[1], slices[2], slices[3], slices[4], slices[5], slices[6])
         }
+
+        deinit { storage.deallocate() }
     }
 
     // MARK: Writing
@@ -181,27 +203,30 @@ extension Canvas {
     /// Paints `row`: its background, then each view in order (later views on top).
     public func paint(_ row: RowLayout) {
         reset(width: row.width, height: row.height, background: TextStyle(background: row.backgroundColor))
-        for view in row.views {
-            let background = view.backgroundColor ?? row.backgroundColor
-            if view.backgroundColor != nil { fill(view.frame, style: index(of: TextStyle(background: background))) }
-            if view.imageName != nil {
-                paintImage(view, background: background)
-            } else {
-                let style = index(of: TextStyle(foreground: view.textColor, background: background, bold: view.bold))
-                for (i, line) in view.lines.enumerated() where i < view.frame.height {
-                    let dx = switch view.alignment {  // measured only when it matters
-                    case .center: max(0, (view.frame.width - TextWidth.columns(line)) / 2)
-                    case .right: max(0, view.frame.width - TextWidth.columns(line))
-                    case .left, .natural: 0
-                    }
-                    put(line, x: view.frame.x + dx, y: view.frame.y + i, limit: view.frame.x + view.frame.width, style: style)
-                }
+        // By index, views and lines borrowed: `for view in row.views` copied each
+        // view, a retain and release of each of its arrays and strings per row.
+        row.views.withUnsafeBufferPointer { views in
+            for k in views.indices { paint(views[k], rowBackground: row.backgroundColor) }
+        }
+    }
+
+    private func paint(_ view: borrowing PlacedView, rowBackground: Color?) {
+        let background = view.backgroundColor ?? rowBackground
+        if view.backgroundColor != nil { fill(view.frame, style: index(of: TextStyle(background: background))) }
+        if view.imageName != nil { return paintImage(view, background: background) }
+        let style = index(of: TextStyle(foreground: view.textColor, background: background, bold: view.bold))
+        for i in 0..<min(view.lines.count, view.frame.height) {
+            let dx = switch view.alignment {  // measured only when it matters
+            case .center: max(0, (view.frame.width - TextWidth.columns(view.lines[i])) / 2)
+            case .right: max(0, view.frame.width - TextWidth.columns(view.lines[i]))
+            case .left, .natural: 0
             }
+            put(view.lines[i], x: view.frame.x + dx, y: view.frame.y + i, limit: view.frame.x + view.frame.width, style: style)
         }
     }
 
     /// An image: its glyph centred in the frame; a frame of 3 lines or more also gets a border, like a photo.
-    private func paintImage(_ view: PlacedView, background: Color?) {
+    private func paintImage(_ view: borrowing PlacedView, background: Color?) {
         let f = view.frame
         let glyph = view.lines.first ?? ""
         let glyphStyle = index(of: TextStyle(foreground: view.missingImage ? TextFormat.headerColor : nil, background: background))

@@ -67,16 +67,22 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     }
 
     public func row(at indexPath: IndexPath) throws -> TableRow {
+        var row = TableRow(identifier: "")
+        try self.row(at: indexPath, into: &row)
+        return row
+    }
+
+    public func row(at indexPath: IndexPath, into row: inout TableRow) throws {
         if let stream = streams[indexPath.section], stream.rowsRead == indexPath.row {  // the streaming case, without copying the section
-            return try nextRow(indexPath, from: stream)
+            return try nextRow(indexPath, from: stream, into: &row)
         }
         let section = document.sections[indexPath.section]
         switch section.rows {
         case .inline(let rows):
-            let row = rows[indexPath.row]
-            return TableRow(identifier: row.cell ?? section.cell ?? "", data: row.data, mark: row.mark)
+            let inline = rows[indexPath.row]
+            row = TableRow(identifier: inline.cell ?? section.cell ?? "", data: inline.data, mark: inline.mark)
         case .count:
-            return TableRow(identifier: section.cell ?? "", data: .null, mark: section.cellMark ?? section.mark)
+            row = TableRow(identifier: section.cell ?? "", data: .null, mark: section.cellMark ?? section.mark)
         case .file(let file):
             // Out of order (or first): open the file again if it is already past the row, then skip to it.
             var stream = streams[indexPath.section]
@@ -85,22 +91,24 @@ public final class DocumentTable: TableDataSource, TableDelegate {
                 streams[indexPath.section] = stream
             }
             try stream!.skip(indexPath.row - stream!.rowsRead)
-            return try nextRow(indexPath, from: stream!)
+            try nextRow(indexPath, from: stream!, into: &row)
         }
     }
 
-    /// The next row of a data file, which is row `indexPath.row`. Reads the stream's
-    /// file in place: copying the `DataFile` retained and released its strings per row.
-    private func nextRow(_ indexPath: IndexPath, from stream: RowStream) throws -> TableRow {
-        guard let row = try stream.next() else {
+    /// The next row of a data file, which is row `indexPath.row`, into `row`. In place:
+    /// returning a new row copied it, and each copy retained its data and file name.
+    private func nextRow(_ indexPath: IndexPath, from stream: RowStream, into row: inout TableRow) throws {
+        guard var streamed = try stream.next() else {
             throw stream.file.mark.error("\(stream.file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")
         }
         if indexPath.row + 1 == counts[indexPath.section] { streams[indexPath.section] = nil }  // close the file when done
-        guard let identifier = row.cell ?? defaultCells[indexPath.section] else {
-            let mark = SourceMark(file: stream.file.path, line: row.line, column: row.column)
+        guard let identifier = streamed.cell ?? defaultCells[indexPath.section] else {
+            let mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)
             throw mark.error("the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
         }
-        return TableRow(identifier: identifier, rowData: row.data, mark: SourceMark(file: stream.file.path, line: row.line, column: row.column))
+        row.identifier = identifier
+        swap(&row.rowData, &streamed.data)
+        row.mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)
     }
 
     // MARK: TableDelegate

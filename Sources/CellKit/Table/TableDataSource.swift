@@ -50,6 +50,13 @@ public struct TableRow: Sendable {
         self.rowData = rowData
         self.mark = mark
     }
+
+    /// Moves the data out, leaving null: handing it to a cell this way copies nothing.
+    mutating func takeData() -> RowData {
+        var data = RowData.value(.null)
+        swap(&data, &rowData)
+        return data
+    }
 }
 
 /// Supplies a table's sections and rows (UITableViewDataSource).
@@ -60,6 +67,14 @@ public protocol TableDataSource: AnyObject {
     func sectionInfo(_ section: Int) -> SectionInfo
     func numberOfRows(inSection section: Int) throws -> Int
     func row(at indexPath: IndexPath) throws -> TableRow
+    /// `row(at:)` written into `row`, which a renderer keeps from one row to the next.
+    /// A streaming source implements it to spare copying each row's data and
+    /// source mark; the default calls `row(at:)`.
+    func row(at indexPath: IndexPath, into row: inout TableRow) throws
+}
+
+extension TableDataSource {
+    public func row(at indexPath: IndexPath, into row: inout TableRow) throws { row = try self.row(at: indexPath) }
 }
 
 /// Adjusts how rows are shown (UITableViewDelegate). Every method is optional.
