@@ -24,7 +24,7 @@ enum HostTable {
             cell_get_double: { c, p, out in onCell(c) { out?.pointee = try $0.double(p) } },
             cell_set_string: { c, p, v in onCell(c) { try $0.set(p, string: v.map { String(cString: $0) }) } },
             cell_get_string: { c, p, out in onCell(c) { cell in out?.pointee = try cell.string(p).map(cell.cString) } },
-            cell_part: { c, part in Cell.from(c).flatMap { $0.part(part)?.handle } },
+            cell_part: { c, part in Cell.borrow(c) { $0.partHandle(part) } ?? nil },
             set_accessory_view: { c, kind, frame in
                 guard let cell = Cell.from(c) else { return nil }
                 do { return cell.setAccessoryView(try ViewKind(c: kind), frame: Rect(frame)).handle } catch {
@@ -118,13 +118,14 @@ private func onCell(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) thr
 }
 
 private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) throws -> Void) -> ck_status {
-    guard let view = View.from(handle) else { return CK_ERR_INVALID_ARGUMENT }
-    do { try body(view) } catch {
-        let failure = CellError(error)
-        view.cell.lastError = "\(view.name): \(failure.message)"
-        return failure.status
-    }
-    return CK_OK
+    View.borrow(handle) { view in
+        do { try body(view) } catch {
+            let failure = CellError(error)
+            view.cell.lastError = "\(view.name): \(failure.message)"
+            return failure.status
+        }
+        return CK_OK
+    } ?? CK_ERR_INVALID_ARGUMENT
 }
 
 /// `row_data` hands out the cell's own handle as the opaque `ck_data *`.
@@ -201,6 +202,17 @@ extension Cell {
         case CK_CELL_SELECTED_BACKGROUND_IMAGE: selectedBackground.imageName
         case CK_CELL_REUSE_IDENTIFIER: reuseIdentifier.name
         default: throw propertyError(p.rawValue, "a string")
+        }
+    }
+
+    /// The handle of part `p`, read without retaining the part (`cell_part` runs per row).
+    func partHandle(_ p: ck_cell_part) -> UnsafeMutablePointer<ck_view>? {
+        switch p {
+        case CK_PART_TEXT_LABEL: textLabel.handle
+        case CK_PART_DETAIL_TEXT_LABEL: detailTextLabel.handle
+        case CK_PART_IMAGE_VIEW: imageView.handle
+        case CK_PART_CONTENT_VIEW: contentView.handle
+        default: part(p)?.handle
         }
     }
 

@@ -133,8 +133,7 @@ public enum RowValue: Sendable, Equatable, Hashable {
     /// first key (the last such member, as a dictionary would keep) and the rest of the path
     /// after its dot (nil if none); nil if there is no such member.
     private func withMember<R>(_ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?) -> R? {
-        var bytes = keyPath
-        return bytes.withUTF8 { path in
+        return keyPath.withBorrowedUTF8 { path in
             let dot = memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!) }
             let key = UnsafeBufferPointer(rebasing: path[..<(dot ?? path.count)])
             let rest = dot.map { Substring(keyPath).utf8.dropFirst($0 + 1) }

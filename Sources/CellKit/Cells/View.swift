@@ -64,6 +64,13 @@ public final class View {
         return Unmanaged<View>.fromOpaque(raw).takeUnretainedValue()
     }
 
+    /// Runs `body` on the view behind `handle` without retaining it: its cell holds
+    /// it, and the routine holds the cell while any hook runs. Nil for NULL.
+    static func borrow<R>(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) -> R) -> R? {
+        guard let raw = handle?.pointee.host_private else { return nil }
+        return Unmanaged<View>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    }
+
     /// How this view is named in messages: "the text label", "subview tag 3 (image)".
     var name: String {
         if tag != 0 { return "subview tag \(tag) (\(kind))" }

@@ -95,8 +95,7 @@ public final class Canvas {
         // One scalar per glyph (nearly all text): decode the UTF-8 once, no String indices.
         // If a scalar turns out to join its neighbour, the glyph path below repaints from
         // `x`: what was painted so far is a prefix of what it paints.
-        var text = text
-        let simple = text.withUTF8 { all in
+        let simple = text.withBorrowedUTF8 { all in
             // Printable ASCII, when no wide glyph can be cut: straight copies, a column a byte.
             var bytes = all
             if !hasWideGlyphs, column >= 0 {

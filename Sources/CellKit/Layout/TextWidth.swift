@@ -20,8 +20,7 @@ public enum TextWidth {
     /// zero-width marks, joiners, selectors, modifiers or flags), or nil: one pass over
     /// the UTF-8, no String indices. Most text, including CJK, takes this path.
     static func simpleWidth(_ text: String) -> Int? {
-        var text = text
-        return text.withUTF8 { bytes in
+        return text.withBorrowedUTF8 { bytes in
             let ascii = printableASCIIPrefix(bytes)  // one column a byte
             guard ascii < bytes.count else { return ascii }
             return forEachSimpleScalar(UnsafeBufferPointer(rebasing: bytes[ascii...])) { _, _ in }.map { $0 + ascii }
@@ -186,8 +185,7 @@ public enum TextSanitizer {
     /// True when the text has nothing to replace (checked on bytes: the common case costs one pass).
     @inline(__always)
     static func isClean(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
+        return text.withBorrowedUTF8 { bytes in
             var i = TextWidth.printableASCIIPrefix(bytes)
             while i < bytes.count {
                 let b = bytes[i]
@@ -203,5 +201,16 @@ public enum TextSanitizer {
             }
             return true
         }
+    }
+}
+
+extension String {
+    /// `body` over the string's UTF-8 bytes, borrowed: `withUTF8` is mutating, and the
+    /// `var` copy it needs retains and releases a string's storage on every call.
+    @inline(__always)
+    func withBorrowedUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self  // bridged or foreign storage: made contiguous first
+        return copy.withUTF8(body)
     }
 }

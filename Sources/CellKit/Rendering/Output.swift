@@ -27,8 +27,7 @@ public final class OutputBuffer {
 
     @inline(__always)
     public func write(_ text: String) {
-        var text = text
-        text.withUTF8 { write($0) }
+        text.withBorrowedUTF8 { write($0) }
     }
 
     @inline(__always)
