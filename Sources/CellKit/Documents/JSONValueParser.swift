@@ -47,7 +47,8 @@ struct JSONValueParser {
     /// The whole text as one value; anything after it but whitespace is an error.
     /// With `build` false the text is only checked (nothing is allocated) and null returned.
     mutating func parseDocument(build: Bool = true) throws(JSONSyntaxError) -> RowValue {
-        let value = try parseValue(depth: 0, build: build)
+        var value = RowValue.null
+        if build { value = try parseValue(depth: 0) } else { try checkValue(depth: 0) }
         skipSpace()
         guard i == bytes.count else { throw fail("unexpected text after the value") }
         return value
@@ -70,13 +71,13 @@ struct JSONValueParser {
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
     }
 
-    private mutating func parseValue(depth: Int, build: Bool = true) throws(JSONSyntaxError) -> RowValue {
+    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> RowValue {
         skipSpace()
         guard i < bytes.count else { throw fail("expected a value, found the end of the line") }
         switch bytes[i] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth, build: build)
-        case UInt8(ascii: "["): return try parseArray(depth: depth, build: build)
-        case UInt8(ascii: "\""): return .string(try parseString(build: build))
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
@@ -92,41 +93,53 @@ struct JSONValueParser {
         i += n
     }
 
-    private mutating func parseObject(depth: Int, build: Bool) throws(JSONSyntaxError) -> RowValue {
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> RowValue {
+        var fields: [String: RowValue] = [:]
+        try members(depth: depth) { (parser, key, _) throws(JSONSyntaxError) in
+            parser.i = key.lowerBound
+            let name = try parser.parseString()  // checked already: decoding cannot fail
+            try parser.colon()
+            if depth == 0, name == "cell" { parser.cellOffset = parser.i }
+            fields[name] = try parser.parseValue(depth: depth + 1)
+        }
+        return .object(fields)
+    }
+
+    /// Walks an object's members from its "{": for each, `body` is called just after its
+    /// key (checked; its quoted span given) and must leave `i` after the member's value.
+    @inline(__always)
+    private mutating func members(depth: Int, _ body: (inout JSONValueParser, Range<Int>, Int) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
         guard depth < 64 else { throw fail("nested more than 64 levels deep") }
         i += 1
-        var fields: [String: RowValue] = [:]
         skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return }
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key in quotes") }
             let keyStart = i
-            let key = try parseString(build: build)
-            let keyEnd = i
-            skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after the key") }
-            i += 1
-            skipSpace()
-            let valueStart = i
-            let isCell = depth == 0 && (build ? key == "cell" : isCellKey(keyStart..<keyEnd))
-            if isCell { cellOffset = i }
-            let value = try parseValue(depth: depth + 1, build: build)
-            if depth == 0, !isCell, let members {
-                members.pointee.append(keyStart, keyEnd, valueStart, i)
-            }
-            if build { fields[key] = value }
+            try skipString()
+            try body(&self, keyStart..<i, depth)
             skipSpace()
             guard i < bytes.count else { throw fail("expected ',' or '}', found the end of the line") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return }
             throw fail("expected ',' or '}'")
         }
     }
 
+    /// After a key: the ':' and the space around it.
+    private mutating func colon() throws(JSONSyntaxError) {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after the key") }
+        i += 1
+        skipSpace()
+    }
+
     /// Whether the quoted key spanning `range` is "cell", however it is escaped.
     private func isCellKey(_ range: Range<Int>) -> Bool {
-        Self.key(UnsafeBufferPointer(rebasing: bytes[range]), equals: "cell".utf8)
+        // Written plainly, "cell" is six bytes with its quotes; escaped, it is longer.
+        if range.count == 6 { return memcmp(bytes.baseAddress! + range.lowerBound, "\"cell\"", 6) == 0 }
+        return range.count > 6 && Self.key(UnsafeBufferPointer(rebasing: bytes[range]), equals: "cell".utf8)
     }
 
     /// Whether a quoted key (`quoted`, quotes included, already checked) decodes to `name`.
@@ -141,33 +154,68 @@ struct JSONValueParser {
         return (try? parser.parseString()).map { $0.utf8.elementsEqual(name) } ?? false
     }
 
-    private mutating func parseArray(depth: Int, build: Bool) throws(JSONSyntaxError) -> RowValue {
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> RowValue {
+        var items: [RowValue] = []
+        try elements(depth: depth) { (parser) throws(JSONSyntaxError) in items.append(try parser.parseValue(depth: depth + 1)) }
+        return .list(items)
+    }
+
+    /// Walks a list's elements from its "[": `body` reads each one.
+    @inline(__always)
+    private mutating func elements(depth: Int, _ body: (inout JSONValueParser) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
         guard depth < 64 else { throw fail("nested more than 64 levels deep") }
         i += 1
-        var items: [RowValue] = []
         skipSpace()
-        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .list(items) }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return }
         while true {
-            let item = try parseValue(depth: depth + 1, build: build)
-            if build { items.append(item) }
+            try body(&self)
             skipSpace()
             guard i < bytes.count else { throw fail("expected ',' or ']', found the end of the line") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-            if bytes[i] == UInt8(ascii: "]") { i += 1; return .list(items) }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return }
             throw fail("expected ',' or ']'")
         }
+    }
+
+    // MARK: Checking without building
+
+    /// Checks one value and moves past it, building nothing: the JSON Lines pass over
+    /// every row. Building values only to drop them cost more than the checking.
+    private mutating func checkValue(depth: Int) throws(JSONSyntaxError) {
+        skipSpace()
+        guard i < bytes.count else { throw fail("expected a value, found the end of the line") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            try members(depth: depth) { (parser, key, depth) throws(JSONSyntaxError) in
+                try parser.colon()
+                let valueStart = parser.i
+                let isCell = depth == 0 && parser.isCellKey(key)
+                if isCell { parser.cellOffset = valueStart }
+                try parser.checkValue(depth: depth + 1)
+                if depth == 0, !isCell, let members = parser.members {
+                    members.pointee.append(key.lowerBound, key.upperBound, valueStart, parser.i)
+                }
+            }
+        case UInt8(ascii: "["): try elements(depth: depth) { (parser) throws(JSONSyntaxError) in try parser.checkValue(depth: depth + 1) }
+        case UInt8(ascii: "\""): try skipString()
+        default: _ = try parseValue(depth: depth)  // a literal or a number: nothing to allocate
+        }
+    }
+
+    /// Moves past a string, checked: the plain run in one scan, escapes by `parseString`.
+    private mutating func skipString() throws(JSONSyntaxError) {
+        let j = plainRunEnd(from: i + 1)
+        if j < bytes.count, bytes[j] == UInt8(ascii: "\"") {
+            i = j + 1
+            return
+        }
+        _ = try parseString(build: false)
     }
 
     private mutating func parseString(build: Bool = true) throws(JSONSyntaxError) -> String {
         i += 1
         let start = i
-        // Fast path: no escapes. Eight bytes at a time while none of them ends the run,
-        // in locals: `i` is a stored property, written back to memory on every step.
-        let base = bytes.baseAddress!, n = bytes.count
-        var j = i
-        while j &+ 8 <= n, !Self.endsPlainRun(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)) { j &+= 8 }
-        while j < n, base[j] != UInt8(ascii: "\""), base[j] != UInt8(ascii: "\\"), base[j] >= 0x20 { j &+= 1 }
-        i = j
+        i = plainRunEnd(from: i)  // fast path: no escapes
         if i < bytes.count, bytes[i] == UInt8(ascii: "\"") {
             defer { i += 1 }
             return build ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self) : ""
@@ -203,14 +251,31 @@ struct JSONValueParser {
         throw fail("text not closed with '\"'")
     }
 
-    /// Whether any byte of `word` is a quote, a backslash or a control character
-    /// (the classic SWAR tests for a zero byte and for a byte below 0x20).
+    /// Where the run of plain text from byte `start` ends: at the first quote, backslash
+    /// or control byte, or the end. Eight bytes a step, in locals (`i` is a stored
+    /// property, written back to memory on every step).
     @inline(__always)
-    private static func endsPlainRun(_ word: UInt64) -> Bool {
+    private func plainRunEnd(from start: Int) -> Int {
+        let base = bytes.baseAddress!, n = bytes.count
+        var j = start
+        while j &+ 8 <= n {
+            let stops = Self.plainRunStops(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
+            // Little-endian: the lowest flagged byte is the first in memory.
+            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
+            j &+= 8
+        }
+        while j < n, base[j] != UInt8(ascii: "\""), base[j] != UInt8(ascii: "\\"), base[j] >= 0x20 { j &+= 1 }
+        return j
+    }
+
+    /// The high bit of each byte of `word` that is a quote, a backslash or a control
+    /// character (the classic SWAR tests for a zero byte and for a byte below 0x20).
+    /// A borrow can flag a byte only above a byte flagged rightly, so the lowest flag is exact.
+    @inline(__always)
+    private static func plainRunStops(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
-        // One branch for the three tests: their high bits, or-ed.
-        return (zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | (word &- ones &* 0x20) & ~word) & highs != 0
+        return (zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | (word &- ones &* 0x20) & ~word) & highs
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
@@ -283,6 +348,19 @@ extension JSONValueParser {
         return plainText(in: bytes, start..<parser.i - 1)
     }
 
+    /// Where the text starting at `offset` of checked bytes is, inside its quotes, if it
+    /// has no escapes; else nil (also when no text starts there).
+    static func plainText(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Range<Int>? {
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
+        var j = offset + 1  // a byte at a time: this is for short texts such as identifiers
+        while j < bytes.count {
+            if bytes[j] == UInt8(ascii: "\"") { return offset + 1..<j }
+            if bytes[j] == UInt8(ascii: "\\") { return nil }
+            j += 1
+        }
+        return nil
+    }
+
     /// `inside` (a checked text's bytes between its quotes) if it has no escapes; else nil.
     static func plainText(in bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>) -> Range<Int>? {
         memchr(bytes.baseAddress! + inside.lowerBound, 0x5C, inside.count) == nil ? inside : nil
@@ -345,7 +423,7 @@ extension JSONValueParser {
             i += 1  // ':'
             skipSpace()
             if Self.key(quoted, equals: name), !(topLevel && Self.key(quoted, equals: "cell".utf8)) { found = i }
-            guard (try? parseValue(depth: 1, build: false)) != nil else { return false }
+            guard (try? checkValue(depth: 1)) != nil else { return false }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { break }
             i += 1
@@ -361,7 +439,7 @@ extension JSONValueParser {
         skipSpace()
         guard i < bytes.count, bytes[i] != UInt8(ascii: "]") else { return false }
         for _ in 0..<index {
-            guard (try? parseValue(depth: depth + 1, build: false)) != nil else { return false }
+            guard (try? checkValue(depth: depth + 1)) != nil else { return false }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ",") else { return false }
             i += 1

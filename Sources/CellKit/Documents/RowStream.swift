@@ -47,6 +47,8 @@ final class RowStream {
     @exclusivity(unchecked) private var header: [String] = []
     /// The index of the JSON Lines record being read, kept to reuse its memory.
     @exclusivity(unchecked) private var members = JSONValueParser.MemberIndex()
+    /// Cell identifiers met so far (see `knownCell`).
+    @exclusivity(unchecked) private var knownCells = KnownCells()
     /// Rows returned so far.
     @exclusivity(unchecked) private(set) var rowsRead = 0
 
@@ -115,14 +117,43 @@ final class RowStream {
         var cell: String?
         let cellColumn = column(in: record, at: parser.cellOffset ?? 0)
         if let offset = parser.cellOffset {
-            let value = parser.value(at: offset)
-            guard case .string(let s)? = value else {
-                let found = value?.typeName ?? "something else"
-                throw self.error(line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")
+            if let plain = JSONValueParser.plainText(in: record, at: offset) {
+                cell = knownCells.name(UnsafeBufferPointer(rebasing: record[plain]))
+            } else {
+                let value = parser.value(at: offset)
+                guard case .string(let s)? = value else {
+                    let found = value?.typeName ?? "something else"
+                    throw self.error(line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")
+                }
+                cell = s
             }
-            cell = s
         }
         return StreamedRow(cell: cell, data: .json(JSONRecord(line: record, members: members)), line: line, column: cellColumn)
+    }
+
+    /// Cell identifiers met so far, with their bytes in raw memory: a table names few
+    /// cell types, and making a String from the bytes on every row cost more than finding it here.
+    struct KnownCells: ~Copyable {
+        static let places = 16, longest = 64  // longer names are not identifiers: decoded, then refused
+        private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: places * longest)
+        private var lengths: [Int] = []
+        private var names: [String] = []
+
+        deinit { bytes.deallocate() }
+
+        /// The name written as `text`: the same String as before when it was met before.
+        mutating func name(_ text: UnsafeBufferPointer<UInt8>) -> String {
+            for k in lengths.indices where lengths[k] == text.count && memcmp(bytes + k * Self.longest, text.baseAddress!, text.count) == 0 {
+                return names[k]
+            }
+            let name = String(decoding: text, as: UTF8.self)
+            if names.count < Self.places, text.count <= Self.longest {
+                (bytes + names.count * Self.longest).update(from: text.baseAddress!, count: text.count)
+                lengths.append(text.count)
+                names.append(name)
+            }
+            return name
+        }
     }
 
     private func csvRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
@@ -237,7 +268,8 @@ final class RowStream {
 
     /// The 1-based column, in unicode scalars, of byte `offset` in `record`.
     private func column(in record: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
-        record.prefix(offset).reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        if TextWidth.printableASCIIPrefix(UnsafeBufferPointer(rebasing: record[..<offset])) == offset { return offset + 1 }  // the usual `{"cell": `
+        return record.prefix(offset).reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 
     private func error(_ line: Int, column: Int, _ message: String) -> DocumentError {

@@ -102,7 +102,8 @@ public final class Canvas {
                 let ascii = TextWidth.printableASCIIPrefix(all)
                 let fits = min(ascii, max(0, limit - column))
                 let at = y * width + column
-                for k in 0..<fits { cells[at + k] = UInt32(all[k]) }
+                let target = cells + at  // a local pointer: `cells[at + k]` checked `at + k` for overflow, which kept the loop from vectorizing
+                for k in 0..<fits { target[k] = UInt32(truncatingIfNeeded: all[k]) }
                 styleIndex.advanced(by: at).update(repeating: style, count: fits)
                 column += fits
                 if fits < ascii { column = limit; return true }  // cut at the limit: nothing after it shows
@@ -168,43 +169,53 @@ public final class Canvas {
     /// Writes the UTF-8 text of `columns` on line `y` to `out`.
     public func write(line y: Int, columns: Range<Int>, to out: OutputBuffer) {
         let row = cells + y * width
-        if !hasNonASCII {  // a byte a column, in a loop the compiler vectorizes
-            let source = row + columns.lowerBound, n = columns.count
-            out.append(atMost: n) { p in
-                for k in 0..<n { p[k] = UInt8(truncatingIfNeeded: source[k]) }  // no index arithmetic to overflow-check
-                return n
-            }
-            return
-        }
         var x = columns.lowerBound
         while x < columns.upperBound {
-            // Single scalars are encoded straight into the buffer (at most 4 bytes a column);
-            // a glyph of several scalars stops the run and is copied from `extras`.
-            out.append(atMost: (columns.upperBound - x) * 4) { p in
-                var n = 0
-                while x < columns.upperBound {
-                    let v = row[x]
-                    if v < 0x80 {
-                        p[n] = UInt8(v); n += 1
-                    } else if v == Canvas.continuation {
-                    } else if v & Canvas.extraFlag != 0 {
-                        break
-                    } else if v < 0x800 {
-                        p[n] = UInt8(0xC0 | v >> 6); p[n + 1] = UInt8(0x80 | v & 0x3F); n += 2
-                    } else if v < 0x10000 {
-                        p[n] = UInt8(0xE0 | v >> 12); p[n + 1] = UInt8(0x80 | v >> 6 & 0x3F); p[n + 2] = UInt8(0x80 | v & 0x3F); n += 3
-                    } else {
-                        p[n] = UInt8(0xF0 | v >> 18); p[n + 1] = UInt8(0x80 | v >> 12 & 0x3F)
-                        p[n + 2] = UInt8(0x80 | v >> 6 & 0x3F); p[n + 3] = UInt8(0x80 | v & 0x3F); n += 4
-                    }
-                    x += 1
+            // Runs of ASCII a byte a column, in a loop the compiler vectorizes.
+            let run = hasNonASCII ? Self.asciiRun(row, from: x, to: columns.upperBound) : columns.upperBound
+            if run > x {
+                let source = row + x, n = run - x
+                out.append(atMost: n) { p in
+                    for k in 0..<n { p[k] = UInt8(truncatingIfNeeded: source[k]) }  // no index arithmetic to overflow-check
+                    return n
                 }
-                return n
+                x = run
             }
-            if x < columns.upperBound {
-                out.write(extras[Int(row[x] & ~Canvas.extraFlag)])
-                x += 1
+            guard x < columns.upperBound else { return }
+            // One column that is not ASCII: its scalar encoded straight into the buffer,
+            // or a glyph of several scalars copied from `extras`.
+            let v = row[x]
+            x += 1
+            if v == Canvas.continuation { continue }
+            if v & Canvas.extraFlag != 0 {
+                out.write(extras[Int(v & ~Canvas.extraFlag)])
+                continue
+            }
+            out.append(atMost: 4) { p in
+                if v < 0x800 {
+                    p[0] = UInt8(0xC0 | v >> 6); p[1] = UInt8(0x80 | v & 0x3F)
+                    return 2
+                } else if v < 0x10000 {
+                    p[0] = UInt8(0xE0 | v >> 12); p[1] = UInt8(0x80 | v >> 6 & 0x3F); p[2] = UInt8(0x80 | v & 0x3F)
+                    return 3
+                }
+                p[0] = UInt8(0xF0 | v >> 18); p[1] = UInt8(0x80 | v >> 12 & 0x3F)
+                p[2] = UInt8(0x80 | v >> 6 & 0x3F); p[3] = UInt8(0x80 | v & 0x3F)
+                return 4
             }
         }
+    }
+
+    /// Where the run of ASCII columns from `x` ends: eight columns a test, as text is mostly ASCII.
+    @inline(__always)
+    private static func asciiRun(_ row: UnsafeMutablePointer<UInt32>, from x: Int, to end: Int) -> Int {
+        var k = x
+        while k &+ 8 <= end {
+            let p = row + k
+            guard (p[0] | p[1] | p[2] | p[3] | p[4] | p[5] | p[6] | p[7]) < 0x80 else { break }
+            k &+= 8
+        }
+        while k < end, row[k] < 0x80 { k &+= 1 }
+        return k
     }
 }
