@@ -131,7 +131,9 @@ public struct CellLayout: Sendable {
     public func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         let fill = selected ? selectedFill(cell) : cell.background
-        row.views.removeAll(keepingCapacity: true)
+        // One at a time: `removeAll(keepingCapacity:)` goes through the generic
+        // `replaceSubrange`, several hundred instructions for a row's few views.
+        while !row.views.isEmpty { row.views.removeLast() }
         row.views.reserveCapacity(4 + cell.subviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
         var memo = LineMemo()
@@ -190,7 +192,7 @@ public struct CellLayout: Sendable {
             placed.backgroundColor = view.backgroundColor
             accessory = placed
             right -= 1
-        } else if let glyph = Self.accessoryGlyph[cell.accessoryType] {
+        } else if let glyph = Self.accessoryGlyph(cell.accessoryType) {
             right -= 1
             let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
             accessory = PlacedView(role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), lines: [glyph], textColor: color)
@@ -199,7 +201,15 @@ public struct CellLayout: Sendable {
         return LabelArea(x: x, width: max(0, right - x), accessoryX: right + (accessory == nil ? 0 : 1), image: image, accessory: accessory)
     }
 
-    static let accessoryGlyph: [AccessoryType: String] = [.disclosureIndicator: "›", .checkmark: "✓", .detailButton: "ⓘ"]
+    /// The glyph of a standard accessory: a switch, as a dictionary hashed the type on every row.
+    static func accessoryGlyph(_ type: AccessoryType) -> String? {
+        switch type {
+        case .none: nil
+        case .disclosureIndicator: "›"
+        case .checkmark: "✓"
+        case .detailButton: "ⓘ"
+        }
+    }
 
     private func imageView(_ name: String, role: PlacedView.Role, warn context: CellContext) -> PlacedView {
         let asset = assets.image(named: name)

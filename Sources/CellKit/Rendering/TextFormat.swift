@@ -203,25 +203,26 @@ extension Canvas {
     /// Paints `row`: its background, then each view in order (later views on top).
     public func paint(_ row: RowLayout) {
         reset(width: row.width, height: row.height, background: TextStyle(background: row.backgroundColor))
-        // By index, views and lines borrowed: `for view in row.views` copied each
-        // view, a retain and release of each of its arrays and strings per row.
+        // Through pointers: `for view in row.views`, and even passing `views[k]` to a
+        // borrowing parameter, copied each view (its arrays and strings retained).
         row.views.withUnsafeBufferPointer { views in
-            for k in views.indices { paint(views[k], rowBackground: row.backgroundColor) }
+            for k in views.indices { paint(views.baseAddress! + k, rowBackground: row.backgroundColor) }
         }
     }
 
-    private func paint(_ view: borrowing PlacedView, rowBackground: Color?) {
-        let background = view.backgroundColor ?? rowBackground
-        if view.backgroundColor != nil { fill(view.frame, style: index(of: TextStyle(background: background))) }
-        if view.imageName != nil { return paintImage(view, background: background) }
-        let style = index(of: TextStyle(foreground: view.textColor, background: background, bold: view.bold))
-        for i in 0..<min(view.lines.count, view.frame.height) {
-            let dx = switch view.alignment {  // measured only when it matters
-            case .center: max(0, (view.frame.width - TextWidth.columns(view.lines[i])) / 2)
-            case .right: max(0, view.frame.width - TextWidth.columns(view.lines[i]))
+    private func paint(_ view: UnsafePointer<PlacedView>, rowBackground: Color?) {
+        let frame = view.pointee.frame
+        let background = view.pointee.backgroundColor ?? rowBackground
+        if view.pointee.backgroundColor != nil { fill(frame, style: index(of: TextStyle(background: background))) }
+        if view.pointee.imageName != nil { return paintImage(view.pointee, background: background) }
+        let style = index(of: TextStyle(foreground: view.pointee.textColor, background: background, bold: view.pointee.bold))
+        for i in 0..<min(view.pointee.lines.count, frame.height) {
+            let dx = switch view.pointee.alignment {  // measured only when it matters
+            case .center: max(0, (frame.width - TextWidth.columns(view.pointee.lines[i])) / 2)
+            case .right: max(0, frame.width - TextWidth.columns(view.pointee.lines[i]))
             case .left, .natural: 0
             }
-            put(view.lines[i], x: view.frame.x + dx, y: view.frame.y + i, limit: view.frame.x + view.frame.width, style: style)
+            put(view.pointee.lines[i], x: frame.x + dx, y: frame.y + i, limit: frame.x + frame.width, style: style)
         }
     }
 
