@@ -205,12 +205,10 @@ public final class Cell {
         return UnsafePointer(copy)
     }
 
-
-
     /// Frees the C strings hooks were handed (when the cell goes back to its pool).
+    /// One at a time, keeping the array's memory without the generic `removeAll`.
     @usableFromInline func freeScratch() {
-        for p in scratch { free(p) }
-        scratch.removeAll(keepingCapacity: true)
+        while let p = scratch.popLast() { free(p) }
     }
 }
 

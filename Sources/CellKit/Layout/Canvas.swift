@@ -59,8 +59,9 @@ public final class Canvas {
         if !extras.isEmpty { extras.removeAll(keepingCapacity: true) }
         hasWideGlyphs = false
         hasNonASCII = false
-        styles.removeAll(keepingCapacity: true)
-        styles.append(background)
+        // Not `removeAll(keepingCapacity:)`: its generic `replaceSubrange` cost more than the rest of a reset.
+        while styles.count > 1 { styles.removeLast() }
+        if styles.isEmpty { styles.append(background) } else { styles[0] = background }
     }
 
     /// The index of `style` in this row's style table.

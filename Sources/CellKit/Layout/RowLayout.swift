@@ -71,8 +71,10 @@ public struct CellLayout: Sendable {
 
     private func naturalHeight(of cell: Cell, area: LabelArea, memo: inout LineMemo) -> Int {
         var labels = 0
-        let text = lineCount(cell.textLabel, width: area.width, memo: &memo)
-        let detail = lineCount(cell.detailTextLabel, width: area.width, memo: &memo)
+        // The cell holds its labels: `unowned(unsafe)` spares a retain and release of each per row.
+        unowned(unsafe) let textLabel = cell.textLabel!, detailTextLabel = cell.detailTextLabel!
+        let text = lineCount(textLabel, width: area.width, memo: &memo)
+        let detail = lineCount(detailTextLabel, width: area.width, memo: &memo)
         switch cell.style {
         case .subtitle: labels = text + detail
         case .default: labels = text
@@ -224,7 +226,7 @@ public struct CellLayout: Sendable {
     // MARK: Labels by style
 
     private func placeLabels(_ cell: Cell, in area: LabelArea, height: Int, selected: Bool, memo: inout LineMemo, into views: inout [PlacedView]) {
-        let text = cell.textLabel!, detail = cell.detailTextLabel!
+        unowned(unsafe) let text = cell.textLabel!, detail = cell.detailTextLabel!  // held by the cell (see naturalHeight)
         var textDefaults = Defaults(), detailDefaults = Defaults(color: Palette.secondaryText)
         var textFrame = Rect(x: area.x, y: 0, width: area.width, height: height)
         var detailFrame = textFrame

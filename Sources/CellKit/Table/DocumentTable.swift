@@ -73,8 +73,12 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     }
 
     public func row(at indexPath: IndexPath, into row: inout TableRow) throws {
-        if let stream = streams[indexPath.section], stream.rowsRead == indexPath.row {  // the streaming case, without copying the section
-            return try nextRow(indexPath, from: stream, into: &row)
+        // The streaming case, without copying the section, and with the stream unretained
+        // (an atomic pair a row): `streams` holds it while `nextRow` runs.
+        if let stream = streams[indexPath.section].map(Unmanaged.passUnretained),
+           stream._withUnsafeGuaranteedRef({ $0.rowsRead == indexPath.row }) {
+            try stream._withUnsafeGuaranteedRef { try nextRow(indexPath, from: $0, into: &row) }
+            return closeIfDone(indexPath)
         }
         let section = document.sections[indexPath.section]
         switch section.rows {
@@ -92,7 +96,13 @@ public final class DocumentTable: TableDataSource, TableDelegate {
             }
             try stream!.skip(indexPath.row - stream!.rowsRead)
             try nextRow(indexPath, from: stream!, into: &row)
+            closeIfDone(indexPath)
         }
+    }
+
+    /// Closes a section's data file once its last row is read.
+    private func closeIfDone(_ indexPath: IndexPath) {
+        if indexPath.row + 1 == counts[indexPath.section] { streams[indexPath.section] = nil }
     }
 
     /// The next row of a data file, which is row `indexPath.row`, into `row`. In place:
@@ -101,7 +111,6 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         guard var streamed = try stream.next() else {
             throw stream.file.mark.error("\(stream.file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")
         }
-        if indexPath.row + 1 == counts[indexPath.section] { streams[indexPath.section] = nil }  // close the file when done
         guard let identifier = streamed.cell ?? defaultCells[indexPath.section] else {
             let mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)
             throw mark.error("the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
