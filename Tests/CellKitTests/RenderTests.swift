@@ -109,6 +109,42 @@ struct RenderTests {
         #expect(warnings.first?.hasPrefix("Project: no style 'icon' in ") == true)
     }
 
+    // MARK: Data sources
+
+    @Test("an embedding program's own data source draws what the document it copies draws; rows read in place match rows read anew")
+    func ownDataSource() throws {
+        let rows = (0..<7).map { n in
+            [#"{"cell":"Bar","title":"Row \#(n): 日本語 ✓"}"#, #"{"cell":"Foobar","n":\#(n)}"#, #"{"cell":"Subtitle","text":"Plain \#(n)","detail":"built in"}"#][n % 3]
+        }
+        let folder = try Render.write(["t.yaml": "style: grouped\nsections:\n  - rowsFrom: rows.jsonl\n", "rows.jsonl": rows.joined(separator: "\n")])
+        let document = try TableDocument(contentsOf: folder + "/t.yaml")
+        let streamed = try DocumentTable(document, registry: Render.registry)
+        let count = try streamed.numberOfRows(inSection: 0)
+        let copied = ArrayTable(info: streamed.tableInfo, section: streamed.sectionInfo(0),
+                                rows: try (0..<count).map { try DocumentTable(document, registry: Render.registry).row(at: IndexPath(section: 0, row: $0)) })
+        // One row value reused for every row, as the renderer reads them, against fresh rows.
+        var reused = TableRow(identifier: "")
+        for r in 0..<count {
+            try streamed.row(at: IndexPath(section: 0, row: r), into: &reused)
+            #expect(reused.identifier == copied.rows[r].identifier)
+            #expect(reused.data == copied.rows[r].data)
+            #expect(reused.mark == copied.rows[r].mark)
+            #expect(reused.mark?.line == r + 1)
+        }
+        func render(_ source: TableDataSource) throws -> String {
+            let renderer = TableRenderer(queue: CellQueue(registry: Render.registry), layout: CellLayout(assets: document.assets), width: 60)
+            let sink = MemorySink()
+            let out = OutputBuffer(sink)
+            var format = JSONFormat()
+            try renderer.render(source, delegate: nil, format: &format, to: out)
+            try out.flush()
+            return sink.text
+        }
+        let fromDocument = try render(DocumentTable(document, registry: Render.registry))
+        #expect(fromDocument.contains("Row 6: 日本語 ✓") && fromDocument.contains("Plain 5"))
+        #expect(try render(copied) == fromDocument)
+    }
+
     // MARK: Output files
 
     @Test("a file is written whole or not at all")
@@ -131,4 +167,18 @@ struct RenderTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "the whole table\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.txt"])  // no temporary left
     }
+}
+
+/// A data source an embedding program might write: rows in an array, only `row(at:)`.
+private final class ArrayTable: TableDataSource {
+    let tableInfo: TableInfo
+    let section: SectionInfo
+    let rows: [TableRow]
+
+    init(info: TableInfo, section: SectionInfo, rows: [TableRow]) { (tableInfo, self.section, self.rows) = (info, section, rows) }
+
+    func numberOfSections() -> Int { 1 }
+    func sectionInfo(_ section: Int) -> SectionInfo { self.section }
+    func numberOfRows(inSection section: Int) throws -> Int { rows.count }
+    func row(at indexPath: CellKit.IndexPath) throws -> TableRow { rows[indexPath.row] }
 }
