@@ -104,7 +104,7 @@ public final class Canvas {
                 let fits = min(ascii, max(0, limit - column))
                 let at = y * width + column
                 let target = cells + at  // a local pointer: `cells[at + k]` checked `at + k` for overflow, which kept the loop from vectorizing
-                for k in 0..<fits { target[k] = UInt32(truncatingIfNeeded: all[k]) }
+                if fits > 0 { Self.widen(all.baseAddress!, into: target, count: fits) }
                 styleIndex.advanced(by: at).update(repeating: style, count: fits)
                 column += fits
                 if fits < ascii { column = limit; return true }  // cut at the limit: nothing after it shows
@@ -205,6 +205,13 @@ public final class Canvas {
                 return 4
             }
         }
+    }
+
+    /// Copies `count` bytes into columns, a byte to a scalar: out of line, where nothing
+    /// else is in the loop, the compiler vectorizes it (inside `put`'s closure it did not).
+    @inline(never)
+    private static func widen(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt32>, count: Int) {
+        for k in 0..<count { target[k] = UInt32(truncatingIfNeeded: source[k]) }
     }
 
     /// Where the run of ASCII columns from `x` ends: eight columns a test, as text is mostly ASCII.
