@@ -56,12 +56,11 @@ public final class Canvas {
         (self.width, self.height) = (max(0, width), max(0, height))
         cells.update(repeating: 0x20, count: n)
         styleIndex.update(repeating: 0, count: n)
-        if !extras.isEmpty { extras.removeAll(keepingCapacity: true) }
+        extras.removeAllKeepingCapacity()
         hasWideGlyphs = false
         hasNonASCII = false
-        // Not `removeAll(keepingCapacity:)`: its generic `replaceSubrange` cost more than the rest of a reset.
-        while styles.count > 1 { styles.removeLast() }
-        if styles.isEmpty { styles.append(background) } else { styles[0] = background }
+        styles.removeAllKeepingCapacity()
+        styles.append(background)
     }
 
     /// The index of `style` in this row's style table.

@@ -133,9 +133,7 @@ public struct CellLayout: Sendable {
     public func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         let fill = selected ? selectedFill(cell) : cell.background
-        // One at a time: `removeAll(keepingCapacity:)` goes through the generic
-        // `replaceSubrange`, several hundred instructions for a row's few views.
-        while !row.views.isEmpty { row.views.removeLast() }
+        row.views.removeAllKeepingCapacity()
         row.views.reserveCapacity(4 + cell.subviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
         var memo = LineMemo()
@@ -320,5 +318,13 @@ public struct CellLayout: Sendable {
         case .plain:
             return PlacedView(role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor)
         }
+    }
+}
+
+extension Array {
+    /// Empties the array and keeps its memory, one element at a time: `removeAll(keepingCapacity:)`
+    /// goes through the generic `replaceSubrange`, several hundred instructions, which per row mattered.
+    mutating func removeAllKeepingCapacity() {
+        while !isEmpty { removeLast() }
     }
 }
