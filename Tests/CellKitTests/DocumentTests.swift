@@ -127,6 +127,28 @@ struct DocumentTests {
         #expect(error?.offset == 7 + position, "a raw control byte is reported where it is")
     }
 
+    @Test("Checking a line (as JSON Lines rows are) and decoding it accept the same texts and fail at the same place")
+    func checkingAgreesWithDecoding() {
+        let texts = [
+            #"{"cell":"Bar","title":"Row 1: 日本語 ✓","n":-1.5e3,"ok":[true,false,null],"o":{"a":{"b":[]}}}"#,
+            #"{"k":"a\u00e9\n\"q\"","\u0063ell":"X"}"#, "[1, 2, [3, {}]]", #""just text""#, "42", " null ",
+            #"{"k" "v"}"#, #"{"k":}"#, #"{"k":"v",}"#, #"{"k":"v""#, "[1 2]", "[1,]", #"{"k":"a\x"}"#, #"{"k":"a\u12"}"#,
+            "{\"k\":\"a\u{01}b\"}", #"{"k":tru}"#, "-", "01x", #"{"k":"v"} x"#, "", String(repeating: "[", count: 70),
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            func run(build: Bool) -> String {
+                bytes.withUnsafeBufferPointer { buffer in
+                    var parser = JSONValueParser(buffer)
+                    do throws(JSONSyntaxError) { _ = try parser.parseDocument(build: build); return "ok" } catch {
+                        return "\(error.offset): \(error.message)"
+                    }
+                }
+            }
+            #expect(run(build: false) == run(build: true), "\(text)")
+        }
+    }
+
     @Test("CSV rows: a header, quoted fields with commas, quotes and newlines")
     func csv() throws {
         let csv = "cell,text,detail\nSubtitle,\"Hello, world\",\"two\nlines\"\nValue1,\"say \"\"hi\"\"\",x\n"
