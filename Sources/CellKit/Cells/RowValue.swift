@@ -118,10 +118,7 @@ public enum RowValue: Sendable, Equatable, Hashable {
     func withPlainString<R>(at keyPath: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         guard !keyPath.isEmpty else { return nil }
         return withMember(keyPath) { line, member, rest -> R? in
-            let span = rest == nil
-                ? (line[member.lowerBound] == UInt8(ascii: "\"") ? JSONValueParser.plainText(in: line, member.lowerBound + 1..<member.upperBound - 1) : nil)
-                : JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest)
-            guard let span else { return nil }
+            guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else { return nil }
             let text = UnsafeBufferPointer(rebasing: line[span])
             return Unicode.isValidUTF8(text) && !text.contains(0) ? body(text) : nil
         } ?? nil

@@ -95,7 +95,7 @@ struct JSONValueParser {
 
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> RowValue {
         var fields: [String: RowValue] = [:]
-        try members(depth: depth) { (parser, key, _) throws(JSONSyntaxError) in
+        try members(depth: depth) { (parser, key) throws(JSONSyntaxError) in
             parser.i = key.lowerBound
             let name = try parser.parseString()  // checked already: decoding cannot fail
             try parser.colon()
@@ -108,7 +108,7 @@ struct JSONValueParser {
     /// Walks an object's members from its "{": for each, `body` is called just after its
     /// key (checked; its quoted span given) and must leave `i` after the member's value.
     @inline(__always)
-    private mutating func members(depth: Int, _ body: (inout JSONValueParser, Range<Int>, Int) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
+    private mutating func members(depth: Int, _ body: (inout JSONValueParser, Range<Int>) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
         guard depth < 64 else { throw fail("nested more than 64 levels deep") }
         i += 1
         skipSpace()
@@ -118,7 +118,7 @@ struct JSONValueParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key in quotes") }
             let keyStart = i
             try skipString()
-            try body(&self, keyStart..<i, depth)
+            try body(&self, keyStart..<i)
             skipSpace()
             guard i < bytes.count else { throw fail("expected ',' or '}', found the end of the line") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -186,7 +186,7 @@ struct JSONValueParser {
         guard i < bytes.count else { throw fail("expected a value, found the end of the line") }
         switch bytes[i] {
         case UInt8(ascii: "{"):
-            try members(depth: depth) { (parser, key, depth) throws(JSONSyntaxError) in
+            try members(depth: depth) { (parser, key) throws(JSONSyntaxError) in
                 try parser.colon()
                 let valueStart = parser.i
                 let isCell = depth == 0 && parser.isCellKey(key)
@@ -343,27 +343,19 @@ extension JSONValueParser {
         parser.i = offset
         if let path, parser.seek(path, depth: 1) == nil { return nil }
         parser.skipSpace()
-        let start = parser.i + 1
-        guard parser.i < bytes.count, bytes[parser.i] == UInt8(ascii: "\""), (try? parser.parseString(build: false)) != nil else { return nil }
-        return plainText(in: bytes, start..<parser.i - 1)
+        return parser.plainText(at: parser.i)
     }
 
-    /// Where the text starting at `offset` of checked bytes is, inside its quotes, if it
-    /// has no escapes; else nil (also when no text starts there).
+    /// Where the text starting at byte `offset` of checked bytes is, inside its quotes,
+    /// if it has no escapes; else nil (also when no text starts there).
     static func plainText(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Range<Int>? {
-        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
-        var j = offset + 1  // a byte at a time: this is for short texts such as identifiers
-        while j < bytes.count {
-            if bytes[j] == UInt8(ascii: "\"") { return offset + 1..<j }
-            if bytes[j] == UInt8(ascii: "\\") { return nil }
-            j += 1
-        }
-        return nil
+        JSONValueParser(bytes).plainText(at: offset)
     }
 
-    /// `inside` (a checked text's bytes between its quotes) if it has no escapes; else nil.
-    static func plainText(in bytes: UnsafeBufferPointer<UInt8>, _ inside: Range<Int>) -> Range<Int>? {
-        memchr(bytes.baseAddress! + inside.lowerBound, 0x5C, inside.count) == nil ? inside : nil
+    private func plainText(at offset: Int) -> Range<Int>? {
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
+        let end = plainRunEnd(from: offset + 1)  // checked text: its closing quote, or an escape
+        return end < bytes.count && bytes[end] == UInt8(ascii: "\"") ? offset + 1..<end : nil
     }
 
     /// Moves to the value at `keyPath`; returns its depth, or nil if there is none.
