@@ -10,6 +10,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
         case environment = "CELLKIT_PLUGIN_PATH"
         case executable = "executable's folder"
         case userData = "user data folder"
+        case program = "set by the program"
     }
 
     /// One folder or file on the path.
@@ -18,7 +19,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
         public let origin: Origin
         public init(path: String, origin: Origin) { (self.path, self.origin) = (path, origin) }
         /// Whether a missing folder is worth reporting (it was asked for by name).
-        public var isExplicit: Bool { origin == .option || origin == .environment }
+        public var isExplicit: Bool { origin == .option || origin == .environment || origin == .program }
     }
 
     public var entries: [Entry]
@@ -37,10 +38,29 @@ public struct SearchPath: Sendable, Equatable, Codable {
         let fromEnvironment = environment["CELLKIT_PLUGIN_PATH"]?.split(separator: ":").map(String.init) ?? []
         entries += fromEnvironment.map { Entry(path: absolute($0), origin: .environment) }
         if let executableDirectory { entries.append(Entry(path: executableDirectory, origin: .executable)) }
+        entries.append(Entry(path: userDataFolder(environment), origin: .userData))
+        return SearchPath(entries: entries)
+    }
+
+    /// A search path set in code by an embedding program: `paths` (folders, or single
+    /// `.so` files) in the order given, then, if asked for, the running executable's
+    /// folder and the user's data folder (`$XDG_DATA_HOME/cellkit/plugins`). No
+    /// environment variable is read. Relative paths are made absolute.
+    public static func custom(
+        _ paths: [String], includingExecutableFolder: Bool = false, includingUserDataFolder: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> SearchPath {
+        var entries = paths.map { Entry(path: absolute($0), origin: .program) }
+        if includingExecutableFolder, let folder = executableDirectory() { entries.append(Entry(path: folder, origin: .executable)) }
+        if includingUserDataFolder { entries.append(Entry(path: userDataFolder(environment), origin: .userData)) }
+        return SearchPath(entries: entries)
+    }
+
+    /// `$XDG_DATA_HOME/cellkit/plugins`, default `~/.local/share/cellkit/plugins`.
+    static func userDataFolder(_ environment: [String: String]) -> String {
         let home = environment["HOME"] ?? NSHomeDirectory()
         let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
-        entries.append(Entry(path: data + "/cellkit/plugins", origin: .userData))
-        return SearchPath(entries: entries)
+        return data + "/cellkit/plugins"
     }
 
     /// The folder of the running executable (where `swift build` puts plugin libraries).
