@@ -37,16 +37,38 @@ let package = Package(
     targets: [
         .target(name: "CCellKit"),
         .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
-        .target(name: "CellKit", dependencies: ["CCellKit", "CFFI", "Yams"]),
+        // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
+        .target(name: "CellKitModel", dependencies: ["CCellKit"]),
+        .target(name: "CellKitText", dependencies: ["CellKitModel"]),
+        .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CCellKit", "CFFI"]),
+        .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "Yams"]),
+        .target(
+            name: "CellKitRendering",
+            dependencies: ["CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments"]),
+        .target(
+            name: "CellKit",
+            dependencies: ["CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitRendering"]),
         .target(name: "CellKitPlugin", dependencies: ["CCellKit"]),
         .executableTarget(
             name: "CellKitCommand",
             dependencies: ["CellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "CellKitBenchmark", dependencies: ["CellKit", "CCellKit"]),
+        // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
+        .target(name: "CellKitTestSupport", dependencies: ["CellKit"], path: "Tests/CellKitTestSupport"),
+        .testTarget(name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel"], exclude: ["WidthData"]),
         .testTarget(
-            name: "CellKitTests",
-            dependencies: ["CellKit", "CCellKit", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
-            exclude: ["__Snapshots__", "WidthData"]),
+            name: "CellKitRuntimeTests",
+            dependencies: ["CellKitRuntime", "CellKitModel", "CCellKit", "CellKitTestSupport"]),
+        .testTarget(
+            name: "CellKitDocumentsTests",
+            dependencies: ["CellKitDocuments", "CellKit", "CellKitTestSupport"]),
+        .testTarget(
+            name: "CellKitRenderingTests",
+            dependencies: [
+                "CellKit", "CellKitRendering", "CellKitTestSupport",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            exclude: ["__Snapshots__"]),
     ]
         + cPlugins.flatMap(cPlugin)
         + swiftPlugins.flatMap(swiftPlugin)

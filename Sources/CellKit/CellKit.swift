@@ -1,0 +1,16 @@
+// CellKit for embedders who want everything: one import re-exports the modules,
+// bottom to top (the order Scripts/layers.txt declares and CI checks).
+//
+// - CellKitModel: the values the runtime and documents share (cell attributes,
+//   row data, stylesheets).
+// - CellKitText: text widths, line breaking, terminal-safe text.
+// - CellKitRuntime: discovery, loading, dispatch, the registry, cells and the
+//   cell-creation routine: the plugin host, with nothing that parses documents or draws.
+// - CellKitDocuments: table documents, stylesheets and asset catalogs as data, streamed rows.
+// - CellKitRendering: data sources, layout, the renderer and its formats, output.
+
+@_exported import CellKitDocuments
+@_exported import CellKitModel
+@_exported import CellKitRendering
+@_exported import CellKitRuntime
+@_exported import CellKitText

@@ -1,0 +1,52 @@
+// Errors in table documents, stylesheets, asset catalogs and data files:
+// each names the file, the line and column, what was expected, and the fix.
+
+import CellKitModel
+import CellKitText
+import Yams
+
+/// A problem at a place in a document.
+public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let column: Int
+    public let message: String
+
+    public init(file: String, line: Int, column: Int, _ message: String) {
+        (self.file, self.line, self.column, self.message) = (file, line, column, message)
+    }
+
+    /// `file:line:column: message`, as compilers print it.
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+
+    /// A YAML syntax error from Yams, at its place in `file`.
+    init(file: String, yaml error: any Error) {
+        func place(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> DocumentError {
+            let detail = context.map { " (\($0.text) at \($0.mark.line):\($0.mark.column))" } ?? ""
+            return DocumentError(file: file, line: mark.line, column: mark.column, "YAML syntax: \(problem)\(detail)")
+        }
+        switch error as? YamlError {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            self = place(mark, problem, context)
+        case .reader(let problem, let offset, _, let yaml):
+            let (line, column) = offset.flatMap { Self.lineAndColumn(in: yaml, utf8Offset: $0) } ?? (1, 1)
+            self = DocumentError(file: file, line: line, column: column, "cannot read the text: \(problem); save the file as UTF-8")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            self = DocumentError(file: file, line: context.mark.line, column: context.mark.column,
+                                 "duplicate key\(duplicates.count == 1 ? "" : "s") \(duplicates.joined(separator: ", ")); each key may appear once")
+        default:
+            self = DocumentError(file: file, line: 1, column: 1, "cannot parse: \(error)")
+        }
+    }
+
+    static func lineAndColumn(in text: String, utf8Offset: Int) -> (Int, Int)? {
+        var line = 1, column = 1, seen = 0
+        for scalar in text.unicodeScalars {
+            if seen >= utf8Offset { return (line, column) }
+            seen += String(scalar).utf8.count
+            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
+}

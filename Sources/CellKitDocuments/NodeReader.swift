@@ -1,0 +1,160 @@
+// Typed reads from a YAML (or JSON) node tree, each failure an error at the
+// node's line and column that says what was expected.
+
+import CellKitModel
+import CellKitText
+import Foundation
+import Yams
+
+/// Reads one document's nodes, naming `file` in every error.
+struct NodeReader {
+    let file: String
+
+    /// Parses `text` (YAML, or JSON, which YAML reads as flow style) into its root node.
+    func root(_ text: String) throws(DocumentError) -> Node {
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch { throw DocumentError(file: file, yaml: error) }
+        guard let node else { throw DocumentError(file: file, line: 1, column: 1, "the document is empty; expected a mapping") }
+        return node
+    }
+
+    /// Reads the file at `path` as UTF-8 and parses it.
+    static func load(_ path: String) throws(DocumentError) -> (NodeReader, Node) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
+            throw DocumentError(file: path, line: 1, column: 1, "the file \(why)")
+        }
+        guard let text = String(validatingUTF8Data: data) else {
+            throw DocumentError(file: path, line: 1, column: 1, "the file is not UTF-8 text; save it as UTF-8")
+        }
+        let reader = NodeReader(file: path)
+        return (reader, try reader.root(text))
+    }
+
+    // MARK: Errors
+
+    func error(_ node: Node, _ message: String) -> DocumentError {
+        DocumentError(file: file, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, message)
+    }
+
+    func expected(_ what: String, _ node: Node) -> DocumentError {
+        error(node, "expected \(what), found \(describe(node))")
+    }
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let s): s.string.isEmpty ? "nothing" : "'\(s.string.prefix(40))'"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+
+    // MARK: Mappings
+
+    /// The mapping's entries by key, refusing keys not in `allowed` (with the nearest as a hint).
+    func fields(_ node: Node, allowed: [String], what: String) throws(DocumentError) -> [String: Node] {
+        guard let mapping = node.mapping else { throw expected("\(what) (a mapping)", node) }
+        var result: [String: Node] = [:]
+        for (key, value) in mapping {
+            guard let name = key.scalar?.string else { throw expected("a plain key", key) }
+            guard allowed.contains(name) else {
+                let nearest = allowed.min { editDistance($0, name) < editDistance($1, name) }
+                let hint = nearest.map { editDistance($0, name) <= 3 ? " Did you mean '\($0)'?" : "" } ?? ""
+                throw error(key, "unknown key '\(name)' in \(what).\(hint) Keys: \(allowed.joined(separator: ", "))")
+            }
+            result[name] = value
+        }
+        return result
+    }
+
+    // MARK: Scalars
+
+    /// The node's resolved YAML type (str, int, float, bool, null, ...).
+    private func typeName(_ node: Node) -> Tag.Name { Tag.Name(rawValue: node.tag.description) }
+
+    func string(_ node: Node) throws(DocumentError) -> String {
+        guard let s = node.scalar, typeName(node) != .null else { throw expected("text", node) }
+        return s.string
+    }
+
+    func int(_ node: Node, in range: ClosedRange<Int>) throws(DocumentError) -> Int {
+        guard let v = node.int, typeName(node) == .int else { throw expected("a whole number", node) }
+        guard range.contains(v) else { throw error(node, "\(v) is out of range; expected \(range.lowerBound) to \(range.upperBound)") }
+        return v
+    }
+
+    func double(_ node: Node, in range: ClosedRange<Double>) throws(DocumentError) -> Double {
+        guard let v = node.float ?? node.int.map(Double.init), [.int, .float].contains(typeName(node)), v.isFinite else {
+            throw expected("a number", node)
+        }
+        guard range.contains(v) else { throw error(node, "\(v) is out of range; expected \(range.lowerBound) to \(range.upperBound)") }
+        return v
+    }
+
+    func bool(_ node: Node) throws(DocumentError) -> Bool {
+        guard let v = node.bool, typeName(node) == .bool else { throw expected("true or false", node) }
+        return v
+    }
+
+    /// One of `E`'s cases by name (camelCase, as the enum spells them).
+    func choice<E: CaseIterable>(_ node: Node, _ type: E.Type) throws(DocumentError) -> E {
+        let name = try string(node)
+        guard let value = E.allCases.first(where: { "\($0)" == name }) else {
+            throw error(node, "'\(name)' is not one of: \(E.allCases.map { "\($0)" }.joined(separator: ", "))")
+        }
+        return value
+    }
+
+    /// A colour written "#RRGGBB" or "#RRGGBBAA".
+    func color(_ node: Node) throws(DocumentError) -> Color {
+        let text = try string(node)
+        guard text.hasPrefix("#"), [7, 9].contains(text.count), let v = UInt32(text.dropFirst(), radix: 16) else {
+            throw error(node, "'\(text)' is not a colour; write #RRGGBB or #RRGGBBAA")
+        }
+        return Color(rawValue: text.count == 7 ? v << 8 | 0xFF : v)
+    }
+
+    /// A rectangle written [x, y, width, height] in character cells.
+    func rect(_ node: Node) throws(DocumentError) -> Rect {
+        guard let items = node.sequence, items.count == 4 else { throw expected("a frame [x, y, width, height]", node) }
+        let v = try items.map { (n: Node) throws(DocumentError) -> Int in try int(n, in: -1000...1000) }
+        guard v[2] >= 0, v[3] >= 0 else { throw error(node, "a frame's width and height must not be negative") }
+        return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+    }
+
+    // MARK: Data
+
+    /// Any node as row data: mappings, lists, and scalars by their YAML type.
+    func value(_ node: Node, depth: Int = 0) throws(DocumentError) -> RowValue {
+        guard depth < 64 else { throw error(node, "data nested more than 64 levels deep") }
+        switch node {
+        case .scalar(let s):
+            switch typeName(node) {
+            case .null: return .null
+            case .bool: return node.bool.map(RowValue.bool) ?? .string(s.string)
+            case .int, .float: return (node.float ?? node.int.map(Double.init)).map(RowValue.number) ?? .string(s.string)
+            default: return .string(s.string)
+            }
+        case .sequence(let items):
+            var list: [RowValue] = []
+            for item in items { list.append(try value(item, depth: depth + 1)) }
+            return .list(list)
+        case .mapping(let mapping):
+            var object: [String: RowValue] = [:]
+            for (key, item) in mapping { object[key.scalar?.string ?? ""] = try value(item, depth: depth + 1) }
+            return .object(object)
+        case .alias:
+            throw error(node, "aliases are not supported in row data; repeat the value")
+        }
+    }
+}
+
+extension String {
+    /// The text of UTF-8 `data`, or nil if it is not valid UTF-8.
+    init?(validatingUTF8Data data: Data) {
+        let valid = data.withUnsafeBytes { UTF8Bytes.isValid($0.assumingMemoryBound(to: UInt8.self)) }
+        guard valid else { return nil }
+        self = String(decoding: data, as: UTF8.self)
+    }
+}

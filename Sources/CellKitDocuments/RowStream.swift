@@ -1,0 +1,280 @@
+// Rows streamed from a JSON Lines or CSV file through one fixed buffer, so a
+// million-row file costs the same memory as a ten-row one.
+
+import CellKitModel
+import CellKitText
+import Foundation
+
+/// A data file a section's rows come from.
+public struct DataFile: Sendable {
+    /// JSON Lines (one object per line) or CSV (a header line, then records).
+    public enum Format: String, Sendable {
+        case jsonLines, csv
+
+        /// The format a file name's extension says, or nil.
+        public init?(path: String) {
+            switch (path as NSString).pathExtension.lowercased() {
+            case "jsonl", "ndjson": self = .jsonLines
+            case "csv": self = .csv
+            default: return nil
+            }
+        }
+    }
+
+    public var path: String
+    public var format: Format
+    /// Where the document names the file.
+    public var mark: SourceMark
+
+    public init(path: String, format: Format, mark: SourceMark) { (self.path, self.format, self.mark) = (path, format, mark) }
+}
+
+/// One row read from a data file.
+package struct StreamedRow {
+    package var cell: String?
+    package var data: RowData
+    /// Where the row's `cell` value is, for errors about it.
+    package var line: Int, column: Int
+}
+
+/// Reads a data file's rows in order, one record at a time.
+/// Used by one table's thread, so its state skips the runtime exclusivity checks.
+package final class RowStream {
+    package let file: DataFile
+    private let fd: Int32
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawBufferPointer
+    @exclusivity(unchecked) private var start = 0, end = 0, atEOF = false
+    /// The line the next record starts on (1-based).
+    @exclusivity(unchecked) private var nextLine = 1
+    @exclusivity(unchecked) private var header: [String] = []
+    /// The index of the JSON Lines record being read, kept to reuse its memory.
+    @exclusivity(unchecked) private var members = JSONValueParser.MemberIndex()
+    /// Cell identifiers met so far (see `knownCell`).
+    @exclusivity(unchecked) private var knownCells = KnownCells()
+    /// Rows returned so far.
+    @exclusivity(unchecked) package private(set) var rowsRead = 0
+
+    package static let initialBuffer = 1 << 20
+    package static let longestRecord = 16 << 20
+
+    package init(_ file: DataFile) throws(DocumentError) {
+        self.file = file
+        fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw file.mark.error("cannot open the data file \(file.path): \(String(cString: strerror(errno))); check the path, relative to the document's folder")
+        }
+        buffer = .allocate(byteCount: Self.initialBuffer, alignment: 16)
+        if file.format == .csv { try readHeader() }
+    }
+
+    deinit {
+        close(fd)
+        buffer.deallocate()
+    }
+
+    // MARK: Rows
+
+    /// The next row, or nil at the end of the file.
+    package func next() throws(DocumentError) -> StreamedRow? {
+        while let (record, line) = try nextRecord() {
+            if isBlank(record) { continue }
+            rowsRead += 1
+            return file.format == .csv ? try csvRow(record, line: line) : try jsonRow(record, line: line)
+        }
+        return nil
+    }
+
+    /// Skips `count` rows without parsing them.
+    package func skip(_ count: Int) throws(DocumentError) {
+        var left = count
+        while left > 0, let (record, _) = try nextRecord() {
+            if isBlank(record) { continue }
+            left -= 1
+            rowsRead += 1
+        }
+    }
+
+    /// How many rows the file holds: one fast pass over its bytes.
+    package static func count(_ file: DataFile) throws(DocumentError) -> Int {
+        let stream = try RowStream(file)
+        var n = 0
+        while let (record, _) = try stream.nextRecord() {
+            if !stream.isBlank(record) { n += 1 }
+        }
+        return n
+    }
+
+    private func jsonRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
+        // Checked whole now, so errors keep their line and column; decoded later, key by key.
+        var parser = JSONValueParser(record)
+        members.removeAll()
+        do { try parser.check(members: &members) } catch {
+            throw self.error(line, column: column(in: record, at: error.offset), "JSON: \(error.message)")
+        }
+        guard record.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") else {
+            var whole = JSONValueParser(record)
+            let found = (try? whole.parseDocument())?.typeName ?? "something else"
+            throw self.error(line, column: 1, "expected a JSON object per line, found \(found)")
+        }
+        var cell: String?
+        let cellColumn = column(in: record, at: parser.cellOffset ?? 0)
+        if let offset = parser.cellOffset {
+            if let plain = JSONValueParser.plainText(in: record, at: offset) {
+                cell = knownCells.name(UnsafeBufferPointer(rebasing: record[plain]))
+            } else {
+                let value = parser.value(at: offset)
+                guard case .string(let s)? = value else {
+                    let found = value?.typeName ?? "something else"
+                    throw self.error(line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")
+                }
+                cell = s
+            }
+        }
+        return StreamedRow(cell: cell, data: .json(JSONRecord(line: record, members: members)), line: line, column: cellColumn)
+    }
+
+    /// Cell identifiers met so far, with their bytes in raw memory: a table names few
+    /// cell types, and making a String from the bytes on every row cost more than finding it here.
+    struct KnownCells: ~Copyable {
+        static let places = 16, longest = 64  // longer names are not identifiers: decoded, then refused
+        private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: places * longest)
+        private var lengths: [Int] = []
+        private var names: [String] = []
+
+        deinit { bytes.deallocate() }
+
+        /// The name written as `text`: the same String as before when it was met before.
+        mutating func name(_ text: UnsafeBufferPointer<UInt8>) -> String {
+            for k in lengths.indices where lengths[k] == text.count && memcmp(bytes + k * Self.longest, text.baseAddress!, text.count) == 0 {
+                return names[k]
+            }
+            let name = String(decoding: text, as: UTF8.self)
+            if names.count < Self.places, text.count <= Self.longest {
+                (bytes + names.count * Self.longest).update(from: text.baseAddress!, count: text.count)
+                lengths.append(text.count)
+                names.append(name)
+            }
+            return name
+        }
+    }
+
+    private func csvRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
+        let values = try csvFields(record, line: line)
+        guard values.count == header.count else {
+            throw error(line, column: 1, "the record has \(values.count) fields, the header has \(header.count); quote fields that contain commas")
+        }
+        var fields: [String: RowValue] = [:]
+        var cell: String?
+        for (key, value) in zip(header, values) {
+            if key == "cell" { cell = value } else { fields[key] = .string(value) }
+        }
+        return StreamedRow(cell: cell, data: .value(.object(fields)), line: line, column: 1)
+    }
+
+    private func readHeader() throws(DocumentError) {
+        guard let (record, line) = try nextRecord() else { throw error(1, column: 1, "the CSV file is empty; its first line must name the columns") }
+        header = try csvFields(record, line: line)
+        if let duplicate = Dictionary(grouping: header, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            throw error(line, column: 1, "the header names column '\(duplicate)' twice")
+        }
+    }
+
+    /// RFC 4180 fields: commas separate, quotes wrap fields with commas, quotes or newlines, "" is a quote.
+    private func csvFields(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> [String] {
+        var fields: [String] = [], field: [UInt8] = [], quoted = false, i = 0
+        while i < record.count {
+            let b = record[i]
+            if quoted {
+                if b == UInt8(ascii: "\"") {
+                    if i + 1 < record.count, record[i + 1] == UInt8(ascii: "\"") { field.append(b); i += 1 } else { quoted = false }
+                } else { field.append(b) }
+            } else if b == UInt8(ascii: ",") {
+                fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true)
+            } else if b == UInt8(ascii: "\""), field.isEmpty {
+                quoted = true
+            } else if b != 0x0D || i + 1 < record.count {
+                field.append(b)
+            }
+            i += 1
+        }
+        if quoted { throw error(line, column: 1, "a quoted field is not closed; end it with '\"'") }
+        fields.append(String(decoding: field, as: UTF8.self))
+        return fields
+    }
+
+    // MARK: Records
+
+    /// The next line (CSV: record, which may span lines inside quotes) without its newline, and its line number.
+    private func nextRecord() throws(DocumentError) -> (UnsafeBufferPointer<UInt8>, Int)? {
+        var scan = start, inQuotes = false
+        while true {
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            if file.format != .csv {  // no quoted newlines: libc's memchr finds the line end
+                let base = bytes.baseAddress!
+                scan = memchr(base + scan, 0x0A, end - scan).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
+            }
+            while scan < end {
+                let b = bytes[scan]
+                if b == 0x0A, !inQuotes {
+                    let record = UnsafeBufferPointer(rebasing: bytes[start..<scan])
+                    let line = nextLine
+                    nextLine += 1 + newlines(in: record)
+                    start = scan + 1
+                    return (record, line)
+                }
+                if b == UInt8(ascii: "\""), file.format == .csv { inQuotes.toggle() }
+                scan += 1
+            }
+            if atEOF {
+                guard start < end else { return nil }
+                let record = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                let line = nextLine
+                start = end
+                return (record, line)
+            }
+            scan -= start
+            try refill()
+        }
+    }
+
+    private func newlines(in record: UnsafeBufferPointer<UInt8>) -> Int {
+        file.format == .csv ? record.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } : 0
+    }
+
+    /// Moves the unread bytes to the front and reads more; grows the buffer for a long record.
+    private func refill() throws(DocumentError) {
+        let pending = end - start
+        if start > 0 {
+            buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: pending)
+            (start, end) = (0, pending)
+        }
+        if end == buffer.count {
+            guard buffer.count < Self.longestRecord else {
+                throw error(nextLine, column: 1, "a record longer than \(Self.longestRecord >> 20) MiB; is this a JSON Lines file (one object per line)?")
+            }
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+            grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
+            buffer.deallocate()
+            buffer = grown
+        }
+        let n = read(fd, buffer.baseAddress! + end, buffer.count - end)
+        guard n >= 0 else { throw error(nextLine, column: 1, "cannot read: \(String(cString: strerror(errno)))") }
+        if n == 0 { atEOF = true } else { end += n }
+    }
+
+    // MARK: Helpers
+
+    private func isBlank(_ record: UnsafeBufferPointer<UInt8>) -> Bool {
+        record.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    /// The 1-based column, in unicode scalars, of byte `offset` in `record`.
+    private func column(in record: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+        if UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: record[..<offset])) == offset { return offset + 1 }  // the usual `{"cell": `
+        return record.prefix(offset).reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    }
+
+    private func error(_ line: Int, column: Int, _ message: String) -> DocumentError {
+        DocumentError(file: file.path, line: line, column: column, message)
+    }
+}

@@ -1,0 +1,147 @@
+// A row's data: what a table document or an embedding program hands a cell.
+
+import Glibc
+
+/// A JSON-like value; hooks read it by key path through the host table.
+public enum RowValue: Sendable, Equatable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case list([RowValue])
+    case object([String: RowValue])
+
+    /// The value at a dot-separated key path; a number indexes a list ("logos.0"); "" is the value itself.
+    public func value(at keyPath: some StringProtocol) -> RowValue? {
+        var current = self
+        for key in keyPath.split(separator: ".", omittingEmptySubsequences: false) where !(keyPath.isEmpty) {
+            switch current {
+            case .object(let fields):
+                guard let next = fields[String(key)] else { return nil }
+                current = next
+            case .list(let items):
+                guard let i = Int(key), items.indices.contains(i) else { return nil }
+                current = items[i]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// The name of the value's type, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a bool"
+        case .number: "a number"
+        case .string: "a string"
+        case .list: "a list"
+        case .object: "an object"
+        }
+    }
+}
+
+// MARK: Row data as a cell holds it
+
+/// A row's data: a value, or a JSON Lines record kept as its checked bytes and
+/// read key by key when a hook asks. Decoding every record into a dictionary
+/// cost more than drawing its row; hooks read one or two keys.
+@usableFromInline package enum RowData: Sendable {
+    case value(RowValue)
+    case json(JSONRecord)
+
+    /// The value at a dot-separated key path ("" is the whole value).
+    package func value(at keyPath: String) -> RowValue? {
+        switch self {
+        case .value(let value): value.value(at: keyPath)
+        case .json(let record): record.value(at: keyPath)
+        }
+    }
+
+    /// The whole value, decoded.
+    package var rowValue: RowValue {
+        switch self {
+        case .value(let value): value
+        case .json(let record): record.value(at: "") ?? .null
+        }
+    }
+}
+
+/// One JSON Lines record whose syntax was checked when it was read, with an index
+/// of its top-level members made by the same pass, so a hook's key finds its value
+/// without parsing the line again. One allocation: the line's bytes, then four
+/// UInt32 offsets per member (key start and end, value start and end; the "cell"
+/// member left out), then the member count.
+@usableFromInline package struct JSONRecord: @unchecked Sendable {  // storage is never written after init
+    /// The header is the byte count. Not an array: `[UInt8](unsafeUninitializedCapacity:)`
+    /// went through an unspecialized allocation path, ~500 instructions a row.
+    private let storage: ManagedBuffer<Int, UInt8>
+
+    /// Checks `line` (a JSON object, or anything for the decoding paths) and indexes it.
+    package init(checking line: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
+        var members = JSONValueParser.MemberIndex()
+        var parser = JSONValueParser(line)
+        try parser.check(members: &members)
+        self.init(line: line, members: members)
+    }
+
+    /// A record from a line and the members `JSONValueParser.check` found in it.
+    package init(line: UnsafeBufferPointer<UInt8>, members: borrowing JSONValueParser.MemberIndex) {
+        let total = line.count + (members.count + 1) * 4
+        storage = ManagedBuffer<Int, UInt8>.create(minimumCapacity: total) { _ in total }
+        storage.withUnsafeMutablePointerToElements { elements in
+            let base = UnsafeMutableRawPointer(elements)
+            if line.count > 0 { base.copyMemory(from: line.baseAddress!, byteCount: line.count) }
+            base.advanced(by: line.count).copyMemory(from: members.offsets, byteCount: members.count * 4)
+            base.storeBytes(of: UInt32(members.count / 4), toByteOffset: line.count + members.count * 4, as: UInt32.self)
+        }
+    }
+
+    /// Calls `body` with the line's bytes, all the bytes (the index starts where the line
+    /// ends), and the number of members in the index.
+    private func withParts<R>(_ body: (_ line: UnsafeBufferPointer<UInt8>, _ all: UnsafeRawBufferPointer, _ members: Int) -> R) -> R {
+        storage.withUnsafeMutablePointers { total, elements in
+            let all = UnsafeRawBufferPointer(start: elements, count: total.pointee)
+            let n = Int(all.loadUnaligned(fromByteOffset: all.count - 4, as: UInt32.self))
+            return body(UnsafeBufferPointer(start: elements, count: all.count - 4 - n * 16), all, n)
+        }
+    }
+
+    package func value(at keyPath: String) -> RowValue? {
+        if keyPath.isEmpty { return withParts { line, _, _ in JSONValueParser.value(in: line, at: "") } }
+        return withMember(keyPath) { line, member, rest in JSONValueParser.value(in: line, from: member.lowerBound, at: rest) }
+    }
+
+    /// Calls `body` with the bytes of the text at `keyPath` if it is written with no
+    /// escapes and is valid UTF-8 (what decoding it would give, byte for byte); else nil.
+    package func withPlainString<R>(at keyPath: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        guard !keyPath.isEmpty else { return nil }
+        return withMember(keyPath) { line, member, rest -> R? in
+            guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else { return nil }
+            let text = UnsafeBufferPointer(rebasing: line[span])
+            return UTF8Bytes.isValid(text) && !text.contains(0) ? body(text) : nil
+        } ?? nil
+    }
+
+    // MARK: The index
+
+    /// Calls `body` with the line, the value of the top-level member named by `keyPath`'s
+    /// first key (the last such member, as a dictionary would keep) and the rest of the path
+    /// after its dot (nil if none); nil if there is no such member.
+    private func withMember<R>(_ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?) -> R? {
+        return keyPath.withBorrowedUTF8 { path in
+            let dot = memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!) }
+            let key = UnsafeBufferPointer(rebasing: path[..<(dot ?? path.count)])
+            let rest = dot.map { Substring(keyPath).utf8.dropFirst($0 + 1) }
+            return withParts { line, all, n in
+                for m in stride(from: n - 1, through: 0, by: -1) {
+                    func offset(_ k: Int) -> Int { Int(all.loadUnaligned(fromByteOffset: line.count + m * 16 + k * 4, as: UInt32.self)) }
+                    let quoted = UnsafeBufferPointer(rebasing: line[offset(0)..<offset(1)])
+                    if JSONValueParser.key(quoted, equals: key) { return body(line, offset(2)..<offset(3), rest) }
+                }
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+// The one UTF-8 reader below every module: validation, the printable-ASCII fast
+// path, and borrowed access to a string's bytes. Text widths, JSON Lines and the
+// host's data strings all go through it.
+
+/// Scans over UTF-8 bytes.
+package enum UTF8Bytes {
+    /// How many bytes at the start of `bytes` are printable ASCII (0x20...0x7E):
+    /// eight at a time, as most text is.
+    @inlinable @inline(__always)
+    package static func printableASCIIPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let n = bytes.count
+        var i = 0
+        while i + 8 <= n, isPrintableASCII(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+        while i < n, base[i] >= 0x20, base[i] < 0x7F { i += 1 }
+        return i
+    }
+
+    /// Whether all eight bytes of `word` are printable ASCII. A high bit is set in
+    /// `word | word + 1` for a byte of 0x80 or more, or of 0x7F; in `(word - 0x20) & ~word`
+    /// for a byte below 0x20 (the classic SWAR tests; a carry can only add false alarms
+    /// next to a real one, which the byte loop after it settles).
+    @inlinable @inline(__always)
+    package static func isPrintableASCII(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        return ((word | (word &+ ones)) | ((word &- ones &* 0x20) & ~word)) & highs == 0
+    }
+
+    /// Whether `bytes` is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates
+    /// or values past U+10FFFF).
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = printableASCIIPrefix(bytes)
+        while i < bytes.count {
+            guard let (_, length) = decode(bytes, at: i) else { return false }
+            i += length
+        }
+        return true
+    }
+
+    /// The scalar value starting at `i` and its length in bytes, or nil where the
+    /// bytes there are not well-formed UTF-8.
+    @inline(__always)
+    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (value: UInt32, length: Int)? {
+        let lead = bytes[i]
+        if lead < 0x80 { return (UInt32(lead), 1) }
+        let (length, smallest): (Int, UInt32) =
+            lead & 0xE0 == 0xC0 ? (2, 0x80) : lead & 0xF0 == 0xE0 ? (3, 0x800) : lead & 0xF8 == 0xF0 ? (4, 0x10000) : (0, 0)
+        guard length > 0, i + length <= bytes.count else { return nil }
+        var value = UInt32(lead) & (0x7F >> UInt32(length))
+        for k in 1..<length {
+            guard bytes[i + k] & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(bytes[i + k] & 0x3F)
+        }
+        guard value >= smallest, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return nil }
+        return (value, length)
+    }
+}
+
+extension String {
+    /// `body` over the string's UTF-8 bytes, borrowed: `withUTF8` is mutating, and the
+    /// `var` copy it needs retains and releases a string's storage on every call.
+    @inlinable @inline(__always)
+    package func withBorrowedUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = self  // bridged or foreign storage: made contiguous first
+        return copy.withUTF8(body)
+    }
+
+    /// The text as Swift would write it inside quotes (`a\nb`), for quoting names in messages.
+    package var debugDescriptionEscaped: String { String(debugDescription.dropFirst().dropLast()) }
+
+    /// The text padded on the left with `pad` to `width` characters.
+    package func leftPadded(to width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

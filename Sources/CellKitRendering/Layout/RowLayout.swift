@@ -1,0 +1,335 @@
+// A configured cell laid out in character cells: UITableViewCell's anatomy.
+// Image on the left, labels placed by style, accessory on the right, the
+// content view between them shifted by indentation, custom subviews at their
+// frames (relative to the content view, which starts at the cell's left edge).
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import CellKitText
+
+/// One view of a laid-out row, placed in the row's own coordinates.
+public struct PlacedView: Sendable, Equatable, Encodable {
+    /// Which part of the cell this is.
+    public enum Role: String, Sendable, Encodable {
+        case imageView, textLabel, detailTextLabel, subview, accessory
+    }
+
+    public var role: Role
+    /// The subview's tag; 0 for standard parts.
+    public var tag = 0
+    /// Columns from the row's left edge, lines from its top; already clipped to the row.
+    public var frame: Rect
+    /// The text of each line (labels), or the glyph (images and accessories).
+    public var lines: [String] = []
+    public var alignment = TextAlignment.left
+    public var textColor: Color?
+    public var backgroundColor: Color?
+    public var bold = false
+    /// Smaller than the body text (under 14 points): drawn dimmer in ANSI, smaller in HTML.
+    public var small = false
+    /// The asset name for images; nil for text.
+    public var imageName: String?
+    /// True when `imageName` is not in the asset catalog (drawn as a placeholder).
+    public var missingImage = false
+}
+
+/// A row ready to draw: its size, background and placed views in paint order.
+public struct RowLayout: Sendable, Encodable {
+    public var indexPath: IndexPath
+    public var identifier: String
+    public var width: Int
+    public var height: Int
+    public var position: RowPosition
+    public var isSelected: Bool
+    /// The fill in effect: the selected background when selected.
+    public var background: Fill
+    /// The colour the background draws with (the fill's colour, else its image's colour).
+    public var backgroundColor: Color?
+    public var views: [PlacedView]
+}
+
+/// Lays out cells for one table: a width, an asset catalog, and the default row height.
+public struct CellLayout: Sendable {
+    public var assets: AssetCatalog
+    /// Columns of padding on each side of the content.
+    public var padding = 1
+
+    public init(assets: AssetCatalog) { self.assets = assets }
+
+    /// Standard colours of UIKit's table cells.
+    public enum Palette {
+        public static let secondaryText = Color(red: 0x8E, green: 0x8E, blue: 0x93)
+        public static let tint = Color(red: 0x00, green: 0x7A, blue: 0xFF)
+        public static let selectedGray = Color(red: 0xD1, green: 0xD1, blue: 0xD6)
+        public static let accessory = Color(red: 0xC7, green: 0xC7, blue: 0xCC)
+    }
+
+    // MARK: Heights
+
+    /// The lines `cell` needs at `width` when nothing sets its height: its labels
+    /// wrapped as their number of lines allows, and the bottom of its lowest subview.
+    public func naturalHeight(of cell: Cell, width: Int) -> Int {
+        var memo = LineMemo()
+        return naturalHeight(of: cell, area: labelArea(cell, width: width), memo: &memo)
+    }
+
+    private func naturalHeight(of cell: Cell, area: LabelArea, memo: inout LineMemo) -> Int {
+        var labels = 0
+        // The cell holds its labels: `unowned(unsafe)` spares a retain and release of each per row.
+        unowned(unsafe) let textLabel = cell.textLabel!, detailTextLabel = cell.detailTextLabel!
+        let text = lineCount(textLabel, width: area.width, memo: &memo)
+        let detail = lineCount(detailTextLabel, width: area.width, memo: &memo)
+        switch cell.style {
+        case .subtitle: labels = text + detail
+        case .default: labels = text
+        case .value1, .value2: labels = max(text, detail)
+        }
+        let subviews = cell.subviews.lazy.filter { !$0.isHidden }.map { $0.frame.y + $0.frame.height }.max() ?? 0
+        return max(1, labels, subviews)
+    }
+
+    private func lineCount(_ label: View, width: Int, memo: inout LineMemo) -> Int {
+        guard !label.isHidden, label.frame == .zero, let text = label.text, !text.isEmpty else { return 0 }
+        let maxLines = label.numberOfLines == 0 ? 100 : label.numberOfLines
+        return memo.lines(of: label, text, width: width, maxLines: maxLines).count
+    }
+
+    /// A label's lines from measuring its height, kept for placing it: breaking
+    /// the same text twice per row was a tenth of the layout's time.
+    private struct LineMemo {
+        private struct Entry {
+            let label: ObjectIdentifier, width: Int, maxLines: Int
+            let lines: [String]
+        }
+        private var text: Entry?, detail: Entry?
+
+        /// `text` (the label's) broken into at most `maxLines` lines of `width` columns.
+        mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> [String] {
+            let id = ObjectIdentifier(label)
+            if let lines = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) { return lines }
+            let lines = TextLayout.lines(TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines, mode: label.lineBreakMode)
+            let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
+            if self.text == nil || self.text?.label == id { self.text = entry } else { detail = entry }
+            return lines
+        }
+
+        /// The entry's lines if they are what breaking its label again would give.
+        private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int) -> [String]? {
+            guard let entry, entry.label == id, entry.width == width else { return nil }
+            // Text that fitted in fewer lines than allowed breaks the same way under any bound that still holds it.
+            let fits = entry.maxLines == maxLines || (entry.lines.count < entry.maxLines && entry.lines.count <= maxLines)
+            return fits ? entry.lines : nil
+        }
+    }
+
+    // MARK: Layout
+
+    /// `cell` laid out at `width` columns and `height` lines; nil = its natural height.
+    public func layout(_ cell: Cell, width: Int, height: Int?) -> RowLayout {
+        var row = RowLayout(indexPath: cell.indexPath, identifier: "", width: 0, height: 0, position: .single, isSelected: false,
+                            background: Fill(), backgroundColor: nil, views: [])
+        layout(cell, width: width, height: height, into: &row)
+        return row
+    }
+
+    /// `layout(_:width:height:)` into `row`, reusing the memory of its views: a renderer
+    /// keeps one `RowLayout` for all its rows rather than allocating a list per row.
+    public func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
+        let selected = cell.isSelected && cell.selectionStyle != .none
+        let fill = selected ? selectedFill(cell) : cell.background
+        row.views.removeAllKeepingCapacity()
+        row.views.reserveCapacity(4 + cell.subviews.count)
+        let area = labelArea(cell, width: width)  // once: the natural height needs it too
+        var memo = LineMemo()
+        let height = height ?? naturalHeight(of: cell, area: area, memo: &memo)
+        if var image = area.image {
+            if cell.imageView.frame == .zero { image.frame.y = (height - 1) / 2 }  // centred, as UIKit centres the image
+            row.views.append(image)
+        }
+        placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &row.views)
+        for view in cell.subviews where !view.isHidden {
+            if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) { row.views.append(placed) }
+        }
+        if var accessory = area.accessory {
+            accessory.frame.y = max(0, (height - accessory.frame.height) / 2)
+            accessory.frame.height = min(accessory.frame.height, height)
+            row.views.append(accessory)
+        }
+        row.indexPath = cell.indexPath
+        row.identifier = cell.reuseIdentifier.name
+        (row.width, row.height, row.position, row.isSelected) = (width, height, cell.position, selected)
+        row.background = fill
+        row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
+    }
+
+    private func selectedFill(_ cell: Cell) -> Fill {
+        if cell.selectedBackground.color != nil || cell.selectedBackground.imageName != nil { return cell.selectedBackground }
+        return Fill(color: cell.selectionStyle == .blue ? Palette.tint : Palette.selectedGray)
+    }
+
+    /// Where the labels go: right of the image, left of the accessory.
+    private struct LabelArea {
+        var x: Int, width: Int, accessoryX: Int
+        var image: PlacedView?, accessory: PlacedView?
+    }
+
+    private func labelArea(_ cell: Cell, width: Int) -> LabelArea {
+        let indent = min(cell.indentationLevel * cell.indentationWidth, width / 2)
+        var x = padding + indent
+        var image: PlacedView?
+        if !cell.imageView.isHidden, let name = cell.imageView.imageName {
+            var placed = imageView(name, role: .imageView, warn: cell.context)
+            let w = max(1, TextWidth.columns(placed.lines[0]))
+            placed.frame = cell.imageView.frame == .zero ? Rect(x: x, y: 0, width: w, height: 1) : cell.imageView.frame
+            x += w + 1
+            image = placed
+        }
+        var right = width - padding
+        var accessory: PlacedView?
+        if let view = cell.accessoryView, !view.isHidden {
+            let w = min(view.frame.width, width / 3)
+            right -= w
+            var placed = view.imageName.map { imageView($0, role: .accessory, warn: cell.context) }
+                ?? PlacedView(role: .accessory, frame: .zero, lines: view.text.map { [TextSanitizer.visible($0)] } ?? [])
+            placed.frame = Rect(x: right, y: 0, width: w, height: max(1, view.frame.height))
+            placed.textColor = view.textColor
+            placed.backgroundColor = view.backgroundColor
+            accessory = placed
+            right -= 1
+        } else if let glyph = Self.accessoryGlyph(cell.accessoryType) {
+            right -= 1
+            let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
+            accessory = PlacedView(role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), lines: [glyph], textColor: color)
+            right -= 1
+        }
+        return LabelArea(x: x, width: max(0, right - x), accessoryX: right + (accessory == nil ? 0 : 1), image: image, accessory: accessory)
+    }
+
+    /// The glyph of a standard accessory: a switch, as a dictionary hashed the type on every row.
+    static func accessoryGlyph(_ type: AccessoryType) -> String? {
+        switch type {
+        case .none: nil
+        case .disclosureIndicator: "›"
+        case .checkmark: "✓"
+        case .detailButton: "ⓘ"
+        }
+    }
+
+    private func imageView(_ name: String, role: PlacedView.Role, warn context: CellContext) -> PlacedView {
+        let asset = assets.image(named: name)
+        if asset == nil {
+            let catalog = assets.source.map { "the asset catalog \($0)" } ?? "the asset catalog (the table names none: add 'assets:')"
+            context.warn("image '\(TextSanitizer.visible(name))' is not in \(catalog); drawn as \(AssetCatalog.placeholder.glyph)")
+        }
+        return PlacedView(role: role, frame: .zero, lines: [(asset ?? AssetCatalog.placeholder).glyph],
+                          imageName: name, missingImage: asset == nil)
+    }
+
+    // MARK: Labels by style
+
+    private func placeLabels(_ cell: Cell, in area: LabelArea, height: Int, selected: Bool, memo: inout LineMemo, into views: inout [PlacedView]) {
+        unowned(unsafe) let text = cell.textLabel!, detail = cell.detailTextLabel!  // held by the cell (see naturalHeight)
+        var textDefaults = Defaults(), detailDefaults = Defaults(color: Palette.secondaryText)
+        var textFrame = Rect(x: area.x, y: 0, width: area.width, height: height)
+        var detailFrame = textFrame
+        switch cell.style {
+        case .default:
+            detailFrame.width = 0
+        case .subtitle:
+            let lines = lineCount(text, width: area.width, memo: &memo)
+            let detailLines = lineCount(detail, width: area.width, memo: &memo)
+            let top = max(0, (height - lines - detailLines) / 2)
+            textFrame = Rect(x: area.x, y: top, width: area.width, height: min(lines, height - top))
+            detailFrame = Rect(x: area.x, y: top + lines, width: area.width, height: max(0, height - top - lines))
+        case .value1:
+            let want = detail.text.map { TextWidth.columns(TextSanitizer.visible($0)) } ?? 0
+            let w = min(want, area.width / 2)
+            detailFrame = Rect(x: area.x + area.width - w, y: 0, width: w, height: height)
+            textFrame.width = max(0, area.width - w - (w > 0 ? 1 : 0))
+            detailDefaults.alignment = .right
+        case .value2:
+            let w = min(10, area.width / 3)
+            textFrame.width = w
+            detailFrame = Rect(x: area.x + w + 1, y: 0, width: max(0, area.width - w - 1), height: height)
+            textDefaults = Defaults(color: Palette.tint, alignment: .right, small: true)
+            detailDefaults = Defaults()
+        }
+        let centred = cell.style != .subtitle
+        if let placed = placeLabel(text, role: .textLabel, frame: textFrame, defaults: textDefaults, centred: centred, selected: selected, memo: &memo) {
+            views.append(placed)
+        }
+        if cell.style != .default,
+           let placed = placeLabel(detail, role: .detailTextLabel, frame: detailFrame, defaults: detailDefaults, centred: centred, selected: selected, memo: &memo) {
+            views.append(placed)
+        }
+    }
+
+    /// What a style gives a label that the plugin did not set.
+    private struct Defaults {
+        var color: Color?
+        var alignment = TextAlignment.left
+        var small = false
+    }
+
+    /// A standard label in its style's frame (or the frame its hooks gave it), centred vertically.
+    private func placeLabel(_ label: View, role: PlacedView.Role, frame styled: Rect, defaults: Defaults, centred: Bool, selected: Bool,
+                            memo: inout LineMemo) -> PlacedView? {
+        guard !label.isHidden, let text = label.text, !text.isEmpty else { return nil }
+        let frame = label.frame == .zero ? styled : label.frame
+        guard frame.width > 0, frame.height > 0 else { return nil }
+        let maxLines = label.numberOfLines == 0 ? frame.height : min(label.numberOfLines, frame.height)
+        let lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
+        let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - lines.count) / 2) : frame.y
+        var placed = PlacedView(role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), lines: lines)
+        style(&placed, from: label, defaults: defaults, selected: selected)
+        return placed
+    }
+
+    private func style(_ placed: inout PlacedView, from view: View, defaults: Defaults, selected: Bool) {
+        placed.alignment = view.alignment == .natural ? defaults.alignment : view.alignment
+        placed.textColor = selected ? (view.highlightedTextColor ?? Color(red: 255, green: 255, blue: 255)) : (view.textColor ?? defaults.color)
+        placed.backgroundColor = view.backgroundColor
+        placed.bold = view.fontWeight == .semibold || view.fontWeight == .bold
+        placed.small = defaults.small || view.fontSize < 14
+    }
+
+    // MARK: Subviews
+
+    /// A subview at its frame in the content view, clipped to the row; nil if nothing of it shows.
+    private func placeSubview(_ view: View, clipWidth: Int, height: Int, selected: Bool) -> PlacedView? {
+        let f = view.frame
+        let x0 = max(0, f.x), y0 = max(0, f.y)
+        let x1 = min(clipWidth, f.x + f.width), y1 = min(height, f.y + f.height)
+        guard x1 > x0, y1 > y0 else { return nil }
+        let frame = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        switch view.kind {
+        case .image:
+            guard let name = view.imageName else {
+                return PlacedView(role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor)
+            }
+            var placed = imageView(name, role: .subview, warn: view.cell.context)
+            placed.tag = view.tag
+            placed.frame = frame
+            placed.backgroundColor = view.backgroundColor
+            return placed
+        case .label:
+            // Text is laid out at the whole frame, then cut where the row or the accessory cuts it.
+            let maxLines = view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height)
+            let lines = TextLayout.lines(TextSanitizer.visible(view.text ?? "", keepNewlines: true), width: f.width, maxLines: maxLines, mode: view.lineBreakMode)
+            var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, lines: Array(lines.prefix(frame.height)))
+            style(&placed, from: view, defaults: Defaults(), selected: selected)
+            return placed
+        case .plain:
+            return PlacedView(role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor)
+        }
+    }
+}
+
+extension Array {
+    /// Empties the array and keeps its memory, one element at a time: `removeAll(keepingCapacity:)`
+    /// goes through the generic `replaceSubrange`, several hundred instructions, which per row mattered.
+    mutating func removeAllKeepingCapacity() {
+        while !isEmpty { removeLast() }
+    }
+}

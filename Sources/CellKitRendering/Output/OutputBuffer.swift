@@ -1,0 +1,158 @@
+// Where rendered bytes go: a buffer flushed in large writes to standard output
+// or to a file that appears only when complete (written aside, then renamed).
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import CellKitText
+import Foundation
+
+/// Bytes on their way out; flushed every 256 KiB, so memory stays flat.
+/// Raw memory rather than an array: formats write a row byte by byte, and an
+/// array checks capacity and uniqueness on every append.
+public final class OutputBuffer {
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    /// Bytes waiting to be flushed.
+    @exclusivity(unchecked) public private(set) var count = 0
+    private let sink: OutputSink
+    static let flushSize = 1 << 18
+
+    public init(_ sink: OutputSink) {
+        self.sink = sink
+        capacity = Self.flushSize + 4096
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// The bytes waiting to be flushed, as an array (for reading back).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+
+    @inline(__always)
+    public func write(_ text: String) {
+        text.withBorrowedUTF8 { write($0) }
+    }
+
+    @inline(__always)
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count)
+        (storage + count).update(from: bytes.baseAddress!, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always)
+    public func write(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { write($0) } }
+
+    @inline(__always)
+    public func write(byte: UInt8) {
+        reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    /// Lets `body` write at most `limit` bytes in place; it returns how many it wrote.
+    @inline(__always)
+    func append(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(limit)
+        count += body(storage + count)
+    }
+
+    /// Room for `n` more bytes. A row longer than the slack past the flush size grows the buffer.
+    @inline(__always)
+    private func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    private func grow(_ needed: Int) {
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(needed, capacity * 2))
+        bigger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        (storage, capacity) = (bigger, max(needed, capacity * 2))
+    }
+
+    /// Writes the buffer out if it is full.
+    @inline(__always)
+    public func flushIfFull() throws {
+        if count >= Self.flushSize { try flush() }
+    }
+
+    public func flush() throws {
+        try sink.write(UnsafeBufferPointer(start: storage, count: count))
+        count = 0
+    }
+}
+
+/// A destination for rendered bytes.
+public protocol OutputSink: AnyObject {
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws
+}
+
+/// An error writing output, naming where.
+public struct OutputError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// A file descriptor, such as standard output.
+public final class DescriptorSink: OutputSink {
+    let fd: Int32
+    let name: String
+
+    public init(fd: Int32 = 1, name: String = "standard output") { (self.fd, self.name) = (fd, name) }
+
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw OutputError(description: "cannot write to \(name): \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+    }
+}
+
+/// A file written atomically: to a temporary file beside it, renamed into place by
+/// `commit()`. Until then (or after `abort()`) the destination is untouched.
+public final class AtomicFileSink: OutputSink {
+    public let path: String
+    private let temporary: String
+    private let file: DescriptorSink
+    private var finished = false
+
+    public init(path: String) throws {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        var template = Array(((folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw OutputError(description: "cannot create a file in \(folder.isEmpty ? "." : folder) for \(path): \(String(cString: strerror(errno)))")
+        }
+        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        fchmod(fd, 0o644)
+        file = DescriptorSink(fd: fd, name: path)
+    }
+
+    deinit { abort() }
+
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws { try file.write(bytes) }
+
+    /// Makes the file durable and renames it over `path`.
+    public func commit() throws {
+        guard !finished else { return }
+        finished = true
+        defer { close(file.fd) }
+        guard fsync(file.fd) == 0, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw OutputError(description: "cannot write \(path): \(reason)")
+        }
+    }
+
+    /// Removes the temporary file; `path` keeps what it had.
+    public func abort() {
+        guard !finished else { return }
+        finished = true
+        close(file.fd)
+        unlink(temporary)
+    }
+}

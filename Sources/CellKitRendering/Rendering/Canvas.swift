@@ -1,0 +1,233 @@
+// A grid of character cells one row is painted into before it is written out.
+// Reused from row to row, so drawing a row allocates nothing once warm.
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import CellKitText
+
+/// How a run of character cells is drawn in a terminal.
+public struct TextStyle: Hashable, Sendable {
+    public var foreground: Color?
+    public var background: Color?
+    public var bold = false
+    public var dim = false
+
+    public init(foreground: Color? = nil, background: Color? = nil, bold: Bool = false, dim: Bool = false) {
+        (self.foreground, self.background, self.bold, self.dim) = (foreground, background, bold, dim)
+    }
+}
+
+/// Lines of glyphs with a style per column. A class over raw memory: it is
+/// repainted for every row, and array writes inside a struct checked bounds and
+/// uniqueness on each column.
+public final class Canvas {
+    @exclusivity(unchecked) public private(set) var width = 0
+    @exclusivity(unchecked) public private(set) var height = 0
+    /// Per column: a scalar value; `continuation` for the right half of a wide glyph;
+    /// `extraFlag | i` for a glyph of several scalars kept in `extras[i]`.
+    @exclusivity(unchecked) private var cells: UnsafeMutablePointer<UInt32>
+    @exclusivity(unchecked) private var styleIndex: UnsafeMutablePointer<UInt16>
+    @exclusivity(unchecked) private var capacity = 0
+    /// Whether a wide glyph was painted since the last reset: only then can a write cut one in half.
+    @exclusivity(unchecked) private var hasWideGlyphs = false
+    /// Whether anything but ASCII was painted since the last reset: if not, a line is written as bytes straight.
+    @exclusivity(unchecked) private var hasNonASCII = false
+    @exclusivity(unchecked) private var extras: [String] = []
+    /// Styles in use on this row; index 0 is the row's background.
+    @exclusivity(unchecked) public private(set) var styles: [TextStyle] = []
+
+    static let continuation: UInt32 = 0xFFFF_FFFF
+    static let extraFlag: UInt32 = 0x8000_0000
+
+    public init() {
+        cells = .allocate(capacity: 0)
+        styleIndex = .allocate(capacity: 0)
+    }
+
+    deinit {
+        cells.deallocate()
+        styleIndex.deallocate()
+    }
+
+    /// Empties the canvas to `width` × `height` spaces in `background`.
+    public func reset(width: Int, height: Int, background: TextStyle) {
+        let n = max(0, width) * max(0, height)
+        if n > capacity {
+            cells.deallocate()
+            styleIndex.deallocate()
+            (cells, styleIndex, capacity) = (.allocate(capacity: n), .allocate(capacity: n), n)
+        }
+        (self.width, self.height) = (max(0, width), max(0, height))
+        cells.update(repeating: 0x20, count: n)
+        styleIndex.update(repeating: 0, count: n)
+        extras.removeAllKeepingCapacity()
+        hasWideGlyphs = false
+        hasNonASCII = false
+        styles.removeAllKeepingCapacity()
+        styles.append(background)
+    }
+
+    /// The index of `style` in this row's style table.
+    public func index(of style: TextStyle) -> UInt16 {
+        if let i = styles.firstIndex(of: style) { return UInt16(i) }
+        styles.append(style)
+        return UInt16(styles.count - 1)
+    }
+
+    // MARK: Painting
+
+    /// Sets the style of a rectangle, keeping its glyphs.
+    public func fill(_ rect: Rect, style: UInt16) {
+        for y in max(0, rect.y)..<max(max(0, rect.y), min(height, rect.y + rect.height)) {
+            for x in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.x + rect.width)) { styleIndex[y * width + x] = style }
+        }
+    }
+
+    /// The background style of column `x` on line `y` (to keep it under text painted there).
+    public func style(atX x: Int, y: Int) -> TextStyle {
+        guard x >= 0, x < width, y >= 0, y < height else { return styles[0] }
+        return styles[Int(styleIndex[y * width + x])]
+    }
+
+    /// Paints sanitized `text` from column `x` of line `y`, never past `limit`; returns the column after it.
+    /// A wide glyph that would cross `limit` is left out (a space stays), as a terminal would cut it.
+    @discardableResult
+    public func put(_ text: String, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
+        guard y >= 0, y < height else { return x }
+        let limit = min(limit, width)
+        var column = x
+        // One scalar per glyph (nearly all text): decode the UTF-8 once, no String indices.
+        // If a scalar turns out to join its neighbour, the glyph path below repaints from
+        // `x`: what was painted so far is a prefix of what it paints.
+        let simple = text.withBorrowedUTF8 { all in
+            // Printable ASCII, when no wide glyph can be cut: straight copies, a column a byte.
+            var bytes = all
+            if !hasWideGlyphs, column >= 0 {
+                let ascii = UTF8Bytes.printableASCIIPrefix(all)
+                let fits = min(ascii, max(0, limit - column))
+                let at = y * width + column
+                let target = cells + at  // a local pointer: `cells[at + k]` checked `at + k` for overflow, which kept the loop from vectorizing
+                if fits > 0 { Self.widen(all.baseAddress!, into: target, count: fits) }
+                styleIndex.advanced(by: at).update(repeating: style, count: fits)
+                column += fits
+                if fits < ascii { column = limit; return true }  // cut at the limit: nothing after it shows
+                bytes = UnsafeBufferPointer(rebasing: all[ascii...])
+            }
+            return TextWidth.forEachSimpleScalar(bytes) { v, w in
+                guard column + w <= limit else { column = limit; return }
+                if column >= 0 {
+                    set(v, x: column, y: y, style: style)
+                    if w == 2, column + 1 < width { set(Canvas.continuation, x: column + 1, y: y, style: style) }
+                }
+                column += w
+            } != nil
+        }
+        if simple { return column }
+        column = x
+        let scalars = text.unicodeScalars
+        TextWidth.forEachGlyph(in: text) { start, end, glyphWidth in
+            guard column + glyphWidth <= limit, glyphWidth > 0 else {
+                if glyphWidth > 0 { column = limit }
+                return
+            }
+            if column >= 0 {
+                let next = scalars.index(after: start)
+                let value = next == end ? scalars[start].value : Canvas.extraFlag | UInt32(extras.count)
+                if next != end { extras.append(String(scalars[start..<end])) }
+                set(value, x: column, y: y, style: style)
+                if glyphWidth == 2, column + 1 < width { set(Canvas.continuation, x: column + 1, y: y, style: style) }
+            }
+            column += glyphWidth
+        }
+        return column
+    }
+
+    /// Writes one column (0 ≤ x < width, 0 ≤ y < height), repairing a wide glyph it cuts in half.
+    @inline(__always)
+    private func set(_ value: UInt32, x: Int, y: Int, style: UInt16) {
+        let i = y * width + x
+        if value >= 0x80 { hasNonASCII = true }  // continuations and glyph references too
+        if value == Canvas.continuation { hasWideGlyphs = true }
+        if hasWideGlyphs {
+            if cells[i] == Canvas.continuation, x > 0 { cells[i - 1] = 0x20 }
+            if cells[i] != Canvas.continuation, x + 1 < width, cells[i + 1] == Canvas.continuation, value != Canvas.continuation { cells[i + 1] = 0x20 }
+        }
+        cells[i] = value
+        styleIndex[i] = style
+    }
+
+    // MARK: Reading back
+
+    /// Calls `body` for each run of one style on line `y`, with the run's columns.
+    public func forEachRun(line y: Int, _ body: (_ style: TextStyle, _ columns: Range<Int>) -> Void) {
+        var x = 0
+        while x < width {
+            let s = styleIndex[y * width + x]
+            var end = x
+            while end < width, styleIndex[y * width + end] == s { end += 1 }
+            body(styles[Int(s)], x..<end)
+            x = end
+        }
+    }
+
+    /// Writes the UTF-8 text of `columns` on line `y` to `out`.
+    public func write(line y: Int, columns: Range<Int>, to out: OutputBuffer) {
+        let row = cells + y * width
+        var x = columns.lowerBound
+        while x < columns.upperBound {
+            // Runs of ASCII a byte a column, in a loop the compiler vectorizes.
+            let run = hasNonASCII ? Self.asciiRun(row, from: x, to: columns.upperBound) : columns.upperBound
+            if run > x {
+                let source = row + x, n = run - x
+                out.append(atMost: n) { p in
+                    for k in 0..<n { p[k] = UInt8(truncatingIfNeeded: source[k]) }  // no index arithmetic to overflow-check
+                    return n
+                }
+                x = run
+            }
+            guard x < columns.upperBound else { return }
+            // One column that is not ASCII: its scalar encoded straight into the buffer,
+            // or a glyph of several scalars copied from `extras`.
+            let v = row[x]
+            x += 1
+            if v == Canvas.continuation { continue }
+            if v & Canvas.extraFlag != 0 {
+                out.write(extras[Int(v & ~Canvas.extraFlag)])
+                continue
+            }
+            out.append(atMost: 4) { p in
+                if v < 0x800 {
+                    p[0] = UInt8(0xC0 | v >> 6); p[1] = UInt8(0x80 | v & 0x3F)
+                    return 2
+                } else if v < 0x10000 {
+                    p[0] = UInt8(0xE0 | v >> 12); p[1] = UInt8(0x80 | v >> 6 & 0x3F); p[2] = UInt8(0x80 | v & 0x3F)
+                    return 3
+                }
+                p[0] = UInt8(0xF0 | v >> 18); p[1] = UInt8(0x80 | v >> 12 & 0x3F)
+                p[2] = UInt8(0x80 | v >> 6 & 0x3F); p[3] = UInt8(0x80 | v & 0x3F)
+                return 4
+            }
+        }
+    }
+
+    /// Copies `count` bytes into columns, a byte to a scalar: out of line, where nothing
+    /// else is in the loop, the compiler vectorizes it (inside `put`'s closure it did not).
+    @inline(never)
+    private static func widen(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt32>, count: Int) {
+        for k in 0..<count { target[k] = UInt32(truncatingIfNeeded: source[k]) }
+    }
+
+    /// Where the run of ASCII columns from `x` ends: eight columns a test, as text is mostly ASCII.
+    @inline(__always)
+    private static func asciiRun(_ row: UnsafeMutablePointer<UInt32>, from x: Int, to end: Int) -> Int {
+        var k = x
+        while k &+ 8 <= end {
+            let p = row + k
+            guard (p[0] | p[1] | p[2] | p[3] | p[4] | p[5] | p[6] | p[7]) < 0x80 else { break }
+            k &+= 8
+        }
+        while k < end, row[k] < 0x80 { k &+= 1 }
+        return k
+    }
+}

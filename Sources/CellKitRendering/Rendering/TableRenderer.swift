@@ -1,0 +1,107 @@
+// Drives a table through the cell-creation routine row by row: ask the data
+// source for the row, dequeue a cell (its hooks run), size and lay it out,
+// give the cell back, hand the layout to a format. Only one row is alive at a
+// time, so memory stays flat however long the table is.
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import CellKitText
+
+/// What a format receives, in order: begin, then per section start, rows, end; then end.
+public protocol RowFormat {
+    /// Columns a cell gets in a table `width` wide (borders and margins taken off).
+    func contentWidth(tableWidth: Int, style: TableStyle) -> Int
+    mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws
+    mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws
+    mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws
+    mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws
+    mutating func end(_ table: TableInfo, to out: OutputBuffer) throws
+}
+
+/// Which rows to draw: a range over the whole table, counted from 0 across sections.
+public struct RowWindow: Sendable, Equatable {
+    public var first: Int
+    public var last: Int
+    public init(first: Int = 0, last: Int = .max) { (self.first, self.last) = (first, last) }
+}
+
+/// Renders tables from a data source with one format.
+public final class TableRenderer {
+    public let queue: CellQueue
+    public let layout: CellLayout
+    public var width: Int
+    public var selected: IndexPath?
+    public var window = RowWindow()
+    /// Rows drawn by the last `render`.
+    @exclusivity(unchecked) public private(set) var rowsDrawn = 0
+
+    // Identifiers seen so far; a table uses few, so a short list beats hashing each row's name.
+    @exclusivity(unchecked) private var types: [(name: String, slot: ReuseSlot)] = []
+
+    public init(queue: CellQueue, layout: CellLayout, width: Int) {
+        (self.queue, self.layout, self.width) = (queue, layout, width)
+    }
+
+    /// Draws every section and row of `source` in the window.
+    public func render(_ source: TableDataSource, delegate: TableDelegate?, format: inout some RowFormat, to out: OutputBuffer) throws {
+        let table = source.tableInfo
+        let cellWidth = format.contentWidth(tableWidth: width, style: table.style)
+        queue.context.contentWidth = cellWidth
+        try format.begin(table, width: width, to: out)
+        var before = 0  // rows in earlier sections
+        // The row being drawn: one for all rows, so its list of views is allocated
+        // once; a local, as a stored property is copied when handed to the format.
+        var laidOut = RowLayout(indexPath: IndexPath(section: 0, row: 0), identifier: "", width: 0, height: 0,
+                                position: .single, isSelected: false, background: Fill(), backgroundColor: nil, views: [])
+        var current = TableRow(identifier: "")  // the row being read, also kept: see `row(at:into:)`
+        rowsDrawn = 0
+        for s in 0..<source.numberOfSections() {
+            let count = try source.numberOfRows(inSection: s)
+            let first = max(0, window.first - before), last = min(count - 1, window.last - before)
+            before += count
+            guard first <= last || (count == 0 && window == RowWindow()) else { continue }
+            let info = source.sectionInfo(s)
+            try format.beginSection(info, index: s, to: out)
+            if first <= last {
+                for r in first...last {
+                    try layoutRow(IndexPath(section: s, row: r), count: count, info: info, source: source, delegate: delegate,
+                                  width: cellWidth, reading: &current, into: &laidOut)
+                    try format.row(laidOut, isFirst: r == first, isLast: r == last, to: out)
+                    try out.flushIfFull()
+                    rowsDrawn += 1
+                }
+            }
+            try format.endSection(info, index: s, to: out)
+        }
+        try format.end(table, to: out)
+    }
+
+    /// One row through the routine: dequeue, size, lay out, recycle.
+    /// Into `laidOut`, reused row after row.
+    private func layoutRow(_ indexPath: IndexPath, count: Int, info: SectionInfo, source: TableDataSource,
+                           delegate: TableDelegate?, width: Int, reading row: inout TableRow, into laidOut: inout RowLayout) throws {
+        try source.row(at: indexPath, into: &row)
+        let slot = try reuseSlot(row)
+        // The row's data moves into the cell; reading `row.rowData` copied it (a retain per row).
+        let cell = queue.dequeue(slot, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count, data: row.takeData())
+        cell.isSelected = indexPath == selected
+        delegate?.willDisplay(cell, at: indexPath)
+        let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)
+        let height = lines.map { max(1, min(200, Int($0.rounded()))) }
+        layout.layout(cell, width: width, height: height, into: &laidOut)
+        queue.recycle(cell)
+    }
+
+    /// The cell type a row names, resolved once per identifier.
+    private func reuseSlot(_ row: TableRow) throws -> ReuseSlot {
+        for known in types where known.name == row.identifier { return known.slot }
+        let type: CellType
+        do { type = try queue.registry.cellType(named: row.identifier) } catch {
+            guard let mark = row.mark else { throw error }
+            throw mark.error(error.description)
+        }
+        types.append((row.identifier, type.reuseSlot))
+        return type.reuseSlot
+    }
+}

@@ -1,0 +1,252 @@
+// The terminal formats: `text` (Unicode box drawing, or ASCII) and `ansi`
+// (the same with colour, weight and the selected row's highlight). Every
+// glyph comes from a sanitized canvas, so nothing from a document or data file
+// can reach the terminal as a control character.
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import CellKitText
+
+/// Draws rows as lines of character cells, with or without ANSI colour.
+public struct TextFormat: RowFormat {
+    /// ASCII borders instead of box drawing.
+    public var ascii: Bool
+    /// ANSI colour and weight (the `ansi` format).
+    public var color: Bool
+
+    private let canvas = Canvas()
+    private var width = 80
+    private var style = TableStyle.grouped
+    private var sectionsStarted = 0
+    private var rules = Rules()  // made again when the row width changes
+
+    public init(ascii: Bool = false, color: Bool = false) { (self.ascii, self.color) = (ascii, color) }
+
+    // MARK: Borders
+
+    private struct Box {
+        let horizontal, vertical, selected, topLeft, topRight, bottomLeft, bottomRight, left, right: String
+    }
+    private static let unicode = Box(horizontal: "─", vertical: "│", selected: "┃", topLeft: "╭", topRight: "╮",
+                                     bottomLeft: "╰", bottomRight: "╯", left: "├", right: "┤")
+    private static let plainASCII = Box(horizontal: "-", vertical: "|", selected: "#", topLeft: "+", topRight: "+",
+                                        bottomLeft: "+", bottomRight: "+", left: "+", right: "+")
+    private var box: Box { ascii ? Self.plainASCII : Self.unicode }
+
+    static let borderColor = Color(red: 0xC6, green: 0xC6, blue: 0xC8)
+    static let headerColor = Color(red: 0x6D, green: 0x6D, blue: 0x72)
+    static let plainHeaderBackground = Color(red: 0xF2, green: 0xF2, blue: 0xF7)
+
+    /// Columns outside the border on each side.
+    private func margin(_ style: TableStyle) -> Int { style == .insetGrouped ? 2 : 0 }
+
+    public func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
+        style == .plain ? tableWidth : tableWidth - 2 - 2 * margin(style)
+    }
+
+    // MARK: Table and sections
+
+    public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
+        (self.width, style, sectionsStarted, rules) = (width, table.style, 0, Rules())
+        if let title = table.title {
+            let text = TextSanitizer.visible(title)
+            let line = TextLayout.lines(text, width: width, maxLines: 1, mode: .truncateTail).first ?? ""
+            let pad = max(0, (width - TextWidth.columns(line)) / 2)
+            writeLine(String(repeating: " ", count: pad) + line, TextStyle(bold: true), out)
+            out.write(byte: 0x0A)
+        }
+        if let header = table.header {
+            wrapped(header, TextStyle(bold: true), out)
+            out.write(byte: 0x0A)
+        }
+    }
+
+    public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
+        if sectionsStarted > 0, style != .plain { out.write(byte: 0x0A) }
+        sectionsStarted += 1
+        guard let header = section.header else { return }
+        if style == .plain {
+            let line = " " + TextSanitizer.visible(header)
+            writeLine(line + String(repeating: " ", count: max(0, width - TextWidth.columns(line))),
+                      TextStyle(foreground: Self.headerColor, background: Self.plainHeaderBackground, bold: true), out)
+        } else {
+            wrapped(header.uppercased(), TextStyle(foreground: Self.headerColor), out)
+        }
+    }
+
+    public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
+        if let footer = section.footer { wrapped(footer, TextStyle(foreground: Self.headerColor), out) }
+    }
+
+    public mutating func end(_ table: TableInfo, to out: OutputBuffer) throws {
+        if let footer = table.footer {
+            out.write(byte: 0x0A)
+            wrapped(footer, TextStyle(foreground: Self.headerColor), out)
+        }
+    }
+
+    /// Text wrapped to the table, indented past the border.
+    private func wrapped(_ text: String, _ style: TextStyle, _ out: OutputBuffer) {
+        let indent = margin(self.style) + 1
+        for line in TextLayout.lines(TextSanitizer.visible(text, keepNewlines: true), width: width - 2 * indent, maxLines: 1000, mode: .wordWrap) {
+            writeLine(String(repeating: " ", count: indent) + line, style, out)
+        }
+    }
+
+    // MARK: Rows
+
+    public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
+        canvas.paint(row)
+        if rules.width != row.width { rules = Rules(self, width: row.width) }
+        if style != .plain, isFirst { out.write(rules.top) }
+        for y in 0..<row.height {
+            if style != .plain { out.write(row.isSelected ? rules.selectedLeft : rules.left) }
+            writeCanvasLine(y, out)
+            if style != .plain { out.write(row.isSelected ? rules.selectedRight : rules.right) }
+            out.write(byte: 0x0A)
+        }
+        if style == .plain {
+            if !isLast { out.write(rules.separator) }
+        } else {
+            out.write(isLast ? rules.bottom : rules.separator)
+        }
+    }
+
+    /// A row's border pieces as bytes, made once per row width (building them per row
+    /// was a fifth of the time of a million-row render). In raw memory the class
+    /// owns: writing arrays held by the format retained and released each, per row.
+    private final class Rules {
+        let width: Int
+        let top, separator, bottom, left, right, selectedLeft, selectedRight: UnsafeBufferPointer<UInt8>
+        private let storage: UnsafeMutableBufferPointer<UInt8>
+
+        /// None yet: the first row makes them.
+        init() {
+            width = -1
+            storage = .allocate(capacity: 0)
+            let none = UnsafeBufferPointer(storage)
+            (top, separator, bottom, left, right, selectedLeft, selectedRight) = (none, none, none, none, none, none, none)
+        }
+
+        init(_ f: TextFormat, width: Int) {
+            self.width = width
+            let m = String(repeating: " ", count: f.margin(f.style))
+            let inner = String(repeating: f.box.horizontal, count: width)
+            let border = TextStyle(foreground: TextFormat.borderColor)
+            func bytes(_ text: String, newline: Bool = true) -> [UInt8] {
+                let out = OutputBuffer(DescriptorSink(fd: -1))
+                if newline { f.writeLine(text, border, out) } else { f.write(text, border, out) }
+                return out.bytes
+            }
+            let pieces = [
+                bytes(m + f.box.topLeft + inner + f.box.topRight),
+                f.style == .plain ? bytes(" " + String(repeating: f.box.horizontal, count: max(0, width - 1)))
+                    : bytes(m + f.box.left + inner + f.box.right),
+                bytes(m + f.box.bottomLeft + inner + f.box.bottomRight),
+                Array(m.utf8) + bytes(f.box.vertical, newline: false),
+                bytes(f.box.vertical, newline: false),
+                Array(m.utf8) + bytes(f.box.selected, newline: false),
+                bytes(f.box.selected, newline: false),
+            ]
+            storage = .allocate(capacity: pieces.reduce(0) { $0 + $1.count })
+            var slices: [UnsafeBufferPointer<UInt8>] = []
+            var at = 0
+            for piece in pieces {
+                let slice = UnsafeMutableBufferPointer(rebasing: storage[at..<at + piece.count])
+                _ = slice.initialize(from: piece)
+                slices.append(UnsafeBufferPointer(slice))
+                at += piece.count
+            }
+            (top, separator, bottom, left, right, selectedLeft, selectedRight) =
+                (slices[0], slices[1], slices[2], slices[3], slices[4], slices[5], slices[6])
+        }
+
+        deinit { storage.deallocate() }
+    }
+
+    // MARK: Writing
+
+    private func writeCanvasLine(_ y: Int, _ out: OutputBuffer) {
+        guard color else {
+            canvas.write(line: y, columns: 0..<canvas.width, to: out)
+            return
+        }
+        canvas.forEachRun(line: y) { style, columns in
+            out.write(Self.sgr(style))
+            canvas.write(line: y, columns: columns, to: out)
+        }
+        out.write("\u{1B}[0m")
+    }
+
+    private func writeLine(_ text: String, _ style: TextStyle?, _ out: OutputBuffer) {
+        write(text, style, out)
+        out.write(byte: 0x0A)
+    }
+
+    private func write(_ text: String, _ style: TextStyle?, _ out: OutputBuffer) {
+        guard color, let style else { out.write(text); return }
+        out.write(Self.sgr(style))
+        out.write(text)
+        out.write("\u{1B}[0m")
+    }
+
+    /// The SGR sequence that sets `style` from a reset state (24-bit colour).
+    static func sgr(_ style: TextStyle) -> String {
+        var codes = "0"
+        if style.bold { codes += ";1" }
+        if style.dim { codes += ";2" }
+        if let c = style.foreground { codes += ";38;2;\(c.red);\(c.green);\(c.blue)" }
+        if let c = style.background { codes += ";48;2;\(c.red);\(c.green);\(c.blue)" }
+        return "\u{1B}[" + codes + "m"
+    }
+}
+
+// MARK: - Painting a row
+
+extension Canvas {
+    /// Paints `row`: its background, then each view in order (later views on top).
+    public func paint(_ row: RowLayout) {
+        reset(width: row.width, height: row.height, background: TextStyle(background: row.backgroundColor))
+        // Through pointers: `for view in row.views`, and even passing `views[k]` to a
+        // borrowing parameter, copied each view (its arrays and strings retained).
+        row.views.withUnsafeBufferPointer { views in
+            for k in views.indices { paint(views.baseAddress! + k, rowBackground: row.backgroundColor) }
+        }
+    }
+
+    private func paint(_ view: UnsafePointer<PlacedView>, rowBackground: Color?) {
+        let frame = view.pointee.frame
+        let background = view.pointee.backgroundColor ?? rowBackground
+        if view.pointee.backgroundColor != nil { fill(frame, style: index(of: TextStyle(background: background))) }
+        if view.pointee.imageName != nil { return paintImage(view.pointee, background: background) }
+        let style = index(of: TextStyle(foreground: view.pointee.textColor, background: background, bold: view.pointee.bold))
+        for i in 0..<min(view.pointee.lines.count, frame.height) {
+            let dx = switch view.pointee.alignment {  // measured only when it matters
+            case .center: max(0, (frame.width - TextWidth.columns(view.pointee.lines[i])) / 2)
+            case .right: max(0, frame.width - TextWidth.columns(view.pointee.lines[i]))
+            case .left, .natural: 0
+            }
+            put(view.pointee.lines[i], x: frame.x + dx, y: frame.y + i, limit: frame.x + frame.width, style: style)
+        }
+    }
+
+    /// An image: its glyph centred in the frame; a frame of 3 lines or more also gets a border, like a photo.
+    private func paintImage(_ view: borrowing PlacedView, background: Color?) {
+        let f = view.frame
+        let glyph = view.lines.first ?? ""
+        let glyphStyle = index(of: TextStyle(foreground: view.missingImage ? TextFormat.headerColor : nil, background: background))
+        if f.height >= 3, f.width >= 4 {
+            let border = index(of: TextStyle(foreground: TextFormat.borderColor, background: background))
+            let inner = String(repeating: "─", count: f.width - 2)
+            put("┌" + inner + "┐", x: f.x, y: f.y, limit: f.x + f.width, style: border)
+            for y in f.y + 1..<f.y + f.height - 1 {
+                put("│", x: f.x, y: y, limit: f.x + f.width, style: border)
+                put("│", x: f.x + f.width - 1, y: y, limit: f.x + f.width, style: border)
+            }
+            put("└" + inner + "┘", x: f.x, y: f.y + f.height - 1, limit: f.x + f.width, style: border)
+        }
+        let gw = TextWidth.columns(glyph)
+        put(glyph, x: f.x + max(0, (f.width - gw) / 2), y: f.y + (f.height - 1) / 2, limit: f.x + f.width, style: glyphStyle)
+    }
+}

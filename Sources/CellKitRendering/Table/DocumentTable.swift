@@ -1,0 +1,133 @@
+// A table document as a data source and delegate. Inline rows are checked
+// against the registry when the table is opened; streamed rows as they are read.
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import CellKitText
+
+/// A `TableDocument` served row by row; sections backed by data files stream.
+public final class DocumentTable: TableDataSource, TableDelegate {
+    public let document: TableDocument
+    public let registry: CellRegistry
+    public var tableInfo: TableInfo {
+        TableInfo(title: document.title, style: document.style, header: document.header, footer: document.footer)
+    }
+
+    @exclusivity(unchecked) private var counts: [Int?]
+    private let defaultCells: [String?]
+    @exclusivity(unchecked) private var streams: [RowStream?]  // by section: an array, not hashing per row
+
+    /// Opens `document`, resolving every inline row's identifier now so that a
+    /// typo is reported at its line before anything is drawn.
+    public init(_ document: TableDocument, registry: CellRegistry) throws {
+        self.document = document
+        self.registry = registry
+        defaultCells = document.sections.map(\.cell)
+        streams = Array(repeating: nil, count: document.sections.count)
+        counts = document.sections.map { section in
+            switch section.rows {
+            case .inline(let rows): rows.count
+            case .count(let n): n
+            case .file: nil
+            }
+        }
+        for section in document.sections {
+            switch section.rows {
+            case .inline(let rows):
+                for row in rows { _ = try resolve(row.cell ?? section.cell, at: row.mark) }
+            case .count:
+                _ = try resolve(section.cell, at: section.cellMark ?? section.mark)
+            case .file:
+                if let cell = section.cell { _ = try resolve(cell, at: section.cellMark ?? section.mark) }
+            }
+        }
+    }
+
+    /// The cell type for `name` written at `mark`, or an error at that place.
+    public func resolve(_ name: String?, at mark: SourceMark) throws(DocumentError) -> CellType {
+        guard let name else {
+            throw mark.error("the row names no cell type; give it 'cell: IDENTIFIER', or give its section a 'cell:' for all its rows")
+        }
+        do { return try registry.cellType(named: name) } catch {
+            throw mark.error(error.description)
+        }
+    }
+
+    // MARK: TableDataSource
+
+    public func numberOfSections() -> Int { document.sections.count }
+
+    public func sectionInfo(_ section: Int) -> SectionInfo {
+        let s = document.sections[section]
+        return SectionInfo(header: s.header, footer: s.footer, cellStyle: s.cellStyle, selectable: s.selectable)
+    }
+
+    public func numberOfRows(inSection section: Int) throws -> Int {
+        if let n = counts[section] { return n }
+        guard case .file(let file) = document.sections[section].rows else { return 0 }
+        let n = try RowStream.count(file)  // a pass over the bytes: first/last positions need the count
+        counts[section] = n
+        return n
+    }
+
+    public func row(at indexPath: IndexPath) throws -> TableRow {
+        var row = TableRow(identifier: "")
+        try self.row(at: indexPath, into: &row)
+        return row
+    }
+
+    public func row(at indexPath: IndexPath, into row: inout TableRow) throws {
+        // The streaming case, without copying the section, and with the stream unretained
+        // (an atomic pair a row): `streams` holds it while `nextRow` runs.
+        if let stream = streams[indexPath.section].map(Unmanaged.passUnretained),
+           stream._withUnsafeGuaranteedRef({ $0.rowsRead == indexPath.row }) {
+            try stream._withUnsafeGuaranteedRef { try nextRow(indexPath, from: $0, into: &row) }
+            return closeIfDone(indexPath)
+        }
+        let section = document.sections[indexPath.section]
+        switch section.rows {
+        case .inline(let rows):
+            let inline = rows[indexPath.row]
+            row = TableRow(identifier: inline.cell ?? section.cell ?? "", data: inline.data, mark: inline.mark)
+        case .count:
+            row = TableRow(identifier: section.cell ?? "", data: .null, mark: section.cellMark ?? section.mark)
+        case .file(let file):
+            // Out of order (or first): open the file again if it is already past the row, then skip to it.
+            var stream = streams[indexPath.section]
+            if stream == nil || stream!.rowsRead > indexPath.row {
+                stream = try RowStream(file)
+                streams[indexPath.section] = stream
+            }
+            try stream!.skip(indexPath.row - stream!.rowsRead)
+            try nextRow(indexPath, from: stream!, into: &row)
+            closeIfDone(indexPath)
+        }
+    }
+
+    /// Closes a section's data file once its last row is read.
+    private func closeIfDone(_ indexPath: IndexPath) {
+        if indexPath.row + 1 == counts[indexPath.section] { streams[indexPath.section] = nil }
+    }
+
+    /// The next row of a data file, which is row `indexPath.row`, into `row`. In place:
+    /// returning a new row copied it, and each copy retained its data and file name.
+    private func nextRow(_ indexPath: IndexPath, from stream: RowStream, into row: inout TableRow) throws {
+        guard var streamed = try stream.next() else {
+            throw stream.file.mark.error("\(stream.file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")
+        }
+        guard let identifier = streamed.cell ?? defaultCells[indexPath.section] else {
+            let mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)
+            throw mark.error("the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
+        }
+        row.identifier = identifier
+        swap(&row.rowData, &streamed.data)
+        row.mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)
+    }
+
+    // MARK: TableDelegate
+
+    public func rowHeight(at indexPath: IndexPath) -> Double? {
+        document.sections[indexPath.section].rowHeight ?? document.rowHeight
+    }
+}

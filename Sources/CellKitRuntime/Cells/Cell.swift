@@ -1,0 +1,228 @@
+// A table cell: UITableViewCell's anatomy in character cells (seeds 000, 002, 003).
+
+import CCellKit
+import CellKitModel
+import Glibc
+
+/// A cell made by the cell-creation routine and configured by a plugin's hooks.
+/// Cells are reused: a cell keeps what its hooks set until they set it again.
+/// A cell belongs to one table's thread (see CellQueue), so its stored properties
+/// skip the runtime exclusivity checks, which cost more than the hooks' work on them.
+public final class Cell {
+    // MARK: Identity
+
+    /// The cell type this cell was made for; the reuse pool it returns to.
+    public let reuseIdentifier: CellIdentifier
+    /// The resolved type whose hooks configure this cell; nil for a cell made by hand.
+    public let cellType: CellType?
+    /// The pool this cell returns to, or -1 for none: what recycling indexes by.
+    @usableFromInline let slot: Int
+    /// The table's stylesheet and warnings.
+    public let context: CellContext
+
+    // MARK: Appearance
+
+    @exclusivity(unchecked) public var style: CellStyle
+    @exclusivity(unchecked) public var selectionStyle: SelectionStyle
+    @exclusivity(unchecked) public var accessoryType = AccessoryType.none
+    /// A custom accessory view, drawn instead of the accessory type's glyph.
+    @exclusivity(unchecked) public internal(set) var accessoryView: View?
+    @exclusivity(unchecked) public var indentationLevel = 0
+    /// Columns per indentation level.
+    @exclusivity(unchecked) public var indentationWidth = 2
+    /// The row's height in lines; nil = the table's default (or the height hook's answer).
+    @exclusivity(unchecked) public var rowHeight: Double?
+    @exclusivity(unchecked) public var background = Fill()
+    /// Replaces `background` while the row is selected.
+    @exclusivity(unchecked) public var selectedBackground = Fill()
+
+    // MARK: Parts
+
+    @exclusivity(unchecked) public private(set) var textLabel: View!
+    @exclusivity(unchecked) public private(set) var detailTextLabel: View!
+    @exclusivity(unchecked) public private(set) var imageView: View!
+    /// The view between the image and the accessory; custom subviews live here.
+    @exclusivity(unchecked) public private(set) var contentView: View!
+    /// The content view's subviews, in the order they were added (later ones draw on top).
+    @exclusivity(unchecked) public internal(set) var subviews: [View] = []
+
+    // MARK: The row it is showing
+
+    /// The row the cell is showing.
+    @inlinable public var indexPath: IndexPath { shownIndexPath }
+    /// How many rows the cell's section has.
+    @inlinable public var rowsInSection: Int { shownRowsInSection }
+    // Stored apart from the public getters so that the routine, inlined into
+    // callers in other modules, may set them (see `show`).
+    @usableFromInline @exclusivity(unchecked) var shownIndexPath = IndexPath(section: 0, row: 0)
+    @usableFromInline @exclusivity(unchecked) var shownRowsInSection = 1
+    /// The row's data, as the data source gave it.
+    public var data: RowValue { dataBox.pointee.rowValue }
+    // Out of line: replacing a value stored in the class frees the old one while
+    // the compiler holds an extra reference to the cell (an atomic pair per row);
+    // a store through a raw pointer needs no reference to the cell at all.
+    @usableFromInline let dataBox: UnsafeMutablePointer<RowData>
+    /// Set by the table while it draws a selected row.
+    @exclusivity(unchecked) public var isSelected = false
+    /// Where the row stands in its section.
+    public var position: RowPosition { RowPosition(row: indexPath.row, rowsInSection: rowsInSection) }
+
+    // MARK: Errors
+
+    /// The message of the last failed host call, as `host->last_error` returns it.
+    @exclusivity(unchecked) public internal(set) var lastError: String?
+
+    // MARK: Lifecycle
+
+    /// The handle hooks receive; valid as long as the cell. Freed with it.
+    public let handle: UnsafeMutablePointer<ck_cell>
+    /// C strings handed to a hook; freed when the cell is next handed out.
+    @exclusivity(unchecked) var scratch: [UnsafeMutablePointer<CChar>] = [] {
+        didSet { hasScratch = !scratch.isEmpty }
+    }
+    /// Whether hooks were handed C strings that wait to be freed: a stored flag,
+    /// so that `recycle` tests one byte of the cell instead of loading the array.
+    @usableFromInline @exclusivity(unchecked) private(set) var hasScratch = false
+
+    /// A new, blank cell. Use a `CellQueue` to get cells with their hooks run.
+    public convenience init(reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default) {
+        self.init(reuseIdentifier: reuseIdentifier, type: nil, slot: -1, style: style, selectionStyle: selectionStyle, context: CellContext())
+    }
+
+    init(reuseIdentifier: CellIdentifier, type: CellType?, slot: Int, style: CellStyle, selectionStyle: SelectionStyle, context: CellContext) {
+        self.reuseIdentifier = reuseIdentifier
+        self.context = context
+        cellType = type
+        self.slot = slot
+        self.style = style
+        self.selectionStyle = selectionStyle
+        dataBox = .allocate(capacity: 1)
+        dataBox.initialize(to: .value(.null))
+        handle = .allocate(capacity: 1)
+        handle.initialize(to: ck_cell(host: HostTable.pointer, host_private: nil))
+        handle.pointee.host_private = Unmanaged.passUnretained(self).toOpaque()
+        textLabel = View(kind: .label, cell: self)
+        detailTextLabel = View(kind: .label, cell: self)
+        detailTextLabel.fontSize = 12
+        imageView = View(kind: .image, cell: self)
+        contentView = View(kind: .plain, frame: Rect(x: 0, y: 0, width: context.contentWidth, height: 0), cell: self)
+    }
+
+    deinit {
+        freeScratch()
+        handle.deallocate()
+        dataBox.deinitialize(count: 1)
+        dataBox.deallocate()
+    }
+
+    /// The cell behind a handle a plugin passed back, or nil for NULL.
+    static func from(_ handle: UnsafeMutablePointer<ck_cell>?) -> Cell? {
+        guard let raw = handle?.pointee.host_private else { return nil }
+        return Unmanaged<Cell>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` on the cell behind `handle` without retaining it: the routine
+    /// holds the cell for as long as any hook runs. Nil for NULL.
+    static func borrow<R>(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) -> R) -> R? {
+        guard let raw = handle?.pointee.host_private else { return nil }
+        return Unmanaged<Cell>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    }
+
+    // MARK: Subviews
+
+    /// The subview with `tag`, or nil. Tag 0 finds nothing: it is every view's default.
+    public func view(withTag tag: Int) -> View? {
+        tag == 0 ? nil : subviews.first { $0.tag == tag }
+    }
+
+    /// Adds a subview to the content view. Throws for tag 0 or a tag already in use.
+    @discardableResult
+    public func addSubview(_ kind: ViewKind, frame: Rect, tag: Int) throws(CellError) -> View {
+        guard tag != 0 else { throw CellError(status: CK_ERR_TAG_ZERO, message: Self.tagZeroMessage) }
+        guard tag > 0 else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "tag \(tag) is negative; use tags from 1") }
+        guard view(withTag: tag) == nil else {
+            throw CellError(status: CK_ERR_DUPLICATE_TAG, message: "the cell already has a subview with tag \(tag); add each subview once, in initCellFor, and find it by tag in customizeCellFor")
+        }
+        let view = View(kind: kind, frame: frame, tag: tag, cell: self)
+        subviews.append(view)
+        return view
+    }
+
+    /// Makes (or replaces) the custom accessory view.
+    @discardableResult
+    public func setAccessoryView(_ kind: ViewKind, frame: Rect) -> View {
+        let view = View(kind: kind, frame: frame, cell: self)
+        accessoryView = view
+        return view
+    }
+
+    static let tagZeroMessage =
+        "tag 0 refused: 0 is every view's default tag, so view_with_tag(0) could never find this view (seed 003: \"beware tag 0\"); number subviews from 1"
+
+    // MARK: Hand-out
+
+    /// Points the cell at a row, before its customize hook runs. Plain stores
+    /// only: a call that might free memory here makes the compiler retain and
+    /// release the cell around it, two atomics per row.
+    @inlinable @inline(__always)
+    func show(_ indexPath: IndexPath, rowsInSection: Int, data: consuming RowData) {
+        shownIndexPath = indexPath
+        shownRowsInSection = rowsInSection
+        // A move: copying a RowValue is an outlined copy and a retain per row. The
+        // old value needs freeing only if it holds storage; most rows replace null.
+        switch dataBox.pointee {
+        case .value(.null), .value(.bool), .value(.number): dataBox.initialize(to: consume data)
+        default: replaceData(with: consume data)
+        }
+    }
+
+    /// Frees the previous row's value and stores the next one; out of line so the
+    /// routine's common path needs fewer registers saved.
+    @usableFromInline @inline(never)
+    func replaceData(with data: consuming RowData) {
+        dataBox.pointee = consume data
+    }
+
+    /// The row's value at a dot-separated key path, decoding only that value.
+    func dataValue(at keyPath: String) -> RowValue? { dataBox.pointee.value(at: keyPath) }
+
+    /// The row's text at a key path as a C string, copied straight from a JSON Lines
+    /// record when the text there has no escapes and is valid UTF-8; else nil.
+    func plainDataString(at keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+        guard let keyPath, case .json(let record) = dataBox.pointee else { return nil }
+        return record.withPlainString(at: String(cString: keyPath)) { bytes in
+            let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
+            UnsafeMutableRawPointer(copy).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            copy[bytes.count] = 0
+            scratch.append(copy)
+            return UnsafePointer(copy)
+        }
+    }
+
+    /// Copies `text` into memory that stays valid until the cell is recycled.
+    func cString(_ text: String) -> UnsafePointer<CChar> {
+        let copy = strdup(text)!
+        scratch.append(copy)
+        return UnsafePointer(copy)
+    }
+
+    /// Frees the C strings hooks were handed (when the cell goes back to its pool).
+    /// One at a time, keeping the array's memory without the generic `removeAll`.
+    @usableFromInline func freeScratch() {
+        while let p = scratch.popLast() { free(p) }
+    }
+}
+
+/// A host call that failed; its status goes back to the plugin, its message to `last_error`.
+public struct CellError: Error, CustomStringConvertible {
+    public let status: ck_status
+    public let message: String
+    public var description: String { message }
+
+    init(status: ck_status, message: String) { (self.status, self.message) = (status, message) }
+
+    /// Any error as a CellError; only CellErrors are ever thrown inside the host table.
+    init(_ error: any Error) {
+        self = error as? CellError ?? CellError(status: CK_ERR_INVALID_ARGUMENT, message: "\(error)")
+    }
+}

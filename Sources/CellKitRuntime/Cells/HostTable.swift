@@ -1,0 +1,334 @@
+// The table of host functions every plugin reaches through `cell->host`.
+// Each entry is a thin C shim: find the Swift object behind the handle, do the
+// work in Swift, turn a failure into a status plus a message for last_error.
+// Entries are appended, never changed or removed (cellkit.h's ABI rule).
+
+import CCellKit
+import CellKitModel
+import Foundation
+
+enum HostTable {
+    /// The one table, built once and never freed: plugins keep pointers to it.
+    nonisolated(unsafe) static let pointer: UnsafePointer<ck_host> = {
+        let table = UnsafeMutablePointer<ck_host>.allocate(capacity: 1)
+        table.initialize(to: make())
+        return UnsafePointer(table)
+    }()
+
+    // swift-format-ignore
+    private static func make() -> ck_host {
+        ck_host(
+            abi_major: UInt32(CK_ABI_MAJOR), abi_minor: UInt32(CK_ABI_MINOR), size: UInt32(MemoryLayout<ck_host>.size),
+            cell_set_int: { c, p, v in onCell(c) { try $0.set(p, int: v) } },
+            cell_get_int: { c, p, out in onCell(c) { out?.pointee = try $0.int(p) } },
+            cell_set_double: { c, p, v in onCell(c) { try $0.set(p, double: v) } },
+            cell_get_double: { c, p, out in onCell(c) { out?.pointee = try $0.double(p) } },
+            cell_set_string: { c, p, v in onCell(c) { try $0.set(p, string: v.map { String(cString: $0) }) } },
+            cell_get_string: { c, p, out in onCell(c) { cell in out?.pointee = try cell.string(p).map(cell.cString) } },
+            cell_part: { c, part in Cell.borrow(c) { $0.partHandle(part) } ?? nil },
+            set_accessory_view: { c, kind, frame in
+                guard let cell = Cell.from(c) else { return nil }
+                do { return cell.setAccessoryView(try ViewKind(c: kind), frame: Rect(frame)).handle } catch {
+                    cell.lastError = "set_accessory_view: \(CellError(error).message)"
+                    return nil
+                }
+            },
+            add_subview: { c, kind, frame, tag in
+                guard let cell = Cell.from(c) else { return nil }
+                do {
+                    return try cell.addSubview(try ViewKind(c: kind), frame: Rect(frame), tag: Int(tag)).handle
+                } catch {
+                    cell.lastError = "add_subview: \(CellError(error).message)"
+                    return nil
+                }
+            },
+            view_with_tag: { c, tag in
+                guard let cell = Cell.from(c) else { return nil }
+                if tag == 0 { cell.lastError = "view_with_tag: \(Cell.tagZeroMessage)" }
+                return cell.view(withTag: Int(tag))?.handle
+            },
+            view_set_int: { v, p, value in onView(v) { try $0.set(p, int: value) } },
+            view_get_int: { v, p, out in onView(v) { out?.pointee = try $0.int(p) } },
+            view_set_double: { v, p, value in onView(v) { try $0.set(p, double: value) } },
+            view_get_double: { v, p, out in onView(v) { out?.pointee = try $0.double(p) } },
+            view_set_string: { v, p, value in onView(v) { try $0.set(p, string: value.map { String(cString: $0) }) } },
+            view_get_string: { v, p, out in onView(v) { view in out?.pointee = try view.string(p).map(view.cell.cString) } },
+            view_set_frame: { v, frame in onView(v) { $0.frame = Rect(frame) } },
+            view_get_frame: { v, out in onView(v) { out?.pointee = $0.frame.c } },
+            row_data: { c in c.map { OpaquePointer($0) } },
+            row_position: { c, out in onCell(c) { cell in
+                out?.pointee = ck_row_position(
+                    section: Int64(cell.indexPath.section), row: Int64(cell.indexPath.row),
+                    rows_in_section: Int64(cell.rowsInSection),
+                    is_first: cell.indexPath.row == 0 ? 1 : 0, is_last: cell.indexPath.row == cell.rowsInSection - 1 ? 1 : 0)
+            } },
+            data_string: { d, path, out in
+                // A JSON Lines text written plainly goes to the hook as its own bytes, no String between.
+                if let out, let cell = Cell.from(d.map { UnsafeMutablePointer<ck_cell>($0) }), let text = cell.plainDataString(at: path) {
+                    out.pointee = text
+                    return CK_OK
+                }
+                return onData(d, path) { cell, value in
+                    guard case .string(let s) = value else { throw wrongType(value, "a string") }
+                    out?.pointee = cell.cString(s)
+                }
+            },
+            data_number: { d, path, out in onData(d, path) { _, value in
+                guard case .number(let n) = value else { throw wrongType(value, "a number") }
+                out?.pointee = n
+            } },
+            data_bool: { d, path, out in onData(d, path) { _, value in
+                guard case .bool(let b) = value else { throw wrongType(value, "a bool") }
+                out?.pointee = b ? 1 : 0
+            } },
+            data_count: { d, path, out in onData(d, path) { _, value in
+                switch value {
+                case .list(let items): out?.pointee = Int64(items.count)
+                case .object(let fields): out?.pointee = Int64(fields.count)
+                default: throw wrongType(value, "a list or an object")
+                }
+            } },
+            last_error: { c in
+                guard let cell = Cell.from(c), let message = cell.lastError else { return nil }
+                return cell.cString(message)
+            },
+            view_apply_style: { v, name in onView(v) { view in
+                guard let name else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "view_apply_style: the style name is NULL") }
+                let styleName = String(cString: name)
+                do throws(CellError) { try view.cell.context.stylesheet.apply(styleName, to: view) } catch {
+                    view.cell.context.warn("\(view.cell.reuseIdentifier): \(error.message)")
+                    throw error
+                }
+            } }
+        )
+    }
+}
+
+// MARK: - Shims (file scope: a C closure may not capture even a metatype)
+
+/// Runs `body` on the cell behind `handle`; a thrown CellError becomes its status and last_error.
+private func onCell(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) throws -> Void) -> ck_status {
+    Cell.borrow(handle) { cell in
+        do { try body(cell) } catch {
+            let failure = CellError(error)
+            cell.lastError = failure.message
+            return failure.status
+        }
+        return CK_OK
+    } ?? CK_ERR_INVALID_ARGUMENT
+}
+
+private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) throws -> Void) -> ck_status {
+    View.borrow(handle) { view in
+        do { try body(view) } catch {
+            let failure = CellError(error)
+            view.cell.lastError = "\(view.name): \(failure.message)"
+            return failure.status
+        }
+        return CK_OK
+    } ?? CK_ERR_INVALID_ARGUMENT
+}
+
+/// `row_data` hands out the cell's own handle as the opaque `ck_data *`.
+private func onData(_ handle: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?,
+                           _ body: (Cell, RowValue) throws -> Void) -> ck_status {
+    let cellHandle = handle.map { UnsafeMutablePointer<ck_cell>($0) }
+    return onCell(cellHandle) { cell in
+        let path = keyPath.map { String(cString: $0) } ?? ""
+        guard let value = cell.dataValue(at: path) else {
+            throw CellError(status: CK_ERR_NOT_FOUND, message: "the row's data has no value at '\(path.debugDescriptionEscaped)'")
+        }
+        try body(cell, value)
+    }
+}
+
+private func wrongType(_ value: RowValue, _ expected: String) -> CellError {
+    CellError(status: CK_ERR_WRONG_TYPE, message: "expected \(expected), found \(value.typeName)")
+}
+
+// MARK: - Cell properties, by C code
+
+extension Cell {
+    func set(_ p: ck_cell_property, int v: Int64) throws(CellError) {
+        switch p {
+        case CK_CELL_STYLE: style = try enumValue(v, "style")
+        case CK_CELL_SELECTION_STYLE: selectionStyle = try enumValue(v, "selection style")
+        case CK_CELL_ACCESSORY_TYPE: accessoryType = try enumValue(v, "accessory type")
+        case CK_CELL_INDENTATION_LEVEL: indentationLevel = try nonNegative(v, "indentation level")
+        case CK_CELL_INDENTATION_WIDTH: indentationWidth = try nonNegative(v, "indentation width")
+        case CK_CELL_BACKGROUND_COLOR: background.color = Color(c: v)
+        case CK_CELL_SELECTED_BACKGROUND_COLOR: selectedBackground.color = Color(c: v)
+        default: throw propertyError(p.rawValue, "an int")
+        }
+    }
+
+    func int(_ p: ck_cell_property) throws(CellError) -> Int64 {
+        switch p {
+        case CK_CELL_STYLE: Int64(style.rawValue)
+        case CK_CELL_SELECTION_STYLE: Int64(selectionStyle.rawValue)
+        case CK_CELL_ACCESSORY_TYPE: Int64(accessoryType.rawValue)
+        case CK_CELL_INDENTATION_LEVEL: Int64(indentationLevel)
+        case CK_CELL_INDENTATION_WIDTH: Int64(indentationWidth)
+        case CK_CELL_BACKGROUND_COLOR: Int64(background.color?.rawValue ?? 0)
+        case CK_CELL_SELECTED_BACKGROUND_COLOR: Int64(selectedBackground.color?.rawValue ?? 0)
+        default: throw propertyError(p.rawValue, "an int")
+        }
+    }
+
+    func set(_ p: ck_cell_property, double v: Double) throws(CellError) {
+        guard p == CK_CELL_ROW_HEIGHT else { throw propertyError(p.rawValue, "a double") }
+        guard v.isFinite, v >= 0 else {
+            throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "row height \(v) is not a finite number >= 0")
+        }
+        rowHeight = v == 0 ? nil : v
+    }
+
+    func double(_ p: ck_cell_property) throws(CellError) -> Double {
+        guard p == CK_CELL_ROW_HEIGHT else { throw propertyError(p.rawValue, "a double") }
+        return rowHeight ?? 0
+    }
+
+    func set(_ p: ck_cell_property, string v: String?) throws(CellError) {
+        switch p {
+        case CK_CELL_BACKGROUND_IMAGE: background.imageName = v
+        case CK_CELL_SELECTED_BACKGROUND_IMAGE: selectedBackground.imageName = v
+        case CK_CELL_REUSE_IDENTIFIER: throw CellError(status: CK_ERR_READ_ONLY, message: "the reuse identifier is read-only")
+        default: throw propertyError(p.rawValue, "a string")
+        }
+    }
+
+    func string(_ p: ck_cell_property) throws(CellError) -> String? {
+        switch p {
+        case CK_CELL_BACKGROUND_IMAGE: background.imageName
+        case CK_CELL_SELECTED_BACKGROUND_IMAGE: selectedBackground.imageName
+        case CK_CELL_REUSE_IDENTIFIER: reuseIdentifier.name
+        default: throw propertyError(p.rawValue, "a string")
+        }
+    }
+
+    /// The handle of part `p`, read without retaining the part (`cell_part` runs per row).
+    func partHandle(_ p: ck_cell_part) -> UnsafeMutablePointer<ck_view>? {
+        switch p {
+        case CK_PART_TEXT_LABEL: textLabel.handle
+        case CK_PART_DETAIL_TEXT_LABEL: detailTextLabel.handle
+        case CK_PART_IMAGE_VIEW: imageView.handle
+        case CK_PART_CONTENT_VIEW: contentView.handle
+        default: part(p)?.handle
+        }
+    }
+
+    func part(_ p: ck_cell_part) -> View? {
+        switch p {
+        case CK_PART_TEXT_LABEL: return textLabel
+        case CK_PART_DETAIL_TEXT_LABEL: return detailTextLabel
+        case CK_PART_IMAGE_VIEW: return imageView
+        case CK_PART_CONTENT_VIEW: return contentView
+        case CK_PART_ACCESSORY_VIEW: return accessoryView
+        default:
+            lastError = "cell_part: unknown part \(p.rawValue)"
+            return nil
+        }
+    }
+}
+
+// MARK: - View properties, by C code
+
+extension View {
+    func set(_ p: ck_view_property, int v: Int64) throws(CellError) {
+        switch p {
+        case CK_VIEW_TAG, CK_VIEW_KIND:
+            throw CellError(status: CK_ERR_READ_ONLY, message: "property \(p.rawValue) is read-only (a tag is given by add_subview)")
+        case CK_VIEW_HIDDEN: isHidden = v != 0
+        case CK_VIEW_BACKGROUND_COLOR: backgroundColor = Color(c: v)
+        case CK_VIEW_FONT_WEIGHT: try label(); fontWeight = try enumValue(v, "font weight")
+        case CK_VIEW_TEXT_COLOR: try label(); textColor = Color(c: v)
+        case CK_VIEW_HIGHLIGHTED_TEXT_COLOR: try label(); highlightedTextColor = Color(c: v)
+        case CK_VIEW_ALIGNMENT: try label(); alignment = try enumValue(v, "alignment")
+        case CK_VIEW_LINE_BREAK_MODE: try label(); lineBreakMode = try enumValue(v, "line break mode")
+        case CK_VIEW_NUMBER_OF_LINES: try label(); numberOfLines = try nonNegative(v, "number of lines")
+        default: throw propertyError(p.rawValue, "an int")
+        }
+    }
+
+    func int(_ p: ck_view_property) throws(CellError) -> Int64 {
+        switch p {
+        case CK_VIEW_TAG: Int64(tag)
+        case CK_VIEW_KIND: Int64(kind.rawValue)
+        case CK_VIEW_HIDDEN: isHidden ? 1 : 0
+        case CK_VIEW_BACKGROUND_COLOR: Int64(backgroundColor?.rawValue ?? 0)
+        case CK_VIEW_FONT_WEIGHT: Int64(fontWeight.rawValue)
+        case CK_VIEW_TEXT_COLOR: Int64(textColor?.rawValue ?? 0)
+        case CK_VIEW_HIGHLIGHTED_TEXT_COLOR: Int64(highlightedTextColor?.rawValue ?? 0)
+        case CK_VIEW_ALIGNMENT: Int64(alignment.rawValue)
+        case CK_VIEW_LINE_BREAK_MODE: Int64(lineBreakMode.rawValue)
+        case CK_VIEW_NUMBER_OF_LINES: Int64(numberOfLines)
+        default: throw propertyError(p.rawValue, "an int")
+        }
+    }
+
+    func set(_ p: ck_view_property, double v: Double) throws(CellError) {
+        guard p == CK_VIEW_FONT_SIZE else { throw propertyError(p.rawValue, "a double") }
+        try label()
+        guard v.isFinite, v > 0 else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "font size \(v) is not a finite number > 0") }
+        fontSize = v
+    }
+
+    func double(_ p: ck_view_property) throws(CellError) -> Double {
+        guard p == CK_VIEW_FONT_SIZE else { throw propertyError(p.rawValue, "a double") }
+        return fontSize
+    }
+
+    func set(_ p: ck_view_property, string v: String?) throws(CellError) {
+        switch p {
+        case CK_VIEW_TEXT: try label(); text = v
+        case CK_VIEW_IMAGE_NAME:
+            guard kind == .image else { throw wrongKind("CK_VIEW_IMAGE_NAME", "image") }
+            imageName = v
+        default: throw propertyError(p.rawValue, "a string")
+        }
+    }
+
+    func string(_ p: ck_view_property) throws(CellError) -> String? {
+        switch p {
+        case CK_VIEW_TEXT: text
+        case CK_VIEW_IMAGE_NAME: imageName
+        default: throw propertyError(p.rawValue, "a string")
+        }
+    }
+
+    private func label() throws(CellError) {
+        guard kind == .label else { throw wrongKind("label properties", "label") }
+    }
+
+    private func wrongKind(_ what: String, _ needed: String) -> CellError {
+        CellError(status: CK_ERR_UNKNOWN_PROPERTY, message: "\(what) apply to \(needed) views; this is a \(kind) view")
+    }
+}
+
+// MARK: - Value checks
+
+extension ViewKind {
+    /// The kind a plugin passed, or an error naming the bad value.
+    init(c kind: ck_view_kind) throws(CellError) {
+        guard let k = ViewKind(rawValue: Int32(bitPattern: kind.rawValue)) else {
+            throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "unknown view kind \(kind.rawValue)")
+        }
+        self = k
+    }
+}
+
+private func enumValue<E: RawRepresentable<Int32> & CaseIterable>(_ v: Int64, _ what: String) throws(CellError) -> E {
+    guard let raw = Int32(exactly: v), let value = E(rawValue: raw) else {
+        throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "\(v) is not a \(what) (0...\(E.allCases.count - 1))")
+    }
+    return value
+}
+
+private func nonNegative(_ v: Int64, _ what: String) throws(CellError) -> Int {
+    guard v >= 0, v <= 10_000 else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "\(what) \(v) is not in 0...10000") }
+    return Int(v)
+}
+
+private func propertyError(_ raw: UInt32, _ type: String) -> CellError {
+    CellError(status: CK_ERR_UNKNOWN_PROPERTY, message: "property \(raw) is not one this target has as \(type) (is the plugin newer than the host?)")
+}

@@ -1,0 +1,262 @@
+// The generic cell-creation routine of seed 004, `createCellForIdentifier:
+// tableView:indexPath:style:selectable:`, with one bounded reuse pool per cell type.
+
+import CellKitModel
+
+/// How often a queue made and reused cells of one type.
+public struct CellStatistics: Sendable, Equatable {
+    public var created = 0
+    public var reused = 0
+}
+
+/// Hands out cells for one table. Not shared between threads: give each table
+/// (and so each thread) its own queue; they may share one `CellRegistry`.
+public final class CellQueue {
+    /// Where identifiers are resolved.
+    public let registry: CellRegistry
+    /// How many unused cells each pool keeps (RecyclerView's default is 5).
+    public let poolLimit: Int
+    /// The stylesheet and warnings this queue's cells share.
+    public let context: CellContext
+    @usableFromInline let registryID: Int
+
+    /// One cell type's pool, with its hooks copied beside it.
+    @usableFromInline struct Pool {
+        var isReady = false
+        var type: CellType?  // kept here so the per-row path never retains it
+        @usableFromInline var cells = Pool.noCells  // poolLimit places; the first `count` hold cells
+        @usableFromInline var count = 0
+        @usableFromInline var room = 0  // poolLimit once made; 0 before, so `recycle` needs one compare
+        @usableFromInline var hasPrepare = false
+        @usableFromInline var statistics = CellStatistics()
+        // Standard hooks as bare C pointers: copying one is free, while copying
+        // a Hook (an enum that may hold a class) costs an outlined copy per row.
+        @usableFromInline var customizeDirect: Hook.Standard?
+        var prepareDirect: Hook.Standard?
+        // The rest (libffi, built-in) unowned: `type` keeps them alive, and copying
+        // a Hook retains the class inside it.
+        var customizeFFI: Unmanaged<FFIHook>?
+        var customize: Hook?  // only when it is neither standard nor libffi
+        var prepare: Hook?
+
+        /// The cells of a pool not made yet: never read, as its count stays 0.
+        nonisolated(unsafe) static let noCells = UnsafeMutablePointer<Cell>.allocate(capacity: 1)
+    }
+
+    // Indexed by CellType.slot, so the per-row path never hashes an identifier.
+    // Raw memory, not arrays: cells move in and out without retain/release,
+    // uniqueness or exclusivity checks, which together cost more than the
+    // routine's own work. Only this queue's thread touches it.
+    @usableFromInline @exclusivity(unchecked) var pools: UnsafeMutablePointer<Pool>
+    @usableFromInline @exclusivity(unchecked) var capacity = 0
+
+    public init(registry: CellRegistry, poolLimit: Int = 5, context: CellContext = CellContext()) {
+        self.registry = registry
+        self.poolLimit = max(0, poolLimit)
+        self.context = context
+        registryID = registry.id
+        pools = .allocate(capacity: 0)
+    }
+
+    deinit {
+        for slot in 0..<capacity where pools[slot].isReady {
+            pools[slot].cells.deinitialize(count: pools[slot].count)
+            pools[slot].cells.deallocate()
+        }
+        pools.deinitialize(count: capacity)
+        pools.deallocate()
+    }
+
+    // MARK: The routine
+
+    /// A cell for the row at `indexPath` of the type `slot` stands for: reused if
+    /// the pool has one, else made with `style`, its selection style set from
+    /// `selectable`, and its init hook run; then, every time, its customize hook.
+    /// A slot from another registry is a programmer error: it is reported in the
+    /// context's warnings and the row gets a blank cell.
+    @inlinable
+    public func dequeueCell(
+        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle = .default, selectable: Bool = true,
+        rowsInSection: Int = 1, data: consuming RowValue = .null
+    ) -> Cell {
+        dequeue(slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: .value(consume data))
+    }
+
+    /// The routine, for row data in either form (see `RowData`). Inlinable, with
+    /// the rare paths out of line, so that callers in other modules pay no calls.
+    @inlinable @inline(__always)
+    package func dequeue(
+        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
+    ) -> Cell {
+        let index = slot.index
+        // The common case, a warm pool, stays small so it needs few registers;
+        // everything else is out of line.
+        guard slot.registryID == registryID, index < capacity, pools[index].count > 0 else {
+            return dequeueNew(slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: data)
+        }
+        let pool = pools + index
+        pool.pointee.count &-= 1
+        let cell = (pool.pointee.cells + pool.pointee.count).move()
+        pool.pointee.statistics.reused &+= 1
+        cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
+        customize(cell, at: indexPath, pool)
+        return cell
+    }
+
+    /// The routine when the pool is empty or not made yet: a new cell, its init hook, its customize hook.
+    @usableFromInline @inline(never)
+    func dequeueNew(
+        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
+    ) -> Cell {
+        let index = slot.index
+        if slot.registryID != registryID || index >= capacity || !pools[index].isReady {
+            guard let type = registry.cellType(at: slot) else { return foreignCell(slot, at: indexPath, style: style) }
+            makePool(type)
+        }
+        let pool = pools + index  // empty: the fast path takes every pooled cell
+        let type = pool.pointee.type!
+        let cell = makeCell(type, style: style, selectable: selectable, pooled: true)
+        pool.pointee.statistics.created += 1
+        cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
+        if let initCell = type.initCell { _ = initCell(cell) }
+        customize(cell, at: indexPath, pool)
+        return cell
+    }
+
+    /// Runs the pool's customize hook on `cell`: a typed C pointer inline, anything else out of line.
+    @inlinable @inline(__always)
+    func customize(_ cell: Cell, at indexPath: IndexPath, _ pool: UnsafeMutablePointer<Pool>) {
+        if let customize = pool.pointee.customizeDirect {
+            customize(cell.handle, indexPath.c)
+        } else {
+            customizeIndirect(cell, pool)
+        }
+    }
+
+    /// Runs a customize hook that is not a typed C pointer: libffi or built-in.
+    @usableFromInline @inline(never)
+    func customizeIndirect(_ cell: Cell, _ pool: UnsafeMutablePointer<Pool>) {
+        if let customize = pool.pointee.customizeFFI {
+            _ = customize._withUnsafeGuaranteedRef { $0.call(cell) }
+        } else if let customize = pool.pointee.customize {
+            _ = customize(cell)
+        }
+    }
+
+    /// The routine for a `CellType` object: the same as passing `type.reuseSlot`.
+    /// A type from another registry is served without a pool (and a warning):
+    /// its slot numbers would collide with this registry's.
+    public func dequeueCell(
+        _ type: CellType, at indexPath: IndexPath, style: CellStyle = .default, selectable: Bool = true,
+        rowsInSection: Int = 1, data: consuming RowValue = .null
+    ) -> Cell {
+        guard type.registryID != registryID else {
+            return dequeueCell(type.reuseSlot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: data)
+        }
+        context.warn("cell type \(type.identifier) comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry")
+        let cell = makeCell(type, style: style, selectable: selectable, pooled: false)
+        cell.show(indexPath, rowsInSection: rowsInSection, data: .value(consume data))
+        if let initCell = type.initCell { _ = initCell(cell) }
+        if let customize = type.customizeCell { _ = customize(cell) }
+        return cell
+    }
+
+    /// The row height the cell's type asks for: its height hook's answer, else
+    /// what its hooks set as `rowHeight`, else nil (the table's default).
+    public func height(of cell: Cell) -> Double? {
+        if let hook = cell.cellType?.heightForCell {
+            let height = hook(cell)
+            return height.isFinite && height > 0 ? height : nil
+        }
+        return cell.rowHeight
+    }
+
+    /// Gives a cell back once its row is drawn. If its pool has room, the type's
+    /// prepare-for-reuse hook runs and the cell waits there; otherwise it is freed.
+    /// `consuming`: the caller's reference moves into the pool without a retain.
+    @inlinable
+    public func recycle(_ cell: consuming Cell) {
+        // One unsigned compare covers slot -1 (unpooled cells) and slots past the table.
+        let slot = cell.slot
+        guard UInt(bitPattern: slot) < UInt(bitPattern: capacity) else { return }
+        let pool = pools + slot
+        guard pool.pointee.count < pool.pointee.room else { return }
+        // The common case, no hook and nothing to free, makes no call: a leaf
+        // function saves no registers.
+        if pool.pointee.hasPrepare || cell.hasScratch { return prepareAndPool(cell, pool) }
+        cell.isSelected = false
+        (pool.pointee.cells + pool.pointee.count).initialize(to: cell)
+        pool.pointee.count &+= 1
+    }
+
+    /// `recycle` for a cell whose type has a prepare-for-reuse hook or that holds C strings.
+    @usableFromInline @inline(never)
+    func prepareAndPool(_ cell: consuming Cell, _ pool: UnsafeMutablePointer<Pool>) {
+        if let prepare = pool.pointee.prepareDirect {
+            prepare(cell.handle, cell.indexPath.c)
+        } else if let prepare = pool.pointee.prepare {
+            _ = prepare(cell)
+        }
+        cell.isSelected = false
+        if cell.hasScratch { cell.freeScratch() }
+        (pool.pointee.cells + pool.pointee.count).initialize(to: cell)
+        pool.pointee.count &+= 1
+    }
+
+    // MARK: Counters
+
+    /// Cells of `type` made and reused by this queue.
+    public func statistics(for type: CellType) -> CellStatistics {
+        hasPool(type) ? pools[type.slot].statistics : CellStatistics()
+    }
+
+    /// Cells of `type` waiting in the pool.
+    public func pooledCount(for type: CellType) -> Int {
+        hasPool(type) ? pools[type.slot].count : 0
+    }
+
+    private func hasPool(_ type: CellType) -> Bool {
+        type.registryID == registryID && type.slot < capacity && pools[type.slot].isReady
+    }
+
+    // MARK: Making cells
+
+    /// A new cell of `type`; `pooled` cells go back to this queue's pool for its slot.
+    private func makeCell(_ type: CellType, style: CellStyle, selectable: Bool, pooled: Bool) -> Cell {
+        Cell(reuseIdentifier: type.identifier, type: type, slot: pooled ? type.slot : -1, style: style,
+             selectionStyle: selectable ? .blue : .none, context: context)
+    }
+
+    /// The blank cell a row gets when its slot is not this registry's.
+    private func foreignCell(_ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle) -> Cell {
+        context.warn("reuse slot \(slot.index) comes from another CellRegistry; resolve cell types with this queue's registry (queue.registry)")
+        let cell = Cell(reuseIdentifier: Self.foreignIdentifier, style: style)
+        cell.show(indexPath, rowsInSection: 1, data: .value(.null))
+        return cell
+    }
+
+    private static let foreignIdentifier = try! CellIdentifier("UnknownCellType")
+
+    // MARK: Pools
+
+    /// Makes the pool for `type`, growing the slot table if needed (rare: once per type).
+    private func makePool(_ type: CellType) {
+        if type.slot >= capacity {
+            let newCapacity = max(type.slot + 1, capacity * 2, 8)
+            let grown = UnsafeMutablePointer<Pool>.allocate(capacity: newCapacity)
+            grown.moveInitialize(from: pools, count: capacity)
+            (grown + capacity).initialize(repeating: Pool(), count: newCapacity - capacity)
+            pools.deallocate()
+            (pools, capacity) = (grown, newCapacity)
+        }
+        var pool = Pool(isReady: true, type: type, cells: .allocate(capacity: max(1, poolLimit)), room: poolLimit,
+                        hasPrepare: type.prepareForReuse != nil)
+        switch type.customizeCell {
+        case .standard(let f): pool.customizeDirect = f
+        case .ffi(let hook): pool.customizeFFI = .passUnretained(hook)
+        case let other: pool.customize = other
+        }
+        if case .standard(let f) = type.prepareForReuse { pool.prepareDirect = f } else { pool.prepare = type.prepareForReuse }
+        pools[type.slot] = pool
+    }
+}

@@ -1,0 +1,136 @@
+// Discovery: walk the search path, read every candidate file's symbols, and
+// decide which plugin provides each identifier. No plugin code runs here.
+
+import CellKitModel
+import Foundation
+
+// MARK: - Options
+
+/// How discovery treats what it finds.
+public struct DiscoveryOptions: Sendable {
+    public var searchPath: SearchPath
+    /// Load plugins from files and folders that others can write (off by default).
+    public var allowUnsafePermissions: Bool
+
+    public init(searchPath: SearchPath = .standard(), allowUnsafePermissions: Bool = false) {
+        self.searchPath = searchPath
+        self.allowUnsafePermissions = allowUnsafePermissions
+    }
+}
+
+// MARK: - Results
+
+/// The plugin that provides an identifier.
+public struct Registration: Sendable, Codable {
+    public let identifier: CellIdentifier
+    /// Index into `Catalog.plugins`.
+    public let pluginIndex: Int
+    public let declaration: CellTypeDeclaration
+}
+
+/// An identifier offered by two plugins: the first on the search path wins.
+/// A plugin type named like a built-in (`Default`, `Subtitle`, `Value1`, `Value2`) loses to it.
+public struct Shadowing: Sendable, Equatable, Codable, CustomStringConvertible {
+    public let identifier: CellIdentifier
+    public let winner: String
+    public let shadowed: String
+    public var description: String {
+        winner == "built-in" ? "\(identifier) in \(shadowed) is shadowed by the built-in cell type of that name"
+            : "\(identifier) in \(shadowed) is shadowed by \(winner), which comes first on the search path"
+    }
+}
+
+/// Everything discovery found, in search order.
+public struct Catalog: Sendable {
+    public let options: DiscoveryOptions
+    /// Every CellKit plugin file found, usable or not.
+    public let plugins: [PluginFile]
+    /// Files that are not usable plugins at all, and folders that could not be read.
+    public let rejections: [Rejection]
+    /// The winning provider of each identifier, sorted by identifier.
+    public let registrations: [Registration]
+    public let shadowed: [Shadowing]
+
+    /// Discovers plugins on `options.searchPath`.
+    public init(options: DiscoveryOptions = DiscoveryOptions()) {
+        self.options = options
+        var plugins: [PluginFile] = [], rejections: [Rejection] = [], seen = Set<String>()
+        for entry in options.searchPath.entries {
+            for candidate in Self.candidates(in: entry, rejections: &rejections, allowUnsafe: options.allowUnsafePermissions) {
+                let real = (candidate as NSString).resolvingSymlinksInPath
+                guard seen.insert(real).inserted else { continue }  // one file reached twice is not a conflict
+                if !options.allowUnsafePermissions, let problem = FileTrust.problem(at: candidate) {
+                    rejections.append(Rejection(path: candidate, reason: problem))
+                    continue
+                }
+                switch PluginFile.read(path: candidate) {
+                case .success(let plugin): plugins.append(plugin)
+                case .failure(let rejection): rejections.append(rejection)
+                }
+            }
+        }
+        self.plugins = plugins
+        self.rejections = rejections
+        (registrations, shadowed) = Self.register(plugins)
+    }
+
+    /// The registration for `identifier`, if a usable plugin provides it.
+    public func registration(for identifier: CellIdentifier) -> Registration? {
+        registrations.first { $0.identifier == identifier }
+    }
+
+    /// The registered identifier closest to `name`, for "did you mean" messages.
+    public func nearest(to name: String, including extra: [String] = []) -> CellIdentifier? {
+        let candidates = registrations.map(\.identifier) + extra.compactMap { try? CellIdentifier($0) }
+        let scored = candidates.map { ($0, editDistance(name.lowercased(), $0.name.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    // MARK: Walking the path
+
+    /// The library files of one search-path entry, sorted by name; unreadable folders become rejections.
+    static func candidates(in entry: SearchPath.Entry, rejections: inout [Rejection], allowUnsafe: Bool) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory) else {
+            if entry.isExplicit { rejections.append(Rejection(path: entry.path, reason: "no such folder (given by \(entry.origin.rawValue))")) }
+            return []
+        }
+        guard isDirectory.boolValue else { return [entry.path] }  // a single library named on the path
+        if !allowUnsafe, let problem = FileTrust.problem(at: entry.path) {
+            rejections.append(Rejection(path: entry.path, reason: problem))
+            return []
+        }
+        do {
+            let names = try FileManager.default.contentsOfDirectory(atPath: entry.path)
+            return names.filter(isLibraryName).sorted().map { entry.path + "/" + $0 }
+        } catch {
+            rejections.append(Rejection(path: entry.path, reason: "cannot list the folder: \(error.localizedDescription)"))
+            return []
+        }
+    }
+
+    /// `libFoo.so` or `libFoo.so.1.2`.
+    static func isLibraryName(_ name: String) -> Bool {
+        name.hasSuffix(".so") || name.contains(".so.")
+    }
+
+    // MARK: Precedence
+
+    /// First usable plugin on the path wins each identifier; later ones are recorded as shadowed.
+    static func register(_ plugins: [PluginFile]) -> ([Registration], [Shadowing]) {
+        var winners: [CellIdentifier: Registration] = [:], shadowed: [Shadowing] = []
+        for (index, plugin) in plugins.enumerated() where plugin.isUsable {
+            for type in plugin.cellTypes {
+                if BuiltinCells.isBuiltin(type.identifier.name) {
+                    shadowed.append(Shadowing(identifier: type.identifier, winner: "built-in", shadowed: plugin.path))
+                } else if let winner = winners[type.identifier] {
+                    shadowed.append(Shadowing(identifier: type.identifier, winner: plugins[winner.pluginIndex].path, shadowed: plugin.path))
+                } else {
+                    winners[type.identifier] = Registration(identifier: type.identifier, pluginIndex: index, declaration: type)
+                }
+            }
+        }
+        return (winners.values.sorted { $0.identifier < $1.identifier }, shadowed)
+    }
+}

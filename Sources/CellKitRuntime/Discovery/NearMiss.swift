@@ -1,0 +1,133 @@
+// Symbols that miss the naming rule by a little. The most common plugin bug in
+// every comparable system is a name mismatch (luaopen_x, PyInit_x), so the
+// host says what it found and what it expected.
+
+import CCellKit
+import CellKitModel
+import Foundation
+
+/// The Swift runtime's demangler (exported by libswiftCore; the caller frees the result).
+@_silgen_name("swift_demangle")
+private func swift_demangle(
+    _ mangledName: UnsafePointer<CChar>?, _ length: UInt, _ outputBuffer: UnsafeMutablePointer<CChar>?,
+    _ outputBufferSize: UnsafeMutablePointer<UInt>?, _ flags: UInt32) -> UnsafeMutablePointer<CChar>?
+
+/// An exported (or hidden) symbol that looks like a hook but is not one.
+public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The symbol as found in the file.
+    public let symbol: String
+    /// The symbol the rule expects, when one can be guessed.
+    public let suggestion: String?
+    /// Why it does not count, and how to fix it.
+    public let explanation: String
+
+    public var description: String {
+        let name = symbol.debugDescriptionEscaped
+        return suggestion.map { "\(name): did you mean \($0)? \(explanation)" } ?? "\(name): \(explanation)"
+    }
+
+    /// Every near miss in `image`, given the cell types that follow the rule.
+    static func find(in image: ELFImage, _ declared: PluginFile.Declarations) -> [NearMiss] {
+        let exported = image.dynamicSymbols.filter { $0.isExported && $0.kind == .function }
+        let exportedNames = Set(exported.map(\.name))
+        var misses = exported.compactMap { misspelledPrefix($0.name) ?? invalidIdentifier($0.name) }
+        misses += caseCollisions(declared.types + declared.incomplete)
+        misses += declared.incomplete.flatMap { type in
+            type.hooks.map { NearMiss(symbol: $0.symbol, suggestion: nil, explanation:
+                "cell type '\(type.identifier)' has neither initCellFor\(type.identifier) nor customizeCellFor\(type.identifier), so it is not registered") }
+        }
+        let functions = (image.dynamicSymbols + image.staticSymbols).filter { $0.kind == .function }
+        let definedNames = Set(functions.map(\.name))  // a C name defined but hidden is reported below
+        misses += functions.compactMap { swiftWithoutCDecl($0.name, defined: definedNames) }
+        misses += image.staticSymbols.filter { !$0.isExported && $0.kind == .function && !exportedNames.contains($0.name) }
+            .compactMap(hidden)
+        misses += declared.strayHooks.map { hook in
+            NearMiss(symbol: CK_SIGNATURE_PREFIX + hook, suggestion: nil,
+                     explanation: "declares a signature for \(hook), but no function \(hook) is exported\(exportHint(hook))")
+        }
+        var seen = Set<String>()
+        return misses.filter { seen.insert($0.symbol + ($0.suggestion ?? "")).inserted }
+    }
+
+    /// How to export a hook the file does not export.
+    static func exportHint(_ hook: String) -> String {
+        "; in C, mark it CK_EXPORT; in Swift, give it @_cdecl(\"\(hook)\") and make it public (an internal one is dropped from release builds)"
+    }
+
+    // MARK: The checks
+
+    /// `initcellForFoo`: a hook prefix in the wrong case.
+    private static func misspelledPrefix(_ name: String) -> NearMiss? {
+        for kind in HookKind.byPrefixLength where name.lowercased().hasPrefix(kind.prefix.lowercased()) {
+            guard !name.hasPrefix(kind.prefix) else { return nil }
+            let rest = String(name.dropFirst(kind.prefix.count))
+            return NearMiss(symbol: name, suggestion: kind.prefix + cleaned(rest),
+                            explanation: "hook prefixes are case-sensitive: the rule is \(kind.prefix)<Identifier>")
+        }
+        return nil
+    }
+
+    /// `initCellFor-Foo`: the right prefix before something that is not an identifier.
+    private static func invalidIdentifier(_ name: String) -> NearMiss? {
+        for kind in HookKind.byPrefixLength where name.hasPrefix(kind.prefix) {
+            let rest = String(name.dropFirst(kind.prefix.count))
+            guard let problem = CellIdentifier.problem(in: rest) else { return nil }
+            let fixed = cleaned(rest)
+            return NearMiss(symbol: name, suggestion: fixed.isEmpty ? nil : kind.prefix + fixed,
+                            explanation: "'\(rest.debugDescriptionEscaped)' is not an identifier: \(problem)")
+        }
+        return nil
+    }
+
+    /// `customizeCellForfoo` beside `initCellForFoo`: two identifiers that differ only in case.
+    private static func caseCollisions(_ types: [CellTypeDeclaration]) -> [NearMiss] {
+        let groups = Dictionary(grouping: types) { $0.identifier.name.lowercased() }.values.filter { $0.count > 1 }
+        return groups.flatMap { group -> [NearMiss] in
+            let ranked = group.sorted { a, b in
+                a.hooks.count != b.hooks.count ? a.hooks.count > b.hooks.count : a.identifier.name < b.identifier.name
+            }
+            let main = ranked[0]
+            return ranked.dropFirst().flatMap { suspect in
+                suspect.hooks.map { hook in
+                    NearMiss(symbol: hook.symbol, suggestion: hook.kind.symbol(for: main.identifier),
+                             explanation: "identifiers are case-sensitive, so this is a separate cell type '\(suspect.identifier)' beside '\(main.identifier)'")
+                }
+            }
+        }
+    }
+
+    /// `$s5Plugin17initCellForFoobar…`: a Swift function named like a hook but exported only mangled.
+    private static func swiftWithoutCDecl(_ name: String, defined: Set<String>) -> NearMiss? {
+        guard name.hasPrefix("$s") || name.hasPrefix("_$s"), let function = swiftFunctionName(name),
+              let (kind, id) = HookKind.parse(symbol: function), !defined.contains(function)
+        else { return nil }
+        return NearMiss(symbol: name, suggestion: "@_cdecl(\"\(kind.symbol(for: id))\") public func",
+                        explanation: "a Swift function named like a hook is exported only under its mangled name, which the host cannot find")
+    }
+
+    /// The base name of a mangled Swift function: "initCellForFoo" from "Module.initCellForFoo(_:_:) -> ()".
+    /// Mangled names compress repeated words ("013heightForCellD7Partner"), so only the
+    /// runtime's demangler can be trusted to spell them out.
+    static func swiftFunctionName(_ mangled: String) -> String? {
+        guard let text = swift_demangle(mangled, UInt(mangled.utf8.count), nil, nil, 0) else { return nil }
+        defer { free(text) }
+        let demangled = String(cString: text)
+        guard let paren = demangled.firstIndex(of: "(") else { return nil }
+        let qualified = demangled[..<paren]
+        return String(qualified.split(separator: ".").last ?? qualified)
+    }
+
+    /// A hook defined in the file but hidden or local, so dlsym cannot find it.
+    private static func hidden(_ symbol: ELFSymbol) -> NearMiss? {
+        guard HookKind.parse(symbol: symbol.name) != nil else { return nil }
+        return NearMiss(symbol: symbol.name, suggestion: nil,
+                        explanation: "defined but not exported (static, hidden or internal)\(exportHint(symbol.name))")
+    }
+
+    /// `rest` with everything an identifier cannot hold removed, starting at its first letter.
+    private static func cleaned(_ rest: String) -> String {
+        let kept = rest.unicodeScalars.filter { $0.isASCII && (CellIdentifier.isLetter(UInt8($0.value)) || CellIdentifier.isDigit(UInt8($0.value)) || $0 == "_") }
+        let text = String(String.UnicodeScalarView(kept))
+        return String(text.drop { !$0.isLetter }.prefix(CellIdentifier.maxLength))
+    }
+}

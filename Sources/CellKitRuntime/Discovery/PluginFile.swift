@@ -1,0 +1,225 @@
+// What one file on the search path holds, read from its ELF symbols alone.
+
+import CCellKit
+import CellKitModel
+import Foundation
+
+// MARK: - Records
+
+/// A plugin's descriptor, read from the file's `cellkit_plugin` symbol.
+public struct PluginDescriptor: Sendable, Equatable, Codable {
+    public let name: String
+    public let version: String
+    public let summary: String
+    public let abiMajor: Int
+    public let abiMinor: Int
+    /// "1.0"
+    public var abi: String { "\(abiMajor).\(abiMinor)" }
+}
+
+/// One hook a plugin exports.
+public struct HookDeclaration: Sendable, Equatable, Codable {
+    public let kind: HookKind
+    public let symbol: String
+    public let signature: HookSignature
+    /// True when the signature is not `(cell, indexPath)`: the hook is called through libffi.
+    public var usesFFI: Bool { !signature.isStandard(for: kind) }
+}
+
+/// A cell type a plugin offers: an identifier and its hooks, in HookKind order.
+public struct CellTypeDeclaration: Sendable, Equatable, Codable {
+    public let identifier: CellIdentifier
+    public let hooks: [HookDeclaration]
+    public func hook(_ kind: HookKind) -> HookDeclaration? { hooks.first { $0.kind == kind } }
+}
+
+/// A CellKit plugin file: its descriptor, cell types, and anything wrong with it.
+public struct PluginFile: Sendable, Codable {
+    /// Absolute path, as found on the search path.
+    public let path: String
+    public let descriptor: PluginDescriptor
+    public let cellTypes: [CellTypeDeclaration]
+    /// Reasons the plugin cannot be used (ABI mismatch, bad signature, no hooks). Empty when usable.
+    public internal(set) var problems: [String]
+    /// Symbols that miss the naming rule by a little; the plugin is still usable.
+    public let nearMisses: [NearMiss]
+    public var isUsable: Bool { problems.isEmpty }
+
+    /// This record with a problem added if the file or its folder is writable by
+    /// others or owned by someone else (the loader refuses those).
+    public func checkingPermissions() -> PluginFile {
+        var copy = self
+        let folder = (path as NSString).deletingLastPathComponent
+        copy.problems += [path, folder].compactMap(FileTrust.problem(at:))
+        return copy
+    }
+}
+
+/// Why a file on the search path is not a plugin at all.
+public struct Rejection: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// A one-line reason, written as a string literal.
+struct Reason: Error, ExpressibleByStringInterpolation {
+    let text: String
+    init(_ text: String) { self.text = text }
+    init(stringLiteral text: String) { self.text = text }
+    init(stringInterpolation: DefaultStringInterpolation) { text = String(stringInterpolation: stringInterpolation) }
+}
+
+// MARK: - Reading a file
+
+extension PluginFile {
+    /// The host's ABI version, which plugins are checked against.
+    public static let hostABI = (major: Int(CK_ABI_MAJOR), minor: Int(CK_ABI_MINOR))
+
+    /// Reads the file at `path`: a plugin record, or why it is not one. Never runs its code.
+    public static func read(path: String) -> Result<PluginFile, Rejection> {
+        let reject = { (reason: String) in Result<PluginFile, Rejection>.failure(Rejection(path: path, reason: reason)) }
+        let bytes: Data
+        switch readFile(path) {
+        case .success(let data): bytes = data
+        case .failure(let reason): return reject(reason.text)
+        }
+        let image: ELFImage
+        do { image = try ELFImage(bytes: bytes) } catch { return reject(error.description) }
+        return read(image: image, path: path).mapError { Rejection(path: path, reason: $0.text) }
+    }
+
+    static func read(image: ELFImage, path: String) -> Result<PluginFile, Reason> {
+        let exported = image.dynamicSymbols.filter(\.isExported)
+        guard let symbol = exported.first(where: { $0.name == CK_DESCRIPTOR_SYMBOL && $0.kind == .object }) else {
+            let hooks = exported.filter { HookKind.parse(symbol: $0.name) != nil }.map(\.name)
+            return .failure(hooks.isEmpty
+                ? "a shared library, but not a CellKit plugin: it exports no '\(CK_DESCRIPTOR_SYMBOL)' descriptor"
+                : "exports hooks (\(hooks.prefix(3).joined(separator: ", "))) but no '\(CK_DESCRIPTOR_SYMBOL)' descriptor; add CK_PLUGIN(name, version, description)")
+        }
+        let descriptor: PluginDescriptor
+        switch decodeDescriptor(image.contents(of: symbol)) {
+        case .success(let d): descriptor = d
+        case .failure(let reason): return .failure(reason)
+        }
+        let declared = declarations(in: exported, image: image)
+        var problems = abiProblems(descriptor) + declared.problems
+        if declared.types.isEmpty, problems.isEmpty {
+            problems.append("exports no usable cell type: each needs initCellFor<Id> or customizeCellFor<Id>")
+        }
+        return .success(PluginFile(path: path, descriptor: descriptor, cellTypes: declared.types, problems: problems,
+                                   nearMisses: NearMiss.find(in: image, declared)))
+    }
+
+    // MARK: Descriptor
+
+    /// Decodes the 272 plain bytes of a ck_plugin_descriptor.
+    static func decodeDescriptor(_ bytes: Data?) -> Result<PluginDescriptor, Reason> {
+        let size = MemoryLayout<ck_plugin_descriptor>.size
+        guard let bytes, bytes.count >= size else {
+            return .failure("its '\(CK_DESCRIPTOR_SYMBOL)' symbol is not a \(size)-byte descriptor stored in the file; declare it with CK_PLUGIN(...)")
+        }
+        guard bytes.prefix(8).elementsEqual("CKPLUGIN".utf8) else {
+            return .failure("its '\(CK_DESCRIPTOR_SYMBOL)' descriptor lacks the CKPLUGIN magic; declare it with CK_PLUGIN(...)")
+        }
+        func field(_ offset: Int, _ length: Int) -> String? {
+            let slice = bytes.dropFirst(offset).prefix(length)
+            guard let end = slice.firstIndex(of: 0) else { return nil }
+            return String(validating: slice[slice.startIndex..<end], as: UTF8.self)
+        }
+        func u32(_ offset: Int) -> Int { Int(bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }) }
+        guard let name = field(16, 64), let version = field(80, 32), let summary = field(112, 160) else {
+            return .failure("its descriptor has a name, version or description that is not NUL-terminated UTF-8")
+        }
+        guard !name.isEmpty else { return .failure("its descriptor has an empty name") }
+        return .success(PluginDescriptor(name: name, version: version, summary: summary, abiMajor: u32(8), abiMinor: u32(12)))
+    }
+
+    /// The ABI rule: the major must equal the host's; the minor must not exceed it.
+    static func abiProblems(_ d: PluginDescriptor) -> [String] {
+        let host = "\(hostABI.major).\(hostABI.minor)"
+        if d.abiMajor != hostABI.major {
+            return ["built for CellKit ABI \(d.abi), this host speaks ABI \(host): the major versions differ; rebuild the plugin against this host's cellkit.h"]
+        }
+        if d.abiMinor > hostABI.minor {
+            return ["built for CellKit ABI \(d.abi), newer than this host's ABI \(host); update the host or rebuild the plugin against its cellkit.h"]
+        }
+        return []
+    }
+
+    // MARK: Hooks
+
+    /// What a file's exported symbols declare.
+    struct Declarations {
+        var types: [CellTypeDeclaration] = []
+        /// Types with neither an init nor a customize hook: reported, not registered.
+        var incomplete: [CellTypeDeclaration] = []
+        var problems: [String] = []
+        /// Hooks with a signature but no function (usually a missing `public`).
+        var strayHooks: [String] = []
+    }
+
+    /// Groups exported hook functions by identifier and attaches their declared signatures.
+    static func declarations(in exported: [ELFSymbol], image: ELFImage) -> Declarations {
+        var result = Declarations()
+        var signatures: [String: String] = [:]
+        for s in exported where s.kind == .object && s.name.hasPrefix(CK_SIGNATURE_PREFIX) {
+            let hook = String(s.name.dropFirst(CK_SIGNATURE_PREFIX.utf8.count))
+            guard let bytes = image.contents(of: s), let end = bytes.firstIndex(of: 0),
+                  let text = String(validating: bytes[bytes.startIndex..<end], as: UTF8.self)
+            else {
+                result.problems.append("hook \(hook): its signature \(s.name) is not a NUL-terminated UTF-8 string in the file")
+                continue
+            }
+            signatures[hook] = text
+        }
+        var byIdentifier: [CellIdentifier: [HookDeclaration]] = [:]
+        for s in exported where s.kind == .function {
+            guard let (kind, identifier) = HookKind.parse(symbol: s.name) else { continue }
+            var signature = HookSignature.standard(for: kind)
+            if let text = signatures.removeValue(forKey: s.name) {
+                do { signature = try HookSignature(parsing: text, for: kind) } catch {
+                    result.problems.append("hook \(s.name): signature \"\(text.debugDescriptionEscaped)\": \(error)")
+                }
+            }
+            byIdentifier[identifier, default: []].append(HookDeclaration(kind: kind, symbol: s.name, signature: signature))
+        }
+        result.strayHooks = signatures.keys.sorted()
+        let order = Dictionary(uniqueKeysWithValues: HookKind.allCases.enumerated().map { ($1, $0) })
+        for id in byIdentifier.keys.sorted() {
+            let type = CellTypeDeclaration(identifier: id, hooks: byIdentifier[id]!.sorted { order[$0.kind]! < order[$1.kind]! })
+            if type.hook(.initCell) == nil && type.hook(.customizeCell) == nil {
+                result.incomplete.append(type)
+            } else {
+                result.types.append(type)
+            }
+        }
+        return result
+    }
+
+    // MARK: The file itself
+
+    /// The file's bytes, or a one-line reason it cannot be read as a library.
+    static func readFile(_ path: String) -> Result<Data, Reason> {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let e = errno
+            if e == ELOOP { return .failure("a symbolic link loop") }
+            if e == ENOENT, (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil {
+                return .failure("a dangling symbolic link")
+            }
+            return .failure("cannot be examined: \(String(cString: strerror(e)))")
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { return .failure("a directory named like a library") }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure("not a regular file") }
+        guard info.st_size > 0 else { return .failure(Reason(ELFProblem.empty.description)) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure("unreadable: \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            return .success(try handle.readToEnd() ?? Data())
+        } catch {
+            return .failure("unreadable: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+// Where plugins are looked for, in order; the first plugin to offer an identifier wins.
+
+import CellKitModel
+import Foundation
+
+/// The ordered list of folders (or single files) discovery reads.
+public struct SearchPath: Sendable, Equatable, Codable {
+    /// Where a search-path entry came from.
+    public enum Origin: String, Sendable, Codable {
+        case option = "--plugin-path"
+        case environment = "CELLKIT_PLUGIN_PATH"
+        case executable = "executable's folder"
+        case userData = "user data folder"
+        case program = "set by the program"
+    }
+
+    /// One folder or file on the path.
+    public struct Entry: Sendable, Equatable, Codable {
+        public let path: String
+        public let origin: Origin
+        public init(path: String, origin: Origin) { (self.path, self.origin) = (path, origin) }
+        /// Whether a missing folder is worth reporting (it was asked for by name).
+        public var isExplicit: Bool { origin == .option || origin == .environment || origin == .program }
+    }
+
+    public var entries: [Entry]
+
+    public init(entries: [Entry]) { self.entries = entries }
+
+    /// The documented order: `--plugin-path` options, then `CELLKIT_PLUGIN_PATH` (colon-separated),
+    /// then the running executable's folder, then `$XDG_DATA_HOME/cellkit/plugins`
+    /// (default `~/.local/share/cellkit/plugins`). Relative paths are made absolute.
+    public static func standard(
+        options: [String] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executableDirectory: String? = SearchPath.executableDirectory()
+    ) -> SearchPath {
+        var entries = options.map { Entry(path: absolute($0), origin: .option) }
+        let fromEnvironment = environment["CELLKIT_PLUGIN_PATH"]?.split(separator: ":").map(String.init) ?? []
+        entries += fromEnvironment.map { Entry(path: absolute($0), origin: .environment) }
+        if let executableDirectory { entries.append(Entry(path: executableDirectory, origin: .executable)) }
+        entries.append(Entry(path: userDataFolder(environment), origin: .userData))
+        return SearchPath(entries: entries)
+    }
+
+    /// A search path set in code by an embedding program: `paths` (folders, or single
+    /// `.so` files) in the order given, then, if asked for, the running executable's
+    /// folder and the user's data folder (`$XDG_DATA_HOME/cellkit/plugins`). No
+    /// environment variable is read. Relative paths are made absolute.
+    public static func custom(
+        _ paths: [String], includingExecutableFolder: Bool = false, includingUserDataFolder: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> SearchPath {
+        var entries = paths.map { Entry(path: absolute($0), origin: .program) }
+        if includingExecutableFolder, let folder = executableDirectory() { entries.append(Entry(path: folder, origin: .executable)) }
+        if includingUserDataFolder { entries.append(Entry(path: userDataFolder(environment), origin: .userData)) }
+        return SearchPath(entries: entries)
+    }
+
+    /// `$XDG_DATA_HOME/cellkit/plugins`, default `~/.local/share/cellkit/plugins`.
+    static func userDataFolder(_ environment: [String: String]) -> String {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+        return data + "/cellkit/plugins"
+    }
+
+    /// The folder of the running executable (where `swift build` puts plugin libraries).
+    public static func executableDirectory() -> String? {
+        guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        return (exe as NSString).deletingLastPathComponent
+    }
+
+    /// `path` made absolute against the current folder, with `~` expanded.
+    public static func absolute(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        let full = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+        return (full as NSString).standardizingPath
+    }
+}

@@ -1,0 +1,104 @@
+// An identifier resolved to callable hooks, once. The per-row path only indexes
+// these: no string building, hashing or dlsym.
+
+import CCellKit
+import CellKitModel
+
+/// One hook, ready to call: through a typed C pointer, or through libffi.
+@usableFromInline enum Hook: @unchecked Sendable {
+    @usableFromInline typealias Standard = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void
+    @usableFromInline typealias StandardHeight = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Double
+
+    case standard(Standard)
+    case standardHeight(StandardHeight)
+    case ffi(FFIHook)
+    /// A hook written in Swift inside the host (the built-in cell types).
+    case builtin(@Sendable (Cell) -> Void)
+
+    /// Runs the hook on `cell`; returns its value (height hooks) or 0.
+    @inline(__always)
+    func callAsFunction(_ cell: Cell) -> Double {
+        switch self {
+        case .standard(let f): f(cell.handle, cell.indexPath.c); return 0
+        case .standardHeight(let f): return f(cell.handle, cell.indexPath.c)
+        case .ffi(let hook): return hook.call(cell)
+        case .builtin(let body): body(cell); return 0
+        }
+    }
+}
+
+/// A resolved cell type as a plain value: what a table's per-row loop passes to
+/// `CellQueue.dequeueCell`. Passing the `CellType` object instead costs the caller
+/// an atomic retain and release per row, more than the routine's own work.
+/// Valid with any queue on the registry that resolved the type.
+public struct ReuseSlot: Sendable, Hashable {
+    /// The type's position in its registry.
+    public let index: Int
+    @usableFromInline let registryID: Int
+}
+
+/// A cell type: an identifier with its hooks resolved in a loaded plugin.
+public final class CellType: Sendable {
+    public let identifier: CellIdentifier
+    /// The plugin file that provides it.
+    public let pluginPath: String
+    /// Its position in the registry, which indexes each queue's pools.
+    public let slot: Int
+    /// The registry that resolved it: slots mean something only within one registry.
+    let registryID: Int
+    let initCell: Hook?
+    let customizeCell: Hook?
+    let heightForCell: Hook?
+    let prepareForReuse: Hook?
+
+    init(_ declaration: CellTypeDeclaration, in plugin: LoadedPlugin, slot: Int, registryID: Int) throws(CellKitError) {
+        identifier = declaration.identifier
+        pluginPath = plugin.file.path
+        (self.slot, self.registryID) = (slot, registryID)
+        func resolve(_ kind: HookKind) throws(CellKitError) -> Hook? {
+            guard let hook = declaration.hook(kind) else { return nil }
+            return try Self.resolve(hook, in: plugin)
+        }
+        initCell = try resolve(.initCell)
+        customizeCell = try resolve(.customizeCell)
+        heightForCell = try resolve(.heightForCell)
+        prepareForReuse = try resolve(.prepareCellForReuse)
+    }
+
+    /// A built-in type: `style` set when a cell is made, `customize` run every time.
+    init(builtin identifier: CellIdentifier, style: CellStyle, slot: Int, registryID: Int, customize: @escaping @Sendable (Cell) -> Void) {
+        self.identifier = identifier
+        pluginPath = "built-in"
+        (self.slot, self.registryID) = (slot, registryID)
+        initCell = .builtin { $0.style = style }
+        customizeCell = .builtin(customize)
+        heightForCell = nil
+        prepareForReuse = nil
+    }
+
+    /// This type as a plain value for a table's per-row loop (see `ReuseSlot`).
+    public var reuseSlot: ReuseSlot { ReuseSlot(index: slot, registryID: registryID) }
+
+    /// Whether this type is one of the host's built-ins rather than a plugin's.
+    public var isBuiltin: Bool { pluginPath == "built-in" }
+
+    private static func resolve(_ hook: HookDeclaration, in plugin: LoadedPlugin) throws(CellKitError) -> Hook {
+        let address = try plugin.address(of: hook.symbol)
+        if !hook.usesFFI {
+            return hook.kind.returnsValue
+                ? .standardHeight(unsafeBitCast(address, to: Hook.StandardHeight.self))
+                : .standard(unsafeBitCast(address, to: Hook.Standard.self))
+        }
+        do {
+            return .ffi(try FFIHook(function: address, signature: hook.signature, context: plugin.context))
+        } catch {
+            throw .badHook(path: plugin.file.path, hook: hook.symbol, reason: "libffi could not prepare \"\(hook.signature)\" (ffi_status \(error.status))")
+        }
+    }
+
+    /// Which hooks this type has, in HookKind order.
+    public var hookKinds: [HookKind] {
+        [(HookKind.initCell, initCell), (.customizeCell, customizeCell), (.heightForCell, heightForCell), (.prepareCellForReuse, prepareForReuse)]
+            .compactMap { $0.1 == nil ? nil : $0.0 }
+    }
+}

@@ -1,0 +1,122 @@
+// A hook's declared parameter list: `"double (row, data)"`. Parsed once, at
+// discovery, so a malformed one is reported before the plugin is ever loaded.
+
+import CellKitModel
+import Foundation
+
+// MARK: - Parameters and results
+
+/// A value the host can pass to a hook.
+public enum HookParameter: String, CaseIterable, Sendable, Codable {
+    /// `ck_cell *`
+    case cell
+    /// `ck_index_path`, by value
+    case indexPath
+    /// `int64_t`
+    case section
+    /// `int64_t`
+    case row
+    /// `const ck_data *`
+    case data
+    /// `const ck_host *`
+    case host
+    /// `void *`, what the plugin's `cellkit_plugin_init` stored
+    case context
+}
+
+/// What a hook returns: nothing, or (height hooks only) a number.
+public enum HookResult: String, Sendable, Codable {
+    case void, double, float
+    case int32 = "int32_t"
+}
+
+// MARK: - Signature
+
+/// The parameter list and result of one hook.
+public struct HookSignature: Equatable, Hashable, Sendable, CustomStringConvertible, Codable {
+    public let result: HookResult
+    public let parameters: [HookParameter]
+
+    /// `(cell, indexPath)`, returning a double for height hooks: called through a typed pointer.
+    public static func standard(for kind: HookKind) -> HookSignature {
+        HookSignature(result: kind.returnsValue ? .double : .void, parameters: [.cell, .indexPath])
+    }
+
+    /// Whether this is the standard signature of `kind`, which needs no libffi.
+    public func isStandard(for kind: HookKind) -> Bool { self == .standard(for: kind) }
+
+    public var description: String {
+        "\(result.rawValue) (\(parameters.map(\.rawValue).joined(separator: ", ")))"
+    }
+
+    public init(result: HookResult, parameters: [HookParameter]) {
+        self.result = result
+        self.parameters = parameters
+    }
+
+    /// Parses `text` as the signature of a hook of `kind`.
+    /// Grammar: `[result] "(" [parameter {"," parameter}] ")"`.
+    public init(parsing text: String, for kind: HookKind) throws(SignatureError) {
+        var tokens = Self.tokens(text)[...]
+        var result: HookResult = kind.returnsValue ? .double : .void
+        if let first = tokens.first, first != "(" {
+            guard let r = Self.result(first) else {
+                throw SignatureError(token: first, problem: "expected a result type (void, double, float, int32_t) or '('")
+            }
+            guard r == .void ? !kind.returnsValue : kind.returnsValue else {
+                throw SignatureError(token: first, problem: kind.returnsValue
+                    ? "\(kind.prefix) hooks return a height: double, float or int32_t"
+                    : "\(kind.prefix) hooks return void")
+            }
+            result = r
+            tokens = tokens.dropFirst()
+        }
+        guard tokens.popFirst() == "(" else { throw SignatureError(token: text, problem: "expected '(' before the parameters") }
+        var parameters: [HookParameter] = []
+        while let token = tokens.popFirst(), token != ")" {
+            if !parameters.isEmpty {
+                guard token == "," else { throw SignatureError(token: token, problem: "expected ',' or ')'") }
+                guard let next = tokens.popFirst() else { break }
+                try parameters.append(Self.parameter(next, after: parameters))
+            } else {
+                try parameters.append(Self.parameter(token, after: parameters))
+            }
+            if tokens.isEmpty { throw SignatureError(token: text, problem: "missing ')'") }
+        }
+        if let extra = tokens.first { throw SignatureError(token: extra, problem: "unexpected text after ')'") }
+        self.init(result: result, parameters: parameters)
+    }
+
+    // MARK: Parsing
+
+    private static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = [], word = ""
+        for ch in text {
+            if ch.isLetter || ch.isNumber || ch == "_" { word.append(ch); continue }
+            if !word.isEmpty { tokens.append(word); word = "" }
+            if !ch.isWhitespace { tokens.append(String(ch)) }
+        }
+        if !word.isEmpty { tokens.append(word) }
+        return tokens
+    }
+
+    private static func result(_ token: String) -> HookResult? {
+        token == "int" ? .int32 : HookResult(rawValue: token)
+    }
+
+    private static func parameter(_ token: String, after previous: [HookParameter]) throws(SignatureError) -> HookParameter {
+        guard let p = HookParameter(rawValue: token) else {
+            let known = HookParameter.allCases.map(\.rawValue).joined(separator: ", ")
+            throw SignatureError(token: token, problem: "unknown parameter; expected one of \(known)")
+        }
+        guard !previous.contains(p) else { throw SignatureError(token: token, problem: "parameter given twice") }
+        return p
+    }
+}
+
+/// A signature string that does not parse; names the offending token.
+public struct SignatureError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let token: String
+    public let problem: String
+    public var description: String { "bad token '\(token.debugDescriptionEscaped)': \(problem)" }
+}

@@ -1,0 +1,62 @@
+// Loading one plugin: trust check, dlopen, the ABI handshake, the optional init.
+
+import CCellKit
+import CellKitModel
+import Foundation
+
+/// A plugin mapped into the process, its ABI checked and its init run.
+final class LoadedPlugin: @unchecked Sendable {  // immutable after init
+    let file: PluginFile
+    let handle: DynamicLibrary.Handle
+    /// What the plugin's `cellkit_plugin_init` stored, passed to hooks that declare `context`.
+    let context: UnsafeMutableRawPointer?
+
+    /// Loads `file`. Every failure names the file and says what to do.
+    init(_ file: PluginFile, allowUnsafePermissions: Bool) throws(CellKitError) {
+        self.file = file
+        let path = file.path
+        guard file.isUsable else { throw .pluginUnusable(path: path, problems: file.problems) }
+        if !allowUnsafePermissions {
+            for target in [path, (path as NSString).deletingLastPathComponent] {
+                if let problem = FileTrust.problem(at: target) { throw .untrusted(path: target, reason: problem) }
+            }
+        }
+        do { handle = try DynamicLibrary.open(path) } catch { throw .loadFailed(path: path, reason: error.message) }
+        try Self.checkDescriptor(handle, path: path)
+        context = try Self.runInit(handle, path: path)
+    }
+
+    /// The file may have changed since discovery read it: check the mapped descriptor too.
+    private static func checkDescriptor(_ handle: DynamicLibrary.Handle, path: String) throws(CellKitError) {
+        guard let raw = DynamicLibrary.symbol(handle, CK_DESCRIPTOR_SYMBOL) else {
+            throw .loadFailed(path: path, reason: "the loaded library has no '\(CK_DESCRIPTOR_SYMBOL)' descriptor (did the file change after discovery?)")
+        }
+        let bytes = Data(bytes: raw, count: MemoryLayout<ck_plugin_descriptor>.size)
+        switch PluginFile.decodeDescriptor(bytes) {
+        case .failure(let reason): throw .loadFailed(path: path, reason: reason.text)
+        case .success(let descriptor):
+            let problems = PluginFile.abiProblems(descriptor)
+            guard problems.isEmpty else { throw .pluginUnusable(path: path, problems: problems) }
+        }
+    }
+
+    /// Runs `cellkit_plugin_init` if the plugin has one; returns the context it stored.
+    private static func runInit(_ handle: DynamicLibrary.Handle, path: String) throws(CellKitError) -> UnsafeMutableRawPointer? {
+        guard let raw = DynamicLibrary.symbol(handle, CK_INIT_SYMBOL) else { return nil }
+        let initialize = unsafeBitCast(raw, to: ck_plugin_init_fn.self)
+        var context: UnsafeMutableRawPointer?
+        let status = initialize(HostTable.pointer, &context)
+        guard status == CK_OK else {
+            throw .loadFailed(path: path, reason: "\(CK_INIT_SYMBOL) refused to start (status \(status.rawValue))")
+        }
+        return context
+    }
+
+    /// The address of an exported symbol that discovery saw.
+    func address(of symbol: String) throws(CellKitError) -> UnsafeMutableRawPointer {
+        guard let raw = DynamicLibrary.symbol(handle, symbol) else {
+            throw .loadFailed(path: file.path, reason: "dlsym found no '\(symbol)' though the file's symbol table lists it")
+        }
+        return raw
+    }
+}

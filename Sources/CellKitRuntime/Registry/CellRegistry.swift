@@ -1,0 +1,95 @@
+// Identifiers to cell types, shared by every table. A plugin is opened the
+// first time one of its identifiers is resolved, and never if none is.
+
+import CellKitModel
+import Foundation
+import Synchronization
+
+/// The cell types available to a program: discovery's catalog plus lazy loading.
+/// Safe to share between threads; resolve identifiers once, then use the CellType.
+public final class CellRegistry: Sendable {
+    /// What discovery found.
+    public let catalog: Catalog
+    /// Unique in the process, so a queue can tell a slot from another registry.
+    let id = CellRegistry.count.add(1, ordering: .relaxed).newValue
+    private static let count = Atomic<Int>(0)
+    private let state = Mutex(State())
+
+    private struct State: ~Copyable {
+        var loaded: [Int: LoadedPlugin] = [:]  // by index in catalog.plugins
+        var types: [CellIdentifier: CellType] = [:]
+        var bySlot: [CellType] = []
+        var failures: [Int: CellKitError] = [:]  // a plugin that failed to load is not retried
+
+        mutating func add(_ type: CellType) {
+            types[type.identifier] = type
+            bySlot.append(type)
+        }
+    }
+
+    public init(catalog: Catalog) {
+        self.catalog = catalog
+        state.withLock { state in
+            for name in BuiltinCells.names {
+                let identifier = try! CellIdentifier(name)
+                state.add(CellType(builtin: identifier, style: BuiltinCells.style(of: name)!, slot: state.bySlot.count,
+                                   registryID: id, customize: BuiltinCells.customize))
+            }
+        }
+    }
+
+    /// Discovers plugins with `options` and makes a registry over them.
+    public convenience init(options: DiscoveryOptions = DiscoveryOptions()) {
+        self.init(catalog: Catalog(options: options))
+    }
+
+    /// The cell type for `name`, loading its plugin on first use.
+    public func cellType(named name: String) throws(CellKitError) -> CellType {
+        let identifier: CellIdentifier
+        do { identifier = try CellIdentifier(name) } catch { throw .invalidIdentifier(error) }
+        return try cellType(identifier)
+    }
+
+    /// The cell type for `identifier`, loading its plugin on first use.
+    public func cellType(_ identifier: CellIdentifier) throws(CellKitError) -> CellType {
+        if let resolved = state.withLock({ $0.types[identifier] }) { return resolved }
+        guard let registration = catalog.registration(for: identifier) else {
+            throw .unknownIdentifier(name: identifier.name, nearest: catalog.nearest(to: identifier.name, including: BuiltinCells.names),
+                                     searched: catalog.options.searchPath.entries.map(\.path))
+        }
+        let result: Result<CellType, CellKitError> = state.withLock { state in
+            if let type = state.types[identifier] { return .success(type) }
+            do throws(CellKitError) {
+                let plugin = try load(registration.pluginIndex, &state)
+                let type = try CellType(registration.declaration, in: plugin, slot: state.bySlot.count, registryID: id)
+                state.add(type)
+                return .success(type)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The type a slot stands for, or nil if this registry did not make the slot.
+    public func cellType(at slot: ReuseSlot) -> CellType? {
+        guard slot.registryID == id else { return nil }
+        return state.withLock { slot.index < $0.bySlot.count ? $0.bySlot[slot.index] : nil }
+    }
+
+    /// Whether the plugin at `path` has been opened by this process.
+    public func isLoaded(pluginAt path: String) -> Bool { DynamicLibrary.isOpen(path) }
+
+    private func load(_ index: Int, _ state: inout State) throws(CellKitError) -> LoadedPlugin {
+        if let plugin = state.loaded[index] { return plugin }
+        if let failure = state.failures[index] { throw failure }
+        do {
+            let plugin = try LoadedPlugin(catalog.plugins[index], allowUnsafePermissions: catalog.options.allowUnsafePermissions)
+            state.loaded[index] = plugin
+            return plugin
+        } catch {
+            state.failures[index] = error
+            throw error
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import CCellKit
+import CellKitModel
+@testable import CellKitRuntime
+import CellKitTestSupport
+import Foundation
+import Testing
+
+/// The same work exported twice: once with the standard list, once with a
+/// declared list in a scrambled order, so libffi must place every argument right.
+let equivalencePlugin = """
+    #include <stdio.h>
+    #include "cellkit.h"
+    CK_PLUGIN("Equivalence", "1.0.0", "direct and libffi hooks doing the same work");
+    static char plugin_context[] = "plugin-context";
+
+    CK_EXPORT ck_status cellkit_plugin_init(const ck_host *host, void **context) {
+        if (host->abi_major != CK_ABI_MAJOR || !CK_HOST_HAS(host, last_error)) return CK_ERR_INVALID_ARGUMENT;
+        *context = plugin_context;
+        return CK_OK;
+    }
+
+    static void fill(ck_cell *cell, int64_t section, int64_t row, const ck_data *data, const char *context, const ck_host *host) {
+        const char *title = "untitled";
+        double n = -1;
+        host->data_string(data, "title", &title);
+        host->data_number(data, "n", &n);
+        char text[160];
+        snprintf(text, sizeof text, "%lld.%lld %s %.2f %s", (long long)section, (long long)row, title, n, context);
+        ck_set_text(ck_text_label(cell), text);
+        host->cell_set_int(cell, CK_CELL_INDENTATION_LEVEL, row % 3);
+        host->cell_set_int(cell, CK_CELL_ACCESSORY_TYPE, section % 4);
+    }
+
+    CK_EXPORT void customizeCellForDirect(ck_cell *cell, ck_index_path ip) {
+        fill(cell, ip.section, ip.row, cell->host->row_data(cell), plugin_context, cell->host);
+    }
+    CK_EXPORT double heightForCellForDirect(ck_cell *cell, ck_index_path ip) { (void)cell; return 1.5 + (double)ip.row; }
+
+    CK_SIGNATURE(customizeCellForViaFFI, "void (data, row, context, indexPath, host, section, cell)");
+    CK_EXPORT void customizeCellForViaFFI(const ck_data *data, int64_t row, void *context, ck_index_path ip,
+                                          const ck_host *host, int64_t section, ck_cell *cell) {
+        if (ip.row != row || ip.section != section) { ck_set_text(ck_text_label(cell), "MISPLACED ARGUMENTS"); return; }
+        fill(cell, section, row, data, (const char *)context, host);
+    }
+    CK_SIGNATURE(heightForCellForViaFFI, "double (indexPath)");
+    CK_EXPORT double heightForCellForViaFFI(ck_index_path ip) { return 1.5 + (double)ip.row; }
+
+    CK_EXPORT void customizeCellForIntHeight(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; }
+    CK_SIGNATURE(heightForCellForIntHeight, "int32_t (row, section)");
+    CK_EXPORT int32_t heightForCellForIntHeight(int64_t row, int64_t section) { return (int32_t)(row * 10 + section); }
+
+    CK_EXPORT void customizeCellForFloatHeight(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; }
+    CK_SIGNATURE(heightForCellForFloatHeight, "float (row)");
+    CK_EXPORT float heightForCellForFloatHeight(int64_t row) { return (float)row + 0.25f; }
+    """
+
+@Suite("Dispatch: typed pointers and libffi")
+struct DispatchTests {
+    @Test("data_string hands a plain JSON Lines text over as its own bytes, and decodes the rest as before")
+    func dataStringFromJSONLines() throws {
+        let line = Array(#"{"cell": "X", "plain": "日本語 ✓", "esc": "a\"b", "nul": "a\u0000b", "n": {"t": "deep"}, "num": 3, "bad": ""#.utf8)
+            + [0xFF, 0x41] + Array(#""}"#.utf8)
+        let cell = Cell(reuseIdentifier: try CellIdentifier("X"), style: .default)
+        cell.show(IndexPath(section: 0, row: 0), rowsInSection: 1, data: .json(try line.withUnsafeBufferPointer { try JSONRecord(checking: $0) }))
+        func read(_ path: String) -> (ck_status, String?) {
+            var out: UnsafePointer<CChar>?
+            let status = HostTable.pointer.pointee.data_string(OpaquePointer(cell.handle), path, &out)
+            return (status, out.map { String(cString: $0) })
+        }
+        #expect(cell.plainDataString(at: "plain") != nil && cell.plainDataString(at: "n.t") != nil, "the fast path is taken")
+        #expect(["esc", "nul", "bad", "num", "cell", "missing"].allSatisfy { path in path.withCString { cell.plainDataString(at: $0) == nil } })
+        #expect(read("plain") == (CK_OK, "日本語 ✓"))
+        #expect(read("n.t") == (CK_OK, "deep"))
+        #expect(read("esc") == (CK_OK, "a\"b"))
+        #expect(read("nul") == (CK_OK, "a"), "C strings end at NUL, as before")
+        #expect(read("bad") == (CK_OK, "\u{FFFD}A"), "invalid UTF-8 is repaired, as decoding does")
+        #expect(read("num").0 == CK_ERR_WRONG_TYPE && read("cell").0 == CK_ERR_NOT_FOUND && read("missing").0 == CK_ERR_NOT_FOUND)
+    }
+
+    let queue: CellQueue
+
+    init() throws {
+        let dir = try Fixtures.folder("dispatch")
+        try Fixtures.compileC(equivalencePlugin, name: "equivalence", in: dir)
+        queue = CellQueue(registry: Fixtures.registry([dir]))
+    }
+
+    @Test("A libffi hook and a direct hook doing the same work leave identical cells")
+    func sameResults() throws {
+        let direct = try queue.registry.cellType(named: "Direct"), viaFFI = try queue.registry.cellType(named: "ViaFFI")
+        for section in 0..<3 {
+            for row in [0, 1, 2, 7, 1_000_003] {
+                let data = RowValue.object(["title": .string("t\(row)"), "n": .number(Double(row) / 4)])
+                let a = queue.dequeueCell(direct, at: IndexPath(section: section, row: row), rowsInSection: 8, data: data)
+                let b = queue.dequeueCell(viaFFI, at: IndexPath(section: section, row: row), rowsInSection: 8, data: data)
+                #expect(a.textLabel.text == "\(section).\(row) t\(row) \(String(format: "%.2f", Double(row) / 4)) plugin-context")
+                #expect(b.textLabel.text == a.textLabel.text)
+                #expect((b.indentationLevel, b.accessoryType) == (a.indentationLevel, a.accessoryType))
+                #expect(queue.height(of: a) == 1.5 + Double(row))
+                #expect(queue.height(of: b) == queue.height(of: a))
+                queue.recycle(a)
+                queue.recycle(b)
+            }
+        }
+    }
+
+    @Test("Narrow results come back right through libffi (int32_t is widened to a full register)")
+    func narrowResults() throws {
+        let int = try queue.registry.cellType(named: "IntHeight"), float = try queue.registry.cellType(named: "FloatHeight")
+        #expect(queue.height(of: queue.dequeueCell(int, at: IndexPath(section: 3, row: 4))) == 43)
+        #expect(queue.height(of: queue.dequeueCell(float, at: IndexPath(section: 0, row: 2))) == 2.25)
+    }
+
+    @Test("Which hooks go through libffi is decided at discovery")
+    func ffiMarked() throws {
+        let decl = try #require(queue.registry.catalog.registration(for: try CellIdentifier("ViaFFI"))?.declaration)
+        #expect(decl.hooks.map(\.usesFFI) == [true, true])
+        let direct = try #require(queue.registry.catalog.registration(for: try CellIdentifier("Direct"))?.declaration)
+        #expect(direct.hooks.map(\.usesFFI) == [false, false])
+    }
+
+    @Test("Row data: wrong types and missing keys are errors the hook can read")
+    func rowDataErrors() throws {
+        let cell = queue.dequeueCell(try queue.registry.cellType(named: "Direct"), at: IndexPath(section: 0, row: 0),
+                                     data: .object(["title": .number(3)]))
+        #expect(cell.textLabel.text == "0.0 untitled -1.00 plugin-context")
+        #expect(cell.lastError == "the row's data has no value at 'n'")
+        #expect(RowValue.object(["logos": .list([.string("apple"), .string("github")])]).value(at: "logos.1") == .string("github"))
+        #expect(RowValue.list([.null]).value(at: "3") == nil)
+    }
+}

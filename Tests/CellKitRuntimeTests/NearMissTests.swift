@@ -1,0 +1,158 @@
+import CellKitModel
+@testable import CellKitRuntime
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("Near misses: symbols that miss the naming rule by a little")
+struct NearMissTests {
+    @Test("C symbols: wrong-case prefix, case-only identifier clash, invalid identifier, hidden hook, stray signature")
+    func cSymbols() throws {
+        let dir = try Fixtures.folder()
+        let source = """
+            #include "cellkit.h"
+            CK_PLUGIN("Near", "1.0.0", "almost right");
+            CK_EXPORT void initCellForFoo(ck_cell *c, ck_index_path p) { (void)c; (void)p; }
+            CK_EXPORT void customizeCellForFoo(ck_cell *c, ck_index_path p) { (void)c; (void)p; }
+            CK_EXPORT void initcellForFoo(ck_cell *c, ck_index_path p) { (void)c; (void)p; }
+            CK_EXPORT void heightForCellForfoo(ck_cell *c, ck_index_path p) { (void)c; (void)p; }
+            void dashed(ck_cell *c, ck_index_path p) __asm__("\\"initCellFor-Foo\\"");  /* quoted: '-' is not a plain assembler symbol */
+            CK_EXPORT void dashed(ck_cell *c, ck_index_path p) { (void)c; (void)p; }
+            __attribute__((visibility("hidden"))) void customizeCellForHidden(ck_cell *c, ck_index_path p) { (void)c; (void)p; }
+            CK_SIGNATURE(customizeCellForGone, "(cell)");
+            """
+        let path = try Fixtures.compileC(source, name: "near", in: dir)
+        let plugin = try PluginFile.read(path: path).get()
+        let all = Dictionary(grouping: plugin.nearMisses, by: \.symbol)
+        let found = all.mapValues { $0[0] }
+        #expect(found["initcellForFoo"]?.suggestion == "initCellForFoo")
+        #expect(all["heightForCellForfoo"]?.map(\.suggestion) == ["heightForCellForFoo", nil])
+        #expect(all["heightForCellForfoo"]?[1].explanation == "cell type 'foo' has neither initCellForfoo nor customizeCellForfoo, so it is not registered")
+        #expect(found["initCellFor-Foo"]?.suggestion == "initCellForFoo")
+        #expect(found["initCellFor-Foo"]?.explanation == "'-Foo' is not an identifier: it must start with an ASCII letter, not '-'")
+        #expect(found["customizeCellForHidden"]?.explanation.hasPrefix("defined but not exported") == true)
+        #expect(found["cellkit_signature_customizeCellForGone"]?.explanation.contains("make it public") == true)
+        #expect(plugin.nearMisses.count == 6, "\(plugin.nearMisses)")
+        #expect(plugin.isUsable, "near misses are warnings: Foo still works")
+        #expect(plugin.cellTypes.map(\.identifier.name) == ["Foo"], "the incomplete type 'foo' is not registered")
+        #expect("\(found["initcellForFoo"]!)" == "initcellForFoo: did you mean initCellForFoo? hook prefixes are case-sensitive: the rule is initCellFor<Identifier>")
+    }
+
+    @Test("Swift: a hook without @_cdecl, and an internal @_cdecl hook")
+    func swiftSymbols() throws {
+        let dir = try Fixtures.folder()
+        let swift = """
+            public func initCellForSwifty(_ cell: UnsafeMutableRawPointer?, _ section: Int64, _ row: Int64) {}
+            public func heightForCellForSwifty(_ row: Int64) -> Double { 2 }
+            @_cdecl("customizeCellForInternal") func customizeInternal(_ cell: UnsafeMutableRawPointer?) {}
+            @_cdecl("customizeCellForSwifty") public func customizeSwifty(_ cell: UnsafeMutableRawPointer?) {}
+            """
+        let descriptor = "#include \"cellkit.h\"\nCK_PLUGIN(\"Swifty\", \"1.0.0\", \"a Swift plugin\");"
+        let plugin = try PluginFile.read(path: try Fixtures.compileSwift(swift, descriptor: descriptor, name: "Swifty", in: dir)).get()
+        let suggestions = plugin.nearMisses.compactMap(\.suggestion).sorted()
+        #expect(suggestions == ["@_cdecl(\"heightForCellForSwifty\") public func", "@_cdecl(\"initCellForSwifty\") public func"])
+        let hidden = try #require(plugin.nearMisses.first { $0.symbol == "customizeCellForInternal" })
+        #expect(hidden.explanation.contains("defined but not exported") && hidden.explanation.contains("make it public"))
+        #expect(plugin.cellTypes.map(\.identifier.name) == ["Swifty"])
+        #expect(plugin.nearMisses.count == 3, "\(plugin.nearMisses)")
+    }
+}
+
+@Suite("The cellkit command")
+struct CommandTests {
+    /// Runs the built `cellkit` with `arguments`; returns its exit status and output.
+    func cellkit(_ arguments: [String]) throws -> (Int32, String) {
+        let binary = Fixtures.buildDirectory + "/cellkit"
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "swift test builds cellkit beside the tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test("A plugin built with the plain cc line and given with --plugin-path is listed, first on the path")
+    func handCompiled() throws {
+        let dir = try Fixtures.folder()
+        let path = try Fixtures.compileC(minimalPlugin("Handmade", name: "Handmade"), name: "handmade", in: dir)
+        let (status, text) = try cellkit(["list", "--json", "--plugin-path", dir])
+        #expect(status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        let types = json["cellTypes"] as! [[String: Any]]
+        let handmade = try #require(types.first { $0["identifier"] as? String == "Handmade" })
+        #expect(handmade["file"] as? String == path)
+        #expect(types.contains { $0["identifier"] as? String == "Partner" }, "the Swift plugin beside the binary")
+        #expect(types.contains { $0["identifier"] as? String == "Foobar" }, "the C plugin beside the binary")
+    }
+
+    @Test("inspect shows hooks, problems and near misses, and fails for an unusable plugin; hostile text is made visible")
+    func inspect() throws {
+        let dir = try Fixtures.folder()
+        let path = try Fixtures.compileC(minimalPlugin("Evil", name: "Evil\\033]0;pwned\\007", abi: (2, 0)), name: "evil", in: dir)
+        let (status, text) = try cellkit(["inspect", path])
+        #expect(status == 1)
+        #expect(text.contains("plugin       Evil\\u{1B}]0;pwned\\u{7} 9.9"))
+        #expect(text.contains("ABI          2.0 (host 1.1: incompatible)"))
+        #expect(!text.contains("\u{1B}"), "no escape sequence from the file reaches the terminal")
+
+        let (ok, foobar) = try cellkit(["inspect", "Bar"])
+        #expect(ok == 0)
+        #expect(foobar.contains("customizeCellForBar        void (cell, section, row, data)  [libffi]"))
+
+        let (unknown, message) = try cellkit(["inspect", "Fobar"])
+        #expect(unknown != 0 && message.contains("Did you mean 'Foobar'?"))
+    }
+}
+
+@Suite("cellkit render and the built-in cell types")
+struct RenderCommandTests {
+    let command = CommandTests()
+
+    @Test("render draws the showcase; every format exits 0")
+    func showcase() throws {
+        for format in ["text", "ansi", "html", "json"] {
+            let (status, text) = try command.cellkit(["render", Render.manifest("showcase.yaml"), "--format", format])
+            #expect(status == 0, "\(format): \(text)")
+            #expect(text.contains("CellKit showcase"))
+        }
+    }
+
+    @Test("a broken document fails with file:line:column, and --output leaves the old file as it was")
+    func brokenDocument() throws {
+        let folder = try Render.write(["table.yaml": "sections:\n  - rows:\n      - {cell: Foobr}\n", "out.txt": "previous"])
+        let (status, text) = try command.cellkit(["render", folder + "/table.yaml", "--output", folder + "/out.txt"])
+        #expect(status != 0)
+        #expect(text.contains("table.yaml:3:9: no plugin provides cell identifier 'Foobr'. Did you mean 'Foobar'?"))
+        #expect(try String(contentsOfFile: folder + "/out.txt", encoding: .utf8) == "previous")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["out.txt", "table.yaml"])
+    }
+
+    @Test("--output writes the file; bad options are refused with the fix")
+    func outputAndOptions() throws {
+        let folder = try Fixtures.folder()
+        let (status, _) = try command.cellkit(["render", Render.manifest("seed-004-foobar.yaml"), "--output", folder + "/t.html", "--format", "html"])
+        #expect(status == 0)
+        #expect(try String(contentsOfFile: folder + "/t.html", encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        let (bad, message) = try command.cellkit(["render", Render.manifest("seed-004-foobar.yaml"), "--select", "one"])
+        #expect(bad != 0)
+        #expect(message.contains("--select 'one' is not SECTION.ROW; write it like 1.0"))
+    }
+
+    @Test("a plugin type named like a built-in is reported as shadowed; the built-in wins")
+    func builtinWins() throws {
+        let dir = try Fixtures.folder()
+        let path = try Fixtures.compileC(minimalPlugin("Subtitle", name: "Impostor"), name: "impostor", in: dir)
+        let catalog = Catalog(options: Fixtures.options([dir]))
+        #expect(catalog.shadowed == [Shadowing(identifier: try CellIdentifier("Subtitle"), winner: "built-in", shadowed: path)])
+        let registry = CellRegistry(catalog: catalog)
+        #expect(try registry.cellType(named: "Subtitle").isBuiltin)
+        #expect(!registry.isLoaded(pluginAt: path))
+        let (_, text) = try command.cellkit(["list", "--plugin-path", dir])
+        #expect(text.contains("Subtitle: \(path)  is shadowed by  built-in"))
+    }
+}

@@ -1,0 +1,87 @@
+// Building plugins at test time: C with the plain `cc` line the README gives,
+// Swift with swiftc, each into a folder of its own.
+
+import CellKit
+import Foundation
+
+public enum Fixtures {
+    /// The folder holding cellkit.h.
+    public static let headerDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/CCellKit/include").path
+
+    /// The folder `swift build` / `swift test` put the package's plugins in (beside the test binary).
+    public static let buildDirectory = SearchPath.executableDirectory()!
+
+    /// A new, empty folder owned by us with mode 0755.
+    public static func folder(_ name: String = #function) throws -> String {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        let path = FileManager.default.temporaryDirectory.path + "/cellkit-tests-\(safe)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        return path
+    }
+
+    /// Compiles C `source` into `folder/lib<name>.so` with `cc -shared -fPIC -I <header dir>`.
+    @discardableResult
+    public static func compileC(_ source: String, name: String, in folder: String, extraFlags: [String] = []) throws -> String {
+        let sourcePath = folder + "/\(name).c", output = folder + "/lib\(name).so"
+        try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
+        try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-I", headerDirectory] + extraFlags + [sourcePath, "-o", output])
+        try FileManager.default.removeItem(atPath: sourcePath)
+        return output
+    }
+
+    /// Compiles Swift `source`, linked with the C `descriptor`, into `folder/lib<name>.so`:
+    /// a Swift plugin as SwiftPM builds one, from two languages into one library.
+    @discardableResult
+    public static func compileSwift(_ source: String, descriptor: String, name: String, in folder: String) throws -> String {
+        let swiftPath = folder + "/\(name).swift", cPath = folder + "/\(name)_descriptor.c", object = folder + "/\(name)_descriptor.o"
+        let output = folder + "/lib\(name).so"
+        try source.write(toFile: swiftPath, atomically: true, encoding: .utf8)
+        try descriptor.write(toFile: cPath, atomically: true, encoding: .utf8)
+        try run("/usr/bin/env", ["cc", "-c", "-fPIC", "-I", headerDirectory, cPath, "-o", object])
+        try run("/usr/bin/env", ["swiftc", "-emit-library", "-module-name", name, swiftPath, object, "-o", output])
+        for file in [swiftPath, cPath, object] { try FileManager.default.removeItem(atPath: file) }
+        return output
+    }
+
+    /// A registry over exactly `paths` (folders or files), in that order.
+    public static func registry(_ paths: [String], allowUnsafe: Bool = false) -> CellRegistry {
+        CellRegistry(options: options(paths, allowUnsafe: allowUnsafe))
+    }
+
+    public static func options(_ paths: [String], allowUnsafe: Bool = false) -> DiscoveryOptions {
+        DiscoveryOptions(searchPath: SearchPath(entries: paths.map { .init(path: $0, origin: .option) }),
+                         allowUnsafePermissions: allowUnsafe)
+    }
+
+    /// Reads an `int` global a test plugin exports (it must already be loaded).
+    public static func counter(_ name: String, in library: String) -> Int32 {
+        guard let handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD) else { return -1 }
+        defer { dlclose(handle) }
+        return dlsym(handle, name)?.load(as: Int32.self) ?? -1
+    }
+
+    public struct CommandFailed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CommandFailed(description: "\(arguments.joined(separator: " ")) failed: \(message)")
+        }
+    }
+}
+
+extension Array where Element == Rejection {
+    /// The reason given for the file whose name ends with `suffix`.
+    public func reason(for suffix: String) -> String? { first { $0.path.hasSuffix(suffix) }?.reason }
+}

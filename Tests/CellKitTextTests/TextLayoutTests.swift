@@ -1,0 +1,94 @@
+// Text in character cells: widths against wcwidth, sanitizing, line breaking.
+
+import CellKitModel
+@testable import CellKitText
+import Foundation
+import Testing
+
+@Suite("Text widths and line breaking")
+struct TextLayoutTests {
+    struct Case: Decodable, CustomTestStringConvertible {
+        let text: String
+        let width: Int
+        var testDescription: String { "\(text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")) → \(width)" }
+    }
+
+    /// Widths recorded from the Python wcwidth package (WidthData/generate.py), an outside reference.
+    static let cases: [Case] = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("WidthData/widths.json")
+        struct File: Decodable { let cases: [Case] }
+        return (try? JSONDecoder().decode(File.self, from: Data(contentsOf: url)).cases) ?? []
+    }()
+
+    @Test("widths match wcwidth", arguments: cases)
+    func widthMatchesWcwidth(_ c: Case) {
+        #expect(TextWidth.columns(c.text) == c.width)
+    }
+
+    @Test func referenceDataIsThere() {
+        #expect(Self.cases.count >= 40)
+    }
+
+    @Test("control characters and bidi overrides become visible")
+    func sanitizer() {
+        #expect(TextSanitizer.visible("a\u{1B}[31mred\u{7}") == "a␛[31mred␇")
+        #expect(TextSanitizer.visible("x\u{9B}y\u{202E}z\u{7F}") == "x\u{FFFD}y\u{FFFD}z␡")
+        #expect(TextSanitizer.visible("tab\there") == "tab here")
+        #expect(TextSanitizer.visible("two\nlines", keepNewlines: true) == "two\nlines")
+        #expect(TextSanitizer.visible("two\nlines") == "two␊lines")
+        #expect(TextSanitizer.visible("plain … 日本") == "plain … 日本")
+    }
+
+    @Test("word wrap breaks at spaces, long words by glyph")
+    func wordWrap() {
+        let text = "No beer and no TV make Colin something something."
+        #expect(TextLayout.lines(text, width: 16, maxLines: 10, mode: .wordWrap) == ["No beer and no", "TV make Colin", "something", "something."])
+        #expect(TextLayout.lines("abcdefghij", width: 4, maxLines: 5, mode: .wordWrap) == ["abcd", "efgh", "ij"])
+        #expect(TextLayout.lines(text, width: 16, maxLines: 2, mode: .wordWrap) == ["No beer and no", "TV make Colin"])
+    }
+
+    @Test("char wrap ignores word boundaries; wide glyphs never split")
+    func charWrap() {
+        #expect(TextLayout.lines("ab cdef", width: 3, maxLines: 5, mode: .charWrap) == ["ab", "cde", "f"])
+        #expect(TextLayout.lines("日本語です", width: 5, maxLines: 5, mode: .charWrap) == ["日本", "語で", "す"])
+    }
+
+    @Test("truncation at head, middle and tail; clip")
+    func truncation() {
+        let text = "AmazingWhizBang"
+        #expect(TextLayout.lines(text, width: 8, maxLines: 1, mode: .truncateTail) == ["Amazing…"])
+        #expect(TextLayout.lines(text, width: 8, maxLines: 1, mode: .truncateHead) == ["…hizBang"])
+        #expect(TextLayout.lines(text, width: 8, maxLines: 1, mode: .truncateMiddle) == ["Amaz…ang"])
+        #expect(TextLayout.lines(text, width: 8, maxLines: 1, mode: .clip) == ["AmazingW"])
+        #expect(TextLayout.lines("one two three four", width: 9, maxLines: 2, mode: .truncateTail) == ["one two", "three fo…"])
+    }
+
+    @Test("every line fits its width", arguments: [5, 7, 12, 20])
+    func linesFit(_ width: Int) {
+        let text = "café ☕ 日本語 👨‍👩‍👧 flags 🇫🇷🇯🇵 e\u{301} and a longwordthatmustbreak"
+        for mode in LineBreakMode.allCases {
+            for line in TextLayout.lines(text, width: width, maxLines: 20, mode: mode) {
+                #expect(TextWidth.columns(line) <= width, "\(mode): '\(line)'")
+            }
+        }
+    }
+
+    @Test("the BMP width table agrees with the range tables for every scalar")
+    func bmpTable() {
+        let disagree = (UInt32(0x300)..<0x10000).filter { TextWidth.lookupWidth($0) != TextWidth.tableWidth($0) }
+        #expect(disagree.isEmpty, "first: \(disagree.prefix(5).map { String($0, radix: 16) })")
+        #expect(TextWidth.lookupWidth(0x65E5) == 2 && TextWidth.lookupWidth(0x301) == 0 && TextWidth.lookupWidth(0x2713) == 1)
+        #expect(TextWidth.lookupWidth(0x1F600) == 2, "above the BMP: the range tables")
+    }
+
+    @Test("the eight-byte ASCII scan stops at the first byte that is not printable", arguments: 0..<20)
+    func printablePrefix(position: Int) {
+        for stop: UInt8 in [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF] {
+            let bytes = Array(repeating: UInt8(ascii: "a"), count: position) + [stop] + Array(" ~}".utf8)
+            #expect(bytes.withUnsafeBufferPointer { UTF8Bytes.printableASCIIPrefix($0) } == position, "0x\(String(stop, radix: 16)) at \(position)")
+        }
+        let all = (UInt8(0x20)...0x7E).map { $0 }
+        #expect(all.withUnsafeBufferPointer { UTF8Bytes.printableASCIIPrefix($0) } == all.count)
+    }
+
+}
