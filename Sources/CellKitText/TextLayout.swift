@@ -5,12 +5,12 @@
 import CellKitModel
 
 /// Lines of text laid out for a frame, each at most `width` columns.
-public enum TextLayout {
+package enum TextLayout {
     /// The ellipsis that marks truncated text.
     static let ellipsis = "…"
 
     /// `text` (already sanitized, newlines kept) broken into at most `maxLines` lines of `width` columns.
-    public static func lines(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [String] {
+    package static func lines(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [String] {
         guard width > 0, maxLines > 0, !text.isEmpty else { return [] }
         // The common case: one short line of plain ASCII.
         if let w = TextWidth.simpleWidth(text), w <= width { return [text] }

@@ -9,9 +9,9 @@
 import CellKitModel
 
 /// Column widths of text, for laying it out in character cells.
-public enum TextWidth {
+package enum TextWidth {
     /// The columns `text` takes once sanitized (see `TextSanitizer`).
-    public static func columns(_ text: String) -> Int {
+    package static func columns(_ text: String) -> Int {
         if let fast = simpleWidth(text) { return fast }
         var total = 0
         forEachGlyph(in: text) { _, _, width in total += width }

@@ -85,7 +85,7 @@ struct RoutineTests {
         let type = try queue.registry.cellType(named: "Counted")
         #expect(queue.registry.cellType(at: type.reuseSlot) === type)
         let first = queue.dequeueCell(type.reuseSlot, at: IndexPath(section: 0, row: 7))
-        #expect(first.textLabel.text?.hasPrefix("row 7,") == true && first.cellType === type)
+        #expect(first.textLabel.text?.hasPrefix("row 7,") == true && first.reuseIdentifier == type.identifier)
         queue.recycle(first)
         #expect(queue.dequeueCell(type, at: IndexPath(section: 0, row: 8)) === first)
         #expect(queue.statistics(for: type) == CellStatistics(created: 1, reused: 1))
@@ -120,6 +120,63 @@ struct RoutineTests {
         let plain = queue.dequeueCell(type, at: IndexPath(section: 1, row: 0), style: .subtitle, selectable: false)
         #expect((selectable.selectionStyle, selectable.style) == (.blue, .value1))
         #expect((plain.selectionStyle, plain.style) == (.none, .subtitle))
+    }
+
+    @Test("Reuse is keyed by style: a cell made with one style never serves a row of another")
+    func reuseKeyedByStyle() throws {
+        let type = try queue.registry.cellType(named: "Counted")
+        let subtitle = queue.dequeueCell(type, at: IndexPath(section: 0, row: 0), style: .subtitle)
+        queue.recycle(subtitle)
+        let plain = queue.dequeueCell(type, at: IndexPath(section: 1, row: 0), style: .default)
+        #expect(plain !== subtitle && plain.style == .default, "the subtitle cell waits in its own pool")
+        let value1 = queue.dequeueCell(type, at: IndexPath(section: 2, row: 0), style: .value1)
+        #expect(value1 !== subtitle && value1.style == .value1)
+        let again = queue.dequeueCell(type, at: IndexPath(section: 0, row: 1), style: .subtitle)
+        #expect(again === subtitle && again.style == .subtitle)
+        #expect(queue.statistics(for: type) == CellStatistics(created: 3, reused: 1))
+    }
+
+    @Test("Reuse is keyed by selectability: a cell made for a selectable section never serves one that is not")
+    func reuseKeyedBySelectability() throws {
+        let type = try queue.registry.cellType(named: "Counted")
+        let selectable = queue.dequeueCell(type, at: IndexPath(section: 0, row: 0), selectable: true)
+        queue.recycle(selectable)
+        let fixed = queue.dequeueCell(type, at: IndexPath(section: 1, row: 0), selectable: false)
+        #expect(fixed !== selectable && fixed.selectionStyle == .none)
+        queue.recycle(fixed)
+        let back = queue.dequeueCell(type, at: IndexPath(section: 0, row: 1), selectable: true)
+        #expect(back === selectable && back.selectionStyle == .blue)
+        #expect(queue.dequeueCell(type, at: IndexPath(section: 1, row: 1), selectable: false) === fixed)
+    }
+
+    @Test("recycle refuses a cell made by another queue on the same registry, and reports it")
+    func recycleFromAnotherQueue() throws {
+        let type = try queue.registry.cellType(named: "Counted")
+        let other = CellQueue(registry: queue.registry)
+        let cell = queue.dequeueCell(type, at: IndexPath(section: 0, row: 0))
+        other.recycle(cell)
+        #expect(other.pooledCount(for: type) == 0, "never pooled by the wrong queue")
+        #expect(other.context.warnings == [
+            "recycle refused a Counted cell that was made by another CellQueue; give each cell back to the queue that dequeued it"
+        ])
+        #expect(other.dequeueCell(type, at: IndexPath(section: 0, row: 1)) !== cell)
+        queue.recycle(cell)
+        #expect(queue.pooledCount(for: type) == 1 && queue.context.warnings.isEmpty, "its own queue takes it back")
+    }
+
+    @Test("recycle refuses a cell of another registry whose slot collides, so that queue never hands out the wrong type")
+    func recycleFromAnotherRegistry() throws {
+        let other = CellQueue(registry: Fixtures.registry([Fixtures.buildDirectory]))
+        let foobar = try other.registry.cellType(named: "Foobar"), bar = try other.registry.cellType(named: "Bar")
+        let counted = try queue.registry.cellType(named: "Counted")
+        let mine = queue.dequeueCell(counted, at: IndexPath(section: 0, row: 0))
+        other.recycle(mine)
+        #expect(other.pooledCount(for: foobar) == 0 && other.pooledCount(for: bar) == 0)
+        #expect(other.context.warnings.count == 1 && other.context.warnings[0].contains("made by another CellQueue"))
+        let handed = other.dequeueCell(bar, at: IndexPath(section: 0, row: 0))
+        #expect(handed !== mine && handed.reuseIdentifier.name == "Bar")
+        other.recycle(Cell(reuseIdentifier: try CellIdentifier("Bar"), style: .default))
+        #expect(other.pooledCount(for: bar) == 0 && other.context.warnings.last?.contains("made by hand") == true)
     }
 
     @Test("Each pool is bounded; cells past the bound are freed without prepare", arguments: [5, 2, 0])

@@ -27,7 +27,7 @@ public enum Render {
 
     /// `path` rendered with `format`; warnings come back beside the output.
     public static func table(_ path: String, _ format: Format, width: Int? = nil, selected: CellKit.IndexPath? = nil,
-                      window: RowWindow? = nil) throws -> (output: String, warnings: [String]) {
+                      window: RowWindow? = nil, registry: CellRegistry = Render.registry) throws -> (output: String, warnings: [String]) {
         let document = try TableDocument(contentsOf: path)
         let source = try DocumentTable(document, registry: registry)
         let context = CellContext(stylesheet: document.stylesheet)

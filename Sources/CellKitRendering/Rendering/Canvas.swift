@@ -7,13 +7,13 @@ import CellKitRuntime
 import CellKitText
 
 /// How a run of character cells is drawn in a terminal.
-public struct TextStyle: Hashable, Sendable {
-    public var foreground: Color?
-    public var background: Color?
-    public var bold = false
-    public var dim = false
+package struct TextStyle: Hashable, Sendable {
+    package var foreground: Color?
+    package var background: Color?
+    package var bold = false
+    package var dim = false
 
-    public init(foreground: Color? = nil, background: Color? = nil, bold: Bool = false, dim: Bool = false) {
+    package init(foreground: Color? = nil, background: Color? = nil, bold: Bool = false, dim: Bool = false) {
         (self.foreground, self.background, self.bold, self.dim) = (foreground, background, bold, dim)
     }
 }
@@ -21,9 +21,9 @@ public struct TextStyle: Hashable, Sendable {
 /// Lines of glyphs with a style per column. A class over raw memory: it is
 /// repainted for every row, and array writes inside a struct checked bounds and
 /// uniqueness on each column.
-public final class Canvas {
-    @exclusivity(unchecked) public private(set) var width = 0
-    @exclusivity(unchecked) public private(set) var height = 0
+package final class Canvas {
+    @exclusivity(unchecked) package private(set) var width = 0
+    @exclusivity(unchecked) package private(set) var height = 0
     /// Per column: a scalar value; `continuation` for the right half of a wide glyph;
     /// `extraFlag | i` for a glyph of several scalars kept in `extras[i]`.
     @exclusivity(unchecked) private var cells: UnsafeMutablePointer<UInt32>
@@ -35,12 +35,12 @@ public final class Canvas {
     @exclusivity(unchecked) private var hasNonASCII = false
     @exclusivity(unchecked) private var extras: [String] = []
     /// Styles in use on this row; index 0 is the row's background.
-    @exclusivity(unchecked) public private(set) var styles: [TextStyle] = []
+    @exclusivity(unchecked) package private(set) var styles: [TextStyle] = []
 
     static let continuation: UInt32 = 0xFFFF_FFFF
     static let extraFlag: UInt32 = 0x8000_0000
 
-    public init() {
+    package init() {
         cells = .allocate(capacity: 0)
         styleIndex = .allocate(capacity: 0)
     }
@@ -51,7 +51,7 @@ public final class Canvas {
     }
 
     /// Empties the canvas to `width` × `height` spaces in `background`.
-    public func reset(width: Int, height: Int, background: TextStyle) {
+    package func reset(width: Int, height: Int, background: TextStyle) {
         let n = max(0, width) * max(0, height)
         if n > capacity {
             cells.deallocate()
@@ -69,7 +69,7 @@ public final class Canvas {
     }
 
     /// The index of `style` in this row's style table.
-    public func index(of style: TextStyle) -> UInt16 {
+    package func index(of style: TextStyle) -> UInt16 {
         if let i = styles.firstIndex(of: style) { return UInt16(i) }
         styles.append(style)
         return UInt16(styles.count - 1)
@@ -78,14 +78,14 @@ public final class Canvas {
     // MARK: Painting
 
     /// Sets the style of a rectangle, keeping its glyphs.
-    public func fill(_ rect: Rect, style: UInt16) {
+    package func fill(_ rect: Rect, style: UInt16) {
         for y in max(0, rect.y)..<max(max(0, rect.y), min(height, rect.y + rect.height)) {
             for x in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.x + rect.width)) { styleIndex[y * width + x] = style }
         }
     }
 
     /// The background style of column `x` on line `y` (to keep it under text painted there).
-    public func style(atX x: Int, y: Int) -> TextStyle {
+    package func style(atX x: Int, y: Int) -> TextStyle {
         guard x >= 0, x < width, y >= 0, y < height else { return styles[0] }
         return styles[Int(styleIndex[y * width + x])]
     }
@@ -93,7 +93,7 @@ public final class Canvas {
     /// Paints sanitized `text` from column `x` of line `y`, never past `limit`; returns the column after it.
     /// A wide glyph that would cross `limit` is left out (a space stays), as a terminal would cut it.
     @discardableResult
-    public func put(_ text: String, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
+    package func put(_ text: String, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
         guard y >= 0, y < height else { return x }
         let limit = min(limit, width)
         var column = x
@@ -160,7 +160,7 @@ public final class Canvas {
     // MARK: Reading back
 
     /// Calls `body` for each run of one style on line `y`, with the run's columns.
-    public func forEachRun(line y: Int, _ body: (_ style: TextStyle, _ columns: Range<Int>) -> Void) {
+    package func forEachRun(line y: Int, _ body: (_ style: TextStyle, _ columns: Range<Int>) -> Void) {
         var x = 0
         while x < width {
             let s = styleIndex[y * width + x]
@@ -172,7 +172,7 @@ public final class Canvas {
     }
 
     /// Writes the UTF-8 text of `columns` on line `y` to `out`.
-    public func write(line y: Int, columns: Range<Int>, to out: OutputBuffer) {
+    package func write(line y: Int, columns: Range<Int>, to out: OutputBuffer) {
         let row = cells + y * width
         var x = columns.lowerBound
         while x < columns.upperBound {

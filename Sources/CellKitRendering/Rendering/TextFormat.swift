@@ -206,7 +206,7 @@ public struct TextFormat: RowFormat {
 
 extension Canvas {
     /// Paints `row`: its background, then each view in order (later views on top).
-    public func paint(_ row: RowLayout) {
+    package func paint(_ row: RowLayout) {
         reset(width: row.width, height: row.height, background: TextStyle(background: row.backgroundColor))
         // Through pointers: `for view in row.views`, and even passing `views[k]` to a
         // borrowing parameter, copied each view (its arrays and strings retained).

@@ -11,12 +11,14 @@ import Glibc
 public final class Cell {
     // MARK: Identity
 
-    /// The cell type this cell was made for; the reuse pool it returns to.
+    /// The cell type this cell was made for.
     public let reuseIdentifier: CellIdentifier
-    /// The resolved type whose hooks configure this cell; nil for a cell made by hand.
-    public let cellType: CellType?
-    /// The pool this cell returns to, or -1 for none: what recycling indexes by.
+    /// The pool this cell returns to (its type, style and selectability), or -1 for
+    /// none: what recycling indexes by.
     @usableFromInline let slot: Int
+    /// The queue that made the cell (`CellQueue.id`), or 0 for a cell made by hand:
+    /// a cell goes back only to the queue that made it.
+    @usableFromInline let owner: Int
     /// The table's stylesheet and warnings.
     public let context: CellContext
 
@@ -86,13 +88,13 @@ public final class Cell {
 
     /// A new, blank cell. Use a `CellQueue` to get cells with their hooks run.
     public convenience init(reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default) {
-        self.init(reuseIdentifier: reuseIdentifier, type: nil, slot: -1, style: style, selectionStyle: selectionStyle, context: CellContext())
+        self.init(reuseIdentifier: reuseIdentifier, owner: 0, slot: -1, style: style, selectionStyle: selectionStyle, context: CellContext())
     }
 
-    init(reuseIdentifier: CellIdentifier, type: CellType?, slot: Int, style: CellStyle, selectionStyle: SelectionStyle, context: CellContext) {
+    init(reuseIdentifier: CellIdentifier, owner: Int, slot: Int, style: CellStyle, selectionStyle: SelectionStyle, context: CellContext) {
         self.reuseIdentifier = reuseIdentifier
         self.context = context
-        cellType = type
+        self.owner = owner
         self.slot = slot
         self.style = style
         self.selectionStyle = selectionStyle

@@ -1,5 +1,9 @@
 // The generic cell-creation routine of seed 004, `createCellForIdentifier:
-// tableView:indexPath:style:selectable:`, with one bounded reuse pool per cell type.
+// tableView:indexPath:style:selectable:`, with one bounded reuse pool per cell
+// type, style and selectability: a reused cell always has the configuration its
+// row asks for, as UIKit ties a cell's style to its reuse identifier.
+
+import Synchronization
 
 import CellKitModel
 
@@ -19,8 +23,19 @@ public final class CellQueue {
     /// The stylesheet and warnings this queue's cells share.
     public let context: CellContext
     @usableFromInline let registryID: Int
+    /// Unique in the process (never 0, which marks cells made by hand): a cell knows the
+    /// queue that made it and goes back to no other.
+    @usableFromInline let id = CellQueue.count.add(1, ordering: .relaxed).newValue
+    private static let count = Atomic<Int>(0)
 
-    /// One cell type's pool, with its hooks copied beside it.
+    /// The pool for cells of the type at `slot` made with `style` and `selectable`:
+    /// eight pools a type, so a cell of one style is never handed to a row of another.
+    @inlinable @inline(__always)
+    static func poolIndex(_ slot: Int, style: CellStyle, selectable: Bool) -> Int {
+        slot &<< 3 | Int(style.rawValue & 3) &<< 1 | (selectable ? 1 : 0)
+    }
+
+    /// One pool, with its type's hooks copied beside it.
     @usableFromInline struct Pool {
         var isReady = false
         var type: CellType?  // kept here so the per-row path never retains it
@@ -88,7 +103,7 @@ public final class CellQueue {
     package func dequeue(
         _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
     ) -> Cell {
-        let index = slot.index
+        let index = Self.poolIndex(slot.index, style: style, selectable: selectable)
         // The common case, a warm pool, stays small so it needs few registers;
         // everything else is out of line.
         guard slot.registryID == registryID, index < capacity, pools[index].count > 0 else {
@@ -108,14 +123,14 @@ public final class CellQueue {
     func dequeueNew(
         _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
     ) -> Cell {
-        let index = slot.index
+        let index = Self.poolIndex(slot.index, style: style, selectable: selectable)
         if slot.registryID != registryID || index >= capacity || !pools[index].isReady {
             guard let type = registry.cellType(at: slot) else { return foreignCell(slot, at: indexPath, style: style) }
-            makePool(type)
+            makePool(type, at: index)
         }
         let pool = pools + index  // empty: the fast path takes every pooled cell
         let type = pool.pointee.type!
-        let cell = makeCell(type, style: style, selectable: selectable, pooled: true)
+        let cell = makeCell(type, style: style, selectable: selectable, pool: index)
         pool.pointee.statistics.created += 1
         cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
         if let initCell = type.initCell { _ = initCell(cell) }
@@ -154,7 +169,7 @@ public final class CellQueue {
             return dequeueCell(type.reuseSlot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: data)
         }
         context.warn("cell type \(type.identifier) comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry")
-        let cell = makeCell(type, style: style, selectable: selectable, pooled: false)
+        let cell = makeCell(type, style: style, selectable: selectable, pool: -1)
         cell.show(indexPath, rowsInSection: rowsInSection, data: .value(consume data))
         if let initCell = type.initCell { _ = initCell(cell) }
         if let customize = type.customizeCell { _ = customize(cell) }
@@ -163,8 +178,10 @@ public final class CellQueue {
 
     /// The row height the cell's type asks for: its height hook's answer, else
     /// what its hooks set as `rowHeight`, else nil (the table's default).
+    /// A cell this queue did not make from a registry type (made by hand, by another
+    /// queue, or for a type of another registry) has no height hook here.
     public func height(of cell: Cell) -> Double? {
-        if let hook = cell.cellType?.heightForCell {
+        if cell.owner == id, UInt(bitPattern: cell.slot) < UInt(bitPattern: capacity), let hook = pools[cell.slot].type?.heightForCell {
             let height = hook(cell)
             return height.isFinite && height > 0 ? height : nil
         }
@@ -173,9 +190,12 @@ public final class CellQueue {
 
     /// Gives a cell back once its row is drawn. If its pool has room, the type's
     /// prepare-for-reuse hook runs and the cell waits there; otherwise it is freed.
+    /// A cell this queue did not make is refused (and reported in the context's
+    /// warnings): pooled here, a later row of another type could be handed it.
     /// `consuming`: the caller's reference moves into the pool without a retain.
     @inlinable
     public func recycle(_ cell: consuming Cell) {
+        guard cell.owner == id else { return refuse(cell) }
         // One unsigned compare covers slot -1 (unpooled cells) and slots past the table.
         let slot = cell.slot
         guard UInt(bitPattern: slot) < UInt(bitPattern: capacity) else { return }
@@ -203,34 +223,47 @@ public final class CellQueue {
         pool.pointee.count &+= 1
     }
 
+    /// `recycle` for a cell another queue made, or that was made by hand: never pooled.
+    @usableFromInline @inline(never)
+    func refuse(_ cell: Cell) {
+        let maker = cell.owner == 0 ? "was made by hand, not by a CellQueue" : "was made by another CellQueue"
+        context.warn("recycle refused a \(cell.reuseIdentifier) cell that \(maker); give each cell back to the queue that dequeued it")
+    }
+
     // MARK: Counters
 
-    /// Cells of `type` made and reused by this queue.
+    /// Cells of `type` made and reused by this queue, over every style and selectability.
     public func statistics(for type: CellType) -> CellStatistics {
-        hasPool(type) ? pools[type.slot].statistics : CellStatistics()
+        pools(of: type).reduce(into: CellStatistics()) { total, pool in
+            total.created += pool.statistics.created
+            total.reused += pool.statistics.reused
+        }
     }
 
-    /// Cells of `type` waiting in the pool.
+    /// Cells of `type` waiting in this queue's pools.
     public func pooledCount(for type: CellType) -> Int {
-        hasPool(type) ? pools[type.slot].count : 0
+        pools(of: type).reduce(0) { $0 + $1.count }
     }
 
-    private func hasPool(_ type: CellType) -> Bool {
-        type.registryID == registryID && type.slot < capacity && pools[type.slot].isReady
+    /// The pools made so far for `type`'s styles and selectabilities.
+    private func pools(of type: CellType) -> [Pool] {
+        guard type.registryID == registryID else { return [] }
+        let first = Self.poolIndex(type.slot, style: .default, selectable: false)
+        return (first..<first + 8).filter { $0 < capacity && pools[$0].isReady }.map { pools[$0] }
     }
 
     // MARK: Making cells
 
-    /// A new cell of `type`; `pooled` cells go back to this queue's pool for its slot.
-    private func makeCell(_ type: CellType, style: CellStyle, selectable: Bool, pooled: Bool) -> Cell {
-        Cell(reuseIdentifier: type.identifier, type: type, slot: pooled ? type.slot : -1, style: style,
+    /// A new cell of `type` that goes back to the pool at `pool` (-1: to none).
+    private func makeCell(_ type: CellType, style: CellStyle, selectable: Bool, pool: Int) -> Cell {
+        Cell(reuseIdentifier: type.identifier, owner: id, slot: pool, style: style,
              selectionStyle: selectable ? .blue : .none, context: context)
     }
 
     /// The blank cell a row gets when its slot is not this registry's.
     private func foreignCell(_ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle) -> Cell {
         context.warn("reuse slot \(slot.index) comes from another CellRegistry; resolve cell types with this queue's registry (queue.registry)")
-        let cell = Cell(reuseIdentifier: Self.foreignIdentifier, style: style)
+        let cell = Cell(reuseIdentifier: Self.foreignIdentifier, owner: id, slot: -1, style: style, selectionStyle: .none, context: context)
         cell.show(indexPath, rowsInSection: 1, data: .value(.null))
         return cell
     }
@@ -239,10 +272,11 @@ public final class CellQueue {
 
     // MARK: Pools
 
-    /// Makes the pool for `type`, growing the slot table if needed (rare: once per type).
-    private func makePool(_ type: CellType) {
-        if type.slot >= capacity {
-            let newCapacity = max(type.slot + 1, capacity * 2, 8)
+    /// Makes the pool at `index` for `type`, growing the table if needed (rare: once per
+    /// type, style and selectability).
+    private func makePool(_ type: CellType, at index: Int) {
+        if index >= capacity {
+            let newCapacity = max(index + 1, capacity * 2, 32)
             let grown = UnsafeMutablePointer<Pool>.allocate(capacity: newCapacity)
             grown.moveInitialize(from: pools, count: capacity)
             (grown + capacity).initialize(repeating: Pool(), count: newCapacity - capacity)
@@ -257,6 +291,6 @@ public final class CellQueue {
         case let other: pool.customize = other
         }
         if case .standard(let f) = type.prepareForReuse { pool.prepareDirect = f } else { pool.prepare = type.prepareForReuse }
-        pools[type.slot] = pool
+        pools[index] = pool
     }
 }

@@ -8,14 +8,14 @@ import Foundation
 // MARK: - Symbols
 
 /// One entry of an ELF symbol table that is defined in the file.
-public struct ELFSymbol: Sendable, Equatable {
+package struct ELFSymbol: Sendable, Equatable {
     /// What the symbol names.
-    public enum Kind: Sendable { case function, object, other }
+    package enum Kind: Sendable { case function, object, other }
     /// The symbol's name as stored (Swift symbols are mangled).
-    public let name: String
-    public let kind: Kind
+    package let name: String
+    package let kind: Kind
     /// Whether another module can see it: global or weak binding and default or protected visibility.
-    public let isExported: Bool
+    package let isExported: Bool
     let value: UInt64
     let size: UInt64
     let sectionIndex: UInt16
@@ -24,7 +24,7 @@ public struct ELFSymbol: Sendable, Equatable {
 // MARK: - Problems
 
 /// Why a file is not a loadable ELF shared library for this machine.
-public enum ELFProblem: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ELFProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     case notELF(firstBytes: [UInt8])
     case wrongClass(bits: Int)
@@ -34,7 +34,7 @@ public enum ELFProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated(String)
     case malformed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: "empty file (0 bytes): not a shared library"
         case .notELF(let bytes):
@@ -52,11 +52,11 @@ public enum ELFProblem: Error, Equatable, Sendable, CustomStringConvertible {
 // MARK: - The image
 
 /// The parts of an ELF64 little-endian shared library that discovery needs.
-public struct ELFImage: Sendable {
+package struct ELFImage: Sendable {
     /// Symbols in the dynamic symbol table (what dlsym can find).
-    public let dynamicSymbols: [ELFSymbol]
+    package let dynamicSymbols: [ELFSymbol]
     /// Symbols in the static symbol table, if the file was not stripped (includes hidden and local ones).
-    public let staticSymbols: [ELFSymbol]
+    package let staticSymbols: [ELFSymbol]
     private let bytes: Data
     private let sections: [Section]
 
@@ -74,7 +74,7 @@ public struct ELFImage: Sendable {
     static let hostBits = MemoryLayout<Int>.size * 8
 
     /// Parses `bytes`; throws the first reason the file cannot be a plugin for this host.
-    public init(bytes: Data) throws(ELFProblem) {
+    package init(bytes: Data) throws(ELFProblem) {
         self.bytes = bytes
         try Self.checkIdentity(bytes)
         sections = try Self.readSections(bytes)
@@ -83,13 +83,13 @@ public struct ELFImage: Sendable {
     }
 
     /// Reads and parses the file at `path`.
-    public init(path: String) throws {
+    package init(path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         try self.init(bytes: data)
     }
 
     /// The bytes a data symbol occupies in the file, or nil if they are not stored there.
-    public func contents(of symbol: ELFSymbol) -> Data? {
+    package func contents(of symbol: ELFSymbol) -> Data? {
         guard Int(symbol.sectionIndex) < sections.count, symbol.size > 0, symbol.size < 1 << 20 else { return nil }
         let section = sections[Int(symbol.sectionIndex)]
         guard section.type != 8,  // SHT_NOBITS: .bss has no bytes in the file
