@@ -23,3 +23,31 @@ struct CanvasTests {
         #expect(paint([("ab日本", 6, 10)]) == "      ab日|10", "a wide glyph after ASCII that does not fit is left out")
     }
 }
+
+@Suite("Bounds on buffers and positions")
+struct BoundsTests {
+    @Test("An empty buffer, even one with no address, writes nothing")
+    func emptyWrites() throws {
+        let out = OutputBuffer(DescriptorSink(fd: -1))
+        out.write(UnsafeBufferPointer<UInt8>(start: nil, count: 0))
+        out.write([UInt8]())
+        out.write("")
+        #expect(out.count == 0)
+        out.write("ok")
+        #expect(out.bytes == Array("ok".utf8))
+    }
+
+    @Test("Lines and columns outside the canvas write nothing and read nothing")
+    func canvasBounds() {
+        let canvas = Canvas()
+        canvas.reset(width: 4, height: 1, background: TextStyle())
+        canvas.put("abcd", x: 0, y: 0, limit: 4, style: 0)
+        let out = OutputBuffer(DescriptorSink(fd: -1))
+        canvas.write(line: 1, columns: 0..<4, to: out)
+        canvas.write(line: -1, columns: 0..<4, to: out)
+        canvas.write(line: 5_000_000, columns: 0..<4, to: out)
+        #expect(out.count == 0)
+        canvas.write(line: 0, columns: -3..<100, to: out)
+        #expect(String(decoding: out.bytes, as: UTF8.self) == "abcd")
+    }
+}

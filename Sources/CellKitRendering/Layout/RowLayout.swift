@@ -216,11 +216,11 @@ public struct CellLayout: Sendable {
         }
     }
 
-    private func imageView(_ name: String, role: PlacedView.Role, warn context: CellContext) -> PlacedView {
+    private func imageView(_ name: String, role: PlacedView.Role, warn context: CellContext?) -> PlacedView {
         let asset = assets.image(named: name)
         if asset == nil {
             let catalog = assets.source.map { "the asset catalog \($0)" } ?? "the asset catalog (the table names none: add 'assets:')"
-            context.warn("image '\(TextSanitizer.visible(name))' is not in \(catalog); drawn as \(AssetCatalog.placeholder.glyph)")
+            context?.warn("image '\(TextSanitizer.visible(name))' is not in \(catalog); drawn as \(AssetCatalog.placeholder.glyph)")
         }
         return PlacedView(role: role, frame: .zero, lines: [(asset ?? AssetCatalog.placeholder).glyph],
                           imageName: name, missingImage: asset == nil)
@@ -308,7 +308,7 @@ public struct CellLayout: Sendable {
             guard let name = view.imageName else {
                 return PlacedView(role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor)
             }
-            var placed = imageView(name, role: .subview, warn: view.cell.context)
+            var placed = imageView(name, role: .subview, warn: view.cell?.context)
             placed.tag = view.tag
             placed.frame = frame
             placed.backgroundColor = view.backgroundColor

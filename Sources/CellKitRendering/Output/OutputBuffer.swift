@@ -36,8 +36,9 @@ public final class OutputBuffer {
 
     @inline(__always)
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }  // an empty buffer may have no address
         reserve(bytes.count)
-        (storage + count).update(from: bytes.baseAddress!, count: bytes.count)
+        (storage + count).update(from: base, count: bytes.count)
         count += bytes.count
     }
 

@@ -171,8 +171,11 @@ package final class Canvas {
         }
     }
 
-    /// Writes the UTF-8 text of `columns` on line `y` to `out`.
+    /// Writes the UTF-8 text of `columns` on line `y` to `out`; lines and columns
+    /// outside the canvas write nothing.
     package func write(line y: Int, columns: Range<Int>, to out: OutputBuffer) {
+        guard y >= 0, y < height else { return }
+        let columns = columns.clamped(to: 0..<width)
         let row = cells + y * width
         var x = columns.lowerBound
         while x < columns.upperBound {

@@ -24,19 +24,27 @@ public final class Cell {
 
     // MARK: Appearance
 
-    @exclusivity(unchecked) public var style: CellStyle
-    @exclusivity(unchecked) public var selectionStyle: SelectionStyle
-    @exclusivity(unchecked) public var accessoryType = AccessoryType.none
+    @inlinable public var style: CellStyle { get { _style } set { _style = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _style: CellStyle
+    @inlinable public var selectionStyle: SelectionStyle { get { _selectionStyle } set { _selectionStyle = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _selectionStyle: SelectionStyle
+    @inlinable public var accessoryType: AccessoryType { get { _accessoryType } set { _accessoryType = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _accessoryType: AccessoryType = AccessoryType.none
     /// A custom accessory view, drawn instead of the accessory type's glyph.
     @exclusivity(unchecked) public internal(set) var accessoryView: View?
-    @exclusivity(unchecked) public var indentationLevel = 0
+    @inlinable public var indentationLevel: Int { get { _indentationLevel } set { _indentationLevel = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _indentationLevel: Int = 0
     /// Columns per indentation level.
-    @exclusivity(unchecked) public var indentationWidth = 2
+    @inlinable public var indentationWidth: Int { get { _indentationWidth } set { _indentationWidth = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _indentationWidth: Int = 2
     /// The row's height in lines; nil = the table's default (or the height hook's answer).
-    @exclusivity(unchecked) public var rowHeight: Double?
-    @exclusivity(unchecked) public var background = Fill()
+    @inlinable public var rowHeight: Double? { get { _rowHeight } set { _rowHeight = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _rowHeight: Double?
+    @inlinable public var background: Fill { get { _background } set { _background = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _background: Fill = Fill()
     /// Replaces `background` while the row is selected.
-    @exclusivity(unchecked) public var selectedBackground = Fill()
+    @inlinable public var selectedBackground: Fill { get { _selectedBackground } set { _selectedBackground = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _selectedBackground: Fill = Fill()
 
     // MARK: Parts
 
@@ -65,7 +73,8 @@ public final class Cell {
     // a store through a raw pointer needs no reference to the cell at all.
     @usableFromInline let dataBox: UnsafeMutablePointer<RowData>
     /// Set by the table while it draws a selected row.
-    @exclusivity(unchecked) public var isSelected = false
+    @inlinable public var isSelected: Bool { get { _isSelected } set { _isSelected = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _isSelected: Bool = false
     /// Where the row stands in its section.
     public var position: RowPosition { RowPosition(row: indexPath.row, rowsInSection: rowsInSection) }
 
@@ -96,8 +105,8 @@ public final class Cell {
         self.context = context
         self.owner = owner
         self.slot = slot
-        self.style = style
-        self.selectionStyle = selectionStyle
+        _style = style
+        _selectionStyle = selectionStyle
         dataBox = .allocate(capacity: 1)
         dataBox.initialize(to: .value(.null))
         handle = .allocate(capacity: 1)
@@ -111,6 +120,9 @@ public final class Cell {
     }
 
     deinit {
+        // Views the program still holds must not reach this cell once it is freed.
+        for view in [textLabel, detailTextLabel, imageView, contentView, accessoryView] { view?.orphan() }
+        for view in subviews { view.orphan() }
         freeScratch()
         handle.deallocate()
         dataBox.deinitialize(count: 1)

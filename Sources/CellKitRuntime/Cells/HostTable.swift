@@ -52,7 +52,7 @@ enum HostTable {
             view_set_double: { v, p, value in onView(v) { try $0.set(p, double: value) } },
             view_get_double: { v, p, out in onView(v) { out?.pointee = try $0.double(p) } },
             view_set_string: { v, p, value in onView(v) { try $0.set(p, string: value.map { String(cString: $0) }) } },
-            view_get_string: { v, p, out in onView(v) { view in out?.pointee = try view.string(p).map(view.cell.cString) } },
+            view_get_string: { v, p, out in onView(v) { view in out?.pointee = try view.string(p).map(view.owner.cString) } },
             view_set_frame: { v, frame in onView(v) { $0.frame = Rect(frame) } },
             view_get_frame: { v, out in onView(v) { out?.pointee = $0.frame.c } },
             row_data: { c in c.map { OpaquePointer($0) } },
@@ -95,8 +95,8 @@ enum HostTable {
             view_apply_style: { v, name in onView(v) { view in
                 guard let name else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "view_apply_style: the style name is NULL") }
                 let styleName = String(cString: name)
-                do throws(CellError) { try view.cell.context.stylesheet.apply(styleName, to: view) } catch {
-                    view.cell.context.warn("\(view.cell.reuseIdentifier): \(error.message)")
+                do throws(CellError) { try view.owner.context.stylesheet.apply(styleName, to: view) } catch {
+                    view.owner.context.warn("\(view.owner.reuseIdentifier): \(error.message)")
                     throw error
                 }
             } }
@@ -122,7 +122,7 @@ private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) thr
     View.borrow(handle) { view in
         do { try body(view) } catch {
             let failure = CellError(error)
-            view.cell.lastError = "\(view.name): \(failure.message)"
+            view.owner.lastError = "\(view.name): \(failure.message)"
             return failure.status
         }
         return CK_OK

@@ -14,33 +14,53 @@ public final class View {
     public let kind: ViewKind
     /// 0 for the standard parts; 1 or more for subviews (0 is every view's default tag, seed 003).
     @exclusivity(unchecked) public internal(set) var tag: Int
-    /// The cell this view belongs to; a view never outlives its cell.
-    public unowned(unsafe) let cell: Cell
+    /// The cell this view belongs to, or nil once that cell is gone: a view kept
+    /// after its cell is freed is orphaned, and setting its properties changes
+    /// nothing anyone draws.
+    public var cell: Cell? { isOrphaned ? nil : owner }
+    /// The cell, unretained: it holds this view, and marks it orphaned as it goes
+    /// (`orphan()`), so the host reads it only while `isOrphaned` is false. Unretained
+    /// because a view reached per row would otherwise cost a retain and release.
+    @usableFromInline unowned(unsafe) let owner: Cell
+    /// Set by the cell's deinit; from then on `owner` must not be read.
+    @exclusivity(unchecked) public private(set) var isOrphaned = false
 
     // MARK: Geometry and visibility
 
     /// Where the view sits in its cell's content view; `.zero` for parts the layout places by style.
-    @exclusivity(unchecked) public var frame: Rect
-    @exclusivity(unchecked) public var isHidden = false
-    @exclusivity(unchecked) public var backgroundColor: Color?
+    @inlinable public var frame: Rect { get { _frame } set { _frame = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _frame: Rect
+    @inlinable public var isHidden: Bool { get { _isHidden } set { _isHidden = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _isHidden: Bool = false
+    @inlinable public var backgroundColor: Color? { get { _backgroundColor } set { _backgroundColor = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _backgroundColor: Color?
 
     // MARK: Label properties
 
-    @exclusivity(unchecked) public var text: String?
-    @exclusivity(unchecked) public var fontSize = 17.0
-    @exclusivity(unchecked) public var fontWeight = FontWeight.regular
-    @exclusivity(unchecked) public var textColor: Color?
+    @inlinable public var text: String? { get { _text } set { _text = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _text: String?
+    @inlinable public var fontSize: Double { get { _fontSize } set { _fontSize = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _fontSize: Double = 17.0
+    @inlinable public var fontWeight: FontWeight { get { _fontWeight } set { _fontWeight = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _fontWeight: FontWeight = FontWeight.regular
+    @inlinable public var textColor: Color? { get { _textColor } set { _textColor = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _textColor: Color?
     /// The text colour while the row is selected.
-    @exclusivity(unchecked) public var highlightedTextColor: Color?
-    @exclusivity(unchecked) public var alignment = TextAlignment.natural
-    @exclusivity(unchecked) public var lineBreakMode = LineBreakMode.truncateTail
+    @inlinable public var highlightedTextColor: Color? { get { _highlightedTextColor } set { _highlightedTextColor = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _highlightedTextColor: Color?
+    @inlinable public var alignment: TextAlignment { get { _alignment } set { _alignment = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _alignment: TextAlignment = TextAlignment.natural
+    @inlinable public var lineBreakMode: LineBreakMode { get { _lineBreakMode } set { _lineBreakMode = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _lineBreakMode: LineBreakMode = LineBreakMode.truncateTail
     /// 0 = as many lines as fit in the frame.
-    @exclusivity(unchecked) public var numberOfLines = 1
+    @inlinable public var numberOfLines: Int { get { _numberOfLines } set { _numberOfLines = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _numberOfLines: Int = 1
 
     // MARK: Image properties
 
     /// A name from the asset catalog.
-    @exclusivity(unchecked) public var imageName: String?
+    @inlinable public var imageName: String? { get { _imageName } set { _imageName = newValue } }
+    @usableFromInline @exclusivity(unchecked) var _imageName: String?
 
     // MARK: Lifecycle
 
@@ -49,15 +69,22 @@ public final class View {
 
     init(kind: ViewKind, frame: Rect = .zero, tag: Int = 0, cell: Cell) {
         self.kind = kind
-        self.frame = frame
+        _frame = frame
         self.tag = tag
-        self.cell = cell
+        owner = cell
         handle = .allocate(capacity: 1)
         handle.initialize(to: ck_view(host: HostTable.pointer, host_private: nil))
         handle.pointee.host_private = Unmanaged.passUnretained(self).toOpaque()
     }
 
     deinit { handle.deallocate() }
+
+    /// Called by the cell as it is freed: the view no longer reaches it, and a
+    /// plugin that kept the view's handle gets CK_ERR_INVALID_ARGUMENT.
+    func orphan() {
+        isOrphaned = true
+        handle.pointee.host_private = nil
+    }
 
     /// The view behind a handle a plugin passed back, or nil for NULL.
     static func from(_ handle: UnsafeMutablePointer<ck_view>?) -> View? {
@@ -75,6 +102,8 @@ public final class View {
     /// How this view is named in messages: "the text label", "subview tag 3 (image)".
     var name: String {
         if tag != 0 { return "subview tag \(tag) (\(kind))" }
+        if isOrphaned { return "a view whose cell is gone" }
+        let cell = owner
         if self === cell.textLabel { return "the text label" }
         if self === cell.detailTextLabel { return "the detail text label" }
         if self === cell.imageView { return "the image view" }
