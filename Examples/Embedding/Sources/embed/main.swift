@@ -1,0 +1,34 @@
+// embed TABLE PLUGIN_DIR: render a table document as text, with plugins from PLUGIN_DIR only.
+
+import CellKit
+import Foundation
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("embed: \(message)\n".utf8))
+    exit(1)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count == 2 else { fail("usage: embed TABLE PLUGIN_DIR") }
+let (tablePath, pluginDir) = (arguments.first!, arguments.last!)
+
+do {
+    let document = try TableDocument(contentsOf: tablePath)
+    // Only PLUGIN_DIR: no CELLKIT_PLUGIN_PATH, no executable's folder, no ~/.local/share.
+    let registry = CellRegistry(options: DiscoveryOptions(searchPath: .custom([pluginDir])))
+    let table = try DocumentTable(document, registry: registry)
+    let context = CellContext(stylesheet: document.stylesheet)
+    let renderer = TableRenderer(
+        queue: CellQueue(registry: registry, context: context),
+        layout: CellLayout(assets: document.assets),
+        width: document.width ?? 80)
+    renderer.selected = document.selected
+
+    var format = TextFormat()
+    let out = OutputBuffer(DescriptorSink())
+    try renderer.render(table, delegate: table, format: &format, to: out)
+    try out.flush()
+    for warning in context.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+} catch {
+    fail("\(error)")
+}

@@ -1,0 +1,81 @@
+// Two cell types written in Swift. The host finds the hooks by their C names
+// (`initCellFor<Id>`, `customizeCellFor<Id>`, `heightForCellFor<Id>`), which
+// @_cdecl gives them. They must be `public`: an internal @_cdecl function is
+// dropped from release builds, and the cell type disappears with it.
+
+import CellKitPlugin
+
+// MARK: - Greeting: "Hello, <name>!" with a subtitle
+
+/// Once per new cell: the look every Greeting row shares.
+@_cdecl("initCellForGreeting")
+public func initCellForGreeting(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath: ck_index_path) {
+    let cell = Cell(raw)
+    cell.style = CK_STYLE_SUBTITLE
+    cell.textLabel.fontWeight = CK_WEIGHT_BOLD
+    cell.textLabel.textColor = rgb(0, 90, 200)
+    cell.detailTextLabel.numberOfLines = 0  // wrap the message over as many lines as it needs
+    cell.accessoryType = CK_ACCESSORY_DISCLOSURE_INDICATOR
+}
+
+/// Every time a cell is handed out for a row: this row's texts, from its data.
+@_cdecl("customizeCellForGreeting")
+public func customizeCellForGreeting(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath: ck_index_path) {
+    let cell = Cell(raw)
+    let name = cell.data.string("name") ?? "row \(indexPath.row)"
+    cell.textLabel.text = "Hello, \(name)!"
+    cell.detailTextLabel.text = cell.data.string("message") ?? "Greeted by a Swift plugin."
+}
+
+// MARK: - Badge: a title, a count and a note in tagged subviews, a custom accessory
+
+private enum Tag {
+    static let title: Int32 = 1
+    static let count: Int32 = 2
+    static let note: Int32 = 3
+}
+
+/// Once per new cell: three labels, found later by their tags, and a star as the accessory view.
+@_cdecl("initCellForBadge")
+public func initCellForBadge(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath: ck_index_path) {
+    let cell = Cell(raw)
+    let width = Int32(cell.contentView.frame.width)  // the cell's width in columns
+    let countWidth: Int32 = 6, countX = width - countWidth - 3  // a gap before the accessory
+    cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: 1, y: 0, width: max(1, countX - 2), height: 1), tag: Tag.title)
+    if let count = cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: countX, y: 0, width: countWidth, height: 1), tag: Tag.count) {
+        count.alignment = CK_ALIGN_RIGHT
+        count.fontWeight = CK_WEIGHT_BOLD
+        count.textColor = rgb(200, 30, 30)
+    }
+    if let note = cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: 3, y: 1, width: max(1, width - 6), height: 1), tag: Tag.note) {
+        note.fontSize = 12
+        note.textColor = rgb(120, 120, 120)
+    }
+    if let star = cell.setAccessoryView(CK_VIEW_IMAGE, frame: ck_rect(x: 0, y: 0, width: 1, height: 1)) {
+        star.imageName = "star"
+    }
+}
+
+/// Every time: the texts from the row's data. A cell is reused, so every view is set
+/// on every row: a missing count or note hides its view rather than leaving the last row's.
+@_cdecl("customizeCellForBadge")
+public func customizeCellForBadge(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath: ck_index_path) {
+    let cell = Cell(raw)
+    cell.view(withTag: Tag.title)?.text = cell.data.string("title") ?? "Badge \(indexPath.row)"
+    if let badge = cell.view(withTag: Tag.count) {
+        let count = Int(cell.data.number("count") ?? 0)
+        badge.isHidden = count == 0
+        badge.text = count > 99 ? "(99+)" : "(\(count))"
+    }
+    if let note = cell.view(withTag: Tag.note) {
+        let text = cell.data.string("note")
+        note.isHidden = text == nil
+        note.text = text ?? ""
+    }
+}
+
+/// The row's height in lines, asked after customize ran: two lines when the row has a note.
+@_cdecl("heightForCellForBadge")
+public func heightForCellForBadge(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath: ck_index_path) -> Double {
+    Cell(raw).data.string("note") == nil ? 1 : 2
+}

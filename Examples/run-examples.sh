@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Builds and checks the two example packages. Run from the repository root after
+# `swift build` there:
+#
+#     swift build && Examples/run-examples.sh
+#
+# Prints every check; exits non-zero if any fails.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."  # the repository root, wherever this is run from
+
+CELLKIT=.build/debug/cellkit
+PLUGIN_DIR=Examples/SwiftPlugin/.build/debug
+EMBED=Examples/Embedding/.build/debug/embed
+SEED=Manifests/Tables/seed-004-foobar.yaml
+failures=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+pass() { printf '  ok    %s\n' "$1"; }
+fail() { printf '  FAIL  %s\n' "$1"; failures=$((failures + 1)); }
+
+# check_contains FILE TEXT WHAT: FILE contains the line fragment TEXT.
+check_contains() {
+    if grep -qF -- "$2" "$1"; then pass "$3 shows '$2'"; else fail "$3 does not show '$2'"; fi
+}
+
+if [[ ! -x $CELLKIT ]]; then
+    echo "error: $CELLKIT not found; run \`swift build\` at the repository root first" >&2
+    exit 2
+fi
+
+echo "== Building Examples/SwiftPlugin"
+swift build --package-path Examples/SwiftPlugin
+echo "== Building Examples/Embedding"
+swift build --package-path Examples/Embedding
+
+echo "== cellkit list --plugin-path $PLUGIN_DIR"
+"$CELLKIT" list --plugin-path "$PLUGIN_DIR" > "$work/list.txt"
+for id in Greeting Badge; do
+    if grep -qE "^  $id  GreetingCells 1\.0\.0  /.*/$PLUGIN_DIR/libGreetingCells\.so$" "$work/list.txt"; then
+        pass "cellkit list shows $id from libGreetingCells.so"
+    else
+        fail "cellkit list does not show $id from libGreetingCells.so"
+    fi
+done
+for hook in initCellForGreeting customizeCellForGreeting initCellForBadge customizeCellForBadge heightForCellForBadge; do
+    check_contains "$work/list.txt" "$hook" "cellkit list"
+done
+
+echo "== cellkit render Examples/SwiftPlugin/greeting.yaml --plugin-path $PLUGIN_DIR"
+if "$CELLKIT" render Examples/SwiftPlugin/greeting.yaml --plugin-path "$PLUGIN_DIR" > "$work/greeting.txt" 2> "$work/greeting.err"; then
+    pass "cellkit render exits 0"
+else
+    fail "cellkit render exits non-zero: $(cat "$work/greeting.err")"
+fi
+for text in "Hello, Ada!" "The first programmer." "Hello, Grace!" "Greeted by a Swift plugin." \
+            "Inbox" "(12) ★" "Nothing waiting here" "(99+) ★" "A built-in Subtitle row"; do
+    check_contains "$work/greeting.txt" "$text" "the rendered greeting.yaml"
+done
+if [[ -s $work/greeting.err ]]; then fail "cellkit render warned: $(cat "$work/greeting.err")"; else pass "cellkit render printed no warnings"; fi
+
+echo "== embed $SEED .build/debug"
+if "$EMBED" "$SEED" .build/debug > "$work/embed.txt" 2> "$work/embed.err"; then
+    pass "embed exits 0"
+else
+    fail "embed exits non-zero: $(cat "$work/embed.err")"
+fi
+for text in "Seed 004 — createCellForIdentifier" "Row: 0" "Row: 3" "BAR (NOT SELECTABLE)" \
+            "First bar, two lines tall" "Second bar" "Bar 1.2" "each section reuses its own pool."; do
+    check_contains "$work/embed.txt" "$text" "embed's output"
+done
+"$CELLKIT" render "$SEED" --plugin-path .build/debug > "$work/cli.txt"
+if cmp -s "$work/embed.txt" "$work/cli.txt"; then
+    pass "embed's output is identical to \`cellkit render $SEED\`"
+else
+    fail "embed's output differs from \`cellkit render $SEED\`:"
+    diff "$work/cli.txt" "$work/embed.txt" || true
+fi
+
+mkdir -m 755 "$work/empty"
+for dir in "$work/empty" "$work/missing"; do
+    echo "== embed $SEED ${dir/#$work/\$TMP} (no plugins there)"
+    status=0
+    "$EMBED" "$SEED" "$dir" > "$work/wrong.txt" 2> "$work/wrong.err" || status=$?
+    if [[ $status -eq 1 ]]; then pass "embed exits 1"; else fail "embed exits $status, not 1"; fi
+    check_contains "$work/wrong.err" "embed: $SEED:10:11: no plugin provides cell identifier 'Foobar'" "embed's error"
+    check_contains "$work/wrong.err" "Searched: $dir." "embed's error"
+    if [[ -s $work/wrong.txt ]]; then fail "embed wrote to standard output on failure"; else pass "embed wrote nothing to standard output"; fi
+done
+
+echo
+if [[ $failures -eq 0 ]]; then
+    echo "All checks passed."
+else
+    echo "$failures check(s) failed."
+    exit 1
+fi
