@@ -71,7 +71,7 @@ def dump_graphs(root, scratch, skip_inherited, into, modules):
             failure = re.search(rf"error: Failed to emit symbol graph for '{re.escape(module)}'.*", output)
             sys.exit(f"check-docs: no symbol graph for module {module} "
                      f"({failure.group(0) if failure else 'is it a Swift target of this package?'})\n"
-                     + ("" if result.returncode == 0 else output[-4000:]))
+                     + ("" if "Build complete" in output else output[-4000:]))
         for path in [main] + glob.glob(os.path.join(folder, f"{module}@*.symbols.json")):
             if os.path.getmtime(path) >= started:
                 shutil.copy(path, into)
