@@ -1,6 +1,8 @@
 // `cellkit`: render tables of cells from shared-library plugins; list and inspect the plugins.
 
 import ArgumentParser
+import CellKit
+import Foundation
 
 @main
 struct CellKitCommand: ParsableCommand {
@@ -15,4 +17,20 @@ struct CellKitCommand: ParsableCommand {
             to offer an identifier wins.
             """,
         subcommands: [RenderCommand.self, ListCommand.self, InspectCommand.self])
+
+    /// ArgumentParser's `main`, except that every message it would print (errors
+    /// quote documents, data files and plugins) is made terminal-safe first.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let message = TextSanitizer.visible(fullMessage(for: error), keepNewlines: true)
+            let code = exitCode(for: error)
+            if !message.isEmpty {
+                if code == .success { print(message) } else { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

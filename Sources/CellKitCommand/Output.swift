@@ -5,7 +5,8 @@ import CellKit
 import Foundation
 
 enum Output {
-    /// Prints `lines`, each with control characters and escape sequences made visible.
+    /// Prints `lines`, each with control characters, escape sequences, bidirectional
+    /// and invisible characters made visible.
     static func print(_ lines: [String]) {
         Swift.print(lines.map(\.terminalSafe).joined(separator: "\n"))
     }
@@ -28,16 +29,7 @@ enum Output {
 }
 
 extension String {
-    /// The text with C0 and C1 controls and DEL shown as \u{XX}, so it cannot drive the terminal.
-    var terminalSafe: String {
-        var out = ""
-        for scalar in unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// The text made safe for a terminal: the library's one sanitizer (control
+    /// characters, escape sequences, bidirectional and invisible characters shown).
+    var terminalSafe: String { TextSanitizer.visible(self) }
 }

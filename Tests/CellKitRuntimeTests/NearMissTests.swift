@@ -76,6 +76,21 @@ struct CommandTests {
         return (process.terminationStatus, text)
     }
 
+    @Test("A bidirectional override or escape in a plugin's name and file name is shown visibly by list and inspect")
+    func hostileNames() throws {
+        let dir = try Fixtures.folder()
+        // The descriptor's name holds U+202E (which would show "exe.txt" reversed) and an escape sequence.
+        let source = minimalPlugin("Hostile", name: "Evil\\u202Etxt.exe\\x1b[2J")
+        let path = try Fixtures.compileC(source, name: "evil\u{202E}os", in: dir)
+        for arguments in [["list", "--plugin-path", dir], ["inspect", path]] {
+            let (status, text) = try cellkit(arguments)
+            #expect(status == 0, "\(arguments[0]): \(text)")
+            #expect(text.contains("Evil‹U+202E›txt.exe␛[2J"), "\(arguments[0]) shows the name visibly:\n\(text)")
+            #expect(text.contains("libevil‹U+202E›os.so"), "\(arguments[0]) shows the file name visibly")
+            #expect(!text.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x1B }, "\(arguments[0]) prints none raw")
+        }
+    }
+
     @Test("A plugin built with the plain cc line and given with --plugin-path is listed, first on the path")
     func handCompiled() throws {
         let dir = try Fixtures.folder()
@@ -96,7 +111,7 @@ struct CommandTests {
         let path = try Fixtures.compileC(minimalPlugin("Evil", name: "Evil\\033]0;pwned\\007", abi: (2, 0)), name: "evil", in: dir)
         let (status, text) = try cellkit(["inspect", path])
         #expect(status == 1)
-        #expect(text.contains("plugin       Evil\\u{1B}]0;pwned\\u{7} 9.9"))
+        #expect(text.contains("plugin       Evil␛]0;pwned␇ 9.9"))
         #expect(text.contains("ABI          2.0 (host 1.1: incompatible)"))
         #expect(!text.contains("\u{1B}"), "no escape sequence from the file reaches the terminal")
 

@@ -32,7 +32,10 @@ struct TextLayoutTests {
     @Test("control characters and bidi overrides become visible")
     func sanitizer() {
         #expect(TextSanitizer.visible("a\u{1B}[31mred\u{7}") == "a␛[31mred␇")
-        #expect(TextSanitizer.visible("x\u{9B}y\u{202E}z\u{7F}") == "x\u{FFFD}y\u{FFFD}z␡")
+        #expect(TextSanitizer.visible("x\u{9B}y\u{202E}z\u{7F}") == "x‹U+009B›y‹U+202E›z␡")
+        #expect(TextSanitizer.visible("Evil\u{202E}txt.exe\u{2066}\u{2069}") == "Evil‹U+202E›txt.exe‹U+2066›‹U+2069›")
+        #expect(TextSanitizer.visible("zero\u{200B}width\u{FEFF}\u{2060}") == "zero‹U+200B›width‹U+FEFF›‹U+2060›")
+        #expect(TextSanitizer.visible("👩\u{200D}💻 ❤\u{FE0F} क्\u{200C}ष") == "👩\u{200D}💻 ❤\u{FE0F} क्\u{200C}ष", "joiners and selectors stay")
         #expect(TextSanitizer.visible("tab\there") == "tab here")
         #expect(TextSanitizer.visible("two\nlines", keepNewlines: true) == "two\nlines")
         #expect(TextSanitizer.visible("two\nlines") == "two␊lines")

@@ -1,0 +1,69 @@
+// The one way text from documents, data files and plugins reaches a terminal:
+// every byte CellKit prints, to standard output or standard error, passes here.
+
+import CellKitModel
+
+/// Makes hostile text harmless for a terminal: every control character, escape
+/// sequence, bidirectional override or isolate and invisible format character
+/// becomes something visible, so no text from a document, data file or plugin can
+/// move the cursor, clear the screen, write the clipboard or reorder what is shown.
+///
+/// What it changes:
+/// - C0 controls become Control Pictures (ESC `␛`, BEL `␇`; a newline `␊` unless kept),
+///   DEL becomes `␡`, and tab a space. An escape sequence is left as visible text (`␛[31m`).
+/// - C1 controls, bidirectional marks, overrides and isolates (U+061C, U+200E–F,
+///   U+202A–E, U+2066–9) and invisible format characters (U+00AD, U+180E, U+200B,
+///   U+2060–4, U+206A–F, U+FEFF, U+FFF9–B) become `‹U+202E›`.
+/// - Joiners and variation selectors stay: emoji sequences and many scripts need them.
+public enum TextSanitizer {
+    /// `text` made visible as described above; newlines are kept when `keepNewlines`.
+    public static func visible(_ text: String, keepNewlines: Bool = false) -> String {
+        if isClean(text) { return text }
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            switch s.value {
+            case 0x0A where keepNewlines: out.append(s)
+            case 0x09: out.append(" ")
+            case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + s.value)!)
+            case 0x7F: out.append("\u{2421}")
+            case _ where isHidden(s.value):
+                let hex = String(s.value, radix: 16, uppercase: true)
+                out.append(contentsOf: "‹U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)›".unicodeScalars)
+            default: out.append(s)
+            }
+        }
+        return String(out)
+    }
+
+    /// Whether a scalar above ASCII would act on the terminal or the text's order
+    /// instead of showing: C1 controls, bidirectional controls, invisible format characters.
+    @inline(__always)
+    static func isHidden(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x80...0x9F, 0xAD, 0x61C, 0x180E, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064,
+             0x2066...0x206F, 0xFEFF, 0xFFF9...0xFFFB:
+            true
+        default: false
+        }
+    }
+
+    /// True when the text has nothing to replace, checked on its bytes: printable ASCII
+    /// eight bytes at a time, other scalars decoded one by one.
+    @inline(__always)
+    package static func isClean(_ text: String) -> Bool {
+        return text.withBorrowedUTF8 { bytes in
+            var i = UTF8Bytes.printableASCIIPrefix(bytes)
+            while i < bytes.count {
+                let b = bytes[i]
+                if b < 0x80 {
+                    if b < 0x20 || b == 0x7F { return false }
+                    i += 1
+                    continue
+                }
+                guard let (v, length) = UTF8Bytes.decode(bytes, at: i), !isHidden(v) else { return false }
+                i += length
+            }
+            return true
+        }
+    }
+}
