@@ -208,6 +208,29 @@ struct PermissionTests {
         #expect(Catalog(options: Fixtures.options([dir], allowUnsafe: true)).plugins.count == 1)
     }
 
+    @Test("A symlink in a safe folder to a plugin in a writable folder: discovery, loading and inspect all refuse it")
+    func symlinkToUnsafeFolder() throws {
+        let safe = try Fixtures.folder(), open = try Fixtures.folder()
+        let target = try Fixtures.compileC(minimalPlugin("Linked"), name: "linked", in: open)
+        chmod(open, 0o777)
+        let link = safe + "/liblinked.so"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+
+        let catalog = Catalog(options: Fixtures.options([safe]))
+        #expect(catalog.plugins.isEmpty, "list does not register it")
+        let reason = try #require(catalog.rejections.reason(for: "liblinked.so"))
+        #expect(reason.contains(open) && reason.contains("writable by everyone (mode 0777)"))
+
+        let inspected = try PluginFile.read(path: link).get().checkingPermissions()
+        #expect(!inspected.isUsable && inspected.problems.contains { $0.contains("writable by everyone") }, "inspect agrees")
+
+        let plugin = try PluginFile.read(path: link).get()
+        #expect(throws: CellKitError.untrusted(path: open, reason: FileTrust.problem(at: open)!)) {
+            try LoadedPlugin(plugin, allowUnsafePermissions: false)
+        }
+        #expect(!DynamicLibrary.isOpen(target), "render never opens it")
+    }
+
     @Test("The loader checks again: a file made writable after discovery is not opened")
     func checkedAtLoad() throws {
         let dir = try Fixtures.folder()

@@ -59,8 +59,9 @@ public struct Catalog: Sendable {
             for candidate in Self.candidates(in: entry, rejections: &rejections, allowUnsafe: options.allowUnsafePermissions) {
                 let real = (candidate as NSString).resolvingSymlinksInPath
                 guard seen.insert(real).inserted else { continue }  // one file reached twice is not a conflict
-                if !options.allowUnsafePermissions, let problem = FileTrust.problem(at: candidate) {
-                    rejections.append(Rejection(path: candidate, reason: problem))
+                if !options.allowUnsafePermissions, let problem = FileTrust.problem(forPlugin: candidate) {
+                    let reason = problem.path == candidate ? problem.reason : "\(problem.path): \(problem.reason)"
+                    rejections.append(Rejection(path: candidate, reason: reason))
                     continue
                 }
                 switch PluginFile.read(path: candidate) {

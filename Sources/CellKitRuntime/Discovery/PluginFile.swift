@@ -49,8 +49,9 @@ public struct PluginFile: Sendable, Codable {
     /// others or owned by someone else (the loader refuses those).
     public func checkingPermissions() -> PluginFile {
         var copy = self
-        let folder = (path as NSString).deletingLastPathComponent
-        copy.problems += [path, folder].compactMap(FileTrust.problem(at:))
+        if let problem = FileTrust.problem(forPlugin: path) {
+            copy.problems.append(problem.path == path ? problem.reason : "\(problem.path): \(problem.reason)")
+        }
         return copy
     }
 }

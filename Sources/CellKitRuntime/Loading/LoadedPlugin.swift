@@ -16,10 +16,8 @@ final class LoadedPlugin: @unchecked Sendable {  // immutable after init
         self.file = file
         let path = file.path
         guard file.isUsable else { throw .pluginUnusable(path: path, problems: file.problems) }
-        if !allowUnsafePermissions {
-            for target in [path, (path as NSString).deletingLastPathComponent] {
-                if let problem = FileTrust.problem(at: target) { throw .untrusted(path: target, reason: problem) }
-            }
+        if !allowUnsafePermissions, let problem = FileTrust.problem(forPlugin: path) {
+            throw .untrusted(path: problem.path, reason: problem.reason)
         }
         do { handle = try DynamicLibrary.open(path) } catch { throw .loadFailed(path: path, reason: error.message) }
         try Self.checkDescriptor(handle, path: path)

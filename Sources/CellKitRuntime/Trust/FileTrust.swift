@@ -7,7 +7,22 @@ import CellKitModel
 import Foundation
 
 enum FileTrust {
-    /// Why the host must not load code from `path`, with the fix; nil if it may.
+    /// Why the host must not load the plugin at `path`, naming the file or folder at
+    /// fault, with the fix; nil if it may. The one check discovery (`list`), loading
+    /// (`render`) and `inspect` all make, so they always agree: the file as named, the
+    /// file a symlink resolves to, and the folders holding each.
+    static func problem(forPlugin path: String) -> (path: String, reason: String)? {
+        let target = (path as NSString).resolvingSymlinksInPath
+        var places = [path, (path as NSString).deletingLastPathComponent]
+        if target != path { places += [target, (target as NSString).deletingLastPathComponent] }
+        for place in places {
+            if let reason = problem(at: place) { return (place, reason) }
+        }
+        return nil
+    }
+
+    /// Why the host must not take code from the file or folder at `path` (writable by
+    /// others, or owned by someone else), with the fix; nil if it may.
     static func problem(at path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }  // a missing file is reported elsewhere
