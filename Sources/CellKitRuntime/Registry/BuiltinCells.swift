@@ -1,21 +1,10 @@
 // The four standard cell styles as cell types that need no plugin: they fill
-// the text, detail, image and accessory from the row's data.
+// the text, detail, image and accessory from the row's data. Their names are
+// declared with discovery (Discovery/BuiltinNames.swift).
 
 import CellKitModel
 
-/// Built-in cell types `Default`, `Subtitle`, `Value1` and `Value2`.
-///
-/// A row's data may hold `text` (or `title`), `detail` (or `subtitle`, `value`),
-/// `image` (an asset name) and `accessory` (`disclosureIndicator`, `checkmark`,
-/// `detailButton`). A built-in always wins over a plugin type of the same name:
-/// a document that says `Subtitle` means the standard style wherever it runs.
-public enum BuiltinCells {
-    /// The built-in identifiers, in style order.
-    public static let names = ["Default", "Subtitle", "Value1", "Value2"]
-
-    /// Whether `name` is a built-in identifier.
-    public static func isBuiltin(_ name: String) -> Bool { names.contains(name) }
-
+extension BuiltinCells {
     static func style(of name: String) -> CellStyle? {
         names.firstIndex(of: name).flatMap { CellStyle(rawValue: Int32($0)) }
     }
