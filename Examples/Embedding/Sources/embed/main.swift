@@ -3,8 +3,14 @@
 import CellKit
 import Foundation
 
+/// Messages quote documents and plugins: `TextSanitizer.visible` keeps their
+/// control characters and escape sequences off the terminal.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("\(TextSanitizer.visible(message))\n".utf8))
+}
+
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("embed: \(message)\n".utf8))
+    printError("embed: \(message)")
     exit(1)
 }
 
@@ -28,7 +34,7 @@ do {
     let out = OutputBuffer(DescriptorSink())
     try renderer.render(table, delegate: table, format: &format, to: out)
     try out.flush()
-    for warning in context.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+    for warning in context.warnings { printError("warning: \(warning)") }
 } catch {
     fail("\(error)")
 }
