@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "CellKitPlugin", targets: ["CellKitPlugin"]),
         .executable(name: "cellkit", targets: ["CellKitCommand"]),
         .executable(name: "cellkit-bench", targets: ["CellKitBenchmark"]),
+        .executable(name: "cellkit-threadcheck", targets: ["CellKitThreadCheck"]),
     ]
         + cPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
         + swiftPlugins.map { .library(name: $0, type: .dynamic, targets: [$0, "\($0)Descriptor"]) },
@@ -55,6 +56,7 @@ let package = Package(
             name: "CellKitCommand",
             dependencies: ["CellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "CellKitBenchmark", dependencies: ["CellKit", "CCellKit"]),
+        .executableTarget(name: "CellKitThreadCheck", dependencies: ["CellKit"]),
         // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
         .target(name: "CellKitTestSupport", dependencies: ["CellKit"], path: "Tests/CellKitTestSupport"),
         .testTarget(name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel"], exclude: ["WidthData"]),
