@@ -17,6 +17,7 @@
 
 /// A cell handed to a hook. Valid only while the hook runs.
 public struct Cell {
+    /// The C handle, for cellkit.h's own functions (`ck_set_accessory(cell.raw, ...)`).
     public let raw: UnsafeMutablePointer<ck_cell>
     var host: ck_host { raw.pointee.host.pointee }
 
@@ -28,9 +29,13 @@ public struct Cell {
 
     // MARK: Parts
 
+    /// The main label (`CK_PART_TEXT_LABEL`); every cell has one.
     public var textLabel: View { part(CK_PART_TEXT_LABEL)! }
+    /// The second label (`CK_PART_DETAIL_TEXT_LABEL`), 12 points by default; the default style does not show it.
     public var detailTextLabel: View { part(CK_PART_DETAIL_TEXT_LABEL)! }
+    /// The image at the left (`CK_PART_IMAGE_VIEW`); set its `imageName` to show one.
     public var imageView: View { part(CK_PART_IMAGE_VIEW)! }
+    /// The view subviews go in (`CK_PART_CONTENT_VIEW`); its frame's width is the cell's width in columns.
     public var contentView: View { part(CK_PART_CONTENT_VIEW)! }
     /// The custom accessory view, if `setAccessoryView` made one.
     public var accessoryView: View? { part(CK_PART_ACCESSORY_VIEW) }
@@ -39,47 +44,59 @@ public struct Cell {
 
     // MARK: Properties
 
+    /// How the standard labels are placed (`CK_CELL_STYLE`).
     public var style: ck_cell_style {
         get { ck_cell_style(UInt32(truncatingIfNeeded: int(CK_CELL_STYLE))) }
         nonmutating set { setInt(CK_CELL_STYLE, newValue.rawValue) }
     }
+    /// How the row looks when selected (`CK_CELL_SELECTION_STYLE`); `CK_SELECTION_NONE` draws no selection.
     public var selectionStyle: ck_selection_style {
         get { ck_selection_style(UInt32(truncatingIfNeeded: int(CK_CELL_SELECTION_STYLE))) }
         nonmutating set { setInt(CK_CELL_SELECTION_STYLE, newValue.rawValue) }
     }
+    /// The standard accessory at the right (`CK_CELL_ACCESSORY_TYPE`); a custom accessory view replaces it.
     public var accessoryType: ck_accessory_type {
         get { ck_accessory_type(UInt32(truncatingIfNeeded: int(CK_CELL_ACCESSORY_TYPE))) }
         nonmutating set { setInt(CK_CELL_ACCESSORY_TYPE, newValue.rawValue) }
     }
+    /// How many levels the content is indented (`CK_CELL_INDENTATION_LEVEL`), 0 or more.
     public var indentationLevel: Int {
         get { Int(int(CK_CELL_INDENTATION_LEVEL)) }
         nonmutating set { setInt(CK_CELL_INDENTATION_LEVEL, newValue) }
     }
+    /// Columns per indentation level (`CK_CELL_INDENTATION_WIDTH`), 0 or more.
     public var indentationWidth: Int {
         get { Int(int(CK_CELL_INDENTATION_WIDTH)) }
         nonmutating set { setInt(CK_CELL_INDENTATION_WIDTH, newValue) }
     }
-    /// Lines; 0 = the table's default.
+    /// The row's height in lines (`CK_CELL_ROW_HEIGHT`); 0 = the table's default.
     public var rowHeight: Double {
         get { var v = 0.0; _ = host.cell_get_double(raw, CK_CELL_ROW_HEIGHT, &v); return v }
         nonmutating set { _ = host.cell_set_double(raw, CK_CELL_ROW_HEIGHT, newValue) }
     }
+    /// The row's background colour (`CK_CELL_BACKGROUND_COLOR`); `CK_COLOR_NONE` (0) for none.
     public var backgroundColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_CELL_BACKGROUND_COLOR)) }
         nonmutating set { setInt(CK_CELL_BACKGROUND_COLOR, newValue) }
     }
+    /// The background colour when selected (`CK_CELL_SELECTED_BACKGROUND_COLOR`);
+    /// `CK_COLOR_NONE` (0) for the selection style's.
     public var selectedBackgroundColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_CELL_SELECTED_BACKGROUND_COLOR)) }
         nonmutating set { setInt(CK_CELL_SELECTED_BACKGROUND_COLOR, newValue) }
     }
+    /// The name of an asset-catalog image drawn as the row's background (`CK_CELL_BACKGROUND_IMAGE`);
+    /// nil for none.
     public var backgroundImage: String? {
         get { string(CK_CELL_BACKGROUND_IMAGE) }
         nonmutating set { _ = host.cell_set_string(raw, CK_CELL_BACKGROUND_IMAGE, newValue) }
     }
+    /// The background image when selected (`CK_CELL_SELECTED_BACKGROUND_IMAGE`); nil for none.
     public var selectedBackgroundImage: String? {
         get { string(CK_CELL_SELECTED_BACKGROUND_IMAGE) }
         nonmutating set { _ = host.cell_set_string(raw, CK_CELL_SELECTED_BACKGROUND_IMAGE, newValue) }
     }
+    /// The cell type's identifier, as the table names it (`CK_CELL_REUSE_IDENTIFIER`, read-only).
     public var reuseIdentifier: String { string(CK_CELL_REUSE_IDENTIFIER) ?? "" }
 
     private func int(_ p: ck_cell_property) -> Int64 { var v: Int64 = 0; _ = host.cell_get_int(raw, p, &v); return v }
@@ -127,59 +144,76 @@ public struct Cell {
 
 /// A part or subview of a cell. Label properties apply to label views only.
 public struct View {
+    /// The C handle, for cellkit.h's own functions (`ck_set_font(view.raw, ...)`).
     public let raw: UnsafeMutablePointer<ck_view>
     var host: ck_host { raw.pointee.host.pointee }
 
+    /// Wraps a view pointer from the C API, such as `ck_text_label(cell.raw)`. It must not be NULL.
     public init(_ raw: UnsafeMutablePointer<ck_view>) { self.raw = raw }
 
+    /// The label's text, UTF-8 (`CK_VIEW_TEXT`); nil for none.
     public var text: String? {
         get { string(CK_VIEW_TEXT) }
         nonmutating set { _ = host.view_set_string(raw, CK_VIEW_TEXT, newValue) }
     }
+    /// The image view's image, a name from the asset catalog (`CK_VIEW_IMAGE_NAME`); nil for none.
     public var imageName: String? {
         get { string(CK_VIEW_IMAGE_NAME) }
         nonmutating set { _ = host.view_set_string(raw, CK_VIEW_IMAGE_NAME, newValue) }
     }
+    /// The label's font size in points (`CK_VIEW_FONT_SIZE`), 17 by default; under 14 draws as small text.
     public var fontSize: Double {
         get { var v = 0.0; _ = host.view_get_double(raw, CK_VIEW_FONT_SIZE, &v); return v }
         nonmutating set { _ = host.view_set_double(raw, CK_VIEW_FONT_SIZE, newValue) }
     }
+    /// The label's font weight (`CK_VIEW_FONT_WEIGHT`); a terminal draws semibold and bold as bold.
     public var fontWeight: ck_font_weight {
         get { ck_font_weight(UInt32(truncatingIfNeeded: int(CK_VIEW_FONT_WEIGHT))) }
         nonmutating set { setInt(CK_VIEW_FONT_WEIGHT, newValue.rawValue) }
     }
+    /// The label's text colour (`CK_VIEW_TEXT_COLOR`); `CK_COLOR_NONE` (0) for the style's.
     public var textColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_VIEW_TEXT_COLOR)) }
         nonmutating set { setInt(CK_VIEW_TEXT_COLOR, newValue) }
     }
+    /// The label's text colour when the row is selected (`CK_VIEW_HIGHLIGHTED_TEXT_COLOR`);
+    /// `CK_COLOR_NONE` (0) for white.
     public var highlightedTextColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_VIEW_HIGHLIGHTED_TEXT_COLOR)) }
         nonmutating set { setInt(CK_VIEW_HIGHLIGHTED_TEXT_COLOR, newValue) }
     }
+    /// The label's horizontal alignment (`CK_VIEW_ALIGNMENT`); `CK_ALIGN_NATURAL` for the style's.
     public var alignment: ck_text_alignment {
         get { ck_text_alignment(UInt32(truncatingIfNeeded: int(CK_VIEW_ALIGNMENT))) }
         nonmutating set { setInt(CK_VIEW_ALIGNMENT, newValue.rawValue) }
     }
+    /// What the label does with text that does not fit (`CK_VIEW_LINE_BREAK_MODE`).
     public var lineBreakMode: ck_line_break_mode {
         get { ck_line_break_mode(UInt32(truncatingIfNeeded: int(CK_VIEW_LINE_BREAK_MODE))) }
         nonmutating set { setInt(CK_VIEW_LINE_BREAK_MODE, newValue.rawValue) }
     }
+    /// The most lines the label shows (`CK_VIEW_NUMBER_OF_LINES`); 0 = as many as fit.
     public var numberOfLines: Int {
         get { Int(int(CK_VIEW_NUMBER_OF_LINES)) }
         nonmutating set { setInt(CK_VIEW_NUMBER_OF_LINES, newValue) }
     }
+    /// Whether the view is left out of drawing (`CK_VIEW_HIDDEN`).
     public var isHidden: Bool {
         get { int(CK_VIEW_HIDDEN) != 0 }
         nonmutating set { _ = host.view_set_int(raw, CK_VIEW_HIDDEN, newValue ? 1 : 0) }
     }
+    /// The view's background colour (`CK_VIEW_BACKGROUND_COLOR`); `CK_COLOR_NONE` (0) for none.
     public var backgroundColor: ck_color {
         get { ck_color(truncatingIfNeeded: int(CK_VIEW_BACKGROUND_COLOR)) }
         nonmutating set { setInt(CK_VIEW_BACKGROUND_COLOR, newValue) }
     }
+    /// Where the view sits in the content view: x and width in columns, y and height in lines.
+    /// A part left at all zeros is placed by the cell's style.
     public var frame: ck_rect {
         get { var r = ck_rect(); _ = host.view_get_frame(raw, &r); return r }
         nonmutating set { _ = host.view_set_frame(raw, newValue) }
     }
+    /// The tag given by `addSubview` (`CK_VIEW_TAG`, read-only); 0 for the parts.
     public var tag: Int32 { Int32(truncatingIfNeeded: int(CK_VIEW_TAG)) }
 
     /// Applies a style from the table's stylesheet (ABI 1.1); false if the style is unknown
@@ -204,21 +238,27 @@ public struct RowData {
     let raw: OpaquePointer
     let host: UnsafePointer<ck_host>
 
-    public init(raw: OpaquePointer, host: UnsafePointer<ck_host>) { (self.raw, self.host) = (raw, host) }
+    /// The data `raw` (a `ck_data` from `row_data`), read through `host`.
+    init(raw: OpaquePointer, host: UnsafePointer<ck_host>) { (self.raw, self.host) = (raw, host) }
 
+    /// The text at `keyPath` (`data_string`); nil if missing or not text.
     public func string(_ keyPath: String) -> String? {
         var out: UnsafePointer<CChar>?
         guard host.pointee.data_string(raw, keyPath, &out) == CK_OK, let out else { return nil }
         return String(cString: out)
     }
+    /// The number at `keyPath` (`data_number`); nil if missing or not a number.
     public func number(_ keyPath: String) -> Double? {
         var out = 0.0
         return host.pointee.data_number(raw, keyPath, &out) == CK_OK ? out : nil
     }
+    /// The bool at `keyPath` (`data_bool`); nil if missing or not a bool.
     public func bool(_ keyPath: String) -> Bool? {
         var out: Int32 = 0
         return host.pointee.data_bool(raw, keyPath, &out) == CK_OK ? out != 0 : nil
     }
+    /// How many elements the list, or members the object, at `keyPath` has (`data_count`);
+    /// nil if missing or neither.
     public func count(_ keyPath: String) -> Int? {
         var out: Int64 = 0
         return host.pointee.data_count(raw, keyPath, &out) == CK_OK ? Int(out) : nil

@@ -4,11 +4,17 @@ import Glibc
 
 /// A JSON-like value; hooks read it by key path through the host table.
 public enum RowValue: Sendable, Equatable, Hashable {
+    /// JSON's `null`. It exists, so a hook's read of it fails as the wrong type, not as missing.
     case null
+    /// True or false; `data_bool` reads it.
     case bool(Bool)
+    /// A number, integer or not; `data_number` reads it.
     case number(Double)
+    /// Text; `data_string` reads it.
     case string(String)
+    /// Values in order; `data_count` gives their number, a key such as "0" one of them.
     case list([RowValue])
+    /// Values by key; `data_count` gives their number, a key one of them.
     case object([String: RowValue])
 
     /// The value at a dot-separated key path; a number indexes a list ("logos.0"); "" is the value itself.
@@ -30,7 +36,7 @@ public enum RowValue: Sendable, Equatable, Hashable {
     }
 
     /// The name of the value's type, for error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a bool"
