@@ -17,18 +17,22 @@ public struct AssetCatalog: Sendable {
         /// A colour used where the image fills a background (seed 000's row backgrounds).
         public var color: Color?
 
+        /// An image drawn as `glyph` in the terminal; in HTML as `file` if given, else `emoji`, else the glyph.
         public init(glyph: String, emoji: String? = nil, file: String? = nil, color: Color? = nil) {
             (self.glyph, self.emoji, self.file, self.color) = (glyph, emoji, file, color)
         }
     }
 
     /// What a missing image is drawn as.
-    public static let placeholder = Image(glyph: "▢", emoji: "▢")
+    package static let placeholder = Image(glyph: "▢", emoji: "▢")
 
+    /// The images by name; names are case-sensitive.
     public var images: [String: Image]
     /// The file the catalog came from, for warnings; nil for one built in code.
     public var source: String?
 
+    /// A catalog of `images`; `source` names its file in warnings. The default is an empty catalog,
+    /// in which every image is missing.
     public init(images: [String: Image] = [:], source: String? = nil) {
         (self.images, self.source) = (images, source)
     }

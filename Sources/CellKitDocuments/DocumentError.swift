@@ -7,11 +7,16 @@ import Yams
 
 /// A problem at a place in a document.
 public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The path of the file the problem is in, as it was named (a document, stylesheet, catalog or data file).
     public let file: String
+    /// The line, counted from 1.
     public let line: Int
+    /// The column, counted from 1 in unicode scalars.
     public let column: Int
+    /// What is wrong and how to fix it, without the place.
     public let message: String
 
+    /// A problem at `line` and `column` (both counted from 1) of `file`.
     public init(file: String, line: Int, column: Int, _ message: String) {
         (self.file, self.line, self.column, self.message) = (file, line, column, message)
     }

@@ -9,10 +9,13 @@ import Foundation
 public struct DataFile: Sendable {
     /// JSON Lines (one object per line) or CSV (a header line, then records).
     public enum Format: String, Sendable {
-        case jsonLines, csv
+        /// `.jsonl` or `.ndjson`: one JSON object per line; a `"cell"` field names the row's identifier.
+        case jsonLines
+        /// `.csv`: RFC 4180 records under a header line; values are text, a `cell` column names the identifier.
+        case csv
 
         /// The format a file name's extension says, or nil.
-        public init?(path: String) {
+        init?(path: String) {
             switch (path as NSString).pathExtension.lowercased() {
             case "jsonl", "ndjson": self = .jsonLines
             case "csv": self = .csv
@@ -21,12 +24,14 @@ public struct DataFile: Sendable {
         }
     }
 
+    /// The file's path, joined to the document's folder (relative when the document's path is).
     public var path: String
+    /// How the file's records are read, from its extension.
     public var format: Format
     /// Where the document names the file.
     public var mark: SourceMark
 
-    public init(path: String, format: Format, mark: SourceMark) { (self.path, self.format, self.mark) = (path, format, mark) }
+    init(path: String, format: Format, mark: SourceMark) { (self.path, self.format, self.mark) = (path, format, mark) }
 }
 
 /// One row read from a data file.

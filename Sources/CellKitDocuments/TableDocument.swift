@@ -6,14 +6,24 @@ import CellKitText
 import Foundation
 import Yams
 
-/// UITableView's styles.
+/// UITableView's styles: how sections are set apart. The raw value is the name a document writes.
 public enum TableStyle: String, CaseIterable, Sendable, Encodable {
-    case plain, grouped, insetGrouped
+    /// Rows edge to edge with rules between them; section headers on a tinted band.
+    case plain
+    /// Each section in a bordered box, sections apart by a blank line. The default.
+    case grouped
+    /// As `grouped`, with the boxes inset 2 columns from each side.
+    case insetGrouped
 }
 
 /// A place in a document, for errors found after loading.
 public struct SourceMark: Sendable, Equatable {
-    public var file: String, line: Int, column: Int
+    /// The file's path, as the document or data file was named (not made absolute).
+    public var file: String
+    /// The line, counted from 1.
+    public var line: Int
+    /// The column, counted from 1 in unicode scalars.
+    public var column: Int
 
     /// A place: a file, and a line and column counted from 1.
     public init(file: String, line: Int, column: Int) { (self.file, self.line, self.column) = (file, line, column) }
@@ -22,42 +32,60 @@ public struct SourceMark: Sendable, Equatable {
     package func error(_ message: String) -> DocumentError { DocumentError(file: file, line: line, column: column, message) }
 }
 
-/// A loaded table document.
+/// A loaded table document: the table's look and its sections, checked when loaded.
+/// Rows streamed from data files are not read until a data source asks for them.
 public struct TableDocument: Sendable {
+    /// The document's path as given to `init(contentsOf:)`; paths inside it are relative to its folder.
     public var path: String
+    /// The title drawn above the table; nil for none.
     public var title: String?
+    /// The table's style; `grouped` when the document names none.
     public var style = TableStyle.grouped
-    /// Columns, when the command line gives none.
+    /// The table's width in columns (20 to 1000), used when the command line gives none; nil if unset.
     public var width: Int?
-    /// Lines per row when the cell's type gives no height; nil = as tall as the content.
+    /// Lines per row (1 to 100) when the cell's type gives no height and the section sets none;
+    /// nil = as tall as the content.
     public var rowHeight: Double?
     /// The table header view's text (seed 000's "Header for the table").
     public var header: String?
+    /// The table footer view's text, drawn below the last section; nil for none.
     public var footer: String?
     /// The row drawn selected unless the command line picks another (seed 000 shows one).
     public var selected: CellKitModel.IndexPath?
+    /// The styles hooks apply with `ck_apply_style`, from the `stylesheet:` file; empty when there is none.
     public var stylesheet = Stylesheet()
+    /// The images rows and hooks name, from the `assets:` file; empty when there is none.
     public var assets = AssetCatalog()
+    /// The sections in document order; a loaded document has at least one.
     public var sections: [Section] = []
 
-    /// One section.
+    /// One section: its texts, the defaults its rows share, and where its rows come from.
     public struct Section: Sendable {
+        /// The text drawn above the section's rows; nil for none.
         public var header: String?
+        /// The text drawn below the section's rows; nil for none.
         public var footer: String?
         /// The identifier of rows that name none.
         public var cell: String?
+        /// Where the section's `cell:` is written, for errors about that identifier; nil when it has none.
         public var cellMark: SourceMark?
+        /// The style the section's cells are created with; `default` when the document names none.
         public var cellStyle = CellStyle.default
+        /// False makes the section's cells non-selectable (selection style none); true by default.
         public var selectable = true
+        /// Lines per row (1 to 100) for this section, over the table's `rowHeight`; nil = the table's.
         public var rowHeight: Double?
+        /// The section's rows: written inline, a count, or a data file.
         public var rows: Rows
+        /// Where the section is written in the document.
         public var mark: SourceMark
     }
 
     /// Where a section's rows come from.
     public enum Rows: Sendable {
+        /// Rows written out in the document, in order.
         case inline([Row])
-        /// N rows with no data (seed 004's numbered rows).
+        /// N rows with no data (seed 004's numbered rows), 0 to 10,000,000; all use the section's `cell`.
         case count(Int)
         /// Streamed from a data file, never loaded whole.
         case file(DataFile)
@@ -65,8 +93,11 @@ public struct TableDocument: Sendable {
 
     /// An inline row.
     public struct Row: Sendable {
+        /// The identifier the row names with `cell:`; nil = the section's `cell`.
         public var cell: String?
+        /// The row's other keys as an object; a bare text is `{text: ...}`.
         public var data: RowValue
+        /// Where the row is written in the document.
         public var mark: SourceMark
     }
 

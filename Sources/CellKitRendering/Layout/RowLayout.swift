@@ -12,9 +12,19 @@ import CellKitText
 public struct PlacedView: Sendable, Equatable, Encodable {
     /// Which part of the cell this is.
     public enum Role: String, Sendable, Encodable {
-        case imageView, textLabel, detailTextLabel, subview, accessory
+        /// The cell's image view, left of the labels.
+        case imageView
+        /// The cell's main label.
+        case textLabel
+        /// The cell's detail label (subtitle or value, by the cell's style).
+        case detailTextLabel
+        /// A view a hook added to the content view; `tag` is its tag.
+        case subview
+        /// The accessory on the right: a standard glyph or the cell's accessory view.
+        case accessory
     }
 
+    /// Which part of the cell this is.
     public var role: Role
     /// The subview's tag; 0 for standard parts.
     public var tag = 0
@@ -22,11 +32,16 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     public var frame: Rect
     /// The text of each line (labels), or the glyph (images and accessories).
     public var lines: [String] = []
+    /// How `lines` sit in the frame's width; never `natural` (resolved to the style's alignment).
     public var alignment = TextAlignment.left
+    /// The text's colour; nil = the format's default (the terminal's, black in HTML).
     public var textColor: Color?
+    /// The colour the view's frame is filled with; nil = the row's background shows through.
     public var backgroundColor: Color?
+    /// Semibold or bold text.
     public var bold = false
-    /// Smaller than the body text (under 14 points): drawn dimmer in ANSI, smaller in HTML.
+    /// Smaller than the body text (under 14 points, or value2's label): smaller in HTML; the terminal
+    /// formats draw it like other text.
     public var small = false
     /// The asset name for images; nil for text.
     public var imageName: String?
@@ -36,40 +51,51 @@ public struct PlacedView: Sendable, Equatable, Encodable {
 
 /// A row ready to draw: its size, background and placed views in paint order.
 public struct RowLayout: Sendable, Encodable {
+    /// Where the row is in the table, section and row counted from 0.
     public var indexPath: IndexPath
+    /// The identifier of the cell type that drew the row.
     public var identifier: String
+    /// Columns: the cell's content width, without the format's borders and margins.
     public var width: Int
+    /// Lines, at least 1.
     public var height: Int
+    /// Where the row stands among all its section's rows (single, top, middle or bottom).
     public var position: RowPosition
+    /// True when the row is drawn selected (never for a non-selectable row).
     public var isSelected: Bool
     /// The fill in effect: the selected background when selected.
     public var background: Fill
     /// The colour the background draws with (the fill's colour, else its image's colour).
     public var backgroundColor: Color?
+    /// The views in paint order: image, labels, subviews (in the order they were added), accessory.
+    /// Later views are drawn over earlier ones.
     public var views: [PlacedView]
 }
 
-/// Lays out cells for one table: a width, an asset catalog, and the default row height.
+/// Lays out configured cells for one table: UITableViewCell's anatomy in character cells, with the
+/// table's asset catalog for images.
 public struct CellLayout: Sendable {
-    public var assets: AssetCatalog
+    /// The images rows name; a name not in it draws a placeholder and a warning.
+    var assets: AssetCatalog
     /// Columns of padding on each side of the content.
-    public var padding = 1
+    var padding = 1
 
+    /// A layout drawing images from `assets` (usually the document's `assets`).
     public init(assets: AssetCatalog) { self.assets = assets }
 
     /// Standard colours of UIKit's table cells.
-    public enum Palette {
-        public static let secondaryText = Color(red: 0x8E, green: 0x8E, blue: 0x93)
-        public static let tint = Color(red: 0x00, green: 0x7A, blue: 0xFF)
-        public static let selectedGray = Color(red: 0xD1, green: 0xD1, blue: 0xD6)
-        public static let accessory = Color(red: 0xC7, green: 0xC7, blue: 0xCC)
+    enum Palette {
+        static let secondaryText = Color(red: 0x8E, green: 0x8E, blue: 0x93)
+        static let tint = Color(red: 0x00, green: 0x7A, blue: 0xFF)
+        static let selectedGray = Color(red: 0xD1, green: 0xD1, blue: 0xD6)
+        static let accessory = Color(red: 0xC7, green: 0xC7, blue: 0xCC)
     }
 
     // MARK: Heights
 
     /// The lines `cell` needs at `width` when nothing sets its height: its labels
     /// wrapped as their number of lines allows, and the bottom of its lowest subview.
-    public func naturalHeight(of cell: Cell, width: Int) -> Int {
+    func naturalHeight(of cell: Cell, width: Int) -> Int {
         var memo = LineMemo()
         return naturalHeight(of: cell, area: labelArea(cell, width: width), memo: &memo)
     }
@@ -126,7 +152,7 @@ public struct CellLayout: Sendable {
     // MARK: Layout
 
     /// `cell` laid out at `width` columns and `height` lines; nil = its natural height.
-    public func layout(_ cell: Cell, width: Int, height: Int?) -> RowLayout {
+    func layout(_ cell: Cell, width: Int, height: Int?) -> RowLayout {
         var row = RowLayout(indexPath: cell.indexPath, identifier: "", width: 0, height: 0, position: .single, isSelected: false,
                             background: Fill(), backgroundColor: nil, views: [])
         layout(cell, width: width, height: height, into: &row)
@@ -135,7 +161,7 @@ public struct CellLayout: Sendable {
 
     /// `layout(_:width:height:)` into `row`, reusing the memory of its views: a renderer
     /// keeps one `RowLayout` for all its rows rather than allocating a list per row.
-    public func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
+    func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         let fill = selected ? selectedFill(cell) : cell.background
         row.views.removeAllKeepingCapacity()

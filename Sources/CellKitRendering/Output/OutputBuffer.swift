@@ -14,10 +14,11 @@ public final class OutputBuffer {
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
     /// Bytes waiting to be flushed.
-    @exclusivity(unchecked) public private(set) var count = 0
+    @exclusivity(unchecked) package private(set) var count = 0
     private let sink: OutputSink
     static let flushSize = 1 << 18
 
+    /// An empty buffer that `flush()` writes to `sink`.
     public init(_ sink: OutputSink) {
         self.sink = sink
         capacity = Self.flushSize + 4096
@@ -27,13 +28,15 @@ public final class OutputBuffer {
     deinit { storage.deallocate() }
 
     /// The bytes waiting to be flushed, as an array (for reading back).
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
+    /// Appends `text` as UTF-8, as it is: a format sanitizes or escapes text before writing it.
     @inline(__always)
     public func write(_ text: String) {
         text.withBorrowedUTF8 { write($0) }
     }
 
+    /// Appends `bytes`, copied; an empty buffer writes nothing.
     @inline(__always)
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }  // an empty buffer may have no address
@@ -42,9 +45,11 @@ public final class OutputBuffer {
         count += bytes.count
     }
 
+    /// Appends `bytes`.
     @inline(__always)
     public func write(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { write($0) } }
 
+    /// Appends one byte, such as a newline (0x0A).
     @inline(__always)
     public func write(byte: UInt8) {
         reserve(1)
@@ -74,10 +79,12 @@ public final class OutputBuffer {
 
     /// Writes the buffer out if it is full.
     @inline(__always)
-    public func flushIfFull() throws {
+    func flushIfFull() throws {
         if count >= Self.flushSize { try flush() }
     }
 
+    /// Writes every waiting byte to the sink and empties the buffer. Call it once the table is rendered:
+    /// nothing flushes it at the end. An error from the sink is thrown, and the bytes stay.
     public func flush() throws {
         try sink.write(UnsafeBufferPointer(start: storage, count: count))
         count = 0
@@ -86,11 +93,15 @@ public final class OutputBuffer {
 
 /// A destination for rendered bytes.
 public protocol OutputSink: AnyObject {
+    /// Writes all of `bytes`, or throws (an `OutputError` naming where, for the sinks here).
+    /// Called by `OutputBuffer.flush()` with the buffered bytes, in order (about 256 KiB at a time
+    /// while a table renders).
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws
 }
 
 /// An error writing output, naming where.
 public struct OutputError: Error, CustomStringConvertible {
+    /// What failed and why, with the path or "standard output": "cannot write out.html: No space left on device".
     public let description: String
 }
 
@@ -99,8 +110,11 @@ public final class DescriptorSink: OutputSink {
     let fd: Int32
     let name: String
 
+    /// A sink writing to the open descriptor `fd` (standard output by default), which it never closes.
+    /// `name` says where in errors.
     public init(fd: Int32 = 1, name: String = "standard output") { (self.fd, self.name) = (fd, name) }
 
+    /// Writes all of `bytes`, retrying short and interrupted writes; throws an `OutputError` on failure.
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         var offset = 0
         while offset < bytes.count {
@@ -115,11 +129,14 @@ public final class DescriptorSink: OutputSink {
 /// A file written atomically: to a temporary file beside it, renamed into place by
 /// `commit()`. Until then (or after `abort()`) the destination is untouched.
 public final class AtomicFileSink: OutputSink {
+    /// The destination file, which appears or is replaced only by `commit()`.
     public let path: String
     private let temporary: String
     private let file: DescriptorSink
     private var finished = false
 
+    /// Creates the temporary file (`.NAME.XXXXXX`, mode 0644) in `path`'s folder; throws an
+    /// `OutputError` if it cannot. Dropping the sink without `commit()` removes it.
     public init(path: String) throws {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
@@ -135,6 +152,7 @@ public final class AtomicFileSink: OutputSink {
 
     deinit { abort() }
 
+    /// Writes `bytes` to the temporary file; throws an `OutputError` on failure.
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws { try file.write(bytes) }
 
     /// Makes the file durable and renames it over `path`.

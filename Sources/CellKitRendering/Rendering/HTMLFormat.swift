@@ -10,12 +10,15 @@ import Foundation
 
 /// Writes a self-contained HTML page, row by row.
 public struct HTMLFormat: RowFormat {
-    public let assets: AssetCatalog
+    /// The catalog whose image files are inlined and whose emoji stand for images without one.
+    let assets: AssetCatalog
     private var style = TableStyle.grouped
     private var inlined: [String: String] = [:]  // image name → data URI
 
+    /// A page drawing images from `assets` (usually the document's `assets`).
     public init(assets: AssetCatalog) { self.assets = assets }
 
+    /// As `TextFormat`'s, so the page's rows have the terminal's widths.
     public func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
         TextFormat().contentWidth(tableWidth: tableWidth, style: style)
     }
@@ -23,6 +26,7 @@ public struct HTMLFormat: RowFormat {
     /// One line of text is this many em tall.
     static let lineHeight = 1.6
 
+    /// Writes the page's head and style sheet, then the title (also the page's `<title>`) and header.
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
         style = table.style
         let title = escape(table.title ?? "CellKit table")
@@ -59,12 +63,15 @@ public struct HTMLFormat: RowFormat {
         if let header = table.header { out.write("<div class=\"theader\">\(escape(header))</div>\n") }
     }
 
+    /// Opens the section's `<div>` with its header as an `<h2>`.
     public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         out.write("<div class=\"section\">\n")
         if let header = section.header { out.write("<h2>\(escape(header))</h2>\n") }
         out.write("<div class=\"rows\">\n")
     }
 
+    /// Writes the row as a `<div>` whose views are placed on the character grid; image files are inlined
+    /// as data URIs, once per name.
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
         var css = "height:\(em(row.height))"
         if let c = row.backgroundColor { css += ";background:\(c.css)" }
@@ -74,12 +81,14 @@ public struct HTMLFormat: RowFormat {
         out.write("</div>\n")
     }
 
+    /// Closes the section, with its footer as a paragraph.
     public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         out.write("</div>\n")
         if let footer = section.footer { out.write("<p class=\"footer\">\(escape(footer))</p>\n") }
         out.write("</div>\n")
     }
 
+    /// Writes the table footer and closes the page.
     public mutating func end(_ table: TableInfo, to out: OutputBuffer) throws {
         if let footer = table.footer { out.write("<p class=\"footer\">\(escape(footer))</p>\n") }
         out.write("</div></body></html>\n")

@@ -8,42 +8,68 @@ import CellKitModel
 import CellKitRuntime
 import CellKitText
 
-/// What a format receives, in order: begin, then per section start, rows, end; then end.
+/// Turns laid-out rows into bytes. What a format receives, in order: begin, then per section start,
+/// rows, end; then end. One format value serves one render at a time; `begin` may reset its state.
+/// A format only writes to `out`: the renderer flushes it between rows when it is full.
+/// A thrown error ends the render.
 public protocol RowFormat {
     /// Columns a cell gets in a table `width` wide (borders and margins taken off).
+    /// Asked once per render, before `begin`; every row is laid out this wide.
     func contentWidth(tableWidth: Int, style: TableStyle) -> Int
+    /// Starts the table, `width` columns wide (the renderer's width); the first call of a render.
     mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws
+    /// Starts section `index` (from 0), after `begin` or the previous section's `endSection`.
+    /// Sections with no rows in the renderer's window are skipped, so indexes may jump; an empty section
+    /// is skipped too unless the window is the whole table.
     mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws
+    /// One row of the current section, in order. `isFirst` and `isLast` say whether it is the first or
+    /// last row drawn in the section (within the window). `row` is reused for the next row: copy what
+    /// you keep.
     mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws
+    /// Ends section `index`, after its last row (or right after `beginSection` when it has none).
     mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws
+    /// Ends the table, after the last `endSection`; the last call of a render.
     mutating func end(_ table: TableInfo, to out: OutputBuffer) throws
 }
 
 /// Which rows to draw: a range over the whole table, counted from 0 across sections.
 public struct RowWindow: Sendable, Equatable {
+    /// The first row drawn, counted from 0 across all sections.
     public var first: Int
+    /// The last row drawn, included; past the end of the table means to the end.
     public var last: Int
+    /// Rows `first` through `last`; the default is the whole table. An empty window draws no rows.
     public init(first: Int = 0, last: Int = .max) { (self.first, self.last) = (first, last) }
 }
 
-/// Renders tables from a data source with one format.
+/// Renders tables from a data source with one format, a row at a time: only the row being drawn is
+/// alive, and its cell goes back to the queue's pool before the next. Use it from one thread at a time.
 public final class TableRenderer {
+    /// Where cells are dequeued and recycled; its registry resolves the rows' identifiers, and its
+    /// context collects the warnings.
     public let queue: CellQueue
+    /// Lays out each configured cell (images by its asset catalog).
     public let layout: CellLayout
+    /// The table's width in columns; cells get what the format's `contentWidth` leaves of it.
     public var width: Int
+    /// The row drawn selected; nil for none. A non-selectable row is never drawn selected.
     public var selected: IndexPath?
+    /// The rows drawn; the whole table by default.
     public var window = RowWindow()
     /// Rows drawn by the last `render`.
-    @exclusivity(unchecked) public private(set) var rowsDrawn = 0
+    @exclusivity(unchecked) private(set) var rowsDrawn = 0
 
     // Identifiers seen so far; a table uses few, so a short list beats hashing each row's name.
     @exclusivity(unchecked) private var types: [(name: String, slot: ReuseSlot)] = []
 
+    /// A renderer drawing the whole table `width` columns wide with no row selected.
     public init(queue: CellQueue, layout: CellLayout, width: Int) {
         (self.queue, self.layout, self.width) = (queue, layout, width)
     }
 
-    /// Draws every section and row of `source` in the window.
+    /// Draws every section and row of `source` in the window into `out`, which it flushes whenever it is
+    /// full but not at the end: flush it afterwards. A cell identifier no plugin provides, or an error
+    /// thrown by the source or the format, stops the render; what was written stays in `out`.
     public func render(_ source: TableDataSource, delegate: TableDelegate?, format: inout some RowFormat, to out: OutputBuffer) throws {
         let table = source.tableInfo
         let cellWidth = format.contentWidth(tableWidth: width, style: table.style)

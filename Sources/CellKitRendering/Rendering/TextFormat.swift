@@ -21,6 +21,7 @@ public struct TextFormat: RowFormat {
     private var sectionsStarted = 0
     private var rules = Rules()  // made again when the row width changes
 
+    /// The `text` format by default: box drawing, no colour.
     public init(ascii: Bool = false, color: Bool = false) { (self.ascii, self.color) = (ascii, color) }
 
     // MARK: Borders
@@ -41,12 +42,16 @@ public struct TextFormat: RowFormat {
     /// Columns outside the border on each side.
     private func margin(_ style: TableStyle) -> Int { style == .insetGrouped ? 2 : 0 }
 
+    /// The whole width for `plain`; otherwise less the two border columns, and for `insetGrouped`
+    /// the 2-column margin on each side.
     public func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
         style == .plain ? tableWidth : tableWidth - 2 - 2 * margin(style)
     }
 
     // MARK: Table and sections
 
+    /// Resets the format, then writes the title (bold, centred, cut to one line) and the table header
+    /// (bold, wrapped), each followed by a blank line.
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
         (self.width, style, sectionsStarted, rules) = (width, table.style, 0, Rules())
         if let title = table.title {
@@ -62,6 +67,8 @@ public struct TextFormat: RowFormat {
         }
     }
 
+    /// Writes a blank line between boxed sections, then the header: in capitals above the box, or for
+    /// `plain` bold on a band across the table (tinted in colour).
     public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         if sectionsStarted > 0, style != .plain { out.write(byte: 0x0A) }
         sectionsStarted += 1
@@ -75,10 +82,12 @@ public struct TextFormat: RowFormat {
         }
     }
 
+    /// Writes the section footer, if any, wrapped below the section.
     public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         if let footer = section.footer { wrapped(footer, TextStyle(foreground: Self.headerColor), out) }
     }
 
+    /// Writes the table footer, if any, after a blank line.
     public mutating func end(_ table: TableInfo, to out: OutputBuffer) throws {
         if let footer = table.footer {
             out.write(byte: 0x0A)
@@ -96,6 +105,8 @@ public struct TextFormat: RowFormat {
 
     // MARK: Rows
 
+    /// Writes the row's lines; boxed styles put them between side borders (heavy when selected), with
+    /// the box's top before the first row and its bottom after the last. A rule separates rows.
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
         canvas.paint(row)
         if rules.width != row.width { rules = Rules(self, width: row.width) }

@@ -7,9 +7,14 @@ import CellKitRuntime
 import CellKitText
 
 /// A `TableDocument` served row by row; sections backed by data files stream.
+/// Its own delegate too: rows take the section's, else the table's `rowHeight`.
+/// Use it from one thread at a time: it keeps each data file open between rows.
 public final class DocumentTable: TableDataSource, TableDelegate {
+    /// The document served, as loaded.
     public let document: TableDocument
-    public let registry: CellRegistry
+    /// Resolves the identifiers inline rows and sections name.
+    let registry: CellRegistry
+    /// The document's title, style, header and footer.
     public var tableInfo: TableInfo {
         TableInfo(title: document.title, style: document.style, header: document.header, footer: document.footer)
     }
@@ -45,7 +50,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     }
 
     /// The cell type for `name` written at `mark`, or an error at that place.
-    public func resolve(_ name: String?, at mark: SourceMark) throws(DocumentError) -> CellType {
+    func resolve(_ name: String?, at mark: SourceMark) throws(DocumentError) -> CellType {
         guard let name else {
             throw mark.error("the row names no cell type; give it 'cell: IDENTIFIER', or give its section a 'cell:' for all its rows")
         }
@@ -56,13 +61,17 @@ public final class DocumentTable: TableDataSource, TableDelegate {
 
     // MARK: TableDataSource
 
+    /// The document's sections, at least one.
     public func numberOfSections() -> Int { document.sections.count }
 
+    /// The section's header, footer, cell style and `selectable`, as the document writes them.
     public func sectionInfo(_ section: Int) -> SectionInfo {
         let s = document.sections[section]
         return SectionInfo(header: s.header, footer: s.footer, cellStyle: s.cellStyle, selectable: s.selectable)
     }
 
+    /// Inline rows and counts as written. A data file is read through once to count its records
+    /// (blank lines aside) the first time its section is asked; an unreadable file throws a `DocumentError`.
     public func numberOfRows(inSection section: Int) throws -> Int {
         if let n = counts[section] { return n }
         guard case .file(let file) = document.sections[section].rows else { return 0 }
@@ -71,12 +80,17 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         return n
     }
 
+    /// The row at `indexPath`; see `row(at:into:)`.
     public func row(at indexPath: IndexPath) throws -> TableRow {
         var row = TableRow(identifier: "")
         try self.row(at: indexPath, into: &row)
         return row
     }
 
+    /// The row at `indexPath` into `row`, with its identifier (else its section's `cell`) and data.
+    /// A data file's rows stream: asked in order, each is read from where the last one ended; asked out of
+    /// order, the file is skipped forward, or opened again when it is already past the row. A row that
+    /// names no cell type, or a record the file cannot parse, throws a `DocumentError` at its place.
     public func row(at indexPath: IndexPath, into row: inout TableRow) throws {
         // The streaming case, without copying the section, and with the stream unretained
         // (an atomic pair a row): `streams` holds it while `nextRow` runs.
@@ -127,6 +141,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
 
     // MARK: TableDelegate
 
+    /// The section's `rowHeight`, else the table's; nil (as tall as the content) when neither sets one.
     public func rowHeight(at indexPath: IndexPath) -> Double? {
         document.sections[indexPath.section].rowHeight ?? document.rowHeight
     }
