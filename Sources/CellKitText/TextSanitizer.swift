@@ -60,8 +60,15 @@ public enum TextSanitizer {
                     i += 1
                     continue
                 }
-                guard let (v, length) = UTF8Bytes.decode(bytes, at: i), !isHidden(v) else { return false }
-                i += length
+                // Only scalars led by C2, D8, E1, E2 or EF can be hidden: skip the rest (CJK,
+                // most symbols) by their length without decoding.
+                switch b {
+                case 0xC2, 0xD8, 0xE1, 0xE2, 0xEF:
+                    guard let (v, length) = UTF8Bytes.decode(bytes, at: i), !isHidden(v) else { return false }
+                    i += length
+                default:
+                    i += b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+                }
             }
             return true
         }

@@ -8,9 +8,13 @@
 
 import CellKitModel
 
-/// Column widths of text, for laying it out in character cells.
-package enum TextWidth {
+/// Column widths of text, for laying it out in character cells: a namespace whose
+/// members are for CellKit's own modules (`package`). Public only because Swift does
+/// not inline an `@inlinable` member of a non-public type into another module, and
+/// the renderer measures and paints through these per glyph.
+public enum TextWidth {
     /// The columns `text` takes once sanitized (see `TextSanitizer`).
+    @inlinable
     package static func columns(_ text: String) -> Int {
         if let fast = simpleWidth(text) { return fast }
         var total = 0
@@ -21,6 +25,7 @@ package enum TextWidth {
     /// The width of text whose every scalar is its own glyph (no controls, newlines,
     /// zero-width marks, joiners, selectors, modifiers or flags), or nil: one pass over
     /// the UTF-8, no String indices. Most text, including CJK, takes this path.
+    @inlinable
     package static func simpleWidth(_ text: String) -> Int? {
         return text.withBorrowedUTF8 { bytes in
             let ascii = UTF8Bytes.printableASCIIPrefix(bytes)  // one column a byte
@@ -63,6 +68,7 @@ package enum TextWidth {
 
     /// Calls `body(start, end, width)` for each glyph of `text`, in order; start and
     /// end are unicode-scalar indices. Zero-width scalars with no base form a glyph of width 0.
+    @usableFromInline
     package static func forEachGlyph(in text: String, _ body: (String.UnicodeScalarView.Index, String.UnicodeScalarView.Index, Int) -> Void) {
         let scalars = text.unicodeScalars
         var i = scalars.startIndex

@@ -130,6 +130,20 @@ public enum RowValue: Sendable, Equatable, Hashable {
         } ?? nil
     }
 
+    /// The text at `keyPath` copied into a new NUL-terminated C string (the caller
+    /// frees it) if it is written plainly (see `withPlainString`); else nil. Not generic,
+    /// so that callers in other modules get this module's specialized code: a generic
+    /// member of a non-public type is neither inlined nor specialized across modules,
+    /// and ran the runtime's generic metadata lookup on every row.
+    package func plainStringCopy(at keyPath: String) -> UnsafeMutablePointer<CChar>? {
+        withPlainString(at: keyPath) { bytes in
+            let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
+            UnsafeMutableRawPointer(copy).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            copy[bytes.count] = 0
+            return copy
+        }
+    }
+
     // MARK: The index
 
     /// Calls `body` with the line, the value of the top-level member named by `keyPath`'s

@@ -2,8 +2,10 @@
 // path, and borrowed access to a string's bytes. Text widths, JSON Lines and the
 // host's data strings all go through it.
 
-/// Scans over UTF-8 bytes.
-package enum UTF8Bytes {
+/// Scans over UTF-8 bytes: a namespace whose members are for CellKit's own modules
+/// (`package`). The namespace itself is public only because Swift does not inline an
+/// `@inlinable` member of a non-public type into another module, and these run per byte.
+public enum UTF8Bytes {
     /// How many bytes at the start of `bytes` are printable ASCII (0x20...0x7E):
     /// eight at a time, as most text is.
     @inlinable @inline(__always)
@@ -28,6 +30,7 @@ package enum UTF8Bytes {
 
     /// Whether `bytes` is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates
     /// or values past U+10FFFF).
+    @inlinable
     package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = printableASCIIPrefix(bytes)
         while i < bytes.count {
@@ -39,7 +42,7 @@ package enum UTF8Bytes {
 
     /// The scalar value starting at `i` and its length in bytes, or nil where the
     /// bytes there are not well-formed UTF-8.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (value: UInt32, length: Int)? {
         let lead = bytes[i]
         if lead < 0x80 { return (UInt32(lead), 1) }
