@@ -57,7 +57,10 @@ package final class RowStream {
     /// Cell identifiers met so far (see `knownCell`).
     @exclusivity(unchecked) private var knownCells = KnownCells()
     /// Rows returned so far.
-    @exclusivity(unchecked) package private(set) var rowsRead = 0
+    package var rowsRead: Int { readCount }
+    // Read through a getter by other modules: a stored property accessed from another
+    // module gets a runtime exclusivity check whatever its own attribute says.
+    @exclusivity(unchecked) private var readCount = 0
 
     package static let initialBuffer = 1 << 20
     package static let longestRecord = 16 << 20
@@ -83,7 +86,7 @@ package final class RowStream {
     package func next() throws(DocumentError) -> StreamedRow? {
         while let (record, line) = try nextRecord() {
             if isBlank(record) { continue }
-            rowsRead += 1
+            readCount += 1
             return file.format == .csv ? try csvRow(record, line: line) : try jsonRow(record, line: line)
         }
         return nil
@@ -95,7 +98,7 @@ package final class RowStream {
         while left > 0, let (record, _) = try nextRecord() {
             if isBlank(record) { continue }
             left -= 1
-            rowsRead += 1
+            readCount += 1
         }
     }
 
