@@ -24,22 +24,31 @@ public final class Cell {
 
     // MARK: Appearance
 
+    /// How the standard parts are laid out (`CK_CELL_STYLE`). Set from `dequeueCell`'s
+    /// `style` when the cell is made; hooks may change it.
     @inlinable public var style: CellStyle { get { _style } set { _style = newValue } }
     @usableFromInline @exclusivity(unchecked) var _style: CellStyle
+    /// How the row looks while selected (`CK_CELL_SELECTION_STYLE`); `.none` for a row
+    /// that is not selectable.
     @inlinable public var selectionStyle: SelectionStyle { get { _selectionStyle } set { _selectionStyle = newValue } }
     @usableFromInline @exclusivity(unchecked) var _selectionStyle: SelectionStyle
+    /// The standard glyph at the right edge (`CK_CELL_ACCESSORY_TYPE`); `.none` by default.
     @inlinable public var accessoryType: AccessoryType { get { _accessoryType } set { _accessoryType = newValue } }
     @usableFromInline @exclusivity(unchecked) var _accessoryType: AccessoryType = AccessoryType.none
     /// A custom accessory view, drawn instead of the accessory type's glyph.
     @exclusivity(unchecked) public internal(set) var accessoryView: View?
+    /// How many levels the content is indented (`CK_CELL_INDENTATION_LEVEL`): 0 or more,
+    /// 0 by default. Each level is `indentationWidth` columns.
     @inlinable public var indentationLevel: Int { get { _indentationLevel } set { _indentationLevel = newValue } }
     @usableFromInline @exclusivity(unchecked) var _indentationLevel: Int = 0
-    /// Columns per indentation level.
+    /// Columns per indentation level (`CK_CELL_INDENTATION_WIDTH`): 0 or more, 2 by default.
     @inlinable public var indentationWidth: Int { get { _indentationWidth } set { _indentationWidth = newValue } }
     @usableFromInline @exclusivity(unchecked) var _indentationWidth: Int = 2
     /// The row's height in lines; nil = the table's default (or the height hook's answer).
     @inlinable public var rowHeight: Double? { get { _rowHeight } set { _rowHeight = newValue } }
     @usableFromInline @exclusivity(unchecked) var _rowHeight: Double?
+    /// The row's background colour and image (`CK_CELL_BACKGROUND_COLOR`,
+    /// `CK_CELL_BACKGROUND_IMAGE`); empty by default.
     @inlinable public var background: Fill { get { _background } set { _background = newValue } }
     @usableFromInline @exclusivity(unchecked) var _background: Fill = Fill()
     /// Replaces `background` while the row is selected.
@@ -48,8 +57,12 @@ public final class Cell {
 
     // MARK: Parts
 
+    /// The main label (`CK_PART_TEXT_LABEL`). Never nil once the cell is made.
     @exclusivity(unchecked) public private(set) var textLabel: View!
+    /// The secondary label, 12 points by default (`CK_PART_DETAIL_TEXT_LABEL`); the
+    /// `default` style does not show it. Never nil once the cell is made.
     @exclusivity(unchecked) public private(set) var detailTextLabel: View!
+    /// The image before the labels (`CK_PART_IMAGE_VIEW`). Never nil once the cell is made.
     @exclusivity(unchecked) public private(set) var imageView: View!
     /// The view between the image and the accessory; custom subviews live here.
     @exclusivity(unchecked) public private(set) var contentView: View!
@@ -96,7 +109,9 @@ public final class Cell {
     @usableFromInline @exclusivity(unchecked) private(set) var hasScratch = false
 
     /// A new, blank cell. Use a `CellQueue` to get cells with their hooks run.
-    public convenience init(reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default) {
+    package convenience init(
+        reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default
+    ) {
         self.init(reuseIdentifier: reuseIdentifier, owner: 0, slot: -1, style: style, selectionStyle: selectionStyle, context: CellContext())
     }
 
@@ -229,8 +244,11 @@ public final class Cell {
 
 /// A host call that failed; its status goes back to the plugin, its message to `last_error`.
 public struct CellError: Error, CustomStringConvertible {
+    /// What the host function returns to the plugin: a `CK_ERR_…` constant of cellkit.h, never `CK_OK`.
     public let status: ck_status
+    /// One line saying what went wrong and how to fix it; `host->last_error(cell)` returns it.
     public let message: String
+    /// `message`: printing the error prints what `last_error` returns.
     public var description: String { message }
 
     init(status: ck_status, message: String) { (self.status, self.message) = (status, message) }

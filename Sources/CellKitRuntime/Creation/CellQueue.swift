@@ -9,7 +9,9 @@ import CellKitModel
 
 /// How often a queue made and reused cells of one type.
 public struct CellStatistics: Sendable, Equatable {
+    /// Cells made new, each with its init hook run.
     public var created = 0
+    /// Cells handed out again from a pool, without their init hook.
     public var reused = 0
 }
 
@@ -65,6 +67,9 @@ public final class CellQueue {
     @usableFromInline @exclusivity(unchecked) var pools: UnsafeMutablePointer<Pool>
     @usableFromInline @exclusivity(unchecked) var capacity = 0
 
+    /// A queue with empty pools that resolves slots through `registry`. Each pool keeps at
+    /// most `poolLimit` cells (a negative limit counts as 0: no cell is ever reused); its
+    /// cells share `context`, whose stylesheet `ck_apply_style` reads.
     public init(registry: CellRegistry, poolLimit: Int = 5, context: CellContext = CellContext()) {
         self.registry = registry
         self.poolLimit = max(0, poolLimit)

@@ -13,5 +13,5 @@ public enum BuiltinCells {
     public static let names = ["Default", "Subtitle", "Value1", "Value2"]
 
     /// Whether `name` is a built-in identifier.
-    public static func isBuiltin(_ name: String) -> Bool { names.contains(name) }
+    static func isBuiltin(_ name: String) -> Bool { names.contains(name) }
 }

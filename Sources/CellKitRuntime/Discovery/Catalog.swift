@@ -8,10 +8,13 @@ import Foundation
 
 /// How discovery treats what it finds.
 public struct DiscoveryOptions: Sendable {
+    /// Where to look, in order; the first plugin to offer an identifier wins.
     public var searchPath: SearchPath
     /// Load plugins from files and folders that others can write (off by default).
     public var allowUnsafePermissions: Bool
 
+    /// Options that read `searchPath` (by default the `cellkit` tool's order, which reads
+    /// `CELLKIT_PLUGIN_PATH`) and refuse unsafe permissions unless told otherwise.
     public init(searchPath: SearchPath = .standard(), allowUnsafePermissions: Bool = false) {
         self.searchPath = searchPath
         self.allowUnsafePermissions = allowUnsafePermissions
@@ -22,18 +25,24 @@ public struct DiscoveryOptions: Sendable {
 
 /// The plugin that provides an identifier.
 public struct Registration: Sendable, Codable {
+    /// The identifier provided.
     public let identifier: CellIdentifier
     /// Index into `Catalog.plugins`.
     public let pluginIndex: Int
+    /// The cell type as that plugin declares it: its hooks and their signatures.
     public let declaration: CellTypeDeclaration
 }
 
 /// An identifier offered by two plugins: the first on the search path wins.
 /// A plugin type named like a built-in (`Default`, `Subtitle`, `Value1`, `Value2`) loses to it.
 public struct Shadowing: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The identifier both offer.
     public let identifier: CellIdentifier
+    /// The path of the plugin that provides it, or "built-in".
     public let winner: String
+    /// The path of the plugin whose type is not used.
     public let shadowed: String
+    /// One sentence naming the identifier, the shadowed plugin and the winner (a plugin or the built-in).
     public var description: String {
         winner == "built-in" ? "\(identifier) in \(shadowed) is shadowed by the built-in cell type of that name"
             : "\(identifier) in \(shadowed) is shadowed by \(winner), which comes first on the search path"
@@ -42,6 +51,7 @@ public struct Shadowing: Sendable, Equatable, Codable, CustomStringConvertible {
 
 /// Everything discovery found, in search order.
 public struct Catalog: Sendable {
+    /// The options discovery ran with; loading uses their `allowUnsafePermissions` too.
     public let options: DiscoveryOptions
     /// Every CellKit plugin file found, usable or not.
     public let plugins: [PluginFile]
@@ -49,6 +59,8 @@ public struct Catalog: Sendable {
     public let rejections: [Rejection]
     /// The winning provider of each identifier, sorted by identifier.
     public let registrations: [Registration]
+    /// Each type a usable plugin offers that a built-in or an earlier plugin provides instead,
+    /// in search order.
     public let shadowed: [Shadowing]
 
     /// Discovers plugins on `options.searchPath`.
@@ -81,7 +93,7 @@ public struct Catalog: Sendable {
     }
 
     /// The registered identifier closest to `name`, for "did you mean" messages.
-    public func nearest(to name: String, including extra: [String] = []) -> CellIdentifier? {
+    package func nearest(to name: String, including extra: [String] = []) -> CellIdentifier? {
         let candidates = registrations.map(\.identifier) + extra.compactMap { try? CellIdentifier($0) }
         let scored = candidates.map { ($0, editDistance(name.lowercased(), $0.name.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else { return nil }

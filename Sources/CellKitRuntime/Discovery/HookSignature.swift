@@ -26,7 +26,13 @@ public enum HookParameter: String, CaseIterable, Sendable, Codable {
 
 /// What a hook returns: nothing, or (height hooks only) a number.
 public enum HookResult: String, Sendable, Codable {
-    case void, double, float
+    /// No value: every hook but the height hook.
+    case void
+    /// `double`, the height hook's standard result: the row's height in lines.
+    case double
+    /// `float`: a height in lines.
+    case float
+    /// `int32_t` (also written `int`): a height in whole lines.
     case int32 = "int32_t"
 }
 
@@ -34,29 +40,33 @@ public enum HookResult: String, Sendable, Codable {
 
 /// The parameter list and result of one hook.
 public struct HookSignature: Equatable, Hashable, Sendable, CustomStringConvertible, Codable {
+    /// What the hook returns: `void`, except for height hooks.
     public let result: HookResult
+    /// What the host passes, in order; each parameter at most once, possibly none.
     public let parameters: [HookParameter]
 
     /// `(cell, indexPath)`, returning a double for height hooks: called through a typed pointer.
-    public static func standard(for kind: HookKind) -> HookSignature {
+    static func standard(for kind: HookKind) -> HookSignature {
         HookSignature(result: kind.returnsValue ? .double : .void, parameters: [.cell, .indexPath])
     }
 
     /// Whether this is the standard signature of `kind`, which needs no libffi.
-    public func isStandard(for kind: HookKind) -> Bool { self == .standard(for: kind) }
+    package func isStandard(for kind: HookKind) -> Bool { self == .standard(for: kind) }
 
+    /// The signature in cellkit.h's notation, normalised: `int32_t (row)`, `void (cell, data)`.
     public var description: String {
         "\(result.rawValue) (\(parameters.map(\.rawValue).joined(separator: ", ")))"
     }
 
-    public init(result: HookResult, parameters: [HookParameter]) {
+    /// A signature of `result` and `parameters`, unchecked.
+    init(result: HookResult, parameters: [HookParameter]) {
         self.result = result
         self.parameters = parameters
     }
 
     /// Parses `text` as the signature of a hook of `kind`.
     /// Grammar: `[result] "(" [parameter {"," parameter}] ")"`.
-    public init(parsing text: String, for kind: HookKind) throws(SignatureError) {
+    package init(parsing text: String, for kind: HookKind) throws(SignatureError) {
         var tokens = Self.tokens(text)[...]
         var result: HookResult = kind.returnsValue ? .double : .void
         if let first = tokens.first, first != "(" {
@@ -115,8 +125,10 @@ public struct HookSignature: Equatable, Hashable, Sendable, CustomStringConverti
 }
 
 /// A signature string that does not parse; names the offending token.
-public struct SignatureError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let token: String
-    public let problem: String
-    public var description: String { "bad token '\(token.debugDescriptionEscaped)': \(problem)" }
+package struct SignatureError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The token where parsing stopped, or the whole text when the problem is its shape.
+    package let token: String
+    /// What is wrong there, in a few words (such as "parameter given twice").
+    package let problem: String
+    package var description: String { "bad token '\(token.debugDescriptionEscaped)': \(problem)" }
 }

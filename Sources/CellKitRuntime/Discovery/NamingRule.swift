@@ -29,7 +29,7 @@ public enum HookKind: String, CaseIterable, Sendable, Codable {
     static let byPrefixLength = allCases.sorted { $0.prefix.count > $1.prefix.count }
 
     /// Splits a symbol into its hook kind and identifier, if it follows the rule exactly.
-    public static func parse(symbol: String) -> (HookKind, CellIdentifier)? {
+    package static func parse(symbol: String) -> (HookKind, CellIdentifier)? {
         for kind in byPrefixLength where symbol.hasPrefix(kind.prefix) {
             let rest = String(symbol.dropFirst(kind.prefix.count))
             guard let identifier = try? CellIdentifier(rest) else { return nil }
@@ -69,14 +69,18 @@ public struct CellIdentifier: Hashable, Comparable, Sendable, CustomStringConver
         return nil
     }
 
+    /// The identifier's text, unquoted.
     public var description: String { name }
+    /// Orders by the text, case-sensitively: `Zeta` sorts before `alpha`.
     public static func < (a: Self, b: Self) -> Bool { a.name < b.name }
 
+    /// Decodes a string and validates it: an invalid one throws its `IdentifierError`.
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         try self.init(text)
     }
 
+    /// Encodes the identifier as a plain string.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(name)
@@ -95,6 +99,7 @@ public struct IdentifierError: Error, CustomStringConvertible, Equatable {
     public let name: String
     /// What is wrong with it.
     public let problem: String
+    /// The refused text (control characters escaped), what is wrong, and the rule.
     public var description: String {
         "'\(name.debugDescriptionEscaped)' is not a cell identifier: \(problem) (the rule: an ASCII letter, then letters, digits or underscores, at most \(CellIdentifier.maxLength))"
     }

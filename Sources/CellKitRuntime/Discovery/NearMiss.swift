@@ -21,6 +21,8 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Why it does not count, and how to fix it.
     public let explanation: String
 
+    /// One line: the symbol (control characters escaped), "did you mean" if there is a
+    /// suggestion, then the explanation.
     public var description: String {
         let name = symbol.debugDescriptionEscaped
         return suggestion.map { "\(name): did you mean \($0)? \(explanation)" } ?? "\(name): \(explanation)"

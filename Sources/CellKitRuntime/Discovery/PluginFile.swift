@@ -8,10 +8,15 @@ import Foundation
 
 /// A plugin's descriptor, read from the file's `cellkit_plugin` symbol.
 public struct PluginDescriptor: Sendable, Equatable, Codable {
+    /// The plugin's name, as given to `CK_PLUGIN`: never empty, at most 63 bytes.
     public let name: String
+    /// The plugin's own version text, as given to `CK_PLUGIN`; may be empty.
     public let version: String
+    /// The one-line description given to `CK_PLUGIN`; may be empty.
     public let summary: String
+    /// The `CK_ABI_MAJOR` the plugin was built with; must equal the host's.
     public let abiMajor: Int
+    /// The `CK_ABI_MINOR` the plugin was built with; must not exceed the host's.
     public let abiMinor: Int
     /// "1.0"
     public var abi: String { "\(abiMajor).\(abiMinor)" }
@@ -19,8 +24,11 @@ public struct PluginDescriptor: Sendable, Equatable, Codable {
 
 /// One hook a plugin exports.
 public struct HookDeclaration: Sendable, Equatable, Codable {
+    /// Which of the four hooks it is.
     public let kind: HookKind
+    /// The exported function's name, e.g. `initCellForFoobar`.
     public let symbol: String
+    /// The parameters and result: from its `cellkit_signature_<hook>` symbol, else the standard one.
     public let signature: HookSignature
     /// True when the signature is not `(cell, indexPath)`: the hook is called through libffi.
     public var usesFFI: Bool { !signature.isStandard(for: kind) }
@@ -28,8 +36,11 @@ public struct HookDeclaration: Sendable, Equatable, Codable {
 
 /// A cell type a plugin offers: an identifier and its hooks, in HookKind order.
 public struct CellTypeDeclaration: Sendable, Equatable, Codable {
+    /// The identifier the hooks' names end in.
     public let identifier: CellIdentifier
+    /// The hooks exported for it: at least `initCell` or `customizeCell`, each kind at most once.
     public let hooks: [HookDeclaration]
+    /// The hook of `kind`, or nil if the plugin does not export one.
     public func hook(_ kind: HookKind) -> HookDeclaration? { hooks.first { $0.kind == kind } }
 }
 
@@ -37,17 +48,20 @@ public struct CellTypeDeclaration: Sendable, Equatable, Codable {
 public struct PluginFile: Sendable, Codable {
     /// Absolute path, as found on the search path.
     public let path: String
+    /// What its `cellkit_plugin` symbol says.
     public let descriptor: PluginDescriptor
+    /// The cell types it offers, sorted by identifier; listed even when the plugin is unusable.
     public let cellTypes: [CellTypeDeclaration]
     /// Reasons the plugin cannot be used (ABI mismatch, bad signature, no hooks). Empty when usable.
     public internal(set) var problems: [String]
     /// Symbols that miss the naming rule by a little; the plugin is still usable.
     public let nearMisses: [NearMiss]
+    /// Whether the registry may load it: true when `problems` is empty.
     public var isUsable: Bool { problems.isEmpty }
 
     /// This record with a problem added if the file or its folder is writable by
     /// others or owned by someone else (the loader refuses those).
-    public func checkingPermissions() -> PluginFile {
+    package func checkingPermissions() -> PluginFile {
         var copy = self
         if let problem = FileTrust.problem(forPlugin: path) {
             copy.problems.append(problem.path == path ? problem.reason : "\(problem.path): \(problem.reason)")
@@ -58,8 +72,11 @@ public struct PluginFile: Sendable, Codable {
 
 /// Why a file on the search path is not a plugin at all.
 public struct Rejection: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The file, or the folder on the search path, as found.
     public let path: String
+    /// One line saying why, with the fix when there is one (such as the `chmod` to run).
     public let reason: String
+    /// `path: reason`, on one line.
     public var description: String { "\(path): \(reason)" }
 }
 
@@ -78,7 +95,7 @@ extension PluginFile {
     public static let hostABI = (major: Int(CK_ABI_MAJOR), minor: Int(CK_ABI_MINOR))
 
     /// Reads the file at `path`: a plugin record, or why it is not one. Never runs its code.
-    public static func read(path: String) -> Result<PluginFile, Rejection> {
+    package static func read(path: String) -> Result<PluginFile, Rejection> {
         let reject = { (reason: String) in Result<PluginFile, Rejection>.failure(Rejection(path: path, reason: reason)) }
         let bytes: Data
         switch readFile(path) {

@@ -7,24 +7,34 @@ import Foundation
 public struct SearchPath: Sendable, Equatable, Codable {
     /// Where a search-path entry came from.
     public enum Origin: String, Sendable, Codable {
+        /// A `--plugin-path` option of the `cellkit` tool (`standard(options:)`).
         case option = "--plugin-path"
+        /// One colon-separated part of `CELLKIT_PLUGIN_PATH`.
         case environment = "CELLKIT_PLUGIN_PATH"
+        /// The folder of the running executable.
         case executable = "executable's folder"
+        /// `$XDG_DATA_HOME/cellkit/plugins`, default `~/.local/share/cellkit/plugins`.
         case userData = "user data folder"
+        /// A path an embedding program gave `custom(_:)`.
         case program = "set by the program"
     }
 
     /// One folder or file on the path.
     public struct Entry: Sendable, Equatable, Codable {
+        /// A folder, or one library file; absolute when `standard` or `custom` made the entry.
         public let path: String
+        /// Where the entry came from; says whether a missing folder is reported.
         public let origin: Origin
+        /// An entry for `path`, taken as it is: make it absolute first (`standard` and `custom` do).
         public init(path: String, origin: Origin) { (self.path, self.origin) = (path, origin) }
         /// Whether a missing folder is worth reporting (it was asked for by name).
-        public var isExplicit: Bool { origin == .option || origin == .environment || origin == .program }
+        var isExplicit: Bool { origin == .option || origin == .environment || origin == .program }
     }
 
+    /// The folders and files to read, first to last.
     public var entries: [Entry]
 
+    /// A path of exactly `entries`; `.custom(_:)` builds one from plain paths.
     public init(entries: [Entry]) { self.entries = entries }
 
     /// The documented order: `--plugin-path` options, then `CELLKIT_PLUGIN_PATH` (colon-separated),
@@ -71,7 +81,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
     }
 
     /// `path` made absolute against the current folder, with `~` expanded.
-    public static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
         let full = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
         return (full as NSString).standardizingPath

@@ -39,11 +39,12 @@ public struct ReuseSlot: Sendable, Hashable {
 
 /// A cell type: an identifier with its hooks resolved in a loaded plugin.
 public final class CellType: Sendable {
+    /// The identifier rows name this type by.
     public let identifier: CellIdentifier
-    /// The plugin file that provides it.
+    /// The plugin file that provides it, or "built-in".
     public let pluginPath: String
     /// Its position in the registry, which indexes each queue's pools.
-    public let slot: Int
+    package let slot: Int
     /// The registry that resolved it: slots mean something only within one registry.
     let registryID: Int
     let initCell: Hook?

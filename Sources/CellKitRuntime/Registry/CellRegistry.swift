@@ -27,6 +27,7 @@ public final class CellRegistry: Sendable {
         }
     }
 
+    /// A registry over what `catalog` found, plus the built-in types; loads nothing yet.
     public init(catalog: Catalog) {
         self.catalog = catalog
         state.withLock { state in
@@ -72,13 +73,13 @@ public final class CellRegistry: Sendable {
     }
 
     /// The type a slot stands for, or nil if this registry did not make the slot.
-    public func cellType(at slot: ReuseSlot) -> CellType? {
+    package func cellType(at slot: ReuseSlot) -> CellType? {
         guard slot.registryID == id else { return nil }
         return state.withLock { slot.index < $0.bySlot.count ? $0.bySlot[slot.index] : nil }
     }
 
     /// Whether the plugin at `path` has been opened by this process.
-    public func isLoaded(pluginAt path: String) -> Bool { DynamicLibrary.isOpen(path) }
+    package func isLoaded(pluginAt path: String) -> Bool { DynamicLibrary.isOpen(path) }
 
     private func load(_ index: Int, _ state: inout State) throws(CellKitError) -> LoadedPlugin {
         if let plugin = state.loaded[index] { return plugin }
