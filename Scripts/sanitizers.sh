@@ -88,7 +88,7 @@ run_tsan() {
     export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1"
     local check=(env LD_PRELOAD="$bin/tsan-mutex-shim.so" "$bin/cellkit-threadcheck" --plugin-dir "$bin")
 
-    step "ThreadSanitizer: canary (threads write one CellContext on purpose; TSan must report it)"
+    step "ThreadSanitizer: canary (threads write one cell's label on purpose; TSan must report it)"
     local status=0
     "${check[@]}" --canary --rows 100 >"$bin/canary.log" 2>&1 || status=$?
     if [ "$status" != 66 ] || ! grep -q 'WARNING: ThreadSanitizer: data race' "$bin/canary.log"; then

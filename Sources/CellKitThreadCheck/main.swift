@@ -14,8 +14,9 @@
 // DIR defaults to this executable's folder, where `swift build` puts the C
 // plugins FoobarCells and BenchmarkCells. `--also` resolves further identifiers
 // in every thread and runs their rows unchecked (for trying other plugins).
-// `--canary` breaks the threading rule on purpose (all threads write one
-// CellContext) and must make ThreadSanitizer report: proof the check is live.
+// `--canary` breaks the threading rule on purpose (all threads write one cell's
+// text label, which belongs to one thread) and must make ThreadSanitizer report:
+// proof the check is live.
 
 import CellKit
 import Foundation
@@ -100,8 +101,9 @@ final class Shared: Sendable {
     /// Per thread, the identity of the CellType each identifier resolved to.
     let resolved = Mutex<[Int: [ObjectIdentifier]]>([:])
     let rowsDone = Atomic<Int>(0)
-    /// Only for --canary: one context written by every thread, against the rule.
-    let sharedContext = CellContext()
+    /// Only for --canary: one cell whose label every thread writes, against the rule
+    /// (cells are not Sendable; this one is smuggled across threads on purpose).
+    nonisolated(unsafe) let canaryCell = Cell(reuseIdentifier: try! CellIdentifier("Canary"), style: .default)
 
     init(registry: CellRegistry, options: Options) {
         self.registry = registry
@@ -137,8 +139,8 @@ func work(_ shared: Shared, thread: Int) {
     }
     guard types.allSatisfy({ $0 != nil }) else { return }
     if shared.options.canary {
-        // A plain stored property written by every thread with no lock: a data race by design.
-        for row in 0..<1_000 { shared.sharedContext.contentWidth = thread * 1_000 + row }
+        // A view's frame written by every thread with no lock: a data race by design.
+        for row in 0..<1_000 { shared.canaryCell.textLabel.frame.x = thread * 1_000 + row }
     }
     let resolvedTypes = types.map { $0! }
     shared.resolved.withLock { $0[thread] = resolvedTypes.map(ObjectIdentifier.init) }

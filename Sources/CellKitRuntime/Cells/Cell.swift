@@ -36,7 +36,8 @@ public final class Cell {
     @inlinable public var accessoryType: AccessoryType { get { _accessoryType } set { _accessoryType = newValue } }
     @usableFromInline @exclusivity(unchecked) var _accessoryType: AccessoryType = AccessoryType.none
     /// A custom accessory view, drawn instead of the accessory type's glyph.
-    @exclusivity(unchecked) public internal(set) var accessoryView: View?
+    @inlinable public var accessoryView: View? { _accessoryView }
+    @usableFromInline @exclusivity(unchecked) var _accessoryView: View?
     /// How many levels the content is indented (`CK_CELL_INDENTATION_LEVEL`): 0 or more,
     /// 0 by default. Each level is `indentationWidth` columns.
     @inlinable public var indentationLevel: Int { get { _indentationLevel } set { _indentationLevel = newValue } }
@@ -58,16 +59,21 @@ public final class Cell {
     // MARK: Parts
 
     /// The main label (`CK_PART_TEXT_LABEL`). Never nil once the cell is made.
-    @exclusivity(unchecked) public private(set) var textLabel: View!
+    @inlinable public var textLabel: View! { _textLabel }
+    @usableFromInline @exclusivity(unchecked) var _textLabel: View!
     /// The secondary label, 12 points by default (`CK_PART_DETAIL_TEXT_LABEL`); the
     /// `default` style does not show it. Never nil once the cell is made.
-    @exclusivity(unchecked) public private(set) var detailTextLabel: View!
+    @inlinable public var detailTextLabel: View! { _detailTextLabel }
+    @usableFromInline @exclusivity(unchecked) var _detailTextLabel: View!
     /// The image before the labels (`CK_PART_IMAGE_VIEW`). Never nil once the cell is made.
-    @exclusivity(unchecked) public private(set) var imageView: View!
+    @inlinable public var imageView: View! { _imageView }
+    @usableFromInline @exclusivity(unchecked) var _imageView: View!
     /// The view between the image and the accessory; custom subviews live here.
-    @exclusivity(unchecked) public private(set) var contentView: View!
+    @inlinable public var contentView: View! { _contentView }
+    @usableFromInline @exclusivity(unchecked) var _contentView: View!
     /// The content view's subviews, in the order they were added (later ones draw on top).
-    @exclusivity(unchecked) public internal(set) var subviews: [View] = []
+    @inlinable public var subviews: [View] { _subviews }
+    @usableFromInline @exclusivity(unchecked) var _subviews: [View] = []
 
     // MARK: The row it is showing
 
@@ -94,7 +100,8 @@ public final class Cell {
     // MARK: Errors
 
     /// The message of the last failed host call, as `host->last_error` returns it.
-    @exclusivity(unchecked) public internal(set) var lastError: String?
+    @inlinable public var lastError: String? { _lastError }
+    @usableFromInline @exclusivity(unchecked) var _lastError: String?
 
     // MARK: Lifecycle
 
@@ -127,11 +134,11 @@ public final class Cell {
         handle = .allocate(capacity: 1)
         handle.initialize(to: ck_cell(host: HostTable.pointer, host_private: nil))
         handle.pointee.host_private = Unmanaged.passUnretained(self).toOpaque()
-        textLabel = View(kind: .label, cell: self)
-        detailTextLabel = View(kind: .label, cell: self)
+        _textLabel = View(kind: .label, cell: self)
+        _detailTextLabel = View(kind: .label, cell: self)
         detailTextLabel.fontSize = 12
-        imageView = View(kind: .image, cell: self)
-        contentView = View(kind: .plain, frame: Rect(x: 0, y: 0, width: context.contentWidth, height: 0), cell: self)
+        _imageView = View(kind: .image, cell: self)
+        _contentView = View(kind: .plain, frame: Rect(x: 0, y: 0, width: context.contentWidth, height: 0), cell: self)
     }
 
     deinit {
@@ -173,7 +180,7 @@ public final class Cell {
             throw CellError(status: CK_ERR_DUPLICATE_TAG, message: "the cell already has a subview with tag \(tag); add each subview once, in initCellFor, and find it by tag in customizeCellFor")
         }
         let view = View(kind: kind, frame: frame, tag: tag, cell: self)
-        subviews.append(view)
+        _subviews.append(view)
         return view
     }
 
@@ -181,7 +188,7 @@ public final class Cell {
     @discardableResult
     public func setAccessoryView(_ kind: ViewKind, frame: Rect) -> View {
         let view = View(kind: kind, frame: frame, cell: self)
-        accessoryView = view
+        _accessoryView = view
         return view
     }
 
@@ -218,14 +225,11 @@ public final class Cell {
     /// The row's text at a key path as a C string, copied straight from a JSON Lines
     /// record when the text there has no escapes and is valid UTF-8; else nil.
     func plainDataString(at keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
-        guard let keyPath, case .json(let record) = dataBox.pointee else { return nil }
-        return record.withPlainString(at: String(cString: keyPath)) { bytes in
-            let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
-            UnsafeMutableRawPointer(copy).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-            copy[bytes.count] = 0
-            scratch.append(copy)
-            return UnsafePointer(copy)
-        }
+        guard let keyPath, case .json(let record) = dataBox.pointee,
+            let copy = record.plainStringCopy(at: String(cString: keyPath))
+        else { return nil }
+        scratch.append(copy)
+        return UnsafePointer(copy)
     }
 
     /// Copies `text` into memory that stays valid until the cell is recycled.

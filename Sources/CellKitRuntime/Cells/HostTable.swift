@@ -29,7 +29,7 @@ enum HostTable {
             set_accessory_view: { c, kind, frame in
                 guard let cell = Cell.from(c) else { return nil }
                 do { return cell.setAccessoryView(try ViewKind(c: kind), frame: Rect(frame)).handle } catch {
-                    cell.lastError = "set_accessory_view: \(CellError(error).message)"
+                    cell._lastError = "set_accessory_view: \(CellError(error).message)"
                     return nil
                 }
             },
@@ -38,13 +38,13 @@ enum HostTable {
                 do {
                     return try cell.addSubview(try ViewKind(c: kind), frame: Rect(frame), tag: Int(tag)).handle
                 } catch {
-                    cell.lastError = "add_subview: \(CellError(error).message)"
+                    cell._lastError = "add_subview: \(CellError(error).message)"
                     return nil
                 }
             },
             view_with_tag: { c, tag in
                 guard let cell = Cell.from(c) else { return nil }
-                if tag == 0 { cell.lastError = "view_with_tag: \(Cell.tagZeroMessage)" }
+                if tag == 0 { cell._lastError = "view_with_tag: \(Cell.tagZeroMessage)" }
                 return cell.view(withTag: Int(tag))?.handle
             },
             view_set_int: { v, p, value in onView(v) { try $0.set(p, int: value) } },
@@ -111,7 +111,7 @@ private func onCell(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) thr
     Cell.borrow(handle) { cell in
         do { try body(cell) } catch {
             let failure = CellError(error)
-            cell.lastError = failure.message
+            cell._lastError = failure.message
             return failure.status
         }
         return CK_OK
@@ -122,7 +122,7 @@ private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) thr
     View.borrow(handle) { view in
         do { try body(view) } catch {
             let failure = CellError(error)
-            view.owner.lastError = "\(view.name): \(failure.message)"
+            view.owner._lastError = "\(view.name): \(failure.message)"
             return failure.status
         }
         return CK_OK
@@ -225,7 +225,7 @@ extension Cell {
         case CK_PART_CONTENT_VIEW: return contentView
         case CK_PART_ACCESSORY_VIEW: return accessoryView
         default:
-            lastError = "cell_part: unknown part \(p.rawValue)"
+            _lastError = "cell_part: unknown part \(p.rawValue)"
             return nil
         }
     }

@@ -14,7 +14,8 @@ public final class View {
     /// What the view draws: a label, an image or only its background (`CK_VIEW_KIND`, read-only).
     public let kind: ViewKind
     /// 0 for the standard parts; 1 or more for subviews (0 is every view's default tag, seed 003).
-    @exclusivity(unchecked) public internal(set) var tag: Int
+    @inlinable public var tag: Int { _tag }
+    @usableFromInline @exclusivity(unchecked) var _tag: Int
     /// The cell this view belongs to, or nil once that cell is gone: a view kept
     /// after its cell is freed is orphaned, and setting its properties changes
     /// nothing anyone draws.
@@ -24,7 +25,8 @@ public final class View {
     /// because a view reached per row would otherwise cost a retain and release.
     @usableFromInline unowned(unsafe) let owner: Cell
     /// Set by the cell's deinit; from then on `owner` must not be read.
-    @exclusivity(unchecked) public private(set) var isOrphaned = false
+    @inlinable public var isOrphaned: Bool { _isOrphaned }
+    @usableFromInline @exclusivity(unchecked) var _isOrphaned: Bool = false
 
     // MARK: Geometry and visibility
 
@@ -81,7 +83,7 @@ public final class View {
     init(kind: ViewKind, frame: Rect = .zero, tag: Int = 0, cell: Cell) {
         self.kind = kind
         _frame = frame
-        self.tag = tag
+        self._tag = tag
         owner = cell
         handle = .allocate(capacity: 1)
         handle.initialize(to: ck_view(host: HostTable.pointer, host_private: nil))
@@ -93,7 +95,7 @@ public final class View {
     /// Called by the cell as it is freed: the view no longer reaches it, and a
     /// plugin that kept the view's handle gets CK_ERR_INVALID_ARGUMENT.
     func orphan() {
-        isOrphaned = true
+        _isOrphaned = true
         handle.pointee.host_private = nil
     }
 
