@@ -6,6 +6,7 @@ import CCellKit
 import CellKitModel
 import Foundation
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The Swift runtime's demangler (exported by libswiftCore; the caller frees the result).
 @_silgen_name("swift_demangle")
 private func swift_demangle(
