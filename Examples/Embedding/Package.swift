@@ -8,9 +8,9 @@ let package = Package(
     dependencies: [
         // `name:` makes the package known as "CellKit" whatever its folder is called
         // (a path dependency's identity is otherwise its folder's name).
-        .package(name: "CellKit", path: "../.."),
+        .package(name: "CellKit", path: "../..")
     ],
     targets: [
-        .executableTarget(name: "embed", dependencies: [.product(name: "CellKit", package: "CellKit")]),
+        .executableTarget(name: "embed", dependencies: [.product(name: "CellKit", package: "CellKit")])
     ]
 )

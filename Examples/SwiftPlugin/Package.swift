@@ -7,11 +7,11 @@ let package = Package(
     name: "GreetingCells",
     products: [
         // `.dynamic`: a shared library the host can dlopen. It links both targets.
-        .library(name: "GreetingCells", type: .dynamic, targets: ["GreetingCells", "GreetingCellsDescriptor"]),
+        .library(name: "GreetingCells", type: .dynamic, targets: ["GreetingCells", "GreetingCellsDescriptor"])
     ],
     dependencies: [
         // In your own package: .package(url: "https://…/CellKit.git", from: "1.0.0").
-        .package(name: "CellKit", path: "../.."),
+        .package(name: "CellKit", path: "../..")
     ],
     targets: [
         // The hooks: public @_cdecl functions over the CellKitPlugin layer.

@@ -14,7 +14,8 @@ enum Benchmarks {
         case "dispatch": DispatchBenchmark.main()
         case "render": RenderBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
         case let other:
-            FileHandle.standardError.write(Data("cellkit-bench: unknown benchmark '\(other)'; use dispatch or render\n".utf8))
+            FileHandle.standardError.write(
+                Data("cellkit-bench: unknown benchmark '\(other)'; use dispatch or render\n".utf8))
             exit(2)
         }
     }
@@ -26,7 +27,8 @@ enum DispatchBenchmark {
 
     static func main() {
         do { try run() } catch {
-            FileHandle.standardError.write(Data("cellkit-bench: \(error)\nBuild everything first: swift build -c release\n".utf8))
+            FileHandle.standardError.write(
+                Data("cellkit-bench: \(error)\nBuild everything first: swift build -c release\n".utf8))
             exit(1)
         }
     }
@@ -42,35 +44,51 @@ enum DispatchBenchmark {
         let cells = types.map { queue.dequeueCell($0, at: IndexPath(section: 0, row: 0)) }  // for the direct calls
 
         let variants: [(String, () -> Void)] = [
-            ("hooks called directly (typed C pointers)", {
-                for row in 0..<rows {
-                    let i = row % 3
-                    hooks[i](cells[i].handle, ck_index_path(section: 0, row: Int64(row)))
+            (
+                "hooks called directly (typed C pointers)",
+                {
+                    for row in 0..<rows {
+                        let i = row % 3
+                        hooks[i](cells[i].handle, ck_index_path(section: 0, row: Int64(row)))
+                    }
                 }
-            }),
-            ("the routine: dequeue, customize, recycle", {
-                for row in 0..<rows {
-                    let cell = queue.dequeueCell(slots[row % 3], at: IndexPath(section: 0, row: row))
-                    queue.recycle(cell)
+            ),
+            (
+                "the routine: dequeue, customize, recycle",
+                {
+                    for row in 0..<rows {
+                        let cell = queue.dequeueCell(slots[row % 3], at: IndexPath(section: 0, row: row))
+                        queue.recycle(cell)
+                    }
                 }
-            }),
-            ("the routine, hook through libffi", {
-                for row in 0..<rows {
-                    let cell = queue.dequeueCell(ffiSlot, at: IndexPath(section: 0, row: row))
-                    queue.recycle(cell)
+            ),
+            (
+                "the routine, hook through libffi",
+                {
+                    for row in 0..<rows {
+                        let cell = queue.dequeueCell(ffiSlot, at: IndexPath(section: 0, row: row))
+                        queue.recycle(cell)
+                    }
                 }
-            }),
-            ("the routine, identifier looked up every row", {
-                for row in 0..<rows {
-                    let type = try! registry.cellType(named: names[row % 3])
-                    queue.recycle(queue.dequeueCell(type, at: IndexPath(section: 0, row: row)))
+            ),
+            (
+                "the routine, identifier looked up every row",
+                {
+                    for row in 0..<rows {
+                        let type = try! registry.cellType(named: names[row % 3])
+                        queue.recycle(queue.dequeueCell(type, at: IndexPath(section: 0, row: row)))
+                    }
                 }
-            }),
+            ),
         ]
         let samples = measure(variants)
-        print("CellKit dispatch benchmark: \(rows) rows, 3 identifiers, warm pool, median of \(rounds) interleaved rounds (CPU time)")
+        print(
+            "CellKit dispatch benchmark: \(rows) rows, 3 identifiers, warm pool, median of \(rounds) interleaved rounds (CPU time)"
+        )
         for (i, (name, _)) in variants.enumerated() {
-            print("  " + name.padding(toLength: 46, withPad: " ", startingAt: 0) + String(format: " %7.1f ns/row", median(samples[i])))
+            print(
+                "  " + name.padding(toLength: 46, withPad: " ", startingAt: 0)
+                    + String(format: " %7.1f ns/row", median(samples[i])))
         }
         // Differences are taken within each round, then the median: a round the
         // machine was busy slows both sides of it alike.
@@ -83,11 +101,16 @@ enum DispatchBenchmark {
     }
 
     /// The customize hooks, found with dlsym in the library the registry already opened.
-    static func directHooks(_ names: [String], in path: String) throws -> [@convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void] {
+    static func directHooks(_ names: [String], in path: String) throws
+        -> [@convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void]
+    {
         guard let handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD) else { throw BenchmarkError("\(path) is not loaded") }
         return try names.map { name in
-            guard let symbol = dlsym(handle, "customizeCellFor\(name)") else { throw BenchmarkError("no customizeCellFor\(name)") }
-            return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void).self)
+            guard let symbol = dlsym(handle, "customizeCellFor\(name)") else {
+                throw BenchmarkError("no customizeCellFor\(name)")
+            }
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void).self)
         }
     }
 

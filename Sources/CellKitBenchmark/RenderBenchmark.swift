@@ -14,7 +14,8 @@ enum RenderBenchmark {
         do {
             if arguments.first == "one", arguments.count == 2 { try renderOne(arguments[1]) } else { try run() }
         } catch {
-            FileHandle.standardError.write(Data("cellkit-bench render: \(error)\nBuild everything first: swift build -c release\n".utf8))
+            FileHandle.standardError.write(
+                Data("cellkit-bench render: \(error)\nBuild everything first: swift build -c release\n".utf8))
             exit(1)
         }
     }
@@ -24,7 +25,8 @@ enum RenderBenchmark {
         let folder = NSTemporaryDirectory() + "cellkit-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        print("CellKit render benchmark: JSON Lines → text, width 80, 3 cell types from 2 plugins; one process per size")
+        print(
+            "CellKit render benchmark: JSON Lines → text, width 80, 3 cell types from 2 plugins; one process per size")
         print("      rows   seconds      rows/s   peak RSS")
         for rows in sizes {
             let table = try generate(rows: rows, in: folder)
@@ -37,7 +39,9 @@ enum RenderBenchmark {
             let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             child.waitUntilExit()
             guard child.terminationStatus == 0 else { throw Failure("the render of \(rows) rows failed") }
-            let f = report.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            let f = report.split(separator: " ").compactMap {
+                Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             print(String(format: "%10d %9.3f %11.0f %7.1f MiB", rows, f[0], Double(rows) / f[0], f[1] / 1024))
         }
         print("targets: >= 1,000,000 rows/s; <= 64 MiB peak, flat as rows grow")
@@ -48,7 +52,8 @@ enum RenderBenchmark {
         let document = try TableDocument(contentsOf: path)
         let registry = CellRegistry()
         let source = try DocumentTable(document, registry: registry)
-        let renderer = TableRenderer(queue: CellQueue(registry: registry), layout: CellLayout(assets: document.assets), width: 80)
+        let renderer = TableRenderer(
+            queue: CellQueue(registry: registry), layout: CellLayout(assets: document.assets), width: 80)
         let null = open("/dev/null", O_WRONLY)
         let out = OutputBuffer(DescriptorSink(fd: null, name: "/dev/null"))
         var format = TextFormat()
@@ -79,7 +84,8 @@ enum RenderBenchmark {
         handle.write(Data(chunk.utf8))
         try handle.close()
         let table = folder + "/table-\(rows).yaml"
-        try "title: Benchmark\nstyle: grouped\nsections:\n  - rowsFrom: rows-\(rows).jsonl\n".write(toFile: table, atomically: true, encoding: .utf8)
+        try "title: Benchmark\nstyle: grouped\nsections:\n  - rowsFrom: rows-\(rows).jsonl\n".write(
+            toFile: table, atomically: true, encoding: .utf8)
         return table
     }
 

@@ -8,7 +8,8 @@ import Foundation
 struct CellKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cellkit",
-        abstract: "Table cells from shared-library plugins: render tables that mix them, list what is registered, inspect a plugin.",
+        abstract:
+            "Table cells from shared-library plugins: render tables that mix them, list what is registered, inspect a plugin.",
         discussion: """
             Plugins are .so files exporting initCellFor<Id>, customizeCellFor<Id>, heightForCellFor<Id> \
             and prepareCellForReuseFor<Id>. They are searched for in: --plugin-path folders, then \
@@ -28,7 +29,11 @@ struct CellKitCommand: ParsableCommand {
             let message = TextSanitizer.visible(fullMessage(for: error), keepNewlines: true)
             let code = exitCode(for: error)
             if !message.isEmpty {
-                if code == .success { print(message) } else { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                if code == .success {
+                    print(message)
+                } else {
+                    FileHandle.standardError.write(Data((message + "\n").utf8))
+                }
             }
             Foundation.exit(code.rawValue)
         }

@@ -4,8 +4,10 @@ import ArgumentParser
 import CellKit
 
 struct DiscoveryFlags: ParsableArguments {
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp(
-        "A folder (or one .so file) to search before the others; repeat for more.", valueName: "dir"))
+    @Option(
+        name: .customLong("plugin-path"),
+        help: ArgumentHelp(
+            "A folder (or one .so file) to search before the others; repeat for more.", valueName: "dir"))
     var pluginPaths: [String] = []
 
     @Flag(help: "Load plugins from files and folders that others can write. Only for folders you trust.")

@@ -25,7 +25,11 @@ struct InspectCommand: ParsableCommand {
         let plugin: PluginFile
         switch try resolve() {
         case .failure(let rejection):
-            if json { try Output.printJSON(rejection) } else { Output.print(["\(rejection.path): \(rejection.reason)"]) }
+            if json {
+                try Output.printJSON(rejection)
+            } else {
+                Output.print(["\(rejection.path): \(rejection.reason)"])
+            }
             throw ExitCode(1)
         case .success(let found):
             plugin = discovery.allowUnsafePermissions ? found : found.checkingPermissions()
@@ -43,8 +47,9 @@ struct InspectCommand: ParsableCommand {
         let identifier: CellIdentifier
         do { identifier = try CellIdentifier(target) } catch { throw ValidationError(error.description.terminalSafe) }
         guard let registration = catalog.registration(for: identifier) else {
-            let error = CellKitError.unknownIdentifier(name: target, nearest: catalog.nearest(to: target),
-                                                       searched: catalog.options.searchPath.entries.map(\.path))
+            let error = CellKitError.unknownIdentifier(
+                name: target, nearest: catalog.nearest(to: target),
+                searched: catalog.options.searchPath.entries.map(\.path))
             throw ValidationError(error.description.terminalSafe)
         }
         return .success(catalog.plugins[registration.pluginIndex])  // already read by discovery

@@ -26,9 +26,13 @@ struct ListCommand: ParsableCommand {
         }
         lines.append("")
         lines.append("Built-in cell types (no plugin; they win over plugin types of the same name):")
-        lines.append("  " + BuiltinCells.names.joined(separator: ", ") + "  fill text, detail, image and accessory from the row's data")
+        lines.append(
+            "  " + BuiltinCells.names.joined(separator: ", ")
+                + "  fill text, detail, image and accessory from the row's data")
         lines.append("")
-        lines.append(catalog.registrations.isEmpty ? "No plugin cell types registered." : "Cell types from plugins (\(catalog.registrations.count)):")
+        lines.append(
+            catalog.registrations.isEmpty
+                ? "No plugin cell types registered." : "Cell types from plugins (\(catalog.registrations.count)):")
         for r in catalog.registrations {
             let plugin = catalog.plugins[r.pluginIndex]
             lines.append("  \(r.identifier)  \(plugin.descriptor.name) \(plugin.descriptor.version)  \(plugin.path)")
@@ -79,11 +83,16 @@ struct ListReport: Encodable {
         searchPath = catalog.options.searchPath.entries
         cellTypes = catalog.registrations.map { r in
             let p = catalog.plugins[r.pluginIndex]
-            return CellType(identifier: r.identifier, plugin: p.descriptor.name, version: p.descriptor.version, file: p.path, hooks: r.declaration.hooks)
+            return CellType(
+                identifier: r.identifier, plugin: p.descriptor.name, version: p.descriptor.version, file: p.path,
+                hooks: r.declaration.hooks)
         }
         shadowed = catalog.shadowed
-        broken = catalog.plugins.filter { !$0.isUsable }.map { Broken(file: $0.path, plugin: $0.descriptor.name, problems: $0.problems) }
+        broken = catalog.plugins.filter { !$0.isUsable }.map {
+            Broken(file: $0.path, plugin: $0.descriptor.name, problems: $0.problems)
+        }
         skipped = catalog.rejections
-        nearMisses = Dictionary(uniqueKeysWithValues: catalog.plugins.filter { !$0.nearMisses.isEmpty }.map { ($0.path, $0.nearMisses) })
+        nearMisses = Dictionary(
+            uniqueKeysWithValues: catalog.plugins.filter { !$0.nearMisses.isEmpty }.map { ($0.path, $0.nearMisses) })
     }
 }

@@ -37,13 +37,19 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Columns; default: the document's width, else the terminal's, else 80.", valueName: "n"))
     var width: Int?
 
-    @Option(help: ArgumentHelp("Draw the row at SECTION.ROW as selected (both counted from 0).", valueName: "section.row"))
+    @Option(
+        help: ArgumentHelp("Draw the row at SECTION.ROW as selected (both counted from 0).", valueName: "section.row"))
     var select: String?
 
-    @Option(help: ArgumentHelp("Draw only rows FROM through TO, counted from 0 across all sections (open ends: 10.., ..9).", valueName: "from..to"))
+    @Option(
+        help: ArgumentHelp(
+            "Draw only rows FROM through TO, counted from 0 across all sections (open ends: 10.., ..9).",
+            valueName: "from..to"))
     var rows: String?
 
-    @Option(help: ArgumentHelp("Write to FILE instead of standard output; the file appears only once it is complete.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write to FILE instead of standard output; the file appears only once it is complete.", valueName: "file"))
     var output: String?
 
     @Flag(help: "Draw borders with ASCII instead of box-drawing characters (text and ansi).")
@@ -55,7 +61,9 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var discovery: DiscoveryFlags
 
     func validate() throws {
-        if let width, !(20...1000).contains(width) { throw ValidationError("--width \(width) is out of range; use 20 to 1000 columns") }
+        if let width, !(20...1000).contains(width) {
+            throw ValidationError("--width \(width) is out of range; use 20 to 1000 columns")
+        }
         if let select { _ = try Self.indexPath(select) }
         if let rows { _ = try Self.window(rows) }
     }
@@ -82,7 +90,9 @@ struct RenderCommand: ParsableCommand {
             try? out.flush()
             throw error
         }
-        for warning in context.warnings { FileHandle.standardError.write(Data("warning: \(warning.terminalSafe)\n".utf8)) }
+        for warning in context.warnings {
+            FileHandle.standardError.write(Data("warning: \(warning.terminalSafe)\n".utf8))
+        }
     }
 
     private func render(_ renderer: TableRenderer, _ source: DocumentTable, _ out: OutputBuffer) throws {
@@ -106,7 +116,8 @@ struct RenderCommand: ParsableCommand {
         switch color {
         case .always: true
         case .never: false
-        case .auto: output == nil && Terminal.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR", default: ""].isEmpty
+        case .auto:
+            output == nil && Terminal.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR", default: ""].isEmpty
         }
     }
 
@@ -115,17 +126,21 @@ struct RenderCommand: ParsableCommand {
     static func indexPath(_ text: String) throws -> CellKit.IndexPath {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let s = Int(parts[0]), let r = Int(parts[1]), s >= 0, r >= 0 else {
-            throw ValidationError("--select '\(text.terminalSafe)' is not SECTION.ROW; write it like 1.0 (section 1, row 0)")
+            throw ValidationError(
+                "--select '\(text.terminalSafe)' is not SECTION.ROW; write it like 1.0 (section 1, row 0)")
         }
         return CellKit.IndexPath(section: s, row: r)
     }
 
     static func window(_ text: String) throws -> RowWindow {
         let parts = text.components(separatedBy: "..")
-        guard parts.count == 2 else { throw ValidationError("--rows '\(text.terminalSafe)' is not FROM..TO; write it like 0..99, 100.. or ..9") }
+        guard parts.count == 2 else {
+            throw ValidationError("--rows '\(text.terminalSafe)' is not FROM..TO; write it like 0..99, 100.. or ..9")
+        }
         let first = parts[0].isEmpty ? 0 : Int(parts[0]), last = parts[1].isEmpty ? Int.max : Int(parts[1])
         guard let first, let last, first >= 0, last >= first else {
-            throw ValidationError("--rows '\(text.terminalSafe)': FROM and TO must be row numbers from 0, with FROM <= TO")
+            throw ValidationError(
+                "--rows '\(text.terminalSafe)': FROM and TO must be row numbers from 0, with FROM <= TO")
         }
         return RowWindow(first: first, last: last)
     }

@@ -32,14 +32,17 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
         }
         switch error as? YamlError {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .composer(let context, let problem, let mark, _):
             self = place(mark, problem, context)
         case .reader(let problem, let offset, _, let yaml):
             let (line, column) = offset.flatMap { Self.lineAndColumn(in: yaml, utf8Offset: $0) } ?? (1, 1)
-            self = DocumentError(file: file, line: line, column: column, "cannot read the text: \(problem); save the file as UTF-8")
+            self = DocumentError(
+                file: file, line: line, column: column, "cannot read the text: \(problem); save the file as UTF-8")
         case .duplicatedKeysInMapping(let duplicates, let context):
-            self = DocumentError(file: file, line: context.mark.line, column: context.mark.column,
-                                 "duplicate key\(duplicates.count == 1 ? "" : "s") \(duplicates.joined(separator: ", ")); each key may appear once")
+            self = DocumentError(
+                file: file, line: context.mark.line, column: context.mark.column,
+                "duplicate key\(duplicates.count == 1 ? "" : "s") \(duplicates.joined(separator: ", ")); each key may appear once"
+            )
         default:
             self = DocumentError(file: file, line: 1, column: 1, "cannot parse: \(error)")
         }

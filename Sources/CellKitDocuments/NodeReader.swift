@@ -14,14 +14,18 @@ struct NodeReader {
     func root(_ text: String) throws(DocumentError) -> Node {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch { throw DocumentError(file: file, yaml: error) }
-        guard let node else { throw DocumentError(file: file, line: 1, column: 1, "the document is empty; expected a mapping") }
+        guard let node else {
+            throw DocumentError(file: file, line: 1, column: 1, "the document is empty; expected a mapping")
+        }
         return node
     }
 
     /// Reads the file at `path` as UTF-8 and parses it.
     static func load(_ path: String) throws(DocumentError) -> (NodeReader, Node) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let why = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
+            let why =
+                FileManager.default.fileExists(atPath: path)
+                ? "cannot be read (check its permissions)" : "does not exist"
             throw DocumentError(file: path, line: 1, column: 1, "the file \(why)")
         }
         guard let text = String(validatingUTF8Data: data) else {
@@ -80,15 +84,20 @@ struct NodeReader {
 
     func int(_ node: Node, in range: ClosedRange<Int>) throws(DocumentError) -> Int {
         guard let v = node.int, typeName(node) == .int else { throw expected("a whole number", node) }
-        guard range.contains(v) else { throw error(node, "\(v) is out of range; expected \(range.lowerBound) to \(range.upperBound)") }
+        guard range.contains(v) else {
+            throw error(node, "\(v) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+        }
         return v
     }
 
     func double(_ node: Node, in range: ClosedRange<Double>) throws(DocumentError) -> Double {
-        guard let v = node.float ?? node.int.map(Double.init), [.int, .float].contains(typeName(node)), v.isFinite else {
+        guard let v = node.float ?? node.int.map(Double.init), [.int, .float].contains(typeName(node)), v.isFinite
+        else {
             throw expected("a number", node)
         }
-        guard range.contains(v) else { throw error(node, "\(v) is out of range; expected \(range.lowerBound) to \(range.upperBound)") }
+        guard range.contains(v) else {
+            throw error(node, "\(v) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+        }
         return v
     }
 
@@ -133,7 +142,8 @@ struct NodeReader {
             switch typeName(node) {
             case .null: return .null
             case .bool: return node.bool.map(RowValue.bool) ?? .string(s.string)
-            case .int, .float: return (node.float ?? node.int.map(Double.init)).map(RowValue.number) ?? .string(s.string)
+            case .int, .float:
+                return (node.float ?? node.int.map(Double.init)).map(RowValue.number) ?? .string(s.string)
             default: return .string(s.string)
             }
         case .sequence(let items):

@@ -69,7 +69,9 @@ package final class RowStream {
         self.file = file
         fd = open(file.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw file.mark.error("cannot open the data file \(file.path): \(String(cString: strerror(errno))); check the path, relative to the document's folder")
+            throw file.mark.error(
+                "cannot open the data file \(file.path): \(String(cString: strerror(errno))); check the path, relative to the document's folder"
+            )
         }
         buffer = .allocate(byteCount: Self.initialBuffer, alignment: 16)
         if file.format == .csv { try readHeader() }
@@ -133,12 +135,14 @@ package final class RowStream {
                 let value = parser.value(at: offset)
                 guard case .string(let s)? = value else {
                     let found = value?.typeName ?? "something else"
-                    throw self.error(line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")
+                    throw self.error(
+                        line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")
                 }
                 cell = s
             }
         }
-        return StreamedRow(cell: cell, data: .json(JSONRecord(line: record, members: members)), line: line, column: cellColumn)
+        return StreamedRow(
+            cell: cell, data: .json(JSONRecord(line: record, members: members)), line: line, column: cellColumn)
     }
 
     /// Cell identifiers met so far, with their bytes in raw memory: a table names few
@@ -153,7 +157,8 @@ package final class RowStream {
 
         /// The name written as `text`: the same String as before when it was met before.
         mutating func name(_ text: UnsafeBufferPointer<UInt8>) -> String {
-            for k in lengths.indices where lengths[k] == text.count && memcmp(bytes + k * Self.longest, text.baseAddress!, text.count) == 0 {
+            for k in lengths.indices
+            where lengths[k] == text.count && memcmp(bytes + k * Self.longest, text.baseAddress!, text.count) == 0 {
                 return names[k]
             }
             let name = String(decoding: text, as: UTF8.self)
@@ -169,7 +174,10 @@ package final class RowStream {
     private func csvRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
         let values = try csvFields(record, line: line)
         guard values.count == header.count else {
-            throw error(line, column: 1, "the record has \(values.count) fields, the header has \(header.count); quote fields that contain commas")
+            throw error(
+                line, column: 1,
+                "the record has \(values.count) fields, the header has \(header.count); quote fields that contain commas"
+            )
         }
         var fields: [String: RowValue] = [:]
         var cell: String?
@@ -180,7 +188,9 @@ package final class RowStream {
     }
 
     private func readHeader() throws(DocumentError) {
-        guard let (record, line) = try nextRecord() else { throw error(1, column: 1, "the CSV file is empty; its first line must name the columns") }
+        guard let (record, line) = try nextRecord() else {
+            throw error(1, column: 1, "the CSV file is empty; its first line must name the columns")
+        }
         header = try csvFields(record, line: line)
         if let duplicate = Dictionary(grouping: header, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
             throw error(line, column: 1, "the header names column '\(duplicate)' twice")
@@ -194,8 +204,14 @@ package final class RowStream {
             let b = record[i]
             if quoted {
                 if b == UInt8(ascii: "\"") {
-                    if i + 1 < record.count, record[i + 1] == UInt8(ascii: "\"") { field.append(b); i += 1 } else { quoted = false }
-                } else { field.append(b) }
+                    if i + 1 < record.count, record[i + 1] == UInt8(ascii: "\"") {
+                        field.append(b); i += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(b)
+                }
             } else if b == UInt8(ascii: ",") {
                 fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true)
             } else if b == UInt8(ascii: "\""), field.isEmpty {
@@ -219,7 +235,8 @@ package final class RowStream {
             let bytes = buffer.bindMemory(to: UInt8.self)
             if file.format != .csv {  // no quoted newlines: libc's memchr finds the line end
                 let base = bytes.baseAddress!
-                scan = memchr(base + scan, 0x0A, end - scan).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
+                scan =
+                    memchr(base + scan, 0x0A, end - scan).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
             }
             while scan < end {
                 let b = bytes[scan]
@@ -258,7 +275,10 @@ package final class RowStream {
         }
         if end == buffer.count {
             guard buffer.count < Self.longestRecord else {
-                throw error(nextLine, column: 1, "a record longer than \(Self.longestRecord >> 20) MiB; is this a JSON Lines file (one object per line)?")
+                throw error(
+                    nextLine, column: 1,
+                    "a record longer than \(Self.longestRecord >> 20) MiB; is this a JSON Lines file (one object per line)?"
+                )
             }
             let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
             grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
@@ -278,7 +298,9 @@ package final class RowStream {
 
     /// The 1-based column, in unicode scalars, of byte `offset` in `record`.
     private func column(in record: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
-        if UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: record[..<offset])) == offset { return offset + 1 }  // the usual `{"cell": `
+        if UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: record[..<offset])) == offset {
+            return offset + 1
+        }  // the usual `{"cell": `
         return record.prefix(offset).reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 

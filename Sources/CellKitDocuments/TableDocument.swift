@@ -29,7 +29,9 @@ public struct SourceMark: Sendable, Equatable {
     public init(file: String, line: Int, column: Int) { (self.file, self.line, self.column) = (file, line, column) }
 
     /// An error at this place.
-    package func error(_ message: String) -> DocumentError { DocumentError(file: file, line: line, column: column, message) }
+    package func error(_ message: String) -> DocumentError {
+        DocumentError(file: file, line: line, column: column, message)
+    }
 }
 
 /// A loaded table document: the table's look and its sections, checked when loaded.
@@ -105,7 +107,9 @@ public struct TableDocument: Sendable {
     public init(contentsOf path: String) throws(DocumentError) {
         self.path = path
         let (reader, root) = try NodeReader.load(path)
-        let keys = ["title", "style", "width", "rowHeight", "header", "footer", "selected", "stylesheet", "assets", "sections"]
+        let keys = [
+            "title", "style", "width", "rowHeight", "header", "footer", "selected", "stylesheet", "assets", "sections",
+        ]
         let f = try reader.fields(root, allowed: keys, what: "the table")
         title = try f["title"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         if let n = f["style"] { style = try reader.choice(n, TableStyle.self) }
@@ -115,13 +119,21 @@ public struct TableDocument: Sendable {
         footer = try f["footer"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         if let n = f["selected"] {
             let g = try reader.fields(n, allowed: ["section", "row"], what: "the selected row")
-            guard let section = g["section"], let row = g["row"] else { throw reader.error(n, "write the selected row as {section: S, row: R}") }
-            selected = CellKitModel.IndexPath(section: try reader.int(section, in: 0...Int(Int32.max)), row: try reader.int(row, in: 0...Int(Int32.max)))
+            guard let section = g["section"], let row = g["row"] else {
+                throw reader.error(n, "write the selected row as {section: S, row: R}")
+            }
+            selected = CellKitModel.IndexPath(
+                section: try reader.int(section, in: 0...Int(Int32.max)),
+                row: try reader.int(row, in: 0...Int(Int32.max)))
         }
         if let n = f["stylesheet"] { stylesheet = try StylesheetFile.load(resolve(try reader.string(n))) }
         if let n = f["assets"] { assets = try AssetCatalogFile.load(resolve(try reader.string(n))) }
-        guard let list = f["sections"] else { throw reader.error(root, "the table has no 'sections'; add a list of sections") }
-        guard let items = list.sequence, !items.isEmpty else { throw reader.expected("a non-empty list of sections", list) }
+        guard let list = f["sections"] else {
+            throw reader.error(root, "the table has no 'sections'; add a list of sections")
+        }
+        guard let items = list.sequence, !items.isEmpty else {
+            throw reader.expected("a non-empty list of sections", list)
+        }
         for item in items { sections.append(try section(item, reader)) }
     }
 
@@ -131,7 +143,11 @@ public struct TableDocument: Sendable {
         let joined = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(relative)
         var parts: [Substring] = []
         for part in joined.split(separator: "/", omittingEmptySubsequences: false) {
-            if part == "..", let last = parts.last, last != "..", !last.isEmpty { parts.removeLast() } else if part != "." { parts.append(part) }
+            if part == "..", let last = parts.last, last != "..", !last.isEmpty {
+                parts.removeLast()
+            } else if part != "." {
+                parts.append(part)
+            }
         }
         return parts.joined(separator: "/")  // "a/b/../c" → "a/c", so messages show short paths
     }
@@ -149,10 +165,14 @@ public struct TableDocument: Sendable {
         if let n = f["cell"] { section.cell = try reader.string(n); section.cellMark = mark(n) }
         if let n = f["style"] { section.cellStyle = try reader.choice(n, CellStyle.self) }
         if let n = f["selectable"] { section.selectable = try reader.bool(n) }
-        section.rowHeight = try f["rowHeight"].map { (n: Node) throws(DocumentError) in try reader.double(n, in: 1...100) }
+        section.rowHeight = try f["rowHeight"].map { (n: Node) throws(DocumentError) in
+            try reader.double(n, in: 1...100)
+        }
         switch (f["rows"], f["rowsFrom"]) {
         case (.some, .some): throw reader.error(node, "a section takes 'rows' or 'rowsFrom', not both")
-        case (nil, nil): throw reader.error(node, "the section has no rows; add 'rows' (a list or a count) or 'rowsFrom' (a .jsonl or .csv file)")
+        case (nil, nil):
+            throw reader.error(
+                node, "the section has no rows; add 'rows' (a list or a count) or 'rowsFrom' (a .jsonl or .csv file)")
         case (let rows?, nil):
             if rows.sequence == nil {
                 section.rows = .count(try reader.int(rows, in: 0...10_000_000))
@@ -162,7 +182,8 @@ public struct TableDocument: Sendable {
         case (nil, let file?):
             let name = try reader.string(file)
             guard let format = DataFile.Format(path: name) else {
-                throw reader.error(file, "'\(name)' is not a .jsonl, .ndjson or .csv file; rows stream from JSON Lines or CSV")
+                throw reader.error(
+                    file, "'\(name)' is not a .jsonl, .ndjson or .csv file; rows stream from JSON Lines or CSV")
             }
             section.rows = .file(DataFile(path: resolve(name), format: format, mark: mark(file)))
         }
@@ -172,7 +193,9 @@ public struct TableDocument: Sendable {
     /// A row: a mapping whose `cell` key names its identifier and whose other keys are its data,
     /// or a bare text that becomes `{text: ...}` for the built-in styles.
     private func row(_ node: Node, _ reader: NodeReader) throws(DocumentError) -> Row {
-        if node.scalar != nil { return Row(cell: nil, data: .object(["text": try reader.value(node)]), mark: mark(node)) }
+        if node.scalar != nil {
+            return Row(cell: nil, data: .object(["text": try reader.value(node)]), mark: mark(node))
+        }
         guard let mapping = node.mapping else { throw reader.expected("a row (a mapping or a text)", node) }
         var cell: String?
         var data: [String: RowValue] = [:]
@@ -204,8 +227,13 @@ enum StylesheetFile {
         return Stylesheet(styles: flat, source: path)
     }
 
-    private static func style(_ node: Node, _ r: NodeReader) throws(DocumentError) -> (Style, extends: String?, node: Node) {
-        let keys = ["extends", "frame", "left", "top", "width", "height", "fontSize", "fontWeight", "textColor", "lineBreakMode", "numberOfLines", "alignment"]
+    private static func style(_ node: Node, _ r: NodeReader) throws(DocumentError) -> (
+        Style, extends: String?, node: Node
+    ) {
+        let keys = [
+            "extends", "frame", "left", "top", "width", "height", "fontSize", "fontWeight", "textColor",
+            "lineBreakMode", "numberOfLines", "alignment",
+        ]
         let f = try r.fields(node, allowed: keys, what: "a style")
         var s = Style()
         let coordinate = { (n: Node) throws(DocumentError) -> Int in try r.int(n, in: -1000...1000) }
@@ -215,23 +243,32 @@ enum StylesheetFile {
         s.fontSize = try f["fontSize"].map { (n: Node) throws(DocumentError) in try r.double(n, in: 1...200) }
         s.fontWeight = try f["fontWeight"].map { (n: Node) throws(DocumentError) in try r.choice(n, FontWeight.self) }
         s.textColor = try f["textColor"].map { (n: Node) throws(DocumentError) in try r.color(n) }
-        s.lineBreakMode = try f["lineBreakMode"].map { (n: Node) throws(DocumentError) in try r.choice(n, LineBreakMode.self) }
+        s.lineBreakMode = try f["lineBreakMode"].map { (n: Node) throws(DocumentError) in
+            try r.choice(n, LineBreakMode.self)
+        }
         s.numberOfLines = try f["numberOfLines"].map { (n: Node) throws(DocumentError) in try r.int(n, in: 0...1000) }
         s.alignment = try f["alignment"].map { (n: Node) throws(DocumentError) in try r.choice(n, TextAlignment.self) }
         return (s, try f["extends"].map { (n: Node) throws(DocumentError) in try r.string(n) }, f["extends"] ?? node)
     }
 
     /// The style with everything it extends applied beneath it; a cycle or unknown parent is an error.
-    private static func flatten(_ name: String, _ raw: [String: (Style, extends: String?, node: Node)], _ r: NodeReader,
-                                chain: [String]) throws(DocumentError) -> Style {
+    private static func flatten(
+        _ name: String, _ raw: [String: (Style, extends: String?, node: Node)], _ r: NodeReader,
+        chain: [String]
+    ) throws(DocumentError) -> Style {
         let entry = raw[name]!
         guard let parent = entry.extends else { return entry.0 }
         if chain.contains(name) || parent == name {
             let loop = parent == name ? [name, name] : chain + [name]
-            throw r.error(entry.node, "style '\(loop[0])' extends itself through \(loop.joined(separator: " → ")); break the cycle")
+            throw r.error(
+                entry.node,
+                "style '\(loop[0])' extends itself through \(loop.joined(separator: " → ")); break the cycle")
         }
         guard raw[parent] != nil else {
-            throw r.error(entry.node, "style '\(name)' extends '\(parent)', which the stylesheet does not define; styles: \(raw.keys.sorted().joined(separator: ", "))")
+            throw r.error(
+                entry.node,
+                "style '\(name)' extends '\(parent)', which the stylesheet does not define; styles: \(raw.keys.sorted().joined(separator: ", "))"
+            )
         }
         return entry.0.over(try flatten(parent, raw, r, chain: chain + [name]))
     }
@@ -242,18 +279,29 @@ enum AssetCatalogFile {
     static func load(_ path: String) throws(DocumentError) -> AssetCatalog {
         let (reader, root) = try NodeReader.load(path)
         let top = try reader.fields(root, allowed: ["images"], what: "the asset catalog")
-        guard let mapping = top["images"]?.mapping else { throw reader.error(root, "the asset catalog needs an 'images' mapping of names to images") }
+        guard let mapping = top["images"]?.mapping else {
+            throw reader.error(root, "the asset catalog needs an 'images' mapping of names to images")
+        }
         let folder = (path as NSString).deletingLastPathComponent
         var images: [String: AssetCatalog.Image] = [:]
         for (key, value) in mapping {
             let f = try reader.fields(value, allowed: ["glyph", "emoji", "file", "color"], what: "an image")
-            guard let glyphNode = f["glyph"] else { throw reader.error(value, "the image needs a 'glyph': the text drawn in the terminal") }
+            guard let glyphNode = f["glyph"] else {
+                throw reader.error(value, "the image needs a 'glyph': the text drawn in the terminal")
+            }
             let glyph = TextSanitizer.visible(try reader.string(glyphNode))
-            guard (1...4).contains(TextWidth.columns(glyph)) else { throw reader.error(glyphNode, "a glyph takes 1 to 4 columns; '\(glyph)' takes \(TextWidth.columns(glyph))") }
-            var image = AssetCatalog.Image(glyph: glyph, emoji: try f["emoji"].map { (n: Node) throws(DocumentError) in try reader.string(n) }, color: try f["color"].map { (n: Node) throws(DocumentError) in try reader.color(n) })
+            guard (1...4).contains(TextWidth.columns(glyph)) else {
+                throw reader.error(
+                    glyphNode, "a glyph takes 1 to 4 columns; '\(glyph)' takes \(TextWidth.columns(glyph))")
+            }
+            var image = AssetCatalog.Image(
+                glyph: glyph, emoji: try f["emoji"].map { (n: Node) throws(DocumentError) in try reader.string(n) },
+                color: try f["color"].map { (n: Node) throws(DocumentError) in try reader.color(n) })
             if let n = f["file"] {
                 let file = (folder as NSString).appendingPathComponent(try reader.string(n))
-                guard FileManager.default.isReadableFile(atPath: file) else { throw reader.error(n, "image file \(file) does not exist or cannot be read") }
+                guard FileManager.default.isReadableFile(atPath: file) else {
+                    throw reader.error(n, "image file \(file) does not exist or cannot be read")
+                }
                 image.file = file
             }
             images[try reader.string(key)] = image

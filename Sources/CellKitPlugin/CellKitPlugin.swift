@@ -100,7 +100,9 @@ public struct Cell {
     public var reuseIdentifier: String { string(CK_CELL_REUSE_IDENTIFIER) ?? "" }
 
     private func int(_ p: ck_cell_property) -> Int64 { var v: Int64 = 0; _ = host.cell_get_int(raw, p, &v); return v }
-    private func setInt(_ p: ck_cell_property, _ v: some BinaryInteger) { _ = host.cell_set_int(raw, p, Int64(truncatingIfNeeded: v)) }
+    private func setInt(_ p: ck_cell_property, _ v: some BinaryInteger) {
+        _ = host.cell_set_int(raw, p, Int64(truncatingIfNeeded: v))
+    }
     private func string(_ p: ck_cell_property) -> String? {
         var out: UnsafePointer<CChar>?
         guard host.cell_get_string(raw, p, &out) == CK_OK, let out else { return nil }
@@ -222,7 +224,9 @@ public struct View {
     public func applyStyle(_ name: String) -> Bool { ck_apply_style(raw, name) == CK_OK }
 
     private func int(_ p: ck_view_property) -> Int64 { var v: Int64 = 0; _ = host.view_get_int(raw, p, &v); return v }
-    private func setInt(_ p: ck_view_property, _ v: some BinaryInteger) { _ = host.view_set_int(raw, p, Int64(truncatingIfNeeded: v)) }
+    private func setInt(_ p: ck_view_property, _ v: some BinaryInteger) {
+        _ = host.view_set_int(raw, p, Int64(truncatingIfNeeded: v))
+    }
     private func string(_ p: ck_view_property) -> String? {
         var out: UnsafePointer<CChar>?
         guard host.view_get_string(raw, p, &out) == CK_OK, let out else { return nil }

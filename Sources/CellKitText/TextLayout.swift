@@ -23,7 +23,9 @@ package enum TextLayout {
         if ranges.count > maxLines, [.truncateTail, .truncateHead, .truncateMiddle].contains(mode) {
             // More text follows the last line shown: end it with an ellipsis.
             let last = ranges[maxLines - 1].lowerBound
-            lines[maxLines - 1] = glyphs.string(last, glyphs.fit(from: last, width: width - 1, limit: glyphs.nextNewline(from: last))) + ellipsis
+            lines[maxLines - 1] =
+                glyphs.string(last, glyphs.fit(from: last, width: width - 1, limit: glyphs.nextNewline(from: last)))
+                + ellipsis
         }
         return lines
     }
@@ -37,7 +39,8 @@ package enum TextLayout {
             return ellipsis + g.string(g.fitBackward(to: g.count, width: width - 1), g.count)
         case .truncateMiddle:
             let head = width / 2, tail = width - 1 - head  // the ellipsis takes the middle column
-            return g.string(0, g.fit(from: 0, width: head)) + ellipsis + g.string(g.fitBackward(to: g.count, width: tail), g.count)
+            return g.string(0, g.fit(from: 0, width: head)) + ellipsis
+                + g.string(g.fitBackward(to: g.count, width: tail), g.count)
         case .truncateTail:
             return g.string(0, g.fit(from: 0, width: width - 1, limit: firstLine)) + ellipsis
         case .clip, .wordWrap, .charWrap:

@@ -28,7 +28,8 @@ public enum TextSanitizer {
             case 0x7F: out.append("\u{2421}")
             case _ where isHidden(s.value):
                 let hex = String(s.value, radix: 16, uppercase: true)
-                out.append(contentsOf: "‹U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)›".unicodeScalars)
+                out.append(
+                    contentsOf: "‹U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)›".unicodeScalars)
             default: out.append(s)
             }
         }
@@ -41,7 +42,7 @@ public enum TextSanitizer {
     static func isHidden(_ v: UInt32) -> Bool {
         switch v {
         case 0x80...0x9F, 0xAD, 0x61C, 0x180E, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064,
-             0x2066...0x206F, 0xFEFF, 0xFFF9...0xFFFB:
+            0x2066...0x206F, 0xFEFF, 0xFFF9...0xFFFB:
             true
         default: false
         }

@@ -37,7 +37,8 @@ public enum TextWidth {
     /// Calls `body(scalar, width)` for each scalar of `bytes` and returns the total width,
     /// or returns nil (maybe after some calls) as soon as a scalar is not a glyph of its own.
     @inlinable @inline(__always)
-    package static func forEachSimpleScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32, Int) -> Void) -> Int? {
+    package static func forEachSimpleScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32, Int) -> Void) -> Int?
+    {
         var i = 0, total = 0
         let n = bytes.count
         while i < n {
@@ -55,9 +56,16 @@ public enum TextWidth {
                 v = (b0 & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F); i += 3
             } else {
                 guard i + 3 < n else { return nil }
-                v = (b0 & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6 | UInt32(bytes[i + 3] & 0x3F); i += 4
+                v =
+                    (b0 & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6
+                    | UInt32(bytes[i + 3] & 0x3F);
+                i += 4
             }
-            if v < 0xA0 || v == 0xFE0F || v == 0x200D || (0x1F1E6...0x1F1FF).contains(v) || (0x1F3FB...0x1F3FF).contains(v) { return nil }
+            if v < 0xA0 || v == 0xFE0F || v == 0x200D || (0x1F1E6...0x1F1FF).contains(v)
+                || (0x1F3FB...0x1F3FF).contains(v)
+            {
+                return nil
+            }
             let w = lookupWidth(v)
             guard w > 0 else { return nil }
             body(v, w)
@@ -69,7 +77,9 @@ public enum TextWidth {
     /// Calls `body(start, end, width)` for each glyph of `text`, in order; start and
     /// end are unicode-scalar indices. Zero-width scalars with no base form a glyph of width 0.
     @usableFromInline
-    package static func forEachGlyph(in text: String, _ body: (String.UnicodeScalarView.Index, String.UnicodeScalarView.Index, Int) -> Void) {
+    package static func forEachGlyph(
+        in text: String, _ body: (String.UnicodeScalarView.Index, String.UnicodeScalarView.Index, Int) -> Void
+    ) {
         let scalars = text.unicodeScalars
         var i = scalars.startIndex
         while i < scalars.endIndex {
@@ -138,7 +148,13 @@ public enum TextWidth {
         guard high >= 0, v >= table[0], v <= table[table.count - 1] else { return false }
         while low <= high {
             let mid = (low + high) / 2
-            if v < table[2 * mid] { high = mid - 1 } else if v > table[2 * mid + 1] { low = mid + 1 } else { return true }
+            if v < table[2 * mid] {
+                high = mid - 1
+            } else if v > table[2 * mid + 1] {
+                low = mid + 1
+            } else {
+                return true
+            }
         }
         return false
     }

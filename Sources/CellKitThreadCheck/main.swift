@@ -65,7 +65,10 @@ func usage(_ problem: String?) -> Never {
 
 func fail(_ message: String, status: Int32, usage: Bool = false) -> Never {
     var text = message + "\n"
-    if usage { text += "usage: cellkit-threadcheck [--plugin-dir DIR] [--threads N] [--rows N] [--also IDENTIFIER]... [--canary]\n" }
+    if usage {
+        text +=
+            "usage: cellkit-threadcheck [--plugin-dir DIR] [--threads N] [--rows N] [--also IDENTIFIER]... [--canary]\n"
+    }
     FileHandle.standardError.write(Data(text.utf8))
     exit(status)
 }
@@ -74,11 +77,11 @@ func fail(_ message: String, status: Int32, usage: Bool = false) -> Never {
 
 /// What a row of each identifier must show after its hooks ran.
 enum Kind: Sendable {
-    case foobar               // typed pointers: init + customize, no height hook
-    case bar                  // libffi customize and height, typed prepare-for-reuse
-    case bench(level: Int)    // typed pointer setting the indentation level
-    case benchFFI             // libffi, the same through a declared parameter list
-    case unchecked            // --also: run, not checked
+    case foobar  // typed pointers: init + customize, no height hook
+    case bar  // libffi customize and height, typed prepare-for-reuse
+    case bench(level: Int)  // typed pointer setting the indentation level
+    case benchFFI  // libffi, the same through a declared parameter list
+    case unchecked  // --also: run, not checked
 }
 
 let checked: [(name: String, kind: Kind)] = [
@@ -174,7 +177,8 @@ func work(_ shared: Shared, thread: Int) {
             var data = RowValue.null
             if case .bar = kinds[index], row % 3 != 0 { data = .object(["title": .string("t\(thread).\(row)")]) }
             // Now and then the slow path: an identifier looked up again, the type object passed.
-            let cell = row % 97 == 0
+            let cell =
+                row % 97 == 0
                 ? queue.dequeueCell(try! registry.cellType(named: names[index]), at: indexPath, data: data)
                 : queue.dequeueCell(slots[index], at: indexPath, data: data)
             dequeued[index] += 1
@@ -192,11 +196,17 @@ func work(_ shared: Shared, thread: Int) {
                 let expected = row % 3 != 0 ? "t\(thread).\(row)" : "Bar \(section).\(row)"
                 if text != expected { mismatch("Bar row \(row): text \(text ?? "nil"), expected \(expected)") }
                 let expectedHeight: Double = row == 0 ? 2 : 1
-                if height != expectedHeight { mismatch("Bar row \(row): height \(height.map { "\($0)" } ?? "nil"), expected \(expectedHeight)") }
+                if height != expectedHeight {
+                    mismatch("Bar row \(row): height \(height.map { "\($0)" } ?? "nil"), expected \(expectedHeight)")
+                }
             case .bench(let level):
-                if cell.indentationLevel != (row + level) & 3 { mismatch("\(names[index]) row \(row): indentation \(cell.indentationLevel)") }
+                if cell.indentationLevel != (row + level) & 3 {
+                    mismatch("\(names[index]) row \(row): indentation \(cell.indentationLevel)")
+                }
             case .benchFFI:
-                if cell.indentationLevel != row & 3 { mismatch("BenchFFI row \(row): indentation \(cell.indentationLevel)") }
+                if cell.indentationLevel != row & 3 {
+                    mismatch("BenchFFI row \(row): indentation \(cell.indentationLevel)")
+                }
             case .unchecked:
                 break
             }
@@ -216,7 +226,9 @@ func work(_ shared: Shared, thread: Int) {
         let statistics = queue.statistics(for: type)
         let expected = (created: modelCreated[i], reused: dequeued[i] - modelCreated[i])
         if statistics.created != expected.created || statistics.reused != expected.reused {
-            mismatch("\(names[i]): created \(statistics.created), reused \(statistics.reused); expected \(expected.created), \(expected.reused)")
+            mismatch(
+                "\(names[i]): created \(statistics.created), reused \(statistics.reused); expected \(expected.created), \(expected.reused)"
+            )
         }
         if queue.pooledCount(for: type) != modelPooled[i] {
             mismatch("\(names[i]): \(queue.pooledCount(for: type)) cells pooled, expected \(modelPooled[i])")
@@ -236,11 +248,13 @@ func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
     }
     var thread = pthread_t()
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    let status = pthread_create(&thread, nil, { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-    }, box)
+    let status = pthread_create(
+        &thread, nil,
+        { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
     guard status == 0 else { fail("cellkit-threadcheck: pthread_create failed (\(status))", status: 2) }
     return thread
 }
@@ -253,8 +267,10 @@ let registry = CellRegistry(options: DiscoveryOptions(searchPath: .custom([optio
 // The plugins must be there and not yet open: the threads race to open them.
 var pluginPaths: Set<String> = []
 for name in checked.map(\.name) + options.extra {
-    guard let identifier = try? CellIdentifier(name), let registration = registry.catalog.registration(for: identifier) else {
-        fail("""
+    guard let identifier = try? CellIdentifier(name), let registration = registry.catalog.registration(for: identifier)
+    else {
+        fail(
+            """
             cellkit-threadcheck: no plugin in \(options.pluginDirectory) provides '\(name)'.
             Build the C plugins beside this tool: swift build --product FoobarCells --product BenchmarkCells (same --sanitize and --scratch-path)
             """, status: 2)
@@ -289,8 +305,9 @@ if failures.isEmpty && rowsDone != options.rows * options.threads {
 }
 
 if failures.isEmpty {
-    print("cellkit-threadcheck: OK — \(options.threads) threads × \(options.rows) rows over \(shared.names.count) identifiers "
-          + "from \(pluginPaths.count) plugins, one registry, in \(String(format: "%.2f", seconds)) s")
+    print(
+        "cellkit-threadcheck: OK — \(options.threads) threads × \(options.rows) rows over \(shared.names.count) identifiers "
+            + "from \(pluginPaths.count) plugins, one registry, in \(String(format: "%.2f", seconds)) s")
 } else {
     for failure in failures { FileHandle.standardError.write(Data("cellkit-threadcheck: FAIL \(failure)\n".utf8)) }
     exit(1)

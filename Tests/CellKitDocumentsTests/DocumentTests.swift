@@ -2,11 +2,12 @@
 // the file:line:column error for each kind of mistake.
 
 import CellKit
-@testable import CellKitDocuments
-@testable import CellKitRendering
 import CellKitTestSupport
 import Foundation
 import Testing
+
+@testable import CellKitDocuments
+@testable import CellKitRendering
 
 @Suite("Table documents")
 struct DocumentTests {
@@ -23,12 +24,19 @@ struct DocumentTests {
             return "no error"
         } catch {
             let text = "\(error)"
-            guard let cut = text.range(of: "table.yaml") ?? text.range(of: "/rows.") ?? text.range(of: "/styles.yaml") else { return text }
-            return String(text[cut.lowerBound...]).replacingOccurrences(of: "/rows.", with: "rows.").replacingOccurrences(of: "/styles.", with: "styles.")
+            guard let cut = text.range(of: "table.yaml") ?? text.range(of: "/rows.") ?? text.range(of: "/styles.yaml")
+            else { return text }
+            return String(text[cut.lowerBound...]).replacingOccurrences(of: "/rows.", with: "rows.")
+                .replacingOccurrences(of: "/styles.", with: "styles.")
         }
     }
 
-    @Test("the seed tables and the showcase load", arguments: ["seed-004-foobar.yaml", "seed-003-projects.yaml", "seed-000-custom-drawn.yaml", "seed-002-contacts.yaml", "showcase.yaml"])
+    @Test(
+        "the seed tables and the showcase load",
+        arguments: [
+            "seed-004-foobar.yaml", "seed-003-projects.yaml", "seed-000-custom-drawn.yaml", "seed-002-contacts.yaml",
+            "showcase.yaml",
+        ])
     func manifestsLoad(_ name: String) throws {
         let table = try DocumentTable(try TableDocument(contentsOf: Render.manifest(name)), registry: Render.registry)
         #expect(table.numberOfSections() > 0)
@@ -36,7 +44,8 @@ struct DocumentTests {
 
     @Test("JSON documents load like YAML")
     func json() throws {
-        let table = try open(#"{"title": "J", "style": "plain", "sections": [{"cell": "Default", "rows": [{"text": "a"}, "b"]}]}"#)
+        let table = try open(
+            #"{"title": "J", "style": "plain", "sections": [{"cell": "Default", "rows": [{"text": "a"}, "b"]}]}"#)
         #expect(table.tableInfo.style == .plain)
         #expect(try table.numberOfRows(inSection: 0) == 2)
         #expect(try table.row(at: IndexPath(section: 0, row: 1)).data == .object(["text": .string("b")]))
@@ -44,13 +53,23 @@ struct DocumentTests {
 
     @Test("mistakes are reported at their line and column")
     func errors() {
-        #expect(failure("sections:\n  - cell: Default\n    rows: 2\n    colour: red\n")
-                == "table.yaml:4:5: unknown key 'colour' in a section. Keys: header, footer, cell, style, selectable, rowHeight, rows, rowsFrom")
-        #expect(failure("stlye: plain\nsections: []\n").hasPrefix("table.yaml:1:1: unknown key 'stlye' in the table. Did you mean 'style'?"))
-        #expect(failure("style: round\nsections:\n  - {cell: Default, rows: 1}\n")
+        #expect(
+            failure("sections:\n  - cell: Default\n    rows: 2\n    colour: red\n")
+                == "table.yaml:4:5: unknown key 'colour' in a section. Keys: header, footer, cell, style, selectable, rowHeight, rows, rowsFrom"
+        )
+        #expect(
+            failure("stlye: plain\nsections: []\n").hasPrefix(
+                "table.yaml:1:1: unknown key 'stlye' in the table. Did you mean 'style'?"))
+        #expect(
+            failure("style: round\nsections:\n  - {cell: Default, rows: 1}\n")
                 == "table.yaml:1:8: 'round' is not one of: plain, grouped, insetGrouped")
-        #expect(failure("width: wide\nsections:\n  - {cell: Default, rows: 1}\n") == "table.yaml:1:8: expected a whole number, found 'wide'")
-        #expect(failure("sections:\n  - rows: 1\n") == "table.yaml:2:5: the row names no cell type; give it 'cell: IDENTIFIER', or give its section a 'cell:' for all its rows")
+        #expect(
+            failure("width: wide\nsections:\n  - {cell: Default, rows: 1}\n")
+                == "table.yaml:1:8: expected a whole number, found 'wide'")
+        #expect(
+            failure("sections:\n  - rows: 1\n")
+                == "table.yaml:2:5: the row names no cell type; give it 'cell: IDENTIFIER', or give its section a 'cell:' for all its rows"
+        )
         #expect(failure("sections:\n  - {cell: Default, rows: [a: 1\n").hasPrefix("table.yaml:3:1: YAML syntax:"))
         #expect(failure("title: t\n") == "table.yaml:1:1: the table has no 'sections'; add a list of sections")
     }
@@ -58,21 +77,26 @@ struct DocumentTests {
     @Test("an unknown identifier names the nearest one and where the list comes from")
     func unknownIdentifier() {
         let message = failure("sections:\n  - rows:\n      - {cell: Foobr}\n")
-        #expect(message.hasPrefix("table.yaml:3:9: no plugin provides cell identifier 'Foobr'. Did you mean 'Foobar'? Searched: "))
+        #expect(
+            message.hasPrefix(
+                "table.yaml:3:9: no plugin provides cell identifier 'Foobr'. Did you mean 'Foobar'? Searched: "))
         #expect(message.hasSuffix("Run `cellkit list` to see what is registered."))
     }
 
     @Test("stylesheets: extends is flattened; a cycle or an unknown parent is an error")
     func stylesheets() throws {
         let sheet = "styles:\n  logo: {left: 40, width: 3, height: 1}\n  logo1: {extends: logo, top: 0}\n"
-        let table = try open("stylesheet: styles.yaml\nsections:\n  - {cell: Default, rows: 1}\n", files: ["styles.yaml": sheet])
+        let table = try open(
+            "stylesheet: styles.yaml\nsections:\n  - {cell: Default, rows: 1}\n", files: ["styles.yaml": sheet])
         #expect(table.document.stylesheet.styles["logo1"]?.left == 40)
         #expect(table.document.stylesheet.styles["logo1"]?.top == 0)
         let cycle = "styles:\n  a: {extends: b}\n  b: {extends: c}\n  c: {extends: a}\n"
-        #expect(failure("stylesheet: styles.yaml\nsections: []\n", files: ["styles.yaml": cycle])
+        #expect(
+            failure("stylesheet: styles.yaml\nsections: []\n", files: ["styles.yaml": cycle])
                 == "styles.yaml:2:16: style 'a' extends itself through a → b → c → a; break the cycle")
         let unknown = "styles:\n  a: {extends: nowhere}\n"
-        #expect(failure("stylesheet: styles.yaml\nsections: []\n", files: ["styles.yaml": unknown])
+        #expect(
+            failure("stylesheet: styles.yaml\nsections: []\n", files: ["styles.yaml": unknown])
                 == "styles.yaml:2:16: style 'a' extends 'nowhere', which the stylesheet does not define; styles: a")
     }
 
@@ -82,9 +106,12 @@ struct DocumentTests {
         let table = try open("sections:\n  - rowsFrom: rows.jsonl\n", files: ["rows.jsonl": rows])
         #expect(try table.numberOfRows(inSection: 0) == 50)
         #expect(try table.row(at: IndexPath(section: 0, row: 7)).data == .object(["text": .string("row 7")]))
-        #expect(try table.row(at: IndexPath(section: 0, row: 3)).data == .object(["text": .string("row 3")]))  // backwards: reopened
+        // backwards: reopened
+        #expect(try table.row(at: IndexPath(section: 0, row: 3)).data == .object(["text": .string("row 3")]))
 
-        let broken = try open("sections:\n  - rowsFrom: rows.jsonl\n", files: ["rows.jsonl": "{\"cell\": \"Default\"}\n{\"cell\": \"Default\", \"text\": tru}\n"])
+        let broken = try open(
+            "sections:\n  - rowsFrom: rows.jsonl\n",
+            files: ["rows.jsonl": "{\"cell\": \"Default\"}\n{\"cell\": \"Default\", \"text\": tru}\n"])
         #expect(throws: DocumentError.self) { try broken.row(at: IndexPath(section: 0, row: 1)) }
         do { _ = try broken.row(at: IndexPath(section: 0, row: 1)) } catch {
             #expect("\(error)".hasSuffix("rows.jsonl:2:29: JSON: expected true"))
@@ -93,24 +120,32 @@ struct DocumentTests {
 
     @Test("A JSON Lines row is decoded key by key, with the meaning of the whole decoded row")
     func jsonLinesLazy() throws {
-        let line = #"{"text": "a", "cell": "Default", "nested": {"list": [1, {"k": "v"}], "": true}, "e\u0073c": "x", "text": "b"}"#
+        let line =
+            #"{"text": "a", "cell": "Default", "nested": {"list": [1, {"k": "v"}], "": true}, "e\u0073c": "x", "text": "b"}"#
         let table = try open("sections:\n  - rowsFrom: rows.jsonl\n", files: ["rows.jsonl": line + "\n"])
         let row = try table.row(at: IndexPath(section: 0, row: 0))
         #expect(row.identifier == "Default")
         let nested = RowValue.object(["list": .list([.number(1), .object(["k": .string("v")])]), "": .bool(true)])
-        #expect(row.data == .object(["text": .string("b"), "nested": nested, "esc": .string("x")]), "the last duplicate wins; no \"cell\"")
+        #expect(
+            row.data == .object(["text": .string("b"), "nested": nested, "esc": .string("x")]),
+            "the last duplicate wins; no \"cell\"")
         let expected: [(String, RowValue?)] = [
             ("text", .string("b")), ("esc", .string("x")), ("cell", nil), ("nested.list.0", .number(1)),
-            ("nested.list.1.k", .string("v")), ("nested.list.2", nil), ("nested.list.-1", nil), ("nested.", .bool(true)),
+            ("nested.list.1.k", .string("v")), ("nested.list.2", nil), ("nested.list.-1", nil),
+            ("nested.", .bool(true)),
             ("nested.list.x", nil), ("text.0", nil), ("missing", nil), ("", row.data),
         ]
         for (path, value) in expected {
             #expect(row.rowData.value(at: path) == value, "at '\(path)'")
-            #expect(row.rowData.value(at: path) == row.data.value(at: path), "the lazy and the decoded row agree at '\(path)'")
+            #expect(
+                row.rowData.value(at: path) == row.data.value(at: path),
+                "the lazy and the decoded row agree at '\(path)'")
         }
     }
 
-    @Test("Strings are scanned eight bytes at a time; a quote, backslash or control byte anywhere ends the run", arguments: 0..<20)
+    @Test(
+        "Strings are scanned eight bytes at a time; a quote, backslash or control byte anywhere ends the run",
+        arguments: 0..<20)
     func stringRuns(position: Int) throws {
         let head = String(repeating: "a", count: position), tail = String(repeating: "é", count: 5)
         for (written, meant) in [(#"\""#, "\""), (#"\\"#, "\\"), (#"\u00e9"#, "é"), ("日", "日")] {
@@ -135,7 +170,8 @@ struct DocumentTests {
         let texts = [
             #"{"cell":"Bar","title":"Row 1: 日本語 ✓","n":-1.5e3,"ok":[true,false,null],"o":{"a":{"b":[]}}}"#,
             #"{"k":"a\u00e9\n\"q\"","\u0063ell":"X"}"#, "[1, 2, [3, {}]]", #""just text""#, "42", " null ",
-            #"{"k" "v"}"#, #"{"k":}"#, #"{"k":"v",}"#, #"{"k":"v""#, "[1 2]", "[1,]", #"{"k":"a\x"}"#, #"{"k":"a\u12"}"#,
+            #"{"k" "v"}"#, #"{"k":}"#, #"{"k":"v",}"#, #"{"k":"v""#, "[1 2]", "[1,]", #"{"k":"a\x"}"#,
+            #"{"k":"a\u12"}"#,
             "{\"k\":\"a\u{01}b\"}", #"{"k":tru}"#, "-", "01x", #"{"k":"v"} x"#, "", String(repeating: "[", count: 70),
         ]
         for text in texts {
@@ -160,17 +196,23 @@ struct DocumentTests {
         let first = try table.row(at: IndexPath(section: 0, row: 0))
         #expect(first.identifier == "Subtitle")
         #expect(first.data == .object(["text": .string("Hello, world"), "detail": .string("two\nlines")]))
-        #expect(try table.row(at: IndexPath(section: 0, row: 1)).data == .object(["text": .string("say \"hi\""), "detail": .string("x")]))
+        #expect(
+            try table.row(at: IndexPath(section: 0, row: 1)).data
+                == .object(["text": .string("say \"hi\""), "detail": .string("x")]))
         let short = try open("sections:\n  - rowsFrom: rows.csv\n", files: ["rows.csv": "cell,text\nDefault\n"])
         do { _ = try short.row(at: IndexPath(section: 0, row: 0)); Issue.record("no error") } catch {
-            #expect("\(error)".hasSuffix("rows.csv:2:1: the record has 1 fields, the header has 2; quote fields that contain commas"))
+            #expect(
+                "\(error)".hasSuffix(
+                    "rows.csv:2:1: the record has 1 fields, the header has 2; quote fields that contain commas"))
         }
     }
 
     @Test("a missing data file or a wrong extension is an error at the rowsFrom line")
     func missingDataFile() throws {
-        #expect(failure("sections:\n  - {cell: Default, rowsFrom: rows.txt}\n")
-                == "table.yaml:2:31: 'rows.txt' is not a .jsonl, .ndjson or .csv file; rows stream from JSON Lines or CSV")
+        #expect(
+            failure("sections:\n  - {cell: Default, rowsFrom: rows.txt}\n")
+                == "table.yaml:2:31: 'rows.txt' is not a .jsonl, .ndjson or .csv file; rows stream from JSON Lines or CSV"
+        )
         let table = try open("sections:\n  - {cell: Default, rowsFrom: nothere.jsonl}\n")
         #expect(throws: DocumentError.self) { try table.numberOfRows(inSection: 0) }
     }

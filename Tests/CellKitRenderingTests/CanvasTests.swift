@@ -1,7 +1,8 @@
 // The character-cell canvas the text format paints rows on.
 
-@testable import CellKitRendering
 import Testing
+
+@testable import CellKitRendering
 
 @Suite("Canvas")
 struct CanvasTests {
@@ -19,7 +20,9 @@ struct CanvasTests {
         #expect(paint([("abcdef", 2, 5)]) == "  abc     |5", "cut at the limit")
         #expect(paint([("abcdef", -2, 10)]) == "cdef      |4", "starting left of the canvas")
         #expect(paint([("abce\u{301}x", 0, 10)]) == "abce\u{301}x     |5", "a mark after ASCII joins its glyph")
-        #expect(paint([("日本", 0, 10), ("ab", 1, 10)]) == " ab       |4,3", "ASCII over halves of wide glyphs blanks their other halves")
+        #expect(
+            paint([("日本", 0, 10), ("ab", 1, 10)]) == " ab       |4,3",
+            "ASCII over halves of wide glyphs blanks their other halves")
         #expect(paint([("ab日本", 6, 10)]) == "      ab日|10", "a wide glyph after ASCII that does not fit is left out")
     }
 }

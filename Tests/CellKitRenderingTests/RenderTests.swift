@@ -3,15 +3,18 @@
 // checked for what they must and must not contain; hostile data; atomic output.
 
 import CellKit
-@testable import CellKitRendering
 import CellKitTestSupport
 import Foundation
 import SnapshotTesting
 import Testing
 
+@testable import CellKitRendering
+
 @Suite("Rendering tables", .serialized)
 struct RenderTests {
-    static let tables = ["seed-004-foobar", "seed-003-projects", "seed-000-custom-drawn", "seed-002-contacts", "showcase"]
+    static let tables = [
+        "seed-004-foobar", "seed-003-projects", "seed-000-custom-drawn", "seed-002-contacts", "showcase",
+    ]
 
     @Test("text output", arguments: tables)
     func text(_ name: String) throws {
@@ -31,7 +34,8 @@ struct RenderTests {
     func ansiAndHTML(_ name: String) throws {
         let ansi = try Render.table(Render.manifest(name + ".yaml"), .ansi).output
         #expect(ansi.contains("\u{1B}[0;"))
-        #expect(ansi.components(separatedBy: "\n").allSatisfy { $0.isEmpty || $0.hasSuffix("\u{1B}[0m") })  // every line resets
+        // every line resets
+        #expect(ansi.components(separatedBy: "\n").allSatisfy { $0.isEmpty || $0.hasSuffix("\u{1B}[0m") })
         let html = try Render.table(Render.manifest(name + ".yaml"), .html).output
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.hasSuffix("</div></body></html>\n"))
@@ -43,9 +47,13 @@ struct RenderTests {
         let json = try Render.table(Render.manifest("seed-004-foobar.yaml"), .json).output
         #expect(json.contains(#""alignment":"center","bold":true"#))
         #expect(json.contains(##""textColor":"#0000ffff""##))
-        let selectedBar = try Render.table(Render.manifest("seed-004-foobar.yaml"), .text, selected: IndexPath(section: 1, row: 0)).output
+        let selectedBar = try Render.table(
+            Render.manifest("seed-004-foobar.yaml"), .text, selected: IndexPath(section: 1, row: 0)
+        ).output
         #expect(!selectedBar.contains("┃"))  // selection style none: never drawn selected
-        let selectedFoobar = try Render.table(Render.manifest("seed-004-foobar.yaml"), .text, selected: IndexPath(section: 0, row: 1)).output
+        let selectedFoobar = try Render.table(
+            Render.manifest("seed-004-foobar.yaml"), .text, selected: IndexPath(section: 0, row: 1)
+        ).output
         #expect(selectedFoobar.contains("┃                    Row: 1                    ┃"))
     }
 
@@ -59,7 +67,9 @@ struct RenderTests {
 
     @Test("--rows draws a window across sections")
     func window() throws {
-        let text = try Render.table(Render.manifest("seed-004-foobar.yaml"), .text, window: RowWindow(first: 3, last: 4)).output
+        let text = try Render.table(
+            Render.manifest("seed-004-foobar.yaml"), .text, window: RowWindow(first: 3, last: 4)
+        ).output
         #expect(text.contains("Row: 3"))
         #expect(!text.contains("Row: 2"))
         #expect(text.contains("First bar"))
@@ -83,8 +93,12 @@ struct RenderTests {
         let folder = try Render.write(["table.yaml": Self.hostile])
         for format in [Render.Format.text, .ansi, .json] {
             let output = try Render.table(folder + "/table.yaml", format, width: 60).output
-            let withoutOurSGR = output.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
-            #expect(!withoutOurSGR.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(format)")
+            let withoutOurSGR = output.replacingOccurrences(
+                of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
+            #expect(
+                !withoutOurSGR.unicodeScalars.contains {
+                    $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
+                }, "\(format)")
         }
         let text = try Render.table(folder + "/table.yaml", .text, width: 60).output
         #expect(text.contains("␛[31mred␛[0m"))
@@ -95,16 +109,23 @@ struct RenderTests {
 
     @Test("a missing image draws a placeholder and warns")
     func missingImage() throws {
-        let folder = try Render.write(["table.yaml": "sections:\n  - rows:\n      - {cell: Default, text: x, image: nowhere}\n"])
+        let folder = try Render.write([
+            "table.yaml": "sections:\n  - rows:\n      - {cell: Default, text: x, image: nowhere}\n"
+        ])
         let (text, warnings) = try Render.table(folder + "/table.yaml", .text, width: 30)
         #expect(text.contains("▢ x"))
-        #expect(warnings == ["image 'nowhere' is not in the asset catalog (the table names none: add 'assets:'); drawn as ▢"])
+        #expect(
+            warnings == [
+                "image 'nowhere' is not in the asset catalog (the table names none: add 'assets:'); drawn as ▢"
+            ])
     }
 
     @Test("an unknown style applied by a hook warns once, and the row still draws")
     func unknownStyle() throws {
-        let folder = try Render.write(["table.yaml": "stylesheet: s.yaml\nsections:\n  - {cell: Project, rows: [{project: P}, {project: Q}]}\n",
-                                       "s.yaml": "styles:\n  title: {frame: [1, 0, 10, 1]}\n"])
+        let folder = try Render.write([
+            "table.yaml": "stylesheet: s.yaml\nsections:\n  - {cell: Project, rows: [{project: P}, {project: Q}]}\n",
+            "s.yaml": "styles:\n  title: {frame: [1, 0, 10, 1]}\n",
+        ])
         let (text, warnings) = try Render.table(folder + "/table.yaml", .text, width: 30)
         #expect(text.contains(" P "))
         #expect(warnings.count == 4)  // icon, description, logo1, logo2: each once although two rows ran the hook
@@ -113,17 +134,28 @@ struct RenderTests {
 
     // MARK: Data sources
 
-    @Test("an embedding program's own data source draws what the document it copies draws; rows read in place match rows read anew")
+    @Test(
+        "an embedding program's own data source draws what the document it copies draws; rows read in place match rows read anew"
+    )
     func ownDataSource() throws {
         let rows = (0..<7).map { n in
-            [#"{"cell":"Bar","title":"Row \#(n): 日本語 ✓"}"#, #"{"cell":"Foobar","n":\#(n)}"#, #"{"cell":"Subtitle","text":"Plain \#(n)","detail":"built in"}"#][n % 3]
+            [
+                #"{"cell":"Bar","title":"Row \#(n): 日本語 ✓"}"#, #"{"cell":"Foobar","n":\#(n)}"#,
+                #"{"cell":"Subtitle","text":"Plain \#(n)","detail":"built in"}"#,
+            ][n % 3]
         }
-        let folder = try Render.write(["t.yaml": "style: grouped\nsections:\n  - rowsFrom: rows.jsonl\n", "rows.jsonl": rows.joined(separator: "\n")])
+        let folder = try Render.write([
+            "t.yaml": "style: grouped\nsections:\n  - rowsFrom: rows.jsonl\n",
+            "rows.jsonl": rows.joined(separator: "\n"),
+        ])
         let document = try TableDocument(contentsOf: folder + "/t.yaml")
         let streamed = try DocumentTable(document, registry: Render.registry)
         let count = try streamed.numberOfRows(inSection: 0)
-        let copied = ArrayTable(info: streamed.tableInfo, section: streamed.sectionInfo(0),
-                                rows: try (0..<count).map { try DocumentTable(document, registry: Render.registry).row(at: IndexPath(section: 0, row: $0)) })
+        let copied = ArrayTable(
+            info: streamed.tableInfo, section: streamed.sectionInfo(0),
+            rows: try (0..<count).map {
+                try DocumentTable(document, registry: Render.registry).row(at: IndexPath(section: 0, row: $0))
+            })
         // One row value reused for every row, as the renderer reads them, against fresh rows.
         var reused = TableRow(identifier: "")
         for r in 0..<count {
@@ -134,7 +166,8 @@ struct RenderTests {
             #expect(reused.mark?.line == r + 1)
         }
         func render(_ source: TableDataSource) throws -> String {
-            let renderer = TableRenderer(queue: CellQueue(registry: Render.registry), layout: CellLayout(assets: document.assets), width: 60)
+            let renderer = TableRenderer(
+                queue: CellQueue(registry: Render.registry), layout: CellLayout(assets: document.assets), width: 60)
             let sink = MemorySink()
             let out = OutputBuffer(sink)
             var format = JSONFormat()
@@ -177,7 +210,9 @@ private final class ArrayTable: TableDataSource {
     let section: SectionInfo
     let rows: [TableRow]
 
-    init(info: TableInfo, section: SectionInfo, rows: [TableRow]) { (tableInfo, self.section, self.rows) = (info, section, rows) }
+    init(info: TableInfo, section: SectionInfo, rows: [TableRow]) {
+        (tableInfo, self.section, self.rows) = (info, section, rows)
+    }
 
     func numberOfSections() -> Int { 1 }
     func sectionInfo(_ section: Int) -> SectionInfo { self.section }

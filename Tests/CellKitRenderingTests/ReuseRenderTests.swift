@@ -26,32 +26,39 @@ struct ReuseRenderTests {
     func stylesPerSection() throws {
         let plugins = try Fixtures.folder()
         try Fixtures.compileC(detailedPlugin, name: "detailed", in: plugins)
-        let folder = try Render.write(["table.yaml": """
+        let folder = try Render.write([
+            "table.yaml": """
             width: 40
             sections:
               - {cell: Detailed, style: default, rows: [{text: one, detail: first}]}
               - {cell: Detailed, style: subtitle, rows: [{text: two, detail: second}]}
               - {cell: Detailed, style: value1, rows: [{text: three, detail: third}]}
-            """])
+            """
+        ])
         let registry = Fixtures.registry([plugins])
         let (text, warnings) = try Render.table(folder + "/table.yaml", .text, registry: registry)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(!text.contains("first"), "the default style shows no detail")
         #expect(lines.contains { $0.hasPrefix("│ second") }, "subtitle: the detail on its own line, left\n\(text)")
-        #expect(lines.contains { $0.contains("three") && $0.contains("third │") }, "value1: the detail on the right\n\(text)")
+        #expect(
+            lines.contains { $0.contains("three") && $0.contains("third │") },
+            "value1: the detail on the right\n\(text)")
         #expect(warnings.isEmpty)
     }
 
-    @Test("A built-in row in a non-selectable section is never drawn selected, after a selectable section used its type")
+    @Test(
+        "A built-in row in a non-selectable section is never drawn selected, after a selectable section used its type")
     func selectabilityPerSection() throws {
-        let folder = try Render.write(["table.yaml": """
+        let folder = try Render.write([
+            "table.yaml": """
             width: 40
             selected: {section: 1, row: 0}
             sections:
               - rows: [{cell: Default, text: A}]
               - selectable: false
                 rows: [{cell: Default, text: B}]
-            """])
+            """
+        ])
         let (json, _) = try Render.table(folder + "/table.yaml", .json)
         #expect(json.contains("\"indexPath\":{\"row\":0,\"section\":1},\"isSelected\":false"))
         #expect(!json.contains("\"isSelected\":true"))

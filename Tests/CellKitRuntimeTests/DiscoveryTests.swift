@@ -1,14 +1,16 @@
 import CellKitModel
-@testable import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitRuntime
+
 /// A minimal valid plugin with one cell type.
 func minimalPlugin(_ identifier: String, name: String = "Minimal", abi: (Int, Int)? = nil) -> String {
-    let descriptor = abi.map { major, minor in
-        "CK_EXPORT const ck_plugin_descriptor cellkit_plugin = {{'C','K','P','L','U','G','I','N'}, \(major), \(minor), \"\(name)\", \"9.9\", \"hand-made\"};"
-    } ?? "CK_PLUGIN(\"\(name)\", \"0.1.0\", \"a test plugin\");"
+    let descriptor =
+        abi.map { major, minor in
+            "CK_EXPORT const ck_plugin_descriptor cellkit_plugin = {{'C','K','P','L','U','G','I','N'}, \(major), \(minor), \"\(name)\", \"9.9\", \"hand-made\"};"
+        } ?? "CK_PLUGIN(\"\(name)\", \"0.1.0\", \"a test plugin\");"
     return """
         #include "cellkit.h"
         \(descriptor)
@@ -24,8 +26,12 @@ struct DiscoveryTests {
     @Test("The package's own C and Swift plugins are read from their symbol tables")
     func realPlugins() throws {
         let foobar = try PluginFile.read(path: Fixtures.buildDirectory + "/libFoobarCells.so").get()
-        #expect(foobar.descriptor == PluginDescriptor(name: "FoobarCells", version: "1.0.0",
-            summary: "Seed 004: the generic cell-creation routine's Foobar and Bar cells", abiMajor: 1, abiMinor: 1))
+        #expect(
+            foobar.descriptor
+                == PluginDescriptor(
+                    name: "FoobarCells", version: "1.0.0",
+                    summary: "Seed 004: the generic cell-creation routine's Foobar and Bar cells", abiMajor: 1,
+                    abiMinor: 1))
         #expect(foobar.cellTypes.map(\.identifier.name) == ["Bar", "Foobar"])
         let bar = foobar.cellTypes[0]
         #expect(bar.hooks.map(\.kind) == [.customizeCell, .heightForCell, .prepareCellForReuse])
@@ -60,12 +66,16 @@ struct DiscoveryTests {
         try write("libheader.so", real.prefix(40))
         try write("libcut.so", real.prefix(real.count / 2))
         try FileManager.default.createDirectory(atPath: dir + "/libdir.so", withIntermediateDirectories: false)
-        try FileManager.default.createSymbolicLink(atPath: dir + "/libloop1.so", withDestinationPath: dir + "/libloop2.so")
-        try FileManager.default.createSymbolicLink(atPath: dir + "/libloop2.so", withDestinationPath: dir + "/libloop1.so")
-        try FileManager.default.createSymbolicLink(atPath: dir + "/libdangling.so", withDestinationPath: dir + "/nowhere.so")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir + "/libloop1.so", withDestinationPath: dir + "/libloop2.so")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir + "/libloop2.so", withDestinationPath: dir + "/libloop1.so")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir + "/libdangling.so", withDestinationPath: dir + "/nowhere.so")
         try Fixtures.compileC("int plain_function(void) { return 1; }", name: "notplugin", in: dir)
-        try Fixtures.compileC("#include \"cellkit.h\"\nCK_EXPORT void initCellForLost(ck_cell *c, ck_index_path p) {(void)c;(void)p;}",
-                              name: "nodescriptor", in: dir)
+        try Fixtures.compileC(
+            "#include \"cellkit.h\"\nCK_EXPORT void initCellForLost(ck_cell *c, ck_index_path p) {(void)c;(void)p;}",
+            name: "nodescriptor", in: dir)
 
         let catalog = Catalog(options: Fixtures.options([dir]))
         let r = catalog.rejections
@@ -81,8 +91,12 @@ struct DiscoveryTests {
         #expect(r.reason(for: "libdir.so") == "a directory named like a library")
         #expect(r.reason(for: "libloop1.so") == "a symbolic link loop")
         #expect(r.reason(for: "libdangling.so") == "a dangling symbolic link")
-        #expect(r.reason(for: "libnotplugin.so") == "a shared library, but not a CellKit plugin: it exports no 'cellkit_plugin' descriptor")
-        #expect(r.reason(for: "libnodescriptor.so")?.contains("exports hooks (initCellForLost) but no 'cellkit_plugin' descriptor") == true)
+        #expect(
+            r.reason(for: "libnotplugin.so")
+                == "a shared library, but not a CellKit plugin: it exports no 'cellkit_plugin' descriptor")
+        #expect(
+            r.reason(for: "libnodescriptor.so")?.contains(
+                "exports hooks (initCellForLost) but no 'cellkit_plugin' descriptor") == true)
         #expect(r.count == 14)
     }
 
@@ -91,7 +105,9 @@ struct DiscoveryTests {
         let dir = try Fixtures.folder()
         let path = try Fixtures.compileC(minimalPlugin("Secret"), name: "secret", in: dir)
         chmod(path, 0)
-        #expect(Catalog(options: Fixtures.options([dir])).rejections.reason(for: "libsecret.so") == "unreadable: Permission denied")
+        #expect(
+            Catalog(options: Fixtures.options([dir])).rejections.reason(for: "libsecret.so")
+                == "unreadable: Permission denied")
     }
 
     @Test("ABI: a plugin built for 1.0 still loads and runs on this 1.1 host")
@@ -104,11 +120,13 @@ struct DiscoveryTests {
         #expect(cell.textLabel.text == "Minimal")
     }
 
-    @Test("ABI: a different major or a newer minor is refused, naming both versions", arguments: [
-        ((2, 0), "built for CellKit ABI 2.0, this host speaks ABI 1.1: the major versions differ"),
-        ((1, 7), "built for CellKit ABI 1.7, newer than this host's ABI 1.1"),
-        ((0, 9), "built for CellKit ABI 0.9, this host speaks ABI 1.1: the major versions differ"),
-    ])
+    @Test(
+        "ABI: a different major or a newer minor is refused, naming both versions",
+        arguments: [
+            ((2, 0), "built for CellKit ABI 2.0, this host speaks ABI 1.1: the major versions differ"),
+            ((1, 7), "built for CellKit ABI 1.7, newer than this host's ABI 1.1"),
+            ((0, 9), "built for CellKit ABI 0.9, this host speaks ABI 1.1: the major versions differ"),
+        ])
     func abiMismatch(_ abi: (Int, Int), _ message: String) throws {
         let dir = try Fixtures.folder()
         try Fixtures.compileC(minimalPlugin("Versioned", abi: abi), name: "versioned", in: dir)
@@ -128,7 +146,8 @@ struct DiscoveryTests {
         let winner = try Fixtures.compileC(minimalPlugin("Shared", name: "Winner"), name: "a", in: first)
         let loser = try Fixtures.compileC(minimalPlugin("Shared", name: "Loser"), name: "b", in: second)
         let catalog = Catalog(options: Fixtures.options([first, second]))
-        #expect(catalog.shadowed == [Shadowing(identifier: try CellIdentifier("Shared"), winner: winner, shadowed: loser)])
+        #expect(
+            catalog.shadowed == [Shadowing(identifier: try CellIdentifier("Shared"), winner: winner, shadowed: loser)])
         #expect(catalog.plugins[catalog.registration(for: try CellIdentifier("Shared"))!.pluginIndex].path == winner)
 
         let queue = CellQueue(registry: CellRegistry(catalog: catalog))
@@ -141,22 +160,32 @@ struct DiscoveryTests {
 
     @Test("The search path's documented order")
     func searchPathOrder() {
-        let path = SearchPath.standard(options: ["/opt/a", "rel"], environment: ["CELLKIT_PLUGIN_PATH": "/e1:/e2", "HOME": "/home/u"],
-                                       executableDirectory: "/bin/dir")
-        #expect(path.entries.map(\.path) == ["/opt/a", FileManager.default.currentDirectoryPath + "/rel", "/e1", "/e2", "/bin/dir",
-                                             "/home/u/.local/share/cellkit/plugins"])
+        let path = SearchPath.standard(
+            options: ["/opt/a", "rel"], environment: ["CELLKIT_PLUGIN_PATH": "/e1:/e2", "HOME": "/home/u"],
+            executableDirectory: "/bin/dir")
+        #expect(
+            path.entries.map(\.path) == [
+                "/opt/a", FileManager.default.currentDirectoryPath + "/rel", "/e1", "/e2", "/bin/dir",
+                "/home/u/.local/share/cellkit/plugins",
+            ])
         #expect(path.entries.map(\.origin) == [.option, .option, .environment, .environment, .executable, .userData])
-        let xdg = SearchPath.standard(environment: ["XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], executableDirectory: nil)
+        let xdg = SearchPath.standard(
+            environment: ["XDG_DATA_HOME": "/xdg", "HOME": "/home/u"], executableDirectory: nil)
         #expect(xdg.entries.map(\.path) == ["/xdg/cellkit/plugins"])
     }
 
     @Test("A missing folder given by name is reported; a missing default folder is not")
     func missingFolders() {
-        let catalog = Catalog(options: DiscoveryOptions(searchPath: SearchPath(entries: [
-            .init(path: "/nonexistent/cellkit-a", origin: .option),
-            .init(path: "/nonexistent/cellkit-b", origin: .userData),
-        ])))
-        #expect(catalog.rejections == [Rejection(path: "/nonexistent/cellkit-a", reason: "no such folder (given by --plugin-path)")])
+        let catalog = Catalog(
+            options: DiscoveryOptions(
+                searchPath: SearchPath(entries: [
+                    .init(path: "/nonexistent/cellkit-a", origin: .option),
+                    .init(path: "/nonexistent/cellkit-b", origin: .userData),
+                ])))
+        #expect(
+            catalog.rejections == [
+                Rejection(path: "/nonexistent/cellkit-a", reason: "no such folder (given by --plugin-path)")
+            ])
     }
 
     @Test("Unknown identifiers suggest the nearest registered one and say where was searched")
@@ -166,9 +195,14 @@ struct DiscoveryTests {
             try registry.cellType(named: "Fooobar")
         } throws: { error in
             let text = "\(error)"
-            return text.contains("'Fooobar'") && text.contains("Did you mean 'Foobar'?") && text.contains(Fixtures.buildDirectory)
+            return text.contains("'Fooobar'") && text.contains("Did you mean 'Foobar'?")
+                && text.contains(Fixtures.buildDirectory)
         }
-        #expect(throws: CellKitError.invalidIdentifier(IdentifierError(name: "no-dash", problem: "it may hold only ASCII letters, digits and underscores, not '-'"))) {
+        #expect(
+            throws: CellKitError.invalidIdentifier(
+                IdentifierError(
+                    name: "no-dash", problem: "it may hold only ASCII letters, digits and underscores, not '-'"))
+        ) {
             try registry.cellType(named: "no-dash")
         }
     }
@@ -184,10 +218,14 @@ struct PermissionTests {
         let refused = Catalog(options: Fixtures.options([dir]))
         #expect(refused.plugins.isEmpty)
         let reason = try #require(refused.rejections.reason(for: dir))
-        #expect(reason.contains("writable by everyone (mode 0777)") && reason.contains("chmod go-w '\(dir)'") && reason.contains("--allow-unsafe-permissions"))
+        #expect(
+            reason.contains("writable by everyone (mode 0777)") && reason.contains("chmod go-w '\(dir)'")
+                && reason.contains("--allow-unsafe-permissions"))
 
         let queue = CellQueue(registry: Fixtures.registry([dir], allowUnsafe: true))
-        #expect(queue.dequeueCell(try queue.registry.cellType(named: "Open"), at: IndexPath(section: 0, row: 0)).textLabel.text == "Minimal")
+        #expect(
+            queue.dequeueCell(try queue.registry.cellType(named: "Open"), at: IndexPath(section: 0, row: 0)).textLabel
+                .text == "Minimal")
     }
 
     @Test("A group-writable plugin file is refused")
@@ -195,7 +233,9 @@ struct PermissionTests {
         let dir = try Fixtures.folder()
         let path = try Fixtures.compileC(minimalPlugin("Group"), name: "group", in: dir)
         chmod(path, 0o775)
-        #expect(Catalog(options: Fixtures.options([dir])).rejections.reason(for: "libgroup.so")?.contains("writable by its group (mode 0775)") == true)
+        #expect(
+            Catalog(options: Fixtures.options([dir])).rejections.reason(for: "libgroup.so")?.contains(
+                "writable by its group (mode 0775)") == true)
     }
 
     @Test("A plugin owned by another user is refused", .enabled(if: getuid() == 0, "only root can give a file away"))
@@ -222,7 +262,9 @@ struct PermissionTests {
         #expect(reason.contains(open) && reason.contains("writable by everyone (mode 0777)"))
 
         let inspected = try PluginFile.read(path: link).get().checkingPermissions()
-        #expect(!inspected.isUsable && inspected.problems.contains { $0.contains("writable by everyone") }, "inspect agrees")
+        #expect(
+            !inspected.isUsable && inspected.problems.contains { $0.contains("writable by everyone") }, "inspect agrees"
+        )
 
         let plugin = try PluginFile.read(path: link).get()
         #expect(throws: CellKitError.untrusted(path: open, reason: FileTrust.problem(at: open)!)) {

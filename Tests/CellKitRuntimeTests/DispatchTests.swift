@@ -1,9 +1,10 @@
 import CCellKit
 import CellKitModel
-@testable import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing
+
+@testable import CellKitRuntime
 
 /// The same work exported twice: once with the standard list, once with a
 /// declared list in a scrambled order, so libffi must place every argument right.
@@ -58,23 +59,35 @@ let equivalencePlugin = """
 struct DispatchTests {
     @Test("data_string hands a plain JSON Lines text over as its own bytes, and decodes the rest as before")
     func dataStringFromJSONLines() throws {
-        let line = Array(#"{"cell": "X", "plain": "日本語 ✓", "esc": "a\"b", "nul": "a\u0000b", "n": {"t": "deep"}, "num": 3, "bad": ""#.utf8)
+        let line =
+            Array(
+                #"{"cell": "X", "plain": "日本語 ✓", "esc": "a\"b", "nul": "a\u0000b", "n": {"t": "deep"}, "num": 3, "bad": ""#
+                    .utf8)
             + [0xFF, 0x41] + Array(#""}"#.utf8)
         let cell = Cell(reuseIdentifier: try CellIdentifier("X"), style: .default)
-        cell.show(IndexPath(section: 0, row: 0), rowsInSection: 1, data: .json(try line.withUnsafeBufferPointer { try JSONRecord(checking: $0) }))
+        cell.show(
+            IndexPath(section: 0, row: 0), rowsInSection: 1,
+            data: .json(try line.withUnsafeBufferPointer { try JSONRecord(checking: $0) }))
         func read(_ path: String) -> (ck_status, String?) {
             var out: UnsafePointer<CChar>?
             let status = HostTable.pointer.pointee.data_string(OpaquePointer(cell.handle), path, &out)
             return (status, out.map { String(cString: $0) })
         }
-        #expect(cell.plainDataString(at: "plain") != nil && cell.plainDataString(at: "n.t") != nil, "the fast path is taken")
-        #expect(["esc", "nul", "bad", "num", "cell", "missing"].allSatisfy { path in path.withCString { cell.plainDataString(at: $0) == nil } })
+        #expect(
+            cell.plainDataString(at: "plain") != nil && cell.plainDataString(at: "n.t") != nil, "the fast path is taken"
+        )
+        #expect(
+            ["esc", "nul", "bad", "num", "cell", "missing"].allSatisfy { path in
+                path.withCString { cell.plainDataString(at: $0) == nil }
+            })
         #expect(read("plain") == (CK_OK, "日本語 ✓"))
         #expect(read("n.t") == (CK_OK, "deep"))
         #expect(read("esc") == (CK_OK, "a\"b"))
         #expect(read("nul") == (CK_OK, "a"), "C strings end at NUL, as before")
         #expect(read("bad") == (CK_OK, "\u{FFFD}A"), "invalid UTF-8 is repaired, as decoding does")
-        #expect(read("num").0 == CK_ERR_WRONG_TYPE && read("cell").0 == CK_ERR_NOT_FOUND && read("missing").0 == CK_ERR_NOT_FOUND)
+        #expect(
+            read("num").0 == CK_ERR_WRONG_TYPE && read("cell").0 == CK_ERR_NOT_FOUND
+                && read("missing").0 == CK_ERR_NOT_FOUND)
     }
 
     let queue: CellQueue
@@ -91,9 +104,13 @@ struct DispatchTests {
         for section in 0..<3 {
             for row in [0, 1, 2, 7, 1_000_003] {
                 let data = RowValue.object(["title": .string("t\(row)"), "n": .number(Double(row) / 4)])
-                let a = queue.dequeueCell(direct, at: IndexPath(section: section, row: row), rowsInSection: 8, data: data)
-                let b = queue.dequeueCell(viaFFI, at: IndexPath(section: section, row: row), rowsInSection: 8, data: data)
-                #expect(a.textLabel.text == "\(section).\(row) t\(row) \(String(format: "%.2f", Double(row) / 4)) plugin-context")
+                let a = queue.dequeueCell(
+                    direct, at: IndexPath(section: section, row: row), rowsInSection: 8, data: data)
+                let b = queue.dequeueCell(
+                    viaFFI, at: IndexPath(section: section, row: row), rowsInSection: 8, data: data)
+                #expect(
+                    a.textLabel.text
+                        == "\(section).\(row) t\(row) \(String(format: "%.2f", Double(row) / 4)) plugin-context")
                 #expect(b.textLabel.text == a.textLabel.text)
                 #expect((b.indentationLevel, b.accessoryType) == (a.indentationLevel, a.accessoryType))
                 #expect(queue.height(of: a) == 1.5 + Double(row))
@@ -106,7 +123,8 @@ struct DispatchTests {
 
     @Test("Narrow results come back right through libffi (int32_t is widened to a full register)")
     func narrowResults() throws {
-        let int = try queue.registry.cellType(named: "IntHeight"), float = try queue.registry.cellType(named: "FloatHeight")
+        let int = try queue.registry.cellType(named: "IntHeight"),
+            float = try queue.registry.cellType(named: "FloatHeight")
         #expect(queue.height(of: queue.dequeueCell(int, at: IndexPath(section: 3, row: 4))) == 43)
         #expect(queue.height(of: queue.dequeueCell(float, at: IndexPath(section: 0, row: 2))) == 2.25)
     }
@@ -121,11 +139,14 @@ struct DispatchTests {
 
     @Test("Row data: wrong types and missing keys are errors the hook can read")
     func rowDataErrors() throws {
-        let cell = queue.dequeueCell(try queue.registry.cellType(named: "Direct"), at: IndexPath(section: 0, row: 0),
-                                     data: .object(["title": .number(3)]))
+        let cell = queue.dequeueCell(
+            try queue.registry.cellType(named: "Direct"), at: IndexPath(section: 0, row: 0),
+            data: .object(["title": .number(3)]))
         #expect(cell.textLabel.text == "0.0 untitled -1.00 plugin-context")
         #expect(cell.lastError == "the row's data has no value at 'n'")
-        #expect(RowValue.object(["logos": .list([.string("apple"), .string("github")])]).value(at: "logos.1") == .string("github"))
+        #expect(
+            RowValue.object(["logos": .list([.string("apple"), .string("github")])]).value(at: "logos.1")
+                == .string("github"))
         #expect(RowValue.list([.null]).value(at: "3") == nil)
     }
 }

@@ -1,8 +1,9 @@
 import CellKitModel
-@testable import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing
+
+@testable import CellKitRuntime
 
 @Suite("Near misses: symbols that miss the naming rule by a little")
 struct NearMissTests {
@@ -27,15 +28,22 @@ struct NearMissTests {
         let found = all.mapValues { $0[0] }
         #expect(found["initcellForFoo"]?.suggestion == "initCellForFoo")
         #expect(all["heightForCellForfoo"]?.map(\.suggestion) == ["heightForCellForFoo", nil])
-        #expect(all["heightForCellForfoo"]?[1].explanation == "cell type 'foo' has neither initCellForfoo nor customizeCellForfoo, so it is not registered")
+        #expect(
+            all["heightForCellForfoo"]?[1].explanation
+                == "cell type 'foo' has neither initCellForfoo nor customizeCellForfoo, so it is not registered")
         #expect(found["initCellFor-Foo"]?.suggestion == "initCellForFoo")
-        #expect(found["initCellFor-Foo"]?.explanation == "'-Foo' is not an identifier: it must start with an ASCII letter, not '-'")
+        #expect(
+            found["initCellFor-Foo"]?.explanation
+                == "'-Foo' is not an identifier: it must start with an ASCII letter, not '-'")
         #expect(found["customizeCellForHidden"]?.explanation.hasPrefix("defined but not exported") == true)
         #expect(found["cellkit_signature_customizeCellForGone"]?.explanation.contains("make it public") == true)
         #expect(plugin.nearMisses.count == 6, "\(plugin.nearMisses)")
         #expect(plugin.isUsable, "near misses are warnings: Foo still works")
         #expect(plugin.cellTypes.map(\.identifier.name) == ["Foo"], "the incomplete type 'foo' is not registered")
-        #expect("\(found["initcellForFoo"]!)" == "initcellForFoo: did you mean initCellForFoo? hook prefixes are case-sensitive: the rule is initCellFor<Identifier>")
+        #expect(
+            "\(found["initcellForFoo"]!)"
+                == "initcellForFoo: did you mean initCellForFoo? hook prefixes are case-sensitive: the rule is initCellFor<Identifier>"
+        )
     }
 
     @Test("Swift: a hook without @_cdecl, and an internal @_cdecl hook")
@@ -48,11 +56,17 @@ struct NearMissTests {
             @_cdecl("customizeCellForSwifty") public func customizeSwifty(_ cell: UnsafeMutableRawPointer?) {}
             """
         let descriptor = "#include \"cellkit.h\"\nCK_PLUGIN(\"Swifty\", \"1.0.0\", \"a Swift plugin\");"
-        let plugin = try PluginFile.read(path: try Fixtures.compileSwift(swift, descriptor: descriptor, name: "Swifty", in: dir)).get()
+        let plugin = try PluginFile.read(
+            path: try Fixtures.compileSwift(swift, descriptor: descriptor, name: "Swifty", in: dir)
+        ).get()
         let suggestions = plugin.nearMisses.compactMap(\.suggestion).sorted()
-        #expect(suggestions == ["@_cdecl(\"heightForCellForSwifty\") public func", "@_cdecl(\"initCellForSwifty\") public func"])
+        #expect(
+            suggestions == [
+                "@_cdecl(\"heightForCellForSwifty\") public func", "@_cdecl(\"initCellForSwifty\") public func",
+            ])
         let hidden = try #require(plugin.nearMisses.first { $0.symbol == "customizeCellForInternal" })
-        #expect(hidden.explanation.contains("defined but not exported") && hidden.explanation.contains("make it public"))
+        #expect(
+            hidden.explanation.contains("defined but not exported") && hidden.explanation.contains("make it public"))
         #expect(plugin.cellTypes.map(\.identifier.name) == ["Swifty"])
         #expect(plugin.nearMisses.count == 3, "\(plugin.nearMisses)")
     }
@@ -87,7 +101,9 @@ struct CommandTests {
             #expect(status == 0, "\(arguments[0]): \(text)")
             #expect(text.contains("Evil‹U+202E›txt.exe␛[2J"), "\(arguments[0]) shows the name visibly:\n\(text)")
             #expect(text.contains("libevil‹U+202E›os.so"), "\(arguments[0]) shows the file name visibly")
-            #expect(!text.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x1B }, "\(arguments[0]) prints none raw")
+            #expect(
+                !text.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x1B },
+                "\(arguments[0]) prints none raw")
         }
     }
 
@@ -105,10 +121,12 @@ struct CommandTests {
         #expect(types.contains { $0["identifier"] as? String == "Foobar" }, "the C plugin beside the binary")
     }
 
-    @Test("inspect shows hooks, problems and near misses, and fails for an unusable plugin; hostile text is made visible")
+    @Test(
+        "inspect shows hooks, problems and near misses, and fails for an unusable plugin; hostile text is made visible")
     func inspect() throws {
         let dir = try Fixtures.folder()
-        let path = try Fixtures.compileC(minimalPlugin("Evil", name: "Evil\\033]0;pwned\\007", abi: (2, 0)), name: "evil", in: dir)
+        let path = try Fixtures.compileC(
+            minimalPlugin("Evil", name: "Evil\\033]0;pwned\\007", abi: (2, 0)), name: "evil", in: dir)
         let (status, text) = try cellkit(["inspect", path])
         #expect(status == 1)
         #expect(text.contains("plugin       Evil␛]0;pwned␇ 9.9"))
@@ -139,7 +157,9 @@ struct RenderCommandTests {
 
     @Test("a broken document fails with file:line:column, and --output leaves the old file as it was")
     func brokenDocument() throws {
-        let folder = try Render.write(["table.yaml": "sections:\n  - rows:\n      - {cell: Foobr}\n", "out.txt": "previous"])
+        let folder = try Render.write([
+            "table.yaml": "sections:\n  - rows:\n      - {cell: Foobr}\n", "out.txt": "previous",
+        ])
         let (status, text) = try command.cellkit(["render", folder + "/table.yaml", "--output", folder + "/out.txt"])
         #expect(status != 0)
         #expect(text.contains("table.yaml:3:9: no plugin provides cell identifier 'Foobr'. Did you mean 'Foobar'?"))
@@ -150,7 +170,9 @@ struct RenderCommandTests {
     @Test("--output writes the file; bad options are refused with the fix")
     func outputAndOptions() throws {
         let folder = try Fixtures.folder()
-        let (status, _) = try command.cellkit(["render", Render.manifest("seed-004-foobar.yaml"), "--output", folder + "/t.html", "--format", "html"])
+        let (status, _) = try command.cellkit([
+            "render", Render.manifest("seed-004-foobar.yaml"), "--output", folder + "/t.html", "--format", "html",
+        ])
         #expect(status == 0)
         #expect(try String(contentsOfFile: folder + "/t.html", encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
         let (bad, message) = try command.cellkit(["render", Render.manifest("seed-004-foobar.yaml"), "--select", "one"])
@@ -163,7 +185,10 @@ struct RenderCommandTests {
         let dir = try Fixtures.folder()
         let path = try Fixtures.compileC(minimalPlugin("Subtitle", name: "Impostor"), name: "impostor", in: dir)
         let catalog = Catalog(options: Fixtures.options([dir]))
-        #expect(catalog.shadowed == [Shadowing(identifier: try CellIdentifier("Subtitle"), winner: "built-in", shadowed: path)])
+        #expect(
+            catalog.shadowed == [
+                Shadowing(identifier: try CellIdentifier("Subtitle"), winner: "built-in", shadowed: path)
+            ])
         let registry = CellRegistry(catalog: catalog)
         #expect(try registry.cellType(named: "Subtitle").isBuiltin)
         #expect(!registry.isLoaded(pluginAt: path))

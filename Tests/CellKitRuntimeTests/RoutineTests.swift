@@ -1,9 +1,10 @@
 import CellKitModel
-@testable import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Synchronization
 import Testing
+
+@testable import CellKitRuntime
 
 /// Counts its hook calls in exported globals the tests read back.
 let countingPlugin = """
@@ -107,10 +108,11 @@ struct RoutineTests {
         queue.recycle(blank)
         #expect(queue.pooledCount(for: mine) == 0 && queue.statistics(for: mine) == CellStatistics())
         #expect(queue.dequeueCell(mine, at: IndexPath(section: 0, row: 3)) !== served)
-        #expect(queue.context.warnings == [
-            "reuse slot \(foreign.slot) comes from another CellRegistry; resolve cell types with this queue's registry (queue.registry)",
-            "cell type Counted comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry",
-        ])
+        #expect(
+            queue.context.warnings == [
+                "reuse slot \(foreign.slot) comes from another CellRegistry; resolve cell types with this queue's registry (queue.registry)",
+                "cell type Counted comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry",
+            ])
     }
 
     @Test("Selection style comes from `selectable`; the style is the one asked for")
@@ -156,15 +158,17 @@ struct RoutineTests {
         let cell = queue.dequeueCell(type, at: IndexPath(section: 0, row: 0))
         other.recycle(cell)
         #expect(other.pooledCount(for: type) == 0, "never pooled by the wrong queue")
-        #expect(other.context.warnings == [
-            "recycle refused a Counted cell that was made by another CellQueue; give each cell back to the queue that dequeued it"
-        ])
+        #expect(
+            other.context.warnings == [
+                "recycle refused a Counted cell that was made by another CellQueue; give each cell back to the queue that dequeued it"
+            ])
         #expect(other.dequeueCell(type, at: IndexPath(section: 0, row: 1)) !== cell)
         queue.recycle(cell)
         #expect(queue.pooledCount(for: type) == 1 && queue.context.warnings.isEmpty, "its own queue takes it back")
     }
 
-    @Test("recycle refuses a cell of another registry whose slot collides, so that queue never hands out the wrong type")
+    @Test(
+        "recycle refuses a cell of another registry whose slot collides, so that queue never hands out the wrong type")
     func recycleFromAnotherRegistry() throws {
         let other = CellQueue(registry: Fixtures.registry([Fixtures.buildDirectory]))
         let foobar = try other.registry.cellType(named: "Foobar"), bar = try other.registry.cellType(named: "Bar")
@@ -196,7 +200,8 @@ struct RoutineTests {
     func tagZero() throws {
         let cell = queue.dequeueCell(try queue.registry.cellType(named: "TagZero"), at: IndexPath(section: 0, row: 0))
         #expect(count("tag_zero_status") == 10, "tag 0 gave NULL, tag 1 worked, a second tag 1 gave NULL")
-        #expect(cell.detailTextLabel.text?.hasPrefix("add_subview: tag 0 refused: 0 is every view's default tag") == true)
+        #expect(
+            cell.detailTextLabel.text?.hasPrefix("add_subview: tag 0 refused: 0 is every view's default tag") == true)
         #expect(cell.subviews.map(\.tag) == [1])
         #expect(cell.lastError?.contains("already has a subview with tag 1") == true)
         #expect(cell.view(withTag: 0) == nil)
@@ -226,7 +231,8 @@ struct RoutineTests {
             var texts: [String] = []
             for row in 0..<2_000 {
                 guard let type = try? registry.cellType(named: row % 2 == 0 ? "Foobar" : "Bar") else { return }
-                let cell = queue.dequeueCell(type, at: IndexPath(section: table, row: row), data: .object(["title": .string("t\(row)")]))
+                let cell = queue.dequeueCell(
+                    type, at: IndexPath(section: table, row: row), data: .object(["title": .string("t\(row)")]))
                 texts.append(cell.textLabel.text ?? "nil")
                 queue.recycle(cell)
             }

@@ -3,10 +3,11 @@
 
 import CCellKit
 import CellKitModel
-@testable import CellKitRuntime
 import Foundation
 import Synchronization
 import Testing
+
+@testable import CellKitRuntime
 
 @Suite("Safe public API")
 struct SafetyTests {

@@ -17,16 +17,21 @@ public enum Fixtures {
     public static func folder(_ name: String = #function) throws -> String {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         let path = FileManager.default.temporaryDirectory.path + "/cellkit-tests-\(safe)-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         return path
     }
 
     /// Compiles C `source` into `folder/lib<name>.so` with `cc -shared -fPIC -I <header dir>`.
     @discardableResult
-    public static func compileC(_ source: String, name: String, in folder: String, extraFlags: [String] = []) throws -> String {
+    public static func compileC(_ source: String, name: String, in folder: String, extraFlags: [String] = []) throws
+        -> String
+    {
         let sourcePath = folder + "/\(name).c", output = folder + "/lib\(name).so"
         try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
-        try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-I", headerDirectory] + extraFlags + [sourcePath, "-o", output])
+        try run(
+            "/usr/bin/env",
+            ["cc", "-shared", "-fPIC", "-I", headerDirectory] + extraFlags + [sourcePath, "-o", output])
         try FileManager.default.removeItem(atPath: sourcePath)
         return output
     }
@@ -34,8 +39,11 @@ public enum Fixtures {
     /// Compiles Swift `source`, linked with the C `descriptor`, into `folder/lib<name>.so`:
     /// a Swift plugin as SwiftPM builds one, from two languages into one library.
     @discardableResult
-    public static func compileSwift(_ source: String, descriptor: String, name: String, in folder: String) throws -> String {
-        let swiftPath = folder + "/\(name).swift", cPath = folder + "/\(name)_descriptor.c", object = folder + "/\(name)_descriptor.o"
+    public static func compileSwift(_ source: String, descriptor: String, name: String, in folder: String) throws
+        -> String
+    {
+        let swiftPath = folder + "/\(name).swift", cPath = folder + "/\(name)_descriptor.c",
+            object = folder + "/\(name)_descriptor.o"
         let output = folder + "/lib\(name).so"
         try source.write(toFile: swiftPath, atomically: true, encoding: .utf8)
         try descriptor.write(toFile: cPath, atomically: true, encoding: .utf8)
@@ -51,8 +59,9 @@ public enum Fixtures {
     }
 
     public static func options(_ paths: [String], allowUnsafe: Bool = false) -> DiscoveryOptions {
-        DiscoveryOptions(searchPath: SearchPath(entries: paths.map { .init(path: $0, origin: .option) }),
-                         allowUnsafePermissions: allowUnsafe)
+        DiscoveryOptions(
+            searchPath: SearchPath(entries: paths.map { .init(path: $0, origin: .option) }),
+            allowUnsafePermissions: allowUnsafe)
     }
 
     /// Reads an `int` global a test plugin exports (it must already be loaded).

@@ -26,13 +26,16 @@ public enum Render {
     public enum Format { case text, ansi, html, json }
 
     /// `path` rendered with `format`; warnings come back beside the output.
-    public static func table(_ path: String, _ format: Format, width: Int? = nil, selected: CellKit.IndexPath? = nil,
-                      window: RowWindow? = nil, registry: CellRegistry = Render.registry) throws -> (output: String, warnings: [String]) {
+    public static func table(
+        _ path: String, _ format: Format, width: Int? = nil, selected: CellKit.IndexPath? = nil,
+        window: RowWindow? = nil, registry: CellRegistry = Render.registry
+    ) throws -> (output: String, warnings: [String]) {
         let document = try TableDocument(contentsOf: path)
         let source = try DocumentTable(document, registry: registry)
         let context = CellContext(stylesheet: document.stylesheet)
-        let renderer = TableRenderer(queue: CellQueue(registry: registry, context: context),
-                                     layout: CellLayout(assets: document.assets), width: width ?? document.width ?? 80)
+        let renderer = TableRenderer(
+            queue: CellQueue(registry: registry, context: context),
+            layout: CellLayout(assets: document.assets), width: width ?? document.width ?? 80)
         renderer.selected = selected ?? document.selected
         if let window { renderer.window = window }
         let sink = MemorySink()
@@ -40,7 +43,9 @@ public enum Render {
         switch format {
         case .text: var f = TextFormat(); try renderer.render(source, delegate: source, format: &f, to: out)
         case .ansi: var f = TextFormat(color: true); try renderer.render(source, delegate: source, format: &f, to: out)
-        case .html: var f = HTMLFormat(assets: document.assets); try renderer.render(source, delegate: source, format: &f, to: out)
+        case .html:
+            var f = HTMLFormat(assets: document.assets);
+            try renderer.render(source, delegate: source, format: &f, to: out)
         case .json: var f = JSONFormat(); try renderer.render(source, delegate: source, format: &f, to: out)
         }
         try out.flush()

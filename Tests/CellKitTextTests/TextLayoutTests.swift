@@ -1,21 +1,25 @@
 // Text in character cells: widths against wcwidth, sanitizing, line breaking.
 
 import CellKitModel
-@testable import CellKitText
 import Foundation
 import Testing
+
+@testable import CellKitText
 
 @Suite("Text widths and line breaking")
 struct TextLayoutTests {
     struct Case: Decodable, CustomTestStringConvertible {
         let text: String
         let width: Int
-        var testDescription: String { "\(text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")) → \(width)" }
+        var testDescription: String {
+            "\(text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")) → \(width)"
+        }
     }
 
     /// Widths recorded from the Python wcwidth package (WidthData/generate.py), an outside reference.
     static let cases: [Case] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("WidthData/widths.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "WidthData/widths.json")
         struct File: Decodable { let cases: [Case] }
         return (try? JSONDecoder().decode(File.self, from: Data(contentsOf: url)).cases) ?? []
     }()
@@ -35,7 +39,9 @@ struct TextLayoutTests {
         #expect(TextSanitizer.visible("x\u{9B}y\u{202E}z\u{7F}") == "x‹U+009B›y‹U+202E›z␡")
         #expect(TextSanitizer.visible("Evil\u{202E}txt.exe\u{2066}\u{2069}") == "Evil‹U+202E›txt.exe‹U+2066›‹U+2069›")
         #expect(TextSanitizer.visible("zero\u{200B}width\u{FEFF}\u{2060}") == "zero‹U+200B›width‹U+FEFF›‹U+2060›")
-        #expect(TextSanitizer.visible("👩\u{200D}💻 ❤\u{FE0F} क्\u{200C}ष") == "👩\u{200D}💻 ❤\u{FE0F} क्\u{200C}ष", "joiners and selectors stay")
+        #expect(
+            TextSanitizer.visible("👩\u{200D}💻 ❤\u{FE0F} क्\u{200C}ष") == "👩\u{200D}💻 ❤\u{FE0F} क्\u{200C}ष",
+            "joiners and selectors stay")
         #expect(TextSanitizer.visible("tab\there") == "tab here")
         #expect(TextSanitizer.visible("two\nlines", keepNewlines: true) == "two\nlines")
         #expect(TextSanitizer.visible("two\nlines") == "two␊lines")
@@ -45,7 +51,10 @@ struct TextLayoutTests {
     @Test("word wrap breaks at spaces, long words by glyph")
     func wordWrap() {
         let text = "No beer and no TV make Colin something something."
-        #expect(TextLayout.lines(text, width: 16, maxLines: 10, mode: .wordWrap) == ["No beer and no", "TV make Colin", "something", "something."])
+        #expect(
+            TextLayout.lines(text, width: 16, maxLines: 10, mode: .wordWrap) == [
+                "No beer and no", "TV make Colin", "something", "something.",
+            ])
         #expect(TextLayout.lines("abcdefghij", width: 4, maxLines: 5, mode: .wordWrap) == ["abcd", "efgh", "ij"])
         #expect(TextLayout.lines(text, width: 16, maxLines: 2, mode: .wordWrap) == ["No beer and no", "TV make Colin"])
     }
@@ -63,7 +72,10 @@ struct TextLayoutTests {
         #expect(TextLayout.lines(text, width: 8, maxLines: 1, mode: .truncateHead) == ["…hizBang"])
         #expect(TextLayout.lines(text, width: 8, maxLines: 1, mode: .truncateMiddle) == ["Amaz…ang"])
         #expect(TextLayout.lines(text, width: 8, maxLines: 1, mode: .clip) == ["AmazingW"])
-        #expect(TextLayout.lines("one two three four", width: 9, maxLines: 2, mode: .truncateTail) == ["one two", "three fo…"])
+        #expect(
+            TextLayout.lines("one two three four", width: 9, maxLines: 2, mode: .truncateTail) == [
+                "one two", "three fo…",
+            ])
     }
 
     @Test("every line fits its width", arguments: [5, 7, 12, 20])
@@ -80,7 +92,9 @@ struct TextLayoutTests {
     func bmpTable() {
         let disagree = (UInt32(0x300)..<0x10000).filter { TextWidth.lookupWidth($0) != TextWidth.tableWidth($0) }
         #expect(disagree.isEmpty, "first: \(disagree.prefix(5).map { String($0, radix: 16) })")
-        #expect(TextWidth.lookupWidth(0x65E5) == 2 && TextWidth.lookupWidth(0x301) == 0 && TextWidth.lookupWidth(0x2713) == 1)
+        #expect(
+            TextWidth.lookupWidth(0x65E5) == 2 && TextWidth.lookupWidth(0x301) == 0
+                && TextWidth.lookupWidth(0x2713) == 1)
         #expect(TextWidth.lookupWidth(0x1F600) == 2, "above the BMP: the range tables")
     }
 
@@ -88,7 +102,9 @@ struct TextLayoutTests {
     func printablePrefix(position: Int) {
         for stop: UInt8 in [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xFF] {
             let bytes = Array(repeating: UInt8(ascii: "a"), count: position) + [stop] + Array(" ~}".utf8)
-            #expect(bytes.withUnsafeBufferPointer { UTF8Bytes.printableASCIIPrefix($0) } == position, "0x\(String(stop, radix: 16)) at \(position)")
+            #expect(
+                bytes.withUnsafeBufferPointer { UTF8Bytes.printableASCIIPrefix($0) } == position,
+                "0x\(String(stop, radix: 16)) at \(position)")
         }
         let all = (UInt8(0x20)...0x7E).map { $0 }
         #expect(all.withUnsafeBufferPointer { UTF8Bytes.printableASCIIPrefix($0) } == all.count)

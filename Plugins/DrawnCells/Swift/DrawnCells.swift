@@ -17,12 +17,16 @@ public func initCellForDrawnCell(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexP
     let width = Int32(cell.contentView.frame.width)
     let left: Int32 = 1 + 2 + 1  // padding, the image's two columns, a gap
     let labelWidth = max(1, width - left - 3)  // room for the indicator
-    if let top = cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: left, y: 0, width: labelWidth, height: 1), tag: Tag.top) {
+    if let top = cell.addSubview(
+        CK_VIEW_LABEL, frame: ck_rect(x: left, y: 0, width: labelWidth, height: 1), tag: Tag.top)
+    {
         top.textColor = rgb(64, 0, 0)  // the seed's dark red, 0.25/0/0
         top.highlightedTextColor = rgb(255, 255, 230)
         top.fontWeight = CK_WEIGHT_BOLD
     }
-    if let bottom = cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: left, y: 1, width: labelWidth, height: 1), tag: Tag.bottom) {
+    if let bottom = cell.addSubview(
+        CK_VIEW_LABEL, frame: ck_rect(x: left, y: 1, width: labelWidth, height: 1), tag: Tag.bottom)
+    {
         bottom.textColor = rgb(64, 0, 0)
         bottom.highlightedTextColor = rgb(255, 255, 230)
         bottom.fontSize = 12
@@ -40,12 +44,13 @@ public func customizeCellForDrawnCell(_ raw: UnsafeMutablePointer<ck_cell>?, _ i
     cell.view(withTag: Tag.bottom)?.text = cell.data.string("info") ?? "Some other information."
     cell.imageView.imageName = indexPath.row % 2 == 0 ? "imageA" : "imageB"
     let position = cell.position
-    let name = switch (position.is_first != 0, position.is_last != 0) {
-    case (true, true): "topAndBottomRow"
-    case (true, false): "topRow"
-    case (false, true): "bottomRow"
-    case (false, false): "middleRow"
-    }
+    let name =
+        switch (position.is_first != 0, position.is_last != 0) {
+        case (true, true): "topAndBottomRow"
+        case (true, false): "topRow"
+        case (false, true): "bottomRow"
+        case (false, false): "middleRow"
+        }
     cell.backgroundImage = name
     cell.selectedBackgroundImage = name + "Selected"
 }

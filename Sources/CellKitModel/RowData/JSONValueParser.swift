@@ -39,7 +39,9 @@ package struct JSONValueParser {
                 offsets.deallocate()
                 (offsets, capacity) = (grown, capacity * 2)
             }
-            (offsets[count], offsets[count + 1], offsets[count + 2], offsets[count + 3]) = (UInt32(a), UInt32(b), UInt32(c), UInt32(d))
+            (offsets[count], offsets[count + 1], offsets[count + 2], offsets[count + 3]) = (
+                UInt32(a), UInt32(b), UInt32(c), UInt32(d)
+            )
             count += 4
         }
     }
@@ -110,7 +112,9 @@ package struct JSONValueParser {
     /// Walks an object's members from its "{": for each, `body` is called just after its
     /// key (checked; its quoted span given) and must leave `i` after the member's value.
     @inline(__always)
-    private mutating func members(depth: Int, _ body: (inout JSONValueParser, Range<Int>) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
+    private mutating func members(
+        depth: Int, _ body: (inout JSONValueParser, Range<Int>) throws(JSONSyntaxError) -> Void
+    ) throws(JSONSyntaxError) {
         guard depth < 64 else { throw fail("nested more than 64 levels deep") }
         i += 1
         skipSpace()
@@ -149,7 +153,9 @@ package struct JSONValueParser {
         let inner = UnsafeBufferPointer(rebasing: quoted[1..<quoted.count - 1])
         guard memchr(inner.baseAddress!, 0x5C, inner.count) != nil else {  // no escapes: compare the bytes
             guard inner.count == name.count else { return false }
-            return name.withContiguousStorageIfAvailable { memcmp(inner.baseAddress!, $0.baseAddress!, inner.count) == 0 }
+            return name.withContiguousStorageIfAvailable {
+                memcmp(inner.baseAddress!, $0.baseAddress!, inner.count) == 0
+            }
                 ?? inner.elementsEqual(name)
         }
         var parser = JSONValueParser(quoted)
@@ -158,13 +164,17 @@ package struct JSONValueParser {
 
     private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> RowValue {
         var items: [RowValue] = []
-        try elements(depth: depth) { (parser) throws(JSONSyntaxError) in items.append(try parser.parseValue(depth: depth + 1)) }
+        try elements(depth: depth) { (parser) throws(JSONSyntaxError) in
+            items.append(try parser.parseValue(depth: depth + 1))
+        }
         return .list(items)
     }
 
     /// Walks a list's elements from its "[": `body` reads each one.
     @inline(__always)
-    private mutating func elements(depth: Int, _ body: (inout JSONValueParser) throws(JSONSyntaxError) -> Void) throws(JSONSyntaxError) {
+    private mutating func elements(depth: Int, _ body: (inout JSONValueParser) throws(JSONSyntaxError) -> Void)
+        throws(JSONSyntaxError)
+    {
         guard depth < 64 else { throw fail("nested more than 64 levels deep") }
         i += 1
         skipSpace()
@@ -198,7 +208,8 @@ package struct JSONValueParser {
                     members.pointee.append(key.lowerBound, key.upperBound, valueStart, parser.i)
                 }
             }
-        case UInt8(ascii: "["): try elements(depth: depth) { (parser) throws(JSONSyntaxError) in try parser.checkValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            try elements(depth: depth) { (parser) throws(JSONSyntaxError) in try parser.checkValue(depth: depth + 1) }
         case UInt8(ascii: "\""): try skipString()
         default: _ = try parseValue(depth: depth)  // a literal or a number: nothing to allocate
         }
@@ -241,10 +252,13 @@ package struct JSONValueParser {
             case UInt8(ascii: "t"): out.append(0x09)
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
-                if (0xD800...0xDBFF).contains(scalar), i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                if (0xD800...0xDBFF).contains(scalar), i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"),
+                    bytes[i + 1] == UInt8(ascii: "u")
+                {
                     i += 2
                     let low = try hex4()
-                    scalar = (0xDC00...0xDFFF).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
+                    scalar =
+                        (0xDC00...0xDFFF).contains(low) ? 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
                 }
                 out.append(contentsOf: String(Unicode.Scalar(scalar) ?? "\u{FFFD}").utf8)
             default: i -= 1; throw fail("unknown escape '\\\(Character(Unicode.Scalar(e)))'")
@@ -277,7 +291,8 @@ package struct JSONValueParser {
     private static func plainRunStops(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
-        return (zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | (word &- ones &* 0x20) & ~word) & highs
+        return (zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | (word &- ones &* 0x20) & ~word)
+            & highs
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
@@ -308,8 +323,11 @@ package struct JSONValueParser {
             i += 1
         }
         guard i > digits else { throw fail("expected digits") }
-        while i < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[i])
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) {
+        while i < bytes.count,
+            [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(
+                bytes[i])
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i])
+        {
             simple = false
             i += 1
         }
@@ -340,7 +358,9 @@ extension JSONValueParser {
 
     /// Where the text at dot-separated `path` below the value at `offset` (or that value,
     /// for nil) is, inside its quotes, if it has no escapes; else nil.
-    package static func plainString(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int, at path: Substring.UTF8View?) -> Range<Int>? {
+    package static func plainString(
+        in bytes: UnsafeBufferPointer<UInt8>, from offset: Int, at path: Substring.UTF8View?
+    ) -> Range<Int>? {
         var parser = JSONValueParser(bytes)
         parser.i = offset
         if let path, parser.seek(path, depth: 1) == nil { return nil }
@@ -377,7 +397,8 @@ extension JSONValueParser {
             guard i < bytes.count else { return nil }
             switch bytes[i] {
             case UInt8(ascii: "{"): guard seekMember(key, topLevel: depth == 0) else { return nil }
-            case UInt8(ascii: "["): guard let index = Int(Substring(key)), index >= 0, seekElement(index, depth: depth) else { return nil }
+            case UInt8(ascii: "["):
+                guard let index = Int(Substring(key)), index >= 0, seekElement(index, depth: depth) else { return nil }
             default: return nil
             }
             depth += 1
@@ -387,7 +408,9 @@ extension JSONValueParser {
     }
 
     /// The value at dot-separated `path` below the value at `offset` (depth 1) of checked text.
-    package static func value(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int, at path: Substring.UTF8View?) -> RowValue? {
+    package static func value(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int, at path: Substring.UTF8View?)
+        -> RowValue?
+    {
         var parser = JSONValueParser(bytes)
         parser.i = offset
         let depth = path.map { parser.seek($0, depth: 1) } ?? 1

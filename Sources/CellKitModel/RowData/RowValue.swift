@@ -100,13 +100,16 @@ public enum RowValue: Sendable, Equatable, Hashable {
             let base = UnsafeMutableRawPointer(elements)
             if line.count > 0 { base.copyMemory(from: line.baseAddress!, byteCount: line.count) }
             base.advanced(by: line.count).copyMemory(from: members.offsets, byteCount: members.count * 4)
-            base.storeBytes(of: UInt32(members.count / 4), toByteOffset: line.count + members.count * 4, as: UInt32.self)
+            base.storeBytes(
+                of: UInt32(members.count / 4), toByteOffset: line.count + members.count * 4, as: UInt32.self)
         }
     }
 
     /// Calls `body` with the line's bytes, all the bytes (the index starts where the line
     /// ends), and the number of members in the index.
-    private func withParts<R>(_ body: (_ line: UnsafeBufferPointer<UInt8>, _ all: UnsafeRawBufferPointer, _ members: Int) -> R) -> R {
+    private func withParts<R>(
+        _ body: (_ line: UnsafeBufferPointer<UInt8>, _ all: UnsafeRawBufferPointer, _ members: Int) -> R
+    ) -> R {
         storage.withUnsafeMutablePointers { total, elements in
             let all = UnsafeRawBufferPointer(start: elements, count: total.pointee)
             let n = Int(all.loadUnaligned(fromByteOffset: all.count - 4, as: UInt32.self))
@@ -116,7 +119,9 @@ public enum RowValue: Sendable, Equatable, Hashable {
 
     package func value(at keyPath: String) -> RowValue? {
         if keyPath.isEmpty { return withParts { line, _, _ in JSONValueParser.value(in: line, at: "") } }
-        return withMember(keyPath) { line, member, rest in JSONValueParser.value(in: line, from: member.lowerBound, at: rest) }
+        return withMember(keyPath) { line, member, rest in
+            JSONValueParser.value(in: line, from: member.lowerBound, at: rest)
+        }
     }
 
     /// Calls `body` with the bytes of the text at `keyPath` if it is written with no
@@ -124,7 +129,9 @@ public enum RowValue: Sendable, Equatable, Hashable {
     package func withPlainString<R>(at keyPath: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         guard !keyPath.isEmpty else { return nil }
         return withMember(keyPath) { line, member, rest -> R? in
-            guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else { return nil }
+            guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else {
+                return nil
+            }
             let text = UnsafeBufferPointer(rebasing: line[span])
             return UTF8Bytes.isValid(text) && !text.contains(0) ? body(text) : nil
         } ?? nil
@@ -149,14 +156,20 @@ public enum RowValue: Sendable, Equatable, Hashable {
     /// Calls `body` with the line, the value of the top-level member named by `keyPath`'s
     /// first key (the last such member, as a dictionary would keep) and the rest of the path
     /// after its dot (nil if none); nil if there is no such member.
-    private func withMember<R>(_ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?) -> R? {
+    private func withMember<R>(
+        _ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?
+    ) -> R? {
         return keyPath.withBorrowedUTF8 { path in
-            let dot = memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map { UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!) }
+            let dot = memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map {
+                UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!)
+            }
             let key = UnsafeBufferPointer(rebasing: path[..<(dot ?? path.count)])
             let rest = dot.map { Substring(keyPath).utf8.dropFirst($0 + 1) }
             return withParts { line, all, n in
                 for m in stride(from: n - 1, through: 0, by: -1) {
-                    func offset(_ k: Int) -> Int { Int(all.loadUnaligned(fromByteOffset: line.count + m * 16 + k * 4, as: UInt32.self)) }
+                    func offset(_ k: Int) -> Int {
+                        Int(all.loadUnaligned(fromByteOffset: line.count + m * 16 + k * 4, as: UInt32.self))
+                    }
                     let quoted = UnsafeBufferPointer(rebasing: line[offset(0)..<offset(1)])
                     if JSONValueParser.key(quoted, equals: key) { return body(line, offset(2)..<offset(3), rest) }
                 }

@@ -47,7 +47,8 @@ public enum UTF8Bytes {
         let lead = bytes[i]
         if lead < 0x80 { return (UInt32(lead), 1) }
         let (length, smallest): (Int, UInt32) =
-            lead & 0xE0 == 0xC0 ? (2, 0x80) : lead & 0xF0 == 0xE0 ? (3, 0x800) : lead & 0xF8 == 0xF0 ? (4, 0x10000) : (0, 0)
+            lead & 0xE0 == 0xC0
+            ? (2, 0x80) : lead & 0xF0 == 0xE0 ? (3, 0x800) : lead & 0xF8 == 0xF0 ? (4, 0x10000) : (0, 0)
         guard length > 0, i + length <= bytes.count else { return nil }
         var value = UInt32(lead) & (0x7F >> UInt32(length))
         for k in 1..<length {

@@ -144,7 +144,9 @@ public struct Color: RawRepresentable, Hashable, Sendable, Codable, CustomString
 
     /// The colour for CSS: "#rrggbb" if opaque, else `rgba(r,g,b,a)` with alpha from 0 to 1.
     package var css: String {
-        alpha == 255 ? "#" + String(rawValue >> 8, radix: 16).leftPadded(to: 6) : "rgba(\(red),\(green),\(blue),\(Double(alpha) / 255))"
+        alpha == 255
+            ? "#" + String(rawValue >> 8, radix: 16).leftPadded(to: 6)
+            : "rgba(\(red),\(green),\(blue),\(Double(alpha) / 255))"
     }
 
     /// The colour for a C value, where `CK_COLOR_NONE` means not set.
@@ -172,7 +174,11 @@ public struct Rect: Hashable, Sendable, Codable {
     /// The empty rectangle at the origin. A part whose frame is `.zero` is placed by the cell's style.
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
     package init(_ r: ck_rect) { self.init(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height)) }
-    package var c: ck_rect { ck_rect(x: Int32(clamping: x), y: Int32(clamping: y), width: Int32(clamping: width), height: Int32(clamping: height)) }
+    package var c: ck_rect {
+        ck_rect(
+            x: Int32(clamping: x), y: Int32(clamping: y), width: Int32(clamping: width), height: Int32(clamping: height)
+        )
+    }
 }
 
 /// A background: a colour, an image from the asset catalog, or both (the image drawn over the colour).

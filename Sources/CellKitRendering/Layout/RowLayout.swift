@@ -133,8 +133,12 @@ public struct CellLayout: Sendable {
         /// `text` (the label's) broken into at most `maxLines` lines of `width` columns.
         mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> [String] {
             let id = ObjectIdentifier(label)
-            if let lines = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) { return lines }
-            let lines = TextLayout.lines(TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines, mode: label.lineBreakMode)
+            if let lines = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) {
+                return lines
+            }
+            let lines = TextLayout.lines(
+                TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines,
+                mode: label.lineBreakMode)
             let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
             if self.text == nil || self.text?.label == id { self.text = entry } else { detail = entry }
             return lines
@@ -144,7 +148,8 @@ public struct CellLayout: Sendable {
         private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int) -> [String]? {
             guard let entry, entry.label == id, entry.width == width else { return nil }
             // Text that fitted in fewer lines than allowed breaks the same way under any bound that still holds it.
-            let fits = entry.maxLines == maxLines || (entry.lines.count < entry.maxLines && entry.lines.count <= maxLines)
+            let fits =
+                entry.maxLines == maxLines || (entry.lines.count < entry.maxLines && entry.lines.count <= maxLines)
             return fits ? entry.lines : nil
         }
     }
@@ -153,8 +158,9 @@ public struct CellLayout: Sendable {
 
     /// `cell` laid out at `width` columns and `height` lines; nil = its natural height.
     func layout(_ cell: Cell, width: Int, height: Int?) -> RowLayout {
-        var row = RowLayout(indexPath: cell.indexPath, identifier: "", width: 0, height: 0, position: .single, isSelected: false,
-                            background: Fill(), backgroundColor: nil, views: [])
+        var row = RowLayout(
+            indexPath: cell.indexPath, identifier: "", width: 0, height: 0, position: .single, isSelected: false,
+            background: Fill(), backgroundColor: nil, views: [])
         layout(cell, width: width, height: height, into: &row)
         return row
     }
@@ -170,12 +176,15 @@ public struct CellLayout: Sendable {
         var memo = LineMemo()
         let height = height ?? naturalHeight(of: cell, area: area, memo: &memo)
         if var image = area.image {
-            if cell.imageView.frame == .zero { image.frame.y = (height - 1) / 2 }  // centred, as UIKit centres the image
+            // centred, as UIKit centres the image
+            if cell.imageView.frame == .zero { image.frame.y = (height - 1) / 2 }
             row.views.append(image)
         }
         placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &row.views)
         for view in cell.subviews where !view.isHidden {
-            if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) { row.views.append(placed) }
+            if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) {
+                row.views.append(placed)
+            }
         }
         if var accessory = area.accessory {
             accessory.frame.y = max(0, (height - accessory.frame.height) / 2)
@@ -190,7 +199,9 @@ public struct CellLayout: Sendable {
     }
 
     private func selectedFill(_ cell: Cell) -> Fill {
-        if cell.selectedBackground.color != nil || cell.selectedBackground.imageName != nil { return cell.selectedBackground }
+        if cell.selectedBackground.color != nil || cell.selectedBackground.imageName != nil {
+            return cell.selectedBackground
+        }
         return Fill(color: cell.selectionStyle == .blue ? Palette.tint : Palette.selectedGray)
     }
 
@@ -216,8 +227,10 @@ public struct CellLayout: Sendable {
         if let view = cell.accessoryView, !view.isHidden {
             let w = min(view.frame.width, width / 3)
             right -= w
-            var placed = view.imageName.map { imageView($0, role: .accessory, warn: cell.context) }
-                ?? PlacedView(role: .accessory, frame: .zero, lines: view.text.map { [TextSanitizer.visible($0)] } ?? [])
+            var placed =
+                view.imageName.map { imageView($0, role: .accessory, warn: cell.context) }
+                ?? PlacedView(
+                    role: .accessory, frame: .zero, lines: view.text.map { [TextSanitizer.visible($0)] } ?? [])
             placed.frame = Rect(x: right, y: 0, width: w, height: max(1, view.frame.height))
             placed.textColor = view.textColor
             placed.backgroundColor = view.backgroundColor
@@ -226,10 +239,13 @@ public struct CellLayout: Sendable {
         } else if let glyph = Self.accessoryGlyph(cell.accessoryType) {
             right -= 1
             let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
-            accessory = PlacedView(role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), lines: [glyph], textColor: color)
+            accessory = PlacedView(
+                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), lines: [glyph], textColor: color)
             right -= 1
         }
-        return LabelArea(x: x, width: max(0, right - x), accessoryX: right + (accessory == nil ? 0 : 1), image: image, accessory: accessory)
+        return LabelArea(
+            x: x, width: max(0, right - x), accessoryX: right + (accessory == nil ? 0 : 1), image: image,
+            accessory: accessory)
     }
 
     /// The glyph of a standard accessory: a switch, as a dictionary hashed the type on every row.
@@ -245,17 +261,26 @@ public struct CellLayout: Sendable {
     private func imageView(_ name: String, role: PlacedView.Role, warn context: CellContext?) -> PlacedView {
         let asset = assets.image(named: name)
         if asset == nil {
-            let catalog = assets.source.map { "the asset catalog \($0)" } ?? "the asset catalog (the table names none: add 'assets:')"
-            context?.warn("image '\(TextSanitizer.visible(name))' is not in \(catalog); drawn as \(AssetCatalog.placeholder.glyph)")
+            let catalog =
+                assets.source.map { "the asset catalog \($0)" }
+                ?? "the asset catalog (the table names none: add 'assets:')"
+            context?.warn(
+                "image '\(TextSanitizer.visible(name))' is not in \(catalog); drawn as \(AssetCatalog.placeholder.glyph)"
+            )
         }
-        return PlacedView(role: role, frame: .zero, lines: [(asset ?? AssetCatalog.placeholder).glyph],
-                          imageName: name, missingImage: asset == nil)
+        return PlacedView(
+            role: role, frame: .zero, lines: [(asset ?? AssetCatalog.placeholder).glyph],
+            imageName: name, missingImage: asset == nil)
     }
 
     // MARK: Labels by style
 
-    private func placeLabels(_ cell: Cell, in area: LabelArea, height: Int, selected: Bool, memo: inout LineMemo, into views: inout [PlacedView]) {
-        unowned(unsafe) let text = cell.textLabel!, detail = cell.detailTextLabel!  // held by the cell (see naturalHeight)
+    private func placeLabels(
+        _ cell: Cell, in area: LabelArea, height: Int, selected: Bool, memo: inout LineMemo,
+        into views: inout [PlacedView]
+    ) {
+        // held by the cell (see naturalHeight)
+        unowned(unsafe) let text = cell.textLabel!, detail = cell.detailTextLabel!
         var textDefaults = Defaults(), detailDefaults = Defaults(color: Palette.secondaryText)
         var textFrame = Rect(x: area.x, y: 0, width: area.width, height: height)
         var detailFrame = textFrame
@@ -282,11 +307,17 @@ public struct CellLayout: Sendable {
             detailDefaults = Defaults()
         }
         let centred = cell.style != .subtitle
-        if let placed = placeLabel(text, role: .textLabel, frame: textFrame, defaults: textDefaults, centred: centred, selected: selected, memo: &memo) {
+        if let placed = placeLabel(
+            text, role: .textLabel, frame: textFrame, defaults: textDefaults, centred: centred, selected: selected,
+            memo: &memo)
+        {
             views.append(placed)
         }
         if cell.style != .default,
-           let placed = placeLabel(detail, role: .detailTextLabel, frame: detailFrame, defaults: detailDefaults, centred: centred, selected: selected, memo: &memo) {
+            let placed = placeLabel(
+                detail, role: .detailTextLabel, frame: detailFrame, defaults: detailDefaults, centred: centred,
+                selected: selected, memo: &memo)
+        {
             views.append(placed)
         }
     }
@@ -299,22 +330,27 @@ public struct CellLayout: Sendable {
     }
 
     /// A standard label in its style's frame (or the frame its hooks gave it), centred vertically.
-    private func placeLabel(_ label: View, role: PlacedView.Role, frame styled: Rect, defaults: Defaults, centred: Bool, selected: Bool,
-                            memo: inout LineMemo) -> PlacedView? {
+    private func placeLabel(
+        _ label: View, role: PlacedView.Role, frame styled: Rect, defaults: Defaults, centred: Bool, selected: Bool,
+        memo: inout LineMemo
+    ) -> PlacedView? {
         guard !label.isHidden, let text = label.text, !text.isEmpty else { return nil }
         let frame = label.frame == .zero ? styled : label.frame
         guard frame.width > 0, frame.height > 0 else { return nil }
         let maxLines = label.numberOfLines == 0 ? frame.height : min(label.numberOfLines, frame.height)
         let lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
         let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - lines.count) / 2) : frame.y
-        var placed = PlacedView(role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), lines: lines)
+        var placed = PlacedView(
+            role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), lines: lines)
         style(&placed, from: label, defaults: defaults, selected: selected)
         return placed
     }
 
     private func style(_ placed: inout PlacedView, from view: View, defaults: Defaults, selected: Bool) {
         placed.alignment = view.alignment == .natural ? defaults.alignment : view.alignment
-        placed.textColor = selected ? (view.highlightedTextColor ?? Color(red: 255, green: 255, blue: 255)) : (view.textColor ?? defaults.color)
+        placed.textColor =
+            selected
+            ? (view.highlightedTextColor ?? Color(red: 255, green: 255, blue: 255)) : (view.textColor ?? defaults.color)
         placed.backgroundColor = view.backgroundColor
         placed.bold = view.fontWeight == .semibold || view.fontWeight == .bold
         placed.small = defaults.small || view.fontSize < 14
@@ -342,8 +378,11 @@ public struct CellLayout: Sendable {
         case .label:
             // Text is laid out at the whole frame, then cut where the row or the accessory cuts it.
             let maxLines = view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height)
-            let lines = TextLayout.lines(TextSanitizer.visible(view.text ?? "", keepNewlines: true), width: f.width, maxLines: maxLines, mode: view.lineBreakMode)
-            var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, lines: Array(lines.prefix(frame.height)))
+            let lines = TextLayout.lines(
+                TextSanitizer.visible(view.text ?? "", keepNewlines: true), width: f.width, maxLines: maxLines,
+                mode: view.lineBreakMode)
+            var placed = PlacedView(
+                role: .subview, tag: view.tag, frame: frame, lines: Array(lines.prefix(frame.height)))
             style(&placed, from: view, defaults: Defaults(), selected: selected)
             return placed
         case .plain:

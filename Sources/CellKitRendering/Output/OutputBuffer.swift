@@ -120,7 +120,9 @@ public final class DescriptorSink: OutputSink {
         while offset < bytes.count {
             let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw OutputError(description: "cannot write to \(name): \(String(cString: strerror(errno)))") }
+            guard n > 0 else {
+                throw OutputError(description: "cannot write to \(name): \(String(cString: strerror(errno)))")
+            }
             offset += n
         }
     }
@@ -140,10 +142,14 @@ public final class AtomicFileSink: OutputSink {
     public init(path: String) throws {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
-        var template = Array(((folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).XXXXXX").utf8CString)
+        var template = Array(
+            ((folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw OutputError(description: "cannot create a file in \(folder.isEmpty ? "." : folder) for \(path): \(String(cString: strerror(errno)))")
+            throw OutputError(
+                description:
+                    "cannot create a file in \(folder.isEmpty ? "." : folder) for \(path): \(String(cString: strerror(errno)))"
+            )
         }
         temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         fchmod(fd, 0o644)

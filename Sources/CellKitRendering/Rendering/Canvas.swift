@@ -80,7 +80,9 @@ package final class Canvas {
     /// Sets the style of a rectangle, keeping its glyphs.
     package func fill(_ rect: Rect, style: UInt16) {
         for y in max(0, rect.y)..<max(max(0, rect.y), min(height, rect.y + rect.height)) {
-            for x in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.x + rect.width)) { styleIndex[y * width + x] = style }
+            for x in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.x + rect.width)) {
+                styleIndex[y * width + x] = style
+            }
         }
     }
 
@@ -107,7 +109,8 @@ package final class Canvas {
                 let ascii = UTF8Bytes.printableASCIIPrefix(all)
                 let fits = min(ascii, max(0, limit - column))
                 let at = y * width + column
-                let target = cells + at  // a local pointer: `cells[at + k]` checked `at + k` for overflow, which kept the loop from vectorizing
+                // a local pointer: `cells[at + k]` checked `at + k` for overflow, which kept the loop from vectorizing
+                let target = cells + at
                 if fits > 0 { Self.widen(all.baseAddress!, into: target, count: fits) }
                 styleIndex.advanced(by: at).update(repeating: style, count: fits)
                 column += fits
@@ -151,7 +154,11 @@ package final class Canvas {
         if value == Canvas.continuation { hasWideGlyphs = true }
         if hasWideGlyphs {
             if cells[i] == Canvas.continuation, x > 0 { cells[i - 1] = 0x20 }
-            if cells[i] != Canvas.continuation, x + 1 < width, cells[i + 1] == Canvas.continuation, value != Canvas.continuation { cells[i + 1] = 0x20 }
+            if cells[i] != Canvas.continuation, x + 1 < width, cells[i + 1] == Canvas.continuation,
+                value != Canvas.continuation
+            {
+                cells[i + 1] = 0x20
+            }
         }
         cells[i] = value
         styleIndex[i] = style
@@ -184,7 +191,8 @@ package final class Canvas {
             if run > x {
                 let source = row + x, n = run - x
                 out.append(atMost: n) { p in
-                    for k in 0..<n { p[k] = UInt8(truncatingIfNeeded: source[k]) }  // no index arithmetic to overflow-check
+                    // no index arithmetic to overflow-check
+                    for k in 0..<n { p[k] = UInt8(truncatingIfNeeded: source[k]) }
                     return n
                 }
                 x = run

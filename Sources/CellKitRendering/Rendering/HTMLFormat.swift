@@ -30,7 +30,8 @@ public struct HTMLFormat: RowFormat {
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
         style = table.style
         let title = escape(table.title ?? "CellKit table")
-        out.write("""
+        out.write(
+            """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -75,8 +76,12 @@ public struct HTMLFormat: RowFormat {
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
         var css = "height:\(em(row.height))"
         if let c = row.backgroundColor { css += ";background:\(c.css)" }
-        if let name = row.background.imageName, let uri = dataURI(name) { css += ";background-image:url('\(uri)');background-size:100% 100%" }
-        out.write("<div class=\"row\(row.isSelected ? " selected" : "")\" data-index-path=\"\(row.indexPath)\" data-cell=\"\(escape(row.identifier))\" style=\"\(css)\">")
+        if let name = row.background.imageName, let uri = dataURI(name) {
+            css += ";background-image:url('\(uri)');background-size:100% 100%"
+        }
+        out.write(
+            "<div class=\"row\(row.isSelected ? " selected" : "")\" data-index-path=\"\(row.indexPath)\" data-cell=\"\(escape(row.identifier))\" style=\"\(css)\">"
+        )
         for view in row.views { write(view, out) }
         out.write("</div>\n")
     }
@@ -102,16 +107,22 @@ public struct HTMLFormat: RowFormat {
         if let c = view.textColor { css += ";color:\(c.css)" }
         if let c = view.backgroundColor { css += ";background:\(c.css)" }
         if view.bold { css += ";font-weight:700" }
-        if view.alignment == .center || view.alignment == .right { css += ";text-align:\(view.alignment == .center ? "center" : "right")" }
+        if view.alignment == .center || view.alignment == .right {
+            css += ";text-align:\(view.alignment == .center ? "center" : "right")"
+        }
         var classes = "v"
         if let name = view.imageName {
             if f.height >= 3 { classes += " photo" } else { css += ";text-align:center" }
             if view.missingImage { classes += " missing" }
-            out.write("<div class=\"\(classes)\" style=\"\(css)\" title=\"\(escape(name))\">\(imageHTML(name, glyph: view.lines.first ?? ""))</div>")
+            out.write(
+                "<div class=\"\(classes)\" style=\"\(css)\" title=\"\(escape(name))\">\(imageHTML(name, glyph: view.lines.first ?? ""))</div>"
+            )
         } else {
             // A smaller font only inside: the frame stays in the table's character grid.
             let text = view.lines.map(escape).joined(separator: "\n")
-            out.write("<div class=\"\(classes)\" style=\"\(css)\">\(view.small ? "<span class=\"small\">\(text)</span>" : text)</div>")
+            out.write(
+                "<div class=\"\(classes)\" style=\"\(css)\">\(view.small ? "<span class=\"small\">\(text)</span>" : text)</div>"
+            )
         }
     }
 

@@ -24,12 +24,15 @@ public struct JSONFormat: RowFormat {
         TextFormat().contentWidth(tableWidth: tableWidth, style: style)
     }
 
-    private struct Table: Encodable { let title: String?, style: TableStyle, width: Int, header: String?, footer: String? }
+    private struct Table: Encodable {
+        let title: String?, style: TableStyle, width: Int, header: String?, footer: String?
+    }
     private struct Section: Encodable { let index: Int, header: String?, footer: String? }
 
     /// Opens the document: the table's title, style, width, header and footer, then `"sections":[`.
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
-        let head = try object(Table(title: table.title, style: table.style, width: width, header: table.header, footer: table.footer))
+        let head = try object(
+            Table(title: table.title, style: table.style, width: width, header: table.header, footer: table.footer))
         out.write(String(head.dropLast()) + ",\"sections\":[\n")
         sections = 0
     }
@@ -47,7 +50,9 @@ public struct JSONFormat: RowFormat {
     }
 
     /// Closes the section's rows and object.
-    public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws { out.write("]}\n") }
+    public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
+        out.write("]}\n")
+    }
 
     /// Closes the sections and the document.
     public mutating func end(_ table: TableInfo, to out: OutputBuffer) throws { out.write("]}\n") }

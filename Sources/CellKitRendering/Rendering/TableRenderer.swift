@@ -70,7 +70,9 @@ public final class TableRenderer {
     /// Draws every section and row of `source` in the window into `out`, which it flushes whenever it is
     /// full but not at the end: flush it afterwards. A cell identifier no plugin provides, or an error
     /// thrown by the source or the format, stops the render; what was written stays in `out`.
-    public func render(_ source: TableDataSource, delegate: TableDelegate?, format: inout some RowFormat, to out: OutputBuffer) throws {
+    public func render(
+        _ source: TableDataSource, delegate: TableDelegate?, format: inout some RowFormat, to out: OutputBuffer
+    ) throws {
         let table = source.tableInfo
         let cellWidth = format.contentWidth(tableWidth: width, style: table.style)
         queue.context.contentWidth = cellWidth
@@ -78,8 +80,9 @@ public final class TableRenderer {
         var before = 0  // rows in earlier sections
         // The row being drawn: one for all rows, so its list of views is allocated
         // once; a local, as a stored property is copied when handed to the format.
-        var laidOut = RowLayout(indexPath: IndexPath(section: 0, row: 0), identifier: "", width: 0, height: 0,
-                                position: .single, isSelected: false, background: Fill(), backgroundColor: nil, views: [])
+        var laidOut = RowLayout(
+            indexPath: IndexPath(section: 0, row: 0), identifier: "", width: 0, height: 0,
+            position: .single, isSelected: false, background: Fill(), backgroundColor: nil, views: [])
         var current = TableRow(identifier: "")  // the row being read, also kept: see `row(at:into:)`
         rowsDrawn = 0
         for s in 0..<source.numberOfSections() {
@@ -91,8 +94,9 @@ public final class TableRenderer {
             try format.beginSection(info, index: s, to: out)
             if first <= last {
                 for r in first...last {
-                    try layoutRow(IndexPath(section: s, row: r), count: count, info: info, source: source, delegate: delegate,
-                                  width: cellWidth, reading: &current, into: &laidOut)
+                    try layoutRow(
+                        IndexPath(section: s, row: r), count: count, info: info, source: source, delegate: delegate,
+                        width: cellWidth, reading: &current, into: &laidOut)
                     try format.row(laidOut, isFirst: r == first, isLast: r == last, to: out)
                     try out.flushIfFull()
                     rowsDrawn += 1
@@ -105,12 +109,16 @@ public final class TableRenderer {
 
     /// One row through the routine: dequeue, size, lay out, recycle.
     /// Into `laidOut`, reused row after row.
-    private func layoutRow(_ indexPath: IndexPath, count: Int, info: SectionInfo, source: TableDataSource,
-                           delegate: TableDelegate?, width: Int, reading row: inout TableRow, into laidOut: inout RowLayout) throws {
+    private func layoutRow(
+        _ indexPath: IndexPath, count: Int, info: SectionInfo, source: TableDataSource,
+        delegate: TableDelegate?, width: Int, reading row: inout TableRow, into laidOut: inout RowLayout
+    ) throws {
         try source.row(at: indexPath, into: &row)
         let slot = try reuseSlot(row)
         // The row's data moves into the cell; reading `row.rowData` copied it (a retain per row).
-        let cell = queue.dequeue(slot, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count, data: row.takeData())
+        let cell = queue.dequeue(
+            slot, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count,
+            data: row.takeData())
         cell.isSelected = indexPath == selected
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)

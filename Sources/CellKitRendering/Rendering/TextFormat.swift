@@ -29,10 +29,12 @@ public struct TextFormat: RowFormat {
     private struct Box {
         let horizontal, vertical, selected, topLeft, topRight, bottomLeft, bottomRight, left, right: String
     }
-    private static let unicode = Box(horizontal: "─", vertical: "│", selected: "┃", topLeft: "╭", topRight: "╮",
-                                     bottomLeft: "╰", bottomRight: "╯", left: "├", right: "┤")
-    private static let plainASCII = Box(horizontal: "-", vertical: "|", selected: "#", topLeft: "+", topRight: "+",
-                                        bottomLeft: "+", bottomRight: "+", left: "+", right: "+")
+    private static let unicode = Box(
+        horizontal: "─", vertical: "│", selected: "┃", topLeft: "╭", topRight: "╮",
+        bottomLeft: "╰", bottomRight: "╯", left: "├", right: "┤")
+    private static let plainASCII = Box(
+        horizontal: "-", vertical: "|", selected: "#", topLeft: "+", topRight: "+",
+        bottomLeft: "+", bottomRight: "+", left: "+", right: "+")
     private var box: Box { ascii ? Self.plainASCII : Self.unicode }
 
     static let borderColor = Color(red: 0xC6, green: 0xC6, blue: 0xC8)
@@ -75,8 +77,9 @@ public struct TextFormat: RowFormat {
         guard let header = section.header else { return }
         if style == .plain {
             let line = " " + TextSanitizer.visible(header)
-            writeLine(line + String(repeating: " ", count: max(0, width - TextWidth.columns(line))),
-                      TextStyle(foreground: Self.headerColor, background: Self.plainHeaderBackground, bold: true), out)
+            writeLine(
+                line + String(repeating: " ", count: max(0, width - TextWidth.columns(line))),
+                TextStyle(foreground: Self.headerColor, background: Self.plainHeaderBackground, bold: true), out)
         } else {
             wrapped(header.uppercased(), TextStyle(foreground: Self.headerColor), out)
         }
@@ -98,7 +101,9 @@ public struct TextFormat: RowFormat {
     /// Text wrapped to the table, indented past the border.
     private func wrapped(_ text: String, _ style: TextStyle, _ out: OutputBuffer) {
         let indent = margin(self.style) + 1
-        for line in TextLayout.lines(TextSanitizer.visible(text, keepNewlines: true), width: width - 2 * indent, maxLines: 1000, mode: .wordWrap) {
+        for line in TextLayout.lines(
+            TextSanitizer.visible(text, keepNewlines: true), width: width - 2 * indent, maxLines: 1000, mode: .wordWrap)
+        {
             writeLine(String(repeating: " ", count: indent) + line, style, out)
         }
     }
@@ -137,7 +142,9 @@ public struct TextFormat: RowFormat {
             width = -1
             storage = .allocate(capacity: 0)
             let none = UnsafeBufferPointer(storage)
-            (top, separator, bottom, left, right, selectedLeft, selectedRight) = (none, none, none, none, none, none, none)
+            (top, separator, bottom, left, right, selectedLeft, selectedRight) = (
+                none, none, none, none, none, none, none
+            )
         }
 
         init(_ f: TextFormat, width: Int) {
@@ -152,7 +159,8 @@ public struct TextFormat: RowFormat {
             }
             let pieces = [
                 bytes(m + f.box.topLeft + inner + f.box.topRight),
-                f.style == .plain ? bytes(" " + String(repeating: f.box.horizontal, count: max(0, width - 1)))
+                f.style == .plain
+                    ? bytes(" " + String(repeating: f.box.horizontal, count: max(0, width - 1)))
                     : bytes(m + f.box.left + inner + f.box.right),
                 bytes(m + f.box.bottomLeft + inner + f.box.bottomRight),
                 Array(m.utf8) + bytes(f.box.vertical, newline: false),
@@ -231,13 +239,15 @@ extension Canvas {
         let background = view.pointee.backgroundColor ?? rowBackground
         if view.pointee.backgroundColor != nil { fill(frame, style: index(of: TextStyle(background: background))) }
         if view.pointee.imageName != nil { return paintImage(view.pointee, background: background) }
-        let style = index(of: TextStyle(foreground: view.pointee.textColor, background: background, bold: view.pointee.bold))
+        let style = index(
+            of: TextStyle(foreground: view.pointee.textColor, background: background, bold: view.pointee.bold))
         for i in 0..<min(view.pointee.lines.count, frame.height) {
-            let dx = switch view.pointee.alignment {  // measured only when it matters
-            case .center: max(0, (frame.width - TextWidth.columns(view.pointee.lines[i])) / 2)
-            case .right: max(0, frame.width - TextWidth.columns(view.pointee.lines[i]))
-            case .left, .natural: 0
-            }
+            let dx =
+                switch view.pointee.alignment {  // measured only when it matters
+                case .center: max(0, (frame.width - TextWidth.columns(view.pointee.lines[i])) / 2)
+                case .right: max(0, frame.width - TextWidth.columns(view.pointee.lines[i]))
+                case .left, .natural: 0
+                }
             put(view.pointee.lines[i], x: frame.x + dx, y: frame.y + i, limit: frame.x + frame.width, style: style)
         }
     }
@@ -246,7 +256,8 @@ extension Canvas {
     private func paintImage(_ view: borrowing PlacedView, background: Color?) {
         let f = view.frame
         let glyph = view.lines.first ?? ""
-        let glyphStyle = index(of: TextStyle(foreground: view.missingImage ? TextFormat.headerColor : nil, background: background))
+        let glyphStyle = index(
+            of: TextStyle(foreground: view.missingImage ? TextFormat.headerColor : nil, background: background))
         if f.height >= 3, f.width >= 4 {
             let border = index(of: TextStyle(foreground: TextFormat.borderColor, background: background))
             let inner = String(repeating: "─", count: f.width - 2)
@@ -258,6 +269,8 @@ extension Canvas {
             put("└" + inner + "┘", x: f.x, y: f.y + f.height - 1, limit: f.x + f.width, style: border)
         }
         let gw = TextWidth.columns(glyph)
-        put(glyph, x: f.x + max(0, (f.width - gw) / 2), y: f.y + (f.height - 1) / 2, limit: f.x + f.width, style: glyphStyle)
+        put(
+            glyph, x: f.x + max(0, (f.width - gw) / 2), y: f.y + (f.height - 1) / 2, limit: f.x + f.width,
+            style: glyphStyle)
     }
 }

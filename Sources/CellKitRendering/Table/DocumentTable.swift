@@ -52,7 +52,9 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     /// The cell type for `name` written at `mark`, or an error at that place.
     func resolve(_ name: String?, at mark: SourceMark) throws(DocumentError) -> CellType {
         guard let name else {
-            throw mark.error("the row names no cell type; give it 'cell: IDENTIFIER', or give its section a 'cell:' for all its rows")
+            throw mark.error(
+                "the row names no cell type; give it 'cell: IDENTIFIER', or give its section a 'cell:' for all its rows"
+            )
         }
         do { return try registry.cellType(named: name) } catch {
             throw mark.error(error.description)
@@ -95,7 +97,8 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         // The streaming case, without copying the section, and with the stream unretained
         // (an atomic pair a row): `streams` holds it while `nextRow` runs.
         if let stream = streams[indexPath.section].map(Unmanaged.passUnretained),
-           stream._withUnsafeGuaranteedRef({ $0.rowsRead == indexPath.row }) {
+            stream._withUnsafeGuaranteedRef({ $0.rowsRead == indexPath.row })
+        {
             try stream._withUnsafeGuaranteedRef { try nextRow(indexPath, from: $0, into: &row) }
             return closeIfDone(indexPath)
         }
@@ -128,11 +131,13 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     /// returning a new row copied it, and each copy retained its data and file name.
     private func nextRow(_ indexPath: IndexPath, from stream: RowStream, into row: inout TableRow) throws {
         guard var streamed = try stream.next() else {
-            throw stream.file.mark.error("\(stream.file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")
+            throw stream.file.mark.error(
+                "\(stream.file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")
         }
         guard let identifier = streamed.cell ?? defaultCells[indexPath.section] else {
             let mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)
-            throw mark.error("the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
+            throw mark.error(
+                "the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
         }
         row.identifier = identifier
         swap(&row.rowData, &streamed.data)

@@ -36,7 +36,8 @@ public struct SectionInfo: Sendable {
     public var selectable: Bool
 
     /// A section with no header or footer unless given, whose cells are `default` style and selectable unless given.
-    public init(header: String? = nil, footer: String? = nil, cellStyle: CellStyle = .default, selectable: Bool = true) {
+    public init(header: String? = nil, footer: String? = nil, cellStyle: CellStyle = .default, selectable: Bool = true)
+    {
         (self.header, self.footer, self.cellStyle, self.selectable) = (header, footer, cellStyle, selectable)
     }
 }

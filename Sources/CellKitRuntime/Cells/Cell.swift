@@ -26,34 +26,58 @@ public final class Cell {
 
     /// How the standard parts are laid out (`CK_CELL_STYLE`). Set from `dequeueCell`'s
     /// `style` when the cell is made; hooks may change it.
-    @inlinable public var style: CellStyle { get { _style } set { _style = newValue } }
+    @inlinable public var style: CellStyle {
+        get { _style }
+        set { _style = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _style: CellStyle
     /// How the row looks while selected (`CK_CELL_SELECTION_STYLE`); `.none` for a row
     /// that is not selectable.
-    @inlinable public var selectionStyle: SelectionStyle { get { _selectionStyle } set { _selectionStyle = newValue } }
+    @inlinable public var selectionStyle: SelectionStyle {
+        get { _selectionStyle }
+        set { _selectionStyle = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _selectionStyle: SelectionStyle
     /// The standard glyph at the right edge (`CK_CELL_ACCESSORY_TYPE`); `.none` by default.
-    @inlinable public var accessoryType: AccessoryType { get { _accessoryType } set { _accessoryType = newValue } }
+    @inlinable public var accessoryType: AccessoryType {
+        get { _accessoryType }
+        set { _accessoryType = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _accessoryType: AccessoryType = AccessoryType.none
     /// A custom accessory view, drawn instead of the accessory type's glyph.
     @inlinable public var accessoryView: View? { _accessoryView }
     @usableFromInline @exclusivity(unchecked) var _accessoryView: View?
     /// How many levels the content is indented (`CK_CELL_INDENTATION_LEVEL`): 0 or more,
     /// 0 by default. Each level is `indentationWidth` columns.
-    @inlinable public var indentationLevel: Int { get { _indentationLevel } set { _indentationLevel = newValue } }
+    @inlinable public var indentationLevel: Int {
+        get { _indentationLevel }
+        set { _indentationLevel = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _indentationLevel: Int = 0
     /// Columns per indentation level (`CK_CELL_INDENTATION_WIDTH`): 0 or more, 2 by default.
-    @inlinable public var indentationWidth: Int { get { _indentationWidth } set { _indentationWidth = newValue } }
+    @inlinable public var indentationWidth: Int {
+        get { _indentationWidth }
+        set { _indentationWidth = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _indentationWidth: Int = 2
     /// The row's height in lines; nil = the table's default (or the height hook's answer).
-    @inlinable public var rowHeight: Double? { get { _rowHeight } set { _rowHeight = newValue } }
+    @inlinable public var rowHeight: Double? {
+        get { _rowHeight }
+        set { _rowHeight = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _rowHeight: Double?
     /// The row's background colour and image (`CK_CELL_BACKGROUND_COLOR`,
     /// `CK_CELL_BACKGROUND_IMAGE`); empty by default.
-    @inlinable public var background: Fill { get { _background } set { _background = newValue } }
+    @inlinable public var background: Fill {
+        get { _background }
+        set { _background = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _background: Fill = Fill()
     /// Replaces `background` while the row is selected.
-    @inlinable public var selectedBackground: Fill { get { _selectedBackground } set { _selectedBackground = newValue } }
+    @inlinable public var selectedBackground: Fill {
+        get { _selectedBackground }
+        set { _selectedBackground = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _selectedBackground: Fill = Fill()
 
     // MARK: Parts
@@ -92,7 +116,10 @@ public final class Cell {
     // a store through a raw pointer needs no reference to the cell at all.
     @usableFromInline let dataBox: UnsafeMutablePointer<RowData>
     /// Set by the table while it draws a selected row.
-    @inlinable public var isSelected: Bool { get { _isSelected } set { _isSelected = newValue } }
+    @inlinable public var isSelected: Bool {
+        get { _isSelected }
+        set { _isSelected = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _isSelected: Bool = false
     /// Where the row stands in its section.
     public var position: RowPosition { RowPosition(row: indexPath.row, rowsInSection: rowsInSection) }
@@ -119,10 +146,15 @@ public final class Cell {
     package convenience init(
         reuseIdentifier: CellIdentifier, style: CellStyle, selectionStyle: SelectionStyle = .default
     ) {
-        self.init(reuseIdentifier: reuseIdentifier, owner: 0, slot: -1, style: style, selectionStyle: selectionStyle, context: CellContext())
+        self.init(
+            reuseIdentifier: reuseIdentifier, owner: 0, slot: -1, style: style, selectionStyle: selectionStyle,
+            context: CellContext())
     }
 
-    init(reuseIdentifier: CellIdentifier, owner: Int, slot: Int, style: CellStyle, selectionStyle: SelectionStyle, context: CellContext) {
+    init(
+        reuseIdentifier: CellIdentifier, owner: Int, slot: Int, style: CellStyle, selectionStyle: SelectionStyle,
+        context: CellContext
+    ) {
         self.reuseIdentifier = reuseIdentifier
         self.context = context
         self.owner = owner
@@ -175,9 +207,15 @@ public final class Cell {
     @discardableResult
     public func addSubview(_ kind: ViewKind, frame: Rect, tag: Int) throws(CellError) -> View {
         guard tag != 0 else { throw CellError(status: CK_ERR_TAG_ZERO, message: Self.tagZeroMessage) }
-        guard tag > 0 else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "tag \(tag) is negative; use tags from 1") }
+        guard tag > 0 else {
+            throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "tag \(tag) is negative; use tags from 1")
+        }
         guard view(withTag: tag) == nil else {
-            throw CellError(status: CK_ERR_DUPLICATE_TAG, message: "the cell already has a subview with tag \(tag); add each subview once, in initCellFor, and find it by tag in customizeCellFor")
+            throw CellError(
+                status: CK_ERR_DUPLICATE_TAG,
+                message:
+                    "the cell already has a subview with tag \(tag); add each subview once, in initCellFor, and find it by tag in customizeCellFor"
+            )
         }
         let view = View(kind: kind, frame: frame, tag: tag, cell: self)
         _subviews.append(view)

@@ -130,13 +130,16 @@ private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) thr
 }
 
 /// `row_data` hands out the cell's own handle as the opaque `ck_data *`.
-private func onData(_ handle: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?,
-                           _ body: (Cell, RowValue) throws -> Void) -> ck_status {
+private func onData(
+    _ handle: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?,
+    _ body: (Cell, RowValue) throws -> Void
+) -> ck_status {
     let cellHandle = handle.map { UnsafeMutablePointer<ck_cell>($0) }
     return onCell(cellHandle) { cell in
         let path = keyPath.map { String(cString: $0) } ?? ""
         guard let value = cell.dataValue(at: path) else {
-            throw CellError(status: CK_ERR_NOT_FOUND, message: "the row's data has no value at '\(path.debugDescriptionEscaped)'")
+            throw CellError(
+                status: CK_ERR_NOT_FOUND, message: "the row's data has no value at '\(path.debugDescriptionEscaped)'")
         }
         try body(cell, value)
     }
@@ -192,7 +195,8 @@ extension Cell {
         switch p {
         case CK_CELL_BACKGROUND_IMAGE: background.imageName = v
         case CK_CELL_SELECTED_BACKGROUND_IMAGE: selectedBackground.imageName = v
-        case CK_CELL_REUSE_IDENTIFIER: throw CellError(status: CK_ERR_READ_ONLY, message: "the reuse identifier is read-only")
+        case CK_CELL_REUSE_IDENTIFIER:
+            throw CellError(status: CK_ERR_READ_ONLY, message: "the reuse identifier is read-only")
         default: throw propertyError(p.rawValue, "a string")
         }
     }
@@ -237,7 +241,9 @@ extension View {
     func set(_ p: ck_view_property, int v: Int64) throws(CellError) {
         switch p {
         case CK_VIEW_TAG, CK_VIEW_KIND:
-            throw CellError(status: CK_ERR_READ_ONLY, message: "property \(p.rawValue) is read-only (a tag is given by add_subview)")
+            throw CellError(
+                status: CK_ERR_READ_ONLY, message: "property \(p.rawValue) is read-only (a tag is given by add_subview)"
+            )
         case CK_VIEW_HIDDEN: isHidden = v != 0
         case CK_VIEW_BACKGROUND_COLOR: backgroundColor = Color(c: v)
         case CK_VIEW_FONT_WEIGHT: try label(); fontWeight = try enumValue(v, "font weight")
@@ -269,7 +275,9 @@ extension View {
     func set(_ p: ck_view_property, double v: Double) throws(CellError) {
         guard p == CK_VIEW_FONT_SIZE else { throw propertyError(p.rawValue, "a double") }
         try label()
-        guard v.isFinite, v > 0 else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "font size \(v) is not a finite number > 0") }
+        guard v.isFinite, v > 0 else {
+            throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "font size \(v) is not a finite number > 0")
+        }
         fontSize = v
     }
 
@@ -325,10 +333,14 @@ private func enumValue<E: RawRepresentable<Int32> & CaseIterable>(_ v: Int64, _ 
 }
 
 private func nonNegative(_ v: Int64, _ what: String) throws(CellError) -> Int {
-    guard v >= 0, v <= 10_000 else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "\(what) \(v) is not in 0...10000") }
+    guard v >= 0, v <= 10_000 else {
+        throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "\(what) \(v) is not in 0...10000")
+    }
     return Int(v)
 }
 
 private func propertyError(_ raw: UInt32, _ type: String) -> CellError {
-    CellError(status: CK_ERR_UNKNOWN_PROPERTY, message: "property \(raw) is not one this target has as \(type) (is the plugin newer than the host?)")
+    CellError(
+        status: CK_ERR_UNKNOWN_PROPERTY,
+        message: "property \(raw) is not one this target has as \(type) (is the plugin newer than the host?)")
 }

@@ -9,7 +9,9 @@ extension Stylesheet {
         guard let style = styles[name] else {
             let known = styles.keys.sorted().joined(separator: ", ")
             let sheet = source.map { " in \($0)" } ?? ""
-            throw CellError(status: CK_ERR_NOT_FOUND, message: "no style '\(name)'\(sheet); styles: \(known.isEmpty ? "none" : known)")
+            throw CellError(
+                status: CK_ERR_NOT_FOUND,
+                message: "no style '\(name)'\(sheet); styles: \(known.isEmpty ? "none" : known)")
         }
         var frame = style.frame ?? view.frame
         if let v = style.left { frame.x = v }

@@ -31,48 +31,84 @@ public final class View {
     // MARK: Geometry and visibility
 
     /// Where the view sits in its cell's content view; `.zero` for parts the layout places by style.
-    @inlinable public var frame: Rect { get { _frame } set { _frame = newValue } }
+    @inlinable public var frame: Rect {
+        get { _frame }
+        set { _frame = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _frame: Rect
     /// A hidden view is not drawn (`CK_VIEW_HIDDEN`); false by default.
-    @inlinable public var isHidden: Bool { get { _isHidden } set { _isHidden = newValue } }
+    @inlinable public var isHidden: Bool {
+        get { _isHidden }
+        set { _isHidden = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _isHidden: Bool = false
     /// The colour filled under the view's frame (`CK_VIEW_BACKGROUND_COLOR`); nil for none.
-    @inlinable public var backgroundColor: Color? { get { _backgroundColor } set { _backgroundColor = newValue } }
+    @inlinable public var backgroundColor: Color? {
+        get { _backgroundColor }
+        set { _backgroundColor = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _backgroundColor: Color?
 
     // MARK: Label properties
 
     /// The label's text (`CK_VIEW_TEXT`); nil draws nothing.
-    @inlinable public var text: String? { get { _text } set { _text = newValue } }
+    @inlinable public var text: String? {
+        get { _text }
+        set { _text = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _text: String?
     /// The font size in points (`CK_VIEW_FONT_SIZE`): 17 by default (12 for the detail
     /// label); below 14 the label is drawn as small text. Hooks may set only finite values above 0.
-    @inlinable public var fontSize: Double { get { _fontSize } set { _fontSize = newValue } }
+    @inlinable public var fontSize: Double {
+        get { _fontSize }
+        set { _fontSize = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _fontSize: Double = 17.0
     /// The font weight (`CK_VIEW_FONT_WEIGHT`); `.regular` by default.
-    @inlinable public var fontWeight: FontWeight { get { _fontWeight } set { _fontWeight = newValue } }
+    @inlinable public var fontWeight: FontWeight {
+        get { _fontWeight }
+        set { _fontWeight = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _fontWeight: FontWeight = FontWeight.regular
     /// The text colour (`CK_VIEW_TEXT_COLOR`); nil for the colour the cell style gives the label.
-    @inlinable public var textColor: Color? { get { _textColor } set { _textColor = newValue } }
+    @inlinable public var textColor: Color? {
+        get { _textColor }
+        set { _textColor = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _textColor: Color?
     /// The text colour while the row is selected.
-    @inlinable public var highlightedTextColor: Color? { get { _highlightedTextColor } set { _highlightedTextColor = newValue } }
+    @inlinable public var highlightedTextColor: Color? {
+        get { _highlightedTextColor }
+        set { _highlightedTextColor = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _highlightedTextColor: Color?
     /// Where the text sits in the frame (`CK_VIEW_ALIGNMENT`); `.natural` by default.
-    @inlinable public var alignment: TextAlignment { get { _alignment } set { _alignment = newValue } }
+    @inlinable public var alignment: TextAlignment {
+        get { _alignment }
+        set { _alignment = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _alignment: TextAlignment = TextAlignment.natural
     /// How text that does not fit is wrapped or cut (`CK_VIEW_LINE_BREAK_MODE`);
     /// `.truncateTail` by default.
-    @inlinable public var lineBreakMode: LineBreakMode { get { _lineBreakMode } set { _lineBreakMode = newValue } }
+    @inlinable public var lineBreakMode: LineBreakMode {
+        get { _lineBreakMode }
+        set { _lineBreakMode = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _lineBreakMode: LineBreakMode = LineBreakMode.truncateTail
     /// 0 = as many lines as fit in the frame.
-    @inlinable public var numberOfLines: Int { get { _numberOfLines } set { _numberOfLines = newValue } }
+    @inlinable public var numberOfLines: Int {
+        get { _numberOfLines }
+        set { _numberOfLines = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _numberOfLines: Int = 1
 
     // MARK: Image properties
 
     /// A name from the asset catalog.
-    @inlinable public var imageName: String? { get { _imageName } set { _imageName = newValue } }
+    @inlinable public var imageName: String? {
+        get { _imageName }
+        set { _imageName = newValue }
+    }
     @usableFromInline @exclusivity(unchecked) var _imageName: String?
 
     // MARK: Lifecycle

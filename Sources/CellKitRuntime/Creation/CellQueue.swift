@@ -3,9 +3,8 @@
 // type, style and selectability: a reused cell always has the configuration its
 // row asks for, as UIKit ties a cell's style to its reuse identifier.
 
-import Synchronization
-
 import CellKitModel
+import Synchronization
 
 /// How often a queue made and reused cells of one type.
 public struct CellStatistics: Sendable, Equatable {
@@ -99,20 +98,24 @@ public final class CellQueue {
         _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle = .default, selectable: Bool = true,
         rowsInSection: Int = 1, data: consuming RowValue = .null
     ) -> Cell {
-        dequeue(slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: .value(consume data))
+        dequeue(
+            slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection,
+            data: .value(consume data))
     }
 
     /// The routine, for row data in either form (see `RowData`). Inlinable, with
     /// the rare paths out of line, so that callers in other modules pay no calls.
     @inlinable @inline(__always)
     package func dequeue(
-        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
+        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int,
+        data: consuming RowData
     ) -> Cell {
         let index = Self.poolIndex(slot.index, style: style, selectable: selectable)
         // The common case, a warm pool, stays small so it needs few registers;
         // everything else is out of line.
         guard slot.registryID == registryID, index < capacity, pools[index].count > 0 else {
-            return dequeueNew(slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: data)
+            return dequeueNew(
+                slot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: data)
         }
         let pool = pools + index
         pool.pointee.count &-= 1
@@ -126,7 +129,8 @@ public final class CellQueue {
     /// The routine when the pool is empty or not made yet: a new cell, its init hook, its customize hook.
     @usableFromInline @inline(never)
     func dequeueNew(
-        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int, data: consuming RowData
+        _ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle, selectable: Bool, rowsInSection: Int,
+        data: consuming RowData
     ) -> Cell {
         let index = Self.poolIndex(slot.index, style: style, selectable: selectable)
         if slot.registryID != registryID || index >= capacity || !pools[index].isReady {
@@ -171,9 +175,13 @@ public final class CellQueue {
         rowsInSection: Int = 1, data: consuming RowValue = .null
     ) -> Cell {
         guard type.registryID != registryID else {
-            return dequeueCell(type.reuseSlot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection, data: data)
+            return dequeueCell(
+                type.reuseSlot, at: indexPath, style: style, selectable: selectable, rowsInSection: rowsInSection,
+                data: data)
         }
-        context.warn("cell type \(type.identifier) comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry")
+        context.warn(
+            "cell type \(type.identifier) comes from another CellRegistry, so its cells are not reused; resolve it with this queue's registry"
+        )
         let cell = makeCell(type, style: style, selectable: selectable, pool: -1)
         cell.show(indexPath, rowsInSection: rowsInSection, data: .value(consume data))
         if let initCell = type.initCell { _ = initCell(cell) }
@@ -186,7 +194,9 @@ public final class CellQueue {
     /// A cell this queue did not make from a registry type (made by hand, by another
     /// queue, or for a type of another registry) has no height hook here.
     public func height(of cell: Cell) -> Double? {
-        if cell.owner == id, UInt(bitPattern: cell.slot) < UInt(bitPattern: capacity), let hook = pools[cell.slot].type?.heightForCell {
+        if cell.owner == id, UInt(bitPattern: cell.slot) < UInt(bitPattern: capacity),
+            let hook = pools[cell.slot].type?.heightForCell
+        {
             let height = hook(cell)
             return height.isFinite && height > 0 ? height : nil
         }
@@ -232,7 +242,9 @@ public final class CellQueue {
     @usableFromInline @inline(never)
     func refuse(_ cell: Cell) {
         let maker = cell.owner == 0 ? "was made by hand, not by a CellQueue" : "was made by another CellQueue"
-        context.warn("recycle refused a \(cell.reuseIdentifier) cell that \(maker); give each cell back to the queue that dequeued it")
+        context.warn(
+            "recycle refused a \(cell.reuseIdentifier) cell that \(maker); give each cell back to the queue that dequeued it"
+        )
     }
 
     // MARK: Counters
@@ -261,14 +273,19 @@ public final class CellQueue {
 
     /// A new cell of `type` that goes back to the pool at `pool` (-1: to none).
     private func makeCell(_ type: CellType, style: CellStyle, selectable: Bool, pool: Int) -> Cell {
-        Cell(reuseIdentifier: type.identifier, owner: id, slot: pool, style: style,
-             selectionStyle: selectable ? .blue : .none, context: context)
+        Cell(
+            reuseIdentifier: type.identifier, owner: id, slot: pool, style: style,
+            selectionStyle: selectable ? .blue : .none, context: context)
     }
 
     /// The blank cell a row gets when its slot is not this registry's.
     private func foreignCell(_ slot: ReuseSlot, at indexPath: IndexPath, style: CellStyle) -> Cell {
-        context.warn("reuse slot \(slot.index) comes from another CellRegistry; resolve cell types with this queue's registry (queue.registry)")
-        let cell = Cell(reuseIdentifier: Self.foreignIdentifier, owner: id, slot: -1, style: style, selectionStyle: .none, context: context)
+        context.warn(
+            "reuse slot \(slot.index) comes from another CellRegistry; resolve cell types with this queue's registry (queue.registry)"
+        )
+        let cell = Cell(
+            reuseIdentifier: Self.foreignIdentifier, owner: id, slot: -1, style: style, selectionStyle: .none,
+            context: context)
         cell.show(indexPath, rowsInSection: 1, data: .value(.null))
         return cell
     }
@@ -288,14 +305,19 @@ public final class CellQueue {
             pools.deallocate()
             (pools, capacity) = (grown, newCapacity)
         }
-        var pool = Pool(isReady: true, type: type, cells: .allocate(capacity: max(1, poolLimit)), room: poolLimit,
-                        hasPrepare: type.prepareForReuse != nil)
+        var pool = Pool(
+            isReady: true, type: type, cells: .allocate(capacity: max(1, poolLimit)), room: poolLimit,
+            hasPrepare: type.prepareForReuse != nil)
         switch type.customizeCell {
         case .standard(let f): pool.customizeDirect = f
         case .ffi(let hook): pool.customizeFFI = .passUnretained(hook)
         case let other: pool.customize = other
         }
-        if case .standard(let f) = type.prepareForReuse { pool.prepareDirect = f } else { pool.prepare = type.prepareForReuse }
+        if case .standard(let f) = type.prepareForReuse {
+            pool.prepareDirect = f
+        } else {
+            pool.prepare = type.prepareForReuse
+        }
         pools[index] = pool
     }
 }

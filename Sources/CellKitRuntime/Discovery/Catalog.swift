@@ -44,7 +44,8 @@ public struct Shadowing: Sendable, Equatable, Codable, CustomStringConvertible {
     public let shadowed: String
     /// One sentence naming the identifier, the shadowed plugin and the winner (a plugin or the built-in).
     public var description: String {
-        winner == "built-in" ? "\(identifier) in \(shadowed) is shadowed by the built-in cell type of that name"
+        winner == "built-in"
+            ? "\(identifier) in \(shadowed) is shadowed by the built-in cell type of that name"
             : "\(identifier) in \(shadowed) is shadowed by \(winner), which comes first on the search path"
     }
 }
@@ -68,7 +69,9 @@ public struct Catalog: Sendable {
         self.options = options
         var plugins: [PluginFile] = [], rejections: [Rejection] = [], seen = Set<String>()
         for entry in options.searchPath.entries {
-            for candidate in Self.candidates(in: entry, rejections: &rejections, allowUnsafe: options.allowUnsafePermissions) {
+            for candidate in Self.candidates(
+                in: entry, rejections: &rejections, allowUnsafe: options.allowUnsafePermissions)
+            {
                 let real = (candidate as NSString).resolvingSymlinksInPath
                 guard seen.insert(real).inserted else { continue }  // one file reached twice is not a conflict
                 if !options.allowUnsafePermissions, let problem = FileTrust.problem(forPlugin: candidate) {
@@ -106,7 +109,10 @@ public struct Catalog: Sendable {
     static func candidates(in entry: SearchPath.Entry, rejections: inout [Rejection], allowUnsafe: Bool) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory) else {
-            if entry.isExplicit { rejections.append(Rejection(path: entry.path, reason: "no such folder (given by \(entry.origin.rawValue))")) }
+            if entry.isExplicit {
+                rejections.append(
+                    Rejection(path: entry.path, reason: "no such folder (given by \(entry.origin.rawValue))"))
+            }
             return []
         }
         guard isDirectory.boolValue else { return [entry.path] }  // a single library named on the path
@@ -118,7 +124,8 @@ public struct Catalog: Sendable {
             let names = try FileManager.default.contentsOfDirectory(atPath: entry.path)
             return names.filter(isLibraryName).sorted().map { entry.path + "/" + $0 }
         } catch {
-            rejections.append(Rejection(path: entry.path, reason: "cannot list the folder: \(error.localizedDescription)"))
+            rejections.append(
+                Rejection(path: entry.path, reason: "cannot list the folder: \(error.localizedDescription)"))
             return []
         }
     }
@@ -138,9 +145,13 @@ public struct Catalog: Sendable {
                 if BuiltinCells.isBuiltin(type.identifier.name) {
                     shadowed.append(Shadowing(identifier: type.identifier, winner: "built-in", shadowed: plugin.path))
                 } else if let winner = winners[type.identifier] {
-                    shadowed.append(Shadowing(identifier: type.identifier, winner: plugins[winner.pluginIndex].path, shadowed: plugin.path))
+                    shadowed.append(
+                        Shadowing(
+                            identifier: type.identifier, winner: plugins[winner.pluginIndex].path, shadowed: plugin.path
+                        ))
                 } else {
-                    winners[type.identifier] = Registration(identifier: type.identifier, pluginIndex: index, declaration: type)
+                    winners[type.identifier] = Registration(
+                        identifier: type.identifier, pluginIndex: index, declaration: type)
                 }
             }
         }

@@ -79,7 +79,7 @@ package struct ELFImage: Sendable {
         try Self.checkIdentity(bytes)
         sections = try Self.readSections(bytes)
         dynamicSymbols = try Self.readSymbols(bytes, sections, type: 11)  // SHT_DYNSYM
-        staticSymbols = try Self.readSymbols(bytes, sections, type: 2)    // SHT_SYMTAB
+        staticSymbols = try Self.readSymbols(bytes, sections, type: 2)  // SHT_SYMTAB
     }
 
     /// Reads and parses the file at `path`.
@@ -93,7 +93,7 @@ package struct ELFImage: Sendable {
         guard Int(symbol.sectionIndex) < sections.count, symbol.size > 0, symbol.size < 1 << 20 else { return nil }
         let section = sections[Int(symbol.sectionIndex)]
         guard section.type != 8,  // SHT_NOBITS: .bss has no bytes in the file
-              symbol.value >= section.address, symbol.value - section.address + symbol.size <= section.size
+            symbol.value >= section.address, symbol.value - section.address + symbol.size <= section.size
         else { return nil }
         let start = section.offset + (symbol.value - section.address)
         guard let range = Self.range(start, symbol.size, in: bytes) else { return nil }
@@ -119,7 +119,9 @@ package struct ELFImage: Sendable {
 
     private static func readSections(_ b: Data) throws(ELFProblem) -> [Section] {
         let offset = try u64(b, 0x28), entrySize = try u16(b, 0x3A), count = try u16(b, 0x3C)
-        guard offset != 0, count != 0 else { throw .malformed("it has no section headers (was it stripped with sstrip?)") }
+        guard offset != 0, count != 0 else {
+            throw .malformed("it has no section headers (was it stripped with sstrip?)")
+        }
         guard entrySize >= 64 else { throw .malformed("section header entries of \(entrySize) bytes, expected 64") }
         guard range(offset, UInt64(count) * UInt64(entrySize), in: b) != nil else {
             throw .truncated("the section header table (\(count) entries at offset \(offset))")
@@ -127,8 +129,10 @@ package struct ELFImage: Sendable {
         var result: [Section] = []
         for i in 0..<Int(count) {
             let at = Int(offset) + i * Int(entrySize)
-            result.append(Section(type: try u32(b, at + 4), address: try u64(b, at + 16), offset: try u64(b, at + 24),
-                                  size: try u64(b, at + 32), link: try u32(b, at + 40), entrySize: try u64(b, at + 56)))
+            result.append(
+                Section(
+                    type: try u32(b, at + 4), address: try u64(b, at + 16), offset: try u64(b, at + 24),
+                    size: try u64(b, at + 32), link: try u32(b, at + 40), entrySize: try u64(b, at + 56)))
         }
         return result
     }
@@ -149,10 +153,18 @@ package struct ELFImage: Sendable {
             let info = try u8(b, at + 4), other = try u8(b, at + 5), sectionIndex = try u16(b, at + 6)
             guard sectionIndex != 0 else { continue }  // SHN_UNDEF: imported, not defined here
             let name = try string(b, in: stringRange, at: Int(try u32(b, at)))
-            let kind: ELFSymbol.Kind = switch info & 0xF { case 2, 10: .function; case 1: .object; default: .other }
+            let kind: ELFSymbol.Kind =
+                switch info & 0xF {
+                case 2, 10: .function;
+                case 1: .object;
+                default: .other
+                }
             let bind = info >> 4, visibility = other & 3
-            symbols.append(ELFSymbol(name: name, kind: kind, isExported: (bind == 1 || bind == 2) && (visibility == 0 || visibility == 3),
-                                     value: try u64(b, at + 8), size: try u64(b, at + 16), sectionIndex: sectionIndex))
+            symbols.append(
+                ELFSymbol(
+                    name: name, kind: kind,
+                    isExported: (bind == 1 || bind == 2) && (visibility == 0 || visibility == 3),
+                    value: try u64(b, at + 8), size: try u64(b, at + 16), sectionIndex: sectionIndex))
         }
         return symbols
     }
@@ -160,7 +172,9 @@ package struct ELFImage: Sendable {
     private static func string(_ b: Data, in table: Range<Int>, at offset: Int) throws(ELFProblem) -> String {
         guard offset < table.count else { throw .malformed("a symbol name lies outside the string table") }
         let start = table.lowerBound + offset
-        guard let end = b[start..<table.upperBound].firstIndex(of: 0) else { throw .malformed("an unterminated symbol name") }
+        guard let end = b[start..<table.upperBound].firstIndex(of: 0) else {
+            throw .malformed("an unterminated symbol name")
+        }
         return String(decoding: b[start..<end], as: UTF8.self)
     }
 
@@ -173,7 +187,9 @@ package struct ELFImage: Sendable {
     }
 
     private static func load<T: FixedWidthInteger>(_ b: Data, _ offset: Int, as: T.Type) throws(ELFProblem) -> T {
-        guard offset >= 0, offset + MemoryLayout<T>.size <= b.count else { throw .truncated("a field at offset \(offset)") }
+        guard offset >= 0, offset + MemoryLayout<T>.size <= b.count else {
+            throw .truncated("a field at offset \(offset)")
+        }
         return b.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
     }
     private static func u8(_ b: Data, _ o: Int) throws(ELFProblem) -> UInt8 { try load(b, o, as: UInt8.self) }

@@ -71,17 +71,22 @@ public struct HookSignature: Equatable, Hashable, Sendable, CustomStringConverti
         var result: HookResult = kind.returnsValue ? .double : .void
         if let first = tokens.first, first != "(" {
             guard let r = Self.result(first) else {
-                throw SignatureError(token: first, problem: "expected a result type (void, double, float, int32_t) or '('")
+                throw SignatureError(
+                    token: first, problem: "expected a result type (void, double, float, int32_t) or '('")
             }
             guard r == .void ? !kind.returnsValue : kind.returnsValue else {
-                throw SignatureError(token: first, problem: kind.returnsValue
-                    ? "\(kind.prefix) hooks return a height: double, float or int32_t"
-                    : "\(kind.prefix) hooks return void")
+                throw SignatureError(
+                    token: first,
+                    problem: kind.returnsValue
+                        ? "\(kind.prefix) hooks return a height: double, float or int32_t"
+                        : "\(kind.prefix) hooks return void")
             }
             result = r
             tokens = tokens.dropFirst()
         }
-        guard tokens.popFirst() == "(" else { throw SignatureError(token: text, problem: "expected '(' before the parameters") }
+        guard tokens.popFirst() == "(" else {
+            throw SignatureError(token: text, problem: "expected '(' before the parameters")
+        }
         var parameters: [HookParameter] = []
         while let token = tokens.popFirst(), token != ")" {
             if !parameters.isEmpty {
@@ -114,7 +119,9 @@ public struct HookSignature: Equatable, Hashable, Sendable, CustomStringConverti
         token == "int" ? .int32 : HookResult(rawValue: token)
     }
 
-    private static func parameter(_ token: String, after previous: [HookParameter]) throws(SignatureError) -> HookParameter {
+    private static func parameter(_ token: String, after previous: [HookParameter]) throws(SignatureError)
+        -> HookParameter
+    {
         guard let p = HookParameter(rawValue: token) else {
             let known = HookParameter.allCases.map(\.rawValue).joined(separator: ", ")
             throw SignatureError(token: token, problem: "unknown parameter; expected one of \(known)")

@@ -11,7 +11,8 @@ import Foundation
 @_silgen_name("swift_demangle")
 private func swift_demangle(
     _ mangledName: UnsafePointer<CChar>?, _ length: UInt, _ outputBuffer: UnsafeMutablePointer<CChar>?,
-    _ outputBufferSize: UnsafeMutablePointer<UInt>?, _ flags: UInt32) -> UnsafeMutablePointer<CChar>?
+    _ outputBufferSize: UnsafeMutablePointer<UInt>?, _ flags: UInt32
+) -> UnsafeMutablePointer<CChar>?
 
 /// An exported (or hidden) symbol that looks like a hook but is not one.
 public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
@@ -36,17 +37,25 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         var misses = exported.compactMap { misspelledPrefix($0.name) ?? invalidIdentifier($0.name) }
         misses += caseCollisions(declared.types + declared.incomplete)
         misses += declared.incomplete.flatMap { type in
-            type.hooks.map { NearMiss(symbol: $0.symbol, suggestion: nil, explanation:
-                "cell type '\(type.identifier)' has neither initCellFor\(type.identifier) nor customizeCellFor\(type.identifier), so it is not registered") }
+            type.hooks.map {
+                NearMiss(
+                    symbol: $0.symbol, suggestion: nil,
+                    explanation:
+                        "cell type '\(type.identifier)' has neither initCellFor\(type.identifier) nor customizeCellFor\(type.identifier), so it is not registered"
+                )
+            }
         }
         let functions = (image.dynamicSymbols + image.staticSymbols).filter { $0.kind == .function }
         let definedNames = Set(functions.map(\.name))  // a C name defined but hidden is reported below
         misses += functions.compactMap { swiftWithoutCDecl($0.name, defined: definedNames) }
-        misses += image.staticSymbols.filter { !$0.isExported && $0.kind == .function && !exportedNames.contains($0.name) }
-            .compactMap(hidden)
+        misses += image.staticSymbols.filter {
+            !$0.isExported && $0.kind == .function && !exportedNames.contains($0.name)
+        }
+        .compactMap(hidden)
         misses += declared.strayHooks.map { hook in
-            NearMiss(symbol: CK_SIGNATURE_PREFIX + hook, suggestion: nil,
-                     explanation: "declares a signature for \(hook), but no function \(hook) is exported\(exportHint(hook))")
+            NearMiss(
+                symbol: CK_SIGNATURE_PREFIX + hook, suggestion: nil,
+                explanation: "declares a signature for \(hook), but no function \(hook) is exported\(exportHint(hook))")
         }
         var seen = Set<String>()
         return misses.filter { seen.insert($0.symbol + ($0.suggestion ?? "")).inserted }
@@ -64,8 +73,9 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         for kind in HookKind.byPrefixLength where name.lowercased().hasPrefix(kind.prefix.lowercased()) {
             guard !name.hasPrefix(kind.prefix) else { return nil }
             let rest = String(name.dropFirst(kind.prefix.count))
-            return NearMiss(symbol: name, suggestion: kind.prefix + cleaned(rest),
-                            explanation: "hook prefixes are case-sensitive: the rule is \(kind.prefix)<Identifier>")
+            return NearMiss(
+                symbol: name, suggestion: kind.prefix + cleaned(rest),
+                explanation: "hook prefixes are case-sensitive: the rule is \(kind.prefix)<Identifier>")
         }
         return nil
     }
@@ -76,8 +86,9 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
             let rest = String(name.dropFirst(kind.prefix.count))
             guard let problem = CellIdentifier.problem(in: rest) else { return nil }
             let fixed = cleaned(rest)
-            return NearMiss(symbol: name, suggestion: fixed.isEmpty ? nil : kind.prefix + fixed,
-                            explanation: "'\(rest.debugDescriptionEscaped)' is not an identifier: \(problem)")
+            return NearMiss(
+                symbol: name, suggestion: fixed.isEmpty ? nil : kind.prefix + fixed,
+                explanation: "'\(rest.debugDescriptionEscaped)' is not an identifier: \(problem)")
         }
         return nil
     }
@@ -92,8 +103,11 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
             let main = ranked[0]
             return ranked.dropFirst().flatMap { suspect in
                 suspect.hooks.map { hook in
-                    NearMiss(symbol: hook.symbol, suggestion: hook.kind.symbol(for: main.identifier),
-                             explanation: "identifiers are case-sensitive, so this is a separate cell type '\(suspect.identifier)' beside '\(main.identifier)'")
+                    NearMiss(
+                        symbol: hook.symbol, suggestion: hook.kind.symbol(for: main.identifier),
+                        explanation:
+                            "identifiers are case-sensitive, so this is a separate cell type '\(suspect.identifier)' beside '\(main.identifier)'"
+                    )
                 }
             }
         }
@@ -102,10 +116,13 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
     /// `$s5Plugin17initCellForFoobar…`: a Swift function named like a hook but exported only mangled.
     private static func swiftWithoutCDecl(_ name: String, defined: Set<String>) -> NearMiss? {
         guard name.hasPrefix("$s") || name.hasPrefix("_$s"), let function = swiftFunctionName(name),
-              let (kind, id) = HookKind.parse(symbol: function), !defined.contains(function)
+            let (kind, id) = HookKind.parse(symbol: function), !defined.contains(function)
         else { return nil }
-        return NearMiss(symbol: name, suggestion: "@_cdecl(\"\(kind.symbol(for: id))\") public func",
-                        explanation: "a Swift function named like a hook is exported only under its mangled name, which the host cannot find")
+        return NearMiss(
+            symbol: name, suggestion: "@_cdecl(\"\(kind.symbol(for: id))\") public func",
+            explanation:
+                "a Swift function named like a hook is exported only under its mangled name, which the host cannot find"
+        )
     }
 
     /// The base name of a mangled Swift function: "initCellForFoo" from "Module.initCellForFoo(_:_:) -> ()".
@@ -123,13 +140,17 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
     /// A hook defined in the file but hidden or local, so dlsym cannot find it.
     private static func hidden(_ symbol: ELFSymbol) -> NearMiss? {
         guard HookKind.parse(symbol: symbol.name) != nil else { return nil }
-        return NearMiss(symbol: symbol.name, suggestion: nil,
-                        explanation: "defined but not exported (static, hidden or internal)\(exportHint(symbol.name))")
+        return NearMiss(
+            symbol: symbol.name, suggestion: nil,
+            explanation: "defined but not exported (static, hidden or internal)\(exportHint(symbol.name))")
     }
 
     /// `rest` with everything an identifier cannot hold removed, starting at its first letter.
     private static func cleaned(_ rest: String) -> String {
-        let kept = rest.unicodeScalars.filter { $0.isASCII && (CellIdentifier.isLetter(UInt8($0.value)) || CellIdentifier.isDigit(UInt8($0.value)) || $0 == "_") }
+        let kept = rest.unicodeScalars.filter {
+            $0.isASCII
+                && (CellIdentifier.isLetter(UInt8($0.value)) || CellIdentifier.isDigit(UInt8($0.value)) || $0 == "_")
+        }
         let text = String(String.UnicodeScalarView(kept))
         return String(text.drop { !$0.isLetter }.prefix(CellIdentifier.maxLength))
     }

@@ -96,7 +96,8 @@ extension PluginFile {
 
     /// Reads the file at `path`: a plugin record, or why it is not one. Never runs its code.
     package static func read(path: String) -> Result<PluginFile, Rejection> {
-        let reject = { (reason: String) in Result<PluginFile, Rejection>.failure(Rejection(path: path, reason: reason)) }
+        let reject = { (reason: String) in Result<PluginFile, Rejection>.failure(Rejection(path: path, reason: reason))
+        }
         let bytes: Data
         switch readFile(path) {
         case .success(let data): bytes = data
@@ -111,9 +112,11 @@ extension PluginFile {
         let exported = image.dynamicSymbols.filter(\.isExported)
         guard let symbol = exported.first(where: { $0.name == CK_DESCRIPTOR_SYMBOL && $0.kind == .object }) else {
             let hooks = exported.filter { HookKind.parse(symbol: $0.name) != nil }.map(\.name)
-            return .failure(hooks.isEmpty
-                ? "a shared library, but not a CellKit plugin: it exports no '\(CK_DESCRIPTOR_SYMBOL)' descriptor"
-                : "exports hooks (\(hooks.prefix(3).joined(separator: ", "))) but no '\(CK_DESCRIPTOR_SYMBOL)' descriptor; add CK_PLUGIN(name, version, description)")
+            return .failure(
+                hooks.isEmpty
+                    ? "a shared library, but not a CellKit plugin: it exports no '\(CK_DESCRIPTOR_SYMBOL)' descriptor"
+                    : "exports hooks (\(hooks.prefix(3).joined(separator: ", "))) but no '\(CK_DESCRIPTOR_SYMBOL)' descriptor; add CK_PLUGIN(name, version, description)"
+            )
         }
         let descriptor: PluginDescriptor
         switch decodeDescriptor(image.contents(of: symbol)) {
@@ -125,8 +128,10 @@ extension PluginFile {
         if declared.types.isEmpty, problems.isEmpty {
             problems.append("exports no usable cell type: each needs initCellFor<Id> or customizeCellFor<Id>")
         }
-        return .success(PluginFile(path: path, descriptor: descriptor, cellTypes: declared.types, problems: problems,
-                                   nearMisses: NearMiss.find(in: image, declared)))
+        return .success(
+            PluginFile(
+                path: path, descriptor: descriptor, cellTypes: declared.types, problems: problems,
+                nearMisses: NearMiss.find(in: image, declared)))
     }
 
     // MARK: Descriptor
@@ -135,32 +140,45 @@ extension PluginFile {
     static func decodeDescriptor(_ bytes: Data?) -> Result<PluginDescriptor, Reason> {
         let size = MemoryLayout<ck_plugin_descriptor>.size
         guard let bytes, bytes.count >= size else {
-            return .failure("its '\(CK_DESCRIPTOR_SYMBOL)' symbol is not a \(size)-byte descriptor stored in the file; declare it with CK_PLUGIN(...)")
+            return .failure(
+                "its '\(CK_DESCRIPTOR_SYMBOL)' symbol is not a \(size)-byte descriptor stored in the file; declare it with CK_PLUGIN(...)"
+            )
         }
         guard bytes.prefix(8).elementsEqual("CKPLUGIN".utf8) else {
-            return .failure("its '\(CK_DESCRIPTOR_SYMBOL)' descriptor lacks the CKPLUGIN magic; declare it with CK_PLUGIN(...)")
+            return .failure(
+                "its '\(CK_DESCRIPTOR_SYMBOL)' descriptor lacks the CKPLUGIN magic; declare it with CK_PLUGIN(...)")
         }
         func field(_ offset: Int, _ length: Int) -> String? {
             let slice = bytes.dropFirst(offset).prefix(length)
             guard let end = slice.firstIndex(of: 0) else { return nil }
             return String(validating: slice[slice.startIndex..<end], as: UTF8.self)
         }
-        func u32(_ offset: Int) -> Int { Int(bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }) }
+        func u32(_ offset: Int) -> Int {
+            Int(
+                bytes.withUnsafeBytes {
+                    UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                })
+        }
         guard let name = field(16, 64), let version = field(80, 32), let summary = field(112, 160) else {
             return .failure("its descriptor has a name, version or description that is not NUL-terminated UTF-8")
         }
         guard !name.isEmpty else { return .failure("its descriptor has an empty name") }
-        return .success(PluginDescriptor(name: name, version: version, summary: summary, abiMajor: u32(8), abiMinor: u32(12)))
+        return .success(
+            PluginDescriptor(name: name, version: version, summary: summary, abiMajor: u32(8), abiMinor: u32(12)))
     }
 
     /// The ABI rule: the major must equal the host's; the minor must not exceed it.
     static func abiProblems(_ d: PluginDescriptor) -> [String] {
         let host = "\(hostABI.major).\(hostABI.minor)"
         if d.abiMajor != hostABI.major {
-            return ["built for CellKit ABI \(d.abi), this host speaks ABI \(host): the major versions differ; rebuild the plugin against this host's cellkit.h"]
+            return [
+                "built for CellKit ABI \(d.abi), this host speaks ABI \(host): the major versions differ; rebuild the plugin against this host's cellkit.h"
+            ]
         }
         if d.abiMinor > hostABI.minor {
-            return ["built for CellKit ABI \(d.abi), newer than this host's ABI \(host); update the host or rebuild the plugin against its cellkit.h"]
+            return [
+                "built for CellKit ABI \(d.abi), newer than this host's ABI \(host); update the host or rebuild the plugin against its cellkit.h"
+            ]
         }
         return []
     }
@@ -184,9 +202,10 @@ extension PluginFile {
         for s in exported where s.kind == .object && s.name.hasPrefix(CK_SIGNATURE_PREFIX) {
             let hook = String(s.name.dropFirst(CK_SIGNATURE_PREFIX.utf8.count))
             guard let bytes = image.contents(of: s), let end = bytes.firstIndex(of: 0),
-                  let text = String(validating: bytes[bytes.startIndex..<end], as: UTF8.self)
+                let text = String(validating: bytes[bytes.startIndex..<end], as: UTF8.self)
             else {
-                result.problems.append("hook \(hook): its signature \(s.name) is not a NUL-terminated UTF-8 string in the file")
+                result.problems.append(
+                    "hook \(hook): its signature \(s.name) is not a NUL-terminated UTF-8 string in the file")
                 continue
             }
             signatures[hook] = text
@@ -200,12 +219,14 @@ extension PluginFile {
                     result.problems.append("hook \(s.name): signature \"\(text.debugDescriptionEscaped)\": \(error)")
                 }
             }
-            byIdentifier[identifier, default: []].append(HookDeclaration(kind: kind, symbol: s.name, signature: signature))
+            byIdentifier[identifier, default: []].append(
+                HookDeclaration(kind: kind, symbol: s.name, signature: signature))
         }
         result.strayHooks = signatures.keys.sorted()
         let order = Dictionary(uniqueKeysWithValues: HookKind.allCases.enumerated().map { ($1, $0) })
         for id in byIdentifier.keys.sorted() {
-            let type = CellTypeDeclaration(identifier: id, hooks: byIdentifier[id]!.sorted { order[$0.kind]! < order[$1.kind]! })
+            let type = CellTypeDeclaration(
+                identifier: id, hooks: byIdentifier[id]!.sorted { order[$0.kind]! < order[$1.kind]! })
             if type.hook(.initCell) == nil && type.hook(.customizeCell) == nil {
                 result.incomplete.append(type)
             } else {

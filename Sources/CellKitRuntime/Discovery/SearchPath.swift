@@ -62,7 +62,9 @@ public struct SearchPath: Sendable, Equatable, Codable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> SearchPath {
         var entries = paths.map { Entry(path: absolute($0), origin: .program) }
-        if includingExecutableFolder, let folder = executableDirectory() { entries.append(Entry(path: folder, origin: .executable)) }
+        if includingExecutableFolder, let folder = executableDirectory() {
+            entries.append(Entry(path: folder, origin: .executable))
+        }
         if includingUserDataFolder { entries.append(Entry(path: userDataFolder(environment), origin: .userData)) }
         return SearchPath(entries: entries)
     }

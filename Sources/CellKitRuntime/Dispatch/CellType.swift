@@ -7,7 +7,8 @@ import CellKitModel
 /// One hook, ready to call: through a typed C pointer, or through libffi.
 @usableFromInline enum Hook: @unchecked Sendable {
     @usableFromInline typealias Standard = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Void
-    @usableFromInline typealias StandardHeight = @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Double
+    @usableFromInline typealias StandardHeight =
+        @convention(c) (UnsafeMutablePointer<ck_cell>?, ck_index_path) -> Double
 
     case standard(Standard)
     case standardHeight(StandardHeight)
@@ -67,7 +68,10 @@ public final class CellType: Sendable {
     }
 
     /// A built-in type: `style` set when a cell is made, `customize` run every time.
-    init(builtin identifier: CellIdentifier, style: CellStyle, slot: Int, registryID: Int, customize: @escaping @Sendable (Cell) -> Void) {
+    init(
+        builtin identifier: CellIdentifier, style: CellStyle, slot: Int, registryID: Int,
+        customize: @escaping @Sendable (Cell) -> Void
+    ) {
         self.identifier = identifier
         pluginPath = "built-in"
         (self.slot, self.registryID) = (slot, registryID)
@@ -93,13 +97,18 @@ public final class CellType: Sendable {
         do {
             return .ffi(try FFIHook(function: address, signature: hook.signature, context: plugin.context))
         } catch {
-            throw .badHook(path: plugin.file.path, hook: hook.symbol, reason: "libffi could not prepare \"\(hook.signature)\" (ffi_status \(error.status))")
+            throw .badHook(
+                path: plugin.file.path, hook: hook.symbol,
+                reason: "libffi could not prepare \"\(hook.signature)\" (ffi_status \(error.status))")
         }
     }
 
     /// Which hooks this type has, in HookKind order.
     public var hookKinds: [HookKind] {
-        [(HookKind.initCell, initCell), (.customizeCell, customizeCell), (.heightForCell, heightForCell), (.prepareCellForReuse, prepareForReuse)]
-            .compactMap { $0.1 == nil ? nil : $0.0 }
+        [
+            (HookKind.initCell, initCell), (.customizeCell, customizeCell), (.heightForCell, heightForCell),
+            (.prepareCellForReuse, prepareForReuse),
+        ]
+        .compactMap { $0.1 == nil ? nil : $0.0 }
     }
 }

@@ -21,7 +21,9 @@ import CellKitModel
     private let result: HookResult
     private let host = UnsafeRawPointer(HostTable.pointer)
 
-    init(function: UnsafeMutableRawPointer, signature: HookSignature, context: UnsafeMutableRawPointer?) throws(FFIError) {
+    init(function: UnsafeMutableRawPointer, signature: HookSignature, context: UnsafeMutableRawPointer?)
+        throws(FFIError)
+    {
         self.function = unsafeBitCast(function, to: (@convention(c) () -> Void).self)
         self.signature = signature
         self.context = context
@@ -32,10 +34,14 @@ import CellKitModel
         // A struct passed by value needs its own ffi_type: size and alignment 0,
         // a NULL-terminated element list; ffi_prep_cif fills in the rest.
         indexPathFields.initialize(from: [cellkit_ffi_sint64(), cellkit_ffi_sint64(), nil], count: 3)
-        indexPathType.initialize(to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: indexPathFields))
+        indexPathType.initialize(
+            to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: indexPathFields))
         argumentTypes = .allocate(capacity: max(1, signature.parameters.count))
-        for (i, p) in signature.parameters.enumerated() { argumentTypes[i] = Self.type(of: p, indexPath: indexPathType) }
-        let status = ffi_prep_cif(cif, FFI_DEFAULT_ABI, UInt32(signature.parameters.count), Self.type(of: signature.result), argumentTypes)
+        for (i, p) in signature.parameters.enumerated() {
+            argumentTypes[i] = Self.type(of: p, indexPath: indexPathType)
+        }
+        let status = ffi_prep_cif(
+            cif, FFI_DEFAULT_ABI, UInt32(signature.parameters.count), Self.type(of: signature.result), argumentTypes)
         guard status == FFI_OK else {
             deallocate()
             throw FFIError(status: status.rawValue)
@@ -57,8 +63,9 @@ import CellKitModel
         // Fixed-size frames stay on the stack; a temporary allocation sized at run
         // time is a malloc and free per call, which cost more than libffi itself.
         let indexPath = cell.indexPath
-        var values = Values(cell: UnsafeMutableRawPointer(cell.handle), indexPath: indexPath.c, section: Int64(indexPath.section),
-                            row: Int64(indexPath.row), host: host, context: context)
+        var values = Values(
+            cell: UnsafeMutableRawPointer(cell.handle), indexPath: indexPath.c, section: Int64(indexPath.section),
+            row: Int64(indexPath.row), host: host, context: context)
         var arguments = Arguments()
         var result: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &values) { values in
@@ -96,9 +103,11 @@ import CellKitModel
     }
     /// Room for one pointer per parameter kind (a hook names each at most once).
     private struct Arguments {
-        var pointers: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
-                       UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)
-            = (nil, nil, nil, nil, nil, nil, nil, nil)
+        var pointers:
+            (
+                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?
+            ) = (nil, nil, nil, nil, nil, nil, nil, nil)
     }
 
     private func read(_ result: HookResult, from bytes: UnsafeRawBufferPointer) -> Double {
@@ -110,7 +119,9 @@ import CellKitModel
         }
     }
 
-    private static func type(of p: HookParameter, indexPath: UnsafeMutablePointer<ffi_type>) -> UnsafeMutablePointer<ffi_type> {
+    private static func type(of p: HookParameter, indexPath: UnsafeMutablePointer<ffi_type>) -> UnsafeMutablePointer<
+        ffi_type
+    > {
         switch p {
         case .cell, .data, .host, .context: cellkit_ffi_pointer()
         case .indexPath: indexPath

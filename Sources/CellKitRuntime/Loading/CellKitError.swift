@@ -29,7 +29,8 @@ public enum CellKitError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownIdentifier(let name, let nearest, let searched):
             let hint = nearest.map { " Did you mean '\($0)'?" } ?? ""
             let places = searched.isEmpty ? "an empty search path" : searched.joined(separator: ", ")
-            return "no plugin provides cell identifier '\(name)'.\(hint) Searched: \(places). Run `cellkit list` to see what is registered."
+            return
+                "no plugin provides cell identifier '\(name)'.\(hint) Searched: \(places). Run `cellkit list` to see what is registered."
         case .pluginUnusable(let path, let problems):
             return "\(path): plugin cannot be used: " + problems.joined(separator: "; ")
         case .untrusted(let path, let reason): return "\(path): \(reason)"

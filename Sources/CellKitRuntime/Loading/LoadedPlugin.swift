@@ -27,7 +27,11 @@ final class LoadedPlugin: @unchecked Sendable {  // immutable after init
     /// The file may have changed since discovery read it: check the mapped descriptor too.
     private static func checkDescriptor(_ handle: DynamicLibrary.Handle, path: String) throws(CellKitError) {
         guard let raw = DynamicLibrary.symbol(handle, CK_DESCRIPTOR_SYMBOL) else {
-            throw .loadFailed(path: path, reason: "the loaded library has no '\(CK_DESCRIPTOR_SYMBOL)' descriptor (did the file change after discovery?)")
+            throw .loadFailed(
+                path: path,
+                reason:
+                    "the loaded library has no '\(CK_DESCRIPTOR_SYMBOL)' descriptor (did the file change after discovery?)"
+            )
         }
         let bytes = Data(bytes: raw, count: MemoryLayout<ck_plugin_descriptor>.size)
         switch PluginFile.decodeDescriptor(bytes) {
@@ -39,7 +43,9 @@ final class LoadedPlugin: @unchecked Sendable {  // immutable after init
     }
 
     /// Runs `cellkit_plugin_init` if the plugin has one; returns the context it stored.
-    private static func runInit(_ handle: DynamicLibrary.Handle, path: String) throws(CellKitError) -> UnsafeMutableRawPointer? {
+    private static func runInit(_ handle: DynamicLibrary.Handle, path: String) throws(CellKitError)
+        -> UnsafeMutableRawPointer?
+    {
         guard let raw = DynamicLibrary.symbol(handle, CK_INIT_SYMBOL) else { return nil }
         let initialize = unsafeBitCast(raw, to: ck_plugin_init_fn.self)
         var context: UnsafeMutableRawPointer?
@@ -53,7 +59,8 @@ final class LoadedPlugin: @unchecked Sendable {  // immutable after init
     /// The address of an exported symbol that discovery saw.
     func address(of symbol: String) throws(CellKitError) -> UnsafeMutableRawPointer {
         guard let raw = DynamicLibrary.symbol(handle, symbol) else {
-            throw .loadFailed(path: file.path, reason: "dlsym found no '\(symbol)' though the file's symbol table lists it")
+            throw .loadFailed(
+                path: file.path, reason: "dlsym found no '\(symbol)' though the file's symbol table lists it")
         }
         return raw
     }

@@ -14,7 +14,8 @@ extension BuiltinCells {
         cell.textLabel.text = text(cell, "text", "title")
         cell.detailTextLabel.text = text(cell, "detail", "subtitle", "value")
         cell.imageView.imageName = text(cell, "image")
-        cell.accessoryType = text(cell, "accessory").flatMap { name in AccessoryType.allCases.first { "\($0)" == name } } ?? .none
+        cell.accessoryType =
+            text(cell, "accessory").flatMap { name in AccessoryType.allCases.first { "\($0)" == name } } ?? .none
     }
 
     /// The first of `keys` present, as text (numbers and bools written out).

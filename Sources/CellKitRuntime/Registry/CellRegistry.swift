@@ -33,8 +33,10 @@ public final class CellRegistry: Sendable {
         state.withLock { state in
             for name in BuiltinCells.names {
                 let identifier = try! CellIdentifier(name)
-                state.add(CellType(builtin: identifier, style: BuiltinCells.style(of: name)!, slot: state.bySlot.count,
-                                   registryID: id, customize: BuiltinCells.customize))
+                state.add(
+                    CellType(
+                        builtin: identifier, style: BuiltinCells.style(of: name)!, slot: state.bySlot.count,
+                        registryID: id, customize: BuiltinCells.customize))
             }
         }
     }
@@ -55,8 +57,9 @@ public final class CellRegistry: Sendable {
     public func cellType(_ identifier: CellIdentifier) throws(CellKitError) -> CellType {
         if let resolved = state.withLock({ $0.types[identifier] }) { return resolved }
         guard let registration = catalog.registration(for: identifier) else {
-            throw .unknownIdentifier(name: identifier.name, nearest: catalog.nearest(to: identifier.name, including: BuiltinCells.names),
-                                     searched: catalog.options.searchPath.entries.map(\.path))
+            throw .unknownIdentifier(
+                name: identifier.name, nearest: catalog.nearest(to: identifier.name, including: BuiltinCells.names),
+                searched: catalog.options.searchPath.entries.map(\.path))
         }
         let result: Result<CellType, CellKitError> = state.withLock { state in
             if let type = state.types[identifier] { return .success(type) }
@@ -85,7 +88,8 @@ public final class CellRegistry: Sendable {
         if let plugin = state.loaded[index] { return plugin }
         if let failure = state.failures[index] { throw failure }
         do {
-            let plugin = try LoadedPlugin(catalog.plugins[index], allowUnsafePermissions: catalog.options.allowUnsafePermissions)
+            let plugin = try LoadedPlugin(
+                catalog.plugins[index], allowUnsafePermissions: catalog.options.allowUnsafePermissions)
             state.loaded[index] = plugin
             return plugin
         } catch {

@@ -31,11 +31,13 @@ enum FileTrust {
         let override = "or pass --allow-unsafe-permissions if you trust everyone who can write it"
         if info.st_mode & 0o022 != 0 {
             let who = info.st_mode & 0o002 != 0 ? "everyone" : "its group"
-            return "refused: the \(what) is writable by \(who) (mode \(mode)), who could replace code the host runs; fix: chmod go-w '\(path)', \(override)"
+            return
+                "refused: the \(what) is writable by \(who) (mode \(mode)), who could replace code the host runs; fix: chmod go-w '\(path)', \(override)"
         }
         let me = getuid()
         if info.st_uid != 0, info.st_uid != me {
-            return "refused: the \(what) is owned by uid \(info.st_uid), neither root nor you (uid \(me)); fix: chown \(me) '\(path)', \(override)"
+            return
+                "refused: the \(what) is owned by uid \(info.st_uid), neither root nor you (uid \(me)); fix: chown \(me) '\(path)', \(override)"
         }
         return nil
     }

@@ -42,12 +42,16 @@ public func initCellForBadge(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath:
     let width = Int32(cell.contentView.frame.width)  // the cell's width in columns
     let countWidth: Int32 = 6, countX = width - countWidth - 3  // a gap before the accessory
     cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: 1, y: 0, width: max(1, countX - 2), height: 1), tag: Tag.title)
-    if let count = cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: countX, y: 0, width: countWidth, height: 1), tag: Tag.count) {
+    if let count = cell.addSubview(
+        CK_VIEW_LABEL, frame: ck_rect(x: countX, y: 0, width: countWidth, height: 1), tag: Tag.count)
+    {
         count.alignment = CK_ALIGN_RIGHT
         count.fontWeight = CK_WEIGHT_BOLD
         count.textColor = rgb(200, 30, 30)
     }
-    if let note = cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: 3, y: 1, width: max(1, width - 6), height: 1), tag: Tag.note) {
+    if let note = cell.addSubview(
+        CK_VIEW_LABEL, frame: ck_rect(x: 3, y: 1, width: max(1, width - 6), height: 1), tag: Tag.note)
+    {
         note.fontSize = 12
         note.textColor = rgb(120, 120, 120)
     }
