@@ -20,22 +20,25 @@ struct CellKitCommand: ParsableCommand {
         subcommands: [RenderCommand.self, ListCommand.self, InspectCommand.self])
 
     /// ArgumentParser's `main`, except that every message it would print (errors
-    /// quote documents, data files and plugins) is made terminal-safe first.
+    /// quote documents, data files and plugins) is made terminal-safe first, and an
+    /// error found while running (not parsing) prints without the usage text.
     static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            let message = TextSanitizer.visible(fullMessage(for: error), keepNewlines: true)
-            let code = exitCode(for: error)
-            if !message.isEmpty {
-                if code == .success {
-                    print(message)
-                } else {
-                    FileHandle.standardError.write(Data((message + "\n").utf8))
-                }
-            }
-            Foundation.exit(code.rawValue)
+        var command: any ParsableCommand
+        do { command = try parseAsRoot() } catch { finish(error, message: fullMessage(for: error)) }
+        do { try command.run() } catch {
+            let message = (error as? ValidationError).map { "Error: \($0.message)" } ?? fullMessage(for: error)
+            finish(error, message: message)
         }
+    }
+
+    /// Prints `message` (to standard output for help, else standard error) and exits
+    /// with ArgumentParser's status for `error`.
+    private static func finish(_ error: any Error, message: String) -> Never {
+        let text = TextSanitizer.visible(message, keepNewlines: true)
+        let code = exitCode(for: error)
+        if !text.isEmpty {
+            if code == .success { print(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        }
+        Foundation.exit(code.rawValue)
     }
 }

@@ -49,7 +49,7 @@ struct InspectCommand: ParsableCommand {
         guard let registration = catalog.registration(for: identifier) else {
             let error = CellKitError.unknownIdentifier(
                 name: target, nearest: catalog.nearest(to: target),
-                searched: catalog.options.searchPath.entries.map(\.path))
+                searched: catalog.options.searchPath.describedPaths)
             throw ValidationError(error.description.terminalSafe)
         }
         return .success(catalog.plugins[registration.pluginIndex])  // already read by discovery

@@ -15,7 +15,7 @@ enum Output {
     static func printJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        Swift.print(TextSanitizer.escapingHidden(json: String(decoding: try encoder.encode(value), as: UTF8.self)))
     }
 
     /// One line per hook: symbol, signature, and how it is called.

@@ -36,6 +36,24 @@ public enum TextSanitizer {
         return String(out)
     }
 
+    /// JSON text with every DEL, C1 control, bidirectional control and invisible format
+    /// character inside its strings written as a `\uXXXX` escape, so that JSON printed to
+    /// a terminal is as inert as text. `JSONEncoder` escapes C0 controls but leaves these
+    /// raw. Structure (newlines, indentation) is kept; the JSON's meaning is unchanged.
+    package static func escapingHidden(json: String) -> String {
+        if !json.unicodeScalars.contains(where: { $0.value == 0x7F || isHidden($0.value) }) { return json }
+        var out = String.UnicodeScalarView()
+        for s in json.unicodeScalars {
+            if s.value == 0x7F || isHidden(s.value) {
+                let hex = String(s.value, radix: 16)
+                out.append(contentsOf: "\\u\(String(repeating: "0", count: 4 - hex.count) + hex)".unicodeScalars)
+            } else {
+                out.append(s)
+            }
+        }
+        return String(out)
+    }
+
     /// Whether a scalar above ASCII would act on the terminal or the text's order
     /// instead of showing: C1 controls, bidirectional controls, invisible format characters.
     @inline(__always)

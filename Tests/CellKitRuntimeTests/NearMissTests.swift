@@ -105,6 +105,13 @@ struct CommandTests {
                 !text.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x1B },
                 "\(arguments[0]) prints none raw")
         }
+        for arguments in [["list", "--json", "--plugin-path", dir], ["inspect", "--json", path]] {
+            let (_, json) = try cellkit(arguments)
+            #expect(json.contains("Evil\\u202etxt.exe\\u001b[2J"), "\(arguments[0]) --json escapes them:\n\(json)")
+            #expect(
+                !json.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x1B },
+                "\(arguments[0]) --json prints none raw")
+        }
     }
 
     @Test("A plugin built with the plain cc line and given with --plugin-path is listed, first on the path")

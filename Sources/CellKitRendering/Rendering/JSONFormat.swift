@@ -58,6 +58,6 @@ public struct JSONFormat: RowFormat {
     public mutating func end(_ table: TableInfo, to out: OutputBuffer) throws { out.write("]}\n") }
 
     private func object(_ value: some Encodable) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
+        TextSanitizer.escapingHidden(json: String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }

@@ -53,6 +53,14 @@ public struct SearchPath: Sendable, Equatable, Codable {
         return SearchPath(entries: entries)
     }
 
+    /// The entries' paths for messages, each missing one marked `(no such folder)`: a
+    /// typo in a folder name must not look like a missing plugin.
+    package var describedPaths: [String] {
+        entries.map {
+            !$0.isExplicit || FileManager.default.fileExists(atPath: $0.path) ? $0.path : "\($0.path) (no such folder)"
+        }
+    }
+
     /// A search path set in code by an embedding program: `paths` (folders, or single
     /// `.so` files) in the order given, then, if asked for, the running executable's
     /// folder and the user's data folder (`$XDG_DATA_HOME/cellkit/plugins`). No

@@ -59,7 +59,7 @@ public final class CellRegistry: Sendable {
         guard let registration = catalog.registration(for: identifier) else {
             throw .unknownIdentifier(
                 name: identifier.name, nearest: catalog.nearest(to: identifier.name, including: BuiltinCells.names),
-                searched: catalog.options.searchPath.entries.map(\.path))
+                searched: catalog.options.searchPath.describedPaths)
         }
         let result: Result<CellType, CellKitError> = state.withLock { state in
             if let type = state.types[identifier] { return .success(type) }
