@@ -91,7 +91,7 @@ run_tsan() {
     step "ThreadSanitizer: canary (threads write one cell's label on purpose; TSan must report it)"
     local status=0
     "${check[@]}" --canary --rows 100 >"$bin/canary.log" 2>&1 || status=$?
-    if [ "$status" != 66 ] || ! grep -q 'WARNING: ThreadSanitizer: data race' "$bin/canary.log"; then
+    if [ "$status" != 66 ] || ! grep -q 'WARNING: ThreadSanitizer: \(data race\|Swift access race\)' "$bin/canary.log"; then
         cat "$bin/canary.log" >&2
         die "the canary race was not reported (exit $status): ThreadSanitizer is not watching"
     fi
