@@ -85,7 +85,9 @@ for dir in "$work/empty" "$work/missing"; do
     "$EMBED" "$SEED" "$dir" > "$work/wrong.txt" 2> "$work/wrong.err" || status=$?
     if [[ $status -eq 1 ]]; then pass "embed exits 1"; else fail "embed exits $status, not 1"; fi
     check_contains "$work/wrong.err" "embed: $SEED:10:11: no plugin provides cell identifier 'Foobar'" "embed's error"
-    check_contains "$work/wrong.err" "Searched: $dir." "embed's error"
+    searched="Searched: $dir."
+    [[ $dir == "$work/missing" ]] && searched="Searched: $dir (no such folder)."
+    check_contains "$work/wrong.err" "$searched" "embed's error"
     if [[ -s $work/wrong.txt ]]; then fail "embed wrote to standard output on failure"; else pass "embed wrote nothing to standard output"; fi
 done
 
