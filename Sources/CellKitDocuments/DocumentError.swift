@@ -24,9 +24,13 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
     /// `file:line:column: message`, as compilers print it.
     public var description: String { "\(file):\(line):\(column): \(message)" }
 
-    /// A YAML syntax error from Yams, at its place in `file`.
-    init(file: String, yaml error: any Error) {
+    /// A YAML syntax error from Yams, at its place in `file`. Yams' problems are fixed texts; the keys a
+    /// duplicate-key error names are quoted only when `quoting` (the file's text may be shown).
+    init(file: String, yaml error: any Error, quoting: Bool) {
         func place(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> DocumentError {
+            if problem.hasPrefix("Maximum nesting level") {  // libyaml's own bound, 1000 levels
+                return DocumentError(file: file, line: mark.line, column: mark.column, YAMLGuard.tooDeep())
+            }
             let detail = context.map { " (\($0.text) at \($0.mark.line):\($0.mark.column))" } ?? ""
             return DocumentError(file: file, line: mark.line, column: mark.column, "YAML syntax: \(problem)\(detail)")
         }
@@ -41,10 +45,12 @@ public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible
         case .duplicatedKeysInMapping(let duplicates, let context):
             self = DocumentError(
                 file: file, line: context.mark.line, column: context.mark.column,
-                "duplicate key\(duplicates.count == 1 ? "" : "s") \(duplicates.joined(separator: ", ")); each key may appear once"
-            )
+                quoting
+                    ? "duplicate key\(duplicates.count == 1 ? "" : "s") \(duplicates.joined(separator: ", ")); each key may appear once"
+                    : "a mapping here names a key twice; each key may appear once")
         default:
-            self = DocumentError(file: file, line: 1, column: 1, "cannot parse: \(error)")
+            // Never the error's description: Yams' descriptions quote the text around the problem.
+            self = DocumentError(file: file, line: 1, column: 1, "cannot parse the file as YAML; check its syntax")
         }
     }
 

@@ -9,30 +9,37 @@ import Yams
 /// Reads one document's nodes, naming `file` in every error.
 struct NodeReader {
     let file: String
+    /// Whether messages may quote the file's text. The document's own text may be quoted; a stylesheet
+    /// or asset catalog only once its top level shows it is one, so that a file which is something else
+    /// is named, never echoed.
+    var quotes = true
 
-    /// Parses `text` (YAML, or JSON, which YAML reads as flow style) into its root node.
+    /// Parses `text` (YAML, or JSON, which YAML reads as flow style) into its root node, within the limits
+    /// of `DocumentLimits` (aliases, keys, nesting and text sizes are checked before and after composing).
     func root(_ text: String) throws(DocumentError) -> Node {
+        var text = text
+        if let finding = text.withUTF8({ YAMLGuard.scan($0) }) {
+            throw DocumentError(file: file, line: finding.line, column: finding.column, finding.message)
+        }
         let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch { throw DocumentError(file: file, yaml: error) }
+        do { node = try Yams.compose(yaml: text) } catch {
+            throw DocumentError(file: file, yaml: error, quoting: quotes)
+        }
         guard let node else {
             throw DocumentError(file: file, line: 1, column: 1, "the document is empty; expected a mapping")
         }
+        try YAMLGuard.walk(node, self)
         return node
     }
 
-    /// Reads the file at `path` as UTF-8 and parses it.
-    static func load(_ path: String) throws(DocumentError) -> (NodeReader, Node) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let why =
-                FileManager.default.fileExists(atPath: path)
-                ? "cannot be read (check its permissions)" : "does not exist"
-            throw DocumentError(file: path, line: 1, column: 1, "the file \(why)")
+    /// Parses `bytes`, the contents of `file`, as UTF-8 YAML.
+    static func parse(_ bytes: [UInt8], file: String, quotes: Bool) throws(DocumentError) -> (NodeReader, Node) {
+        let valid = bytes.withUnsafeBufferPointer { UTF8Bytes.isValid($0) }
+        guard valid else {
+            throw DocumentError(file: file, line: 1, column: 1, "the file is not UTF-8 text; save it as UTF-8")
         }
-        guard let text = String(validatingUTF8Data: data) else {
-            throw DocumentError(file: path, line: 1, column: 1, "the file is not UTF-8 text; save it as UTF-8")
-        }
-        let reader = NodeReader(file: path)
-        return (reader, try reader.root(text))
+        let reader = NodeReader(file: file, quotes: quotes)
+        return (reader, try reader.root(String(decoding: bytes, as: UTF8.self)))
     }
 
     // MARK: Errors
@@ -47,6 +54,7 @@ struct NodeReader {
 
     func describe(_ node: Node) -> String {
         switch node {
+        case .scalar(let s) where !quotes: s.string.isEmpty ? "nothing" : "a text"
         case .scalar(let s): s.string.isEmpty ? "nothing" : "'\(s.string.prefix(40))'"
         case .mapping: "a mapping"
         case .sequence: "a list"
@@ -63,6 +71,9 @@ struct NodeReader {
         for (key, value) in mapping {
             guard let name = key.scalar?.string else { throw expected("a plain key", key) }
             guard allowed.contains(name) else {
+                guard quotes else {
+                    throw error(key, "\(what) has a key that is not one of: \(allowed.joined(separator: ", "))")
+                }
                 let nearest = allowed.min { editDistance($0, name) < editDistance($1, name) }
                 let hint = nearest.map { editDistance($0, name) <= 3 ? " Did you mean '\($0)'?" : "" } ?? ""
                 throw error(key, "unknown key '\(name)' in \(what).\(hint) Keys: \(allowed.joined(separator: ", "))")
@@ -157,14 +168,5 @@ struct NodeReader {
         case .alias:
             throw error(node, "aliases are not supported in row data; repeat the value")
         }
-    }
-}
-
-extension String {
-    /// The text of UTF-8 `data`, or nil if it is not valid UTF-8.
-    init?(validatingUTF8Data data: Data) {
-        let valid = data.withUnsafeBytes { UTF8Bytes.isValid($0.assumingMemoryBound(to: UInt8.self)) }
-        guard valid else { return nil }
-        self = String(decoding: data, as: UTF8.self)
     }
 }

@@ -30,8 +30,12 @@ public struct DataFile: Sendable {
     public var format: Format
     /// Where the document names the file.
     public var mark: SourceMark
+    /// The file's real path, checked to be inside the document's root when it loaded; what is opened.
+    let real: String
 
-    init(path: String, format: Format, mark: SourceMark) { (self.path, self.format, self.mark) = (path, format, mark) }
+    init(path: String, real: String, format: Format, mark: SourceMark) {
+        (self.path, self.real, self.format, self.mark) = (path, real, format, mark)
+    }
 }
 
 /// One row read from a data file.
@@ -51,6 +55,9 @@ package final class RowStream {
     @exclusivity(unchecked) private var start = 0, end = 0, atEOF = false
     /// The line the next record starts on (1-based).
     @exclusivity(unchecked) private var nextLine = 1
+    /// The byte that ends a line: LF (also ending CRLF lines), or CR in a file whose lines end with CR only
+    /// (as classic Mac OS wrote them), found from the first line end in the file.
+    @exclusivity(unchecked) private var lineEnd: UInt8 = 0x0A
     @exclusivity(unchecked) private var header: [String] = []
     /// The index of the JSON Lines record being read, kept to reuse its memory.
     @exclusivity(unchecked) private var members = JSONValueParser.MemberIndex()
@@ -67,13 +74,11 @@ package final class RowStream {
 
     package init(_ file: DataFile) throws(DocumentError) {
         self.file = file
-        fd = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw file.mark.error(
-                "cannot open the data file \(file.path): \(String(cString: strerror(errno))); check the path, relative to the document's folder"
-            )
+        do throws(FileProblem) { fd = try FileAccess.openRegular(file.real, name: file.path) } catch {
+            throw file.mark.error("cannot open the data file: \(error.message)")
         }
         buffer = .allocate(byteCount: Self.initialBuffer, alignment: 16)
+        try findLineEnd()
         if file.format == .csv { try readHeader() }
     }
 
@@ -192,8 +197,16 @@ package final class RowStream {
             throw error(1, column: 1, "the CSV file is empty; its first line must name the columns")
         }
         header = try csvFields(record, line: line)
-        if let duplicate = Dictionary(grouping: header, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-            throw error(line, column: 1, "the header names column '\(duplicate)' twice")
+        var seen: [String: Int] = [:]
+        for (k, name) in header.enumerated() {
+            // Positions, not the name: a message never quotes a data file.
+            if let first = seen[name] {
+                throw error(
+                    line, column: 1,
+                    "the header names the same column twice (fields \(first + 1) and \(k + 1)); give each column its own name"
+                )
+            }
+            seen[name] = k
         }
     }
 
@@ -236,11 +249,14 @@ package final class RowStream {
             if file.format != .csv {  // no quoted newlines: libc's memchr finds the line end
                 let base = bytes.baseAddress!
                 scan =
-                    memchr(base + scan, 0x0A, end - scan).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? end
+                    memchr(base + scan, Int32(lineEnd), end - scan).map {
+                        UnsafeRawPointer($0) - UnsafeRawPointer(base)
+                    }
+                    ?? end
             }
             while scan < end {
                 let b = bytes[scan]
-                if b == 0x0A, !inQuotes {
+                if b == lineEnd, !inQuotes {
                     let record = UnsafeBufferPointer(rebasing: bytes[start..<scan])
                     let line = nextLine
                     nextLine += 1 + newlines(in: record)
@@ -263,7 +279,29 @@ package final class RowStream {
     }
 
     private func newlines(in record: UnsafeBufferPointer<UInt8>) -> Int {
-        file.format == .csv ? record.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } : 0
+        file.format == .csv ? record.reduce(0) { $0 + ($1 == lineEnd ? 1 : 0) } : 0
+    }
+
+    /// Reads the start of the file and sets `lineEnd`: CR when the first line end is a CR not followed by LF.
+    private func findLineEnd() throws(DocumentError) {
+        while true {
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
+            if let k = bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+                if bytes[k] == 0x0A { return }
+                if k + 1 < bytes.count {
+                    lineEnd = bytes[k + 1] == 0x0A ? 0x0A : 0x0D
+                    return
+                }
+                if atEOF {
+                    lineEnd = 0x0D
+                    return
+                }
+                // The CR is the last byte read so far: read on to see what follows it.
+            } else if atEOF || end == buffer.count {
+                return  // no line end in the first buffer: LF, as nearly every file has
+            }
+            try refill()
+        }
     }
 
     /// Moves the unread bytes to the front and reads more; grows the buffer for a long record.
@@ -285,7 +323,8 @@ package final class RowStream {
             buffer.deallocate()
             buffer = grown
         }
-        let n = read(fd, buffer.baseAddress! + end, buffer.count - end)
+        var n = read(fd, buffer.baseAddress! + end, buffer.count - end)
+        while n < 0, errno == EINTR { n = read(fd, buffer.baseAddress! + end, buffer.count - end) }
         guard n >= 0 else { throw error(nextLine, column: 1, "cannot read: \(String(cString: strerror(errno)))") }
         if n == 0 { atEOF = true } else { end += n }
     }

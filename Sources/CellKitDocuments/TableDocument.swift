@@ -60,6 +60,12 @@ public struct TableDocument: Sendable {
     public var assets = AssetCatalog()
     /// The sections in document order; a loaded document has at least one.
     public var sections: [Section] = []
+    /// The real path of the folder the document may read files from (see `init(contentsOf:root:)`).
+    public var root: String
+    /// Problems found loading the document that do not stop it from being drawn (an image file that cannot
+    /// be inlined into HTML draws the placeholder). `DocumentTable` passes them on to the context the
+    /// table is drawn with.
+    public var warnings: [String] = []
 
     /// One section: its texts, the defaults its rows share, and where its rows come from.
     public struct Section: Sendable {
@@ -104,13 +110,34 @@ public struct TableDocument: Sendable {
     }
 
     /// Loads and checks the document at `path`; paths inside it are relative to its folder.
-    public init(contentsOf path: String) throws(DocumentError) {
+    ///
+    /// The document reads only regular files inside `root`, a folder that holds the document; nil (the
+    /// default) is the document's own folder, and everything below it. A path outside it, absolute or with
+    /// `..`, or leading out through a symbolic link, is an error at the line that writes it; so is a FIFO,
+    /// device or folder where a file is expected. Every file is held to `DocumentLimits`.
+    public init(contentsOf path: String, root: String? = nil) throws(DocumentError) {
         self.path = path
-        let (reader, root) = try NodeReader.load(path)
+        let place = SourceMark(file: path, line: 1, column: 1)
+        let bytes: [UInt8]
+        do throws(FileProblem) {
+            folder = try FileRoot.forDocument(path, folder: root)
+            guard let real = FileAccess.realPath(path) else {
+                throw FileProblem(
+                    errno == ENOENT || errno == ENOTDIR
+                        ? "the file does not exist" : "the file cannot be read: \(String(cString: strerror(errno)))")
+            }
+            bytes = try FileAccess.read(
+                real, name: path, limit: DocumentLimits.fileBytes,
+                tooLarge:
+                    "split it, or stream rows from a .jsonl or .csv file with rowsFrom (the limit is DocumentLimits.fileBytes)"
+            )
+        } catch { throw place.error(error.message) }
+        self.root = folder.real
+        let (reader, top) = try NodeReader.parse(bytes, file: path, quotes: true)
         let keys = [
             "title", "style", "width", "rowHeight", "header", "footer", "selected", "stylesheet", "assets", "sections",
         ]
-        let f = try reader.fields(root, allowed: keys, what: "the table")
+        let f = try reader.fields(top, allowed: keys, what: "the table")
         title = try f["title"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         if let n = f["style"] { style = try reader.choice(n, TableStyle.self) }
         width = try f["width"].map { (n: Node) throws(DocumentError) in try reader.int(n, in: 20...1000) }
@@ -126,37 +153,51 @@ public struct TableDocument: Sendable {
                 section: try reader.int(section, in: 0...Int(Int32.max)),
                 row: try reader.int(row, in: 0...Int(Int32.max)))
         }
-        if let n = f["stylesheet"] { stylesheet = try StylesheetFile.load(resolve(try reader.string(n))) }
-        if let n = f["assets"] { assets = try AssetCatalogFile.load(resolve(try reader.string(n))) }
+        if let n = f["stylesheet"] {
+            let (file, bytes) = try readReferenced(n, reader)
+            stylesheet = try StylesheetFile.load(bytes, file: file.display)
+        }
+        if let n = f["assets"] {
+            let (file, bytes) = try readReferenced(n, reader)
+            assets = try AssetCatalogFile.load(bytes, file: file.display, root: folder, warnings: &warnings)
+        }
         guard let list = f["sections"] else {
-            throw reader.error(root, "the table has no 'sections'; add a list of sections")
+            throw reader.error(top, "the table has no 'sections'; add a list of sections")
         }
         guard let items = list.sequence, !items.isEmpty else {
             throw reader.expected("a non-empty list of sections", list)
         }
-        for item in items { sections.append(try section(item, reader)) }
+        guard items.count <= DocumentLimits.sections else {
+            throw reader.error(
+                items[DocumentLimits.sections],
+                "more than \(FileAccess.grouped(DocumentLimits.sections)) sections (the limit, DocumentLimits.sections); merge sections, or stream rows from a file with rowsFrom"
+            )
+        }
+        var inlineRows = 0
+        for item in items { sections.append(try section(item, reader, inlineRows: &inlineRows)) }
     }
 
-    /// A path in the document made absolute against the document's folder.
-    func resolve(_ relative: String) -> String {
-        if relative.hasPrefix("/") { return relative }
-        let joined = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(relative)
-        var parts: [Substring] = []
-        for part in joined.split(separator: "/", omittingEmptySubsequences: false) {
-            if part == "..", let last = parts.last, last != "..", !last.isEmpty {
-                parts.removeLast()
-            } else if part != "." {
-                parts.append(part)
-            }
-        }
-        return parts.joined(separator: "/")  // "a/b/../c" → "a/c", so messages show short paths
+    /// The folder tree the document may read files from.
+    private let folder: FileRoot
+
+    /// The file a document's key names (`stylesheet:`, `assets:`), confined to the root and read whole
+    /// (at most `DocumentLimits.fileBytes`); problems are errors at the key's value.
+    private func readReferenced(_ node: Node, _ reader: NodeReader) throws(DocumentError) -> (ConfinedPath, [UInt8]) {
+        let written = try reader.string(node)
+        do throws(FileProblem) {
+            let file = try folder.resolve(written, from: (path as NSString).deletingLastPathComponent)
+            let bytes = try FileAccess.read(
+                file.real, name: written, limit: DocumentLimits.fileBytes,
+                tooLarge: "split it (the limit is DocumentLimits.fileBytes)")
+            return (file, bytes)
+        } catch { throw reader.error(node, error.message) }
     }
 
     private func mark(_ node: Node) -> SourceMark {
         SourceMark(file: path, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
     }
 
-    private func section(_ node: Node, _ reader: NodeReader) throws(DocumentError) -> Section {
+    private func section(_ node: Node, _ reader: NodeReader, inlineRows: inout Int) throws(DocumentError) -> Section {
         let keys = ["header", "footer", "cell", "style", "selectable", "rowHeight", "rows", "rowsFrom"]
         let f = try reader.fields(node, allowed: keys, what: "a section")
         var section = Section(rows: .count(0), mark: mark(node))
@@ -174,10 +215,17 @@ public struct TableDocument: Sendable {
             throw reader.error(
                 node, "the section has no rows; add 'rows' (a list or a count) or 'rowsFrom' (a .jsonl or .csv file)")
         case (let rows?, nil):
-            if rows.sequence == nil {
-                section.rows = .count(try reader.int(rows, in: 0...10_000_000))
+            if let list = rows.sequence {
+                inlineRows += list.count
+                guard inlineRows <= DocumentLimits.inlineRows else {
+                    throw reader.error(
+                        rows,
+                        "more than \(FileAccess.grouped(DocumentLimits.inlineRows)) rows written inline (the limit, DocumentLimits.inlineRows); stream them from a .jsonl or .csv file with rowsFrom"
+                    )
+                }
+                section.rows = .inline(try list.map { (n: Node) throws(DocumentError) in try row(n, reader) })
             } else {
-                section.rows = .inline(try rows.sequence!.map { (n: Node) throws(DocumentError) in try row(n, reader) })
+                section.rows = .count(try reader.int(rows, in: 0...10_000_000))
             }
         case (nil, let file?):
             let name = try reader.string(file)
@@ -185,7 +233,13 @@ public struct TableDocument: Sendable {
                 throw reader.error(
                     file, "'\(name)' is not a .jsonl, .ndjson or .csv file; rows stream from JSON Lines or CSV")
             }
-            section.rows = .file(DataFile(path: resolve(name), format: format, mark: mark(file)))
+            do throws(FileProblem) {
+                // Checked now, so a FIFO or a device is refused before anything is drawn (and never blocks).
+                let confined = try folder.resolve(name, from: (path as NSString).deletingLastPathComponent)
+                close(try FileAccess.openRegular(confined.real, name: name))
+                section.rows = .file(
+                    DataFile(path: confined.display, real: confined.real, format: format, mark: mark(file)))
+            } catch { throw reader.error(file, error.message) }
         }
         return section
     }
@@ -211,25 +265,73 @@ public struct TableDocument: Sendable {
 
 /// Loads a stylesheet file: `styles:` mapping names to properties, with `extends`.
 enum StylesheetFile {
-    static func load(_ path: String) throws(DocumentError) -> Stylesheet {
-        let (reader, root) = try NodeReader.load(path)
+    /// One style as written: its own properties, the style it extends, and where to report problems.
+    private struct Entry {
+        var style: Style
+        var extends: String?
+        var node: Node
+    }
+
+    /// Parses `bytes`, the stylesheet `file`. Its text is quoted in messages only once its top level is a
+    /// stylesheet's; `extends` chains are resolved without recursion, each style once.
+    static func load(_ bytes: [UInt8], file: String) throws(DocumentError) -> Stylesheet {
+        var (reader, root) = try NodeReader.parse(bytes, file: file, quotes: false)
         let top = try reader.fields(root, allowed: ["styles"], what: "the stylesheet")
         guard let stylesNode = top["styles"], let mapping = stylesNode.mapping else {
             throw reader.error(root, "the stylesheet needs a 'styles' mapping of style names to properties")
         }
-        var raw: [String: (Style, extends: String?, node: Node)] = [:]
+        reader.quotes = true
+        guard mapping.count <= DocumentLimits.styles else {
+            throw reader.error(
+                Array(mapping)[DocumentLimits.styles].key,
+                "more than \(FileAccess.grouped(DocumentLimits.styles)) styles (the limit, DocumentLimits.styles); split the stylesheet"
+            )
+        }
+        var raw: [String: Entry] = [:]
         for (key, value) in mapping {
             let name = try reader.string(key)
             raw[name] = try style(value, reader)
         }
         var flat: [String: Style] = [:]
-        for name in raw.keys.sorted() { flat[name] = try flatten(name, raw, reader, chain: []) }
-        return Stylesheet(styles: flat, source: path)
+        for name in raw.keys.sorted() where flat[name] == nil {
+            // Up the chain to a style already flattened (or one that extends none), then back down.
+            var chain: [String] = [], position: [String: Int] = [:]
+            var current = name, base: Style?
+            while base == nil {
+                if let done = flat[current] {
+                    base = done
+                    break
+                }
+                if let at = position[current] {
+                    let loop = Array(chain[at...]) + [current]
+                    throw reader.error(
+                        raw[loop[0]]!.node,
+                        "style '\(loop[0])' extends itself through \(loop.joined(separator: " → ")); break the cycle")
+                }
+                let entry = raw[current]!
+                position[current] = chain.count
+                chain.append(current)
+                guard let parent = entry.extends else { break }
+                guard raw[parent] != nil else {
+                    let names = raw.keys.sorted()
+                    let list = names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "")
+                    throw reader.error(
+                        entry.node,
+                        "style '\(current)' extends '\(parent)', which the stylesheet does not define; styles: \(list)")
+                }
+                current = parent
+            }
+            var below = base
+            for link in chain.reversed() {
+                let style = below.map { raw[link]!.style.over($0) } ?? raw[link]!.style
+                flat[link] = style
+                below = style
+            }
+        }
+        return Stylesheet(styles: flat, source: file)
     }
 
-    private static func style(_ node: Node, _ r: NodeReader) throws(DocumentError) -> (
-        Style, extends: String?, node: Node
-    ) {
+    private static func style(_ node: Node, _ r: NodeReader) throws(DocumentError) -> Entry {
         let keys = [
             "extends", "frame", "left", "top", "width", "height", "fontSize", "fontWeight", "textColor",
             "lineBreakMode", "numberOfLines", "alignment",
@@ -248,43 +350,37 @@ enum StylesheetFile {
         }
         s.numberOfLines = try f["numberOfLines"].map { (n: Node) throws(DocumentError) in try r.int(n, in: 0...1000) }
         s.alignment = try f["alignment"].map { (n: Node) throws(DocumentError) in try r.choice(n, TextAlignment.self) }
-        return (s, try f["extends"].map { (n: Node) throws(DocumentError) in try r.string(n) }, f["extends"] ?? node)
-    }
-
-    /// The style with everything it extends applied beneath it; a cycle or unknown parent is an error.
-    private static func flatten(
-        _ name: String, _ raw: [String: (Style, extends: String?, node: Node)], _ r: NodeReader,
-        chain: [String]
-    ) throws(DocumentError) -> Style {
-        let entry = raw[name]!
-        guard let parent = entry.extends else { return entry.0 }
-        if chain.contains(name) || parent == name {
-            let loop = parent == name ? [name, name] : chain + [name]
-            throw r.error(
-                entry.node,
-                "style '\(loop[0])' extends itself through \(loop.joined(separator: " → ")); break the cycle")
-        }
-        guard raw[parent] != nil else {
-            throw r.error(
-                entry.node,
-                "style '\(name)' extends '\(parent)', which the stylesheet does not define; styles: \(raw.keys.sorted().joined(separator: ", "))"
-            )
-        }
-        return entry.0.over(try flatten(parent, raw, r, chain: chain + [name]))
+        return Entry(
+            style: s, extends: try f["extends"].map { (n: Node) throws(DocumentError) in try r.string(n) },
+            node: f["extends"] ?? node)
     }
 }
 
 /// Loads an asset catalog: `images:` mapping names to glyph, emoji, file and colour.
 enum AssetCatalogFile {
-    static func load(_ path: String) throws(DocumentError) -> AssetCatalog {
-        let (reader, root) = try NodeReader.load(path)
-        let top = try reader.fields(root, allowed: ["images"], what: "the asset catalog")
-        guard let mapping = top["images"]?.mapping else {
-            throw reader.error(root, "the asset catalog needs an 'images' mapping of names to images")
+    /// Parses `bytes`, the catalog `file`. Image files are confined to `root` (a path outside it is an
+    /// error) and read now: one that is not a PNG or self-contained SVG, or is too large, draws the
+    /// placeholder in HTML, with a warning in `warnings`.
+    static func load(_ bytes: [UInt8], file: String, root: FileRoot, warnings: inout [String]) throws(DocumentError)
+        -> AssetCatalog
+    {
+        var (reader, top) = try NodeReader.parse(bytes, file: file, quotes: false)
+        let fields = try reader.fields(top, allowed: ["images"], what: "the asset catalog")
+        guard let mapping = fields["images"]?.mapping else {
+            throw reader.error(top, "the asset catalog needs an 'images' mapping of names to images")
         }
-        let folder = (path as NSString).deletingLastPathComponent
+        reader.quotes = true
+        guard mapping.count <= DocumentLimits.images else {
+            throw reader.error(
+                Array(mapping)[DocumentLimits.images].key,
+                "more than \(FileAccess.grouped(DocumentLimits.images)) images (the limit, DocumentLimits.images); split the catalog"
+            )
+        }
+        let folder = (file as NSString).deletingLastPathComponent
         var images: [String: AssetCatalog.Image] = [:]
+        var inlined = 0
         for (key, value) in mapping {
+            let name = try reader.string(key)
             let f = try reader.fields(value, allowed: ["glyph", "emoji", "file", "color"], what: "an image")
             guard let glyphNode = f["glyph"] else {
                 throw reader.error(value, "the image needs a 'glyph': the text drawn in the terminal")
@@ -298,14 +394,27 @@ enum AssetCatalogFile {
                 glyph: glyph, emoji: try f["emoji"].map { (n: Node) throws(DocumentError) in try reader.string(n) },
                 color: try f["color"].map { (n: Node) throws(DocumentError) in try reader.color(n) })
             if let n = f["file"] {
-                let file = (folder as NSString).appendingPathComponent(try reader.string(n))
-                guard FileManager.default.isReadableFile(atPath: file) else {
-                    throw reader.error(n, "image file \(file) does not exist or cannot be read")
+                let written = try reader.string(n)
+                let confined: ConfinedPath
+                do throws(FileProblem) {
+                    confined = try root.resolve(written, from: folder)
+                    close(try FileAccess.openRegular(confined.real, name: written))
+                } catch { throw reader.error(n, error.message) }
+                switch ImageFile.load(confined.real, name: written, room: DocumentLimits.catalogImageBytes - inlined) {
+                case .success(let inline):
+                    image.file = confined.real
+                    image.inline = inline
+                    inlined += inline.bytes.count
+                case .failure(let problem):
+                    let at = reader.error(n, "").description.dropLast(2)  // "file:line:column"
+                    warnings.append(
+                        "\(at): image '\(name)': \(problem.message); HTML draws the placeholder \(AssetCatalog.placeholder.glyph)"
+                    )
+                    image.emoji = AssetCatalog.placeholder.emoji
                 }
-                image.file = file
             }
-            images[try reader.string(key)] = image
+            images[name] = image
         }
-        return AssetCatalog(images: images, source: path)
+        return AssetCatalog(images: images, source: file)
     }
 }

@@ -135,9 +135,12 @@ public struct HTMLFormat: RowFormat {
     private mutating func dataURI(_ name: String) -> String? {
         if let known = inlined[name] { return known.isEmpty ? nil : known }
         var uri = ""
-        if let file = assets.image(named: name)?.file, let data = FileManager.default.contents(atPath: file) {
-            let type = file.lowercased().hasSuffix(".svg") ? "image/svg+xml" : "image/png"
-            uri = "data:\(type);base64," + data.base64EncodedString()
+        // The bytes checked when the catalog loaded (a PNG, or a self-contained SVG, within the size limits);
+        // a catalog built in code has its file checked the same way now. Anything else draws the emoji or glyph.
+        if let image = assets.image(named: name),
+            let inline = image.inline ?? image.file.flatMap({ try? ImageFile.load($0, name: $0).get() })
+        {
+            uri = "data:\(inline.mediaType);base64," + Data(inline.bytes).base64EncodedString()
         }
         inlined[name] = uri
         return uri.isEmpty ? nil : uri

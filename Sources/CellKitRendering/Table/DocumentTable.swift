@@ -22,6 +22,8 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     @exclusivity(unchecked) private var counts: [Int?]
     private let defaultCells: [String?]
     @exclusivity(unchecked) private var streams: [RowStream?]  // by section: an array, not hashing per row
+    /// Whether the document's warnings were passed to the context.
+    @exclusivity(unchecked) private var warned = false
 
     /// Opens `document`, resolving every inline row's identifier now so that a
     /// typo is reported at its line before anything is drawn.
@@ -145,6 +147,14 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     }
 
     // MARK: TableDelegate
+
+    /// Passes the document's load warnings (see `TableDocument.warnings`) on to the context the table is
+    /// drawn with, once, when the first row is displayed; the renderer's other warnings go there too.
+    public func willDisplay(_ cell: Cell, at indexPath: IndexPath) {
+        guard !warned else { return }
+        warned = true
+        for warning in document.warnings { cell.context.warn(warning) }
+    }
 
     /// The section's `rowHeight`, else the table's; nil (as tall as the content) when neither sets one.
     public func rowHeight(at indexPath: IndexPath) -> Double? {

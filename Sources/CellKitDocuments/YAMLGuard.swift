@@ -1,0 +1,257 @@
+// Bounds on a YAML text, checked in two passes around Yams: a scan of the text
+// before it is composed (aliases counted, keys that would make composing hash an
+// alias's whole expansion refused, flow nesting bounded), and an iterative walk of
+// the composed tree (values with aliases expanded, depth, text sizes), stopping at
+// the first limit. Nothing downstream then recurses deeper or visits more.
+
+import Yams
+
+/// The checks; each failure is a message at a line and column, and quotes none of the text.
+enum YAMLGuard {
+    /// A limit exceeded at a place.
+    struct Finding: Error {
+        let line: Int, column: Int, message: String
+    }
+
+    static let complexKey = "a mapping key here is an alias, a list or a mapping; write keys as plain names"
+
+    static func tooDeep() -> String {
+        "lists and mappings are nested more than \(DocumentLimits.depth) levels deep (the limit, DocumentLimits.depth); flatten the data"
+    }
+
+    // MARK: Before composing
+
+    /// The first limit `text` exceeds, found without composing it. Aliases are found where a node starts (after indentation, `- `,
+    /// `: `, `[`, `{` or `,`), outside quotes, comments and block scalars.
+    static func scan(_ text: UnsafeBufferPointer<UInt8>) -> Finding? {
+        var scanner = Scanner(bytes: text)
+        do { try scanner.run() } catch { return error }
+        return nil
+    }
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0, line = 1, lineStart = 0
+        var aliases = 0, flow = 0
+        var nodeStart = true
+        /// After a closing quote, bracket or alias: a `:` right after ends a key.
+        var afterClose = false
+        /// Inside a block scalar (`|`, `>`): lines indented more than this are its text.
+        var blockParent: Int?
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        func byte(_ k: Int) -> UInt8? { k < bytes.count ? bytes[k] : nil }
+
+        /// The length of the line break at `k` (LF, CR, CRLF, NEL, LS, PS: what libyaml breaks on), or 0.
+        func breakLength(_ k: Int) -> Int {
+            guard let b = byte(k) else { return 0 }
+            switch b {
+            case 0x0A: return 1
+            case 0x0D: return byte(k + 1) == 0x0A ? 2 : 1
+            case 0xC2: return byte(k + 1) == 0x85 ? 2 : 0
+            case 0xE2: return byte(k + 1) == 0x80 && (byte(k + 2) == 0xA8 || byte(k + 2) == 0xA9) ? 3 : 0
+            default: return 0
+            }
+        }
+
+        func isBlankOrEnd(_ k: Int) -> Bool {
+            guard let b = byte(k) else { return true }
+            return b == 0x20 || b == 0x09 || breakLength(k) > 0
+        }
+
+        func isFlowIndicator(_ b: UInt8?) -> Bool {
+            b == UInt8(ascii: ",") || b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == UInt8(ascii: "{")
+                || b == UInt8(ascii: "}")
+        }
+
+        func finding(_ message: String, at k: Int) -> Finding {
+            let column = 1 + bytes[lineStart..<min(k, bytes.count)].reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            return Finding(line: line, column: column, message: message)
+        }
+
+        mutating func newLine(_ length: Int) {
+            i += length
+            line += 1
+            lineStart = i
+        }
+
+        /// After a key-ending token (alias, closing bracket): blanks, then a `:` that indicates a value?
+        func colonFollows(_ k: Int) -> Bool {
+            var j = k
+            while let b = byte(j), b == 0x20 || b == 0x09 { j += 1 }
+            guard byte(j) == UInt8(ascii: ":") else { return false }
+            return isBlankOrEnd(j + 1) || (flow > 0 && isFlowIndicator(byte(j + 1)))
+        }
+
+        mutating func run() throws(Finding) {
+            if byte(0) == 0xEF, byte(1) == 0xBB, byte(2) == 0xBF { i = 3 }
+            while i < bytes.count {
+                // A line's start: indentation, then block scalar text or a new node.
+                var indent = 0
+                while byte(i) == 0x20 { indent += 1; i += 1 }
+                if let parent = blockParent {
+                    if isBlankOrEnd(i) && byte(i) != 0x09 || indent > parent {
+                        skipLine()
+                        continue
+                    }
+                    blockParent = nil
+                }
+                if flow == 0 { nodeStart = true }
+                if byte(i) == UInt8(ascii: "%"), flow == 0 {  // a directive
+                    skipLine()
+                    continue
+                }
+                if indent == 0, byte(i) == UInt8(ascii: "-"), byte(i + 1) == UInt8(ascii: "-"),
+                    byte(i + 2) == UInt8(ascii: "-"), isBlankOrEnd(i + 3)
+                {
+                    i += 3
+                }
+                try scanLine(indent: indent)
+            }
+        }
+
+        mutating func skipLine() {
+            while i < bytes.count {
+                let n = breakLength(i)
+                if n > 0 { newLine(n); return }
+                i += 1
+            }
+        }
+
+        mutating func scanLine(indent: Int) throws(Finding) {
+            var afterBlank = true
+            while i < bytes.count {
+                let n = breakLength(i)
+                if n > 0 { newLine(n); return }
+                let b = bytes[i]
+                if b == 0x20 || b == 0x09 {
+                    afterBlank = true
+                    i += 1
+                    continue
+                }
+                defer { afterBlank = false }
+                if b == UInt8(ascii: "#"), afterBlank { skipLine(); return }
+                let quote = b == UInt8(ascii: "\"") || b == UInt8(ascii: "'")
+                let open = b == UInt8(ascii: "[") || b == UInt8(ascii: "{")
+                let close = b == UInt8(ascii: "]") || b == UInt8(ascii: "}")
+                if quote, nodeStart {
+                    skipQuoted(b)
+                    nodeStart = false
+                    afterClose = true
+                    continue
+                } else if b == UInt8(ascii: "*"), nodeStart {
+                    aliases += 1
+                    guard aliases <= DocumentLimits.aliases else {
+                        throw finding(
+                            "more than \(DocumentLimits.aliases) YAML aliases (*name) (the limit, DocumentLimits.aliases); write the values out instead",
+                            at: i)
+                    }
+                    let start = i
+                    i += 1
+                    while let c = byte(i), !isBlankOrEnd(i), !isFlowIndicator(c) { i += 1 }
+                    if colonFollows(i) { throw finding(YAMLGuard.complexKey, at: start) }
+                    nodeStart = false
+                    afterClose = true
+                    continue
+                } else if b == UInt8(ascii: "&") || b == UInt8(ascii: "!"), nodeStart {
+                    // properties (anchor, tag): the node starts after them
+                    while let c = byte(i), !isBlankOrEnd(i), !isFlowIndicator(c) { i += 1 }
+                    continue
+                } else if b == UInt8(ascii: "?"), nodeStart, isBlankOrEnd(i + 1) || isFlowIndicator(byte(i + 1)) {
+                    throw finding(YAMLGuard.complexKey, at: i)
+                } else if b == UInt8(ascii: "-"), nodeStart, flow == 0, isBlankOrEnd(i + 1) {
+                    i += 1
+                    continue  // a list item: a node starts after it
+                } else if b == UInt8(ascii: "|") || b == UInt8(ascii: ">"), nodeStart, flow == 0 {
+                    blockParent = indent
+                    skipLine()
+                    return
+                } else if open, nodeStart || flow > 0 {
+                    flow += 1
+                    guard flow <= DocumentLimits.depth else { throw finding(YAMLGuard.tooDeep(), at: i) }
+                    nodeStart = true
+                    afterClose = false
+                    i += 1
+                    continue
+                } else if close, flow > 0 {
+                    flow -= 1
+                    if colonFollows(i + 1) { throw finding(YAMLGuard.complexKey, at: i) }
+                    nodeStart = false
+                    afterClose = true
+                    i += 1
+                    continue
+                } else if b == UInt8(ascii: ","), flow > 0 {
+                    nodeStart = true
+                    afterClose = false
+                    i += 1
+                    continue
+                } else if b == UInt8(ascii: ":") {
+                    nodeStart = isBlankOrEnd(i + 1) || (flow > 0 && (isFlowIndicator(byte(i + 1)) || afterClose))
+                } else {
+                    nodeStart = false
+                }
+                afterClose = false
+                i += 1
+            }
+        }
+
+        /// Skips a quoted scalar from its opening quote to after its closing one (lines counted).
+        mutating func skipQuoted(_ quote: UInt8) {
+            i += 1
+            while i < bytes.count {
+                let n = breakLength(i)
+                if n > 0 { newLine(n); continue }
+                let b = bytes[i]
+                if quote == UInt8(ascii: "\""), b == UInt8(ascii: "\\") {
+                    i += 2
+                    continue
+                }
+                if b == quote {
+                    if quote == UInt8(ascii: "'"), byte(i + 1) == quote {
+                        i += 2
+                        continue
+                    }
+                    i += 1
+                    return
+                }
+                i += 1
+            }
+        }
+    }
+
+    // MARK: After composing
+
+    /// Walks the composed tree without recursion, aliases expanded (Yams composes an alias as the node it
+    /// names), and stops at the first limit: more values than `DocumentLimits.values`, nesting deeper than
+    /// `DocumentLimits.depth`, or a text longer than `DocumentLimits.textBytes`.
+    static func walk(_ root: Node, _ reader: NodeReader) throws(DocumentError) {
+        var stack: [(Node, Int)] = [(root, 1)]
+        var values = 0
+        while let (node, depth) = stack.popLast() {
+            values += 1
+            guard values <= DocumentLimits.values else {
+                throw reader.error(
+                    node,
+                    "the file expands to more than \(FileAccess.grouped(DocumentLimits.values)) values (the limit, DocumentLimits.values); aliases that repeat large values multiply them: write less, or stream rows from a file with rowsFrom"
+                )
+            }
+            guard depth <= DocumentLimits.depth else { throw reader.error(node, tooDeep()) }
+            switch node {
+            case .scalar(let s):
+                guard s.string.utf8.count <= DocumentLimits.textBytes else {
+                    throw reader.error(
+                        node,
+                        "a text longer than \(FileAccess.sizeText(DocumentLimits.textBytes)) (the limit, DocumentLimits.textBytes); shorten it"
+                    )
+                }
+            case .mapping(let m):
+                for (key, value) in m { stack.append((value, depth + 1)); stack.append((key, depth + 1)) }
+            case .sequence(let items):
+                for item in items.reversed() { stack.append((item, depth + 1)) }
+            case .alias:
+                break
+            }
+        }
+    }
+}
