@@ -52,6 +52,12 @@ struct RenderCommand: ParsableCommand {
             "Write to FILE instead of standard output; the file appears only once it is complete.", valueName: "file"))
     var output: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The folder the document may read files from (stylesheet, assets, rowsFrom); default: the document's own folder.",
+            valueName: "dir"))
+    var root: String?
+
     @Flag(help: "Draw borders with ASCII instead of box-drawing characters (text and ansi).")
     var ascii = false
 
@@ -69,7 +75,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let document = try TableDocument(contentsOf: table)
+        let document = try TableDocument(contentsOf: table, root: root)
         let registry = CellRegistry(options: discovery.options)
         let source = try DocumentTable(document, registry: registry)
         let context = CellContext(stylesheet: document.stylesheet)
