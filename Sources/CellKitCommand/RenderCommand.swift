@@ -18,6 +18,19 @@ struct RenderCommand: ParsableCommand {
               cellkit render table.yaml --format ansi --select 1.0
               cellkit render big.yaml --rows 1000..1019 --width 100
               cellkit render table.yaml --format html --output table.html
+
+            --output writes a temporary file beside FILE and renames it over FILE once the table \
+            is complete; through a symbolic link, the file it names is replaced and the link stays. \
+            A replaced file keeps its permissions (and, run as root, its owner and group); a new one \
+            gets 0666 less the umask. Refused, before anything is written: a directory, FIFO, socket \
+            or device, and the document or any file it reads (stylesheet, asset catalog, image \
+            files, rowsFrom data files), by any name. On an error, SIGINT, SIGTERM, SIGHUP or exit \
+            the temporary is removed and FILE keeps what it had.
+
+            Exit status: 0 when the table is drawn; 1 when the document, a data file, a plugin or \
+            the output cannot be used (a refused --output included), or writing fails; 64 for a \
+            malformed option. Killed by SIGINT, SIGTERM or SIGHUP, it dies by that signal \
+            (128 + its number in a shell).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -49,7 +62,8 @@ struct RenderCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write to FILE instead of standard output; the file appears only once it is complete.", valueName: "file"))
+            "Write to FILE (a regular file, new or replaced) instead of standard output; it appears only once complete.",
+            valueName: "file"))
     var output: String?
 
     @Option(
@@ -85,7 +99,8 @@ struct RenderCommand: ParsableCommand {
         renderer.selected = try select.map { try Self.indexPath($0) } ?? document.selected
         if let rows { renderer.window = try Self.window(rows) }
 
-        let file = try output.map { try AtomicFileSink(path: $0) }
+        // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
+        let file = try output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }
         let out = OutputBuffer(file ?? DescriptorSink())
         do {
             try render(renderer, source, out)

@@ -1,5 +1,5 @@
 // Where rendered bytes go: a buffer flushed in large writes to standard output
-// or to a file that appears only when complete (written aside, then renamed).
+// or to a file that appears only when complete (AtomicFileSink.swift).
 
 import CellKitDocuments
 import CellKitModel
@@ -125,59 +125,5 @@ public final class DescriptorSink: OutputSink {
             }
             offset += n
         }
-    }
-}
-
-/// A file written atomically: to a temporary file beside it, renamed into place by
-/// `commit()`. Until then (or after `abort()`) the destination is untouched.
-public final class AtomicFileSink: OutputSink {
-    /// The destination file, which appears or is replaced only by `commit()`.
-    public let path: String
-    private let temporary: String
-    private let file: DescriptorSink
-    private var finished = false
-
-    /// Creates the temporary file (`.NAME.XXXXXX`, mode 0644) in `path`'s folder; throws an
-    /// `OutputError` if it cannot. Dropping the sink without `commit()` removes it.
-    public init(path: String) throws {
-        self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        var template = Array(
-            ((folder.isEmpty ? "." : folder) + "/.\((path as NSString).lastPathComponent).XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw OutputError(
-                description:
-                    "cannot create a file in \(folder.isEmpty ? "." : folder) for \(path): \(String(cString: strerror(errno)))"
-            )
-        }
-        temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        fchmod(fd, 0o644)
-        file = DescriptorSink(fd: fd, name: path)
-    }
-
-    deinit { abort() }
-
-    /// Writes `bytes` to the temporary file; throws an `OutputError` on failure.
-    public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws { try file.write(bytes) }
-
-    /// Makes the file durable and renames it over `path`.
-    public func commit() throws {
-        guard !finished else { return }
-        finished = true
-        defer { close(file.fd) }
-        guard fsync(file.fd) == 0, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw OutputError(description: "cannot write \(path): \(reason)")
-        }
-    }
-
-    /// Removes the temporary file; `path` keeps what it had.
-    public func abort() {
-        guard !finished else { return }
-        finished = true
-        close(file.fd)
-        unlink(temporary)
     }
 }

@@ -1,0 +1,168 @@
+// Temporary files that must not outlive the process: removed by an atexit function
+// (a plugin may call exit() mid-render) and by signal handlers, which touch only
+// memory prepared in advance and call only async-signal-safe functions.
+
+import Foundation
+import Synchronization
+
+/// The temporaries of the `AtomicFileSink`s not yet committed or aborted, as C strings in fixed
+/// slots, with the handlers that remove them installed while there is at least one.
+///
+/// Termination signals (SIGINT, SIGTERM, SIGHUP) get a handler only where the action is the
+/// default one (an ignored SIGHUP stays ignored; a handler the program set stays): it removes
+/// the temporaries, restores the default action and raises the signal again, so the process
+/// dies by it. Crash signals get a handler that removes the temporaries and hands over to the
+/// action that was there before (the Swift runtime's backtracer, or the default).
+enum PendingTemporaries {
+    /// How many temporaries can be pending at once; past that, one is removed only by its sink.
+    static let capacity = 64
+    static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+    /// Each slot holds a C string's address (0 = free), published with release ordering and read
+    /// by the handlers with acquire ordering. A string is never freed: a handler on another thread
+    /// may be reading it (a few dozen bytes per sink, for the life of the process).
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<Atomic<Int>> = {
+        let slots = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: capacity)
+        for i in 0..<capacity { (slots + i).initialize(to: Atomic(0)) }
+        return slots
+    }()
+
+    /// The actions the crash handler hands over to, in `crashSignals` order.
+    nonisolated(unsafe) private static let previousCrashActions: UnsafeMutablePointer<sigaction> = {
+        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
+        actions.initialize(repeating: sigaction(), count: crashSignals.count)
+        return actions
+    }()
+
+    private struct State {
+        var pending = 0
+        var atexitRegistered = false
+        /// The termination signals whose handler is ours, to put back to the default.
+        var installedTermination: [Int32] = []
+        var installedCrash = false
+    }
+
+    private static let state = Mutex(State())
+
+    /// Arms removal of `path`; returns the slot to give `remove(_:)`, or nil if every slot is taken.
+    static func add(_ path: String) -> Int? {
+        state.withLock { state -> Int? in
+            // Everything the handlers read exists before any handler does.
+            _ = slots
+            _ = previousCrashActions
+            guard let slot = (0..<capacity).first(where: { slots[$0].load(ordering: .relaxed) == 0 }) else {
+                return nil
+            }
+            slots[slot].store(Int(bitPattern: strdup(path)), ordering: .releasing)
+            if !state.atexitRegistered {
+                state.atexitRegistered = true
+                atexit { PendingTemporaries.removeAll() }
+            }
+            state.pending += 1
+            if state.pending == 1 { install(&state) }
+            return slot
+        }
+    }
+
+    /// Disarms `slot` (its file was renamed into place or removed); the last one removes the handlers.
+    static func remove(_ slot: Int) {
+        state.withLock { state in
+            guard slots[slot].exchange(0, ordering: .acquiringAndReleasing) != 0 else { return }
+            state.pending -= 1
+            if state.pending == 0 { uninstall(&state) }
+        }
+    }
+
+    /// Unlinks every pending temporary. Async-signal-safe: atomic loads and unlink(2) only.
+    static func removeAll() {
+        for i in 0..<capacity {
+            let address = slots[i].load(ordering: .acquiring)
+            if let path = UnsafePointer<CChar>(bitPattern: address) { unlink(path) }
+        }
+    }
+
+    private static func install(_ state: inout State) {
+        for signal in terminationSignals {
+            var current = sigaction()
+            guard sigaction(signal, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else {
+                continue  // ignored, or the program's own handler: leave it
+            }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = terminationHandler
+            sigemptyset(&action.sa_mask)
+            if sigaction(signal, &action, nil) == 0 { state.installedTermination.append(signal) }
+        }
+        for (i, signal) in crashSignals.enumerated() {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = crashHandler
+            action.sa_flags = SA_SIGINFO | SA_ONSTACK
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(signal, &action, previousCrashActions + i)
+        }
+        state.installedCrash = true
+    }
+
+    private static func uninstall(_ state: inout State) {
+        for signal in state.installedTermination where handler(of: signal) == address(terminationHandler) {
+            var action = sigaction()
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(signal, &action, nil)
+        }
+        state.installedTermination = []
+        if state.installedCrash {
+            for (i, signal) in crashSignals.enumerated() where handler(of: signal) == address(crashHandler) {
+                _ = sigaction(signal, previousCrashActions + i, nil)
+            }
+            state.installedCrash = false
+        }
+    }
+
+    /// The address of the handler `signal` has now (0 for the default action).
+    private static func handler(of signal: Int32) -> Int {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return -1 }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+    }
+
+    private static func address(_ handler: __sighandler_t) -> Int { unsafeBitCast(handler, to: Int.self) }
+
+    private static func address(
+        _ handler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
+    ) -> Int {
+        unsafeBitCast(handler, to: Int.self)
+    }
+
+    /// `signal`'s place in `crashSignals`, or -1; a switch, so a handler may call it.
+    private static func crashIndex(_ signal: Int32) -> Int {
+        switch signal {
+        case SIGSEGV: 0
+        case SIGBUS: 1
+        case SIGILL: 2
+        case SIGTRAP: 3
+        case SIGABRT: 4
+        case SIGFPE: 5
+        default: -1
+        }
+    }
+
+    /// SIGINT, SIGTERM, SIGHUP: remove the temporaries, then die by the signal.
+    private static let terminationHandler: @convention(c) (Int32) -> Void = { signal in
+        PendingTemporaries.removeAll()
+        var action = sigaction()
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(signal, &action, nil)
+        raise(signal)  // blocked until the handler returns, then delivered with the default action
+    }
+
+    /// SIGSEGV and the other crashes: remove the temporaries and restore the previous action. A fault
+    /// happens again when the handler returns and reaches that action; a sent signal is raised again.
+    private static let crashHandler:
+        @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
+            signal, info, _ in
+            PendingTemporaries.removeAll()
+            let i = PendingTemporaries.crashIndex(signal)
+            if i >= 0 { _ = sigaction(signal, PendingTemporaries.previousCrashActions + i, nil) }
+            if let info, info.pointee.si_code <= 0 { raise(signal) }
+        }
+}
