@@ -1,0 +1,244 @@
+// `cellkit render --output`: what it refuses to replace, what it keeps, and that its
+// temporary never outlives the process (an error, SIGTERM, a plugin calling exit()).
+
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("render --output: refusals, links, permissions and cleanup")
+struct OutputCommandTests {
+    let command = CommandTests()
+
+    /// A table streaming `count` rows from rows.jsonl, and an old out.txt, in a new folder.
+    func streamedTable(rows count: Int, unknownAt bad: Int? = nil, name: String = #function) throws -> String {
+        var lines = ""
+        lines.reserveCapacity(count * 70)
+        for n in 1...count {
+            let cell = n == bad ? "Nowhere" : "Subtitle"
+            lines += #"{"cell":"\#(cell)","text":"Row \#(n)","detail":"the detail text of row \#(n)"}"# + "\n"
+        }
+        return try Render.write(
+            ["t.yaml": "sections:\n  - rowsFrom: rows.jsonl\n", "rows.jsonl": lines, "out.txt": "previous"], name: name)
+    }
+
+    /// How a process ended.
+    enum Ending: Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+        case stillRunning
+    }
+
+    /// Starts cellkit (through `sh -c 'umask …'` if `umask` is given) with the default signal mask and
+    /// actions, whatever the test thread has blocked (Foundation's Process passes the thread's mask on,
+    /// and a test thread blocks SIGTERM); its output goes to `log`. Returns its process id.
+    func start(_ arguments: [String], umask: String? = nil, log: String) throws -> pid_t {
+        let binary = Fixtures.buildDirectory + "/cellkit"
+        let argv =
+            umask.map { ["/bin/sh", "-c", "umask \($0) && exec \"$0\" \"$@\"", binary] + arguments }
+            ?? [binary] + arguments
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        var pid = pid_t()
+        let failed = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
+        try #require(failed == 0, "posix_spawn \(argv[0]): \(String(cString: strerror(failed)))")
+        return pid
+    }
+
+    /// Waits up to `timeout` seconds for `pid`; kills it with SIGKILL if it is still running then.
+    func wait(_ pid: pid_t, timeout: Double = 60) -> Ending {
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            guard Date() < deadline else {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                return .stillRunning
+            }
+            usleep(5_000)
+        }
+        return status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
+    }
+
+    /// Runs cellkit to the end (at most `timeout` seconds); how it ended and what it printed.
+    func run(_ arguments: [String], timeout: Double = 60, umask: String? = nil) throws -> (Ending, String) {
+        let log = try Fixtures.folder() + "/log"
+        let ending = wait(try start(arguments, umask: umask, log: log), timeout: timeout)
+        return (ending, try contents(log))
+    }
+
+    func contents(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    func files(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    }
+
+    func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! NSNumber).intValue
+    }
+
+    @Test("--output naming the document, or a hard link to it, is refused and the document is unchanged")
+    func document() throws {
+        let folder = try Render.write(["t.yaml": "sections:\n  - cell: Default\n    rows: [one, two]\n"])
+        try FileManager.default.linkItem(atPath: folder + "/t.yaml", toPath: folder + "/same.yaml")
+        let (status, text) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder + "/t.yaml"])
+        #expect(status == 1)
+        #expect(text == "Error: cannot write \(folder)/t.yaml: it is the table document, which the render reads\n")
+        let (linked, message) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder + "/same.yaml"])
+        #expect(linked == 1)
+        #expect(
+            message
+                == "Error: cannot write \(folder)/same.yaml: it is the table document (\(folder)/t.yaml), which the render reads\n"
+        )
+        #expect(try contents(folder + "/t.yaml") == "sections:\n  - cell: Default\n    rows: [one, two]\n")
+        #expect(try files(folder) == ["same.yaml", "t.yaml"])
+    }
+
+    @Test("--output naming the stylesheet or the rowsFrom data file (even through a link) is refused")
+    func readFiles() throws {
+        let sheet = "styles:\n  title:\n    fontSize: 17\n"
+        let folder = try Render.write([
+            "t.yaml": "stylesheet: sheet.yaml\nsections:\n  - rowsFrom: rows.jsonl\n", "sheet.yaml": sheet,
+            "rows.jsonl": #"{"cell":"Default","text":"one"}"# + "\n",
+        ])
+        try FileManager.default.createSymbolicLink(atPath: folder + "/alias.jsonl", withDestinationPath: "rows.jsonl")
+        let (s1, t1) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder + "/sheet.yaml"])
+        #expect(s1 == 1)
+        #expect(t1 == "Error: cannot write \(folder)/sheet.yaml: it is the stylesheet, which the render reads\n")
+        let (s2, t2) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder + "/alias.jsonl"])
+        #expect(s2 == 1)
+        #expect(
+            t2
+                == "Error: cannot write \(folder)/alias.jsonl (a link to \(folder)/rows.jsonl): it is the rows data file of section 0, which the render reads\n"
+        )
+        #expect(try contents(folder + "/sheet.yaml") == sheet)
+        #expect(try contents(folder + "/rows.jsonl") == #"{"cell":"Default","text":"one"}"# + "\n")
+        #expect(try files(folder) == ["alias.jsonl", "rows.jsonl", "sheet.yaml", "t.yaml"])
+    }
+
+    @Test("a FIFO is refused without opening it (no blocking); /dev/null and a directory are refused")
+    func notRegularFiles() throws {
+        let folder = try Render.write(["t.yaml": "sections:\n  - cell: Default\n    rows: [one]\n"])
+        #expect(mkfifo(folder + "/pipe", 0o644) == 0)
+        let (fifo, text) = try run(["render", folder + "/t.yaml", "--output", folder + "/pipe"], timeout: 20)
+        #expect(fifo == .exited(1))
+        #expect(text == "Error: cannot write \(folder)/pipe: it is a FIFO (named pipe), not a regular file\n")
+        let (null, message) = try command.cellkit(["render", folder + "/t.yaml", "--output", "/dev/null"])
+        #expect(null == 1)
+        #expect(message == "Error: cannot write /dev/null: it is a character device, not a regular file\n")
+        var info = stat()
+        #expect(stat("/dev/null", &info) == 0 && info.st_mode & S_IFMT == S_IFCHR)
+        let (directory, said) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder])
+        #expect(directory == 1)
+        #expect(said == "Error: cannot write \(folder): it is a directory, not a regular file\n")
+        #expect(try files(folder) == ["pipe", "t.yaml"])
+    }
+
+    @Test("through a symbolic link the target is rewritten and the link stays a link")
+    func symlink() throws {
+        let folder = try Render.write([
+            "t.yaml": "sections:\n  - cell: Default\n    rows: [one]\n", "real.txt": "previous",
+        ])
+        try FileManager.default.createDirectory(atPath: folder + "/links", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder + "/links/out.txt", withDestinationPath: "../real.txt")
+        let (status, text) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder + "/links/out.txt"])
+        #expect(status == 0, "\(text)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/links/out.txt") == "../real.txt")
+        #expect(try contents(folder + "/real.txt").contains("│ one"))
+        #expect(try files(folder) == ["links", "real.txt", "t.yaml"])
+        #expect(try files(folder + "/links") == ["out.txt"])
+    }
+
+    @Test("an existing 0600 file stays 0600; a new file gets 0666 less the umask")
+    func permissions() throws {
+        let folder = try Render.write([
+            "t.yaml": "sections:\n  - cell: Default\n    rows: [one]\n", "secret.txt": "previous",
+        ])
+        #expect(chmod(folder + "/secret.txt", 0o600) == 0)
+        let (status, _) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder + "/secret.txt"])
+        #expect(status == 0)
+        #expect(try mode(folder + "/secret.txt") == 0o600)
+        #expect(try contents(folder + "/secret.txt").contains("│ one"))
+        let (created, _) = try run(["render", folder + "/t.yaml", "--output", folder + "/new.txt"], umask: "027")
+        #expect(created == .exited(0))
+        #expect(try mode(folder + "/new.txt") == 0o640)
+        let (plain, _) = try run(["render", folder + "/t.yaml", "--output", folder + "/plain.txt"], umask: "022")
+        #expect(plain == .exited(0))
+        #expect(try mode(folder + "/plain.txt") == 0o644)
+    }
+
+    @Test("SIGTERM mid-render: the process dies by SIGTERM, the temporary is removed, the old file stays")
+    func sigterm() throws {
+        let folder = try streamedTable(rows: 300_000)
+        let pid = try start(
+            ["render", folder + "/t.yaml", "--output", folder + "/out.txt"], log: try Fixtures.folder() + "/log")
+        // Wait until the temporary holds rendered rows: the render is under way.
+        var temporary: String?
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let name = try files(folder).first(where: { $0.hasPrefix(".out.txt.") }),
+                let size = try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int,
+                size > 0
+            {
+                temporary = name
+                break
+            }
+            usleep(2_000)
+        }
+        kill(pid, SIGTERM)
+        let ending = wait(pid)
+        #expect(temporary != nil, "the render was under way when SIGTERM was sent")
+        #expect(ending == .signaled(SIGTERM))
+        #expect(try files(folder) == ["out.txt", "rows.jsonl", "t.yaml"])
+        #expect(try contents(folder + "/out.txt") == "previous")
+    }
+
+    @Test("an unknown identifier at row 500 of a streamed file: exit 1, no temporary, the old file stays")
+    func errorMidRender() throws {
+        let folder = try streamedTable(rows: 1000, unknownAt: 500)
+        let (status, text) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder + "/out.txt"])
+        #expect(status == 1)
+        #expect(text.hasPrefix("Error: \(folder)/rows.jsonl:500:"), "\(text)")
+        #expect(text.contains("'Nowhere'"))
+        #expect(try files(folder) == ["out.txt", "rows.jsonl", "t.yaml"])
+        #expect(try contents(folder + "/out.txt") == "previous")
+    }
+
+    @Test("a plugin calling exit() mid-render: its status, no temporary, the old file stays")
+    func exitMidRender() throws {
+        let plugins = try Fixtures.folder()
+        try Fixtures.compileC(
+            """
+            #include <stdlib.h>
+            #include "cellkit.h"
+            CK_PLUGIN("Quitter", "0.1.0", "exits at row 3000");
+            CK_EXPORT void customizeCellForQuitter(ck_cell *cell, ck_index_path ip) {
+                if (ip.row == 3000) exit(3);
+                ck_set_text(ck_text_label(cell), "still here");
+            }
+            """, name: "quitter", in: plugins)
+        let folder = try Render.write([
+            "t.yaml": "sections:\n  - cell: Quitter\n    rows: 5000\n", "out.txt": "previous",
+        ])
+        let (status, text) = try command.cellkit([
+            "render", folder + "/t.yaml", "--output", folder + "/out.txt", "--plugin-path", plugins,
+        ])
+        #expect(status == 3, "\(text)")
+        #expect(try files(folder) == ["out.txt", "t.yaml"])
+        #expect(try contents(folder + "/out.txt") == "previous")
+    }
+}
