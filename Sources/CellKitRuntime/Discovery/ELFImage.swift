@@ -1,9 +1,30 @@
 // Reads the symbol tables of an ELF shared library from its bytes, without
-// loading it: discovery must never run plugin code. Every offset in the file is
-// checked before it is read, because the file may be truncated or hostile.
+// loading it: discovery must never run plugin code. The file may be truncated or
+// hostile, so every offset, size and count in it is checked with arithmetic that
+// cannot trap (an `sh_offset` near 2^64 is a reason to skip the file, not a crash),
+// and the work one file can cost is bounded by the limits in `ELFLimits`.
 
 import CellKitModel
 import Foundation
+
+// MARK: - Limits
+
+/// How much work discovery spends on one file at most. A file over a limit is skipped
+/// with a one-line reason naming the limit; every real CellKit plugin stays far below them.
+package enum ELFLimits {
+    /// The largest file discovery reads: 64 MiB (a debug build of a Swift plugin is a few MiB).
+    package static let maxFileBytes = 64 << 20
+    /// The most section headers a file may have: 4,096 (linkers write about 40).
+    package static let maxSections = 4096
+    /// The most entries one symbol table (`.dynsym` or `.symtab`) may have: 262,144.
+    package static let maxSymbolsPerTable = 1 << 18
+    /// The longest symbol name, in bytes without its NUL: 16 KiB (long Swift mangled names are a few hundred).
+    package static let maxSymbolNameBytes = 16 << 10
+    /// The most name bytes all defined symbols of a file may add up to: 16 MiB. A name is
+    /// counted once for every symbol that uses it (the later checks look at every symbol's
+    /// name), but read and stored only once, however many symbols share it.
+    package static let maxTotalNameBytes = 16 << 20
+}
 
 // MARK: - Symbols
 
@@ -31,8 +52,12 @@ package enum ELFProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongByteOrder
     case wrongMachine(String)
     case notSharedLibrary(type: UInt16)
+    /// `what` (a part of the file, with its place) lies past the end of the file.
     case truncated(String)
+    /// `what` (a field, with its place) breaks the ELF format.
     case malformed(String)
+    /// `what` is over one of `ELFLimits`.
+    case overLimit(String)
 
     package var description: String {
         switch self {
@@ -43,8 +68,12 @@ package enum ELFProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongByteOrder: "big-endian ELF file; this host is little-endian"
         case .wrongMachine(let m): "ELF file for \(m); this host is \(ELFImage.machineName(ELFImage.hostMachine))"
         case .notSharedLibrary(let type): "ELF file of type \(ELFImage.typeName(type)), not a shared library (ET_DYN)"
-        case .truncated(let what): "truncated file: \(what) lies past its end"
-        case .malformed(let what): "malformed ELF file: \(what)"
+        case .truncated(let what):
+            "truncated file: \(what) lies past its end; rebuild the library, or move it off the plugin path"
+        case .malformed(let what):
+            "malformed ELF file: \(what); rebuild the library, or move it off the plugin path"
+        case .overLimit(let what):
+            "too large to discover: \(what); no CellKit plugin needs that much, so the file is skipped (move it off the plugin path)"
         }
     }
 }
@@ -75,84 +104,152 @@ package struct ELFImage: Sendable {
 
     /// Parses `bytes`; throws the first reason the file cannot be a plugin for this host.
     package init(bytes: Data) throws(ELFProblem) {
+        guard bytes.count <= ELFLimits.maxFileBytes else {
+            throw .overLimit("the file has \(bytes.count) bytes, over the limit of \(ELFLimits.maxFileBytes)")
+        }
         self.bytes = bytes
-        try Self.checkIdentity(bytes)
-        sections = try Self.readSections(bytes)
-        dynamicSymbols = try Self.readSymbols(bytes, sections, type: 11)  // SHT_DYNSYM
-        staticSymbols = try Self.readSymbols(bytes, sections, type: 2)  // SHT_SYMTAB
+        let parsed: (sections: [Section], dynamic: [ELFSymbol], static: [ELFSymbol])
+        do {
+            parsed = try bytes.withUnsafeBytes { raw in
+                let file = Reader(raw)
+                try Self.checkIdentity(file)
+                let sections = try Self.readSections(file)
+                var names = NameBudget()
+                let dynamic = try Self.readSymbols(file, sections, type: 11, names: &names)  // SHT_DYNSYM
+                let statics = try Self.readSymbols(file, sections, type: 2, names: &names)  // SHT_SYMTAB
+                return (sections, dynamic, statics)
+            }
+        } catch let problem as ELFProblem {
+            throw problem
+        } catch {
+            throw .malformed("\(error)")  // not reached: the parser throws only ELFProblem
+        }
+        sections = parsed.sections
+        dynamicSymbols = parsed.dynamic
+        staticSymbols = parsed.static
     }
 
-    /// Reads and parses the file at `path`.
-    package init(path: String) throws {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        try self.init(bytes: data)
-    }
-
-    /// The bytes a data symbol occupies in the file, or nil if they are not stored there.
-    package func contents(of symbol: ELFSymbol) -> Data? {
-        guard Int(symbol.sectionIndex) < sections.count, symbol.size > 0, symbol.size < 1 << 20 else { return nil }
+    /// At most the first `limit` bytes of a data symbol, or nil if the symbol's bytes
+    /// do not lie within its section and the file (such as `.bss`, which has none there).
+    package func contents(of symbol: ELFSymbol, atMost limit: Int) -> Data? {
+        guard Int(symbol.sectionIndex) < sections.count, symbol.size > 0 else { return nil }
         let section = sections[Int(symbol.sectionIndex)]
         guard section.type != 8,  // SHT_NOBITS: .bss has no bytes in the file
-            symbol.value >= section.address, symbol.value - section.address + symbol.size <= section.size
+            symbol.value >= section.address
         else { return nil }
-        let start = section.offset + (symbol.value - section.address)
-        guard let range = Self.range(start, symbol.size, in: bytes) else { return nil }
-        return bytes.subdata(in: range)
+        let delta = symbol.value - section.address
+        guard delta <= section.size, symbol.size <= section.size - delta,
+            let start = Reader.sum(section.offset, delta)
+        else { return nil }
+        let file = UInt64(bytes.count)
+        guard start <= file, symbol.size <= file - start else { return nil }
+        let length = min(symbol.size, UInt64(max(0, limit)))
+        let lower = bytes.startIndex + Int(start)
+        return bytes.subdata(in: lower..<(lower + Int(length)))
     }
 
     // MARK: Header
 
-    private static func checkIdentity(_ b: Data) throws(ELFProblem) {
-        guard !b.isEmpty else { throw .empty }
-        guard b.count >= 4, b.prefix(4).elementsEqual([0x7F, 0x45, 0x4C, 0x46]) else {
-            throw .notELF(firstBytes: Array(b.prefix(4)))
+    private static func checkIdentity(_ file: Reader) throws(ELFProblem) {
+        guard file.count > 0 else { throw .empty }
+        guard file.count >= 4, file.bytes.prefix(4).elementsEqual([0x7F, 0x45, 0x4C, 0x46]) else {
+            throw .notELF(firstBytes: Array(file.bytes.prefix(4)))
         }
-        guard b.count >= 64 else { throw .truncated("the 64-byte ELF header") }
-        let base = b.startIndex
-        guard b[base + 4] == 2 else { throw .wrongClass(bits: b[base + 4] == 1 ? 32 : 0) }
-        guard b[base + 5] == 1 else { throw .wrongByteOrder }
-        let machine = try u16(b, 18)
+        guard file.count >= 64 else { throw .truncated("the 64-byte ELF header") }
+        let elfClass = try file.u8(4, "EI_CLASS")
+        guard elfClass == 2 else { throw .wrongClass(bits: elfClass == 1 ? 32 : 0) }
+        guard try file.u8(5, "EI_DATA") == 1 else { throw .wrongByteOrder }
+        let machine = try file.u16(18, "e_machine")
         guard machine == hostMachine else { throw .wrongMachine(machineName(machine)) }
-        let type = try u16(b, 16)
+        let type = try file.u16(16, "e_type")
         guard type == 3 else { throw .notSharedLibrary(type: type) }
     }
 
-    private static func readSections(_ b: Data) throws(ELFProblem) -> [Section] {
-        let offset = try u64(b, 0x28), entrySize = try u16(b, 0x3A), count = try u16(b, 0x3C)
+    private static func readSections(_ file: Reader) throws(ELFProblem) -> [Section] {
+        let offset = try file.u64(0x28, "e_shoff"), entrySize = try file.u16(0x3A, "e_shentsize")
+        let count = try file.u16(0x3C, "e_shnum")
         guard offset != 0, count != 0 else {
             throw .malformed("it has no section headers (was it stripped with sstrip?)")
         }
-        guard entrySize >= 64 else { throw .malformed("section header entries of \(entrySize) bytes, expected 64") }
-        guard range(offset, UInt64(count) * UInt64(entrySize), in: b) != nil else {
-            throw .truncated("the section header table (\(count) entries at offset \(offset))")
+        guard Int(count) <= ELFLimits.maxSections else {
+            throw .overLimit("e_shnum says \(count) section headers, over the limit of \(ELFLimits.maxSections)")
+        }
+        guard entrySize >= 64 else {
+            throw .malformed("e_shentsize is \(entrySize) bytes per section header, expected 64")
+        }
+        // count and entrySize are 16-bit, so their product cannot overflow 64 bits.
+        guard file.range(offset, UInt64(count) * UInt64(entrySize)) != nil else {
+            throw .truncated(
+                "the section header table (e_shoff \(hex(offset)), \(count) entries of \(entrySize) bytes)")
         }
         var result: [Section] = []
-        for i in 0..<Int(count) {
-            let at = Int(offset) + i * Int(entrySize)
+        result.reserveCapacity(Int(count))
+        for i in 0..<UInt64(count) {
+            let at = try file.entry(offset, index: i, stride: UInt64(entrySize), "section header \(i)")
             result.append(
                 Section(
-                    type: try u32(b, at + 4), address: try u64(b, at + 16), offset: try u64(b, at + 24),
-                    size: try u64(b, at + 32), link: try u32(b, at + 40), entrySize: try u64(b, at + 56)))
+                    type: try file.u32(at, 4, "section header \(i)"),
+                    address: try file.u64(at, 16, "section header \(i)"),
+                    offset: try file.u64(at, 24, "section header \(i)"),
+                    size: try file.u64(at, 32, "section header \(i)"),
+                    link: try file.u32(at, 40, "section header \(i)"),
+                    entrySize: try file.u64(at, 56, "section header \(i)")))
         }
         return result
     }
 
     // MARK: Symbols
 
-    private static func readSymbols(_ b: Data, _ sections: [Section], type: UInt32) throws(ELFProblem) -> [ELFSymbol] {
-        guard let table = sections.first(where: { $0.type == type }) else { return [] }
-        guard Int(table.link) < sections.count else { throw .malformed("symbol table links to section \(table.link)") }
+    /// The name bytes a file has used so far, against `ELFLimits.maxTotalNameBytes`.
+    private struct NameBudget {
+        var used = 0
+    }
+
+    private static func readSymbols(_ file: Reader, _ sections: [Section], type: UInt32, names budget: inout NameBudget)
+        throws(ELFProblem) -> [ELFSymbol]
+    {
+        guard let index = sections.firstIndex(where: { $0.type == type }) else { return [] }
+        let table = sections[index]
+        let what = "the \(type == 11 ? "dynamic" : "static") symbol table (section \(index))"
+        guard table.link < sections.count else {
+            throw .malformed("\(what) has sh_link \(table.link), but the file has \(sections.count) sections")
+        }
         let strings = sections[Int(table.link)]
-        guard range(table.offset, table.size, in: b) != nil else { throw .truncated("the symbol table") }
-        guard let stringRange = range(strings.offset, strings.size, in: b) else { throw .truncated("the symbol names") }
+        guard file.range(table.offset, table.size) != nil else {
+            throw .truncated("\(what), \(table.size) bytes at sh_offset \(hex(table.offset)),")
+        }
+        guard let stringRange = file.range(strings.offset, strings.size) else {
+            throw .truncated(
+                "the names of \(what) (section \(table.link), \(strings.size) bytes at sh_offset \(hex(strings.offset))),"
+            )
+        }
         let entrySize = table.entrySize == 0 ? 24 : table.entrySize
-        guard entrySize >= 24 else { throw .malformed("symbol entries of \(entrySize) bytes, expected 24") }
+        guard entrySize >= 24 else { throw .malformed("\(what) has sh_entsize \(entrySize), expected 24") }
+        let count = table.size / entrySize
+        guard count <= UInt64(ELFLimits.maxSymbolsPerTable) else {
+            throw .overLimit("\(what) has \(count) entries, over the limit of \(ELFLimits.maxSymbolsPerTable)")
+        }
         var symbols: [ELFSymbol] = []
-        for i in 1..<max(1, Int(table.size / entrySize)) {  // entry 0 is always the null symbol
-            let at = Int(table.offset) + i * Int(entrySize)
-            let info = try u8(b, at + 4), other = try u8(b, at + 5), sectionIndex = try u16(b, at + 6)
+        var decoded: [UInt32: String] = [:]  // by offset: a name many symbols share is read once
+        for i in 1..<max(1, count) {  // entry 0 is always the null symbol
+            let place = { "symbol \(i) of \(what)" }  // built only for a message
+            let at = try file.entry(table.offset, index: i, stride: entrySize, place())
+            let info = try file.u8(at, 4, place()), other = try file.u8(at, 5, place())
+            let sectionIndex = try file.u16(at, 6, place())
             guard sectionIndex != 0 else { continue }  // SHN_UNDEF: imported, not defined here
-            let name = try string(b, in: stringRange, at: Int(try u32(b, at)))
+            let nameOffset = try file.u32(at, 0, place())
+            let name: String
+            if let known = decoded[nameOffset] {
+                name = known
+            } else {
+                name = try file.name(at: nameOffset, in: stringRange, place())
+                decoded[nameOffset] = name
+            }
+            budget.used += name.utf8.count
+            guard budget.used <= ELFLimits.maxTotalNameBytes else {
+                throw .overLimit(
+                    "its symbol names total more than the limit of \(ELFLimits.maxTotalNameBytes) bytes at \(place())")
+            }
             let kind: ELFSymbol.Kind =
                 switch info & 0xF {
                 case 2, 10: .function;
@@ -164,40 +261,15 @@ package struct ELFImage: Sendable {
                 ELFSymbol(
                     name: name, kind: kind,
                     isExported: (bind == 1 || bind == 2) && (visibility == 0 || visibility == 3),
-                    value: try u64(b, at + 8), size: try u64(b, at + 16), sectionIndex: sectionIndex))
+                    value: try file.u64(at, 8, place()), size: try file.u64(at, 16, place()), sectionIndex: sectionIndex
+                ))
         }
         return symbols
     }
 
-    private static func string(_ b: Data, in table: Range<Int>, at offset: Int) throws(ELFProblem) -> String {
-        guard offset < table.count else { throw .malformed("a symbol name lies outside the string table") }
-        let start = table.lowerBound + offset
-        guard let end = b[start..<table.upperBound].firstIndex(of: 0) else {
-            throw .malformed("an unterminated symbol name")
-        }
-        return String(decoding: b[start..<end], as: UTF8.self)
-    }
-
-    // MARK: Bounds-checked reads
-
-    static func range(_ offset: UInt64, _ length: UInt64, in b: Data) -> Range<Int>? {
-        let (end, overflow) = offset.addingReportingOverflow(length)
-        guard !overflow, end <= UInt64(b.count) else { return nil }
-        return (b.startIndex + Int(offset))..<(b.startIndex + Int(end))
-    }
-
-    private static func load<T: FixedWidthInteger>(_ b: Data, _ offset: Int, as: T.Type) throws(ELFProblem) -> T {
-        guard offset >= 0, offset + MemoryLayout<T>.size <= b.count else {
-            throw .truncated("a field at offset \(offset)")
-        }
-        return b.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: T.self)) }
-    }
-    private static func u8(_ b: Data, _ o: Int) throws(ELFProblem) -> UInt8 { try load(b, o, as: UInt8.self) }
-    private static func u16(_ b: Data, _ o: Int) throws(ELFProblem) -> UInt16 { try load(b, o, as: UInt16.self) }
-    private static func u32(_ b: Data, _ o: Int) throws(ELFProblem) -> UInt32 { try load(b, o, as: UInt32.self) }
-    private static func u64(_ b: Data, _ o: Int) throws(ELFProblem) -> UInt64 { try load(b, o, as: UInt64.self) }
-
     // MARK: Names
+
+    static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
 
     static func machineName(_ m: UInt16) -> String {
         switch m {
@@ -220,5 +292,92 @@ package struct ELFImage: Sendable {
         case 4: "ET_CORE (a core dump)"
         default: "\(t)"
         }
+    }
+}
+
+// MARK: - Bounds-checked reads
+
+/// The file's bytes while they are parsed. Every offset is a `UInt64` from the file,
+/// checked against the file's size with arithmetic that reports overflow instead of trapping;
+/// it becomes an `Int` only once it is known to lie inside the file.
+private struct Reader {
+    let bytes: UnsafeRawBufferPointer
+    var count: Int { bytes.count }
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// `a + b`, or nil if it does not fit in 64 bits.
+    static func sum(_ a: UInt64, _ b: UInt64) -> UInt64? {
+        let (result, overflow) = a.addingReportingOverflow(b)
+        return overflow ? nil : result
+    }
+
+    /// The bytes `offset..<offset + length`, or nil if any of them lies outside the file.
+    func range(_ offset: UInt64, _ length: UInt64) -> Range<Int>? {
+        guard let end = Self.sum(offset, length), end <= UInt64(count) else { return nil }
+        return Int(offset)..<Int(end)
+    }
+
+    /// The offset of entry `index` of a table at `base` whose entries are `stride` bytes apart.
+    func entry(_ base: UInt64, index: UInt64, stride: UInt64, _ place: @autoclosure () -> String) throws(ELFProblem)
+        -> UInt64
+    {
+        let (distance, overflow) = index.multipliedReportingOverflow(by: stride)
+        guard !overflow, let at = Self.sum(base, distance), at < UInt64(count) else {
+            throw .truncated(place())
+        }
+        return at
+    }
+
+    func load<T: FixedWidthInteger>(_ base: UInt64, _ field: UInt64, as: T.Type, _ place: () -> String)
+        throws(ELFProblem) -> T
+    {
+        guard let at = Self.sum(base, field), range(at, UInt64(MemoryLayout<T>.size)) != nil else {
+            throw .truncated("\(place()) (a field at offset \(ELFImage.hex(base &+ field)))")
+        }
+        return T(littleEndian: bytes.loadUnaligned(fromByteOffset: Int(at), as: T.self))
+    }
+
+    func u8(_ offset: UInt64, _ what: @autoclosure () -> String) throws(ELFProblem) -> UInt8 {
+        try load(offset, 0, as: UInt8.self, what)
+    }
+    func u16(_ offset: UInt64, _ what: @autoclosure () -> String) throws(ELFProblem) -> UInt16 {
+        try load(offset, 0, as: UInt16.self, what)
+    }
+    func u8(_ base: UInt64, _ field: UInt64, _ what: @autoclosure () -> String) throws(ELFProblem) -> UInt8 {
+        try load(base, field, as: UInt8.self, what)
+    }
+    func u16(_ base: UInt64, _ field: UInt64, _ what: @autoclosure () -> String) throws(ELFProblem) -> UInt16 {
+        try load(base, field, as: UInt16.self, what)
+    }
+    func u32(_ base: UInt64, _ field: UInt64, _ what: @autoclosure () -> String) throws(ELFProblem) -> UInt32 {
+        try load(base, field, as: UInt32.self, what)
+    }
+    func u64(_ offset: UInt64, _ what: @autoclosure () -> String) throws(ELFProblem) -> UInt64 {
+        try load(offset, 0, as: UInt64.self, what)
+    }
+    func u64(_ base: UInt64, _ field: UInt64, _ what: @autoclosure () -> String) throws(ELFProblem) -> UInt64 {
+        try load(base, field, as: UInt64.self, what)
+    }
+
+    /// The NUL-terminated name at `offset` in the string table `table`, read once: the NUL is
+    /// looked for in at most `ELFLimits.maxSymbolNameBytes + 1` bytes.
+    func name(at offset: UInt32, in table: Range<Int>, _ place: @autoclosure () -> String) throws(ELFProblem)
+        -> String
+    {
+        guard Int(offset) < table.count else {
+            throw .malformed(
+                "\(place()) has its name at offset \(offset), outside its \(table.count)-byte string table")
+        }
+        let start = table.lowerBound + Int(offset)
+        let searched = min(table.upperBound - start, ELFLimits.maxSymbolNameBytes + 1)
+        guard let base = bytes.baseAddress, let nul = memchr(base + start, 0, searched) else {
+            if searched > ELFLimits.maxSymbolNameBytes {
+                throw .overLimit("\(place()) has a name longer than the limit of \(ELFLimits.maxSymbolNameBytes) bytes")
+            }
+            throw .malformed("\(place()) has a name with no NUL before the end of its string table")
+        }
+        let length = base.distance(to: UnsafeRawPointer(nul)) - start
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), as: UTF8.self)
     }
 }

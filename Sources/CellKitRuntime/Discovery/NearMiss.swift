@@ -70,7 +70,9 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
 
     /// `initcellForFoo`: a hook prefix in the wrong case.
     private static func misspelledPrefix(_ name: String) -> NearMiss? {
-        for kind in HookKind.byPrefixLength where name.lowercased().hasPrefix(kind.prefix.lowercased()) {
+        // Only the head can hold a prefix: lowercasing all of a long name for each kind is wasted work.
+        let head = name.prefix(2 * CellIdentifier.maxLength).lowercased()
+        for kind in HookKind.byPrefixLength where head.hasPrefix(kind.prefix.lowercased()) {
             guard !name.hasPrefix(kind.prefix) else { return nil }
             let rest = String(name.dropFirst(kind.prefix.count))
             return NearMiss(
@@ -125,11 +127,19 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         )
     }
 
+    /// The longest mangled name handed to the demangler, in bytes: 1,024. A Swift function
+    /// named like a hook mangles to well under 200; longer names are not looked at, so a
+    /// file full of long or deeply nested mangled names cannot make discovery slow.
+    static let maxDemangledNameBytes = 1024
+
     /// The base name of a mangled Swift function: "initCellForFoo" from "Module.initCellForFoo(_:_:) -> ()".
     /// Mangled names compress repeated words ("013heightForCellD7Partner"), so only the
-    /// runtime's demangler can be trusted to spell them out.
+    /// runtime's demangler can be trusted to spell them out. Nil for names over `maxDemangledNameBytes`.
     static func swiftFunctionName(_ mangled: String) -> String? {
-        guard let text = swift_demangle(mangled, UInt(mangled.utf8.count), nil, nil, 0) else { return nil }
+        let length = mangled.utf8.count
+        guard length <= maxDemangledNameBytes,
+            let text = swift_demangle(mangled, UInt(length), nil, nil, 0)
+        else { return nil }
         defer { free(text) }
         let demangled = String(cString: text)
         guard let paren = demangled.firstIndex(of: "(") else { return nil }

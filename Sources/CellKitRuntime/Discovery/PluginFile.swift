@@ -119,7 +119,7 @@ extension PluginFile {
             )
         }
         let descriptor: PluginDescriptor
-        switch decodeDescriptor(image.contents(of: symbol)) {
+        switch decodeDescriptor(image.contents(of: symbol, atMost: MemoryLayout<ck_plugin_descriptor>.size)) {
         case .success(let d): descriptor = d
         case .failure(let reason): return .failure(reason)
         }
@@ -195,17 +195,24 @@ extension PluginFile {
         var strayHooks: [String] = []
     }
 
+    /// The longest signature text read from a `cellkit_signature_<hook>` symbol, in bytes
+    /// without its NUL: 256 (the longest valid one, every parameter once, is under 70).
+    static let maxSignatureBytes = 256
+
     /// Groups exported hook functions by identifier and attaches their declared signatures.
     static func declarations(in exported: [ELFSymbol], image: ELFImage) -> Declarations {
         var result = Declarations()
         var signatures: [String: String] = [:]
         for s in exported where s.kind == .object && s.name.hasPrefix(CK_SIGNATURE_PREFIX) {
             let hook = String(s.name.dropFirst(CK_SIGNATURE_PREFIX.utf8.count))
-            guard let bytes = image.contents(of: s), let end = bytes.firstIndex(of: 0),
+            let bytes = image.contents(of: s, atMost: maxSignatureBytes + 1)
+            guard let bytes, let end = bytes.firstIndex(of: 0),
                 let text = String(validating: bytes[bytes.startIndex..<end], as: UTF8.self)
             else {
                 result.problems.append(
-                    "hook \(hook): its signature \(s.name) is not a NUL-terminated UTF-8 string in the file")
+                    bytes?.count == maxSignatureBytes + 1 && !bytes!.contains(0)
+                        ? "hook \(hook): its signature \(s.name) is longer than the limit of \(maxSignatureBytes) bytes; write it like \"void (cell, row)\""
+                        : "hook \(hook): its signature \(s.name) is not a NUL-terminated UTF-8 string in the file")
                 continue
             }
             signatures[hook] = text
@@ -252,13 +259,32 @@ extension PluginFile {
         if info.st_mode & S_IFMT == S_IFDIR { return .failure("a directory named like a library") }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure("not a regular file") }
         guard info.st_size > 0 else { return .failure(Reason(ELFProblem.empty.description)) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if let tooLarge = oversize(Int64(info.st_size)) { return .failure(tooLarge) }
+        // O_NONBLOCK: a file swapped for a FIFO after the stat above cannot stall discovery;
+        // fstat then checks what was actually opened.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failure("unreadable: \(String(cString: strerror(errno)))") }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return .failure("not a regular file (it changed while being read)")
+        }
         do {
-            return .success(try handle.readToEnd() ?? Data())
+            // One byte more than the limit: a file that grew since the stat is caught too.
+            let data = try handle.read(upToCount: ELFLimits.maxFileBytes + 1) ?? Data()
+            if let tooLarge = oversize(Int64(data.count)) { return .failure(tooLarge) }
+            return .success(data)
         } catch {
             return .failure("unreadable: \(error.localizedDescription)")
         }
+    }
+
+    /// The reason a file of `size` bytes is not read, if it is over `ELFLimits.maxFileBytes`.
+    private static func oversize(_ size: Int64) -> Reason? {
+        guard size > Int64(ELFLimits.maxFileBytes) else { return nil }
+        let limit = ELFLimits.maxFileBytes
+        return Reason(
+            ELFProblem.overLimit(
+                "the file has \(size > Int64(limit) + 1 ? "\(size)" : "more than \(limit)") bytes, over the limit of \(limit)"
+            ).description)
     }
 }
