@@ -116,8 +116,9 @@ public struct Catalog: Sendable {
             return []
         }
         guard isDirectory.boolValue else { return [entry.path] }  // a single library named on the path
-        if !allowUnsafe, let problem = FileTrust.problem(at: entry.path) {
-            rejections.append(Rejection(path: entry.path, reason: problem))
+        if !allowUnsafe, let problem = FileTrust.problem(forFolder: entry.path) {
+            let reason = problem.path == entry.path ? problem.reason : "\(problem.path): \(problem.reason)"
+            rejections.append(Rejection(path: entry.path, reason: reason))
             return []
         }
         do {
