@@ -22,7 +22,8 @@
  *     void   customizeCellFor<Id>(ck_cell *cell, ck_index_path indexPath);
  *            runs every time a cell is handed out for a row;
  *     double heightForCellFor<Id>(ck_cell *cell, ck_index_path indexPath);
- *            returns the row's height in lines, after customize ran;
+ *            returns the row's height in lines, after customize ran
+ *            (1..CK_MAX_ROW_HEIGHT; <= 0 for the table's default);
  *     void   prepareCellForReuseFor<Id>(ck_cell *cell, ck_index_path indexPath);
  *            runs when a used cell goes back to the reuse pool.
  *
@@ -95,7 +96,8 @@ typedef struct ck_row_position {
 } ck_row_position;
 
 /** Status returned by host functions. Anything but CK_OK leaves the target
- *  unchanged and records a message that host->last_error(cell) returns. */
+ *  unchanged and records a message that host->last_error(cell) returns.
+ *  (CK_ERR_WRONG_THREAD records none: see THREADS below.) */
 typedef enum ck_status {
     CK_OK = 0,
     CK_ERR_INVALID_ARGUMENT = 1, /* a NULL handle, an out-of-range value */
@@ -104,8 +106,57 @@ typedef enum ck_status {
     CK_ERR_NOT_FOUND = 4,        /* no view with that tag, no value at that key path */
     CK_ERR_WRONG_TYPE = 5,       /* the value exists but has another type */
     CK_ERR_UNKNOWN_PROPERTY = 6, /* the property is not one of this target's */
-    CK_ERR_READ_ONLY = 7         /* the property can be read, not set */
+    CK_ERR_READ_ONLY = 7,        /* the property can be read, not set */
+    CK_ERR_WRONG_THREAD = 8,     /* called from a thread that is not running the cell's hook (THREADS) */
+    CK_ERR_LIMIT = 9             /* a per-cell budget is spent, e.g. CK_MAX_SUBVIEWS (LIMITS) */
 } ck_status;
+
+/* ---- Limits --------------------------------------------------------------
+ *
+ * The host keeps every value a plugin gives it within these ranges, so no
+ * plugin can make a table stall, allocate without bound or crash. A value
+ * outside its range is CLAMPED to the nearest end (the call returns CK_OK);
+ * a double that is not finite (inf, NaN) is IGNORED (CK_ERR_INVALID_ARGUMENT,
+ * the target unchanged). Either way the table's warnings say so, once per
+ * hook and limit, naming the plugin file, the hook and the first row:
+ *
+ *     libbig.so: customizeCellForBig set a row height of 1e+19 at row 0.3;
+ *     clamped to 200 lines (rows are 1 to 200 lines tall)
+ *
+ *   row height (CK_CELL_ROW_HEIGHT, a height hook's answer)  1 .. 200 lines;
+ *              0 (or, from a height hook, anything <= 0) means "the table's
+ *              default"; a negative CK_CELL_ROW_HEIGHT is ignored; a row as
+ *              tall as its content is cut at 200 lines too
+ *   frames (add_subview, set_accessory_view, view_set_frame)
+ *              x and y -10000 .. 10000, width and height 0 .. 10000; drawn
+ *              clipped to the row
+ *   indentation level 0 .. 10000; indentation width 0 .. 10000 columns
+ *   font size 1 .. 1000 points
+ *   number of lines 0 .. 200 (0: as many as fit)
+ *   text (CK_VIEW_TEXT, and any string a hook sets) at most CK_MAX_TEXT_BYTES
+ *              bytes: a longer one is cut at a UTF-8 character boundary
+ *   subviews   at most CK_MAX_SUBVIEWS a cell: add_subview past it returns
+ *              NULL, and last_error says why (status CK_ERR_LIMIT)
+ * ------------------------------------------------------------------------- */
+#define CK_MAX_ROW_HEIGHT 200
+#define CK_MAX_FRAME_EXTENT 10000
+#define CK_MAX_INDENTATION 10000
+#define CK_MAX_FONT_SIZE 1000
+#define CK_MAX_NUMBER_OF_LINES 200
+#define CK_MAX_TEXT_BYTES 65536
+#define CK_MAX_SUBVIEWS 256
+
+/* ---- Threads -------------------------------------------------------------
+ *
+ * A cell, its views and its row data may be used only by the thread running
+ * one of the cell's hooks, while it runs. A plugin may start threads of its
+ * own, but they must not call the host: a host call from any other thread is
+ * refused with CK_ERR_WRONG_THREAD (NULL from cell_part, add_subview,
+ * set_accessory_view and view_with_tag) and touches nothing, and
+ * host->last_error(cell) from that thread returns a fixed message explaining
+ * this rule. Hand results back to the hook's thread (join the worker inside
+ * the hook) and make the host calls there.
+ * ------------------------------------------------------------------------- */
 
 typedef enum ck_cell_style {
     CK_STYLE_DEFAULT = 0,  /* image, text label */
@@ -174,7 +225,7 @@ typedef enum ck_cell_property {
     CK_CELL_ACCESSORY_TYPE = 2,          /* int: ck_accessory_type */
     CK_CELL_INDENTATION_LEVEL = 3,       /* int: 0 or more */
     CK_CELL_INDENTATION_WIDTH = 4,       /* int: columns per level, 0 or more */
-    CK_CELL_ROW_HEIGHT = 5,              /* double: lines, > 0; 0 = the table's default */
+    CK_CELL_ROW_HEIGHT = 5,              /* double: lines, 1..CK_MAX_ROW_HEIGHT; 0 = the table's default */
     CK_CELL_BACKGROUND_COLOR = 6,        /* int: ck_color */
     CK_CELL_SELECTED_BACKGROUND_COLOR = 7, /* int: ck_color */
     CK_CELL_BACKGROUND_IMAGE = 8,        /* string: an image name */

@@ -94,7 +94,8 @@ public struct CellLayout: Sendable {
     // MARK: Heights
 
     /// The lines `cell` needs at `width` when nothing sets its height: its labels
-    /// wrapped as their number of lines allows, and the bottom of its lowest subview.
+    /// wrapped as their number of lines allows, and the bottom of its lowest subview;
+    /// at most `PluginLimits.maxRowHeight` (with a warning when cut).
     func naturalHeight(of cell: Cell, width: Int) -> Int {
         var memo = LineMemo()
         return naturalHeight(of: cell, area: labelArea(cell, width: width), memo: &memo)
@@ -112,7 +113,23 @@ public struct CellLayout: Sendable {
         case .value1, .value2: labels = max(text, detail)
         }
         let subviews = cell.subviews.lazy.filter { !$0.isHidden }.map { $0.frame.y + $0.frame.height }.max() ?? 0
-        return max(1, labels, subviews)
+        let lines = max(1, labels, subviews)
+        guard lines <= PluginLimits.maxRowHeight else { return Self.tooTall(cell, lines) }
+        return lines
+    }
+
+    /// A row whose content is taller than a row may be: cut, and reported once per cell type.
+    @inline(never)
+    private static func tooTall(_ cell: Cell, _ lines: Int) -> Int {
+        cell.warnContentHeight(lines)
+        return PluginLimits.maxRowHeight
+    }
+
+    /// `r` cut to the row's `width` columns and `height` lines; empty (size 0) if it lies outside.
+    static func clip(_ r: Rect, width: Int, height: Int) -> Rect {
+        let x0 = min(max(0, r.x), width), y0 = min(max(0, r.y), height)
+        let x1 = max(x0, min(width, r.x + r.width)), y1 = max(y0, min(height, r.y + r.height))
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     private func lineCount(_ label: View, width: Int, memo: inout LineMemo) -> Int {
@@ -174,10 +191,16 @@ public struct CellLayout: Sendable {
         row.views.reserveCapacity(4 + cell.subviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
         var memo = LineMemo()
-        let height = height ?? naturalHeight(of: cell, area: area, memo: &memo)
+        let height =
+            height.map { min(max($0, 1), PluginLimits.maxRowHeight) }
+            ?? naturalHeight(of: cell, area: area, memo: &memo)
         if var image = area.image {
-            // centred, as UIKit centres the image
-            if cell.imageView.frame == .zero { image.frame.y = (height - 1) / 2 }
+            // centred, as UIKit centres the image; a frame a hook gave it is clipped to the row
+            if cell.imageView.frame == .zero {
+                image.frame.y = (height - 1) / 2
+            } else {
+                image.frame = Self.clip(image.frame, width: width, height: height)
+            }
             row.views.append(image)
         }
         placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &row.views)
@@ -308,15 +331,15 @@ public struct CellLayout: Sendable {
         }
         let centred = cell.style != .subtitle
         if let placed = placeLabel(
-            text, role: .textLabel, frame: textFrame, defaults: textDefaults, centred: centred, selected: selected,
-            memo: &memo)
+            text, role: .textLabel, frame: textFrame, rowHeight: height, defaults: textDefaults, centred: centred,
+            selected: selected, memo: &memo)
         {
             views.append(placed)
         }
         if cell.style != .default,
             let placed = placeLabel(
-                detail, role: .detailTextLabel, frame: detailFrame, defaults: detailDefaults, centred: centred,
-                selected: selected, memo: &memo)
+                detail, role: .detailTextLabel, frame: detailFrame, rowHeight: height, defaults: detailDefaults,
+                centred: centred, selected: selected, memo: &memo)
         {
             views.append(placed)
         }
@@ -331,14 +354,20 @@ public struct CellLayout: Sendable {
 
     /// A standard label in its style's frame (or the frame its hooks gave it), centred vertically.
     private func placeLabel(
-        _ label: View, role: PlacedView.Role, frame styled: Rect, defaults: Defaults, centred: Bool, selected: Bool,
-        memo: inout LineMemo
+        _ label: View, role: PlacedView.Role, frame styled: Rect, rowHeight: Int, defaults: Defaults, centred: Bool,
+        selected: Bool, memo: inout LineMemo
     ) -> PlacedView? {
         guard !label.isHidden, let text = label.text, !text.isEmpty else { return nil }
         let frame = label.frame == .zero ? styled : label.frame
         guard frame.width > 0, frame.height > 0 else { return nil }
-        let maxLines = label.numberOfLines == 0 ? frame.height : min(label.numberOfLines, frame.height)
-        let lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
+        var maxLines = label.numberOfLines == 0 ? frame.height : min(label.numberOfLines, frame.height)
+        // A frame a hook gave may reach below the row: lay out at most one line past its
+        // bottom (where a truncation's ellipsis would go, unseen), and show what fits.
+        let room = rowHeight - frame.y
+        guard room > 0 else { return nil }
+        maxLines = min(maxLines, room + 1)
+        var lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
+        if lines.count > room { lines.removeLast(lines.count - room) }
         let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - lines.count) / 2) : frame.y
         var placed = PlacedView(
             role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), lines: lines)
@@ -376,8 +405,9 @@ public struct CellLayout: Sendable {
             placed.backgroundColor = view.backgroundColor
             return placed
         case .label:
-            // Text is laid out at the whole frame, then cut where the row or the accessory cuts it.
-            let maxLines = view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height)
+            // Text is laid out at the whole frame, then cut where the row or the accessory cuts it;
+            // no more than one line past what shows (where a truncation's ellipsis would go, unseen).
+            let maxLines = min(view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height), frame.height + 1)
             let lines = TextLayout.lines(
                 TextSanitizer.visible(view.text ?? "", keepNewlines: true), width: f.width, maxLines: maxLines,
                 mode: view.lineBreakMode)

@@ -122,9 +122,18 @@ public final class TableRenderer {
         cell.isSelected = indexPath == selected
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)
-        let height = lines.map { max(1, min(200, Int($0.rounded()))) }
+        let height = lines.map(Self.rowLines)
         layout.layout(cell, width: width, height: height, into: &laidOut)
         queue.recycle(cell)
+    }
+
+    /// A height in lines as a whole number of lines within 1...`PluginLimits.maxRowHeight`: two
+    /// compares, and no conversion that could trap (NaN and anything below 1 give 1). The queue
+    /// has kept hooks' answers in range already; a delegate's or a Swift hook's value may not be.
+    @inline(__always)
+    static func rowLines(_ lines: Double) -> Int {
+        guard lines >= 1 else { return 1 }
+        return lines <= Double(PluginLimits.maxRowHeight) ? Int(lines.rounded()) : PluginLimits.maxRowHeight
     }
 
     /// The cell type a row names, resolved once per identifier.

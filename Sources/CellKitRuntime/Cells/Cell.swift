@@ -3,6 +3,7 @@
 import CCellKit
 import CellKitModel
 import Glibc
+import Synchronization
 
 /// A cell made by the cell-creation routine and configured by a plugin's hooks.
 /// Cells are reused: a cell keeps what its hooks set until they set it again.
@@ -21,6 +22,9 @@ public final class Cell {
     @usableFromInline let owner: Int
     /// The table's stylesheet and warnings.
     public let context: CellContext
+    /// The file name of the plugin that provides the cell's type ("libfoo.so"), "built-in",
+    /// or "a cell made by hand": how warnings about the values its hooks set name it.
+    package let pluginFile: String
 
     // MARK: Appearance
 
@@ -47,20 +51,22 @@ public final class Cell {
     /// A custom accessory view, drawn instead of the accessory type's glyph.
     @inlinable public var accessoryView: View? { _accessoryView }
     @usableFromInline @exclusivity(unchecked) var _accessoryView: View?
-    /// How many levels the content is indented (`CK_CELL_INDENTATION_LEVEL`): 0 or more,
-    /// 0 by default. Each level is `indentationWidth` columns.
+    /// How many levels the content is indented (`CK_CELL_INDENTATION_LEVEL`): 0 by default,
+    /// kept within 0...`PluginLimits.maxIndentation`. Each level is `indentationWidth` columns.
     @inlinable public var indentationLevel: Int {
         get { _indentationLevel }
-        set { _indentationLevel = newValue }
+        set { _indentationLevel = PluginLimits.clamp(newValue, max: PluginLimits.maxIndentation) }
     }
     @usableFromInline @exclusivity(unchecked) var _indentationLevel: Int = 0
-    /// Columns per indentation level (`CK_CELL_INDENTATION_WIDTH`): 0 or more, 2 by default.
+    /// Columns per indentation level (`CK_CELL_INDENTATION_WIDTH`): 2 by default, kept
+    /// within 0...`PluginLimits.maxIndentation`.
     @inlinable public var indentationWidth: Int {
         get { _indentationWidth }
-        set { _indentationWidth = newValue }
+        set { _indentationWidth = PluginLimits.clamp(newValue, max: PluginLimits.maxIndentation) }
     }
     @usableFromInline @exclusivity(unchecked) var _indentationWidth: Int = 2
     /// The row's height in lines; nil = the table's default (or the height hook's answer).
+    /// Hooks can set only 1...`PluginLimits.maxRowHeight`; the renderer cuts any other value to that range.
     @inlinable public var rowHeight: Double? {
         get { _rowHeight }
         set { _rowHeight = newValue }
@@ -130,6 +136,26 @@ public final class Cell {
     @inlinable public var lastError: String? { _lastError }
     @usableFromInline @exclusivity(unchecked) var _lastError: String?
 
+    // MARK: Threads
+
+    /// The thread running (or that last ran) one of the cell's hooks, as `pthread_self()`:
+    /// host calls from any other thread are refused (cellkit.h, THREADS). Atomic, as
+    /// such a thread reads it while the hook's thread may set it for the next row.
+    @usableFromInline let hookThread: Atomic<UInt>
+    /// The hook running (or last run): warnings about the values it set name it. Read
+    /// only on the hook's thread.
+    @usableFromInline @exclusivity(unchecked) var _hook = HookKind.customizeCell
+
+    /// Records that `hook` is about to run on this thread. Two stores, no lock.
+    @inlinable @inline(__always)
+    func enterHook(_ hook: HookKind) {
+        hookThread.store(UInt(pthread_self()), ordering: .relaxed)
+        _hook = hook
+    }
+
+    /// Whether the calling thread is the one running the cell's hooks.
+    var isOnHookThread: Bool { hookThread.load(ordering: .relaxed) == UInt(pthread_self()) }
+
     // MARK: Lifecycle
 
     /// The handle hooks receive; valid as long as the cell. Freed with it.
@@ -148,15 +174,17 @@ public final class Cell {
     ) {
         self.init(
             reuseIdentifier: reuseIdentifier, owner: 0, slot: -1, style: style, selectionStyle: selectionStyle,
-            context: CellContext())
+            context: CellContext(), pluginFile: "a cell made by hand")
     }
 
     init(
         reuseIdentifier: CellIdentifier, owner: Int, slot: Int, style: CellStyle, selectionStyle: SelectionStyle,
-        context: CellContext
+        context: CellContext, pluginFile: String
     ) {
         self.reuseIdentifier = reuseIdentifier
         self.context = context
+        self.pluginFile = pluginFile
+        hookThread = Atomic(UInt(pthread_self()))
         self.owner = owner
         self.slot = slot
         _style = style
@@ -203,9 +231,12 @@ public final class Cell {
         tag == 0 ? nil : subviews.first { $0.tag == tag }
     }
 
-    /// Adds a subview to the content view. Throws for tag 0 or a tag already in use.
+    /// Adds a subview to the content view, its frame kept within the frame limits
+    /// (`PluginLimits.maxFrameExtent`). Throws for tag 0, a tag already in use, or a cell
+    /// that already has `PluginLimits.maxSubviews` subviews (`CK_ERR_LIMIT`).
     @discardableResult
     public func addSubview(_ kind: ViewKind, frame: Rect, tag: Int) throws(CellError) -> View {
+        guard _subviews.count < PluginLimits.maxSubviews else { throw Self.subviewLimitError }
         guard tag != 0 else { throw CellError(status: CK_ERR_TAG_ZERO, message: Self.tagZeroMessage) }
         guard tag > 0 else {
             throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "tag \(tag) is negative; use tags from 1")
@@ -229,6 +260,12 @@ public final class Cell {
         _accessoryView = view
         return view
     }
+
+    static let subviewLimitError = CellError(
+        status: CK_ERR_LIMIT,
+        message:
+            "the cell already has \(PluginLimits.maxSubviews) subviews, the most a cell may have (CK_MAX_SUBVIEWS); add fewer, or reuse them by tag"
+    )
 
     static let tagZeroMessage =
         "tag 0 refused: 0 is every view's default tag, so view_with_tag(0) could never find this view (seed 003: \"beware tag 0\"); number subviews from 1"

@@ -16,6 +16,7 @@ public final class CellContext: Sendable {
         var contentWidth = 0
         var warnings: [String] = []
         var seen: Set<String> = []
+        var limits: Set<LimitWarningKey> = []
     }
 
     /// A context whose hooks apply styles from `stylesheet`.
@@ -36,6 +37,16 @@ public final class CellContext: Sendable {
     /// Records `message` once.
     public func warn(_ message: String) {
         state.withLock { state in
+            if state.seen.insert(message).inserted { state.warnings.append(message) }
+        }
+    }
+
+    /// Records the message `make` builds, the first time `key` is seen; later times build nothing.
+    /// A plugin that breaks a limit on every row is reported once, at its first row.
+    package func warnOnce(_ key: LimitWarningKey, _ make: () -> String) {
+        state.withLock { state in
+            guard state.limits.insert(key).inserted else { return }
+            let message = make()
             if state.seen.insert(message).inserted { state.warnings.append(message) }
         }
     }

@@ -2,6 +2,8 @@
 // Each entry is a thin C shim: find the Swift object behind the handle, do the
 // work in Swift, turn a failure into a status plus a message for last_error.
 // Entries are appended, never changed or removed (cellkit.h's ABI rule).
+// Every entry first checks that it runs on the thread running the cell's hook
+// (cellkit.h, THREADS), and keeps the values it sets within PluginLimits.
 
 import CCellKit
 import CellKitModel
@@ -23,27 +25,40 @@ enum HostTable {
             cell_get_int: { c, p, out in onCell(c) { out?.pointee = try $0.int(p) } },
             cell_set_double: { c, p, v in onCell(c) { try $0.set(p, double: v) } },
             cell_get_double: { c, p, out in onCell(c) { out?.pointee = try $0.double(p) } },
-            cell_set_string: { c, p, v in onCell(c) { try $0.set(p, string: v.map { String(cString: $0) }) } },
+            cell_set_string: { c, p, v in onCell(c) { cell in try cell.set(p, string: cell.budgeted(v, on: nil)) } },
             cell_get_string: { c, p, out in onCell(c) { cell in out?.pointee = try cell.string(p).map(cell.cString) } },
-            cell_part: { c, part in Cell.borrow(c) { $0.partHandle(part) } ?? nil },
+            cell_part: { c, part in Cell.borrow(c) { $0.isOnHookThread ? $0.partHandle(part) : nil } ?? nil },
             set_accessory_view: { c, kind, frame in
-                guard let cell = Cell.from(c) else { return nil }
-                do { return cell.setAccessoryView(try ViewKind(c: kind), frame: Rect(frame)).handle } catch {
+                guard let cell = Cell.from(c), cell.isOnHookThread else { return nil }
+                do {
+                    let kind = try ViewKind(c: kind)
+                    let view = cell.setAccessoryView(kind, frame: Rect(frame))
+                    cell.checkFrame(frame, of: view)
+                    return view.handle
+                } catch {
                     cell._lastError = "set_accessory_view: \(CellError(error).message)"
                     return nil
                 }
             },
             add_subview: { c, kind, frame, tag in
-                guard let cell = Cell.from(c) else { return nil }
+                guard let cell = Cell.from(c), cell.isOnHookThread else { return nil }
                 do {
-                    return try cell.addSubview(try ViewKind(c: kind), frame: Rect(frame), tag: Int(tag)).handle
+                    let view = try cell.addSubview(try ViewKind(c: kind), frame: Rect(frame), tag: Int(tag))
+                    cell.checkFrame(frame, of: view)
+                    return view.handle
                 } catch {
-                    cell._lastError = "add_subview: \(CellError(error).message)"
+                    let failure = CellError(error)
+                    if failure.status == CK_ERR_LIMIT {
+                        cell.warnLimit(
+                            .subviews, "added more than \(PluginLimits.maxSubviews) subviews",
+                            "add_subview refused the rest with CK_ERR_LIMIT (a cell has at most \(PluginLimits.maxSubviews) subviews)")
+                    }
+                    cell._lastError = "add_subview: \(failure.message)"
                     return nil
                 }
             },
             view_with_tag: { c, tag in
-                guard let cell = Cell.from(c) else { return nil }
+                guard let cell = Cell.from(c), cell.isOnHookThread else { return nil }
                 if tag == 0 { cell._lastError = "view_with_tag: \(Cell.tagZeroMessage)" }
                 return cell.view(withTag: Int(tag))?.handle
             },
@@ -51,9 +66,12 @@ enum HostTable {
             view_get_int: { v, p, out in onView(v) { out?.pointee = try $0.int(p) } },
             view_set_double: { v, p, value in onView(v) { try $0.set(p, double: value) } },
             view_get_double: { v, p, out in onView(v) { out?.pointee = try $0.double(p) } },
-            view_set_string: { v, p, value in onView(v) { try $0.set(p, string: value.map { String(cString: $0) }) } },
+            view_set_string: { v, p, value in onView(v) { view in try view.set(p, string: view.owner.budgeted(value, on: view)) } },
             view_get_string: { v, p, out in onView(v) { view in out?.pointee = try view.string(p).map(view.owner.cString) } },
-            view_set_frame: { v, frame in onView(v) { $0.frame = Rect(frame) } },
+            view_set_frame: { v, frame in onView(v) { view in
+                view.frame = Rect(frame)
+                view.owner.checkFrame(frame, of: view)
+            } },
             view_get_frame: { v, out in onView(v) { out?.pointee = $0.frame.c } },
             row_data: { c in c.map { OpaquePointer($0) } },
             row_position: { c, out in onCell(c) { cell in
@@ -64,7 +82,9 @@ enum HostTable {
             } },
             data_string: { d, path, out in
                 // A JSON Lines text written plainly goes to the hook as its own bytes, no String between.
-                if let out, let cell = Cell.from(d.map { UnsafeMutablePointer<ck_cell>($0) }), let text = cell.plainDataString(at: path) {
+                if let out, let cell = Cell.from(d.map { UnsafeMutablePointer<ck_cell>($0) }), cell.isOnHookThread,
+                    let text = cell.plainDataString(at: path)
+                {
                     out.pointee = text
                     return CK_OK
                 }
@@ -89,7 +109,9 @@ enum HostTable {
                 }
             } },
             last_error: { c in
-                guard let cell = Cell.from(c), let message = cell.lastError else { return nil }
+                guard let cell = Cell.from(c) else { return nil }
+                guard cell.isOnHookThread else { return HostThread.wrongThreadMessage }
+                guard let message = cell.lastError else { return nil }
                 return cell.cString(message)
             },
             view_apply_style: { v, name in onView(v) { view in
@@ -107,8 +129,10 @@ enum HostTable {
 // MARK: - Shims (file scope: a C closure may not capture even a metatype)
 
 /// Runs `body` on the cell behind `handle`; a thrown CellError becomes its status and last_error.
+/// On any thread but the one running the cell's hook it touches nothing: CK_ERR_WRONG_THREAD.
 private func onCell(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) throws -> Void) -> ck_status {
     Cell.borrow(handle) { cell in
+        guard cell.isOnHookThread else { return CK_ERR_WRONG_THREAD }
         do { try body(cell) } catch {
             let failure = CellError(error)
             cell._lastError = failure.message
@@ -120,6 +144,7 @@ private func onCell(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) thr
 
 private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) throws -> Void) -> ck_status {
     View.borrow(handle) { view in
+        guard view.owner.isOnHookThread else { return CK_ERR_WRONG_THREAD }
         do { try body(view) } catch {
             let failure = CellError(error)
             view.owner._lastError = "\(view.name): \(failure.message)"
@@ -157,8 +182,14 @@ extension Cell {
         case CK_CELL_STYLE: style = try enumValue(v, "style")
         case CK_CELL_SELECTION_STYLE: selectionStyle = try enumValue(v, "selection style")
         case CK_CELL_ACCESSORY_TYPE: accessoryType = try enumValue(v, "accessory type")
-        case CK_CELL_INDENTATION_LEVEL: indentationLevel = try nonNegative(v, "indentation level")
-        case CK_CELL_INDENTATION_WIDTH: indentationWidth = try nonNegative(v, "indentation width")
+        case CK_CELL_INDENTATION_LEVEL:
+            indentationLevel = clamped(
+                v, max: PluginLimits.maxIndentation, .indentation, "an indentation level",
+                rule: "indentation levels are 0 to \(PluginLimits.maxIndentation)")
+        case CK_CELL_INDENTATION_WIDTH:
+            indentationWidth = clamped(
+                v, max: PluginLimits.maxIndentation, .indentation, "an indentation width",
+                rule: "indentation widths are 0 to \(PluginLimits.maxIndentation) columns")
         case CK_CELL_BACKGROUND_COLOR: background.color = Color(c: v)
         case CK_CELL_SELECTED_BACKGROUND_COLOR: selectedBackground.color = Color(c: v)
         default: throw propertyError(p.rawValue, "an int")
@@ -180,10 +211,24 @@ extension Cell {
 
     func set(_ p: ck_cell_property, double v: Double) throws(CellError) {
         guard p == CK_CELL_ROW_HEIGHT else { throw propertyError(p.rawValue, "a double") }
+        let maximum = Double(PluginLimits.maxRowHeight)
         guard v.isFinite, v >= 0 else {
-            throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "row height \(v) is not a finite number >= 0")
+            let why = v.isFinite ? "it is negative" : "it is not a finite number"
+            warnLimit(.rowHeight, "set a row height of \(v)", "ignored, as \(why) (\(PluginLimits.rowHeightRule))")
+            throw CellError(
+                status: CK_ERR_INVALID_ARGUMENT,
+                message:
+                    "row height \(v) is not a finite number >= 0 (0: the table's default; rows are 1 to \(PluginLimits.maxRowHeight) lines tall)"
+            )
         }
-        rowHeight = v == 0 ? nil : v
+        if v == 0 { rowHeight = nil; return }
+        let lines = min(max(v, 1), maximum)
+        if lines != v {
+            warnLimit(
+                .rowHeight, "set a row height of \(v)",
+                "clamped to \(Int(lines)) \(lines == 1 ? "line" : "lines") (\(PluginLimits.rowHeightRule))")
+        }
+        rowHeight = lines
     }
 
     func double(_ p: ck_cell_property) throws(CellError) -> Double {
@@ -251,7 +296,11 @@ extension View {
         case CK_VIEW_HIGHLIGHTED_TEXT_COLOR: try label(); highlightedTextColor = Color(c: v)
         case CK_VIEW_ALIGNMENT: try label(); alignment = try enumValue(v, "alignment")
         case CK_VIEW_LINE_BREAK_MODE: try label(); lineBreakMode = try enumValue(v, "line break mode")
-        case CK_VIEW_NUMBER_OF_LINES: try label(); numberOfLines = try nonNegative(v, "number of lines")
+        case CK_VIEW_NUMBER_OF_LINES:
+            try label()
+            numberOfLines = owner.clamped(
+                v, max: PluginLimits.maxNumberOfLines, .numberOfLines, "a number of lines", on: " on \(name)",
+                rule: "labels have 0 to \(PluginLimits.maxNumberOfLines) lines, 0 for as many as fit")
         default: throw propertyError(p.rawValue, "an int")
         }
     }
@@ -275,10 +324,17 @@ extension View {
     func set(_ p: ck_view_property, double v: Double) throws(CellError) {
         guard p == CK_VIEW_FONT_SIZE else { throw propertyError(p.rawValue, "a double") }
         try label()
-        guard v.isFinite, v > 0 else {
-            throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "font size \(v) is not a finite number > 0")
+        let rule = "font sizes are \(Int(PluginLimits.minFontSize)) to \(Int(PluginLimits.maxFontSize)) points"
+        guard v.isFinite else {
+            owner.warnLimit(
+                .fontSize, "set a font size of \(v) on \(name)", "ignored, as it is not a finite number (\(rule))")
+            throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "font size \(v) is not a finite number (\(rule))")
         }
-        fontSize = v
+        let size = min(max(v, PluginLimits.minFontSize), PluginLimits.maxFontSize)
+        if size != v {
+            owner.warnLimit(.fontSize, "set a font size of \(v) on \(name)", "clamped to \(Int(size)) (\(rule))")
+        }
+        fontSize = size
     }
 
     func double(_ p: ck_view_property) throws(CellError) -> Double {
@@ -332,11 +388,37 @@ private func enumValue<E: RawRepresentable<Int32> & CaseIterable>(_ v: Int64, _ 
     return value
 }
 
-private func nonNegative(_ v: Int64, _ what: String) throws(CellError) -> Int {
-    guard v >= 0, v <= 10_000 else {
-        throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "\(what) \(v) is not in 0...10000")
+extension Cell {
+    /// `v` within 0...`max`; a value outside is clamped, with a warning naming `what` and the `rule`.
+    fileprivate func clamped(
+        _ v: Int64, max: Int, _ limit: PluginLimit, _ what: String, on view: String = "", rule: String
+    ) -> Int {
+        if v >= 0, v <= Int64(max) { return Int(v) }
+        let value = v < 0 ? 0 : max
+        warnLimit(limit, "set \(what) of \(v)\(view)", "clamped to \(value) (\(rule))")
+        return value
     }
-    return Int(v)
+
+    /// A frame a hook passed, checked after the view took it (clamped): warns if it did not fit the limits.
+    func checkFrame(_ frame: ck_rect, of view: View) {
+        let asked = Rect(frame)
+        guard view.frame != asked else { return }
+        warnLimit(
+            .frame, "gave \(view.name) a frame of \(PluginLimits.describe(asked))",
+            "clamped to \(PluginLimits.describe(view.frame)) (\(PluginLimits.frameRule))")
+    }
+
+    /// A C string a hook passed, cut to the text budget (with a warning); `view` is the view it is set on, if any.
+    func budgeted(_ text: UnsafePointer<CChar>?, on view: View?) -> String? {
+        guard let text else { return nil }
+        let (string, cut) = PluginLimits.string(text)
+        if cut {
+            warnLimit(
+                .text, "set a text of more than \(PluginLimits.maxTextBytes) bytes on \(view?.name ?? "the cell")",
+                "cut to \(string.utf8.count) bytes, at a character boundary (\(PluginLimits.textRule))")
+        }
+        return string
+    }
 }
 
 private func propertyError(_ raw: UInt32, _ type: String) -> CellError {

@@ -31,9 +31,10 @@ public final class View {
     // MARK: Geometry and visibility
 
     /// Where the view sits in its cell's content view; `.zero` for parts the layout places by style.
+    /// Kept within the frame limits (`PluginLimits.maxFrameExtent`), and drawn clipped to the row.
     @inlinable public var frame: Rect {
         get { _frame }
-        set { _frame = newValue }
+        set { _frame = PluginLimits.clamp(newValue) }
     }
     @usableFromInline @exclusivity(unchecked) var _frame: Rect
     /// A hidden view is not drawn (`CK_VIEW_HIDDEN`); false by default.
@@ -95,10 +96,10 @@ public final class View {
         set { _lineBreakMode = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _lineBreakMode: LineBreakMode = LineBreakMode.truncateTail
-    /// 0 = as many lines as fit in the frame.
+    /// 0 = as many lines as fit in the frame; kept within 0...`PluginLimits.maxNumberOfLines`.
     @inlinable public var numberOfLines: Int {
         get { _numberOfLines }
-        set { _numberOfLines = newValue }
+        set { _numberOfLines = PluginLimits.clamp(newValue, max: PluginLimits.maxNumberOfLines) }
     }
     @usableFromInline @exclusivity(unchecked) var _numberOfLines: Int = 1
 
@@ -118,7 +119,7 @@ public final class View {
 
     init(kind: ViewKind, frame: Rect = .zero, tag: Int = 0, cell: Cell) {
         self.kind = kind
-        _frame = frame
+        _frame = PluginLimits.clamp(frame)
         self._tag = tag
         owner = cell
         handle = .allocate(capacity: 1)

@@ -142,7 +142,10 @@ public final class CellQueue {
         let cell = makeCell(type, style: style, selectable: selectable, pool: index)
         pool.pointee.statistics.created += 1
         cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
-        if let initCell = type.initCell { _ = initCell(cell) }
+        if let initCell = type.initCell {
+            cell.enterHook(.initCell)
+            _ = initCell(cell)
+        }
         customize(cell, at: indexPath, pool)
         return cell
     }
@@ -150,6 +153,7 @@ public final class CellQueue {
     /// Runs the pool's customize hook on `cell`: a typed C pointer inline, anything else out of line.
     @inlinable @inline(__always)
     func customize(_ cell: Cell, at indexPath: IndexPath, _ pool: UnsafeMutablePointer<Pool>) {
+        cell.enterHook(.customizeCell)  // host calls are served on this thread only (cellkit.h, THREADS)
         if let customize = pool.pointee.customizeDirect {
             customize(cell.handle, indexPath.c)
         } else {
@@ -184,8 +188,14 @@ public final class CellQueue {
         )
         let cell = makeCell(type, style: style, selectable: selectable, pool: -1)
         cell.show(indexPath, rowsInSection: rowsInSection, data: .value(consume data))
-        if let initCell = type.initCell { _ = initCell(cell) }
-        if let customize = type.customizeCell { _ = customize(cell) }
+        if let initCell = type.initCell {
+            cell.enterHook(.initCell)
+            _ = initCell(cell)
+        }
+        if let customize = type.customizeCell {
+            cell.enterHook(.customizeCell)
+            _ = customize(cell)
+        }
         return cell
     }
 
@@ -193,14 +203,39 @@ public final class CellQueue {
     /// what its hooks set as `rowHeight`, else nil (the table's default).
     /// A cell this queue did not make from a registry type (made by hand, by another
     /// queue, or for a type of another registry) has no height hook here.
+    /// A hook's answer of 0 or less, or one that is not finite, counts as none; any other
+    /// is returned as given. Every answer outside 1...`PluginLimits.maxRowHeight` but 0 is
+    /// reported in the context's warnings, once per type: `TableRenderer` draws a row
+    /// at most `PluginLimits.maxRowHeight` lines tall (and at least 1).
     public func height(of cell: Cell) -> Double? {
         if cell.owner == id, UInt(bitPattern: cell.slot) < UInt(bitPattern: capacity),
             let hook = pools[cell.slot].type?.heightForCell
         {
+            cell.enterHook(.heightForCell)
             let height = hook(cell)
-            return height.isFinite && height > 0 ? height : nil
+            // One compare pair on the common path; NaN fails both.
+            if height >= 1, height <= Double(PluginLimits.maxRowHeight) { return height }
+            return Self.outOfRange(height, of: cell)
         }
         return cell.rowHeight
+    }
+
+    /// A height hook's answer outside 1...maxRowHeight: nil (none) for 0, negatives and values that
+    /// are not finite, else as given, for the renderer to clamp; a warning for all but 0.
+    @inline(never)
+    private static func outOfRange(_ height: Double, of cell: Cell) -> Double? {
+        if height == 0 { return nil }
+        let rule = PluginLimits.rowHeightRule
+        guard height.isFinite, height > 0 else {
+            let why = height.isFinite ? "it is negative" : "it is not a finite number"
+            cell.warnLimit(.rowHeight, "returned a row height of \(height)", "ignored, as \(why) (\(rule))")
+            return nil
+        }
+        let lines = height < 1 ? 1 : PluginLimits.maxRowHeight
+        cell.warnLimit(
+            .rowHeight, "returned a row height of \(height)",
+            "clamped to \(lines) \(lines == 1 ? "line" : "lines") (\(rule))")
+        return height
     }
 
     /// Gives a cell back once its row is drawn. If its pool has room, the type's
@@ -228,8 +263,10 @@ public final class CellQueue {
     @usableFromInline @inline(never)
     func prepareAndPool(_ cell: consuming Cell, _ pool: UnsafeMutablePointer<Pool>) {
         if let prepare = pool.pointee.prepareDirect {
+            cell.enterHook(.prepareCellForReuse)
             prepare(cell.handle, cell.indexPath.c)
         } else if let prepare = pool.pointee.prepare {
+            cell.enterHook(.prepareCellForReuse)
             _ = prepare(cell)
         }
         cell.isSelected = false
@@ -275,7 +312,8 @@ public final class CellQueue {
     private func makeCell(_ type: CellType, style: CellStyle, selectable: Bool, pool: Int) -> Cell {
         Cell(
             reuseIdentifier: type.identifier, owner: id, slot: pool, style: style,
-            selectionStyle: selectable ? .blue : .none, context: context)
+            selectionStyle: selectable ? .blue : .none, context: context,
+            pluginFile: type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath)
     }
 
     /// The blank cell a row gets when its slot is not this registry's.
@@ -285,7 +323,7 @@ public final class CellQueue {
         )
         let cell = Cell(
             reuseIdentifier: Self.foreignIdentifier, owner: id, slot: -1, style: style, selectionStyle: .none,
-            context: context)
+            context: context, pluginFile: "an unknown cell type")
         cell.show(indexPath, rowsInSection: 1, data: .value(.null))
         return cell
     }
