@@ -366,8 +366,9 @@ public struct CellLayout: Sendable {
         let room = rowHeight - frame.y
         guard room > 0 else { return nil }
         maxLines = min(maxLines, room + 1)
-        var lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
-        if lines.count > room { lines.removeLast(lines.count - room) }
+        let laidOut = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
+        // Only a hook's frame reaching below the row has more lines than room: copy only then.
+        let lines = laidOut.count > room ? Array(laidOut.prefix(room)) : laidOut
         let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - lines.count) / 2) : frame.y
         var placed = PlacedView(
             role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), lines: lines)

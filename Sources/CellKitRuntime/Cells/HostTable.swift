@@ -25,7 +25,7 @@ enum HostTable {
             cell_get_int: { c, p, out in onCell(c) { out?.pointee = try $0.int(p) } },
             cell_set_double: { c, p, v in onCell(c) { try $0.set(p, double: v) } },
             cell_get_double: { c, p, out in onCell(c) { out?.pointee = try $0.double(p) } },
-            cell_set_string: { c, p, v in onCell(c) { cell in try cell.set(p, string: cell.budgeted(v, on: nil)) } },
+            cell_set_string: { c, p, v in onCell(c) { cell in try cell.set(p, string: budgeted(v, cell: cell, view: nil)) } },
             cell_get_string: { c, p, out in onCell(c) { cell in out?.pointee = try cell.string(p).map(cell.cString) } },
             cell_part: { c, part in Cell.borrow(c) { $0.isOnHookThread ? $0.partHandle(part) : nil } ?? nil },
             set_accessory_view: { c, kind, frame in
@@ -66,7 +66,7 @@ enum HostTable {
             view_get_int: { v, p, out in onView(v) { out?.pointee = try $0.int(p) } },
             view_set_double: { v, p, value in onView(v) { try $0.set(p, double: value) } },
             view_get_double: { v, p, out in onView(v) { out?.pointee = try $0.double(p) } },
-            view_set_string: { v, p, value in onView(v) { view in try view.set(p, string: view.owner.budgeted(value, on: view)) } },
+            view_set_string: { v, p, value in onView(v) { view in try view.set(p, string: budgeted(value, cell: nil, view: view)) } },
             view_get_string: { v, p, out in onView(v) { view in out?.pointee = try view.string(p).map(view.owner.cString) } },
             view_set_frame: { v, frame in onView(v) { view in
                 view.frame = Rect(frame)
@@ -144,7 +144,10 @@ private func onCell(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) thr
 
 private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) throws -> Void) -> ck_status {
     View.borrow(handle) { view in
-        guard view.owner.isOnHookThread else { return CK_ERR_WRONG_THREAD }
+        // Borrowed: the cell holds its views, and a retain of it per view call cost more than the check.
+        guard Unmanaged.passUnretained(view.owner)._withUnsafeGuaranteedRef({ $0.isOnHookThread }) else {
+            return CK_ERR_WRONG_THREAD
+        }
         do { try body(view) } catch {
             let failure = CellError(error)
             view.owner._lastError = "\(view.name): \(failure.message)"
@@ -324,18 +327,22 @@ extension View {
     func set(_ p: ck_view_property, double v: Double) throws(CellError) {
         guard p == CK_VIEW_FONT_SIZE else { throw propertyError(p.rawValue, "a double") }
         try label()
-        let rule = "font sizes are \(Int(PluginLimits.minFontSize)) to \(Int(PluginLimits.maxFontSize)) points"
         guard v.isFinite else {
+            let rule = Self.fontSizeRule
             owner.warnLimit(
                 .fontSize, "set a font size of \(v) on \(name)", "ignored, as it is not a finite number (\(rule))")
             throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "font size \(v) is not a finite number (\(rule))")
         }
         let size = min(max(v, PluginLimits.minFontSize), PluginLimits.maxFontSize)
         if size != v {
+            let rule = Self.fontSizeRule
             owner.warnLimit(.fontSize, "set a font size of \(v) on \(name)", "clamped to \(Int(size)) (\(rule))")
         }
         fontSize = size
     }
+
+    static let fontSizeRule =
+        "font sizes are \(Int(PluginLimits.minFontSize)) to \(Int(PluginLimits.maxFontSize)) points"
 
     func double(_ p: ck_view_property) throws(CellError) -> Double {
         guard p == CK_VIEW_FONT_SIZE else { throw propertyError(p.rawValue, "a double") }
@@ -390,12 +397,14 @@ private func enumValue<E: RawRepresentable<Int32> & CaseIterable>(_ v: Int64, _ 
 
 extension Cell {
     /// `v` within 0...`max`; a value outside is clamped, with a warning naming `what` and the `rule`.
+    /// The texts are autoclosures: nothing is built unless the value is out of range.
     fileprivate func clamped(
-        _ v: Int64, max: Int, _ limit: PluginLimit, _ what: String, on view: String = "", rule: String
+        _ v: Int64, max: Int, _ limit: PluginLimit, _ what: StaticString,
+        on view: @autoclosure () -> String = "", rule: @autoclosure () -> String
     ) -> Int {
         if v >= 0, v <= Int64(max) { return Int(v) }
         let value = v < 0 ? 0 : max
-        warnLimit(limit, "set \(what) of \(v)\(view)", "clamped to \(value) (\(rule))")
+        warnLimit(limit, "set \(what) of \(v)\(view())", "clamped to \(value) (\(rule()))")
         return value
     }
 
@@ -407,22 +416,23 @@ extension Cell {
             .frame, "gave \(view.name) a frame of \(PluginLimits.describe(asked))",
             "clamped to \(PluginLimits.describe(view.frame)) (\(PluginLimits.frameRule))")
     }
-
-    /// A C string a hook passed, cut to the text budget (with a warning); `view` is the view it is set on, if any.
-    func budgeted(_ text: UnsafePointer<CChar>?, on view: View?) -> String? {
-        guard let text else { return nil }
-        let (string, cut) = PluginLimits.string(text)
-        if cut {
-            warnLimit(
-                .text, "set a text of more than \(PluginLimits.maxTextBytes) bytes on \(view?.name ?? "the cell")",
-                "cut to \(string.utf8.count) bytes, at a character boundary (\(PluginLimits.textRule))")
-        }
-        return string
-    }
 }
 
 private func propertyError(_ raw: UInt32, _ type: String) -> CellError {
     CellError(
         status: CK_ERR_UNKNOWN_PROPERTY,
         message: "property \(raw) is not one this target has as \(type) (is the plugin newer than the host?)")
+}
+
+/// A C string a hook passed, cut to the text budget; a cut is warned about on the cell
+/// (or `view`'s cell), which is reached only then.
+private func budgeted(_ text: UnsafePointer<CChar>?, cell: Cell?, view: View?) -> String? {
+    guard let text else { return nil }
+    let (string, cut) = PluginLimits.string(text)
+    if cut, let owner = cell ?? view?.owner {
+        owner.warnLimit(
+            .text, "set a text of more than \(PluginLimits.maxTextBytes) bytes on \(view?.name ?? "the cell")",
+            "cut to \(string.utf8.count) bytes, at a character boundary (\(PluginLimits.textRule))")
+    }
+    return string
 }
