@@ -1,6 +1,8 @@
 // Breaking a label's text into lines that fit its frame, as UILabel does:
 // word or character wrap, clip, truncation at head, middle or tail, and a
-// number of lines (0 = as many as the frame holds).
+// number of lines (0 = as many as the frame holds). Every cut falls between
+// grapheme clusters; the work is done on the UTF-8 bytes in one or two passes,
+// with no buffer but the lines returned.
 
 import CellKitModel
 
@@ -10,128 +12,161 @@ package enum TextLayout {
     static let ellipsis = "…"
 
     /// `text` (already sanitized, newlines kept) broken into at most `maxLines` lines of `width` columns.
+    ///
+    /// Word wrap breaks after spaces, after a hyphen inside a word and on either side of a wide
+    /// (CJK or emoji) cluster; a word wider than the line is cut between clusters. With one line,
+    /// word wrap shows whole words only, as UIKit does.
     package static func lines(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [String] {
         guard width > 0, maxLines > 0, !text.isEmpty else { return [] }
-        // The common case: one short line of plain ASCII.
-        if let w = TextWidth.simpleWidth(text), w <= width { return [text] }
-        let glyphs = Glyphs(text)
-        if maxLines == 1 {
-            return [single(glyphs, width: width, mode: mode)]
+        return text.withBorrowedUTF8 { bytes in
+            // The common case: one short line of plain ASCII.
+            let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
+            if ascii == bytes.count, ascii <= width { return [text] }
+            let first = lineEnd(bytes, from: 0)
+            if first.end == bytes.count, first.width <= width { return [text] }
+            if maxLines == 1 { return [single(bytes, width: width, mode: mode, firstLineEnd: first.end)] }
+            return wrapped(bytes, width: width, maxLines: maxLines, mode: mode)
         }
-        let ranges = wrap(glyphs, width: width, byWord: mode != .charWrap)
-        var lines = ranges.prefix(maxLines).map { glyphs.string($0) }
-        if ranges.count > maxLines, [.truncateTail, .truncateHead, .truncateMiddle].contains(mode) {
-            // More text follows the last line shown: end it with an ellipsis.
-            let last = ranges[maxLines - 1].lowerBound
-            lines[maxLines - 1] =
-                glyphs.string(last, glyphs.fit(from: last, width: width - 1, limit: glyphs.nextNewline(from: last)))
-                + ellipsis
+    }
+
+    /// Wrapped lines; with a truncating mode, the last one ends in an ellipsis when more text follows.
+    static func wrapped(_ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode)
+        -> [String]
+    {
+        var lines: [String] = []
+        lines.reserveCapacity(min(maxLines, 8))
+        let byWord = mode != .charWrap
+        let truncating = mode == .truncateTail || mode == .truncateHead || mode == .truncateMiddle
+        var start = 0
+        while start < bytes.count, lines.count < maxLines {
+            let (end, next) = line(bytes, from: start, width: width, byWord: byWord)
+            if truncating, lines.count == maxLines - 1, next < bytes.count {
+                // More text follows the last line shown: end it with an ellipsis.
+                let cut = fit(bytes, from: start, to: lineEnd(bytes, from: start).end, width: width - 1)
+                lines.append(string(bytes, start, cut) + ellipsis)
+                break
+            }
+            lines.append(string(bytes, start, end))
+            start = next
         }
         return lines
     }
 
-    /// One line: cut, or truncated with an ellipsis at the head, middle or tail.
-    static func single(_ g: Glyphs, width: Int, mode: LineBreakMode) -> String {
-        let firstLine = g.firstLineEnd
-        if g.width(0, firstLine) <= width, firstLine == g.count { return g.string(0, firstLine) }
+    /// One line: whole words (word wrap), cut (clip, char wrap), or truncated with an
+    /// ellipsis at the head, middle or tail.
+    static func single(_ bytes: UnsafeBufferPointer<UInt8>, width: Int, mode: LineBreakMode, firstLineEnd: Int)
+        -> String
+    {
         switch mode {
+        case .wordWrap:
+            return string(bytes, 0, line(bytes, from: 0, width: width, byWord: true).end)
+        case .charWrap, .clip:
+            return string(bytes, 0, fit(bytes, from: 0, to: firstLineEnd, width: width))
+        case .truncateTail:
+            return string(bytes, 0, fit(bytes, from: 0, to: firstLineEnd, width: width - 1)) + ellipsis
         case .truncateHead:
-            return ellipsis + g.string(g.fitBackward(to: g.count, width: width - 1), g.count)
+            return ellipsis + string(bytes, fitBackward(bytes, width: width - 1), bytes.count)
         case .truncateMiddle:
             let head = width / 2, tail = width - 1 - head  // the ellipsis takes the middle column
-            return g.string(0, g.fit(from: 0, width: head)) + ellipsis
-                + g.string(g.fitBackward(to: g.count, width: tail), g.count)
-        case .truncateTail:
-            return g.string(0, g.fit(from: 0, width: width - 1, limit: firstLine)) + ellipsis
-        case .clip, .wordWrap, .charWrap:
-            return g.string(0, g.fit(from: 0, width: width, limit: firstLine))
+            return string(bytes, 0, fit(bytes, from: 0, to: firstLineEnd, width: head)) + ellipsis
+                + string(bytes, fitBackward(bytes, width: tail), bytes.count)
         }
     }
 
-    /// Greedy wrap into glyph ranges: at spaces when `byWord` (a word wider than
-    /// the line is broken), else at any glyph; newlines always break.
-    static func wrap(_ g: Glyphs, width: Int, byWord: Bool) -> [Range<Int>] {
-        var lines: [Range<Int>] = []
-        var start = 0
-        while start < g.count {
-            var end = g.fit(from: start, width: width, limit: g.nextNewline(from: start))
-            var next = end
-            if end < g.count, g.isNewline(end) {
-                next = end + 1
-            } else if byWord, end < g.count, !g.isSpace(end), let space = g.lastSpace(in: start..<end) {
-                end = space  // break after the last whole word
-                next = space + 1
-            } else if end == start {
-                end = start + 1; next = end  // a glyph wider than the line: show it anyway
+    /// One line of a greedy wrap from byte `start`: where its text ends (trailing spaces left
+    /// out) and where the next line starts (after a newline; after spaces when `byWord`).
+    static func line(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool) -> (
+        end: Int, next: Int
+    ) {
+        let n = bytes.count
+        var i = start, used = 0
+        var content = start  // the end of the last cluster that is not a space
+        var breakEnd = -1, breakNext = -1  // the last place a word may end on this line
+        var afterSpace = true
+        while i < n {
+            if bytes[i] == 0x0A { return (content, i + 1) }
+            let (e, w) = TextWidth.nextCluster(bytes, from: i)
+            let space = bytes[i] == 0x20 && e == i + 1
+            if used + w > width {
+                if byWord {
+                    if space { return (content, skipSpaces(bytes, e)) }
+                    if breakEnd >= 0 { return (breakEnd, skipSpaces(bytes, breakNext)) }
+                }
+                if i == start { return (e, byWord ? skipSpaces(bytes, e) : e) }  // wider than the line: shown anyway
+                return (content, byWord ? skipSpaces(bytes, i) : i)
             }
-            lines.append(start..<trimEnd(g, start, end))
-            start = next
-            if byWord { while start < g.count, g.isSpace(start) { start += 1 } }  // no leading spaces on a wrapped line
+            if byWord {
+                if space {
+                    (breakEnd, breakNext) = (content, e)
+                } else if w == 2, !afterSpace {
+                    (breakEnd, breakNext) = (content, i)  // before a wide cluster
+                }
+            }
+            let hyphen = !space && !afterSpace && isHyphen(bytes, i, e)
+            used += w
+            i = e
+            if !space { content = e }
+            // A word may end after a wide cluster, or after a hyphen inside a word.
+            if byWord, w == 2 || hyphen { (breakEnd, breakNext) = (e, e) }
+            afterSpace = space
         }
-        return lines
+        return (content, n)
     }
 
-    private static func trimEnd(_ g: Glyphs, _ start: Int, _ end: Int) -> Int {
-        var end = end
-        while end > start, g.isSpace(end - 1) { end -= 1 }
-        return end
-    }
-}
-
-/// Text split into glyphs once, for wrapping and truncation.
-struct Glyphs {
-    private let scalars: String.UnicodeScalarView
-    private var bounds: [String.UnicodeScalarView.Index] = []
-    private var widths: [UInt8] = []
-    private var kinds: [UInt8] = []  // 0 other, 1 space, 2 newline
-
-    init(_ text: String) {
-        scalars = text.unicodeScalars
-        TextWidth.forEachGlyph(in: text) { [scalars] start, _, width in
-            bounds.append(start)
-            widths.append(UInt8(width))
-            let s = scalars[start]
-            kinds.append(s == " " ? 1 : s == "\n" ? 2 : 0)
-        }
-        bounds.append(scalars.endIndex)
+    /// Whether the cluster `bytes[from..<to]` is a hyphen (U+002D or U+2010).
+    @inline(__always)
+    static func isHyphen(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        to - from == 1
+            ? bytes[from] == 0x2D
+            : to - from == 3 && bytes[from] == 0xE2 && bytes[from + 1] == 0x80
+                && bytes[from + 2] == 0x90
     }
 
-    var count: Int { widths.count }
-    func isSpace(_ i: Int) -> Bool { kinds[i] == 1 }
-    func isNewline(_ i: Int) -> Bool { kinds[i] == 2 }
-    var firstLineEnd: Int { nextNewline(from: 0) }
-
-    func nextNewline(from i: Int) -> Int {
+    static func skipSpaces(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
         var i = i
-        while i < count, kinds[i] != 2 { i += 1 }
+        while i < bytes.count, bytes[i] == 0x20, i + 1 == bytes.count || bytes[i + 1] < 0x80 { i += 1 }
         return i
     }
 
-    func width(_ from: Int, _ to: Int) -> Int {
-        var w = 0
-        for i in from..<to { w += Int(widths[i]) }
-        return w
+    /// Where the line from `from` ends (its newline, or the end) and its width.
+    static func lineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> (end: Int, width: Int) {
+        var i = from, total = 0
+        while i < bytes.count, bytes[i] != 0x0A {
+            let (e, w) = TextWidth.nextCluster(bytes, from: i)
+            total += w
+            i = e
+        }
+        return (i, total)
     }
 
-    /// The end of the longest run from `from` (and before `limit`) that fits in `width` columns.
-    func fit(from: Int, width: Int, limit: Int? = nil) -> Int {
+    /// The end of the longest run of whole clusters from `from`, before `limit`, that fits in `width` columns.
+    static func fit(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to limit: Int, width: Int) -> Int {
         var i = from, used = 0
-        let limit = limit ?? count
-        while i < limit, used + Int(widths[i]) <= width { used += Int(widths[i]); i += 1 }
+        while i < limit {
+            let (e, w) = TextWidth.nextCluster(bytes, from: i)
+            guard used + w <= width else { break }
+            used += w
+            i = e
+        }
         return i
     }
 
-    /// The start of the longest run ending at `to` that fits in `width` columns.
-    func fitBackward(to: Int, width: Int) -> Int {
-        var i = to, used = 0
-        while i > 0, kinds[i - 1] != 2, used + Int(widths[i - 1]) <= width { used += Int(widths[i - 1]); i -= 1 }
+    /// The start of the longest run of whole clusters of the last line that ends the text and fits in `width`.
+    static func fitBackward(_ bytes: UnsafeBufferPointer<UInt8>, width: Int) -> Int {
+        var start = bytes.count
+        while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+        var total = lineEnd(bytes, from: start).width
+        var i = start
+        while total > width, i < bytes.count {
+            let (e, w) = TextWidth.nextCluster(bytes, from: i)
+            total -= w
+            i = e
+        }
         return i
     }
 
-    func lastSpace(in range: Range<Int>) -> Int? {
-        range.reversed().first { kinds[$0] == 1 }
+    @inline(__always)
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
     }
-
-    func string(_ from: Int, _ to: Int) -> String { String(scalars[bounds[from]..<bounds[to]]) }
-    func string(_ range: Range<Int>) -> String { string(range.lowerBound, range.upperBound) }
 }

@@ -1,161 +1,227 @@
-// How many terminal columns text takes, and how it splits into glyphs.
+// How many terminal columns text takes, and where its grapheme clusters end.
 //
-// A glyph is a base scalar with everything a terminal draws on top of it:
-// combining marks, variation selectors, emoji modifiers and whatever follows a
-// zero-width joiner. Its width follows the wcwidth package (tested against its
-// values): East Asian wide and emoji take two columns, marks none, U+FE0F makes
-// a narrow emoji wide, and a ZWJ sequence is as wide as its first emoji.
+// Text is split into extended grapheme clusters by the rules of UAX #29 (Unicode
+// 17.0.0, including GB9c for Indic conjuncts and GB11 for emoji ZWJ sequences),
+// working on UTF-8 bytes. A cluster's width is what the wcwidth package's
+// `wcswidth` (0.7.0) gives for that cluster on its own: wide and emoji scalars take
+// two columns, marks none, a spacing mark after a base one more, U+FE0F widens a
+// narrow emoji, a skin tone after an emoji nothing, two regional indicators one flag.
 
 import CellKitModel
 
 /// Column widths of text, for laying it out in character cells: a namespace whose
 /// members are for CellKit's own modules (`package`). Public only because Swift does
 /// not inline an `@inlinable` member of a non-public type into another module, and
-/// the renderer measures and paints through these per glyph.
+/// the renderer measures and paints through these per cluster.
 public enum TextWidth {
-    /// The columns `text` takes once sanitized (see `TextSanitizer`).
-    @inlinable
-    package static func columns(_ text: String) -> Int {
-        if let fast = simpleWidth(text) { return fast }
-        var total = 0
-        forEachGlyph(in: text) { _, _, width in total += width }
-        return total
-    }
+    // MARK: Properties of a scalar (packed as generate.py writes them)
 
-    /// The width of text whose every scalar is its own glyph (no controls, newlines,
-    /// zero-width marks, joiners, selectors, modifiers or flags), or nil: one pass over
-    /// the UTF-8, no String indices. Most text, including CJK, takes this path.
-    @inlinable
-    package static func simpleWidth(_ text: String) -> Int? {
-        return text.withBorrowedUTF8 { bytes in
-            let ascii = UTF8Bytes.printableASCIIPrefix(bytes)  // one column a byte
-            guard ascii < bytes.count else { return ascii }
-            return forEachSimpleScalar(UnsafeBufferPointer(rebasing: bytes[ascii...])) { _, _ in }.map { $0 + ascii }
-        }
-    }
+    /// Grapheme_Cluster_Break values, as packed in bits 2–5.
+    @usableFromInline static let gcbCR: UInt16 = 1, gcbLF: UInt16 = 2, gcbControl: UInt16 = 3, gcbExtend: UInt16 = 4
+    @usableFromInline static let gcbZWJ: UInt16 = 5, gcbRI: UInt16 = 6, gcbPrepend: UInt16 = 7,
+        gcbSpacingMark: UInt16 = 8
+    @usableFromInline static let gcbL: UInt16 = 9, gcbV: UInt16 = 10, gcbT: UInt16 = 11, gcbLV: UInt16 = 12
+    @usableFromInline static let gcbLVT: UInt16 = 13
 
-    /// Calls `body(scalar, width)` for each scalar of `bytes` and returns the total width,
-    /// or returns nil (maybe after some calls) as soon as a scalar is not a glyph of its own.
+    /// The packed properties of scalar `v`: bits 0–1 width, 2–5 Grapheme_Cluster_Break,
+    /// 6 Extended_Pictographic, 7–8 InCB (1 Linker, 2 Consonant, 3 Extend), 9 Mc,
+    /// 10 ISC consonant, 11 virama, 12 widened by U+FE0F.
     @inlinable @inline(__always)
-    package static func forEachSimpleScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32, Int) -> Void) -> Int?
-    {
-        var i = 0, total = 0
-        let n = bytes.count
-        while i < n {
-            let b0 = UInt32(bytes[i])
-            var v: UInt32
-            if b0 < 0x80 {
-                guard b0 >= 0x20, b0 != 0x7F else { return nil }
-                body(b0, 1); total += 1; i += 1
-                continue
-            } else if b0 < 0xE0 {
-                guard i + 1 < n else { return nil }
-                v = (b0 & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F); i += 2
-            } else if b0 < 0xF0 {
-                guard i + 2 < n else { return nil }
-                v = (b0 & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F); i += 3
-            } else {
-                guard i + 3 < n else { return nil }
-                v =
-                    (b0 & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6
-                    | UInt32(bytes[i + 3] & 0x3F);
-                i += 4
-            }
-            if v < 0xA0 || v == 0xFE0F || v == 0x200D || (0x1F1E6...0x1F1FF).contains(v)
-                || (0x1F3FB...0x1F3FF).contains(v)
-            {
-                return nil
-            }
-            let w = lookupWidth(v)
-            guard w > 0 else { return nil }
-            body(v, w)
-            total += w
-        }
-        return total
+    package static func properties(_ v: UInt32) -> UInt16 {
+        v < 0x20000 ? directProperties[Int(v)] : rangeProperties(v)
     }
 
-    /// Calls `body(start, end, width)` for each glyph of `text`, in order; start and
-    /// end are unicode-scalar indices. Zero-width scalars with no base form a glyph of width 0.
-    @usableFromInline
-    package static func forEachGlyph(
-        in text: String, _ body: (String.UnicodeScalarView.Index, String.UnicodeScalarView.Index, Int) -> Void
-    ) {
-        let scalars = text.unicodeScalars
-        var i = scalars.startIndex
-        while i < scalars.endIndex {
-            let start = i
-            var width = scalarWidth(scalars[i])
-            var previous = scalars[i]
-            var regional = isRegionalIndicator(previous.value) ? 1 : 0
-            i = scalars.index(after: i)
-            // Attach what a terminal draws onto the base.
-            while i < scalars.endIndex {
-                let s = scalars[i].value
-                if s == 0xFE0F {
-                    if width == 1, contains(UnicodeWidthTables.vs16Wide, previous.value) { width = 2 }
-                } else if previous.value == 0x200D || (0x1F3FB...0x1F3FF).contains(s) {
-                    // after a joiner, or a skin-tone modifier: part of the emoji
-                } else if regional == 1, isRegionalIndicator(s) {
-                    regional = 2  // a flag: two indicators, one glyph
-                } else if s != 0x200D, scalarWidth(scalars[i]) != 0 {
-                    break
-                }
-                previous = scalars[i]
-                i = scalars.index(after: i)
-            }
-            body(start, i, width)
-        }
-    }
-
-    /// Columns of one scalar on its own: 2 for wide, 0 for marks and format characters, else 1.
+    /// Columns of one scalar on its own, as `wcwidth` gives them (controls 0: text is
+    /// sanitized before it is measured).
     @inlinable @inline(__always)
-    package static func scalarWidth(_ scalar: Unicode.Scalar) -> Int { lookupWidth(scalar.value) }
+    package static func lookupWidth(_ v: UInt32) -> Int { Int(properties(v) & 3) }
 
-    /// `scalarWidth` of a scalar value: a table lookup in the Basic Multilingual Plane,
-    /// a binary search of the range tables above it.
-    @inlinable @inline(__always)
-    package static func lookupWidth(_ v: UInt32) -> Int {
-        if v < 0x300 { return 1 }  // Latin, and controls (drawn as pictures)
-        if v < 0x10000 { return Int(bmpWidths[Int(v)]) }
-        return tableWidth(v)
-    }
-
-    @usableFromInline package static func tableWidth(_ v: UInt32) -> Int {
-        if contains(UnicodeWidthTables.zero, v) { return 0 }
-        return contains(UnicodeWidthTables.wide, v) ? 2 : 1
-    }
-
-    /// The width of every BMP scalar (64 KiB, made once from the range tables): CJK
-    /// and other non-Latin text measured by two binary searches a scalar was most of
-    /// the cost of such rows. Raw memory, so the hot loops skip bounds checks.
-    @usableFromInline nonisolated(unsafe) package static let bmpWidths: UnsafePointer<UInt8> = {
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x10000)
-        table.initialize(repeating: 1, count: 0x10000)
-        // Zero after wide: `tableWidth` looks in the zero table first.
-        for (ranges, width) in [(UnicodeWidthTables.wide, UInt8(2)), (UnicodeWidthTables.zero, 0)] {
-            for k in stride(from: 0, to: ranges.count, by: 2) where ranges[k] < 0x10000 {
-                for v in Int(ranges[k])...Int(min(ranges[k + 1], 0xFFFF)) { table[v] = width }
-            }
+    /// Properties of the first two planes, one load each (256 KiB, made once from the ranges).
+    @usableFromInline nonisolated(unsafe) package static let directProperties: UnsafePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 0x20000)
+        table.initialize(repeating: 1, count: 0x20000)
+        let ranges = UnicodeWidthTables.ranges
+        for k in stride(from: 0, to: ranges.count, by: 3) where ranges[k] < 0x20000 {
+            for v in Int(ranges[k])...Int(min(ranges[k + 1], 0x1FFFF)) { table[v] = UInt16(ranges[k + 2]) }
         }
         return UnsafePointer(table)
     }()
 
-    package static func isRegionalIndicator(_ v: UInt32) -> Bool { (0x1F1E6...0x1F1FF).contains(v) }
-
-    /// Binary search of a sorted [first, last, first, last, ...] range table.
-    package static func contains(_ table: [UInt32], _ v: UInt32) -> Bool {
-        var low = 0, high = table.count / 2 - 1
-        guard high >= 0, v >= table[0], v <= table[table.count - 1] else { return false }
+    /// Properties of a scalar from the range table: a binary search.
+    @usableFromInline package static func rangeProperties(_ v: UInt32) -> UInt16 {
+        let ranges = UnicodeWidthTables.ranges
+        var low = 0, high = ranges.count / 3 - 1
         while low <= high {
             let mid = (low + high) / 2
-            if v < table[2 * mid] {
+            if v < ranges[3 * mid] {
                 high = mid - 1
-            } else if v > table[2 * mid + 1] {
+            } else if v > ranges[3 * mid + 1] {
                 low = mid + 1
             } else {
-                return true
+                return UInt16(ranges[3 * mid + 2])
             }
         }
-        return false
+        return 1
+    }
+
+    // MARK: Whole texts
+
+    /// The columns `text` takes once sanitized (see `TextSanitizer`).
+    @inlinable
+    package static func columns(_ text: String) -> Int {
+        text.withBorrowedUTF8 { columns($0) }
+    }
+
+    /// The columns UTF-8 `bytes` take: printable ASCII eight bytes at a time, the rest cluster by cluster.
+    @inlinable
+    package static func columns(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
+        guard ascii < bytes.count else { return ascii }
+        // The last ASCII byte may be the base of a cluster that goes on: measure it with the rest.
+        var i = max(0, ascii - 1), total = i
+        while i < bytes.count {
+            let (end, width) = nextCluster(bytes, from: i)
+            total += width
+            i = end
+        }
+        return total
+    }
+
+    // MARK: Clusters
+
+    /// The scalar at `i` of well-formed UTF-8 and its length in bytes.
+    @inlinable @inline(__always)
+    package static func decode(_ p: UnsafeBufferPointer<UInt8>, _ i: Int) -> (UInt32, Int) {
+        let b0 = UInt32(p[i])
+        if b0 < 0x80 { return (b0, 1) }
+        if b0 < 0xE0 { return ((b0 & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F), 2) }
+        if b0 < 0xF0 {
+            return ((b0 & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F), 3)
+        }
+        let v =
+            (b0 & 0x07) << 18 | UInt32(p[i + 1] & 0x3F) << 12 | UInt32(p[i + 2] & 0x3F) << 6 | UInt32(p[i + 3] & 0x3F)
+        return (v, 4)
+    }
+
+    /// The end (a byte offset) and the width of the grapheme cluster that starts at byte
+    /// `i` of well-formed UTF-8 `bytes`, `i` being a cluster boundary.
+    @inlinable @inline(__always)
+    package static func nextCluster(_ bytes: UnsafeBufferPointer<UInt8>, from i: Int) -> (end: Int, width: Int) {
+        let b = bytes[i]
+        // ASCII followed by ASCII (or the end) is a cluster of its own: nearly all text.
+        if b >= 0x20, b < 0x7F, i + 1 == bytes.count || bytes[i + 1] < 0x80 { return (i + 1, 1) }
+        return cluster(bytes, from: i)
+    }
+
+    /// `nextCluster` for anything but plain ASCII: the UAX #29 rules, then the width.
+    @usableFromInline
+    package static func cluster(_ bytes: UnsafeBufferPointer<UInt8>, from i: Int) -> (end: Int, width: Int) {
+        let n = bytes.count
+        let (v0, l0) = decode(bytes, i)
+        let p0 = properties(v0)
+        let g0 = p0 >> 2 & 15
+        var j = i + l0
+        if g0 == gcbCR {  // GB3: CR LF; GB4: nothing else after a control
+            if j < n, bytes[j] == 0x0A { j += 1 }
+            return (j, 0)
+        }
+        if g0 == gcbLF || g0 == gcbControl { return (j, Int(p0 & 3)) }
+        var previous = g0
+        // GB11: 1 after an Extended_Pictographic (and Extends), 2 after its ZWJ.
+        var emoji: UInt8 = p0 & 0x40 != 0 ? 1 : 0
+        // GB9c: 1 after an InCB consonant (and Extends), 2 once a Linker followed.
+        var conjunct: UInt8 = p0 >> 7 & 3 == 2 ? 1 : 0
+        var regional = g0 == gcbRI ? 1 : 0
+        var single = true
+        while j < n {
+            let (v, l) = decode(bytes, j)
+            let p = properties(v)
+            let g = p >> 2 & 15
+            let incb = p >> 7 & 3
+            let join: Bool
+            if g == gcbCR || g == gcbLF || g == gcbControl {
+                join = false  // GB5
+            } else if previous == gcbL {
+                join =
+                    g == gcbL || g == gcbV || g == gcbLV || g == gcbLVT || g == gcbExtend || g == gcbZWJ
+                    || g == gcbSpacingMark  // GB6, GB9, GB9a
+            } else if g == gcbExtend || g == gcbZWJ || g == gcbSpacingMark {
+                join = true  // GB9, GB9a
+            } else if previous == gcbPrepend {
+                join = true  // GB9b
+            } else if (previous == gcbLV || previous == gcbV) && (g == gcbV || g == gcbT) {
+                join = true  // GB7
+            } else if (previous == gcbLVT || previous == gcbT) && g == gcbT {
+                join = true  // GB8
+            } else if incb == 2 && conjunct == 2 {
+                join = true  // GB9c
+            } else if previous == gcbZWJ && p & 0x40 != 0 && emoji == 2 {
+                join = true  // GB11
+            } else if g == gcbRI && regional & 1 == 1 {
+                join = true  // GB12, GB13
+            } else {
+                join = false  // GB999
+            }
+            if !join { break }
+            single = false
+            emoji = p & 0x40 != 0 ? 1 : (g == gcbExtend && emoji == 1) ? 1 : (g == gcbZWJ && emoji == 1) ? 2 : 0
+            conjunct = incb == 2 ? 1 : (incb == 1 && conjunct >= 1) ? 2 : (incb == 3 && conjunct >= 1) ? conjunct : 0
+            regional = g == gcbRI ? regional + 1 : 0
+            previous = g
+            j += l
+        }
+        if single { return (j, Int(p0 & 3)) }
+        return (j, clusterWidth(bytes, from: i, to: j))
+    }
+
+    /// The width of the cluster `bytes[from..<to]` as wcwidth's `wcswidth` measures it.
+    @usableFromInline
+    package static func clusterWidth(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+        var total = 0, i = from
+        var measured: UInt16? = nil  // properties of the last scalar measured, for U+FE0F
+        var lastMeasured: UInt16 = 0  // properties of the last scalar measured or paired, for skin tones
+        var virama = false, conjunctPending = false
+        var regionalRun = 0  // regional indicators right before `i`
+        while i < to {
+            let (v, l) = decode(bytes, i)
+            let p = properties(v)
+            let isRegional = p >> 2 & 15 == gcbRI
+            defer { regionalRun = isRegional ? regionalRun + 1 : 0 }
+            if v == 0x200D {
+                i += l
+                // wcswidth skips the scalar after a joiner, unless the joiner follows a virama.
+                if !virama, i < to { i += decode(bytes, i).1 }
+                continue
+            }
+            i += l
+            if v == 0xFE0F, let m = measured {
+                if m & 0x1000 != 0 { total += 1 }
+                measured = nil
+                continue
+            }
+            if isRegional, regionalRun & 1 == 1 {
+                lastMeasured = p
+                continue
+            }
+            if (0x1F3FB...0x1F3FF).contains(v), lastMeasured & 0x40 != 0 || lastMeasured >> 2 & 15 == gcbRI {
+                continue
+            }
+            if virama, p & 0x400 != 0 {
+                (measured, lastMeasured, virama, conjunctPending) = (p, p, false, true)
+                continue
+            }
+            let w = Int(p & 3)
+            if w > 0 {
+                if conjunctPending { total += 1 }
+                total += w
+                (measured, lastMeasured, virama, conjunctPending) = (p, p, false, false)
+            } else if measured != nil, p & 0x200 != 0 {
+                total += 1
+                (measured, virama, conjunctPending) = (nil, false, false)
+            } else {
+                virama = p & 0x800 != 0
+            }
+        }
+        return conjunctPending ? total + 1 : total
     }
 }

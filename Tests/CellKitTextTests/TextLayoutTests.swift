@@ -88,14 +88,16 @@ struct TextLayoutTests {
         }
     }
 
-    @Test("the BMP width table agrees with the range tables for every scalar")
-    func bmpTable() {
-        let disagree = (UInt32(0x300)..<0x10000).filter { TextWidth.lookupWidth($0) != TextWidth.tableWidth($0) }
+    @Test("the direct table agrees with the range table for every scalar it holds")
+    func directTable() {
+        let disagree = (UInt32(0)..<0x20000).filter {
+            !(0xD800...0xDFFF).contains($0) && TextWidth.properties($0) != TextWidth.rangeProperties($0)
+        }
         #expect(disagree.isEmpty, "first: \(disagree.prefix(5).map { String($0, radix: 16) })")
         #expect(
             TextWidth.lookupWidth(0x65E5) == 2 && TextWidth.lookupWidth(0x301) == 0
                 && TextWidth.lookupWidth(0x2713) == 1)
-        #expect(TextWidth.lookupWidth(0x1F600) == 2, "above the BMP: the range tables")
+        #expect(TextWidth.lookupWidth(0x1F600) == 2 && TextWidth.lookupWidth(0xE0100) == 0, "above the BMP")
     }
 
     @Test("the eight-byte ASCII scan stops at the first byte that is not printable", arguments: 0..<20)

@@ -25,7 +25,7 @@ package final class Canvas {
     @exclusivity(unchecked) package private(set) var width = 0
     @exclusivity(unchecked) package private(set) var height = 0
     /// Per column: a scalar value; `continuation` for the right half of a wide glyph;
-    /// `extraFlag | i` for a glyph of several scalars kept in `extras[i]`.
+    /// `extraFlag | i` for a glyph of several scalars kept in `extraBytes` at `extraRanges[i]`.
     @exclusivity(unchecked) private var cells: UnsafeMutablePointer<UInt32>
     @exclusivity(unchecked) private var styleIndex: UnsafeMutablePointer<UInt16>
     @exclusivity(unchecked) private var capacity = 0
@@ -33,7 +33,9 @@ package final class Canvas {
     @exclusivity(unchecked) private var hasWideGlyphs = false
     /// Whether anything but ASCII was painted since the last reset: if not, a line is written as bytes straight.
     @exclusivity(unchecked) private var hasNonASCII = false
-    @exclusivity(unchecked) private var extras: [String] = []
+    /// The UTF-8 of glyphs of several scalars painted this row, and each one's [start, end) in it.
+    @exclusivity(unchecked) private var extraBytes: [UInt8] = []
+    @exclusivity(unchecked) private var extraRanges: [UInt64] = []
     /// Styles in use on this row; index 0 is the row's background.
     @exclusivity(unchecked) package private(set) var styles: [TextStyle] = []
 
@@ -61,7 +63,8 @@ package final class Canvas {
         (self.width, self.height) = (max(0, width), max(0, height))
         cells.update(repeating: 0x20, count: n)
         styleIndex.update(repeating: 0, count: n)
-        extras.removeAllKeepingCapacity()
+        extraBytes.removeAllKeepingCapacity()
+        extraRanges.removeAllKeepingCapacity()
         hasWideGlyphs = false
         hasNonASCII = false
         styles.removeAllKeepingCapacity()
@@ -93,57 +96,102 @@ package final class Canvas {
     }
 
     /// Paints sanitized `text` from column `x` of line `y`, never past `limit`; returns the column after it.
-    /// A wide glyph that would cross `limit` is left out (a space stays), as a terminal would cut it.
+    /// Text goes on in whole grapheme clusters: a wide one that would cross `limit` is left out (a space
+    /// stays), as a terminal would cut it, and nothing after it shows. A cluster of no width (a mark with
+    /// no base) joins the column before it, as a terminal draws it.
     @discardableResult
     package func put(_ text: String, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
         guard y >= 0, y < height else { return x }
         let limit = min(limit, width)
-        var column = x
-        // One scalar per glyph (nearly all text): decode the UTF-8 once, no String indices.
-        // If a scalar turns out to join its neighbour, the glyph path below repaints from
-        // `x`: what was painted so far is a prefix of what it paints.
-        let simple = text.withBorrowedUTF8 { all in
-            // Printable ASCII, when no wide glyph can be cut: straight copies, a column a byte.
-            var bytes = all
+        return text.withBorrowedUTF8 { all in
+            var column = x, i = 0
+            let n = all.count
+            // Printable ASCII, when no wide glyph can be cut: straight copies, a column a byte. The
+            // last ASCII byte before other text may be the base of a cluster: the loop below paints it.
             if !hasWideGlyphs, column >= 0 {
                 let ascii = UTF8Bytes.printableASCIIPrefix(all)
-                let fits = min(ascii, max(0, limit - column))
+                let copied = ascii == n ? ascii : max(0, ascii - 1)
+                let fits = min(copied, max(0, limit - column))
                 let at = y * width + column
                 // a local pointer: `cells[at + k]` checked `at + k` for overflow, which kept the loop from vectorizing
                 let target = cells + at
                 if fits > 0 { Self.widen(all.baseAddress!, into: target, count: fits) }
                 styleIndex.advanced(by: at).update(repeating: style, count: fits)
                 column += fits
-                if fits < ascii { column = limit; return true }  // cut at the limit: nothing after it shows
-                bytes = UnsafeBufferPointer(rebasing: all[ascii...])
+                if fits < copied { return limit }  // cut at the limit: nothing after it shows
+                i = copied
             }
-            return TextWidth.forEachSimpleScalar(bytes) { v, w in
-                guard column + w <= limit else { column = limit; return }
+            var pending = -1  // the start of marks with no column to join yet
+            while i < n {
+                let (end, w) = TextWidth.nextCluster(all, from: i)
+                if w == 0 {
+                    if column > 0, column <= width {
+                        attach(all, from: i, to: end, at: y * width + column - 1, row: y * width)
+                    } else if pending < 0 {
+                        pending = i
+                    }
+                    i = end
+                    continue
+                }
+                guard column + w <= limit else { return limit }
                 if column >= 0 {
-                    set(v, x: column, y: y, style: style)
-                    if w == 2, column + 1 < width { set(Canvas.continuation, x: column + 1, y: y, style: style) }
+                    let from = pending >= 0 ? pending : i
+                    pending = -1
+                    let (v, length) = TextWidth.decode(all, from)
+                    set(from + length == end ? v : extra(all, from: from, to: end), x: column, y: y, style: style)
+                    // The right part of a cluster two (or, as wcswidth sums some, three) columns wide.
+                    for k in 1..<max(1, w) where column + k < width {
+                        set(Canvas.continuation, x: column + k, y: y, style: style)
+                    }
                 }
                 column += w
-            } != nil
-        }
-        if simple { return column }
-        column = x
-        let scalars = text.unicodeScalars
-        TextWidth.forEachGlyph(in: text) { start, end, glyphWidth in
-            guard column + glyphWidth <= limit, glyphWidth > 0 else {
-                if glyphWidth > 0 { column = limit }
-                return
+                i = end
             }
-            if column >= 0 {
-                let next = scalars.index(after: start)
-                let value = next == end ? scalars[start].value : Canvas.extraFlag | UInt32(extras.count)
-                if next != end { extras.append(String(scalars[start..<end])) }
-                set(value, x: column, y: y, style: style)
-                if glyphWidth == 2, column + 1 < width { set(Canvas.continuation, x: column + 1, y: y, style: style) }
-            }
-            column += glyphWidth
+            return column
         }
-        return column
+    }
+
+    /// Keeps a cluster of several scalars in `extras`; returns the value that stands for it in a column.
+    private func extra(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> UInt32 {
+        let k = extraRanges.count
+        let start = extraBytes.count
+        extraBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from..<to]))
+        extraRanges.append(UInt64(start) << 32 | UInt64(extraBytes.count))
+        return Canvas.extraFlag | UInt32(k)
+    }
+
+    /// Adds the zero-width cluster `bytes[from..<to]` to the glyph in cell `i` (the head of a wide one).
+    private func attach(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, at i: Int, row: Int) {
+        var i = i
+        while i > row, cells[i] == Canvas.continuation { i -= 1 }
+        let old = cells[i]
+        let k = extraRanges.count
+        let start = extraBytes.count
+        if old & Canvas.extraFlag != 0 && old != Canvas.continuation {
+            let range = extraRanges[Int(old & ~Canvas.extraFlag)]
+            for b in Int(range >> 32)..<Int(range & 0xFFFF_FFFF) { extraBytes.append(extraBytes[b]) }
+        } else if old != Canvas.continuation {
+            Self.encode(old) { extraBytes.append($0) }
+        }
+        extraBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from..<to]))
+        extraRanges.append(UInt64(start) << 32 | UInt64(extraBytes.count))
+        cells[i] = Canvas.extraFlag | UInt32(k)
+        hasNonASCII = true
+    }
+
+    /// The UTF-8 of scalar `v`, a byte at a time.
+    @inline(__always)
+    private static func encode(_ v: UInt32, _ byte: (UInt8) -> Void) {
+        if v < 0x80 {
+            byte(UInt8(v))
+        } else if v < 0x800 {
+            byte(UInt8(0xC0 | v >> 6)); byte(UInt8(0x80 | v & 0x3F))
+        } else if v < 0x10000 {
+            byte(UInt8(0xE0 | v >> 12)); byte(UInt8(0x80 | v >> 6 & 0x3F)); byte(UInt8(0x80 | v & 0x3F))
+        } else {
+            byte(UInt8(0xF0 | v >> 18)); byte(UInt8(0x80 | v >> 12 & 0x3F))
+            byte(UInt8(0x80 | v >> 6 & 0x3F)); byte(UInt8(0x80 | v & 0x3F))
+        }
     }
 
     /// Writes one column (0 ≤ x < width, 0 ≤ y < height), repairing a wide glyph it cuts in half.
@@ -153,11 +201,18 @@ package final class Canvas {
         if value >= 0x80 { hasNonASCII = true }  // continuations and glyph references too
         if value == Canvas.continuation { hasWideGlyphs = true }
         if hasWideGlyphs {
-            if cells[i] == Canvas.continuation, x > 0 { cells[i - 1] = 0x20 }
-            if cells[i] != Canvas.continuation, x + 1 < width, cells[i + 1] == Canvas.continuation,
-                value != Canvas.continuation
-            {
-                cells[i + 1] = 0x20
+            // Blank the rest of a wide glyph this write cuts: its head, or its right part.
+            var k = i, x0 = x
+            while cells[k] == Canvas.continuation, x0 > 0 {
+                k -= 1; x0 -= 1
+                if cells[k] != Canvas.continuation { cells[k] = 0x20 }
+            }
+            if value != Canvas.continuation {
+                var k = i + 1, x1 = x + 1
+                while x1 < width, cells[k] == Canvas.continuation {
+                    cells[k] = 0x20
+                    k += 1; x1 += 1
+                }
             }
         }
         cells[i] = value
@@ -204,7 +259,10 @@ package final class Canvas {
             x += 1
             if v == Canvas.continuation { continue }
             if v & Canvas.extraFlag != 0 {
-                out.write(extras[Int(v & ~Canvas.extraFlag)])
+                let range = extraRanges[Int(v & ~Canvas.extraFlag)]
+                extraBytes.withUnsafeBufferPointer {
+                    out.write(UnsafeBufferPointer(rebasing: $0[Int(range >> 32)..<Int(range & 0xFFFF_FFFF)]))
+                }
                 continue
             }
             out.append(atMost: 4) { p in

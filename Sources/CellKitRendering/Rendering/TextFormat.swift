@@ -76,10 +76,15 @@ public struct TextFormat: RowFormat {
         sectionsStarted += 1
         guard let header = section.header else { return }
         if style == .plain {
-            let line = " " + TextSanitizer.visible(header)
-            writeLine(
-                line + String(repeating: " ", count: max(0, width - TextWidth.columns(line))),
-                TextStyle(foreground: Self.headerColor, background: Self.plainHeaderBackground, bold: true), out)
+            // Wrapped on the band, a column in from either edge, so a long header never runs past the table.
+            let band = TextStyle(foreground: Self.headerColor, background: Self.plainHeaderBackground, bold: true)
+            for text in TextLayout.lines(
+                TextSanitizer.visible(header, keepNewlines: true), width: max(1, width - 2), maxLines: 1000,
+                mode: .wordWrap)
+            {
+                let line = " " + text
+                writeLine(line + String(repeating: " ", count: max(0, width - TextWidth.columns(line))), band, out)
+            }
         } else {
             wrapped(header.uppercased(), TextStyle(foreground: Self.headerColor), out)
         }

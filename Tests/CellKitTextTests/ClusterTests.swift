@@ -1,0 +1,181 @@
+// Grapheme clusters and their widths against the pinned wcwidth package (WidthData/generate.py),
+// and line breaking that never cuts a cluster.
+
+import CellKitModel
+import Foundation
+import Testing
+
+@testable import CellKitText
+
+/// The oracle files in WidthData/, written by generate.py from wcwidth 0.7.0.
+enum Oracle {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("WidthData")
+
+    static func lines(_ name: String) -> [Substring] {
+        let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+    }
+
+    /// Each string split by wcwidth.iter_graphemes, with wcswidth of each cluster.
+    static let graphemes: [[(text: String, width: Int)]] = lines("graphemes.txt").map { line in
+        line.split(separator: "|").map { cluster in
+            let parts = cluster.split(separator: ":")
+            var scalars = String.UnicodeScalarView()
+            for hex in parts[0].split(separator: "+") { scalars.append(Unicode.Scalar(UInt32(hex, radix: 16)!)!) }
+            return (String(scalars), Int(parts[1])!)
+        }
+    }
+}
+
+/// The clusters of `text` as CellKitText finds them, with their widths.
+func clusters(_ text: String) -> [(text: String, width: Int)] {
+    text.withBorrowedUTF8 { bytes in
+        var out: [(String, Int)] = []
+        var i = 0
+        while i < bytes.count {
+            let (end, width) = TextWidth.nextCluster(bytes, from: i)
+            out.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self), width))
+            i = end
+        }
+        return out
+    }
+}
+
+/// Byte offsets of the cluster boundaries of `text`.
+func boundaries(_ text: String) -> Set<Int> {
+    var set: Set<Int> = [0]
+    var offset = 0
+    for c in clusters(text) {
+        offset += c.text.utf8.count
+        set.insert(offset)
+    }
+    return set
+}
+
+/// Whether `line` is a run of whole clusters of `text`, or runs of them around an ellipsis.
+func isWholeClusters(_ line: String, of text: String) -> Bool {
+    if !text.contains(TextLayout.ellipsis), line.contains(TextLayout.ellipsis) {
+        return line.components(separatedBy: TextLayout.ellipsis).allSatisfy { isWholeClusters($0, of: text) }
+    }
+    let piece = Array(line.utf8)
+    if piece.isEmpty { return true }
+    let bytes = Array(text.utf8), cuts = boundaries(text)
+    guard bytes.count >= piece.count else { return false }
+    for start in 0...(bytes.count - piece.count) where cuts.contains(start) && cuts.contains(start + piece.count) {
+        if Array(bytes[start..<start + piece.count]) == piece { return true }
+    }
+    return false
+}
+
+@Suite("Grapheme clusters and widths against wcwidth 0.7.0")
+struct ClusterTests {
+    @Test("every code point's width is wcwidth's (controls, which are sanitized first, aside)")
+    func everyCodePoint() {
+        let runs = Oracle.lines("codepoint-widths.txt")
+        #expect(runs.count > 500)
+        var wrong: [String] = []
+        for run in runs {
+            let f = run.split(separator: " ")
+            let (first, last, width) = (UInt32(f[0], radix: 16)!, UInt32(f[1], radix: 16)!, Int(f[2])!)
+            for v in first...last where !(0xD800...0xDFFF).contains(v) {
+                if TextWidth.lookupWidth(v) != max(0, width), wrong.count < 5 { wrong.append(String(v, radix: 16)) }
+            }
+        }
+        #expect(wrong.isEmpty, "first: \(wrong)")
+    }
+
+    @Test("cluster boundaries are iter_graphemes', cluster widths wcswidth's")
+    func oracleStrings() {
+        #expect(Oracle.graphemes.count > 3000)
+        var failures = 0
+        for expected in Oracle.graphemes {
+            let text = expected.map(\.text).joined()
+            let got = clusters(text)
+            let same =
+                got.count == expected.count
+                && zip(got, expected).allSatisfy { $0.text == $1.text && $0.width == $1.width }
+            if !same, failures < 10 {
+                failures += 1
+                Issue.record(
+                    "\(expected.map { "\($0.text.unicodeScalars.map { String($0.value, radix: 16) }):\($0.width)" }) ≠ \(got.map { "\($0.text.unicodeScalars.map { String($0.value, radix: 16) }):\($0.width)" })"
+                )
+            }
+        }
+    }
+
+    @Test("the defects: spacing vowel signs, skin tone after a letter, conjuncts, kana voiced marks")
+    func widths() {
+        #expect(TextWidth.columns("कि") == 2, "Devanagari i sign (U+093F) after a consonant is a column")
+        #expect(TextWidth.columns("হিন্দি") > 0 && TextWidth.columns("বা") == 2 && TextWidth.columns("கி") == 2)
+        #expect(TextWidth.columns("a🏽") == 3, "as wcswidth sums it")
+        #expect(clusters("ｶﾞ").count == 1 && TextWidth.columns("ｶﾞ") == 2)
+        #expect(clusters("กำ").count == 1 && TextWidth.columns("กำ") == 2)
+        #expect(clusters("क्ष").count == 1, "GB9c: a conjunct is one cluster")
+        #expect(clusters("\u{200D}👍").map(\.width) == [0, 2], "a leading joiner does not swallow the emoji")
+    }
+
+    static let pieces = [
+        "a", "w", "Z", " ", " ", "-", "word", "日本", "語", "👍", "👍🏽", "a🏽", "👨\u{200D}👩\u{200D}👧", "🇫🇷", "1\u{FE0F}\u{20E3}",
+        "❤\u{FE0F}", "e\u{301}", "\u{301}", "कि", "क्ष", "हिन्दी", "বাংলা", "தமிழ்", "กำ", "น้ำ", "\u{1100}\u{1161}",
+        "\u{1161}", "ｶﾞ", "\u{3099}", "\u{200D}👍", "\u{200C}", "〜", "well-known",
+    ]
+
+    @Test(
+        "seeded random strings: every line fits and is whole clusters, in every mode", arguments: [1, 2, 3, 5, 8, 13])
+    func randomLines(width: Int) {
+        var rng = SplitMix(seed: UInt64(width))
+        for _ in 0..<300 {
+            let text = (0..<Int.random(in: 1...12, using: &rng)).map { _ in Self.pieces.randomElement(using: &rng)! }
+                .joined()
+            for mode in LineBreakMode.allCases {
+                for maxLines in [1, 3, 100] {
+                    for line in TextLayout.lines(text, width: width, maxLines: maxLines, mode: mode) {
+                        let w = TextWidth.columns(line)
+                        // One cluster wider than the line is shown whole.
+                        #expect(w <= width || clusters(line).count == 1, "\(mode) \(maxLines): '\(line)' of '\(text)'")
+                        #expect(isWholeClusters(line, of: text), "\(mode) \(maxLines): '\(line)' cuts '\(text)'")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("truncation and wrapping keep clusters whole")
+    func wholeClusters() {
+        #expect(TextLayout.lines("ｶﾞｶﾞｶﾞ", width: 3, maxLines: 1, mode: .clip) == ["ｶﾞ"])
+        #expect(TextLayout.lines("กำกำกำ", width: 5, maxLines: 1, mode: .truncateTail) == ["กำกำ…"])
+        #expect(TextLayout.lines("नमस्ते", width: 3, maxLines: 1, mode: .truncateHead) == ["…स्ते"])
+        #expect(TextLayout.lines("a🏽b", width: 2, maxLines: 5, mode: .charWrap) == ["a🏽", "b"])
+    }
+
+    @Test("word wrap with one line shows whole words only")
+    func oneLineWholeWords() {
+        let text = "The quick brown fox jumps over the lazy dog"
+        #expect(
+            TextLayout.lines(text, width: 36, maxLines: 1, mode: .wordWrap) == ["The quick brown fox jumps over the"])
+        #expect(TextLayout.lines("Supercalifragilistic", width: 5, maxLines: 1, mode: .wordWrap) == ["Super"])
+    }
+
+    @Test("word wrap breaks after a hyphen inside a word, and between wide clusters")
+    func hyphens() {
+        #expect(
+            TextLayout.lines("a well-known fact", width: 8, maxLines: 5, mode: .wordWrap) == [
+                "a well-", "known", "fact",
+            ])
+        #expect(TextLayout.lines("x -5 y", width: 3, maxLines: 5, mode: .wordWrap) == ["x", "-5", "y"])
+        #expect(TextLayout.lines("日本語です", width: 5, maxLines: 5, mode: .wordWrap) == ["日本", "語で", "す"])
+    }
+}
+
+/// A small seeded generator, so a failure reproduces.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
