@@ -3,6 +3,9 @@
 // Bar from the C plugin FoobarCells, OtherCell from the Swift plugin
 // ContactsCells), to text. Each size runs in its own process so that its peak
 // resident memory is its own; rows per second are wall-clock, output to /dev/null.
+// Beside it, the wrapped table people have: BenchWrapped cells (BenchmarkCells, C)
+// with a title, a description of 12-28 words wrapped at 40 columns and a column of
+// CJK and emoji words, five lines a row. `cellkit-bench render wrapped` runs that one only.
 
 import CellKit
 import Foundation
@@ -12,7 +15,13 @@ enum RenderBenchmark {
 
     static func main(_ arguments: [String]) {
         do {
-            if arguments.first == "one", arguments.count == 2 { try renderOne(arguments[1]) } else { try run() }
+            if arguments.first == "one", arguments.count == 2 {
+                try renderOne(arguments[1])
+            } else if arguments.first == "wrapped" || arguments.first == "plain" {
+                try run(kinds: [arguments.first == "wrapped" ? .wrapped : .plain])
+            } else {
+                try run(kinds: [.plain, .wrapped])
+            }
         } catch {
             FileHandle.standardError.write(
                 Data("cellkit-bench render: \(error)\nBuild everything first: swift build -c release\n".utf8))
@@ -20,31 +29,77 @@ enum RenderBenchmark {
         }
     }
 
+    enum Kind { case plain, wrapped }
+
     /// Generates the tables, then renders each in a child process and prints the figures.
-    static func run() throws {
+    static func run(kinds: [Kind]) throws {
         let folder = NSTemporaryDirectory() + "cellkit-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        print(
-            "CellKit render benchmark: JSON Lines → text, width 80, 3 cell types from 2 plugins; one process per size")
-        print("      rows   seconds      rows/s   peak RSS")
-        for rows in sizes {
-            let table = try generate(rows: rows, in: folder)
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-            child.arguments = ["render", "one", table]
-            let pipe = Pipe()
-            child.standardOutput = pipe
-            try child.run()
-            let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            child.waitUntilExit()
-            guard child.terminationStatus == 0 else { throw Failure("the render of \(rows) rows failed") }
-            let f = report.split(separator: " ").compactMap {
-                Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        for kind in kinds {
+            print(
+                kind == .plain
+                    ? "CellKit render benchmark: JSON Lines → text, width 80, 3 cell types from 2 plugins; one process per size"
+                    : "Wrapped rows: BenchWrapped (C), title + 12-28 words wrapped at 40 + CJK/emoji words, 5 lines a row"
+            )
+            print("      rows   seconds      rows/s   peak RSS")
+            for rows in sizes {
+                let table =
+                    try kind == .plain ? generate(rows: rows, in: folder) : generateWrapped(rows: rows, in: folder)
+                let child = Process()
+                child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+                child.arguments = ["render", "one", table]
+                let pipe = Pipe()
+                child.standardOutput = pipe
+                try child.run()
+                let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                child.waitUntilExit()
+                guard child.terminationStatus == 0 else { throw Failure("the render of \(rows) rows failed") }
+                let f = report.split(separator: " ").compactMap {
+                    Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+                print(String(format: "%10d %9.3f %11.0f %7.1f MiB", rows, f[0], Double(rows) / f[0], f[1] / 1024))
+                try? FileManager.default.removeItem(atPath: table)
             }
-            print(String(format: "%10d %9.3f %11.0f %7.1f MiB", rows, f[0], Double(rows) / f[0], f[1] / 1024))
         }
         print("targets: >= 1,000,000 rows/s; <= 64 MiB peak, flat as rows grow")
+    }
+
+    static let latin = [
+        "lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do", "eiusmod",
+        "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua", "enim", "ad", "minim", "veniam",
+        "quis", "nostrud", "exercitation", "ullamco", "laboris", "nisi", "aliquip", "ex", "ea", "commodo",
+        "well-known", "consequat",
+    ]
+    static let wide = [
+        "日本語", "東京", "漢字", "한국어", "서울", "中文", "北京", "👍", "🎉", "👨‍👩‍👧", "🇯🇵", "❤️", "👍🏽", "ラーメン",
+        "寿司", "カタカナ", "ｶﾀｶﾅ", "café", "✓",
+    ]
+
+    /// A table of `rows` BenchWrapped rows in a JSON Lines file; the words are a fixed pseudo-random sequence.
+    static func generateWrapped(rows: Int, in folder: String) throws -> String {
+        let data = folder + "/wrapped-\(rows).jsonl"
+        _ = FileManager.default.createFile(atPath: data, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: data))
+        var chunk = ""
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ n: Int) -> Int {
+            seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+            return Int(seed % UInt64(n))
+        }
+        for row in 0..<rows {
+            let description = (0..<(12 + next(17))).map { _ in latin[next(latin.count)] }.joined(separator: " ")
+            let words = (0..<(4 + next(8))).map { _ in wide[next(wide.count)] }.joined(separator: " ")
+            chunk +=
+                "{\"cell\":\"BenchWrapped\",\"title\":\"Item \(row): \(latin[next(latin.count)])\",\"description\":\"\(description)\",\"words\":\"\(words)\"}\n"
+            if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
+        }
+        handle.write(Data(chunk.utf8))
+        try handle.close()
+        let table = folder + "/wrapped-\(rows).yaml"
+        try "title: Wrapped\nstyle: grouped\nsections:\n  - rowsFrom: wrapped-\(rows).jsonl\n".write(
+            toFile: table, atomically: true, encoding: .utf8)
+        return table
     }
 
     /// Renders one table to /dev/null; prints "seconds maxRSS-KiB".
