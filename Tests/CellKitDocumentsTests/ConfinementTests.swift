@@ -177,7 +177,7 @@ struct ConfinementTests {
             box.failure()
                 == "<outer>/doc/table.yaml:2:31: 'rows.csv' is a FIFO (named pipe), not a regular file; name a regular file"
         )
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     // MARK: Images

@@ -23,7 +23,7 @@ struct LimitsTests {
     }
 
     /// Runs `body`, expecting it to take less than `limit`.
-    func quickly<T>(_ limit: Duration = .seconds(3), _ body: () throws -> T) rethrows -> T {
+    func quickly<T>(_ limit: Duration = .seconds(30), _ body: () throws -> T) rethrows -> T {
         let started = ContinuousClock.now
         defer { #expect(ContinuousClock.now - started < limit) }
         return try body()
@@ -85,7 +85,7 @@ struct LimitsTests {
         let sheet = "styles:\n" + (0..<n).map { "  s\($0): {extends: s\($0 + 1)}\n" }.joined() + "  s\(n): {left: 7}\n"
         let folder = try Render.write(
             ["table.yaml": "stylesheet: s.yaml\nsections: [{cell: Default, rows: 1}]\n", "s.yaml": sheet])
-        let document = try quickly(.seconds(2)) { try TableDocument(contentsOf: folder + "/table.yaml") }
+        let document = try quickly(.seconds(20)) { try TableDocument(contentsOf: folder + "/table.yaml") }
         #expect(document.stylesheet.styles.count == DocumentLimits.styles)
         #expect(document.stylesheet.styles["s0"]?.left == 7)
         let cycle = "styles:\n  a: {extends: b}\n  b: {extends: c}\n  c: {extends: b}\n"

@@ -141,7 +141,7 @@ struct PluginLimitTests {
                 "libbig.so: heightForCellForHeightHuge returned a row height of 1e+19 at row 0.0; clamped to 200 lines (rows are 1 to 200 lines tall)"
             ])
         #expect(rowLines(output) == 200)
-        #expect(seconds < 5)
+        #expect(seconds < 60, "a hang guard, not a speed target")
     }
 
     @Test("A height hook answering +inf or NaN is ignored: the row is as tall as its content")
@@ -153,7 +153,7 @@ struct PluginLimitTests {
                     "libbig.so: heightForCellFor\(cell) returned a row height of \(value) at row 0.0; ignored, as it is not a finite number (rows are 1 to 200 lines tall)"
                 ])
             #expect(rowLines(output) == 1)
-            #expect(seconds < 5)
+            #expect(seconds < 60, "a hang guard, not a speed target")
         }
     }
 
@@ -178,7 +178,7 @@ struct PluginLimitTests {
             ])
         #expect(rowLines(output) == 200)
         #expect(output.contains("wide"))
-        #expect(seconds < 5)
+        #expect(seconds < 60, "a hang guard, not a speed target")
         #expect(Self.peakMiB() < 1024)
     }
 
@@ -191,7 +191,7 @@ struct PluginLimitTests {
             ])
         #expect(rowLines(output) == 1)
         #expect(output.contains("small"))
-        #expect(seconds < 5)
+        #expect(seconds < 60, "a hang guard, not a speed target")
     }
 
     @Test("An image view frame of 2^31-1 is clamped, then clipped to the row")
@@ -202,7 +202,7 @@ struct PluginLimitTests {
                 "libbig.so: customizeCellForImageHuge gave the image view a frame of x 2147483647, y 2147483647, width 2147483647, height 2147483647 at row 0.0; clamped to x 10000, y 10000, width 10000, height 10000 (frames lie within ±10000 columns and lines)"
             ])
         #expect(rowLines(output) == 1)
-        #expect(seconds < 5)
+        #expect(seconds < 60, "a hang guard, not a speed target")
         #expect(Self.peakMiB() < 1024)
     }
 
@@ -216,7 +216,7 @@ struct PluginLimitTests {
         #expect(counter("text_status") == 0)
         #expect(Fixtures.counter64("text_length_read", in: library) == 65535)
         #expect(output.components(separatedBy: "aaaa").count > 3)
-        #expect(seconds < 5)
+        #expect(seconds < 60, "a hang guard, not a speed target")
     }
 
     @Test("100,000 add_subview calls: the first 256 succeed, the rest fail fast with CK_ERR_LIMIT")
@@ -233,7 +233,7 @@ struct PluginLimitTests {
                 == "add_subview: the cell already has 256 subviews, the most a cell may have (CK_MAX_SUBVIEWS); add fewer, or reuse them by tag"
         )
         #expect(output.contains("small"))
-        #expect(seconds < 5)
+        #expect(seconds < 60, "a hang guard, not a speed target")
     }
 
     @Test("An indentation level of 1e6 is clamped to 10,000, and the call succeeds")
@@ -245,7 +245,7 @@ struct PluginLimitTests {
             ])
         #expect(counter("indentation_status") == 0)
         #expect(output.contains("small"))
-        #expect(seconds < 5)
+        #expect(seconds < 60, "a hang guard, not a speed target")
     }
 
     @Test("A plugin that is wrong on every row warns once, not once per row")

