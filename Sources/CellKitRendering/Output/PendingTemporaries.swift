@@ -20,12 +20,20 @@ enum PendingTemporaries {
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 
     /// Each slot holds a C string's address (0 = free), published with release ordering and read
-    /// by the handlers with acquire ordering. A string is never freed: a handler on another thread
-    /// may be reading it (a few dozen bytes per sink, for the life of the process).
+    /// by the handlers with acquire ordering. A disarmed string is not freed at once — a handler
+    /// on another thread may be reading it — but kept in `retired` until its slot is disarmed
+    /// again, so it stays reachable (LeakSanitizer counts it as in use, not leaked).
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<Atomic<Int>> = {
         let slots = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: capacity)
         for i in 0..<capacity { (slots + i).initialize(to: Atomic(0)) }
         return slots
+    }()
+
+    /// The string each slot held before it was last disarmed, freed when the slot is next disarmed.
+    nonisolated(unsafe) private static let retired: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let retired = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        retired.initialize(repeating: nil, count: capacity)
+        return retired
     }()
 
     /// The actions the crash handler hands over to, in `crashSignals` order.
@@ -68,7 +76,10 @@ enum PendingTemporaries {
     /// Disarms `slot` (its file was renamed into place or removed); the last one removes the handlers.
     static func remove(_ slot: Int) {
         state.withLock { state in
-            guard slots[slot].exchange(0, ordering: .acquiringAndReleasing) != 0 else { return }
+            let address = slots[slot].exchange(0, ordering: .acquiringAndReleasing)
+            guard let path = UnsafeMutablePointer<CChar>(bitPattern: address) else { return }
+            free(retired[slot])  // disarmed a whole add and remove ago: no handler still reads it
+            retired[slot] = path
             state.pending -= 1
             if state.pending == 0 { uninstall(&state) }
         }
