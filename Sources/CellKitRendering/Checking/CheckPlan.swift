@@ -1,0 +1,273 @@
+// What `cellkit check` runs for one cell type, shared by the worker that runs it and
+// the parent that watches: the sample rows, the units of work in order, and the
+// records the worker sends. Both sides number units the same way, so the parent can
+// name the hook and row a worker died in and start a new worker after it.
+
+import CellKitModel
+import CellKitRuntime
+import CellKitText
+
+/// One row a check lays out: its data, where it stands and how its cell is made.
+package struct CheckSample: Sendable {
+    /// What the row is, for messages: "empty data", "table row 0.3".
+    package var label: String
+    /// Where the row is shown.
+    package var indexPath: IndexPath
+    /// How many rows its section has.
+    package var rowsInSection: Int
+    /// The style its cells are made with.
+    package var style: CellStyle
+    /// Whether its section is selectable.
+    package var selectable: Bool
+    /// The row's data.
+    package var data: RowValue
+
+    /// The keys plugins commonly read, for the hostile samples.
+    static let keys = [
+        "text", "title", "detail", "subtitle", "value", "image", "accessory", "name", "project", "description",
+        "logos", "icon", "count", "enabled",
+    ]
+
+    /// The rows every check runs: empty data, typical data, and hostile data (very long
+    /// texts, control characters, values of the wrong type, nulls, deep nesting), in
+    /// `section`, rows from 0.
+    package static func synthesized(section: Int) -> [CheckSample] {
+        func all(_ value: RowValue) -> RowValue {
+            .object(Dictionary(uniqueKeysWithValues: keys.map { ($0, value) }))
+        }
+        var deep = RowValue.string("bottom")
+        for _ in 0..<200 { deep = .object(["text": deep, "items": .list([deep])]) }
+        let long = String(repeating: "Long text, wide é 漢字 ", count: 700)  // about 19,600 bytes: under the 64 KiB cap
+        let rows: [(String, RowValue)] = [
+            ("empty data", .null),
+            ("an empty object", .object([:])),
+            (
+                "typical data",
+                .object([
+                    "text": .string("Hello"), "title": .string("Title"), "detail": .string("Detail"),
+                    "subtitle": .string("Subtitle"), "value": .string("42"), "image": .string("star"),
+                    "accessory": .string("checkmark"), "name": .string("Grace Hopper"),
+                    "project": .string("NiftyWow"), "description": .string("Oh you just can't imagine."),
+                    "logos": .list([.string("apple"), .string("github")]), "icon": .string("niftywow"),
+                    "count": .number(3), "enabled": .bool(true),
+                ])
+            ),
+            ("very long texts", all(.string(long))),
+            ("control characters", all(.string("\u{1B}[2J\u{1B}]0;title\u{07}\r\n\t\u{202E}evil\u{0}nul\u{7F}"))),
+            ("values of the wrong type", all(.list([.number(1), .object(["a": .bool(false)])]))),
+            ("numbers for every key", all(.number(-1e308))),
+            ("nulls for every key", all(.null)),
+            ("deep nesting", .object(["text": deep, "title": deep, "logos": .list([deep]), "detail": deep])),
+        ]
+        return rows.enumerated().map { i, row in
+            CheckSample(
+                label: row.0, indexPath: IndexPath(section: section, row: i), rowsInSection: rows.count,
+                style: .default, selectable: true, data: row.1)
+        }
+    }
+}
+
+/// A unit of a check: one sample on a fresh cell, or one sample on a cell reused from another.
+package enum CheckUnit: Equatable, Sendable {
+    /// Sample `index` laid out on a new cell, each hook run on its own and timed.
+    case fresh(Int)
+    /// Sample `row` laid out through the routine on the cell sample `from` used and gave back.
+    case reuse(from: Int, row: Int)
+}
+
+/// What a worker checks for one cell type, sent to the parent before the first unit.
+package struct CheckPlan: Codable, Sendable {
+    /// A sample as the parent sees it.
+    package struct Sample: Codable, Sendable {
+        /// What the row is.
+        package var label: String
+        /// "row 3" in section 0, else "row 1.3".
+        package var row: String
+        /// Samples of one group share a pool: the same style and selectability.
+        package var group: Int
+    }
+
+    /// The cell type checked.
+    package var identifier: String
+    /// The hooks it has, in the order they run.
+    package var hooks: [HookKind]
+    /// The samples, fresh units in this order.
+    package var samples: [Sample]
+    /// Samples left out of the reuse units (their fresh unit failed).
+    package var excluded: [Int]
+    /// Table rows of the type past the ones sampled.
+    package var tableRowsSkipped = 0
+
+    /// The plan for `samples` of the type `identifier` with `hooks`.
+    package init(identifier: String, hooks: [HookKind], samples: [CheckSample], excluded: [Int]) {
+        self.identifier = identifier
+        self.hooks = hooks
+        self.excluded = excluded
+        var groups: [String] = []
+        self.samples = samples.map { s in
+            let key = "\(s.style.rawValue)/\(s.selectable)"
+            if !groups.contains(key) { groups.append(key) }
+            let row = s.indexPath.section == 0 ? "row \(s.indexPath.row)" : "row \(s.indexPath)"
+            return Sample(label: s.label, row: row, group: groups.firstIndex(of: key)!)
+        }
+    }
+
+    /// The reuse units: every ordered pair of samples in one group, neither excluded.
+    package var pairs: [(from: Int, row: Int)] {
+        var pairs: [(from: Int, row: Int)] = []
+        for row in samples.indices where !excluded.contains(row) {
+            for from in samples.indices
+            where from != row && !excluded.contains(from) && samples[from].group == samples[row].group {
+                pairs.append((from, row))
+            }
+        }
+        return pairs
+    }
+
+    /// How many units the check has.
+    package var unitCount: Int { samples.count + pairs.count }
+
+    /// The unit numbered `index` (from 0): fresh units first, then reuse units.
+    package func unit(_ index: Int, pairs: [(from: Int, row: Int)]) -> CheckUnit {
+        index < samples.count
+            ? .fresh(index) : .reuse(from: pairs[index - samples.count].from, row: pairs[index - samples.count].row)
+    }
+
+    /// "row 2 (typical data)".
+    package func name(_ sample: Int) -> String { "\(samples[sample].row) (\(samples[sample].label))" }
+
+    /// The hook's symbol for this type: "customizeCellForFoo".
+    package func symbol(_ hook: HookKind) -> String { hook.prefix + identifier }
+}
+
+/// One property of a reused cell that differs from the same row on a fresh cell.
+package struct ReuseDifference: Codable, Sendable, Equatable {
+    /// The property, as a path: "accessoryType", "textLabel.textColor", "subview tag 3.text".
+    package var property: String
+    /// Its value on the reused cell.
+    package var reused: String
+    /// Its value on a fresh cell.
+    package var fresh: String
+    /// The sample whose cell was reused.
+    package var from: Int
+    /// The sample laid out.
+    package var row: Int
+}
+
+/// What a worker tells its parent, one JSON line each (hook starts are shorter lines: see `CheckWire`).
+package struct CheckMessage: Codable, Sendable {
+    /// The plan, first.
+    package var plan: CheckPlan?
+    /// Nanoseconds per call of one hook, over one unit.
+    package var times: [String: [UInt64]]?
+    /// A host call that failed: the hook, the unit and `last_error`.
+    package var hostError: HostError?
+    /// New warnings of the context (limits hit, unknown styles, missing images).
+    package var warnings: [String]?
+    /// A property a reused cell keeps from another row.
+    package var difference: ReuseDifference?
+    /// A height hook's answer outside the rows' range.
+    package var badHeight: BadHeight?
+    /// The last unit ran.
+    package var done: Bool?
+    /// Why the type or the table cannot be checked (the worker then exits with status 2).
+    package var failure: String?
+
+    /// A host call that failed.
+    package struct HostError: Codable, Sendable {
+        /// The hook that made the call.
+        package var hook: HookKind
+        /// The sample it ran for.
+        package var sample: Int
+        /// What `last_error` said.
+        package var message: String
+    }
+
+    /// A height hook's answer outside 1...`PluginLimits.maxRowHeight` (0 means none).
+    package struct BadHeight: Codable, Sendable {
+        /// The sample it ran for.
+        package var sample: Int
+        /// The answer, as printed.
+        package var answer: String
+    }
+
+    /// An empty message, to set one field of.
+    package init() {}
+}
+
+/// The worker's lines: "S<unit> <hook>" before each hook (or the routine's step) runs, "J<json>" else.
+package enum CheckWire {
+    /// The hook name of the step that loads the plugin (`cellkit_plugin_init`).
+    package static let load = "load"
+    /// The hook name of a routine step that runs init (on a new cell) and customize.
+    package static let dequeue = "dequeue"
+}
+
+/// A cell's properties as (path, value) pairs in a fixed order, to compare a reused cell with a fresh one.
+package enum CellSnapshot {
+    /// Every property hooks can set, with the row's height.
+    package static func properties(of cell: Cell, height: Double?) -> [(String, String)] {
+        var out: [(String, String)] = []
+        func add(_ key: String, _ value: String) { out.append((key, value)) }
+        func opt<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "none" }
+        add("style", "\(cell.style)")
+        add("selectionStyle", "\(cell.selectionStyle)")
+        add("accessoryType", "\(cell.accessoryType)")
+        if let accessory = cell.accessoryView {
+            view(accessory, "accessoryView", into: &out)
+        } else {
+            add("accessoryView", "none")
+        }
+        add("indentationLevel", "\(cell.indentationLevel)")
+        add("indentationWidth", "\(cell.indentationWidth)")
+        add("rowHeight", opt(cell.rowHeight))
+        add("height", opt(height))
+        add("background.color", opt(cell.background.color))
+        add("background.image", opt(cell.background.imageName.map(quoted)))
+        add("selectedBackground.color", opt(cell.selectedBackground.color))
+        add("selectedBackground.image", opt(cell.selectedBackground.imageName.map(quoted)))
+        view(cell.textLabel, "textLabel", into: &out)
+        view(cell.detailTextLabel, "detailTextLabel", into: &out)
+        view(cell.imageView, "imageView", into: &out)
+        add("subviews", "\(cell.subviews.count)")
+        for sub in cell.subviews { view(sub, "subview tag \(sub.tag)", into: &out) }
+        return out
+    }
+
+    private static func view(_ v: View, _ name: String, into out: inout [(String, String)]) {
+        func add(_ key: String, _ value: String) { out.append(("\(name).\(key)", value)) }
+        func opt<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "none" }
+        add("kind", "\(v.kind)")
+        add("frame", "\(v.frame.x),\(v.frame.y) \(v.frame.width)x\(v.frame.height)")
+        add("isHidden", "\(v.isHidden)")
+        add("backgroundColor", opt(v.backgroundColor))
+        add("imageName", opt(v.imageName.map(quoted)))
+        add("text", opt(v.text.map(quoted)))
+        add("textColor", opt(v.textColor))
+        add("highlightedTextColor", opt(v.highlightedTextColor))
+        add("font", "\(v.fontSize) \(v.fontWeight)")
+        add("alignment", "\(v.alignment)")
+        add("lineBreakMode", "\(v.lineBreakMode)")
+        add("numberOfLines", "\(v.numberOfLines)")
+    }
+
+    /// A text in quotes, visible and at most 40 characters.
+    static func quoted(_ text: String) -> String {
+        let visible = TextSanitizer.visible(text)
+        return "\"" + (visible.count > 40 ? visible.prefix(39) + "…" : visible) + "\""
+    }
+
+    /// Where `reused` and `fresh` differ: (property, reused value, fresh value).
+    package static func differences(_ reused: [(String, String)], _ fresh: [(String, String)]) -> [(
+        String, String, String
+    )] {
+        let freshValues = Dictionary(fresh, uniquingKeysWith: { a, _ in a })
+        let reusedValues = Dictionary(reused, uniquingKeysWith: { a, _ in a })
+        var out: [(String, String, String)] = []
+        for (key, value) in reused where freshValues[key] != value {
+            out.append((key, value, freshValues[key] ?? "absent"))
+        }
+        for (key, value) in fresh where reusedValues[key] == nil { out.append((key, "absent", value)) }
+        return out
+    }
+}

@@ -1,0 +1,364 @@
+// The parent side of `cellkit check`: starts a worker process for a cell type, reads
+// what it reports, kills it when a hook runs past the timeout, and turns a worker's
+// death (a signal, an exit(), a timeout) into a finding that names the hook and row,
+// then starts a new worker after the unit that failed. The parent never runs plugin code.
+
+import CellKitModel
+import CellKitRuntime
+import Foundation
+import Glibc
+
+/// Something a check found that makes the plugin not clean.
+package struct CheckFinding: Codable, Sendable, Equatable {
+    /// What kind: crash, exit, timeout, hostCall, limit, height, reuse, load.
+    package var kind: String
+    /// The hook concerned, as its symbol; nil when none is known.
+    package var hook: String?
+    /// The row concerned ("row 2 (typical data)"); nil when none.
+    package var row: String?
+    /// One line saying what happened and, where it can, how to fix it.
+    package var message: String
+}
+
+/// A hook's time per call over the fresh units.
+package struct HookTiming: Codable, Sendable {
+    /// The hook's symbol.
+    package var hook: String
+    /// Calls timed.
+    package var calls: Int
+    /// The median, in microseconds.
+    package var medianMicroseconds: Double
+    /// The 99th percentile, in microseconds.
+    package var p99Microseconds: Double
+}
+
+/// What a check found for one cell type.
+package struct CheckTypeReport: Codable, Sendable {
+    /// The cell type.
+    package var identifier: String
+    /// Its hooks' symbols.
+    package var hooks: [String] = []
+    /// The sample rows, "row 0 (empty data)".
+    package var samples: [String] = []
+    /// Table rows of the type not sampled (past the limit).
+    package var tableRowsSkipped = 0
+    /// Everything that makes the plugin not clean.
+    package var findings: [CheckFinding] = []
+    /// What is worth knowing but is not a fault: data reads that found no value, missing images.
+    package var notes: [String] = []
+    /// Time per call of each hook.
+    package var timings: [HookTiming] = []
+    /// Units run to the end, and planned.
+    package var unitsRun = 0, unitsPlanned = 0
+    /// Workers started (one more after each crash, exit or timeout).
+    package var workers = 0
+    /// Why the type could not be checked (the table or the type cannot be used); nil when it was.
+    package var error: String?
+}
+
+/// Runs the worker for one cell type and watches it.
+package struct CheckSupervisor {
+    /// The program to start: the command itself (`/proc/self/exe`).
+    package var executable: String
+    /// The worker's arguments for a run from unit `from` with `excluded` samples.
+    package var arguments: @Sendable (_ from: Int, _ excluded: [Int]) -> [String]
+    /// Seconds a hook may run before its worker is killed.
+    package var hookTimeout: Double
+    /// Crashes, exits and timeouts after which the type's check stops.
+    package var maxFatal = 3
+
+    /// A supervisor starting `executable` with `arguments`, killing a worker whose hook runs past `hookTimeout` seconds.
+    package init(
+        executable: String, hookTimeout: Double, arguments: @escaping @Sendable (Int, [Int]) -> [String]
+    ) {
+        (self.executable, self.hookTimeout, self.arguments) = (executable, hookTimeout, arguments)
+    }
+
+    /// How a worker ended.
+    enum Ending: Equatable {
+        case exited(Int32), signaled(Int32), timedOut
+    }
+
+    /// Checks the cell type `identifier`.
+    package func run(identifier: String) -> CheckTypeReport {
+        var report = CheckTypeReport(identifier: identifier)
+        var state = State(identifier: identifier)
+        var from = 0, excluded: [Int] = [], fatal = 0
+        while true {
+            report.workers += 1
+            let (ending, last) = runWorker(from: from, excluded: excluded, state: &state, report: &report)
+            if state.done || report.error != nil { break }
+            fatal += 1
+            state.findings.append(state.fatal(ending, at: last, timeout: hookTimeout))
+            guard let plan = state.plan, let last, last.unit >= 0 else { break }
+            if last.unit < plan.samples.count { excluded.append(last.unit) }
+            from = last.unit + 1
+            var next = plan
+            next.excluded = excluded
+            if fatal >= maxFatal, from < next.unitCount {
+                report.notes.append(
+                    "stopped after \(fatal) crashes, exits or timeouts: \(next.unitCount - from) of \(next.unitCount) units not run"
+                )
+                break
+            }
+            if from >= next.unitCount { break }
+        }
+        if let plan = state.plan {
+            report.hooks = plan.hooks.map(plan.symbol)
+            report.samples = plan.samples.indices.map(plan.name)
+            report.tableRowsSkipped = plan.tableRowsSkipped
+            report.unitsPlanned = plan.unitCount
+            report.timings = plan.hooks.compactMap { hook in
+                guard let times = state.times[hook.rawValue], !times.isEmpty else { return nil }
+                let sorted = times.sorted()
+                let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
+                return HookTiming(
+                    hook: plan.symbol(hook), calls: sorted.count,
+                    medianMicroseconds: Double(sorted[sorted.count / 2]) / 1000, p99Microseconds: Double(p99) / 1000)
+            }
+        }
+        report.unitsRun = state.unitsRun
+        report.findings += state.findings
+        report.notes = state.notes + report.notes
+        return report
+    }
+
+    /// Where a worker was: the unit, the hook (or routine step) and the sample.
+    struct Mark {
+        var unit: Int, hook: String, sample: Int
+    }
+
+    /// What the workers of one type reported, across restarts.
+    struct State {
+        let identifier: String
+        var plan: CheckPlan?
+        var times: [String: [UInt64]] = [:]
+        var findings: [CheckFinding] = []
+        var notes: [String] = []
+        var seen: Set<String> = []
+        var done = false
+        var unitsRun = 0
+
+        init(identifier: String) { self.identifier = identifier }
+
+        mutating func note(_ text: String) {
+            if seen.insert(text).inserted, notes.count < 40 { notes.append(text) }
+        }
+
+        mutating func find(_ finding: CheckFinding, key: String) {
+            if seen.insert(key).inserted { findings.append(finding) }
+        }
+
+        func row(_ sample: Int) -> String? {
+            guard let plan, plan.samples.indices.contains(sample) else { return nil }
+            return plan.name(sample)
+        }
+
+        func symbol(_ hook: String) -> String {
+            switch hook {
+            case CheckWire.load: "loading the plugin (cellkit_plugin_init)"
+            case CheckWire.dequeue:
+                "\(HookKind.initCell.prefix)\(identifier)/\(HookKind.customizeCell.prefix)\(identifier) (the routine, new cell)"
+            default: hook + identifier
+            }
+        }
+
+        mutating func receive(_ message: CheckMessage, report: inout CheckTypeReport) {
+            if let plan = message.plan { self.plan = plan }
+            if let times = message.times { for (hook, t) in times { self.times[hook, default: []] += t } }
+            if let e = message.hostError {
+                let hook = e.hook.prefix + identifier
+                let row = row(e.sample) ?? "a row"
+                if HookProbe.isDataRead(e.message) {
+                    note("\(hook) at \(row): a data read failed (handled through its status): \(e.message)")
+                } else {
+                    find(
+                        CheckFinding(
+                            kind: "hostCall", hook: hook, row: row,
+                            message: "\(hook) made a host call that failed at \(row): last_error: \(e.message)"),
+                        key: "host \(hook) \(e.message)")
+                }
+            }
+            for warning in message.warnings ?? [] {
+                if warning.hasPrefix("image '") {
+                    note(warning)
+                } else {
+                    find(CheckFinding(kind: "limit", hook: nil, row: nil, message: warning), key: "warning \(warning)")
+                }
+            }
+            if let bad = message.badHeight {
+                let hook = HookKind.heightForCell.prefix + identifier
+                find(
+                    CheckFinding(
+                        kind: "height", hook: hook, row: row(bad.sample),
+                        message:
+                            "\(hook) returned \(bad.answer) at \(row(bad.sample) ?? "a row"); rows are 1 to \(PluginLimits.maxRowHeight) lines tall (0: the table's default)"
+                    ), key: "height")
+            }
+            if let d = message.difference, let plan {
+                let customize =
+                    (plan.hooks.contains(.customizeCell) ? HookKind.customizeCell : .initCell).prefix + identifier
+                let prepare = HookKind.prepareCellForReuse.prefix + identifier
+                find(
+                    CheckFinding(
+                        kind: "reuse", hook: customize, row: plan.name(d.row),
+                        message:
+                            "\(customize) leaves \(d.property) = \(d.reused) from \(plan.name(d.from)) on \(plan.name(d.row)) (a new cell has \(d.fresh)): reset it in \(customize) or in \(prepare)"
+                    ), key: "reuse \(d.property)")
+            }
+            if let failure = message.failure { report.error = failure }
+            if message.done == true { done = true }
+        }
+
+        /// The finding for a worker that ended without finishing, in `last`.
+        func fatal(_ ending: Ending, at last: Mark?, timeout: Double) -> CheckFinding {
+            let hook = last.map { symbol($0.hook) }
+            var place = ""
+            if let last, let row = row(last.sample) {
+                place = " at \(row)"
+                if let plan, last.unit >= plan.samples.count {
+                    let pair = plan.pairs[last.unit - plan.samples.count]
+                    if last.sample == pair.row, last.hook != CheckWire.dequeue {
+                        place += " on a cell reused from \(plan.name(pair.from))"
+                    } else if last.hook == HookKind.prepareCellForReuse.rawValue {
+                        place += ", recycling its cell"
+                    }
+                } else {
+                    place += " on a new cell"
+                }
+            }
+            let who = hook ?? "the worker, before any hook ran,"
+            switch ending {
+            case .signaled(let signal):
+                return CheckFinding(
+                    kind: "crash", hook: hook, row: last.flatMap { row($0.sample) },
+                    message: "\(who) crashed with \(Self.signalName(signal))\(place)")
+            case .exited(let status):
+                return CheckFinding(
+                    kind: "exit", hook: hook, row: last.flatMap { row($0.sample) },
+                    message: "\(who) called exit(\(status))\(place): a plugin must return, never end the process")
+            case .timedOut:
+                let seconds = timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)"
+                return CheckFinding(
+                    kind: "timeout", hook: hook, row: last.flatMap { row($0.sample) },
+                    message: "\(who) did not return within \(seconds) s\(place); its worker was killed")
+            }
+        }
+
+        static func signalName(_ signal: Int32) -> String {
+            let names: [Int32: String] = [
+                SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGABRT: "SIGABRT", SIGFPE: "SIGFPE", SIGILL: "SIGILL",
+                SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP", SIGTERM: "SIGTERM", SIGPIPE: "SIGPIPE", SIGSYS: "SIGSYS",
+            ]
+            return "\(names[signal] ?? "signal \(signal)") (signal \(signal))"
+        }
+    }
+
+    // MARK: One worker
+
+    /// Starts a worker from unit `from`, reads it to its end; how it ended and the last step it began.
+    private func runWorker(
+        from: Int, excluded: [Int], state: inout State, report: inout CheckTypeReport
+    ) -> (Ending, Mark?) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            report.error = "cannot make a pipe: \(String(cString: strerror(errno)))"
+            return (.exited(-1), nil)
+        }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }  // fd 3 in the worker is a dup2: not close-on-exec
+        let pid: pid_t
+        do { pid = try spawn(arguments(from, excluded), pipe: fds[1]) } catch {
+            close(fds[0])
+            close(fds[1])
+            report.error = "\(error)"
+            return (.exited(-1), nil)
+        }
+        close(fds[1])
+        defer { close(fds[0]) }
+        var last: Mark?
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        // Until the first step: the worker's own start-up, allowed more time than a hook.
+        var deadline = Date().addingTimeInterval(max(hookTimeout, 30))
+        var started = false
+        var ending: Ending?
+        while ending == nil {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 {
+                kill(pid, SIGKILL)
+                ending = .timedOut
+                break
+            }
+            var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(remaining * 1000, 1000).rounded(.up)))
+            if ready < 0, errno == EINTR { continue }
+            if ready <= 0 { continue }
+            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }  // the worker closed the pipe: it ended
+            pending += buffer[0..<n]
+            while let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                if line.hasPrefix("S") {
+                    let parts = line.dropFirst().split(separator: " ")
+                    if parts.count == 3, let unit = Int(parts[0]), let sample = Int(parts[2]) {
+                        if let previous = last, previous.unit != unit, previous.unit >= 0 { state.unitsRun += 1 }
+                        last = Mark(unit: unit, hook: String(parts[1]), sample: sample)
+                    }
+                    started = true
+                    deadline = Date().addingTimeInterval(hookTimeout)
+                } else if line.hasPrefix("J"),
+                    let message = try? JSONDecoder().decode(CheckMessage.self, from: Data(line.dropFirst().utf8))
+                {
+                    state.receive(message, report: &report)
+                    if started { deadline = Date().addingTimeInterval(hookTimeout) }
+                }
+            }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if state.done, last != nil { state.unitsRun += 1 }
+        if ending == nil {
+            ending = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
+        }
+        return (ending!, last)
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts the worker with the pipe's write end as fd 3, its output discarded, no signal
+    /// blocked or ignored, and the Swift runtime's crash backtracer off (a crash is a finding).
+    private func spawn(_ arguments: [String], pipe: Int32) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe, 3)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = [executable] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in cArguments + cEnvironment { free(p) } }
+        var pid = pid_t()
+        let failed = posix_spawn(&pid, executable, &actions, &attributes, cArguments, cEnvironment)
+        guard failed == 0 else {
+            throw SpawnError(description: "cannot start the worker \(executable): \(String(cString: strerror(failed)))")
+        }
+        return pid
+    }
+}

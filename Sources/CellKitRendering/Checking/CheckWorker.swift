@@ -1,0 +1,256 @@
+// The worker side of `cellkit check`: loads one plugin, runs one cell type's hooks
+// over the sample rows, and reports every step to its parent through a pipe before
+// it takes it, so that a crash, an exit() or a hang names the hook and the row.
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import Foundation
+import Glibc
+
+/// Runs the check of one cell type in this process, writing `CheckWire` lines to `fd`.
+package struct CheckWorker {
+    /// The cell type to check.
+    package var identifier: String
+    /// Where plugins are found; the plugin under check first.
+    package var options: DiscoveryOptions
+    /// A table document whose rows of the type are samples too.
+    package var tablePath: String?
+    /// The first unit to run: units before it ran in an earlier worker.
+    package var from = 0
+    /// Samples left out of the reuse units.
+    package var excluded: [Int] = []
+    /// The pipe to the parent.
+    package var fd: Int32 = 3
+    /// Table rows of the type used as samples, at most.
+    package var maxTableRows = 24
+    /// Columns a cell gets.
+    package var contentWidth = 58
+
+    /// A worker for `identifier` with plugins found by `options`.
+    package init(identifier: String, options: DiscoveryOptions) {
+        (self.identifier, self.options) = (identifier, options)
+    }
+
+    /// Runs the units from `from` to the end; returns the exit status (0 done; 2 the type or table cannot be used).
+    package func run() -> Int32 {
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)  // a crash is a finding, not a core file
+        mark(-1, CheckWire.load, sample: -1)
+        let registry = CellRegistry(options: options)
+        let type: CellType
+        do { type = try registry.cellType(named: identifier) } catch {
+            return fail(error.description)
+        }
+        var samples: [CheckSample] = []
+        var skipped = 0
+        var document: TableDocument?
+        var section = 0
+        if let tablePath {
+            do {
+                let doc = try TableDocument(contentsOf: tablePath)
+                let table = try DocumentTable(doc, registry: registry)
+                document = doc
+                section = table.numberOfSections()
+                for s in 0..<table.numberOfSections() {
+                    let info = table.sectionInfo(s)
+                    let count = try table.numberOfRows(inSection: s)
+                    for r in 0..<count {
+                        let row = try table.row(at: IndexPath(section: s, row: r))
+                        guard row.identifier == identifier else { continue }
+                        guard samples.count < maxTableRows else {
+                            skipped += 1
+                            continue
+                        }
+                        samples.append(
+                            CheckSample(
+                                label: "table row \(s).\(r)", indexPath: IndexPath(section: s, row: r),
+                                rowsInSection: count, style: info.cellStyle, selectable: info.selectable,
+                                data: row.data))
+                    }
+                }
+            } catch {
+                return fail("\(error)")
+            }
+        }
+        samples += CheckSample.synthesized(section: section)
+        let context = CellContext(stylesheet: document?.stylesheet ?? Stylesheet())
+        context.contentWidth = contentWidth
+        let probe = HookProbe(type: type, context: context)
+        var plan = CheckPlan(
+            identifier: identifier, hooks: HookKind.allCases.filter(probe.has), samples: samples, excluded: excluded)
+        plan.tableRowsSkipped = skipped
+        var message = CheckMessage()
+        message.plan = plan
+        send(message)
+
+        var run = Run(
+            worker: self, registry: registry, type: type, probe: probe, context: context,
+            layout: CellLayout(assets: document?.assets ?? AssetCatalog()), samples: samples)
+        let pairs = plan.pairs
+        for unit in from..<plan.unitCount {
+            switch plan.unit(unit, pairs: pairs) {
+            case .fresh(let i): run.fresh(unit, i)
+            case .reuse(let from, let row): run.reuse(unit, from: from, row: row)
+            }
+            run.sendWarnings()
+        }
+        var done = CheckMessage()
+        done.done = true
+        send(done)
+        return 0
+    }
+
+    /// The state of one worker's run.
+    private struct Run {
+        let worker: CheckWorker
+        let registry: CellRegistry
+        let type: CellType
+        let probe: HookProbe
+        let context: CellContext
+        let layout: CellLayout
+        let samples: [CheckSample]
+        var freshProperties: [Int: [(String, String)]] = [:]
+        var reported: Set<String> = []
+        var warningsSent = 0
+
+        init(
+            worker: CheckWorker, registry: CellRegistry, type: CellType, probe: HookProbe, context: CellContext,
+            layout: CellLayout, samples: [CheckSample]
+        ) {
+            (self.worker, self.registry, self.type, self.probe) = (worker, registry, type, probe)
+            (self.context, self.layout, self.samples) = (context, layout, samples)
+        }
+
+        /// Sample `i` on a new cell, each hook on its own, timed.
+        mutating func fresh(_ unit: Int, _ i: Int) {
+            let s = samples[i]
+            let cell = probe.makeCell(
+                at: s.indexPath, style: s.style, selectable: s.selectable, rowsInSection: s.rowsInSection,
+                data: s.data)
+            var times: [String: [UInt64]] = [:]
+            var height: Double?
+            for kind in [HookKind.initCell, .customizeCell, .heightForCell] where probe.has(kind) {
+                let answer = call(kind, on: cell, unit: unit, sample: i, times: &times)
+                if kind == .heightForCell {
+                    if answer != 0, !(answer >= 1 && answer <= Double(PluginLimits.maxRowHeight)) {
+                        var message = CheckMessage()
+                        message.badHeight = .init(sample: i, answer: "\(answer)")
+                        worker.send(message)
+                    }
+                    height = answer >= 1 ? answer : nil
+                }
+            }
+            let lines = (height ?? cell.rowHeight).map(TableRenderer.rowLines)
+            _ = layout.layout(cell, width: worker.contentWidth, height: lines)
+            if probe.has(.prepareCellForReuse) {
+                _ = call(.prepareCellForReuse, on: cell, unit: unit, sample: i, times: &times)
+            }
+            var message = CheckMessage()
+            message.times = times
+            worker.send(message)
+        }
+
+        private func call(
+            _ kind: HookKind, on cell: Cell, unit: Int, sample: Int, times: inout [String: [UInt64]]
+        ) -> Double {
+            worker.mark(unit, kind.rawValue, sample: sample)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let answer = probe.run(kind, on: cell) ?? 0
+            times[kind.rawValue, default: []].append(DispatchTime.now().uptimeNanoseconds - start)
+            if let error = cell.lastError {
+                var message = CheckMessage()
+                message.hostError = .init(hook: kind, sample: sample, message: error)
+                worker.send(message)
+            }
+            return answer
+        }
+
+        /// Sample `row` through the routine on the cell sample `from` used, compared with `row` on a new cell.
+        mutating func reuse(_ unit: Int, from: Int, row: Int) {
+            let queue = CellQueue(registry: registry, poolLimit: 1, context: context)
+            let first = dequeue(queue, from, unit: unit, hook: CheckWire.dequeue)
+            _ = height(queue, first, unit: unit, sample: from)
+            _ = layout.layout(first, width: worker.contentWidth, height: nil)
+            if probe.has(.prepareCellForReuse) {
+                worker.mark(unit, HookKind.prepareCellForReuse.rawValue, sample: from)
+            }
+            queue.recycle(first)
+            let reused = dequeue(queue, row, unit: unit, hook: HookKind.customizeCell.rawValue)
+            let reusedHeight = height(queue, reused, unit: unit, sample: row)
+            guard queue.statistics(for: type).reused == 1 else { return }  // not reused: nothing to compare
+            let properties = CellSnapshot.properties(of: reused, height: reusedHeight)
+            let fresh: [(String, String)]
+            if let known = freshProperties[row] {
+                fresh = known
+            } else {
+                let other = CellQueue(registry: registry, poolLimit: 1, context: context)
+                let cell = dequeue(other, row, unit: unit, hook: CheckWire.dequeue)
+                fresh = CellSnapshot.properties(of: cell, height: height(other, cell, unit: unit, sample: row))
+                freshProperties[row] = fresh
+            }
+            for (property, reusedValue, freshValue) in CellSnapshot.differences(properties, fresh)
+            where reported.insert(property).inserted {
+                var message = CheckMessage()
+                message.difference = ReuseDifference(
+                    property: property, reused: reusedValue, fresh: freshValue, from: from, row: row)
+                worker.send(message)
+            }
+        }
+
+        private func dequeue(_ queue: CellQueue, _ i: Int, unit: Int, hook: String) -> Cell {
+            let s = samples[i]
+            worker.mark(unit, hook, sample: i)
+            return queue.dequeueCell(
+                type, at: s.indexPath, style: s.style, selectable: s.selectable, rowsInSection: s.rowsInSection,
+                data: s.data)
+        }
+
+        private func height(_ queue: CellQueue, _ cell: Cell, unit: Int, sample: Int) -> Double? {
+            guard probe.has(.heightForCell) else { return queue.height(of: cell) }
+            worker.mark(unit, HookKind.heightForCell.rawValue, sample: sample)
+            return queue.height(of: cell)
+        }
+
+        /// Sends the context's warnings not sent yet.
+        mutating func sendWarnings() {
+            let warnings = context.warnings
+            guard warnings.count > warningsSent else { return }
+            var message = CheckMessage()
+            message.warnings = Array(warnings[warningsSent...])
+            warningsSent = warnings.count
+            worker.send(message)
+        }
+    }
+
+    // MARK: The pipe
+
+    /// Says that `hook` is about to run for `sample` in `unit`.
+    func mark(_ unit: Int, _ hook: String, sample: Int) { write("S\(unit) \(hook) \(sample)\n") }
+
+    /// Sends `message` as one JSON line.
+    func send(_ message: CheckMessage) {
+        guard let data = try? JSONEncoder().encode(message) else { return }
+        write("J" + String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    private func fail(_ reason: String) -> Int32 {
+        var message = CheckMessage()
+        message.failure = reason
+        send(message)
+        return 2
+    }
+
+    private func write(_ line: String) {
+        var bytes = Array(line.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += n
+        }
+    }
+}
