@@ -17,7 +17,9 @@ struct CellKitCommand: ParsableCommand {
             $XDG_DATA_HOME/cellkit/plugins (default ~/.local/share/cellkit/plugins). The first plugin \
             to offer an identifier wins.
             """,
-        subcommands: [RenderCommand.self, ListCommand.self, InspectCommand.self])
+        subcommands: [
+            RenderCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self, CheckWorkerCommand.self,
+        ])
 
     /// ArgumentParser's `main`, except that every message it would print (errors
     /// quote documents, data files and plugins) is made terminal-safe first, and an

@@ -1,0 +1,214 @@
+// `cellkit check PLUGIN|IDENTIFIER`: vets a plugin by running its hooks in a worker
+// process over sample rows (empty, a table's, hostile), and reports crashes, exit(),
+// timeouts, failed host calls, limits hit, cells that keep what an earlier row set,
+// and each hook's time per call. The worker is this program again (`check-worker`).
+
+import ArgumentParser
+import CellKit
+import Foundation
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Vet a plugin: run its hooks in a worker process over sample rows and report every fault.",
+        discussion: """
+            Give a .so file to check each of its cell types, or a cell identifier to check that type \
+            (in the plugin that provides it). Each type's hooks run in a worker process, so a crash, \
+            an exit() or a hook running past --hook-timeout is reported, naming the hook and the row, \
+            and the check goes on in a new worker after that row (at most 3 such faults a type).
+
+            Samples: empty data, typical data and hostile data (very long texts, control characters, \
+            values of the wrong type, numbers and nulls for every key, deep nesting), and with --table \
+            the table's rows of the type (up to 24). Each sample runs on a new cell, each hook timed; \
+            then each sample is laid out through the reuse routine on a cell another sample of the \
+            same style gave back, and compared with the same sample on a new cell: every property \
+            that differs is reported with both values.
+
+            Reported: crashes (the signal), exit(), timeouts, failed host calls with their last_error, \
+            the context's limit warnings (heights, frames, text sizes, subviews, styles), height \
+            answers outside 1-200 lines, and reuse differences. Failed reads of the row's data (a \
+            missing key, a value of another type) and missing images are notes: hooks handle those \
+            through the status.
+
+            Exit status: 0 the plugin is clean; 1 it has findings; 2 it cannot be checked (not found, \
+            unusable, a built-in type, the table cannot be read); 64 a malformed option.
+            """)
+
+    @Argument(help: "A plugin file, or a registered cell identifier.")
+    var target: String
+
+    @Option(help: ArgumentHelp("A table document whose rows of the type are samples too.", valueName: "doc"))
+    var table: String?
+
+    @Option(help: ArgumentHelp("Seconds a hook may run before its worker is killed.", valueName: "s"))
+    var hookTimeout: Double = 5
+
+    @Flag(help: "Print JSON for scripts.")
+    var json = false
+
+    @OptionGroup var discovery: DiscoveryFlags
+
+    func validate() throws {
+        guard hookTimeout > 0, hookTimeout <= 3600 else {
+            throw ValidationError("--hook-timeout \(hookTimeout) is out of range; give 0.01 to 3600 seconds")
+        }
+    }
+
+    func run() throws {
+        let (plugin, only) = try resolve()
+        let types = plugin.cellTypes.filter { only == nil || $0.identifier.name == only }
+        var report = CheckReport(plugin: plugin.path, name: plugin.descriptor.name, version: plugin.descriptor.version)
+        if !plugin.isUsable { report.error = "plugin cannot be used: " + plugin.problems.joined(separator: "; ") }
+        if report.error == nil {
+            let table = table.map(SearchPath.absolute)
+            let forward = discovery.pluginPaths.flatMap { ["--plugin-path", $0] }
+            let unsafe = discovery.allowUnsafePermissions
+            let timeout = hookTimeout
+            for type in types {
+                let name = type.identifier.name, path = plugin.path
+                let supervisor = CheckSupervisor(executable: "/proc/self/exe", hookTimeout: timeout) { from, excluded in
+                    ["check-worker", path, "--identifier", name, "--from", "\(from)"]
+                        + (excluded.isEmpty ? [] : ["--exclude", excluded.map(String.init).joined(separator: ",")])
+                        + (table.map { ["--table", $0] } ?? []) + forward
+                        + (unsafe ? ["--allow-unsafe-permissions"] : [])
+                }
+                report.cellTypes.append(supervisor.run(identifier: name))
+            }
+        }
+        if json { try Output.printJSON(report) } else { Output.print(lines(report)) }
+        throw ExitCode(report.status)
+    }
+
+    /// The plugin file the target names, and the one type to check when it is an identifier.
+    private func resolve() throws -> (PluginFile, String?) {
+        if target.contains("/") || target.hasSuffix(".so") || FileManager.default.fileExists(atPath: target) {
+            switch PluginFile.read(path: SearchPath.absolute(target)) {
+            case .failure(let rejection):
+                Output.print(["\(rejection.path): \(rejection.reason)"])
+                throw ExitCode(2)
+            case .success(let found):
+                return (discovery.allowUnsafePermissions ? found : found.checkingPermissions(), nil)
+            }
+        }
+        let identifier: CellIdentifier
+        do { identifier = try CellIdentifier(target) } catch { throw ValidationError(error.description.terminalSafe) }
+        if BuiltinCells.names.contains(target) {
+            Output.print(["'\(target)' is a built-in cell type: no plugin code to check"])
+            throw ExitCode(2)
+        }
+        let catalog = Catalog(options: discovery.options)
+        guard let registration = catalog.registration(for: identifier) else {
+            let error = CellKitError.unknownIdentifier(
+                name: target, nearest: catalog.nearest(to: target), searched: catalog.options.searchPath.describedPaths)
+            Output.print(["Error: \(error.description)"])
+            throw ExitCode(2)
+        }
+        return (catalog.plugins[registration.pluginIndex], target)
+    }
+
+    private func lines(_ report: CheckReport) -> [String] {
+        var lines = ["\(report.plugin)  (\(report.name) \(report.version))"]
+        if let error = report.error { return lines + ["  cannot check: \(error)", "Not checked (exit 2)."] }
+        let seconds = hookTimeout == hookTimeout.rounded() ? "\(Int(hookTimeout))" : "\(hookTimeout)"
+        lines.append("  hooks run in a worker process; a hook may run \(seconds) s")
+        for type in report.cellTypes {
+            lines.append("")
+            lines.append("\(type.identifier)  \(type.hooks.joined(separator: ", "))")
+            if let error = type.error {
+                lines.append("  cannot check: \(error)")
+                continue
+            }
+            let skipped = type.tableRowsSkipped > 0 ? ", \(type.tableRowsSkipped) more table rows not sampled" : ""
+            lines.append(
+                "  \(type.samples.count) samples\(skipped); \(type.unitsRun) of \(type.unitsPlanned) units run in \(type.workers) worker\(type.workers == 1 ? "" : "s")"
+            )
+            lines += type.findings.map { "  FAIL \($0.message)" }
+            if type.findings.isEmpty {
+                lines.append("  ok: no crash, exit, timeout, failed host call, limit or reuse difference")
+            }
+            if !type.timings.isEmpty {
+                let width = type.timings.map(\.hook.count).max() ?? 0
+                lines.append("  time per call (median, p99):")
+                for t in type.timings {
+                    let pad = String(repeating: " ", count: width - t.hook.count)
+                    lines.append(
+                        "    \(t.hook)\(pad)  \(Self.micro(t.medianMicroseconds))  \(Self.micro(t.p99Microseconds))  over \(t.calls) calls"
+                    )
+                }
+            }
+            if !type.notes.isEmpty { lines += ["  notes:"] + type.notes.map { "    \($0)" } }
+        }
+        let findings = report.cellTypes.reduce(0) { $0 + $1.findings.count }
+        lines.append("")
+        switch report.status {
+        case 0:
+            lines.append("Clean: \(report.cellTypes.count) cell type\(report.cellTypes.count == 1 ? "" : "s") checked.")
+        case 1: lines.append("Not clean: \(findings) finding\(findings == 1 ? "" : "s") (exit 1).")
+        default: lines.append("Not checked (exit 2).")
+        }
+        return lines
+    }
+
+    static func micro(_ value: Double) -> String {
+        let text = value < 10 ? String(format: "%.2f", value) : String(format: "%.1f", value)
+        return String(repeating: " ", count: max(0, 8 - text.count)) + text + " µs"
+    }
+}
+
+/// `cellkit check --json`.
+struct CheckReport: Encodable {
+    let plugin: String, name: String, version: String
+    var error: String?
+    var cellTypes: [CheckTypeReport] = []
+
+    init(plugin: String, name: String, version: String) {
+        (self.plugin, self.name, self.version) = (plugin, name, version)
+    }
+
+    /// 0 clean, 1 findings, 2 not checked.
+    var status: Int32 {
+        if error != nil || cellTypes.contains(where: { $0.error != nil }) || cellTypes.isEmpty { return 2 }
+        return cellTypes.contains { !$0.findings.isEmpty } ? 1 : 0
+    }
+
+    var clean: Bool { status == 0 }
+
+    enum CodingKeys: String, CodingKey { case plugin, name, version, error, cellTypes, clean, status }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(plugin, forKey: .plugin)
+        try c.encode(name, forKey: .name)
+        try c.encode(version, forKey: .version)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encode(cellTypes, forKey: .cellTypes)
+        try c.encode(clean, forKey: .clean)
+        try c.encode(status, forKey: .status)
+    }
+}
+
+/// `cellkit check-worker`: the worker `check` starts; not for people. Reports on fd 3.
+struct CheckWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-worker", abstract: "The worker process of `cellkit check`.", shouldDisplay: false)
+
+    @Argument var plugin: String
+    @Option var identifier: String
+    @Option var from = 0
+    @Option var exclude = ""
+    @Option var table: String?
+    @OptionGroup var discovery: DiscoveryFlags
+
+    func run() throws {
+        // The plugin under check first, so that it provides the identifier even if another plugin offers it too.
+        var search = SearchPath.standard(options: discovery.pluginPaths)
+        search.entries.insert(.init(path: plugin, origin: .option), at: 0)
+        var worker = CheckWorker(
+            identifier: identifier,
+            options: DiscoveryOptions(searchPath: search, allowUnsafePermissions: discovery.allowUnsafePermissions))
+        worker.tablePath = table
+        worker.from = from
+        worker.excluded = exclude.split(separator: ",").compactMap { Int($0) }
+        throw ExitCode(worker.run())
+    }
+}
