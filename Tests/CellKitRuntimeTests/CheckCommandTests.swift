@@ -1,0 +1,141 @@
+// `cellkit check`: a clean plugin exits 0; plugins that crash, hang or exit() are
+// findings named by hook and row while the parent lives on; a reuse-unsafe plugin is
+// reported with the property, both values and the rows; --json parses.
+
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("cellkit check: plugins vetted in a worker process")
+struct CheckCommandTests {
+    let command = CommandTests()
+    /// Spawns cellkit with a cleared signal mask and default signal actions (see OutputCommandTests).
+    let spawner = OutputCommandTests()
+
+    func plugin(_ name: String, _ body: String) throws -> String {
+        try Fixtures.compileC(
+            "#include <stdlib.h>\n#include <stddef.h>\n#include \"cellkit.h\"\nCK_PLUGIN(\"\(name)\", \"0.1.0\", \"a test plugin\");\n"
+                + body, name: name.lowercased(), in: try Fixtures.folder(name))
+    }
+
+    @Test("the package's FoobarCells plugin is clean: exit 0, every type checked, hooks timed")
+    func foobarIsClean() throws {
+        let (status, text) = try command.cellkit(["check", Fixtures.buildDirectory + "/libFoobarCells.so"])
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("Clean: 2 cell types checked."))
+        #expect(!text.contains("FAIL"))
+        #expect(text.contains("customizeCellForBar"), "Bar's libffi hooks are timed too")
+        #expect(text.contains("time per call (median, p99):"))
+        let (withTable, tableText) = try command.cellkit([
+            "check", "Bar", "--table", Render.manifest("seed-004-foobar.yaml"),
+        ])
+        #expect(withTable == 0, "\(tableText)")
+        #expect(tableText.contains("12 samples;"), "the table's 3 Bar rows and the 9 built-in samples")
+    }
+
+    @Test("a SIGSEGV in customize is a finding naming the hook and row; the parent goes on and exits 1")
+    func crash() throws {
+        let path = try plugin(
+            "Crashy",
+            """
+            CK_EXPORT void customizeCellForCrashy(ck_cell *cell, ck_index_path ip) {
+                if (ip.row == 2) { volatile int *p = NULL; *p = 1; }
+                ck_set_text(ck_text_label(cell), "fine");
+            }
+            """)
+        let (ending, text) = try spawner.run(["check", path])
+        #expect(ending == .exited(1), "\(text)")
+        #expect(
+            text.contains(
+                "FAIL customizeCellForCrashy crashed with SIGSEGV (signal 11) at row 2 (typical data) on a new cell"),
+            "\(text)")
+        #expect(text.contains("64 of 65 units run in 2 workers"), "the check went on after the crash")
+    }
+
+    @Test("an endless loop is killed after --hook-timeout and named by hook and row")
+    func hang() throws {
+        let path = try plugin(
+            "Hang",
+            """
+            CK_EXPORT void customizeCellForHang(ck_cell *cell, ck_index_path ip) {
+                if (ip.row == 1) for (volatile int i = 0;; i++) {}
+                ck_set_text(ck_text_label(cell), "fine");
+            }
+            """)
+        let start = Date()
+        let (ending, text) = try spawner.run(["check", path, "--hook-timeout", "1"], timeout: 60)
+        #expect(ending == .exited(1), "\(text)")
+        #expect(
+            text.contains(
+                "FAIL customizeCellForHang did not return within 1 s at row 1 (an empty object) on a new cell; its worker was killed"
+            ), "\(text)")
+        #expect(Date().timeIntervalSince(start) < 30)
+    }
+
+    @Test("exit(3) in a height hook is a finding; the parent's own status is 1, not 3")
+    func exitCall() throws {
+        let path = try plugin(
+            "Quitter",
+            """
+            CK_EXPORT void customizeCellForQuitter(ck_cell *cell, ck_index_path ip) { (void)ip; ck_set_text(ck_text_label(cell), "fine"); }
+            CK_EXPORT double heightForCellForQuitter(ck_cell *cell, ck_index_path ip) { (void)cell; if (ip.row == 3) exit(3); return 1; }
+            """)
+        let (ending, text) = try spawner.run(["check", path])
+        #expect(ending == .exited(1), "\(text)")
+        #expect(
+            text.contains(
+                "FAIL heightForCellForQuitter called exit(3) at row 3 (very long texts) on a new cell: a plugin must return, never end the process"
+            ), "\(text)")
+    }
+
+    @Test("a checkmark and red text set on row 0 only: each property with both values and the rows")
+    func reuseUnsafe() throws {
+        let path = try plugin(
+            "Stale",
+            """
+            CK_EXPORT void customizeCellForStale(ck_cell *cell, ck_index_path ip) {
+                ck_set_text(ck_text_label(cell), "a row");
+                if (ip.row == 0) {
+                    ck_set_accessory(cell, CK_ACCESSORY_CHECKMARK);
+                    ck_set_text_color(ck_text_label(cell), CK_RGB(255, 0, 0));
+                }
+            }
+            """)
+        let (status, text) = try command.cellkit(["check", path])
+        #expect(status == 1, "\(text)")
+        #expect(
+            text.contains(
+                "FAIL customizeCellForStale leaves accessoryType = checkmark from row 0 (empty data) on row 1 (an empty object) (a new cell has none): reset it in customizeCellForStale or in prepareCellForReuseForStale"
+            ), "\(text)")
+        #expect(
+            text.contains(
+                "FAIL customizeCellForStale leaves textLabel.textColor = #ff0000ff from row 0 (empty data) on row 1 (an empty object) (a new cell has none)"
+            ), "\(text)")
+    }
+
+    @Test("--json parses: findings with kind, hook and row; clean and status")
+    func json() throws {
+        let path = try plugin(
+            "Crashy",
+            """
+            CK_EXPORT void customizeCellForCrashy(ck_cell *cell, ck_index_path ip) {
+                if (ip.row == 2) { volatile int *p = NULL; *p = 1; }
+                ck_set_text(ck_text_label(cell), "fine");
+            }
+            """)
+        let (ending, text) = try spawner.run(["check", path, "--json"])
+        #expect(ending == .exited(1))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+        #expect(json["clean"] as? Bool == false)
+        #expect(json["status"] as? Int == 1)
+        let types = try #require(json["cellTypes"] as? [[String: Any]])
+        let findings = try #require(types.first?["findings"] as? [[String: Any]])
+        #expect(findings.first?["kind"] as? String == "crash")
+        #expect(findings.first?["hook"] as? String == "customizeCellForCrashy")
+        #expect(findings.first?["row"] as? String == "row 2 (typical data)")
+        let (clean, foobar) = try command.cellkit(["check", "Foobar", "--json"])
+        #expect(clean == 0)
+        let parsed = try JSONSerialization.jsonObject(with: Data(foobar.utf8)) as? [String: Any]
+        #expect(parsed?["clean"] as? Bool == true)
+    }
+}
