@@ -300,7 +300,9 @@ struct HostileELFTests {
         #expect(clock.now - again < .seconds(60))
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        #expect(usage.ru_maxrss < 2 << 20, "peak memory \(usage.ru_maxrss) KiB")
+        // The whole test process's peak (tests run in parallel): a bound far below the 6 GB
+        // such a file once took, not a measure of this test alone.
+        #expect(usage.ru_maxrss < 4 << 20, "peak memory \(usage.ru_maxrss) KiB")
     }
 
     @Test("Every other limit: symbols per table, sections, file size, signature length and demangled names")
