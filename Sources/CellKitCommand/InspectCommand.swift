@@ -47,10 +47,7 @@ struct InspectCommand: ParsableCommand {
         let identifier: CellIdentifier
         do { identifier = try CellIdentifier(target) } catch { throw ValidationError(error.description.terminalSafe) }
         guard let registration = catalog.registration(for: identifier) else {
-            let error = CellKitError.unknownIdentifier(
-                name: target, nearest: catalog.nearest(to: target),
-                searched: catalog.options.searchPath.describedPaths)
-            throw ValidationError(error.description.terminalSafe)
+            throw ValidationError(catalog.unknownIdentifierError(target).description.terminalSafe)
         }
         return .success(catalog.plugins[registration.pluginIndex])  // already read by discovery
     }

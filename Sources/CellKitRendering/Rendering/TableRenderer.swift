@@ -136,7 +136,8 @@ public final class TableRenderer {
         return lines <= Double(PluginLimits.maxRowHeight) ? Int(lines.rounded()) : PluginLimits.maxRowHeight
     }
 
-    /// The cell type a row names, resolved once per identifier.
+    /// The cell type a row names, resolved once per identifier; its near misses (hooks
+    /// probably meant for it that never run) go to the context's warnings then.
     private func reuseSlot(_ row: TableRow) throws -> ReuseSlot {
         for known in types where known.name == row.identifier { return known.slot }
         let type: CellType
@@ -145,6 +146,10 @@ public final class TableRenderer {
             throw mark.error(error.description)
         }
         types.append((row.identifier, type.reuseSlot))
+        for miss in queue.registry.nearMisses(for: type) {
+            let file = type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath
+            queue.context.warn("\(file): cell type \(type.identifier) has a near miss: \(miss)")
+        }
         return type.reuseSlot
     }
 }

@@ -103,6 +103,50 @@ public struct Catalog: Sendable {
         return best.0
     }
 
+    // MARK: Why an identifier is missing
+
+    /// The most refused or skipped files an unknown identifier's reasons list; `cellkit list` shows all.
+    static let maxRejectionsListed = 5
+
+    /// What discovery knows about `identifier` when no usable plugin provides it, one sentence
+    /// each: every plugin that offers it but cannot be used, with `cellkit list`'s reasons (a newer
+    /// ABI, a bad signature, a file that became unsafe); every near miss in any plugin that
+    /// concerns it (`initcellForFoo`, a hidden `customizeCellForFoo`, see `NearMiss.concerns(_:)`);
+    /// then the files and folders on the search path that were refused (permissions) or skipped
+    /// (no descriptor, not readable as ELF), whose cell types are unknown. Ordinary shared
+    /// libraries that are no plugin are left out. Empty when discovery saw nothing of it.
+    /// Texts quote plugin files: print them through `TextSanitizer.visible`.
+    public func unavailabilityReasons(for identifier: CellIdentifier) -> [String] {
+        var reasons: [String] = []
+        for plugin in plugins
+        where !plugin.isUsable && plugin.cellTypes.contains(where: { $0.identifier == identifier }) {
+            reasons.append(
+                "\(plugin.path) offers '\(identifier)' but cannot be used: \(plugin.problems.joined(separator: "; "))")
+        }
+        for plugin in plugins {
+            for miss in plugin.nearMisses where miss.concerns(identifier) {
+                reasons.append("\(plugin.path) has a near miss: \(miss)")
+            }
+        }
+        let unread = rejections.filter { $0.reason != PluginFile.notAPluginReason }
+        if !unread.isEmpty {
+            let listed = unread.prefix(Self.maxRejectionsListed).map(\.description).joined(separator: "; ")
+            let more = unread.count - Self.maxRejectionsListed
+            reasons.append(
+                "Refused or skipped on the search path, so the cell types they offer are unknown: \(listed)"
+                    + (more > 0 ? "; and \(more) more (`cellkit list` shows them all)" : ""))
+        }
+        return reasons
+    }
+
+    /// The error for a name no usable plugin provides: the reasons above (for a valid identifier),
+    /// the nearest known identifier among the registered ones and `extra`, and the folders searched.
+    package func unknownIdentifierError(_ name: String, including extra: [String] = []) -> CellKitError {
+        .unknownIdentifier(
+            name: name, nearest: nearest(to: name, including: extra), searched: options.searchPath.describedPaths,
+            reasons: (try? CellIdentifier(name)).map(unavailabilityReasons) ?? [])
+    }
+
     // MARK: Walking the path
 
     /// The library files of one search-path entry, sorted by name; unreadable folders become rejections.

@@ -30,6 +30,23 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         return suggestion.map { "\(name): did you mean \($0)? \(explanation)" } ?? "\(name): \(explanation)"
     }
 
+    /// Whether this near miss is about the cell type `identifier`: the symbol, the hook a
+    /// stray signature names, or the suggested hook (a `@_cdecl` name included) is one of
+    /// its hooks, spelled exactly. `initcellForFoo` (suggestion `initCellForFoo`) and
+    /// `customizeCellForfoo` beside `initCellForFoo` concern `Foo`; a hidden
+    /// `customizeCellForFoo` concerns `Foo` too.
+    public func concerns(_ identifier: CellIdentifier) -> Bool {
+        var names = [symbol]
+        if symbol.hasPrefix(CK_SIGNATURE_PREFIX) { names.append(String(symbol.dropFirst(CK_SIGNATURE_PREFIX.count))) }
+        if let suggestion {
+            names.append(suggestion)
+            // `@_cdecl("initCellForFoo") public func`: the quoted name.
+            let quoted = suggestion.split(separator: "\"", omittingEmptySubsequences: false)
+            if quoted.count == 3 { names.append(String(quoted[1])) }
+        }
+        return names.contains { HookKind.parse(symbol: $0)?.1 == identifier }
+    }
+
     /// Every near miss in `image`, given the cell types that follow the rule.
     static func find(in image: ELFImage, _ declared: PluginFile.Declarations) -> [NearMiss] {
         let exported = image.dynamicSymbols.filter { $0.isExported && $0.kind == .function }

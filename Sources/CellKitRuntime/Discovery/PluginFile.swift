@@ -94,6 +94,11 @@ extension PluginFile {
     /// The host's ABI version, which plugins are checked against.
     public static let hostABI = (major: Int(CK_ABI_MAJOR), minor: Int(CK_ABI_MINOR))
 
+    /// Why a shared library that exports neither a descriptor nor a hook is skipped: an
+    /// ordinary library, not a plugin.
+    package static let notAPluginReason =
+        "a shared library, but not a CellKit plugin: it exports no '\(CK_DESCRIPTOR_SYMBOL)' descriptor"
+
     /// Reads the file at `path`: a plugin record, or why it is not one. Never runs its code.
     package static func read(path: String) -> Result<PluginFile, Rejection> {
         let reject = { (reason: String) in Result<PluginFile, Rejection>.failure(Rejection(path: path, reason: reason))
@@ -114,7 +119,7 @@ extension PluginFile {
             let hooks = exported.filter { HookKind.parse(symbol: $0.name) != nil }.map(\.name)
             return .failure(
                 hooks.isEmpty
-                    ? "a shared library, but not a CellKit plugin: it exports no '\(CK_DESCRIPTOR_SYMBOL)' descriptor"
+                    ? Reason(notAPluginReason)
                     : "exports hooks (\(hooks.prefix(3).joined(separator: ", "))) but no '\(CK_DESCRIPTOR_SYMBOL)' descriptor; add CK_PLUGIN(name, version, description)"
             )
         }

@@ -8,8 +8,11 @@ public enum CellKitError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The name breaks the naming rule; nothing was looked up.
     case invalidIdentifier(IdentifierError)
     /// No built-in type and no usable plugin offers `name`. `nearest` is the closest known
-    /// identifier, if one is close; `searched` the paths of the search path, in order.
-    case unknownIdentifier(name: String, nearest: CellIdentifier?, searched: [String])
+    /// identifier, if one is close; `searched` the paths of the search path, in order;
+    /// `reasons` what discovery knows of it, one sentence each (see
+    /// `Catalog.unavailabilityReasons(for:)`): plugins that offer it but cannot be used,
+    /// near misses that concern it, files on the path that were refused or skipped.
+    case unknownIdentifier(name: String, nearest: CellIdentifier?, searched: [String], reasons: [String] = [])
     /// Discovery found the plugin unusable (`problems` are `PluginFile.problems`), or the
     /// loaded library's descriptor fails the ABI check.
     case pluginUnusable(path: String, problems: [String])
@@ -26,11 +29,12 @@ public enum CellKitError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidIdentifier(let error): return error.description
-        case .unknownIdentifier(let name, let nearest, let searched):
+        case .unknownIdentifier(let name, let nearest, let searched, let reasons):
+            let why = reasons.map { " " + ($0.hasSuffix(".") ? $0 : $0 + ".") }.joined()
             let hint = nearest.map { " Did you mean '\($0)'?" } ?? ""
             let places = searched.isEmpty ? "an empty search path" : searched.joined(separator: ", ")
             return
-                "no plugin provides cell identifier '\(name)'.\(hint) Searched: \(places). Run `cellkit list` to see what is registered."
+                "no plugin provides cell identifier '\(name)'.\(why)\(hint) Searched: \(places). Run `cellkit list` to see what is registered."
         case .pluginUnusable(let path, let problems):
             return "\(path): plugin cannot be used: " + problems.joined(separator: "; ")
         case .untrusted(let path, let reason): return "\(path): \(reason)"

@@ -57,9 +57,7 @@ public final class CellRegistry: Sendable {
     public func cellType(_ identifier: CellIdentifier) throws(CellKitError) -> CellType {
         if let resolved = state.withLock({ $0.types[identifier] }) { return resolved }
         guard let registration = catalog.registration(for: identifier) else {
-            throw .unknownIdentifier(
-                name: identifier.name, nearest: catalog.nearest(to: identifier.name, including: BuiltinCells.names),
-                searched: catalog.options.searchPath.describedPaths)
+            throw catalog.unknownIdentifierError(identifier.name, including: BuiltinCells.names)
         }
         let result: Result<CellType, CellKitError> = state.withLock { state in
             if let type = state.types[identifier] { return .success(type) }
@@ -73,6 +71,18 @@ public final class CellRegistry: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// The near misses of the plugin that provides `type` that concern it (see
+    /// `NearMiss.concerns(_:)`), such as `customizeCellForfoo` beside `initCellForFoo` or a
+    /// hidden `customizeCellForFoo`: hooks its author probably meant for it, which never run.
+    /// Empty for a built-in type and a type of another registry. `TableRenderer` warns of
+    /// them the first time it resolves the type.
+    public func nearMisses(for type: CellType) -> [NearMiss] {
+        guard !type.isBuiltin, let registration = catalog.registration(for: type.identifier) else { return [] }
+        let plugin = catalog.plugins[registration.pluginIndex]
+        guard plugin.path == type.pluginPath else { return [] }
+        return plugin.nearMisses.filter { $0.concerns(type.identifier) }
     }
 
     /// The type a slot stands for, or nil if this registry did not make the slot.
