@@ -136,6 +136,17 @@ public final class Cell {
     @inlinable public var lastError: String? { _lastError }
     @usableFromInline @exclusivity(unchecked) var _lastError: String?
 
+    /// A host call of `function` failed, on the hook's thread: `message` becomes `last_error`,
+    /// and the context counts the failure against the plugin and the running hook
+    /// (`CellContext.failedHostCalls`). Out of line: only failing calls come here.
+    @inline(never)
+    func fail(_ function: StaticString, _ message: String) {
+        _lastError = message
+        context.countFailure(
+            FailedHostCalls.Key(pluginFile: pluginFile, identifier: reuseIdentifier, hook: _hook), function: function,
+            message: message)
+    }
+
     // MARK: Threads
 
     /// The thread running (or that last ran) one of the cell's hooks, as `pthread_self()`:

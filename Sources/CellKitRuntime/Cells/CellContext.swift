@@ -17,6 +17,8 @@ public final class CellContext: Sendable {
         var warnings: [String] = []
         var seen: Set<String> = []
         var limits: Set<LimitWarningKey> = []
+        var failures: [FailedHostCalls] = []
+        var failureIndex: [FailedHostCalls.Key: Int] = [:]
     }
 
     /// A context whose hooks apply styles from `stylesheet`.
@@ -41,6 +43,31 @@ public final class CellContext: Sendable {
         }
     }
 
+    /// Host calls that returned an error status, counted per plugin file and hook, in the
+    /// order first seen: each with its count and the first failure's `last_error` text
+    /// (`libfoo.so: customizeCellForFoo: 1,000 host calls failed; the first: view_with_tag: tag 0
+    /// refused: …`). Counted only when a call fails, so a table whose hooks' calls all succeed
+    /// pays nothing; calls refused for coming from another thread than the hook's
+    /// (`CK_ERR_WRONG_THREAD`) or passing no cell are not counted. `cellkit render` prints them
+    /// after the warnings. Texts quote plugins: print them through `TextSanitizer.visible`.
+    public var failedHostCalls: [FailedHostCalls] { state.withLock { $0.failures } }
+
+    /// Counts a failed host call of `function` against `key`; the first for a key keeps `message`.
+    package func countFailure(_ key: FailedHostCalls.Key, function: StaticString, message: String) {
+        state.withLock { state in
+            if let index = state.failureIndex[key] {
+                state.failures[index].count += 1
+                return
+            }
+            state.failureIndex[key] = state.failures.count
+            let name = "\(function)"
+            state.failures.append(
+                FailedHostCalls(
+                    pluginFile: key.pluginFile, hook: key.hook.symbol(for: key.identifier), count: 1,
+                    first: message.hasPrefix(name + ": ") ? message : "\(name): \(message)"))
+        }
+    }
+
     /// Records the message `make` builds, the first time `key` is seen; later times build nothing.
     /// A plugin that breaks a limit on every row is reported once, at its first row.
     package func warnOnce(_ key: LimitWarningKey, _ make: () -> String) {
@@ -49,5 +76,41 @@ public final class CellContext: Sendable {
             let message = make()
             if state.seen.insert(message).inserted { state.warnings.append(message) }
         }
+    }
+}
+
+/// The host calls of one plugin's hook that failed: how many, and the first one's message.
+public struct FailedHostCalls: Sendable, Equatable, CustomStringConvertible {
+    /// The plugin file's name (`libfoo.so`), as warnings name it.
+    public let pluginFile: String
+    /// The hook that made the calls, by its symbol (`customizeCellForFoo`).
+    public let hook: String
+    /// How many of its host calls returned an error status (every `CK_ERR_…` but
+    /// `CK_ERR_WRONG_THREAD`), over every row drawn with the context.
+    public internal(set) var count: Int
+    /// The first failed call: the host function, then what `last_error` said
+    /// (`view_with_tag: tag 0 refused: …`, `cell_set_int: 99 is not a accessory type (0...3)`).
+    public let first: String
+
+    /// `libfoo.so: customizeCellForFoo: 1,000 host calls failed; the first: …`, on one line.
+    public var description: String {
+        "\(pluginFile): \(hook): \(Self.grouped(count)) host \(count == 1 ? "call" : "calls") failed; the first: \(first)"
+    }
+
+    /// What calls are counted by: the plugin file, the cell type and the hook.
+    package struct Key: Hashable, Sendable {
+        let pluginFile: String
+        let identifier: CellIdentifier
+        let hook: HookKind
+    }
+
+    /// `n` with commas between groups of three digits: 1,000,000.
+    static func grouped(_ n: Int) -> String {
+        var digits = String(n.magnitude), out = ""
+        while digits.count > 3 {
+            out = "," + digits.suffix(3) + out
+            digits.removeLast(3)
+        }
+        return (n < 0 ? "-" : "") + digits + out
     }
 }

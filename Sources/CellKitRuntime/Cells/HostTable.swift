@@ -21,12 +21,12 @@ enum HostTable {
     private static func make() -> ck_host {
         ck_host(
             abi_major: UInt32(CK_ABI_MAJOR), abi_minor: UInt32(CK_ABI_MINOR), size: UInt32(MemoryLayout<ck_host>.size),
-            cell_set_int: { c, p, v in onCell(c) { try $0.set(p, int: v) } },
-            cell_get_int: { c, p, out in onCell(c) { out?.pointee = try $0.int(p) } },
-            cell_set_double: { c, p, v in onCell(c) { try $0.set(p, double: v) } },
-            cell_get_double: { c, p, out in onCell(c) { out?.pointee = try $0.double(p) } },
-            cell_set_string: { c, p, v in onCell(c) { cell in try cell.set(p, string: budgeted(v, cell: cell, view: nil)) } },
-            cell_get_string: { c, p, out in onCell(c) { cell in out?.pointee = try cell.string(p).map(cell.cString) } },
+            cell_set_int: { c, p, v in onCell("cell_set_int", c) { try $0.set(p, int: v) } },
+            cell_get_int: { c, p, out in onCell("cell_get_int", c) { out?.pointee = try $0.int(p) } },
+            cell_set_double: { c, p, v in onCell("cell_set_double", c) { try $0.set(p, double: v) } },
+            cell_get_double: { c, p, out in onCell("cell_get_double", c) { out?.pointee = try $0.double(p) } },
+            cell_set_string: { c, p, v in onCell("cell_set_string", c) { cell in try cell.set(p, string: budgeted(v, cell: cell, view: nil)) } },
+            cell_get_string: { c, p, out in onCell("cell_get_string", c) { cell in out?.pointee = try cell.string(p).map(cell.cString) } },
             cell_part: { c, part in Cell.borrow(c) { $0.isOnHookThread ? $0.partHandle(part) : nil } ?? nil },
             set_accessory_view: { c, kind, frame in
                 guard let cell = Cell.from(c), cell.isOnHookThread else { return nil }
@@ -36,7 +36,7 @@ enum HostTable {
                     cell.checkFrame(frame, of: view)
                     return view.handle
                 } catch {
-                    cell._lastError = "set_accessory_view: \(CellError(error).message)"
+                    cell.fail("set_accessory_view", "set_accessory_view: \(CellError(error).message)")
                     return nil
                 }
             },
@@ -53,28 +53,28 @@ enum HostTable {
                             .subviews, "added more than \(PluginLimits.maxSubviews) subviews",
                             "add_subview refused the rest with CK_ERR_LIMIT (a cell has at most \(PluginLimits.maxSubviews) subviews)")
                     }
-                    cell._lastError = "add_subview: \(failure.message)"
+                    cell.fail("add_subview", "add_subview: \(failure.message)")
                     return nil
                 }
             },
             view_with_tag: { c, tag in
                 guard let cell = Cell.from(c), cell.isOnHookThread else { return nil }
-                if tag == 0 { cell._lastError = "view_with_tag: \(Cell.tagZeroMessage)" }
+                if tag == 0 { cell.fail("view_with_tag", "view_with_tag: \(Cell.tagZeroMessage)") }
                 return cell.view(withTag: Int(tag))?.handle
             },
-            view_set_int: { v, p, value in onView(v) { try $0.set(p, int: value) } },
-            view_get_int: { v, p, out in onView(v) { out?.pointee = try $0.int(p) } },
-            view_set_double: { v, p, value in onView(v) { try $0.set(p, double: value) } },
-            view_get_double: { v, p, out in onView(v) { out?.pointee = try $0.double(p) } },
-            view_set_string: { v, p, value in onView(v) { view in try view.set(p, string: budgeted(value, cell: nil, view: view)) } },
-            view_get_string: { v, p, out in onView(v) { view in out?.pointee = try view.string(p).map(view.owner.cString) } },
-            view_set_frame: { v, frame in onView(v) { view in
+            view_set_int: { v, p, value in onView("view_set_int", v) { try $0.set(p, int: value) } },
+            view_get_int: { v, p, out in onView("view_get_int", v) { out?.pointee = try $0.int(p) } },
+            view_set_double: { v, p, value in onView("view_set_double", v) { try $0.set(p, double: value) } },
+            view_get_double: { v, p, out in onView("view_get_double", v) { out?.pointee = try $0.double(p) } },
+            view_set_string: { v, p, value in onView("view_set_string", v) { view in try view.set(p, string: budgeted(value, cell: nil, view: view)) } },
+            view_get_string: { v, p, out in onView("view_get_string", v) { view in out?.pointee = try view.string(p).map(view.owner.cString) } },
+            view_set_frame: { v, frame in onView("view_set_frame", v) { view in
                 view.frame = Rect(frame)
                 view.owner.checkFrame(frame, of: view)
             } },
-            view_get_frame: { v, out in onView(v) { out?.pointee = $0.frame.c } },
+            view_get_frame: { v, out in onView("view_get_frame", v) { out?.pointee = $0.frame.c } },
             row_data: { c in c.map { OpaquePointer($0) } },
-            row_position: { c, out in onCell(c) { cell in
+            row_position: { c, out in onCell("row_position", c) { cell in
                 out?.pointee = ck_row_position(
                     section: Int64(cell.indexPath.section), row: Int64(cell.indexPath.row),
                     rows_in_section: Int64(cell.rowsInSection),
@@ -88,20 +88,20 @@ enum HostTable {
                     out.pointee = text
                     return CK_OK
                 }
-                return onData(d, path) { cell, value in
+                return onData("data_string", d, path) { cell, value in
                     guard case .string(let s) = value else { throw wrongType(value, "a string") }
                     out?.pointee = cell.cString(s)
                 }
             },
-            data_number: { d, path, out in onData(d, path) { _, value in
+            data_number: { d, path, out in onData("data_number", d, path) { _, value in
                 guard case .number(let n) = value else { throw wrongType(value, "a number") }
                 out?.pointee = n
             } },
-            data_bool: { d, path, out in onData(d, path) { _, value in
+            data_bool: { d, path, out in onData("data_bool", d, path) { _, value in
                 guard case .bool(let b) = value else { throw wrongType(value, "a bool") }
                 out?.pointee = b ? 1 : 0
             } },
-            data_count: { d, path, out in onData(d, path) { _, value in
+            data_count: { d, path, out in onData("data_count", d, path) { _, value in
                 switch value {
                 case .list(let items): out?.pointee = Int64(items.count)
                 case .object(let fields): out?.pointee = Int64(fields.count)
@@ -114,7 +114,7 @@ enum HostTable {
                 guard let message = cell.lastError else { return nil }
                 return cell.cString(message)
             },
-            view_apply_style: { v, name in onView(v) { view in
+            view_apply_style: { v, name in onView("view_apply_style", v) { view in
                 guard let name else { throw CellError(status: CK_ERR_INVALID_ARGUMENT, message: "view_apply_style: the style name is NULL") }
                 let styleName = String(cString: name)
                 do throws(CellError) { try view.owner.context.stylesheet.apply(styleName, to: view) } catch {
@@ -128,21 +128,29 @@ enum HostTable {
 
 // MARK: - Shims (file scope: a C closure may not capture even a metatype)
 
-/// Runs `body` on the cell behind `handle`; a thrown CellError becomes its status and last_error.
+/// Runs `body` on the cell behind `handle`; a thrown CellError becomes its status and last_error,
+/// and is counted against `function` (only then: the name is a constant until a call fails).
 /// On any thread but the one running the cell's hook it touches nothing: CK_ERR_WRONG_THREAD.
-private func onCell(_ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) throws -> Void) -> ck_status {
+private func onCell(
+    _ function: StaticString, _ handle: UnsafeMutablePointer<ck_cell>?, _ body: (Cell) throws -> Void
+) -> ck_status {
     Cell.borrow(handle) { cell in
         guard cell.isOnHookThread else { return CK_ERR_WRONG_THREAD }
-        do { try body(cell) } catch {
+        do { try body(cell) } catch let missing as MissingValue {
+            cell._lastError = missing.message  // an answer, not a failure: not counted
+            return CK_ERR_NOT_FOUND
+        } catch {
             let failure = CellError(error)
-            cell._lastError = failure.message
+            cell.fail(function, failure.message)
             return failure.status
         }
         return CK_OK
     } ?? CK_ERR_INVALID_ARGUMENT
 }
 
-private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) throws -> Void) -> ck_status {
+private func onView(
+    _ function: StaticString, _ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) throws -> Void
+) -> ck_status {
     View.borrow(handle) { view in
         // Borrowed: the cell holds its views, and a retain of it per view call cost more than the check.
         guard Unmanaged.passUnretained(view.owner)._withUnsafeGuaranteedRef({ $0.isOnHookThread }) else {
@@ -150,7 +158,7 @@ private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) thr
         }
         do { try body(view) } catch {
             let failure = CellError(error)
-            view.owner._lastError = "\(view.name): \(failure.message)"
+            view.owner.fail(function, "\(view.name): \(failure.message)")
             return failure.status
         }
         return CK_OK
@@ -159,18 +167,23 @@ private func onView(_ handle: UnsafeMutablePointer<ck_view>?, _ body: (View) thr
 
 /// `row_data` hands out the cell's own handle as the opaque `ck_data *`.
 private func onData(
-    _ handle: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?,
+    _ function: StaticString, _ handle: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?,
     _ body: (Cell, RowValue) throws -> Void
 ) -> ck_status {
     let cellHandle = handle.map { UnsafeMutablePointer<ck_cell>($0) }
-    return onCell(cellHandle) { cell in
+    return onCell(function, cellHandle) { cell in
         let path = keyPath.map { String(cString: $0) } ?? ""
         guard let value = cell.dataValue(at: path) else {
-            throw CellError(
-                status: CK_ERR_NOT_FOUND, message: "the row's data has no value at '\(path.debugDescriptionEscaped)'")
+            throw MissingValue(message: "the row's data has no value at '\(path.debugDescriptionEscaped)'")
         }
         try body(cell, value)
     }
+}
+
+/// A data lookup that found no value at its key path: `CK_ERR_NOT_FOUND`, but plugins ask for
+/// optional keys, so it is an answer rather than a failed call and is not counted.
+private struct MissingValue: Error {
+    let message: String
 }
 
 private func wrongType(_ value: RowValue, _ expected: String) -> CellError {
@@ -277,7 +290,7 @@ extension Cell {
         case CK_PART_CONTENT_VIEW: return contentView
         case CK_PART_ACCESSORY_VIEW: return accessoryView
         default:
-            _lastError = "cell_part: unknown part \(p.rawValue)"
+            fail("cell_part", "cell_part: unknown part \(p.rawValue)")
             return nil
         }
     }
