@@ -18,6 +18,15 @@ enum Output {
         Swift.print(TextSanitizer.escapingHidden(json: String(decoding: try encoder.encode(value), as: UTF8.self)))
     }
 
+    /// Prints the context's warnings, then one line per plugin hook whose host calls failed
+    /// (`CellContext.failedHostCalls`), to standard error as `warning: …`, terminal-safe.
+    /// Returns how many lines it printed.
+    static func printWarnings(_ context: CellContext) -> Int {
+        let lines = context.warnings + context.failedHostCalls.map(\.description)
+        for line in lines { FileHandle.standardError.write(Data("warning: \(line.terminalSafe)\n".utf8)) }
+        return lines.count
+    }
+
     /// One line per hook: symbol, signature, and how it is called.
     static func hookLines(_ type: CellTypeDeclaration, indent: String) -> [String] {
         let width = type.hooks.map(\.symbol.count).max() ?? 0

@@ -27,7 +27,11 @@ struct RenderCommand: ParsableCommand {
             files, rowsFrom data files), by any name. On an error, SIGINT, SIGTERM, SIGHUP or exit \
             the temporary is removed and FILE keeps what it had.
 
-            Exit status: 0 when the table is drawn; 1 when the document, a data file, a plugin or \
+            Warnings go to standard error after the table, then one line per plugin hook whose \
+            host calls failed (how many, and the first failure's message).
+
+            Exit status: 0 when the table is drawn; 2 when it is drawn with --strict but something \
+            was warned about; 1 when the document, a data file, a plugin or \
             the output cannot be used (a refused --output included), or writing fails; 64 for a \
             malformed option. Killed by SIGINT, SIGTERM or SIGHUP, it dies by that signal \
             (128 + its number in a shell).
@@ -78,6 +82,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "For ansi: colour always, never, or auto (only on a terminal, and not when NO_COLOR is set).")
     var color: ColorMode = .auto
 
+    @Flag(
+        help: "Exit with status 2 if anything was warned about (failed host calls included); the table is still drawn.")
+    var strict = false
+
     @OptionGroup var discovery: DiscoveryFlags
 
     func validate() throws {
@@ -111,8 +119,11 @@ struct RenderCommand: ParsableCommand {
             try? out.flush()
             throw error
         }
-        for warning in context.warnings {
-            FileHandle.standardError.write(Data("warning: \(warning.terminalSafe)\n".utf8))
+        let warned = Output.printWarnings(context)
+        if strict, warned > 0 {
+            FileHandle.standardError.write(
+                Data("cellkit: --strict: \(warned) \(warned == 1 ? "warning" : "warnings"); exit status 2\n".utf8))
+            throw ExitCode(2)
         }
     }
 
