@@ -30,12 +30,23 @@ struct RenderCommand: ParsableCommand {
             Warnings go to standard error after the table, then one line per plugin hook whose \
             host calls failed (how many, and the first failure's message).
 
-            Exit status: 0 when the table is drawn; 2 when it is drawn with --strict but something \
-            was warned about; 1 when the document, a data file, a plugin or \
+            Plugins run in a worker process: a plugin that crashes, calls exit() or does not return \
+            from a hook within --hook-timeout seconds costs only its own rows. One line on standard \
+            error names the plugin file, the hook, the cell type, the row and the signal (or exit \
+            status, or timeout); that cell type's rows are drawn as placeholders, and the rest of \
+            the table is drawn as usual. --no-isolation runs plugins in this process instead \
+            (faster to start; a crash ends the render, after the same line).
+
+            Exit status: 0 when the table is drawn; 3 when it is drawn but a plugin faulted (its rows \
+            are placeholders); 2 when it is drawn with --strict but something was warned about; 1 \
+            when the document, a data file, a plugin or \
             the output cannot be used (a refused --output included), or writing fails; 64 for a \
             malformed option. Killed by SIGINT, SIGTERM or SIGHUP, it dies by that signal \
             (128 + its number in a shell).
             """)
+
+    /// The exit status of a table drawn with placeholders for a plugin that faulted.
+    static let faultedStatus: Int32 = 3
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, ansi, html, json
@@ -88,16 +99,41 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var discovery: DiscoveryFlags
 
+    @Flag(help: "Run plugins in this process: no worker, and a plugin's crash ends the render.")
+    var noIsolation = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a hook (or a plugin's loading) may run before its worker is stopped and its type quarantined.",
+            valueName: "seconds"))
+    var hookTimeout: Double = 10
+
+    // The worker's options, given by the render that starts it (Isolation/).
+    @Flag(help: .private) var worker = false
+    @Option(help: .private) var workerWidth: Int?
+    @Flag(help: .private) var workerColor = false
+    @Option(help: .private) var workerResume = 0
+    @Option(help: .private) var workerQuarantine: [String] = []
+    @Option(help: .private) var workerQuarantinePluginOf: [String] = []
+    @Option(help: .private) var workerPlaceholderRow: [Int] = []
+
     func validate() throws {
         if let width, !(20...1000).contains(width) {
             throw ValidationError("--width \(width) is out of range; use 20 to 1000 columns")
+        }
+        if !(hookTimeout > 0 && hookTimeout <= 86_400) {
+            throw ValidationError(
+                "--hook-timeout \(hookTimeout) is out of range; use more than 0 and at most 86400 seconds")
         }
         if let select { _ = try Self.indexPath(select) }
         if let rows { _ = try Self.window(rows) }
     }
 
     func run() throws {
+        if worker { return try runWorker() }
         let document = try TableDocument(contentsOf: table, root: root)
+        if !noIsolation { return try runIsolated(document) }
+        CrashReporter.install()  // a crash or exit() in plugin code names the plugin before the process ends
         let registry = CellRegistry(options: discovery.options)
         let source = try DocumentTable(document, registry: registry)
         let context = CellContext(stylesheet: document.stylesheet)
@@ -111,7 +147,7 @@ struct RenderCommand: ParsableCommand {
         let file = try output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }
         let out = OutputBuffer(file ?? DescriptorSink())
         do {
-            try render(renderer, source, out)
+            try render(renderer, source, out, color: useColor)
             try out.flush()
             try file?.commit()
         } catch {
@@ -127,13 +163,23 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    private func render(_ renderer: TableRenderer, _ source: DocumentTable, _ out: OutputBuffer) throws {
+    /// The render through worker processes (RenderIsolation.swift).
+    private func runIsolated(_ document: TableDocument) throws {
+        try RenderIsolation.supervise(self, document)
+    }
+
+    /// A worker's render (RenderIsolation.swift).
+    private func runWorker() throws {
+        try RenderIsolation.work(self)
+    }
+
+    func render(_ renderer: TableRenderer, _ source: DocumentTable, _ out: OutputBuffer, color: Bool) throws {
         switch format {
         case .text:
             var f = TextFormat(ascii: ascii)
             try renderer.render(source, delegate: source, format: &f, to: out)
         case .ansi:
-            var f = TextFormat(ascii: ascii, color: useColor)
+            var f = TextFormat(ascii: ascii, color: color)
             try renderer.render(source, delegate: source, format: &f, to: out)
         case .html:
             var f = HTMLFormat(assets: source.document.assets)
@@ -144,7 +190,7 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    private var useColor: Bool {
+    var useColor: Bool {
         switch color {
         case .always: true
         case .never: false

@@ -25,7 +25,23 @@ public final class OutputBuffer {
         storage = .allocate(capacity: capacity)
     }
 
-    deinit { storage.deallocate() }
+    /// An empty buffer over `capacity` bytes of memory at `storage` that it neither grows nor frees
+    /// (memory shared with another process: Isolation/). A row longer than what is left past the
+    /// flush size stops the process.
+    package init(_ sink: OutputSink, storage: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.sink = sink
+        self.capacity = capacity
+        self.storage = storage
+        external = true
+    }
+
+    /// Whether `storage` belongs to someone else.
+    private var external = false
+
+    deinit { if !external { storage.deallocate() } }
+
+    /// Drops every waiting byte.
+    package func discard() { count = 0 }
 
     /// The bytes waiting to be flushed, as an array (for reading back).
     package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
@@ -71,6 +87,7 @@ public final class OutputBuffer {
     }
 
     private func grow(_ needed: Int) {
+        precondition(!external, "a row of \(needed) bytes does not fit the shared output buffer")
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(needed, capacity * 2))
         bigger.moveInitialize(from: storage, count: count)
         storage.deallocate()

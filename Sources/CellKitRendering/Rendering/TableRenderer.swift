@@ -60,7 +60,18 @@ public final class TableRenderer {
     @exclusivity(unchecked) private(set) var rowsDrawn = 0
 
     // Identifiers seen so far; a table uses few, so a short list beats hashing each row's name.
-    @exclusivity(unchecked) private var types: [(name: String, slot: ReuseSlot)] = []
+    // No slot: the type is quarantined, and its rows draw a placeholder (Isolation/).
+    @exclusivity(unchecked) private var types: [(name: String, slot: ReuseSlot?)] = []
+
+    /// Rows (counted from 0 in the window) an earlier render delivered already: they run no hooks and
+    /// write nothing; what the format writes before the first row after them is kept. Isolation/.
+    package var skipRows = 0
+    /// The placeholder text for a quarantined cell type, or nil for a type whose rows are drawn: a
+    /// quarantined type's plugin is never loaded and its hooks never run. Isolation/.
+    package var quarantine: ((String) -> String?)?
+    /// Rows (counted from 0 in the window) drawn as a placeholder whatever their type. Isolation/.
+    package var placeholderRows: Set<Int> = []
+    @exclusivity(unchecked) private var placeholders: [String: String] = [:]
 
     /// A renderer drawing the whole table `width` columns wide with no row selected.
     public init(queue: CellQueue, layout: CellLayout, width: Int) {
@@ -85,6 +96,8 @@ public final class TableRenderer {
             position: .single, isSelected: false, background: Fill(), backgroundColor: nil, views: [])
         var current = TableRow(identifier: "")  // the row being read, also kept: see `row(at:into:)`
         rowsDrawn = 0
+        var index = 0  // rows of the window so far, skipped ones included
+        let skip = skipRows, progress = HookProgress.record
         for s in 0..<source.numberOfSections() {
             let count = try source.numberOfRows(inSection: s)
             let first = max(0, window.first - before), last = min(count - 1, window.last - before)
@@ -94,10 +107,24 @@ public final class TableRenderer {
             try format.beginSection(info, index: s, to: out)
             if first <= last {
                 for r in first...last {
-                    try layoutRow(
-                        IndexPath(section: s, row: r), count: count, info: info, source: source, delegate: delegate,
-                        width: cellWidth, reading: &current, into: &laidOut)
+                    if index < skip {  // delivered already: what was written up to its end goes
+                        index += 1
+                        if index == skip { out.discard() }
+                        continue
+                    }
+                    if placeholderRows.isEmpty || !placeholderRows.contains(index) {
+                        try layoutRow(
+                            IndexPath(section: s, row: r), count: count, info: info, source: source,
+                            delegate: delegate, width: cellWidth, reading: &current, into: &laidOut)
+                    } else {
+                        try source.row(at: IndexPath(section: s, row: r), into: &current)
+                        placeholder(
+                            current, at: IndexPath(section: s, row: r), count: count, width: cellWidth,
+                            into: &laidOut)
+                    }
                     try format.row(laidOut, isFirst: r == first, isLast: r == last, to: out)
+                    index += 1
+                    if let progress { HookProgress.rowsDone(progress, rows: index, bytes: out.count) }
                     try out.flushIfFull()
                     rowsDrawn += 1
                 }
@@ -114,7 +141,9 @@ public final class TableRenderer {
         delegate: TableDelegate?, width: Int, reading row: inout TableRow, into laidOut: inout RowLayout
     ) throws {
         try source.row(at: indexPath, into: &row)
-        let slot = try reuseSlot(row)
+        guard let slot = try reuseSlot(row, at: indexPath) else {
+            return placeholder(row, at: indexPath, count: count, width: width, into: &laidOut)
+        }
         // The row's data moves into the cell; reading `row.rowData` copied it (a retain per row).
         let cell = queue.dequeue(
             slot, at: indexPath, style: info.cellStyle, selectable: info.selectable, rowsInSection: count,
@@ -136,10 +165,17 @@ public final class TableRenderer {
         return lines <= Double(PluginLimits.maxRowHeight) ? Int(lines.rounded()) : PluginLimits.maxRowHeight
     }
 
-    /// The cell type a row names, resolved once per identifier; its near misses (hooks
-    /// probably meant for it that never run) go to the context's warnings then.
-    private func reuseSlot(_ row: TableRow) throws -> ReuseSlot {
+    /// The cell type a row names, resolved once per identifier (its near misses — hooks
+    /// probably meant for it that never run — go to the context's warnings then); nil when
+    /// the type is quarantined.
+    private func reuseSlot(_ row: TableRow, at indexPath: IndexPath) throws -> ReuseSlot? {
         for known in types where known.name == row.identifier { return known.slot }
+        if let quarantine, let text = quarantine(row.identifier) {
+            placeholders[row.identifier] = text
+            types.append((row.identifier, nil))
+            return nil
+        }
+        HookProgress.resolving(row.identifier, section: indexPath.section, row: indexPath.row)
         let type: CellType
         do { type = try queue.registry.cellType(named: row.identifier) } catch {
             guard let mark = row.mark else { throw error }
@@ -151,5 +187,28 @@ public final class TableRenderer {
             queue.context.warn("\(file): cell type \(type.identifier) has a near miss: \(miss)")
         }
         return type.reuseSlot
+    }
+
+    /// A row drawn without its cell type: one line naming why, in red. No hook runs.
+    @inline(never)
+    private func placeholder(
+        _ row: TableRow, at indexPath: IndexPath, count: Int, width: Int, into laidOut: inout RowLayout
+    ) {
+        let text = placeholders[row.identifier] ?? "⚠ row not drawn: the render faulted here (\(row.identifier))"
+        laidOut.indexPath = indexPath
+        laidOut.identifier = row.identifier
+        laidOut.width = width
+        laidOut.height = 1
+        laidOut.position = RowPosition(row: indexPath.row, rowsInSection: count)
+        laidOut.isSelected = false
+        laidOut.background = Fill()
+        laidOut.backgroundColor = nil
+        let inner = max(1, width - 2)
+        laidOut.views = [
+            PlacedView(
+                role: .textLabel, frame: Rect(x: 1, y: 0, width: inner, height: 1),
+                lines: TextLayout.lines(text, width: inner, maxLines: 1, mode: .truncateTail),
+                textColor: Color(red: 0xFF, green: 0x3B, blue: 0x30))
+        ]
     }
 }

@@ -27,7 +27,16 @@ public final class DocumentTable: TableDataSource, TableDelegate {
 
     /// Opens `document`, resolving every inline row's identifier now so that a
     /// typo is reported at its line before anything is drawn.
-    public init(_ document: TableDocument, registry: CellRegistry) throws {
+    public convenience init(_ document: TableDocument, registry: CellRegistry) throws {
+        try self.init(document, registry: registry, leavingUnloaded: { _ in false })
+    }
+
+    /// Opens `document` as `init(_:registry:)` does, except that identifiers `leavingUnloaded`
+    /// accepts are only looked up in the catalog: their plugins are not loaded (quarantined
+    /// cell types, Isolation/).
+    package init(
+        _ document: TableDocument, registry: CellRegistry, leavingUnloaded: (String) -> Bool
+    ) throws {
         self.document = document
         self.registry = registry
         defaultCells = document.sections.map(\.cell)
@@ -39,16 +48,34 @@ public final class DocumentTable: TableDataSource, TableDelegate {
             case .file: nil
             }
         }
-        for section in document.sections {
+        for (s, section) in document.sections.enumerated() {
             switch section.rows {
             case .inline(let rows):
-                for row in rows { _ = try resolve(row.cell ?? section.cell, at: row.mark) }
+                for (r, row) in rows.enumerated() {
+                    try check(row.cell ?? section.cell, at: row.mark, s, r, leavingUnloaded)
+                }
             case .count:
-                _ = try resolve(section.cell, at: section.cellMark ?? section.mark)
+                try check(section.cell, at: section.cellMark ?? section.mark, s, 0, leavingUnloaded)
             case .file:
-                if let cell = section.cell { _ = try resolve(cell, at: section.cellMark ?? section.mark) }
+                if let cell = section.cell {
+                    try check(cell, at: section.cellMark ?? section.mark, s, 0, leavingUnloaded)
+                }
             }
         }
+    }
+
+    /// Resolves `name` for row `row` of section `section` (recorded, so that a crash while its
+    /// plugin loads names the row), or only looks it up when `leavingUnloaded` accepts it.
+    private func check(
+        _ name: String?, at mark: SourceMark, _ section: Int, _ row: Int, _ leavingUnloaded: (String) -> Bool
+    ) throws(DocumentError) {
+        if let name, leavingUnloaded(name), let identifier = try? CellIdentifier(name),
+            registry.catalog.registration(for: identifier) != nil
+        {
+            return
+        }
+        if let name { HookProgress.resolving(name, section: section, row: row) }
+        _ = try resolve(name, at: mark)
     }
 
     /// The cell type for `name` written at `mark`, or an error at that place.

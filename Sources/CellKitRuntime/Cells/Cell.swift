@@ -162,7 +162,18 @@ public final class Cell {
     func enterHook(_ hook: HookKind) {
         hookThread.store(UInt(pthread_self()), ordering: .relaxed)
         _hook = hook
+        if let progress { HookProgress.enter(progress, hook, poolSlot: slot, indexPath: shownIndexPath) }
     }
+
+    /// Records that the hook entered last returned (see `HookProgress`): one store.
+    @inlinable @inline(__always)
+    func leaveHook() {
+        if let progress { HookProgress.leave(progress) }
+    }
+
+    /// The process's progress record when the cell was made (`HookProgress.record`), or nil:
+    /// hooks record where they run before they start, for a crash report or a supervisor.
+    @usableFromInline let progress: UnsafeMutablePointer<HookProgress.Header>?
 
     /// Whether the calling thread is the one running the cell's hooks.
     var isOnHookThread: Bool { hookThread.load(ordering: .relaxed) == UInt(pthread_self()) }
@@ -196,6 +207,7 @@ public final class Cell {
         self.context = context
         self.pluginFile = pluginFile
         hookThread = Atomic(UInt(pthread_self()))
+        progress = HookProgress.record
         self.owner = owner
         self.slot = slot
         _style = style

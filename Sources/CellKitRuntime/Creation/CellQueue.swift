@@ -145,6 +145,7 @@ public final class CellQueue {
         if let initCell = type.initCell {
             cell.enterHook(.initCell)
             _ = initCell(cell)
+            cell.leaveHook()
         }
         customize(cell, at: indexPath, pool)
         return cell
@@ -159,6 +160,7 @@ public final class CellQueue {
         } else {
             customizeIndirect(cell, pool)
         }
+        cell.leaveHook()
     }
 
     /// Runs a customize hook that is not a typed C pointer: libffi or built-in.
@@ -191,10 +193,12 @@ public final class CellQueue {
         if let initCell = type.initCell {
             cell.enterHook(.initCell)
             _ = initCell(cell)
+            cell.leaveHook()
         }
         if let customize = type.customizeCell {
             cell.enterHook(.customizeCell)
             _ = customize(cell)
+            cell.leaveHook()
         }
         return cell
     }
@@ -213,6 +217,7 @@ public final class CellQueue {
         {
             cell.enterHook(.heightForCell)
             let height = hook(cell)
+            cell.leaveHook()
             // One compare pair on the common path; NaN fails both.
             if height >= 1, height <= Double(PluginLimits.maxRowHeight) { return height }
             return Self.outOfRange(height, of: cell)
@@ -265,9 +270,11 @@ public final class CellQueue {
         if let prepare = pool.pointee.prepareDirect {
             cell.enterHook(.prepareCellForReuse)
             prepare(cell.handle, cell.indexPath.c)
+            cell.leaveHook()
         } else if let prepare = pool.pointee.prepare {
             cell.enterHook(.prepareCellForReuse)
             _ = prepare(cell)
+            cell.leaveHook()
         }
         cell.isSelected = false
         if cell.hasScratch { cell.freeScratch() }
@@ -357,5 +364,6 @@ public final class CellQueue {
             pool.prepare = type.prepareForReuse
         }
         pools[index] = pool
+        HookProgress.register(slot: type.slot, identifier: type.identifier.name, pluginPath: type.pluginPath)
     }
 }

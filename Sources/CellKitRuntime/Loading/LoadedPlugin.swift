@@ -19,8 +19,12 @@ final class LoadedPlugin: @unchecked Sendable {  // immutable after init
         if !allowUnsafePermissions, let problem = FileTrust.problem(forPlugin: path) {
             throw .untrusted(path: problem.path, reason: problem.reason)
         }
+        HookProgress.loading(path, .constructor)  // a crash in its constructors names it
+        defer { HookProgress.loaded() }
         do { handle = try DynamicLibrary.open(path) } catch { throw .loadFailed(path: path, reason: error.message) }
+        HookProgress.loaded()
         try Self.checkDescriptor(handle, path: path)
+        HookProgress.loading(path, .pluginInit)
         context = try Self.runInit(handle, path: path)
     }
 

@@ -1,0 +1,302 @@
+// The supervisor of an isolated render: plugin code runs in a worker process
+// (this executable again, with the worker's arguments), never here. The worker
+// renders into shared memory; the supervisor writes out only finished rows. When
+// the worker dies — a signal, exit(), or no progress within the hook timeout — the
+// supervisor prints one line naming the plugin, the hook, the cell type and the
+// row, writes the rows the worker finished, quarantines the cell type (every type
+// of the plugin, for a crash while it loads) and starts a new worker that goes on
+// from the row that faulted: earlier rows are skipped (their hooks never run
+// again) and the faulty type's rows are drawn as placeholders.
+
+import CellKitRuntime
+import Foundation
+
+/// How an isolated render should start its workers, and what it learned from the ones that faulted.
+package struct WorkerPlan: Sendable {
+    /// The executable and its arguments up to where the worker's own options go (`cellkit render`);
+    /// `rest` follows them.
+    package var executable: String
+    package var head: [String]
+    package var rest: [String]
+    /// No progress for this long in plugin code (a hook, a constructor, `cellkit_plugin_init`) kills
+    /// the worker.
+    package var hookTimeout: Double
+
+    /// Rows the workers delivered; the next worker starts there.
+    package var resumeAt = 0
+    /// Cell types whose hooks faulted: their rows draw placeholders.
+    package var quarantinedTypes: [String] = []
+    /// Cell types whose plugin faulted while loading: every type of that plugin draws placeholders.
+    package var quarantinedPluginsOf: [String] = []
+    /// Rows that faulted outside plugin code: drawn as placeholders.
+    package var placeholderRows: [Int] = []
+
+    /// A plan for `executable head… rest…`.
+    package init(executable: String, head: [String], rest: [String], hookTimeout: Double) {
+        (self.executable, self.head, self.rest, self.hookTimeout) = (executable, head, rest, hookTimeout)
+    }
+
+    /// The arguments of the next worker.
+    var arguments: [String] {
+        var worker = ["--worker", "--worker-resume", String(resumeAt)]
+        for type in quarantinedTypes { worker += ["--worker-quarantine", type] }
+        for type in quarantinedPluginsOf { worker += ["--worker-quarantine-plugin-of", type] }
+        for row in placeholderRows { worker += ["--worker-placeholder-row", String(row)] }
+        return head + worker + rest
+    }
+}
+
+/// Runs a render in worker processes and writes what they draw to a sink.
+package final class IsolatedRender {
+    /// How a render ended.
+    package enum Ending: Equatable {
+        /// The table is complete; `faults` workers faulted on the way (0: none).
+        case complete(faults: Int)
+        /// A worker reported an error (it printed it) and exited; nothing more comes.
+        case failed
+    }
+
+    var plan: WorkerPlan
+    let sink: OutputSink
+    let report: (String) -> Void
+    let region: SharedRegion
+
+    /// A render by `plan`'s workers into `sink`; each fault's line goes to `report`.
+    package init(plan: WorkerPlan, sink: OutputSink, report: @escaping (String) -> Void) throws {
+        self.plan = plan
+        self.sink = sink
+        self.report = report
+        region = try SharedRegion()
+    }
+
+    /// Runs workers until one completes the table or fails; every fault is reported and skipped.
+    package func run() throws -> Ending {
+        var faults = 0
+        while true {
+            region.resetRecord()
+            let worker = try Worker(plan: plan, region: region)
+            let death = try supervise(worker)
+            switch death {
+            case .completed: return .complete(faults: faults)
+            case .failed: return .failed
+            case .died(let outcome):
+                faults += 1
+                try recover(outcome)
+            }
+        }
+    }
+
+    enum Death {
+        case completed, failed
+        case died(FaultOutcome)
+    }
+
+    /// Reads the worker's messages until it ends; writes its chunks out.
+    private func supervise(_ worker: Worker) throws -> Death {
+        var done = false, failed = false, timedOut = false, ended = false
+        var lastCounter = region.record.pointee.counter
+        var lastChange = Date()
+        let tick = Int32(max(10, min(100, plan.hookTimeout * 100)))
+        var descriptor = pollfd(fd: worker.messages, events: Int16(POLLIN), revents: 0)
+        loop: while true {
+            let ready = poll(&descriptor, 1, ended ? 0 : tick)
+            if ready < 0, errno == EINTR { continue }
+            if ready > 0 {
+                var raw: (UInt64, UInt64) = (0, 0)
+                let n = withUnsafeMutableBytes(of: &raw) { read(worker.messages, $0.baseAddress, WorkerMessage.size) }
+                if n < 0, errno == EINTR { continue }
+                guard n == WorkerMessage.size, let message = WorkerMessage(raw) else { break loop }  // it is gone
+                switch message.kind {
+                case .chunk:
+                    do {
+                        try sink.write(UnsafeBufferPointer(start: region.output, count: message.bytes))
+                    } catch {
+                        worker.kill()
+                        throw error
+                    }
+                    worker.acknowledge()
+                case .done: done = true
+                case .failed: failed = true
+                }
+                lastChange = Date()
+                continue
+            }
+            // No message: has it ended (a process it started may hold the pipe open), or is plugin code stuck?
+            if ended { break loop }  // and its last messages are read
+            if worker.hasEnded() {
+                ended = true
+                continue
+            }
+            let counter = region.record.pointee.counter
+            if counter != lastCounter {
+                (lastCounter, lastChange) = (counter, Date())
+            } else if region.record.pointee.phase != HookProgress.Phase.host.rawValue,
+                Date().timeIntervalSince(lastChange) >= plan.hookTimeout
+            {
+                timedOut = true
+                worker.kill()
+                break loop
+            }
+        }
+        let status = worker.wait()
+        if timedOut { return .died(.timeout(tenths: Int((plan.hookTimeout * 10).rounded()))) }
+        if done, status == .exit(0) { return .completed }
+        if failed { return .failed }
+        return .died(status)
+    }
+
+    /// After a worker died: its line, the rows it finished, and the next worker's plan.
+    private func recover(_ outcome: FaultOutcome) throws {
+        let record = region.record
+        report(FaultLine.text(record, outcome))
+        let pending = Int(record.pointee.bytesDone)
+        if pending > 0 { try sink.write(UnsafeBufferPointer(start: region.output, count: pending)) }
+        let rows = Int(record.pointee.rowsDone)
+        switch HookProgress.Phase(rawValue: record.pointee.phase) ?? .host {
+        case .hook:
+            guard let name = HookProgress.identifier(record, slot: Int(record.pointee.typeSlot)),
+                !plan.quarantinedTypes.contains(name)
+            else { throw stuck(rows) }
+            plan.quarantinedTypes.append(name)
+        case .constructor, .pluginInit:
+            guard let name = HookProgress.loadingIdentifier(record), !plan.quarantinedPluginsOf.contains(name) else {
+                throw stuck(rows)
+            }
+            plan.quarantinedPluginsOf.append(name)
+        case .host:
+            guard !plan.placeholderRows.contains(rows) else { throw stuck(rows) }
+            plan.placeholderRows.append(rows)
+        }
+        plan.resumeAt = rows
+    }
+
+    private func stuck(_ rows: Int) -> OutputError {
+        OutputError(description: "the render worker faulted again at the same place (after \(rows) rows); giving up")
+    }
+
+    /// One worker process: `posix_spawn` of the plan's executable, with the shared memory and two
+    /// pipes at the descriptors `IsolationWorker` expects, its standard output sent to standard error
+    /// (a plugin's printing never mixes into the table), and the Swift runtime's backtracer off.
+    final class Worker {
+        let pid: pid_t
+        let messages: Int32
+        let acks: Int32
+        private var reaped: FaultOutcome?
+
+        init(plan: WorkerPlan, region: SharedRegion) throws {
+            var fromWorker: [Int32] = [0, 0], toWorker: [Int32] = [0, 0]
+            guard pipe(&fromWorker) == 0 else { throw Self.failure("pipe") }
+            guard pipe(&toWorker) == 0 else {
+                close(fromWorker[0])
+                close(fromWorker[1])
+                throw Self.failure("pipe")
+            }
+            for fd in fromWorker + toWorker { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            // Copies above the target numbers, so that no dup2 overwrites a source.
+            let sources = [region.fd, fromWorker[1], toWorker[0]].map { fcntl($0, F_DUPFD_CLOEXEC, 10) }
+            defer {
+                for fd in sources where fd >= 0 { close(fd) }
+                close(fromWorker[1])
+                close(toWorker[0])
+            }
+            guard sources.allSatisfy({ $0 >= 0 }) else {
+                close(fromWorker[0])
+                close(toWorker[1])
+                throw Self.failure("dup")
+            }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            let targets = [IsolationWorker.memoryFD, IsolationWorker.messageFD, IsolationWorker.ackFD]
+            for (source, target) in zip(sources, targets) { posix_spawn_file_actions_adddup2(&actions, source, target) }
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t(), defaults = sigset_t()
+            sigemptyset(&none)
+            sigemptyset(&defaults)
+            for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+            let argv = [plan.executable] + plan.arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            let envp = environment.map { "\($0.key)=\($0.value)" }
+            let cArguments = argv.map { strdup($0) } + [nil]
+            let cEnvironment = envp.map { strdup($0) } + [nil]
+            defer { for p in cArguments + cEnvironment { free(p) } }
+            var pid = pid_t()
+            let failed = posix_spawn(&pid, plan.executable, &actions, &attributes, cArguments, cEnvironment)
+            guard failed == 0 else {
+                close(fromWorker[0])
+                close(toWorker[1])
+                throw OutputError(
+                    description:
+                        "cannot start the render worker \(plan.executable): \(String(cString: strerror(failed)))")
+            }
+            self.pid = pid
+            messages = fromWorker[0]
+            acks = toWorker[1]
+        }
+
+        deinit {
+            close(messages)
+            close(acks)
+            if reaped == nil {
+                Glibc.kill(pid, SIGKILL)
+                _ = wait()
+            }
+        }
+
+        /// Lets the worker write its buffer again.
+        /// If it has died, the write fails with EPIPE: SIGPIPE is blocked meanwhile and a pending one
+        /// taken back, so the supervisor lives on.
+        func acknowledge() {
+            var pipeSignal = sigset_t(), previous = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+            var byte: UInt8 = 1
+            var written = Glibc.write(acks, &byte, 1)
+            while written < 0, errno == EINTR { written = Glibc.write(acks, &byte, 1) }
+            if written < 0, errno == EPIPE, sigismember(&previous, SIGPIPE) == 0 {
+                var zero = timespec()
+                _ = sigtimedwait(&pipeSignal, nil, &zero)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+
+        func kill() { Glibc.kill(pid, SIGKILL) }
+
+        /// Whether the worker has ended (reaping it if so), without waiting.
+        func hasEnded() -> Bool {
+            if reaped != nil { return true }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+            reaped = Self.outcome(status)
+            return true
+        }
+
+        private static func outcome(_ status: Int32) -> FaultOutcome {
+            status & 0x7f == 0 ? .exit((status >> 8) & 0xff) : .signal(status & 0x7f)
+        }
+
+        /// Waits for the worker to end: how it ended.
+        @discardableResult
+        func wait() -> FaultOutcome {
+            if let reaped { return reaped }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            let outcome = Self.outcome(status)
+            reaped = outcome
+            return outcome
+        }
+
+        private static func failure(_ what: String) -> OutputError {
+            OutputError(description: "cannot start the render worker (\(what)): \(String(cString: strerror(errno)))")
+        }
+    }
+}

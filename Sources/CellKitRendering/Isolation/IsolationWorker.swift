@@ -1,0 +1,65 @@
+// The worker's end of an isolated render: it runs the plugins and the renderer
+// as usual, with its hooks recorded in the shared progress record and its output
+// buffer in shared memory. After each row the renderer records the rows and bytes
+// it finished (plain stores); a full buffer is handed to the supervisor, which
+// writes it out, and the worker waits for the word to reuse it.
+
+import CellKitRuntime
+import Foundation
+
+/// The render worker's side of the channel to its supervisor (`IsolatedRender`).
+package final class IsolationWorker {
+    /// The descriptors a worker inherits: the shared memory, its messages, the acknowledgements.
+    package static let memoryFD: Int32 = 3, messageFD: Int32 = 4, ackFD: Int32 = 5
+
+    let region: SharedRegion
+    /// The buffer a worker renders into: in the shared memory, flushed to the supervisor.
+    package let out: OutputBuffer
+
+    /// Attaches to what the supervisor passed on and installs the progress record. Call it before
+    /// any plugin is loaded or cell made.
+    package init() throws {
+        region = try SharedRegion(attaching: Self.memoryFD)
+        // Not passed on to anything a plugin starts: a child holding the pipe would hide our end.
+        for fd in [Self.memoryFD, Self.messageFD, Self.ackFD] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        HookProgress.install(UnsafeMutableRawPointer(region.record))
+        out = OutputBuffer(
+            ChunkSink(region: region), storage: region.output, capacity: SharedRegion.outputCapacity)
+    }
+
+    /// Hands over what is left in the buffer and tells the supervisor the table is complete.
+    package func finish() throws {
+        try out.flush()
+        Self.send(WorkerMessage(kind: .done))
+    }
+
+    /// Tells the supervisor the render failed with an error this process reports itself.
+    package func fail() {
+        Self.send(WorkerMessage(kind: .failed))
+    }
+
+    static func send(_ message: WorkerMessage) {
+        var raw = message.encoded
+        _ = withUnsafeBytes(of: &raw) { write(messageFD, $0.baseAddress, WorkerMessage.size) }
+    }
+
+    /// Hands a full buffer to the supervisor and waits until it is written out.
+    final class ChunkSink: OutputSink {
+        let region: SharedRegion
+        init(region: SharedRegion) { self.region = region }
+
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+            guard bytes.count > 0 else { return }
+            precondition(bytes.baseAddress == UnsafePointer(region.output), "a worker flushes its whole shared buffer")
+            IsolationWorker.send(WorkerMessage(kind: .chunk, bytes: bytes.count))
+            var ack: UInt8 = 0
+            while true {
+                let n = read(IsolationWorker.ackFD, &ack, 1)
+                if n == 1 { break }
+                if n < 0, errno == EINTR { continue }
+                throw OutputError(description: "the render's supervisor went away")
+            }
+            region.record.pointee.bytesDone = 0  // handed over: nothing of it is pending now
+        }
+    }
+}

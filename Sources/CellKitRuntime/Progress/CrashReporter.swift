@@ -1,0 +1,109 @@
+// Attribution without isolation: when plugin code crashes the process (or calls
+// exit()), print the line that names the plugin, the hook, the cell type and the
+// row before the process ends. The handlers only read the progress record and
+// call write(2), sigaction(2) and raise(3): async-signal-safe.
+
+import Glibc
+import Synchronization
+
+/// Names the plugin when plugin code ends the process: a crash (SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
+/// SIGABRT, SIGFPE, SIGSYS) or `exit()` inside a hook, a plugin's constructor or its
+/// `cellkit_plugin_init` prints one line to standard error, such as
+/// `libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 1.1`, and the process then ends
+/// as it would have (the previous signal action runs: the Swift runtime's backtracer, or the
+/// default). A crash outside plugin code prints nothing.
+///
+/// The line comes from a progress record every cell's hooks write to before they run (a few
+/// plain stores, no system call), once `install()` has been called; install it before any cell
+/// is made. `cellkit render --no-isolation` installs it.
+public enum CrashReporter {
+    /// Signals whose handler prints the line.
+    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
+    static let lineCapacity = 2048
+
+    private static let installed = Mutex(false)
+    /// Made before any handler exists; read by the handlers only.
+    nonisolated(unsafe) private static var line = UnsafeMutablePointer<UInt8>.allocate(capacity: lineCapacity)
+    nonisolated(unsafe) private static var previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 7)
+    nonisolated(unsafe) private static var reported = false
+
+    /// Starts recording hooks and installs the handlers: for the crash signals (on an alternate
+    /// signal stack for the calling thread, so that a stack overflow is reported too) and for
+    /// `exit()`. Call it once, early, on the thread that renders; later calls do nothing.
+    public static func install() {
+        installed.withLock { installed in
+            guard !installed else { return }
+            installed = true
+            HookProgress.installPrivate()
+            _ = line
+            previous.initialize(repeating: sigaction(), count: signals.count)
+            installAlternateStack()
+            for (i, signal) in signals.enumerated() {
+                var action = sigaction()
+                action.__sigaction_handler.sa_sigaction = handler
+                action.sa_flags = SA_SIGINFO | SA_ONSTACK
+                sigemptyset(&action.sa_mask)
+                _ = sigaction(signal, &action, previous + i)
+            }
+            on_exit(exitHandler, nil)
+        }
+    }
+
+    /// Gives the calling thread a signal stack if it has none: a handler for a stack
+    /// overflow cannot run on the stack that overflowed.
+    private static func installAlternateStack() {
+        var current = stack_t()
+        guard sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 else { return }
+        let size = 256 * 1024
+        var stack = stack_t()
+        stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        stack.ss_size = size
+        stack.ss_flags = 0
+        _ = sigaltstack(&stack, nil)
+    }
+
+    /// Writes the line for `outcome` if plugin code is running and no line was written yet.
+    private static func report(_ outcome: FaultOutcome) {
+        guard !reported, let record = HookProgress.record,
+            record.pointee.phase != HookProgress.Phase.host.rawValue
+        else { return }
+        reported = true
+        let count = FaultLine.write(record, outcome, into: line, capacity: lineCapacity)
+        var written = 0
+        while written < count {
+            let n = Glibc.write(2, line + written, count - written)
+            if n <= 0 { break }
+            written += n
+        }
+    }
+
+    /// `signal`'s place in `signals`, or -1; a switch, so the handler may call it.
+    private static func index(_ signal: Int32) -> Int {
+        switch signal {
+        case SIGSEGV: 0
+        case SIGBUS: 1
+        case SIGILL: 2
+        case SIGTRAP: 3
+        case SIGABRT: 4
+        case SIGFPE: 5
+        case SIGSYS: 6
+        default: -1
+        }
+    }
+
+    /// A crash: the line, then the previous action. A fault happens again when the handler
+    /// returns and reaches that action; a sent signal (abort's) is raised again.
+    private static let handler:
+        @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
+            signal, info, _ in
+            CrashReporter.report(.signal(signal))
+            let i = CrashReporter.index(signal)
+            if i >= 0 { _ = sigaction(signal, CrashReporter.previous + i, nil) }
+            if let info, info.pointee.si_code <= 0 { raise(signal) }
+        }
+
+    /// `exit()` while plugin code runs.
+    private static let exitHandler: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { status, _ in
+        CrashReporter.report(.exit(status))
+    }
+}

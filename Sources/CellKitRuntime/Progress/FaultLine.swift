@@ -1,0 +1,206 @@
+// The one line that names a plugin fault, built from a progress record into memory
+// prepared in advance: a signal handler builds it too, so no allocation, no lock,
+// nothing but loads and stores (async-signal-safe).
+
+import Glibc
+
+/// How plugin code ended the process (or the wait for it).
+package enum FaultOutcome: Sendable, Equatable {
+    /// Killed by a signal (a crash, or sent).
+    case signal(Int32)
+    /// `exit()` with a status.
+    case exit(Int32)
+    /// No progress within the time, in tenths of a second.
+    case timeout(tenths: Int)
+}
+
+/// A line such as `libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 1.1`.
+package enum FaultLine {
+    /// Writes the line for `outcome` under `record` into `buffer` (at most `capacity` bytes,
+    /// newline included); returns its length. Bytes of names that are not printable ASCII are
+    /// written as `?`, so nothing reaches a terminal raw.
+    package static func write(
+        _ record: UnsafePointer<HookProgress.Header>, _ outcome: FaultOutcome,
+        into buffer: UnsafeMutablePointer<UInt8>, capacity: Int
+    ) -> Int {
+        var line = Writer(base: buffer, capacity: capacity - 1)
+        let raw = UnsafeRawPointer(record)
+        let header = record.pointee
+        let phase = HookProgress.Phase(rawValue: header.phase) ?? .host
+        switch phase {
+        case .hook:
+            let slot = Int(header.typeSlot)
+            if slot >= 0, slot < Int(header.typeCount), slot < HookProgress.maxTypes {
+                let entry = raw + HookProgress.typesOffset + slot * HookProgress.entrySize
+                line.add(cString: entry + HookProgress.entryFileOffset)
+                line.add(": ")
+                line.add(prefix(header.hook))
+                line.add(cString: entry)
+            } else {
+                line.add("a plugin: ")
+                line.add(prefix(header.hook))
+                line.add("<unknown cell type>")
+            }
+        case .constructor, .pluginInit:
+            line.add(cString: raw + HookProgress.loadFileOffset)
+            line.add(phase == .constructor ? ": its constructor" : ": cellkit_plugin_init")
+        case .host:
+            line.add("cellkit: the render, outside plugin code,")
+        }
+        line.add(" ")
+        switch outcome {
+        case .signal(let signal):
+            if isCrash(signal) {
+                line.add("crashed (")
+                line.add(signalName(signal), number: signal)
+                line.add(")")
+            } else {
+                line.add("was killed by ")
+                line.add(signalName(signal), number: signal)
+            }
+        case .exit(let status):
+            line.add("exited with status ")
+            line.add(Int(status))
+        case .timeout(let tenths):
+            line.add("did not return within ")
+            line.add(tenths / 10)
+            if tenths % 10 != 0 {
+                line.add(".")
+                line.add(tenths % 10)
+            }
+            line.add(" s")
+        }
+        switch phase {
+        case .constructor, .pluginInit:
+            line.add(" while loading cell type ")
+            line.add(cString: raw + HookProgress.loadIdentifierOffset)
+            if header.row >= 0 {
+                line.add(" for row ")
+                line.add(Int(header.section))
+                line.add(".")
+                line.add(Int(header.row))
+            }
+        case .hook:
+            line.add(" at row ")
+            line.add(Int(header.section))
+            line.add(".")
+            line.add(Int(header.row))
+        case .host:
+            line.add(" after ")
+            line.add(Int(header.rowsDone))
+            line.add(" rows")
+        }
+        buffer[line.count] = 0x0A
+        return line.count + 1
+    }
+
+    /// The line as a string, without its newline (for a supervisor, not a signal handler).
+    package static func text(_ record: UnsafePointer<HookProgress.Header>, _ outcome: FaultOutcome) -> String {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 2048)
+        defer { buffer.deallocate() }
+        let count = write(record, outcome, into: buffer, capacity: 2048)
+        return String(decoding: UnsafeBufferPointer(start: buffer, count: count - 1), as: UTF8.self)
+    }
+
+    /// Whether `signal` is one a fault raises (rather than one sent to stop the process).
+    package static func isCrash(_ signal: Int32) -> Bool {
+        switch signal {
+        case SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS: true
+        default: false
+        }
+    }
+
+    static func prefix(_ code: Int32) -> StaticString {
+        switch code {
+        case 0: "initCellFor"
+        case 1: "customizeCellFor"
+        case 2: "heightForCellFor"
+        default: "prepareCellForReuseFor"
+        }
+    }
+
+    /// The signal's name ("SIGSEGV"); an empty string for one without a name here.
+    static func signalName(_ signal: Int32) -> StaticString {
+        switch signal {
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGILL: "SIGILL"
+        case SIGTRAP: "SIGTRAP"
+        case SIGABRT: "SIGABRT"
+        case SIGFPE: "SIGFPE"
+        case SIGSYS: "SIGSYS"
+        case SIGKILL: "SIGKILL"
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        case SIGPIPE: "SIGPIPE"
+        case SIGXCPU: "SIGXCPU"
+        case SIGXFSZ: "SIGXFSZ"
+        default: ""
+        }
+    }
+
+    /// Appends to a fixed buffer, dropping what does not fit.
+    struct Writer {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+        var count = 0
+
+        init(base: UnsafeMutablePointer<UInt8>, capacity: Int) { (self.base, self.capacity) = (base, capacity) }
+
+        mutating func add(byte: UInt8) {
+            guard count < capacity else { return }
+            base[count] = byte
+            count += 1
+        }
+
+        mutating func add(_ text: StaticString) {
+            let start = text.utf8Start
+            for i in 0..<text.utf8CodeUnitCount { add(byte: start[i]) }
+        }
+
+        /// A signal's name, or "signal N".
+        mutating func add(_ name: StaticString, number: Int32) {
+            if name.utf8CodeUnitCount > 0 {
+                add(name)
+            } else {
+                add("signal ")
+                add(Int(number))
+            }
+        }
+
+        /// A C string of at most 256 bytes, printable ASCII kept, anything else as `?`.
+        mutating func add(cString: UnsafeRawPointer) {
+            let bytes = cString.assumingMemoryBound(to: UInt8.self)
+            var i = 0
+            while i < HookProgress.nameLength, bytes[i] != 0 {
+                let byte = bytes[i]
+                add(byte: byte >= 0x20 && byte < 0x7F ? byte : 0x3F)
+                i += 1
+            }
+        }
+
+        mutating func add(_ number: Int) {
+            if number < 0 {
+                add(byte: 0x2D)
+                add(number == Int.min ? Int.max : -number)
+                return
+            }
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, room for 20 digits
+            var n = UInt64(number), k = 0
+            withUnsafeMutableBytes(of: &digits) { place in
+                repeat {
+                    place[k] = UInt8(n % 10) + 0x30
+                    n /= 10
+                    k += 1
+                } while n > 0
+            }
+            withUnsafeBytes(of: &digits) { place in
+                while k > 0 {
+                    k -= 1
+                    add(byte: place[k])
+                }
+            }
+        }
+    }
+}
