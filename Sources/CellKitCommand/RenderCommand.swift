@@ -155,12 +155,15 @@ struct RenderCommand: ParsableCommand {
             try? out.flush()
             throw error
         }
-        let warned = Output.printWarnings(context)
-        if strict, warned > 0 {
-            FileHandle.standardError.write(
-                Data("cellkit: --strict: \(warned) \(warned == 1 ? "warning" : "warnings"); exit status 2\n".utf8))
-            throw ExitCode(2)
-        }
+        try failIfStrict(warned: Output.printWarnings(context))
+    }
+
+    /// With `--strict`, exit status 2 when anything was warned about (the table is drawn).
+    func failIfStrict(warned: Int) throws {
+        guard strict, warned > 0 else { return }
+        FileHandle.standardError.write(
+            Data("cellkit: --strict: \(warned) \(warned == 1 ? "warning" : "warnings"); exit status 2\n".utf8))
+        throw ExitCode(2)
     }
 
     /// The render through worker processes (RenderIsolation.swift).

@@ -21,11 +21,13 @@ enum RenderIsolation {
         let plan = WorkerPlan(
             executable: "/proc/self/exe", head: head, rest: rest, hookTimeout: command.hookTimeout)
         let ending: IsolatedRender.Ending
+        let warnings: Int
         do {
             let render = try IsolatedRender(plan: plan, sink: file ?? DescriptorSink()) { line in
                 FileHandle.standardError.write(Data("\(line.terminalSafe)\n".utf8))
             }
             ending = try render.run()
+            warnings = render.warnings
         } catch {
             file?.abort()  // the destination keeps what it had
             throw error
@@ -37,6 +39,7 @@ enum RenderIsolation {
         case .complete(let faults):
             try file?.commit()
             if faults > 0 { throw ExitCode(RenderCommand.faultedStatus) }
+            try command.failIfStrict(warned: warnings)
         }
     }
 
@@ -74,10 +77,7 @@ enum RenderIsolation {
                 return "⚠ \(file) faulted: this \(name) row is not drawn"
             }
             try command.render(renderer, source, worker.out, color: command.workerColor)
-            for warning in context.warnings {
-                FileHandle.standardError.write(Data("warning: \(warning.terminalSafe)\n".utf8))
-            }
-            try worker.finish()
+            try worker.finish(warnings: Output.printWarnings(context))
         } catch {
             try? worker.out.flush()  // as the render in one process does: the rows drawn so far
             worker.fail()

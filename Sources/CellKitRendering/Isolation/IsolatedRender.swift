@@ -57,6 +57,8 @@ package final class IsolatedRender {
     }
 
     var plan: WorkerPlan
+    /// How many warnings the worker that completed the table printed (for `--strict`).
+    package private(set) var warnings = 0
     let sink: OutputSink
     let report: (String) -> Void
     let region: SharedRegion
@@ -115,7 +117,9 @@ package final class IsolatedRender {
                         throw error
                     }
                     worker.acknowledge()
-                case .done: done = true
+                case .done:
+                    done = true
+                    warnings = message.bytes  // a done message carries the warnings printed
                 case .failed: failed = true
                 }
                 lastChange = Date()

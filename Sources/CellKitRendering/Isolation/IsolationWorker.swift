@@ -27,10 +27,11 @@ package final class IsolationWorker {
             ChunkSink(region: region), storage: region.output, capacity: SharedRegion.outputCapacity)
     }
 
-    /// Hands over what is left in the buffer and tells the supervisor the table is complete.
-    package func finish() throws {
+    /// Hands over what is left in the buffer and tells the supervisor the table is complete,
+    /// and how many warnings this worker printed.
+    package func finish(warnings: Int) throws {
         try out.flush()
-        Self.send(WorkerMessage(kind: .done))
+        Self.send(WorkerMessage(kind: .done, bytes: warnings))
     }
 
     /// Tells the supervisor the render failed with an error this process reports itself.
