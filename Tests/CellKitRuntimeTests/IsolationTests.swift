@@ -1,0 +1,346 @@
+// `cellkit render` with plugins in a worker process: a plugin that crashes, aborts,
+// overflows its stack, calls exit() or never returns costs its own rows only. Each
+// test mixes a faulty cell type with Foobar rows (the package's FoobarCells) before
+// and after it, and compares the table with the one a well-behaved twin of the
+// faulty plugin draws: byte for byte the same, the placeholder rows aside (the twin
+// draws the placeholder's text itself).
+
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("render isolation: a faulty plugin costs its own rows")
+struct IsolationTests {
+    let command = OutputCommandTests()
+
+    /// Foobar rows around two rows of Faulty (rows 1.1 and 1.3), in three sections.
+    static let table = """
+        title: Isolation
+        sections:
+          - header: Before
+            cell: Foobar
+            rows: 2
+          - header: Mixed
+            rows:
+              - {cell: Foobar}
+              - {cell: Faulty}
+              - {cell: Foobar}
+              - {cell: Faulty}
+              - {cell: Foobar}
+          - header: After
+            cell: Foobar
+            rows: 2
+
+        """
+
+    /// A plugin with cell type Faulty: `body` holds its hooks (and anything else it needs).
+    static func faulty(_ body: String) -> String {
+        """
+        #include <stdlib.h>
+        #include <unistd.h>
+        #include "cellkit.h"
+        CK_PLUGIN("Faulty", "1.0.0", "Faults on purpose");
+        static void text(ck_cell *cell) { ck_set_text(ck_text_label(cell), "faulty"); }
+        \(body)
+        """
+    }
+
+    static let crash = "{ volatile int *nowhere = 0; *nowhere = 1; }"
+
+    /// The well-behaved twin: every Faulty row shows the placeholder's text, as a placeholder does.
+    static func twin(_ name: String) -> String {
+        faulty(
+            """
+            CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) {
+                (void)ip; ck_set_text(ck_text_label(cell), "⚠ lib\(name).so faulted: this Faulty row is not drawn");
+            }
+            """)
+    }
+
+    /// Renders the table with the faulty plugin `name` (built from `source`) to out.txt; checks the
+    /// exit status (3), the one line on standard error, that no temporary is left, and that the file
+    /// is the twin's rendering.
+    func check(
+        _ name: String, _ source: String, line: String, timeout: Double? = nil, format: String = "text",
+        table: String = IsolationTests.table, extra: [String: String] = [:]
+    ) throws -> String {
+        let folder = try Render.write(["t.yaml": table].merging(extra) { a, _ in a }, name: name)
+        let plugins = try Fixtures.folder(name + "plugins"), twins = try Fixtures.folder(name + "twins")
+        try Fixtures.compileC(source, name: name, in: plugins)
+        try Fixtures.compileC(Self.twin(name), name: name, in: twins)
+        var arguments = [
+            "render", folder + "/t.yaml", "--plugin-path", plugins, "--output", folder + "/out.txt", "--format", format,
+        ]
+        if let timeout { arguments += ["--hook-timeout", String(timeout)] }
+        let (ending, log) = try command.run(arguments, timeout: 60)
+        #expect(ending == .exited(3), "\(name): \(log)")
+        #expect(log == line + "\n", "\(name): the one line")
+        #expect(try command.files(folder) == ["out.txt", "t.yaml"] + extra.keys.sorted(), "no temporary")
+        let drawn = try command.contents(folder + "/out.txt")
+        let (twinEnding, twinLog) = try command.run([
+            "render", folder + "/t.yaml", "--plugin-path", twins, "--output", folder + "/twin.txt", "--format", format,
+            "--no-isolation",
+        ])
+        #expect(twinEnding == .exited(0), "\(twinLog)")
+        #expect(drawn == (try command.contents(folder + "/twin.txt")), "\(name): the table around the placeholders")
+        return drawn
+    }
+
+    /// Checks the rows of the text rendering: every Foobar row, and both Faulty rows as placeholders.
+    func expectRows(_ drawn: String, plugin: String) {
+        for row in 0..<5 {
+            let count = drawn.components(separatedBy: "Row: \(row)").count - 1
+            #expect(count == [3, 2, 1, 0, 1][row], "Foobar rows 'Row: \(row)'")
+        }
+        #expect(drawn.components(separatedBy: "⚠ \(plugin) faulted: this Faulty row is not drawn").count - 1 == 2)
+        #expect(drawn.hasSuffix("╰──────────────────────────────────────────────────────────────────────────────╯\n"))
+    }
+
+    @Test("a segfault in an init hook")
+    func initCrash() throws {
+        let drawn = try check(
+            "faultinit",
+            Self.faulty(
+                """
+                CK_EXPORT void initCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; \(Self.crash) }
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
+                """),
+            line: "libfaultinit.so: initCellForFaulty crashed (SIGSEGV) at row 1.1")
+        expectRows(drawn, plugin: "libfaultinit.so")
+    }
+
+    @Test("a segfault in a customize hook")
+    func customizeCrash() throws {
+        let drawn = try check(
+            "faultcustomize",
+            Self.faulty(
+                "CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; \(Self.crash) }"
+            ),
+            line: "libfaultcustomize.so: customizeCellForFaulty crashed (SIGSEGV) at row 1.1")
+        expectRows(drawn, plugin: "libfaultcustomize.so")
+    }
+
+    @Test("a segfault in a height hook")
+    func heightCrash() throws {
+        let drawn = try check(
+            "faultheight",
+            Self.faulty(
+                """
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
+                CK_EXPORT double heightForCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; \(Self.crash) return 1; }
+                """),
+            line: "libfaultheight.so: heightForCellForFaulty crashed (SIGSEGV) at row 1.1")
+        expectRows(drawn, plugin: "libfaultheight.so")
+    }
+
+    @Test("a segfault in a prepare-for-reuse hook")
+    func prepareCrash() throws {
+        let drawn = try check(
+            "faultprepare",
+            Self.faulty(
+                """
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
+                CK_EXPORT void prepareCellForReuseForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; \(Self.crash) }
+                """),
+            line: "libfaultprepare.so: prepareCellForReuseForFaulty crashed (SIGSEGV) at row 1.1")
+        expectRows(drawn, plugin: "libfaultprepare.so")
+    }
+
+    @Test("abort() in a customize hook")
+    func abortCall() throws {
+        let drawn = try check(
+            "faultabort",
+            Self.faulty(
+                "CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; abort(); }"
+            ),
+            line: "libfaultabort.so: customizeCellForFaulty crashed (SIGABRT) at row 1.1")
+        expectRows(drawn, plugin: "libfaultabort.so")
+    }
+
+    @Test("a stack overflow (endless recursion) in a customize hook")
+    func stackOverflow() throws {
+        let drawn = try check(
+            "faultstack",
+            Self.faulty(
+                """
+                static int deeper(volatile int n) { volatile char pad[4096]; pad[0] = (char)n; return deeper(n + 1) + pad[0]; }
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); deeper(0); }
+                """),
+            line: "libfaultstack.so: customizeCellForFaulty crashed (SIGSEGV) at row 1.1")
+        expectRows(drawn, plugin: "libfaultstack.so")
+    }
+
+    @Test("exit(3) in an init hook")
+    func exitCall() throws {
+        let drawn = try check(
+            "faultexit",
+            Self.faulty(
+                """
+                CK_EXPORT void initCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; exit(3); }
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
+                """),
+            line: "libfaultexit.so: initCellForFaulty exited with status 3 at row 1.1")
+        expectRows(drawn, plugin: "libfaultexit.so")
+    }
+
+    @Test("an endless loop in a customize hook, with --hook-timeout 2")
+    func endlessLoop() throws {
+        let start = Date()
+        let drawn = try check(
+            "faultloop",
+            Self.faulty(
+                "CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; for (;;) {} }"
+            ),
+            line: "libfaultloop.so: customizeCellForFaulty did not return within 2 s at row 1.1", timeout: 2)
+        expectRows(drawn, plugin: "libfaultloop.so")
+        #expect(Date().timeIntervalSince(start) < 30)
+    }
+
+    @Test("a crash in the plugin's constructor, while it loads")
+    func constructorCrash() throws {
+        let drawn = try check(
+            "faultctor",
+            Self.faulty(
+                """
+                __attribute__((constructor)) static void start(void) \(Self.crash)
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
+                """),
+            line: "libfaultctor.so: its constructor crashed (SIGSEGV) while loading cell type Faulty for row 1.1")
+        expectRows(drawn, plugin: "libfaultctor.so")
+    }
+
+    @Test("a crash in cellkit_plugin_init")
+    func pluginInitCrash() throws {
+        let drawn = try check(
+            "faultpinit",
+            Self.faulty(
+                """
+                CK_EXPORT ck_status cellkit_plugin_init(const ck_host *host, void **context) {
+                    (void)host; (void)context; \(Self.crash) return CK_OK;
+                }
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
+                """),
+            line: "libfaultpinit.so: cellkit_plugin_init crashed (SIGSEGV) while loading cell type Faulty for row 1.1")
+        expectRows(drawn, plugin: "libfaultpinit.so")
+    }
+}
+
+@Suite("render isolation: resuming, formats, and the line without isolation")
+struct IsolationResumeTests {
+    let command = OutputCommandTests()
+
+    /// A Tally plugin that appends "section.row" to `log` each time its customize hook runs, and a
+    /// Faulty type in the same plugin that crashes at rows whose number is in `crashAt`.
+    static func tally(log: String) -> String {
+        IsolationTests.faulty(
+            """
+            #include <stdio.h>
+            CK_EXPORT void customizeCellForTally(ck_cell *cell, ck_index_path ip) {
+                FILE *f = fopen("\(log)", "a");
+                fprintf(f, "%lld.%lld\\n", (long long)ip.section, (long long)ip.row);
+                fclose(f);
+                char text[32]; snprintf(text, sizeof text, "tally %lld", (long long)ip.row);
+                ck_set_text(ck_text_label(cell), text);
+            }
+            CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) {
+                (void)cell; if (ip.row % 7 == 3) \(IsolationTests.crash) text(cell);
+            }
+            """)
+    }
+
+    @Test("streamed rows: the rows before a crash are not drawn again, their hooks never run twice")
+    func streamedResume() throws {
+        var rows = ""
+        for n in 0..<300 {
+            let cell = n % 7 == 3 ? "Faulty" : n % 2 == 0 ? "Tally" : "Foobar"
+            rows += #"{"cell":"\#(cell)","n":\#(n)}"# + "\n"
+        }
+        let folder = try Render.write([
+            "t.yaml": "sections:\n  - header: Streamed\n    rowsFrom: rows.jsonl\n  - cell: Foobar\n    rows: 2\n",
+            "rows.jsonl": rows,
+        ])
+        let plugins = try Fixtures.folder()
+        try Fixtures.compileC(Self.tally(log: folder + "/tally.log"), name: "tally", in: plugins)
+        let (ending, log) = try command.run([
+            "render", folder + "/t.yaml", "--plugin-path", plugins, "--output", folder + "/out.txt",
+        ])
+        #expect(ending == .exited(3))
+        #expect(log == "libtally.so: customizeCellForFaulty crashed (SIGSEGV) at row 0.3\n")
+        let tallied = try command.contents(folder + "/tally.log").split(separator: "\n")
+        let expected = (0..<300).filter { $0 % 7 != 3 && $0 % 2 == 0 }.map { "0.\($0)" }
+        #expect(tallied.map(String.init) == expected, "each Tally row's hook ran once, in order")
+        let drawn = try command.contents(folder + "/out.txt")
+        #expect(drawn.components(separatedBy: "⚠ libtally.so faulted: this Faulty row is not drawn").count - 1 == 43)
+        #expect(drawn.components(separatedBy: "│ tally ").count - 1 == expected.count)
+        #expect(
+            drawn.components(separatedBy: "Row: ").count - 1 == (0..<300).filter { $0 % 7 != 3 && $0 % 2 == 1 }.count
+                + 2)
+        #expect(try command.files(folder) == ["out.txt", "rows.jsonl", "t.yaml", "tally.log"])
+    }
+
+    @Test("every format draws the placeholder naming the plugin; standard output gets the whole table")
+    func formats() throws {
+        let folder = try Render.write(["t.yaml": IsolationTests.table])
+        let plugins = try Fixtures.folder()
+        try Fixtures.compileC(
+            IsolationTests.faulty(
+                "CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; abort(); }"
+            ),
+            name: "formats", in: plugins)
+        for format in ["text", "ansi", "html", "json"] {
+            let (ending, log) = try command.run([
+                "render", folder + "/t.yaml", "--plugin-path", plugins, "--format", format, "--color", "always",
+            ])
+            #expect(ending == .exited(3), "\(format)")
+            #expect(log.contains("libformats.so: customizeCellForFaulty crashed (SIGABRT) at row 1.1\n"), "\(format)")
+            #expect(
+                log.components(separatedBy: "libformats.so faulted: this Faulty row is not drawn").count - 1 == 2,
+                "\(format)")
+            #expect(log.components(separatedBy: "Row: ").count - 1 == 7, "\(format): every Foobar row")
+        }
+    }
+
+    @Test("no fault: exit status 0 and the same bytes as --no-isolation")
+    func noFault() throws {
+        for name in ["showcase.yaml", "seed-004-foobar.yaml", "seed-003-projects.yaml"] {
+            let (isolated, a) = try command.run(["render", Render.manifest(name), "--format", "html"])
+            let (inProcess, b) = try command.run([
+                "render", Render.manifest(name), "--format", "html", "--no-isolation",
+            ])
+            #expect(isolated == .exited(0) && inProcess == .exited(0))
+            #expect(a == b, "\(name)")
+        }
+    }
+
+    @Test("--no-isolation: the crash handler prints the same line, then the process dies by the signal")
+    func crashReporter() throws {
+        let folder = try Render.write(["t.yaml": IsolationTests.table])
+        let plugins = try Fixtures.folder()
+        try Fixtures.compileC(
+            IsolationTests.faulty(
+                """
+                static int deeper(volatile int n) { volatile char pad[4096]; pad[0] = (char)n; return deeper(n + 1) + pad[0]; }
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); deeper(0); }
+                """),
+            name: "inprocess", in: plugins)
+        let (ending, log) = try command.run([
+            "render", folder + "/t.yaml", "--plugin-path", plugins, "--no-isolation", "--output", folder + "/out.txt",
+        ])
+        #expect(ending == .signaled(SIGSEGV))
+        #expect(
+            log.hasPrefix("libinprocess.so: customizeCellForFaulty crashed (SIGSEGV) at row 1.1\n"),
+            "\(log.prefix(300))")
+        #expect(try command.files(folder) == ["t.yaml"], "no temporary, no file")
+
+        try Fixtures.compileC(
+            IsolationTests.faulty(
+                """
+                CK_EXPORT void initCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; exit(3); }
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
+                """),
+            name: "inprocess", in: plugins)
+        let (exited, said) = try command.run(["render", folder + "/t.yaml", "--plugin-path", plugins, "--no-isolation"])
+        #expect(exited == .exited(3))
+        #expect(said.hasSuffix("libinprocess.so: initCellForFaulty exited with status 3 at row 1.1\n"), "\(said)")
+    }
+}
