@@ -218,7 +218,7 @@ struct OutputCommandTests {
         #expect(try contents(folder + "/out.txt") == "previous")
     }
 
-    @Test("a plugin calling exit() mid-render: its status, no temporary, the old file stays")
+    @Test("a plugin calling exit() mid-render with --no-isolation: its status, no temporary, the old file stays")
     func exitMidRender() throws {
         let plugins = try Fixtures.folder()
         try Fixtures.compileC(
@@ -235,10 +235,21 @@ struct OutputCommandTests {
             "t.yaml": "sections:\n  - cell: Quitter\n    rows: 5000\n", "out.txt": "previous",
         ])
         let (status, text) = try command.cellkit([
-            "render", folder + "/t.yaml", "--output", folder + "/out.txt", "--plugin-path", plugins,
+            "render", folder + "/t.yaml", "--output", folder + "/out.txt", "--plugin-path", plugins, "--no-isolation",
         ])
         #expect(status == 3, "\(text)")
+        #expect(text == "libquitter.so: customizeCellForQuitter exited with status 3 at row 0.3000\n")
         #expect(try files(folder) == ["out.txt", "t.yaml"])
         #expect(try contents(folder + "/out.txt") == "previous")
+        // Isolated (the default), the table is complete: the quitting row a placeholder.
+        let (isolated, said) = try command.cellkit([
+            "render", folder + "/t.yaml", "--output", folder + "/out.txt", "--plugin-path", plugins,
+        ])
+        #expect(isolated == 3, "\(said)")
+        #expect(said == "libquitter.so: customizeCellForQuitter exited with status 3 at row 0.3000\n")
+        #expect(try files(folder) == ["out.txt", "t.yaml"])
+        let drawn = try contents(folder + "/out.txt")
+        #expect(drawn.components(separatedBy: "still here").count - 1 == 3000)
+        #expect(drawn.components(separatedBy: "libquitter.so faulted: this Quitter row is not drawn").count - 1 == 2000)
     }
 }
