@@ -63,6 +63,59 @@ enum RenderBenchmark {
             }
         }
         print("targets: >= 1,000,000 rows/s; <= 64 MiB peak, flat as rows grow")
+        try compareIsolation(rows: sizes.last!, in: folder)
+    }
+
+    /// The command line's render of `rows` rows, plugins in the process (`--no-isolation`) and in a
+    /// worker (the default), side by side: whole runs of `cellkit render TABLE > /dev/null`, start-up
+    /// included, alternating, five each; medians.
+    static func compareIsolation(rows: Int, in folder: String) throws {
+        let cellkit = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/cellkit"
+        guard FileManager.default.isExecutableFile(atPath: cellkit) else {
+            throw Failure("no \(cellkit): build it first")
+        }
+        let table = folder + "/table-\(rows).yaml"
+        if !FileManager.default.fileExists(atPath: table) { _ = try generate(rows: rows, in: folder) }
+        /// CPU seconds (user and system) of the children waited for so far, theirs included.
+        func childCPU() -> Double {
+            var usage = rusage()
+            getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+            func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+            return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        }
+        var cpu: [String: [Double]] = [:]
+        func run(_ extra: [String]) throws -> Double {
+            let before = childCPU()
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: cellkit)
+            child.arguments = ["render", table, "--width", "80"] + extra
+            child.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            let start = Date()
+            try child.run()
+            child.waitUntilExit()
+            guard child.terminationStatus == 0 else { throw Failure("cellkit render \(extra) failed") }
+            let seconds = Date().timeIntervalSince(start)
+            cpu[extra.joined(), default: []].append(childCPU() - before)
+            return seconds
+        }
+        var inProcess: [Double] = [], isolated: [Double] = []
+        for _ in 0..<5 {
+            inProcess.append(try run(["--no-isolation"]))
+            isolated.append(try run([]))
+        }
+        let a = inProcess.sorted()[2], b = isolated.sorted()[2]
+        print("")
+        print("cellkit render, \(rows) rows, whole command (start-up included), median of 5 alternating runs:")
+        let cpuA = cpu["--no-isolation"]!.sorted()[2], cpuB = cpu[""]!.sorted()[2]
+        print("                              seconds      rows/s   CPU seconds (all processes)")
+        print(String(format: "  in-process (--no-isolation) %7.3f %11.0f   %7.3f", a, Double(rows) / a, cpuA))
+        print(String(format: "  isolated (default)          %7.3f %11.0f   %7.3f", b, Double(rows) / b, cpuB))
+        print(
+            String(
+                format: "  isolation's cost: %+.1f %% wall clock (target <= 10 %%), %+.1f %% CPU", (b / a - 1) * 100,
+                (cpuB / cpuA - 1) * 100))
+        print("  all runs, in-process: " + inProcess.map { String(format: "%.3f", $0) }.joined(separator: " "))
+        print("  all runs, isolated:   " + isolated.map { String(format: "%.3f", $0) }.joined(separator: " "))
     }
 
     static let latin = [
