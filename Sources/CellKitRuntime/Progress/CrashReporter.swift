@@ -15,7 +15,9 @@ import Synchronization
 ///
 /// The line comes from a progress record every cell's hooks write to before they run (a few
 /// plain stores, no system call), once `install()` has been called; install it before any cell
-/// is made. `cellkit render --no-isolation` installs it.
+/// is made. `cellkit render --no-isolation` installs it. The record is one per process: with
+/// hooks running on several threads, the line names the hook that started last, and only the
+/// installing thread gets the alternate stack a stack overflow's report needs.
 public enum CrashReporter {
     /// Signals whose handler prints the line.
     static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
