@@ -25,6 +25,7 @@ struct CellKitCommand: ParsableCommand {
     /// quote documents, data files and plugins) is made terminal-safe first, and an
     /// error found while running (not parsing) prints without the usage text.
     static func main() {
+        DocumentRender.runWorkerIfRequested()  // a render's worker (`cellkit render` starts them): renders, exits
         var command: any ParsableCommand
         do { command = try parseAsRoot() } catch { finish(error, message: fullMessage(for: error)) }
         do { try command.run() } catch {

@@ -22,7 +22,11 @@ enum Output {
     /// (`CellContext.failedHostCalls`), to standard error as `warning: …`, terminal-safe.
     /// Returns how many lines it printed.
     static func printWarnings(_ context: CellContext) -> Int {
-        let lines = context.warnings + context.failedHostCalls.map(\.description)
+        printWarnings(DocumentRender.warnings(context))
+    }
+
+    /// Prints `lines` to standard error as `warning: …`, terminal-safe; returns how many.
+    static func printWarnings(_ lines: [String]) -> Int {
         for line in lines { FileHandle.standardError.write(Data("warning: \(line.terminalSafe)\n".utf8)) }
         return lines.count
     }

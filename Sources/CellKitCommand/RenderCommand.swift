@@ -108,15 +108,6 @@ struct RenderCommand: ParsableCommand {
             valueName: "seconds"))
     var hookTimeout: Double = 10
 
-    // The worker's options, given by the render that starts it (Isolation/).
-    @Flag(help: .private) var worker = false
-    @Option(help: .private) var workerWidth: Int?
-    @Flag(help: .private) var workerColor = false
-    @Option(help: .private) var workerResume = 0
-    @Option(help: .private) var workerQuarantine: [String] = []
-    @Option(help: .private) var workerQuarantinePluginOf: [String] = []
-    @Option(help: .private) var workerPlaceholderRow: [Int] = []
-
     func validate() throws {
         if let width, !(20...1000).contains(width) {
             throw ValidationError("--width \(width) is out of range; use 20 to 1000 columns")
@@ -130,7 +121,6 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        if worker { return try runWorker() }
         let document = try TableDocument(contentsOf: table, root: root)
         if !noIsolation { return try runIsolated(document) }
         CrashReporter.install()  // a crash or exit() in plugin code names the plugin before the process ends
@@ -171,25 +161,17 @@ struct RenderCommand: ParsableCommand {
         try RenderIsolation.supervise(self, document)
     }
 
-    /// A worker's render (RenderIsolation.swift).
-    private func runWorker() throws {
-        try RenderIsolation.work(self)
+    func render(_ renderer: TableRenderer, _ source: DocumentTable, _ out: OutputBuffer, color: Bool) throws {
+        try DocumentRender.draw(renderer, source, format: renderFormat(color: color), ascii: ascii, to: out)
     }
 
-    func render(_ renderer: TableRenderer, _ source: DocumentTable, _ out: OutputBuffer, color: Bool) throws {
+    /// The library's format for `--format`: ansi without colour is text.
+    func renderFormat(color: Bool) -> DocumentRender.Format {
         switch format {
-        case .text:
-            var f = TextFormat(ascii: ascii)
-            try renderer.render(source, delegate: source, format: &f, to: out)
-        case .ansi:
-            var f = TextFormat(ascii: ascii, color: color)
-            try renderer.render(source, delegate: source, format: &f, to: out)
-        case .html:
-            var f = HTMLFormat(assets: source.document.assets)
-            try renderer.render(source, delegate: source, format: &f, to: out)
-        case .json:
-            var f = JSONFormat()
-            try renderer.render(source, delegate: source, format: &f, to: out)
+        case .text: .text
+        case .ansi: color ? .ansi : .text
+        case .html: .html
+        case .json: .json
         }
     }
 

@@ -1,5 +1,5 @@
 // The supervisor of an isolated render: plugin code runs in a worker process
-// (this executable again, with the worker's arguments), never here. The worker
+// (this executable again, with the plan in its environment), never here. The worker
 // renders into shared memory; the supervisor writes out only finished rows. When
 // the worker dies — a signal, exit(), or no progress within the hook timeout — the
 // supervisor prints one line naming the plugin, the hook, the cell type and the
@@ -12,12 +12,16 @@ import CellKitRuntime
 import Foundation
 
 /// How an isolated render should start its workers, and what it learned from the ones that faulted.
-package struct WorkerPlan: Sendable {
-    /// The executable and its arguments up to where the worker's own options go (`cellkit render`);
-    /// `rest` follows them.
+/// A worker gets all of it, as JSON in the environment variable `environmentName`.
+package struct WorkerPlan: Sendable, Codable {
+    /// The environment variable that makes a process a render worker (`DocumentRender.runWorkerIfRequested()`).
+    package static let environmentName = "CELLKIT_RENDER_WORKER"
+
+    /// The executable to start (the program itself) and its arguments after `argv[0]`.
     package var executable: String
-    package var head: [String]
-    package var rest: [String]
+    package var arguments: [String]
+    /// What to render.
+    package var job: DocumentRender.Job
     /// No progress for this long in plugin code (a hook, a constructor, `cellkit_plugin_init`) kills
     /// the worker.
     package var hookTimeout: Double
@@ -31,18 +35,14 @@ package struct WorkerPlan: Sendable {
     /// Rows that faulted outside plugin code: drawn as placeholders.
     package var placeholderRows: [Int] = []
 
-    /// A plan for `executable head… rest…`.
-    package init(executable: String, head: [String], rest: [String], hookTimeout: Double) {
-        (self.executable, self.head, self.rest, self.hookTimeout) = (executable, head, rest, hookTimeout)
+    /// A plan for workers `executable arguments…` that render `job`.
+    package init(executable: String, arguments: [String], job: DocumentRender.Job, hookTimeout: Double) {
+        (self.executable, self.arguments, self.job, self.hookTimeout) = (executable, arguments, job, hookTimeout)
     }
 
-    /// The arguments of the next worker.
-    var arguments: [String] {
-        var worker = ["--worker", "--worker-resume", String(resumeAt)]
-        for type in quarantinedTypes { worker += ["--worker-quarantine", type] }
-        for type in quarantinedPluginsOf { worker += ["--worker-quarantine-plugin-of", type] }
-        for row in placeholderRows { worker += ["--worker-placeholder-row", String(row)] }
-        return head + worker + rest
+    /// The value of `environmentName` for the next worker.
+    var environmentValue: String {
+        get throws { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
     }
 }
 
@@ -52,13 +52,13 @@ package final class IsolatedRender {
     package enum Ending: Equatable {
         /// The table is complete; `faults` workers faulted on the way (0: none).
         case complete(faults: Int)
-        /// A worker reported an error (it printed it) and exited; nothing more comes.
-        case failed
+        /// A worker failed with this error message and exited; nothing more comes.
+        case failed(String)
     }
 
     var plan: WorkerPlan
-    /// How many warnings the worker that completed the table printed (for `--strict`).
-    package private(set) var warnings = 0
+    /// The warnings of the worker that completed the table, one a line.
+    package private(set) var warnings: [String] = []
     let sink: OutputSink
     let report: (String) -> Void
     let region: SharedRegion
@@ -80,7 +80,7 @@ package final class IsolatedRender {
             let death = try supervise(worker)
             switch death {
             case .completed: return .complete(faults: faults)
-            case .failed: return .failed
+            case .failed(let message): return .failed(message)
             case .died(let outcome):
                 faults += 1
                 try recover(outcome)
@@ -89,13 +89,14 @@ package final class IsolatedRender {
     }
 
     enum Death {
-        case completed, failed
+        case completed
+        case failed(String)
         case died(FaultOutcome)
     }
 
     /// Reads the worker's messages until it ends; writes its chunks out.
     private func supervise(_ worker: Worker) throws -> Death {
-        var done = false, failed = false, timedOut = false, ended = false
+        var done = false, failed: String?, timedOut = false, ended = false
         var lastCounter = region.record.pointee.counter
         var lastChange = Date()
         let tick = Int32(max(10, min(100, plan.hookTimeout * 100)))
@@ -119,8 +120,9 @@ package final class IsolatedRender {
                     worker.acknowledge()
                 case .done:
                     done = true
-                    warnings = message.bytes  // a done message carries the warnings printed
-                case .failed: failed = true
+                    let text = region.text(count: message.bytes)  // a done message carries the warnings
+                    warnings = text.isEmpty ? [] : text.components(separatedBy: "\n")
+                case .failed: failed = region.text(count: message.bytes)
                 }
                 lastChange = Date()
                 continue
@@ -145,7 +147,7 @@ package final class IsolatedRender {
         let status = worker.wait()
         if timedOut { return .died(.timeout(tenths: Int((plan.hookTimeout * 10).rounded()))) }
         if done, status == .exit(0) { return .completed }
-        if failed { return .failed }
+        if let failed { return .failed(failed) }
         return .died(status)
     }
 
@@ -188,6 +190,7 @@ package final class IsolatedRender {
         private var reaped: FaultOutcome?
 
         init(plan: WorkerPlan, region: SharedRegion) throws {
+            let planText = try plan.environmentValue
             var fromWorker: [Int32] = [0, 0], toWorker: [Int32] = [0, 0]
             guard pipe(&fromWorker) == 0 else { throw Self.failure("pipe") }
             guard pipe(&toWorker) == 0 else {
@@ -228,6 +231,7 @@ package final class IsolatedRender {
             let argv = [plan.executable] + plan.arguments
             var environment = ProcessInfo.processInfo.environment
             environment["SWIFT_BACKTRACE"] = "enable=no"
+            environment[WorkerPlan.environmentName] = planText
             let envp = environment.map { "\($0.key)=\($0.value)" }
             let cArguments = argv.map { strdup($0) } + [nil]
             let cEnvironment = envp.map { strdup($0) } + [nil]

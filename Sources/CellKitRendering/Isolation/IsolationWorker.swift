@@ -28,15 +28,15 @@ package final class IsolationWorker {
     }
 
     /// Hands over what is left in the buffer and tells the supervisor the table is complete,
-    /// and how many warnings this worker printed.
-    package func finish(warnings: Int) throws {
+    /// with this worker's warnings (the buffer is free once the last chunk is acknowledged).
+    package func finish(warnings: [String]) throws {
         try out.flush()
-        Self.send(WorkerMessage(kind: .done, bytes: warnings))
+        Self.send(WorkerMessage(kind: .done, bytes: region.leave(warnings.joined(separator: "\n"))))
     }
 
-    /// Tells the supervisor the render failed with an error this process reports itself.
-    package func fail() {
-        Self.send(WorkerMessage(kind: .failed))
+    /// Tells the supervisor the render failed, and why. Call it after flushing what was drawn.
+    package func fail(_ message: String) {
+        Self.send(WorkerMessage(kind: .failed, bytes: region.leave(message)))
     }
 
     static func send(_ message: WorkerMessage) {

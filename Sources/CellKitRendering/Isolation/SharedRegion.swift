@@ -22,6 +22,20 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
     package var record: UnsafeMutablePointer<HookProgress.Header> {
         base.assumingMemoryBound(to: HookProgress.Header.self)
     }
+    /// Text a worker leaves at the start of the output buffer for its last message (warnings, an
+    /// error), cut to the buffer's size.
+    func leave(_ text: String) -> Int {
+        let bytes = Array(text.utf8.prefix(Self.outputCapacity))
+        bytes.withUnsafeBufferPointer { output.update(from: $0.baseAddress!, count: $0.count) }
+        return bytes.count
+    }
+
+    /// The text a worker left at the start of the output buffer (`leave(_:)`).
+    func text(count: Int) -> String {
+        String(
+            decoding: UnsafeBufferPointer(start: output, count: min(max(count, 0), Self.outputCapacity)), as: UTF8.self)
+    }
+
     /// The output buffer.
     var output: UnsafeMutablePointer<UInt8> { (base + Self.outputOffset).assumingMemoryBound(to: UInt8.self) }
 
@@ -83,9 +97,11 @@ struct WorkerMessage {
         /// `bytes` bytes at the start of the output buffer are ready; the worker waits for an
         /// acknowledgement before it writes there again.
         case chunk = 1
-        /// The table is complete (its last chunk sent); the worker exits 0.
+        /// The table is complete (its last chunk sent); `bytes` bytes at the start of the output
+        /// buffer are its warnings, one a line. The worker exits 0.
         case done = 2
-        /// The render failed with an error the worker printed; it exits 1.
+        /// The render failed; `bytes` bytes at the start of the output buffer are the error's
+        /// message. The worker exits 1.
         case failed = 3
     }
 

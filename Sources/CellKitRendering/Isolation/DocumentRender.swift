@@ -1,0 +1,274 @@
+// The public face of fault isolation: a table document's render, run by worker
+// processes (this program again) or in this process. `cellkit render` uses it;
+// so can any program that embeds CellKit. The wire (WorkerPlan in the worker's
+// environment, the shared memory, the messages) stays package-level.
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import CellKitText
+import Foundation
+
+/// A table document's render: with plugins in a worker process, so that a plugin that crashes,
+/// calls `exit()` or hangs costs only its own rows (`run(to:report:)`), or in this process
+/// (`runInProcess(to:)`).
+///
+/// The worker is this program started again (`/proc/self/exe` by default), which finds its job in
+/// its environment: call `DocumentRender.runWorkerIfRequested()` first thing in `main`, before any
+/// argument parsing, so that such a process renders and exits.
+///
+/// ```swift
+/// DocumentRender.runWorkerIfRequested()  // in a worker: renders, then exits
+/// var render = DocumentRender(
+///     documentPath: "table.yaml", discovery: DiscoveryOptions(searchPath: .custom(["plugins"])))
+/// let outcome = try render.run(to: DescriptorSink()) { line in print(line) }
+/// ```
+public struct DocumentRender: Sendable {
+    /// How rows are written.
+    public enum Format: String, Sendable, Codable, CaseIterable {
+        /// Box-drawing borders (`TextFormat`).
+        case text
+        /// Box-drawing borders with ANSI colours (`TextFormat(color: true)`).
+        case ansi
+        /// A standalone HTML page, images from the asset catalog inlined (`HTMLFormat`).
+        case html
+        /// Each laid-out row as JSON, for tools (`JSONFormat`).
+        case json
+    }
+
+    /// How a render ended, when it drew the table.
+    public struct Outcome: Sendable, Equatable {
+        /// One line per worker that faulted, naming the plugin file, the hook, the cell type, the
+        /// row and the signal (or exit status, or timeout), as `report` received them; empty when
+        /// no plugin faulted (and always for `runInProcess(to:)`).
+        public var faults: [String]
+        /// The render's warnings (`CellContext.warnings`), then one line per plugin hook whose
+        /// host calls failed (`CellContext.failedHostCalls`). Text from documents and plugins:
+        /// print it through `TextSanitizer.visible`.
+        public var warnings: [String]
+        /// Whether a plugin faulted: the table is complete, with its rows drawn as placeholders.
+        public var faulted: Bool { !faults.isEmpty }
+
+        /// An outcome with these fault lines and warnings.
+        public init(faults: [String] = [], warnings: [String] = []) {
+            (self.faults, self.warnings) = (faults, warnings)
+        }
+    }
+
+    /// The error of a render that a worker could not complete: the document or a data file
+    /// cannot be read, an identifier has no plugin, the output cannot be written. Its description
+    /// is the message of the error the worker met.
+    public struct WorkerError: Error, CustomStringConvertible {
+        /// The message, as `String(describing:)` the worker's error.
+        public let description: String
+    }
+
+    /// The table document: a `.yaml`, `.yml` or `.json` file.
+    public var documentPath: String
+    /// The folder the document may read files from; `nil`: the document's own folder.
+    public var root: String?
+    /// Where plugins are found, and whether files others can write are loaded.
+    public var discovery: DiscoveryOptions
+    /// How rows are written.
+    public var format: Format
+    /// ASCII borders instead of box-drawing characters (`text` and `ansi`).
+    public var ascii = false
+    /// Columns; `nil`: the document's width, else 80.
+    public var width: Int?
+    /// The row drawn as selected; `nil`: the document's selection.
+    public var selected: CellKitModel.IndexPath?
+    /// The rows drawn, counted across sections; `nil`: all.
+    public var rows: RowWindow?
+    /// Seconds plugin code (a hook, a plugin's constructor or `cellkit_plugin_init`) may run
+    /// without returning before its worker is killed and its cell type quarantined; more than 0.
+    public var hookTimeout: Double = 10
+    /// The program a worker runs: this program, by default (`/proc/self/exe`).
+    public var executable = "/proc/self/exe"
+    /// A worker's arguments after its name, for programs that want them (in `ps`, say); a worker
+    /// ignores them, as it finds its job in its environment.
+    public var workerArguments: [String] = []
+
+    /// A render of the document at `documentPath`, reading files under `root` (default: its
+    /// folder), with plugins found by `discovery`, written as `format`.
+    public init(
+        documentPath: String, root: String? = nil, discovery: DiscoveryOptions = DiscoveryOptions(),
+        format: Format = .text
+    ) {
+        (self.documentPath, self.root, self.discovery, self.format) = (documentPath, root, discovery, format)
+    }
+
+    /// Renders in worker processes, writing the table to `sink`; this process never loads a
+    /// plugin. Only whole rows reach `sink`. When a worker dies (a signal, `exit()`, or no
+    /// progress within `hookTimeout`), `report` gets one line naming the plugin, the hook, the cell
+    /// type and the row; the faulty cell type (every type of its plugin, for a fault while it
+    /// loads) is quarantined and a new worker goes on from that row, so its rows are drawn as
+    /// placeholders (`⚠ libcrashy.so faulted: this Crashy row is not drawn`) and the rest as usual.
+    ///
+    /// Returns when the table is complete. Throws `WorkerError` when a worker fails (the message
+    /// of its error: an unreadable document, an unknown identifier), `sink`'s error when writing
+    /// fails, and an error when no worker can be started or one faults twice at the same place.
+    /// `sink` may then hold part of the table. Call it from one thread at a time.
+    public func run(to sink: any OutputSink, report: @escaping (String) -> Void = { _ in }) throws -> Outcome {
+        let plan = WorkerPlan(executable: executable, arguments: workerArguments, job: job, hookTimeout: hookTimeout)
+        var faults: [String] = []
+        let render = try IsolatedRender(plan: plan, sink: sink) { line in
+            faults.append(line)
+            report(line)
+        }
+        switch try render.run() {
+        case .failed(let message): throw WorkerError(description: message)
+        case .complete: return Outcome(faults: faults, warnings: render.warnings)
+        }
+    }
+
+    /// Renders in this process, writing the table to `sink`: faster to start, but a plugin that
+    /// crashes or calls `exit()` ends the process (`CrashReporter.install()` names it first).
+    /// Returns the warnings; throws the document's, a plugin's or `sink`'s error, after writing
+    /// the rows drawn so far.
+    public func runInProcess(to sink: any OutputSink) throws -> Outcome {
+        let document = try TableDocument(contentsOf: documentPath, root: root)
+        let registry = CellRegistry(options: discovery)
+        let source = try DocumentTable(document, registry: registry)
+        let context = CellContext(stylesheet: document.stylesheet)
+        let renderer = try makeRenderer(document, registry: registry, context: context)
+        let out = OutputBuffer(sink)
+        do {
+            try Self.draw(renderer, source, format: format, ascii: ascii, to: out)
+            try out.flush()
+        } catch {
+            try? out.flush()
+            throw error
+        }
+        return Outcome(warnings: Self.warnings(context))
+    }
+
+    /// In a process started as a render's worker, renders what its parent asked for and exits
+    /// (status 0 when the table is complete, 1 when it failed: the parent learns why); in any
+    /// other process, returns at once. Call it first thing in `main`, before parsing arguments or
+    /// loading plugins: `run(to:report:)` starts this program again as its worker.
+    public static func runWorkerIfRequested() {
+        guard let value = getenv(WorkerPlan.environmentName) else { return }
+        let text = String(cString: value)
+        unsetenv(WorkerPlan.environmentName)  // not passed on to what a plugin starts
+        do {
+            let plan = try JSONDecoder().decode(WorkerPlan.self, from: Data(text.utf8))
+            try work(plan)
+            exit(0)
+        } catch let error as WorkerError {
+            _ = error  // the parent has the message
+            exit(1)
+        } catch {
+            FileHandle.standardError.write(Data("render worker: \(TextSanitizer.visible("\(error)"))\n".utf8))
+            exit(1)
+        }
+    }
+
+    // MARK: Package
+
+    /// What a worker renders: this value's settings, in a form that travels.
+    package struct Job: Sendable, Codable {
+        var documentPath: String
+        var root: String?
+        var searchPath: SearchPath
+        var allowUnsafePermissions: Bool
+        var format: Format
+        var ascii: Bool
+        var width: Int?
+        var selected: CellKitModel.IndexPath?
+        var rows: [Int]?  // first, last
+    }
+
+    var job: Job {
+        Job(
+            documentPath: documentPath, root: root, searchPath: discovery.searchPath,
+            allowUnsafePermissions: discovery.allowUnsafePermissions, format: format, ascii: ascii, width: width,
+            selected: selected, rows: rows.map { [$0.first, $0.last] })
+    }
+
+    init(_ job: Job) {
+        self.init(
+            documentPath: job.documentPath, root: job.root,
+            discovery: DiscoveryOptions(searchPath: job.searchPath, allowUnsafePermissions: job.allowUnsafePermissions),
+            format: job.format)
+        (ascii, width, selected) = (job.ascii, job.width, job.selected)
+        if let rows = job.rows, rows.count == 2 { self.rows = RowWindow(first: rows[0], last: rows[1]) }
+    }
+
+    /// A renderer for `document` with these settings.
+    func makeRenderer(_ document: TableDocument, registry: CellRegistry, context: CellContext) throws
+        -> TableRenderer
+    {
+        let renderer = TableRenderer(
+            queue: CellQueue(registry: registry, context: context), layout: CellLayout(assets: document.assets),
+            width: width ?? document.width ?? 80)
+        renderer.selected = selected ?? document.selected
+        if let rows { renderer.window = rows }
+        return renderer
+    }
+
+    /// Draws `source` with `renderer` in `format` into `out` (not flushed).
+    package static func draw(
+        _ renderer: TableRenderer, _ source: DocumentTable, format: Format, ascii: Bool, to out: OutputBuffer
+    ) throws {
+        switch format {
+        case .text:
+            var f = TextFormat(ascii: ascii)
+            try renderer.render(source, delegate: source, format: &f, to: out)
+        case .ansi:
+            var f = TextFormat(ascii: ascii, color: true)
+            try renderer.render(source, delegate: source, format: &f, to: out)
+        case .html:
+            var f = HTMLFormat(assets: source.document.assets)
+            try renderer.render(source, delegate: source, format: &f, to: out)
+        case .json:
+            var f = JSONFormat()
+            try renderer.render(source, delegate: source, format: &f, to: out)
+        }
+    }
+
+    /// A context's warnings, then its failed host calls, one a line.
+    package static func warnings(_ context: CellContext) -> [String] {
+        context.warnings + context.failedHostCalls.map(\.description)
+    }
+
+    /// The worker: renders into the memory its supervisor shares, skipping the rows delivered
+    /// already and drawing quarantined cell types as placeholders. An error after attaching is
+    /// sent to the supervisor and thrown as a `WorkerError`.
+    static func work(_ plan: WorkerPlan) throws {
+        let worker = try IsolationWorker()
+        do {
+            let settings = DocumentRender(plan.job)
+            let document = try TableDocument(contentsOf: settings.documentPath, root: settings.root)
+            let registry = CellRegistry(options: settings.discovery)
+            let catalog = registry.catalog
+            func pluginPath(_ name: String) -> String? {
+                guard let identifier = try? CellIdentifier(name),
+                    let registration = catalog.registration(for: identifier)
+                else { return nil }
+                return catalog.plugins[registration.pluginIndex].path
+            }
+            let badTypes = Set(plan.quarantinedTypes)
+            let badPlugins = Set(plan.quarantinedPluginsOf.compactMap(pluginPath))
+            let isQuarantined = { (name: String) -> Bool in
+                badTypes.contains(name) || (!badPlugins.isEmpty && pluginPath(name).map(badPlugins.contains) == true)
+            }
+            let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
+            let context = CellContext(stylesheet: document.stylesheet)
+            let renderer = try settings.makeRenderer(document, registry: registry, context: context)
+            renderer.skipRows = plan.resumeAt
+            renderer.placeholderRows = Set(plan.placeholderRows)
+            renderer.quarantine = { name in
+                guard isQuarantined(name) else { return nil }
+                let file = pluginPath(name).map { ($0 as NSString).lastPathComponent } ?? "its plugin"
+                return "⚠ \(file) faulted: this \(name) row is not drawn"
+            }
+            try draw(renderer, source, format: settings.format, ascii: settings.ascii, to: worker.out)
+            try worker.finish(warnings: warnings(context))
+        } catch {
+            try? worker.out.flush()  // as the render in one process does: the rows drawn so far
+            let message = String(describing: error)
+            worker.fail(message)
+            throw WorkerError(description: message)
+        }
+    }
+}
