@@ -91,6 +91,29 @@ for dir in "$work/empty" "$work/missing"; do
     if [[ -s $work/wrong.txt ]]; then fail "embed wrote to standard output on failure"; else pass "embed wrote nothing to standard output"; fi
 done
 
+# A plugin that crashes in a hook (built by cc), beside FoobarCells: isolated, embed draws
+# the whole table with the Crashy row as a placeholder, prints the line naming the plugin
+# and exits 3; with --no-isolation, CrashReporter prints the same line and the process
+# dies by SIGSEGV (status 139).
+mkdir -m 755 "$work/crashy"
+cc -shared -fPIC -I Sources/CCellKit/include Examples/Embedding/Crashy/crashy.c -o "$work/crashy/libcrashy.so"
+cp .build/debug/libFoobarCells.so "$work/crashy/"
+CRASHY=Examples/Embedding/Crashy/crashy.yaml
+CRASH_LINE="libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 0.1"
+echo "== embed $CRASHY \$TMP/crashy (libcrashy.so crashes)"
+status=0
+"$EMBED" "$CRASHY" "$work/crashy" > "$work/crashy.txt" 2> "$work/crashy.err" || status=$?
+if [[ $status -eq 3 ]]; then pass "embed exits 3"; else fail "embed exits $status, not 3: $(cat "$work/crashy.err")"; fi
+check_contains "$work/crashy.err" "embed: $CRASH_LINE" "embed's standard error"
+for text in "Row: 0" "⚠ libcrashy.so faulted: this Crashy row is not drawn" "Row: 2" "╰────"; do
+    check_contains "$work/crashy.txt" "$text" "embed's table"
+done
+echo "== embed --no-isolation $CRASHY \$TMP/crashy"
+status=0
+SWIFT_BACKTRACE=enable=no "$EMBED" --no-isolation "$CRASHY" "$work/crashy" > /dev/null 2> "$work/crashy-in.err" || status=$?
+if [[ $status -eq 139 ]]; then pass "embed --no-isolation dies by SIGSEGV (139)"; else fail "embed --no-isolation exits $status, not 139"; fi
+check_contains "$work/crashy-in.err" "$CRASH_LINE" "embed --no-isolation's standard error"
+
 echo
 if [[ $failures -eq 0 ]]; then
     echo "All checks passed."

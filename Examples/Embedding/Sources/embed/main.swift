@@ -1,7 +1,11 @@
-// embed TABLE PLUGIN_DIR: render a table document as text, with plugins from PLUGIN_DIR only.
+// embed [--no-isolation] TABLE PLUGIN_DIR: render a table document as text, with plugins
+// from PLUGIN_DIR only, in a worker process (a plugin that crashes costs only its rows).
 
 import CellKit
 import Foundation
+
+// A render's worker is this program started again: it renders and exits here.
+DocumentRender.runWorkerIfRequested()
 
 /// Messages quote documents and plugins: `TextSanitizer.visible` keeps their
 /// control characters and escape sequences off the terminal.
@@ -14,27 +18,27 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-guard arguments.count == 2 else { fail("usage: embed TABLE PLUGIN_DIR") }
-let (tablePath, pluginDir) = (arguments.first!, arguments.last!)
+var arguments = Array(CommandLine.arguments.dropFirst())
+let isolated = !arguments.contains("--no-isolation")
+arguments.removeAll { $0 == "--no-isolation" }
+guard arguments.count == 2 else { fail("usage: embed [--no-isolation] TABLE PLUGIN_DIR") }
+let (tablePath, pluginDir) = (arguments[0], arguments[1])
 
+// Only PLUGIN_DIR: no CELLKIT_PLUGIN_PATH, no executable's folder, no ~/.local/share.
+let render = DocumentRender(
+    documentPath: tablePath, discovery: DiscoveryOptions(searchPath: .custom([pluginDir])), format: .text)
 do {
-    let document = try TableDocument(contentsOf: tablePath)
-    // Only PLUGIN_DIR: no CELLKIT_PLUGIN_PATH, no executable's folder, no ~/.local/share.
-    let registry = CellRegistry(options: DiscoveryOptions(searchPath: .custom([pluginDir])))
-    let table = try DocumentTable(document, registry: registry)
-    let context = CellContext(stylesheet: document.stylesheet)
-    let renderer = TableRenderer(
-        queue: CellQueue(registry: registry, context: context),
-        layout: CellLayout(assets: document.assets),
-        width: document.width ?? 80)
-    renderer.selected = document.selected
-
-    var format = TextFormat()
-    let out = OutputBuffer(DescriptorSink())
-    try renderer.render(table, delegate: table, format: &format, to: out)
-    try out.flush()
-    for warning in context.warnings { printError("warning: \(warning)") }
+    let outcome: DocumentRender.Outcome
+    if isolated {
+        // Each fault's line as it happens: the plugin, the hook, the cell type, the row, the signal.
+        outcome = try render.run(to: DescriptorSink()) { line in printError("embed: \(line)") }
+    } else {
+        CrashReporter.install()  // a crash in plugin code names the plugin, then the process dies
+        outcome = try render.runInProcess(to: DescriptorSink())
+    }
+    // CellContext.warnings, then one line per hook whose host calls failed (failedHostCalls).
+    for warning in outcome.warnings { printError("warning: \(warning)") }
+    if outcome.faulted { exit(3) }  // the table is complete, a plugin's rows are placeholders
 } catch {
     fail("\(error)")
 }
