@@ -57,6 +57,9 @@ let package = Package(
             dependencies: ["CellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "CellKitBenchmark", dependencies: ["CellKit", "CCellKit"]),
         .executableTarget(name: "CellKitThreadCheck", dependencies: ["CellKit"]),
+        // libFuzzer targets (Scripts/fuzz.sh builds them with -DCELLKIT_FUZZ); a replay tool otherwise.
+        .executableTarget(
+            name: "CellKitFuzz", dependencies: ["CellKitModel", "CellKitRuntime", "CellKitDocuments"], path: "Fuzz/Sources"),
         // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
         .target(name: "CellKitTestSupport", dependencies: ["CellKit"], path: "Tests/CellKitTestSupport"),
         .testTarget(name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel"], exclude: ["WidthData"]),
