@@ -12,21 +12,23 @@ struct ELFFuzzRegressionTests {
         return try Data(contentsOf: root.appendingPathComponent("Fuzz/corpus/elf/\(name)"))
     }
 
-    /// A symbol whose value and size overflow `value - address + size` in `contents(of:)`
-    /// (ELFImage.swift, the bounds check): an arithmetic-overflow trap, reached by
-    /// `PluginFile.read` when the symbol is the descriptor. Disabled until the ELF reader's fix
-    /// lands (it traps the test process); then it must pass: every symbol's bytes are nil or in the file.
+    /// Symbols whose value, size and section overflow the bounds check of `contents(of:)`
+    /// (ELFImage.swift): `symbol.value - section.address + symbol.size` (crash-contents-overflow)
+    /// and `section.offset + (symbol.value - section.address)` (crash-contents-offset-overflow)
+    /// trap on arithmetic overflow; `PluginFile.read` gets there when the symbol is the
+    /// descriptor. Disabled until the ELF reader's fix lands (a trap ends the test process);
+    /// then each file must be read or refused, and every symbol's bytes lie in the file.
     @Test(
         "Symbol bounds that overflow are refused, not trapped",
-        .disabled("traps until ELFImage.contents(of:) checks its arithmetic (reported by the fuzzer)"))
-    func contentsOverflow() throws {
-        let bytes = try Self.input("crash-contents-overflow")
+        .disabled("traps until ELFImage.contents(of:) checks its arithmetic (found by the fuzzer)"),
+        arguments: ["crash-contents-overflow", "crash-contents-offset-overflow"])
+    func contentsOverflow(_ name: String) throws {
+        let bytes = try Self.input(name)
         let image = try ELFImage(bytes: bytes)
         for symbol in image.dynamicSymbols + image.staticSymbols {
             if let data = image.contents(of: symbol) { #expect(data.count <= bytes.count) }
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-crash-contents-overflow.so")
-            .path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-\(name).so").path
         try bytes.write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = PluginFile.read(path: path)
