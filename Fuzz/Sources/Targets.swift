@@ -78,7 +78,7 @@ enum FuzzELF {
         let bytes = Data(input)
         let image: ELFImage
         do { image = try ELFImage(bytes: bytes) } catch { return error }
-        for symbol in image.dynamicSymbols + image.staticSymbols { _ = image.contents(of: symbol) }
+        for symbol in image.dynamicSymbols + image.staticSymbols { _ = image.contents(of: symbol, atMost: 1 << 20) }
         // The whole discovery path for a file (descriptor, hooks, signatures, near misses):
         // only for inputs that parse, since it costs a file write.
         let path = Scratch.write(input, as: "plugin.so")

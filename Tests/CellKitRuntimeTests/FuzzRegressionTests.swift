@@ -16,17 +16,15 @@ struct ELFFuzzRegressionTests {
     /// (ELFImage.swift): `symbol.value - section.address + symbol.size` (crash-contents-overflow)
     /// and `section.offset + (symbol.value - section.address)` (crash-contents-offset-overflow)
     /// trap on arithmetic overflow; `PluginFile.read` gets there when the symbol is the
-    /// descriptor. Disabled until the ELF reader's fix lands (a trap ends the test process);
-    /// then each file must be read or refused, and every symbol's bytes lie in the file.
+    /// descriptor. Now each file must be read or refused, and every symbol's bytes lie in the file.
     @Test(
         "Symbol bounds that overflow are refused, not trapped",
-        .disabled("traps until ELFImage.contents(of:) checks its arithmetic (found by the fuzzer)"),
         arguments: ["crash-contents-overflow", "crash-contents-offset-overflow"])
     func contentsOverflow(_ name: String) throws {
         let bytes = try Self.input(name)
-        let image = try ELFImage(bytes: bytes)
+        guard let image = try? ELFImage(bytes: bytes) else { return }  // refused whole: fine
         for symbol in image.dynamicSymbols + image.staticSymbols {
-            if let data = image.contents(of: symbol) { #expect(data.count <= bytes.count) }
+            if let data = image.contents(of: symbol, atMost: 1 << 20) { #expect(data.count <= bytes.count) }
         }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-\(name).so").path
         try bytes.write(to: URL(fileURLWithPath: path))
