@@ -62,7 +62,7 @@ struct CheckCommand: ParsableCommand {
         if report.error == nil {
             let table = table.map(SearchPath.absolute)
             let forward = discovery.pluginPaths.flatMap { ["--plugin-path", $0] }
-            let unsafe = discovery.allowUnsafePermissions
+            let unsafe = discovery.allowUnsafePermissions, noCache = discovery.noCache
             let timeout = hookTimeout
             for type in types {
                 let name = type.identifier.name, path = plugin.path
@@ -70,7 +70,7 @@ struct CheckCommand: ParsableCommand {
                     ["check-worker", path, "--identifier", name, "--from", "\(from)"]
                         + (excluded.isEmpty ? [] : ["--exclude", excluded.map(String.init).joined(separator: ",")])
                         + (table.map { ["--table", $0] } ?? []) + forward
-                        + (unsafe ? ["--allow-unsafe-permissions"] : [])
+                        + (unsafe ? ["--allow-unsafe-permissions"] : []) + (noCache ? ["--no-cache"] : [])
                 }
                 report.cellTypes.append(supervisor.run(identifier: name))
             }
@@ -205,7 +205,9 @@ struct CheckWorkerCommand: ParsableCommand {
         search.entries.insert(.init(path: plugin, origin: .option), at: 0)
         var worker = CheckWorker(
             identifier: identifier,
-            options: DiscoveryOptions(searchPath: search, allowUnsafePermissions: discovery.allowUnsafePermissions))
+            options: DiscoveryOptions(
+                searchPath: search, allowUnsafePermissions: discovery.allowUnsafePermissions,
+                useCache: !discovery.noCache))
         worker.tablePath = table
         worker.from = from
         worker.excluded = exclude.split(separator: ",").compactMap { Int($0) }

@@ -13,7 +13,15 @@ struct DiscoveryFlags: ParsableArguments {
     @Flag(help: "Load plugins from files and folders that others can write. Only for folders you trust.")
     var allowUnsafePermissions = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Read every plugin file again instead of using the registry cache ($XDG_CACHE_HOME/cellkit), and leave the cache as it is."
+        ))
+    var noCache = false
+
     var options: DiscoveryOptions {
-        DiscoveryOptions(searchPath: .standard(options: pluginPaths), allowUnsafePermissions: allowUnsafePermissions)
+        DiscoveryOptions(
+            searchPath: .standard(options: pluginPaths), allowUnsafePermissions: allowUnsafePermissions,
+            useCache: !noCache)
     }
 }

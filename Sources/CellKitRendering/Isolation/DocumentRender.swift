@@ -171,6 +171,8 @@ public struct DocumentRender: Sendable {
         var root: String?
         var searchPath: SearchPath
         var allowUnsafePermissions: Bool
+        var useCache: Bool
+        var cacheFolder: String?
         var format: Format
         var ascii: Bool
         var width: Int?
@@ -181,14 +183,17 @@ public struct DocumentRender: Sendable {
     var job: Job {
         Job(
             documentPath: documentPath, root: root, searchPath: discovery.searchPath,
-            allowUnsafePermissions: discovery.allowUnsafePermissions, format: format, ascii: ascii, width: width,
+            allowUnsafePermissions: discovery.allowUnsafePermissions, useCache: discovery.useCache,
+            cacheFolder: discovery.cacheFolder, format: format, ascii: ascii, width: width,
             selected: selected, rows: rows.map { [$0.first, $0.last] })
     }
 
     init(_ job: Job) {
         self.init(
             documentPath: job.documentPath, root: job.root,
-            discovery: DiscoveryOptions(searchPath: job.searchPath, allowUnsafePermissions: job.allowUnsafePermissions),
+            discovery: DiscoveryOptions(
+                searchPath: job.searchPath, allowUnsafePermissions: job.allowUnsafePermissions,
+                useCache: job.useCache, cacheFolder: job.cacheFolder),
             format: job.format)
         (ascii, width, selected) = (job.ascii, job.width, job.selected)
         if let rows = job.rows, rows.count == 2 { self.rows = RowWindow(first: rows[0], last: rows[1]) }

@@ -13,12 +13,33 @@ public struct DiscoveryOptions: Sendable {
     /// Load plugins from files and folders that others can write (off by default).
     public var allowUnsafePermissions: Bool
 
+    /// Keep what discovery reads from each plugin file in the registry cache and reuse it while
+    /// the file is unchanged (same device, inode, size, modification and change times), so an
+    /// unchanged file's symbol table is read once, not on every run. The trust checks still run
+    /// every time. Off by default here, so that a program embedding CellKit writes nothing to
+    /// the user's cache folder unless it asks to; the `cellkit` tool turns it on (`--no-cache`
+    /// turns it off).
+    public var useCache: Bool
+    /// The registry cache's folder; nil: `$XDG_CACHE_HOME/cellkit` (default `~/.cache/cellkit`).
+    /// Used only when `useCache` is true.
+    public var cacheFolder: String?
+
     /// Options that read `searchPath` (by default the `cellkit` tool's order, which reads
-    /// `CELLKIT_PLUGIN_PATH`) and refuse unsafe permissions unless told otherwise.
-    public init(searchPath: SearchPath = .standard(), allowUnsafePermissions: Bool = false) {
+    /// `CELLKIT_PLUGIN_PATH`), refuse unsafe permissions unless told otherwise, and use the
+    /// registry cache in `cacheFolder` only if `useCache` is true.
+    public init(
+        searchPath: SearchPath = .standard(), allowUnsafePermissions: Bool = false, useCache: Bool = false,
+        cacheFolder: String? = nil
+    ) {
         self.searchPath = searchPath
         self.allowUnsafePermissions = allowUnsafePermissions
+        self.useCache = useCache
+        self.cacheFolder = cacheFolder
     }
+
+    /// The registry cache's folder these options use: `cacheFolder`, else `$XDG_CACHE_HOME/cellkit`
+    /// (default `~/.cache/cellkit`).
+    public var resolvedCacheFolder: String { cacheFolder ?? RegistryCache.defaultFolder() }
 }
 
 // MARK: - Results
@@ -63,11 +84,15 @@ public struct Catalog: Sendable {
     /// Each type a usable plugin offers that a built-in or an earlier plugin provides instead,
     /// in search order.
     public let shadowed: [Shadowing]
+    /// How many files this discovery actually read (the others came from the registry cache).
+    package let filesRead: Int
 
-    /// Discovers plugins on `options.searchPath`.
+    /// Discovers plugins on `options.searchPath`, through the registry cache if `options.useCache`.
     public init(options: DiscoveryOptions = DiscoveryOptions()) {
         self.options = options
         var plugins: [PluginFile] = [], rejections: [Rejection] = [], seen = Set<String>()
+        var cache = options.useCache ? RegistryCache(folder: options.resolvedCacheFolder) : nil
+        var filesRead = 0
         for entry in options.searchPath.entries {
             for candidate in Self.candidates(
                 in: entry, rejections: &rejections, allowUnsafe: options.allowUnsafePermissions)
@@ -79,12 +104,30 @@ public struct Catalog: Sendable {
                     rejections.append(Rejection(path: candidate, reason: reason))
                     continue
                 }
-                switch PluginFile.read(path: candidate) {
+                let outcome: Result<PluginFile, Rejection>
+                // Keyed before reading: a change made while the file is read misses next time.
+                let key = cache == nil ? nil : RegistryCache.FileKey(path: candidate)
+                if let key, let cached = cache?.lookup(candidate, key: key) {
+                    outcome = cached
+                } else {
+                    let examined = PluginFile.examine(path: candidate)
+                    filesRead += 1
+                    outcome = examined.outcome
+                    if let key, examined.fromContents {
+                        cache?.store(candidate, key: key, outcome)
+                    } else {
+                        cache?.forget(candidate)
+                    }
+                }
+                switch outcome {
                 case .success(let plugin): plugins.append(plugin)
                 case .failure(let rejection): rejections.append(rejection)
                 }
             }
         }
+        cache?.prune()
+        cache?.save()
+        self.filesRead = filesRead
         self.plugins = plugins
         self.rejections = rejections
         (registrations, shadowed) = Self.register(plugins)

@@ -101,16 +101,24 @@ extension PluginFile {
 
     /// Reads the file at `path`: a plugin record, or why it is not one. Never runs its code.
     package static func read(path: String) -> Result<PluginFile, Rejection> {
-        let reject = { (reason: String) in Result<PluginFile, Rejection>.failure(Rejection(path: path, reason: reason))
-        }
+        examine(path: path).outcome
+    }
+
+    /// `read(path:)`, also saying whether the outcome was learned from the file's bytes (and
+    /// so may be cached under the file's identity) rather than from its state (missing,
+    /// unreadable, not a regular file, over the size limit), which can change without the
+    /// file's contents changing.
+    static func examine(path: String) -> (outcome: Result<PluginFile, Rejection>, fromContents: Bool) {
         let bytes: Data
         switch readFile(path) {
         case .success(let data): bytes = data
-        case .failure(let reason): return reject(reason.text)
+        case .failure(let reason): return (.failure(Rejection(path: path, reason: reason.text)), false)
         }
         let image: ELFImage
-        do { image = try ELFImage(bytes: bytes) } catch { return reject(error.description) }
-        return read(image: image, path: path).mapError { Rejection(path: path, reason: $0.text) }
+        do { image = try ELFImage(bytes: bytes) } catch {
+            return (.failure(Rejection(path: path, reason: error.description)), true)
+        }
+        return (read(image: image, path: path).mapError { Rejection(path: path, reason: $0.text) }, true)
     }
 
     static func read(image: ELFImage, path: String) -> Result<PluginFile, Reason> {

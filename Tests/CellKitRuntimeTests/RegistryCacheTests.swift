@@ -1,0 +1,178 @@
+// The registry cache: a second discovery reads no unchanged file; a touched, replaced or
+// removed file is noticed; a corrupt cache, or one another version wrote, is ignored and
+// rewritten; two `cellkit list` runs writing it at once leave a valid file.
+
+import CellKitModel
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@testable import CellKitRuntime
+
+@Suite("The registry cache")
+struct RegistryCacheTests {
+    /// A plugin folder holding two of the package's plugins and one file that is not a library,
+    /// and a cache folder (not created yet) of the test's own.
+    func setUp(_ name: String = #function) throws -> (plugins: String, cache: String) {
+        let root = try Fixtures.folder(name)
+        let plugins = root + "/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
+        for file in ["libFoobarCells.so", "libContactsCells.so"] {
+            try FileManager.default.copyItem(atPath: Fixtures.buildDirectory + "/" + file, toPath: plugins + "/" + file)
+        }
+        try Data("not a library\n".utf8).write(to: URL(fileURLWithPath: plugins + "/libjunk.so"))
+        return (plugins, root + "/cache/cellkit")
+    }
+
+    func catalog(_ plugins: String, cache: String) -> Catalog {
+        var options = Fixtures.options([plugins])
+        options.useCache = true
+        options.cacheFolder = cache
+        return Catalog(options: options)
+    }
+
+    /// The plugins and rejections, as JSON, to compare two discoveries.
+    func summary(_ catalog: Catalog) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let plugins = try encoder.encode(catalog.plugins), rejections = try encoder.encode(catalog.rejections)
+        return String(decoding: plugins, as: UTF8.self) + String(decoding: rejections, as: UTF8.self)
+    }
+
+    func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    @Test("a second discovery reads no file and finds the same catalog; the cache is 0600 in a 0700 folder")
+    func hit() throws {
+        let (plugins, cache) = try setUp()
+        let cold = catalog(plugins, cache: cache)
+        #expect(cold.filesRead == 3)
+        #expect(cold.plugins.count == 2 && cold.rejections.count == 1)
+        #expect(try mode(cache) == 0o700)
+        #expect(try mode(cache + "/registry.json") == 0o600)
+        #expect(RegistryCache(folder: cache).entries.count == 3, "the rejection is cached too")
+        let warm = catalog(plugins, cache: cache)
+        #expect(warm.filesRead == 0)
+        #expect(try summary(warm) == summary(cold))
+        #expect(warm.registrations.map(\.identifier) == cold.registrations.map(\.identifier))
+        let uncached = Catalog(options: Fixtures.options([plugins]))
+        #expect(uncached.filesRead == 3, "the library does not use the cache unless asked")
+        #expect(try summary(uncached) == summary(cold))
+    }
+
+    @Test("a touched file (new mtime) and a replaced one (new inode) are read again; a removed one is dropped")
+    func invalidation() throws {
+        let (plugins, cache) = try setUp()
+        _ = catalog(plugins, cache: cache)
+        let foobar = plugins + "/libFoobarCells.so"
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: foobar)
+        #expect(catalog(plugins, cache: cache).filesRead == 1)
+        #expect(catalog(plugins, cache: cache).filesRead == 0)
+
+        let contacts = plugins + "/libContactsCells.so", copy = plugins + "/copy.tmp"
+        let before = RegistryCache(folder: cache).entries[contacts]?.key.inode
+        try FileManager.default.copyItem(atPath: contacts, toPath: copy)
+        #expect(rename(copy, contacts) == 0)
+        let replaced = catalog(plugins, cache: cache)
+        #expect(replaced.filesRead == 1)
+        #expect(RegistryCache(folder: cache).entries[contacts]?.key.inode != before)
+
+        try FileManager.default.removeItem(atPath: foobar)
+        let removed = catalog(plugins, cache: cache)
+        #expect(removed.filesRead == 0)
+        #expect(!removed.plugins.contains { $0.path == foobar })
+        #expect(removed.registration(for: try CellIdentifier("Foobar")) == nil)
+        #expect(RegistryCache(folder: cache).entries[foobar] == nil, "the removed file's entry is dropped")
+        #expect(RegistryCache(folder: cache).entries.count == 2)
+    }
+
+    @Test("a corrupt cache file is ignored and rewritten")
+    func corrupt() throws {
+        let (plugins, cache) = try setUp()
+        let cold = catalog(plugins, cache: cache)
+        let file = cache + "/registry.json"
+        var garbage = try Data(contentsOf: URL(fileURLWithPath: file))
+        garbage.removeLast(garbage.count / 2)  // half a file, as a torn write would leave
+        try garbage.write(to: URL(fileURLWithPath: file))
+        let again = catalog(plugins, cache: cache)
+        #expect(again.filesRead == 3)
+        #expect(try summary(again) == summary(cold))
+        #expect(catalog(plugins, cache: cache).filesRead == 0, "rewritten whole")
+
+        try Data([0, 0xFF, 0x7B, 0x22] + Array(repeating: 0x41, count: 100)).write(to: URL(fileURLWithPath: file))
+        #expect(catalog(plugins, cache: cache).filesRead == 3)
+        #expect(catalog(plugins, cache: cache).filesRead == 0)
+    }
+
+    @Test("a cache another version wrote (another format or ABI) is ignored and rewritten")
+    func otherVersion() throws {
+        let (plugins, cache) = try setUp()
+        _ = catalog(plugins, cache: cache)
+        let file = cache + "/registry.json"
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let abi = PluginFile.hostABI
+        let foreign = text.replacingOccurrences(
+            of: "CellKit ABI \(abi.major).\(abi.minor)", with: "CellKit ABI \(abi.major + 1).0")
+        #expect(foreign != text)
+        try foreign.write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(catalog(plugins, cache: cache).filesRead == 3)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains(RegistryCache.format))
+        #expect(catalog(plugins, cache: cache).filesRead == 0)
+    }
+
+    @Test("a cache file others can write is not trusted: every file is read")
+    func unsafeCacheFile() throws {
+        let (plugins, cache) = try setUp()
+        _ = catalog(plugins, cache: cache)
+        #expect(chmod(cache + "/registry.json", 0o666) == 0)
+        #expect(catalog(plugins, cache: cache).filesRead == 3)
+    }
+
+    /// Starts the built `cellkit` with `arguments` and `XDG_CACHE_HOME` set; its output goes to a file.
+    func start(_ arguments: [String], cacheHome: String, output: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Fixtures.buildDirectory + "/cellkit")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cacheHome
+        environment["CELLKIT_PLUGIN_PATH"] = nil
+        process.environment = environment
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return process
+    }
+
+    @Test("two `cellkit list` runs with a cold cache at once both succeed and leave a valid cache")
+    func twoProcesses() throws {
+        let (plugins, cache) = try setUp()
+        let cacheHome = (cache as NSString).deletingLastPathComponent
+        let root = (cacheHome as NSString).deletingLastPathComponent
+        let outputs = (1...2).map { root + "/list-\($0).txt" }
+        let runs = try outputs.map { try start(["list", "--plugin-path", plugins], cacheHome: cacheHome, output: $0) }
+        for run in runs { run.waitUntilExit() }
+        let texts = try outputs.map { try String(contentsOfFile: $0, encoding: .utf8) }
+        for (run, text) in zip(runs, texts) {
+            #expect(run.terminationStatus == 0, "\(text)")
+            #expect(text.contains("FoobarCells") && text.contains("ContactsCells"), "\(text)")
+        }
+        #expect(texts[0] == texts[1])
+        let entries = RegistryCache(folder: cache).entries  // also the plugins beside cellkit, on its standard path
+        #expect(
+            ["libFoobarCells.so", "libContactsCells.so", "libjunk.so"].allSatisfy { entries[plugins + "/" + $0] != nil }
+        )
+        #expect(catalog(plugins, cache: cache).filesRead == 0, "the cache the two wrote is whole and current")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0 != "registry.json" }
+        #expect(leftovers.isEmpty, "no temporary file is left behind: \(leftovers)")
+
+        let fresh = try Fixtures.folder() + "/cache"
+        let noCache = try start(
+            ["list", "--no-cache", "--plugin-path", plugins], cacheHome: fresh, output: fresh + "-list.txt")
+        noCache.waitUntilExit()
+        #expect(noCache.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: fresh + "/cellkit"), "--no-cache writes no cache")
+    }
+}
