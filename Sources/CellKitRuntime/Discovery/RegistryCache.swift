@@ -47,6 +47,8 @@ struct RegistryCache {
 
     /// Names this version's layout and host: a cache written under any other is ignored and
     /// rewritten. The ABI is part of it because a plugin's problems are judged against it.
+    /// Raise the number after `cellkit-registry-cache` whenever what `PluginFile.examine` gives
+    /// for a file can change (a new rule, a reworded reason, a new field): old entries then go.
     static let format: String = {
         #if arch(x86_64)
         let arch = "x86_64"
