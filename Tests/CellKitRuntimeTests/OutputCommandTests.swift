@@ -1,6 +1,7 @@
 // `cellkit render --output`: what it refuses to replace, what it keeps, and that its
 // temporary never outlives the process (an error, SIGTERM, a plugin calling exit()).
 
+import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing
@@ -22,6 +23,8 @@ struct OutputCommandTests {
     }
 
     /// How a process ended.
+    struct SpawnFailed: Error, CustomStringConvertible { let description: String }
+
     enum Ending: Equatable {
         case exited(Int32)
         case signaled(Int32)
@@ -36,25 +39,13 @@ struct OutputCommandTests {
         let argv =
             umask.map { ["/bin/sh", "-c", "umask \($0) && exec \"$0\" \"$@\"", binary] + arguments }
             ?? [binary] + arguments
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var pid = pid_t()
-        let failed = posix_spawn(&pid, argv[0], &actions, &attributes, cArguments, environ)
-        try #require(failed == 0, "posix_spawn \(argv[0]): \(String(cString: strerror(failed)))")
+        let started = Spawn.start(argv[0], Array(argv.dropFirst())) { actions in
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        guard case .success(let pid) = started else {
+            throw SpawnFailed(description: "posix_spawn \(argv[0]): \(started)")
+        }
         return pid
     }
 

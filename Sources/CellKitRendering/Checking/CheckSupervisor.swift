@@ -332,33 +332,16 @@ package struct CheckSupervisor {
     /// Starts the worker with the pipe's write end as fd 3, its output discarded, no signal
     /// blocked or ignored, and the Swift runtime's crash backtracer off (a crash is a finding).
     private func spawn(_ arguments: [String], pipe: Int32) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipe, 3)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = [executable] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        let cArguments = argv.map { strdup($0) } + [nil]
-        let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in cArguments + cEnvironment { free(p) } }
-        var pid = pid_t()
-        let failed = posix_spawn(&pid, executable, &actions, &attributes, cArguments, cEnvironment)
-        guard failed == 0 else {
-            throw SpawnError(description: "cannot start the worker \(executable): \(String(cString: strerror(failed)))")
+        let started = Spawn.start(executable, arguments, setting: ["SWIFT_BACKTRACE": "enable=no"]) { actions in
+            posix_spawn_file_actions_adddup2(&actions, pipe, 3)
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        return pid
+        switch started {
+        case .success(let pid): return pid
+        case .failure(let failure):
+            throw SpawnError(description: "cannot start the worker \(executable): \(failure)")
+        }
     }
 }

@@ -211,39 +211,24 @@ package final class IsolatedRender {
                 close(toWorker[1])
                 throw Self.failure("dup")
             }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
             let targets = [IsolationWorker.memoryFD, IsolationWorker.messageFD, IsolationWorker.ackFD]
-            for (source, target) in zip(sources, targets) { posix_spawn_file_actions_adddup2(&actions, source, target) }
-            posix_spawn_file_actions_adddup2(&actions, 2, 1)
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var none = sigset_t(), defaults = sigset_t()
-            sigemptyset(&none)
-            sigemptyset(&defaults)
-            for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-            let argv = [plan.executable] + plan.arguments
-            var environment = ProcessInfo.processInfo.environment
-            environment["SWIFT_BACKTRACE"] = "enable=no"
-            environment[WorkerPlan.environmentName] = planText
-            let envp = environment.map { "\($0.key)=\($0.value)" }
-            let cArguments = argv.map { strdup($0) } + [nil]
-            let cEnvironment = envp.map { strdup($0) } + [nil]
-            defer { for p in cArguments + cEnvironment { free(p) } }
-            var pid = pid_t()
-            let failed = posix_spawn(&pid, plan.executable, &actions, &attributes, cArguments, cEnvironment)
-            guard failed == 0 else {
+            let started = Spawn.start(
+                plan.executable, plan.arguments,
+                setting: ["SWIFT_BACKTRACE": "enable=no", WorkerPlan.environmentName: planText],
+                defaultSignals: [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
+            ) { actions in
+                for (source, target) in zip(sources, targets) {
+                    posix_spawn_file_actions_adddup2(&actions, source, target)
+                }
+                posix_spawn_file_actions_adddup2(&actions, 2, 1)
+            }
+            let pid: pid_t
+            switch started {
+            case .success(let started): pid = started
+            case .failure(let failure):
                 close(fromWorker[0])
                 close(toWorker[1])
-                throw OutputError(
-                    description:
-                        "cannot start the render worker \(plan.executable): \(String(cString: strerror(failed)))")
+                throw OutputError(description: "cannot start the render worker \(plan.executable): \(failure)")
             }
             self.pid = pid
             messages = fromWorker[0]
