@@ -22,17 +22,18 @@ package enum TextLayout {
             // The common case: one short line of plain ASCII.
             let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
             if ascii == bytes.count, ascii <= width { return [text] }
+            guard maxLines == 1 else { return wrapped(text, bytes, width: width, maxLines: maxLines, mode: mode) }
             let first = lineEnd(bytes, from: 0)
             if first.end == bytes.count, first.width <= width { return [text] }
-            if maxLines == 1 { return [single(bytes, width: width, mode: mode, firstLineEnd: first.end)] }
-            return wrapped(bytes, width: width, maxLines: maxLines, mode: mode)
+            return [single(bytes, width: width, mode: mode, firstLineEnd: first.end)]
         }
     }
 
-    /// Wrapped lines; with a truncating mode, the last one ends in an ellipsis when more text follows.
-    static func wrapped(_ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode)
-        -> [String]
-    {
+    /// Wrapped lines of `text` (whose UTF-8 is `bytes`); with a truncating mode, the last one ends in
+    /// an ellipsis when more text follows.
+    static func wrapped(
+        _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode
+    ) -> [String] {
         var lines: [String] = []
         lines.reserveCapacity(min(maxLines, 8))
         let byWord = mode != .charWrap
@@ -46,7 +47,8 @@ package enum TextLayout {
                 lines.append(string(bytes, start, cut) + ellipsis)
                 break
             }
-            lines.append(string(bytes, start, end))
+            // Text that fits on one line is the text itself: its storage shared, not copied.
+            lines.append(start == 0 && end == bytes.count ? text : string(bytes, start, end))
             start = next
         }
         return lines
@@ -78,6 +80,7 @@ package enum TextLayout {
     static func line(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool) -> (
         end: Int, next: Int
     ) {
+        if let quick = asciiLine(bytes, from: start, width: width, byWord: byWord) { return quick }
         let n = bytes.count
         var i = start, used = 0
         var content = start  // the end of the last cluster that is not a space
@@ -113,6 +116,39 @@ package enum TextLayout {
         return (content, n)
     }
 
+    /// `line` where every byte that decides the line is printable ASCII — the next `width + 2`, or
+    /// all that is left — so each is a cluster one column wide: the break is found by looking back
+    /// from the column past the width for a space or a hyphen inside a word, not cluster by cluster.
+    /// Nil when other text is within reach.
+    @inline(__always)
+    static func asciiLine(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool) -> (
+        end: Int, next: Int
+    )? {
+        let n = bytes.count
+        let reach = min(n - start, width + 2)
+        guard UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: bytes[start..<start + reach])) == reach
+        else { return nil }
+        if reach <= width { return (trimmed(bytes, start, n), n) }  // the rest fits
+        let over = start + width  // the first column that does not fit
+        guard byWord else { return (trimmed(bytes, start, over), over) }
+        if bytes[over] == 0x20 { return (trimmed(bytes, start, over), skipSpaces(bytes, over + 1)) }
+        var k = over - 1
+        while k >= start {
+            if bytes[k] == 0x20 { return (trimmed(bytes, start, k), skipSpaces(bytes, k + 1)) }
+            if bytes[k] == 0x2D, k > start, bytes[k - 1] != 0x20 { return (k + 1, k + 1) }  // after a hyphen
+            k -= 1
+        }
+        return (over, over)  // one word wider than the line: cut
+    }
+
+    /// The end of `bytes[start..<end]` without its trailing spaces.
+    @inline(__always)
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+        var end = end
+        while end > start, bytes[end - 1] == 0x20 { end -= 1 }
+        return end
+    }
+
     /// Whether the cluster `bytes[from..<to]` is a hyphen (U+002D or U+2010).
     @inline(__always)
     static func isHyphen(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
@@ -130,7 +166,10 @@ package enum TextLayout {
 
     /// Where the line from `from` ends (its newline, or the end) and its width.
     static func lineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> (end: Int, width: Int) {
-        var i = from, total = 0
+        let ascii = UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: bytes[from...]))
+        if from + ascii == bytes.count { return (bytes.count, ascii) }
+        // The last ASCII byte may be the base of a cluster that goes on: measure it with the rest.
+        var i = from + max(0, ascii - 1), total = max(0, ascii - 1)
         while i < bytes.count, bytes[i] != 0x0A {
             let (e, w) = TextWidth.nextCluster(bytes, from: i)
             total += w

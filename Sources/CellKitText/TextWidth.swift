@@ -28,7 +28,14 @@ public enum TextWidth {
     /// 10 ISC consonant, 11 virama, 12 widened by U+FE0F.
     @inlinable @inline(__always)
     package static func properties(_ v: UInt32) -> UInt16 {
-        v < 0x20000 ? directProperties[Int(v)] : rangeProperties(v)
+        properties(v, in: directProperties)
+    }
+
+    /// `properties(_:)` with `directProperties` already loaded: a loop that looks up many scalars loads the
+    /// table once, as each read of the lazily made global calls `swift_once` (a sixth of the clusters' cost).
+    @inlinable @inline(__always)
+    package static func properties(_ v: UInt32, in table: UnsafePointer<UInt16>) -> UInt16 {
+        v < 0x20000 ? table[Int(v)] : rangeProperties(v)
     }
 
     /// Columns of one scalar on its own, as `wcwidth` gives them (controls 0: text is
@@ -117,8 +124,9 @@ public enum TextWidth {
     @usableFromInline
     package static func cluster(_ bytes: UnsafeBufferPointer<UInt8>, from i: Int) -> (end: Int, width: Int) {
         let n = bytes.count
+        let table = directProperties
         let (v0, l0) = decode(bytes, i)
-        let p0 = properties(v0)
+        let p0 = properties(v0, in: table)
         let g0 = p0 >> 2 & 15
         var j = i + l0
         if g0 == gcbCR {  // GB3: CR LF; GB4: nothing else after a control
@@ -126,6 +134,16 @@ public enum TextWidth {
             return (j, 0)
         }
         if g0 == gcbLF || g0 == gcbControl { return (j, Int(p0 & 3)) }
+        // Fast: only a Prepend joins what follows whatever it is (GB9b); no ASCII scalar is one
+        // that joins what precedes it (Extend, ZWJ, SpacingMark, Hangul V or T, pictograph, RI).
+        if j == n || bytes[j] < 0x80, g0 != gcbPrepend { return (j, Int(p0 & 3)) }
+        // Fast: most CJK, kana and Hangul syllables — a scalar that is no pictograph, Indic
+        // consonant, regional indicator, Prepend or jamo L joins only Extend, ZWJ, SpacingMark (GB9,
+        // GB9a) and Hangul V or T (GB7, GB8); anything else after it starts a new cluster.
+        if p0 & 0x40 == 0, p0 >> 7 & 3 != 2, g0 != gcbRI, g0 != gcbPrepend, g0 != gcbL {
+            let g = properties(decode(bytes, j).0, in: table) >> 2 & 15
+            if g != gcbExtend, g != gcbZWJ, g != gcbSpacingMark, g != gcbV, g != gcbT { return (j, Int(p0 & 3)) }
+        }
         var previous = g0
         // GB11: 1 after an Extended_Pictographic (and Extends), 2 after its ZWJ.
         var emoji: UInt8 = p0 & 0x40 != 0 ? 1 : 0
@@ -135,7 +153,7 @@ public enum TextWidth {
         var single = true
         while j < n {
             let (v, l) = decode(bytes, j)
-            let p = properties(v)
+            let p = properties(v, in: table)
             let g = p >> 2 & 15
             let incb = p >> 7 & 3
             let join: Bool
@@ -182,9 +200,10 @@ public enum TextWidth {
         var lastMeasured: UInt16 = 0  // properties of the last scalar measured or paired, for skin tones
         var virama = false, conjunctPending = false
         var regionalRun = 0  // regional indicators right before `i`
+        let table = directProperties
         while i < to {
             let (v, l) = decode(bytes, i)
-            let p = properties(v)
+            let p = properties(v, in: table)
             let isRegional = p >> 2 & 15 == gcbRI
             defer { regionalRun = isRegional ? regionalRun + 1 : 0 }
             if v == 0x200D {
