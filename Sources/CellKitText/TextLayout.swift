@@ -2,7 +2,8 @@
 // word or character wrap, clip, truncation at head, middle or tail, and a
 // number of lines (0 = as many as the frame holds). Every cut falls between
 // grapheme clusters; the work is done on the UTF-8 bytes in one or two passes,
-// with no buffer but the lines returned.
+// with no buffer but the lines returned; each line is a slice of the text (no copy,
+// and no second UTF-8 check as a new String would make).
 
 import CellKitModel
 
@@ -16,16 +17,16 @@ package enum TextLayout {
     /// Word wrap breaks after spaces, after a hyphen inside a word and on either side of a wide
     /// (CJK or emoji) cluster; a word wider than the line is cut between clusters. With one line,
     /// word wrap shows whole words only, as UIKit does.
-    package static func lines(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [String] {
+    package static func lines(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [Substring] {
         guard width > 0, maxLines > 0, !text.isEmpty else { return [] }
         return text.withBorrowedUTF8 { bytes in
             // The common case: one short line of plain ASCII.
             let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
-            if ascii == bytes.count, ascii <= width { return [text] }
+            if ascii == bytes.count, ascii <= width { return [text[...]] }
             guard maxLines == 1 else { return wrapped(text, bytes, width: width, maxLines: maxLines, mode: mode) }
             let first = lineEnd(bytes, from: 0)
-            if first.end == bytes.count, first.width <= width { return [text] }
-            return [single(bytes, width: width, mode: mode, firstLineEnd: first.end)]
+            if first.end == bytes.count, first.width <= width { return [text[...]] }
+            return [single(text, bytes, width: width, mode: mode, firstLineEnd: first.end)]
         }
     }
 
@@ -33,8 +34,8 @@ package enum TextLayout {
     /// an ellipsis when more text follows.
     static func wrapped(
         _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode
-    ) -> [String] {
-        var lines: [String] = []
+    ) -> [Substring] {
+        var lines: [Substring] = []
         lines.reserveCapacity(min(maxLines, 8))
         let byWord = mode != .charWrap
         let truncating = mode == .truncateTail || mode == .truncateHead || mode == .truncateMiddle
@@ -44,11 +45,10 @@ package enum TextLayout {
             if truncating, lines.count == maxLines - 1, next < bytes.count {
                 // More text follows the last line shown: end it with an ellipsis.
                 let cut = fit(bytes, from: start, to: lineEnd(bytes, from: start).end, width: width - 1)
-                lines.append(string(bytes, start, cut) + ellipsis)
+                lines.append(Substring(string(text, start, cut) + ellipsis))
                 break
             }
-            // Text that fits on one line is the text itself: its storage shared, not copied.
-            lines.append(start == 0 && end == bytes.count ? text : string(bytes, start, end))
+            lines.append(string(text, start, end))
             start = next
         }
         return lines
@@ -56,22 +56,23 @@ package enum TextLayout {
 
     /// One line: whole words (word wrap), cut (clip, char wrap), or truncated with an
     /// ellipsis at the head, middle or tail.
-    static func single(_ bytes: UnsafeBufferPointer<UInt8>, width: Int, mode: LineBreakMode, firstLineEnd: Int)
-        -> String
-    {
+    static func single(
+        _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, mode: LineBreakMode, firstLineEnd: Int
+    ) -> Substring {
         switch mode {
         case .wordWrap:
-            return string(bytes, 0, line(bytes, from: 0, width: width, byWord: true).end)
+            return string(text, 0, line(bytes, from: 0, width: width, byWord: true).end)
         case .charWrap, .clip:
-            return string(bytes, 0, fit(bytes, from: 0, to: firstLineEnd, width: width))
+            return string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: width))
         case .truncateTail:
-            return string(bytes, 0, fit(bytes, from: 0, to: firstLineEnd, width: width - 1)) + ellipsis
+            return Substring(string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: width - 1)) + ellipsis)
         case .truncateHead:
-            return ellipsis + string(bytes, fitBackward(bytes, width: width - 1), bytes.count)
+            return Substring(ellipsis + string(text, fitBackward(bytes, width: width - 1), bytes.count))
         case .truncateMiddle:
             let head = width / 2, tail = width - 1 - head  // the ellipsis takes the middle column
-            return string(bytes, 0, fit(bytes, from: 0, to: firstLineEnd, width: head)) + ellipsis
-                + string(bytes, fitBackward(bytes, width: tail), bytes.count)
+            return Substring(
+                string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: head)) + ellipsis
+                    + string(text, fitBackward(bytes, width: tail), bytes.count))
         }
     }
 
@@ -204,8 +205,11 @@ package enum TextLayout {
         return i
     }
 
+    /// The slice of `text` between UTF-8 offsets `from` and `to` (both cluster boundaries): O(1) for
+    /// native strings, sharing their storage.
     @inline(__always)
-    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
+    static func string(_ text: String, _ from: Int, _ to: Int) -> Substring {
+        let utf8 = text.utf8
+        return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: from)..<utf8.index(utf8.startIndex, offsetBy: to)])
     }
 }

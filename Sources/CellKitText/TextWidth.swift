@@ -79,6 +79,12 @@ public enum TextWidth {
         text.withBorrowedUTF8 { columns($0) }
     }
 
+    /// The columns a slice of sanitized text takes.
+    @inlinable
+    package static func columns(_ text: Substring) -> Int {
+        text.withBorrowedUTF8 { columns($0) }
+    }
+
     /// The columns UTF-8 `bytes` take: printable ASCII eight bytes at a time, the rest cluster by cluster.
     @inlinable
     package static func columns(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

@@ -129,7 +129,7 @@ struct ClusterTests {
                 .joined()
             for mode in LineBreakMode.allCases {
                 for maxLines in [1, 3, 100] {
-                    for line in TextLayout.lines(text, width: width, maxLines: maxLines, mode: mode) {
+                    for line in TextLayout.lines(text, width: width, maxLines: maxLines, mode: mode).map(String.init) {
                         let w = TextWidth.columns(line)
                         // One cluster wider than the line is shown whole.
                         #expect(w <= width || clusters(line).count == 1, "\(mode) \(maxLines): '\(line)' of '\(text)'")

@@ -78,3 +78,13 @@ extension String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }
+
+extension Substring {
+    /// `body` over the slice's UTF-8 bytes, borrowed (see `String.withBorrowedUTF8`).
+    @inlinable @inline(__always)
+    package func withBorrowedUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = String(self)  // bridged or foreign storage: made contiguous first
+        return copy.withUTF8(body)
+    }
+}

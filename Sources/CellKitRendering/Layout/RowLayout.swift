@@ -30,8 +30,9 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     public var tag = 0
     /// Columns from the row's left edge, lines from its top; already clipped to the row.
     public var frame: Rect
-    /// The text of each line (labels), or the glyph (images and accessories).
-    public var lines: [String] = []
+    /// The text of each line (labels), or the glyph (images and accessories). Slices of the view's text:
+    /// laying out a row copies no text.
+    public var lines: [Substring] = []
     /// How `lines` sit in the frame's width; never `natural` (resolved to the style's alignment).
     public var alignment = TextAlignment.left
     /// The text's colour; nil = the format's default (the terminal's, black in HTML).
@@ -47,6 +48,26 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     public var imageName: String?
     /// True when `imageName` is not in the asset catalog (drawn as a placeholder).
     public var missingImage = false
+
+    private enum CodingKeys: String, CodingKey {
+        case role, tag, frame, lines, alignment, textColor, backgroundColor, bold, small, imageName, missingImage
+    }
+
+    /// Encodes the view with its lines as strings (`Substring` is not `Encodable`).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(role, forKey: .role)
+        try c.encode(tag, forKey: .tag)
+        try c.encode(frame, forKey: .frame)
+        try c.encode(lines.map(String.init), forKey: .lines)
+        try c.encode(alignment, forKey: .alignment)
+        try c.encodeIfPresent(textColor, forKey: .textColor)
+        try c.encodeIfPresent(backgroundColor, forKey: .backgroundColor)
+        try c.encode(bold, forKey: .bold)
+        try c.encode(small, forKey: .small)
+        try c.encodeIfPresent(imageName, forKey: .imageName)
+        try c.encode(missingImage, forKey: .missingImage)
+    }
 }
 
 /// A row ready to draw: its size, background and placed views in paint order.
@@ -112,7 +133,12 @@ public struct CellLayout: Sendable {
         case .default: labels = text
         case .value1, .value2: labels = max(text, detail)
         }
-        let subviews = cell.subviews.lazy.filter { !$0.isHidden }.map { $0.frame.y + $0.frame.height }.max() ?? 0
+        var subviews = 0
+        cell.subviews.withUnsafeBufferPointer { views in  // no retain of each view (a lazy chain did that)
+            for k in views.indices where !views[k].isHidden {
+                subviews = max(subviews, views[k].frame.y + views[k].frame.height)
+            }
+        }
         let lines = max(1, labels, subviews)
         guard lines <= PluginLimits.maxRowHeight else { return Self.tooTall(cell, lines) }
         return lines
@@ -143,12 +169,12 @@ public struct CellLayout: Sendable {
     private struct LineMemo {
         private struct Entry {
             let label: ObjectIdentifier, width: Int, maxLines: Int
-            let lines: [String]
+            let lines: [Substring]
         }
         private var text: Entry?, detail: Entry?
 
         /// `text` (the label's) broken into at most `maxLines` lines of `width` columns.
-        mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> [String] {
+        mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> [Substring] {
             let id = ObjectIdentifier(label)
             if let lines = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) {
                 return lines
@@ -162,7 +188,8 @@ public struct CellLayout: Sendable {
         }
 
         /// The entry's lines if they are what breaking its label again would give.
-        private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int) -> [String]? {
+        private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int) -> [Substring]?
+        {
             guard let entry, entry.label == id, entry.width == width else { return nil }
             // Text that fitted in fewer lines than allowed breaks the same way under any bound that still holds it.
             let fits =
@@ -253,7 +280,7 @@ public struct CellLayout: Sendable {
             var placed =
                 view.imageName.map { imageView($0, role: .accessory, warn: cell.context) }
                 ?? PlacedView(
-                    role: .accessory, frame: .zero, lines: view.text.map { [TextSanitizer.visible($0)] } ?? [])
+                    role: .accessory, frame: .zero, lines: view.text.map { [TextSanitizer.visible($0)[...]] } ?? [])
             placed.frame = Rect(x: right, y: 0, width: w, height: max(1, view.frame.height))
             placed.textColor = view.textColor
             placed.backgroundColor = view.backgroundColor
@@ -263,7 +290,7 @@ public struct CellLayout: Sendable {
             right -= 1
             let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
             accessory = PlacedView(
-                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), lines: [glyph], textColor: color)
+                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), lines: [Substring(glyph)], textColor: color)
             right -= 1
         }
         return LabelArea(
@@ -292,7 +319,7 @@ public struct CellLayout: Sendable {
             )
         }
         return PlacedView(
-            role: role, frame: .zero, lines: [(asset ?? AssetCatalog.placeholder).glyph],
+            role: role, frame: .zero, lines: [Substring((asset ?? AssetCatalog.placeholder).glyph)],
             imageName: name, missingImage: asset == nil)
     }
 
@@ -413,7 +440,8 @@ public struct CellLayout: Sendable {
                 TextSanitizer.visible(view.text ?? "", keepNewlines: true), width: f.width, maxLines: maxLines,
                 mode: view.lineBreakMode)
             var placed = PlacedView(
-                role: .subview, tag: view.tag, frame: frame, lines: Array(lines.prefix(frame.height)))
+                role: .subview, tag: view.tag, frame: frame,
+                lines: lines.count > frame.height ? Array(lines.prefix(frame.height)) : lines)
             style(&placed, from: view, defaults: Defaults(), selected: selected)
             return placed
         case .plain:

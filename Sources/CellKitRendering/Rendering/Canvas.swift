@@ -101,9 +101,19 @@ package final class Canvas {
     /// no base) joins the column before it, as a terminal draws it.
     @discardableResult
     package func put(_ text: String, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
+        text.withBorrowedUTF8 { put(bytes: $0, x: x, y: y, limit: limit, style: style) }
+    }
+
+    /// `put(_:x:y:limit:style:)` for a slice of text (a laid-out line).
+    @discardableResult
+    package func put(_ text: Substring, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
+        text.withBorrowedUTF8 { put(bytes: $0, x: x, y: y, limit: limit, style: style) }
+    }
+
+    private func put(bytes all: UnsafeBufferPointer<UInt8>, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
         guard y >= 0, y < height else { return x }
         let limit = min(limit, width)
-        return text.withBorrowedUTF8 { all in
+        do {
             var column = x, i = 0
             let n = all.count
             // Printable ASCII, when no wide glyph can be cut: straight copies, a column a byte. The
@@ -123,6 +133,14 @@ package final class Canvas {
             }
             var pending = -1  // the start of marks with no column to join yet
             while i < n {
+                let b = all[i]
+                if pending < 0, b >= 0x20, b < 0x7F, i + 1 == n || all[i + 1] < 0x80 {  // ASCII: no cluster to find
+                    guard column < limit else { return limit }
+                    if column >= 0 { set(UInt32(b), x: column, y: y, style: style) }
+                    column += 1
+                    i += 1
+                    continue
+                }
                 let (end, w) = TextWidth.nextCluster(all, from: i)
                 if w == 0 {
                     if column > 0, column <= width {
@@ -140,8 +158,10 @@ package final class Canvas {
                     let (v, length) = TextWidth.decode(all, from)
                     set(from + length == end ? v : extra(all, from: from, to: end), x: column, y: y, style: style)
                     // The right part of a cluster two (or, as wcswidth sums some, three) columns wide.
-                    for k in 1..<max(1, w) where column + k < width {
+                    var k = 1
+                    while k < w, column + k < width {
                         set(Canvas.continuation, x: column + k, y: y, style: style)
+                        k += 1
                     }
                 }
                 column += w
@@ -239,45 +259,69 @@ package final class Canvas {
         guard y >= 0, y < height else { return }
         let columns = columns.clamped(to: 0..<width)
         let row = cells + y * width
-        var x = columns.lowerBound
-        while x < columns.upperBound {
-            // Runs of ASCII a byte a column, in a loop the compiler vectorizes.
-            let run = hasNonASCII ? Self.asciiRun(row, from: x, to: columns.upperBound) : columns.upperBound
-            if run > x {
-                let source = row + x, n = run - x
-                out.append(atMost: n) { p in
-                    // no index arithmetic to overflow-check
-                    for k in 0..<n { p[k] = UInt8(truncatingIfNeeded: source[k]) }
-                    return n
-                }
-                x = run
+        let (from, to) = (columns.lowerBound, columns.upperBound)
+        guard hasNonASCII else {
+            out.append(atMost: to - from) { p in
+                Self.narrow(row + from, into: p, count: to - from)
+                return to - from
             }
-            guard x < columns.upperBound else { return }
-            // One column that is not ASCII: its scalar encoded straight into the buffer,
-            // or a glyph of several scalars copied from `extras`.
-            let v = row[x]
-            x += 1
-            if v == Canvas.continuation { continue }
-            if v & Canvas.extraFlag != 0 {
-                let range = extraRanges[Int(v & ~Canvas.extraFlag)]
-                extraBytes.withUnsafeBufferPointer {
-                    out.write(UnsafeBufferPointer(rebasing: $0[Int(range >> 32)..<Int(range & 0xFFFF_FFFF)]))
+            return
+        }
+        // One pass into room reserved for the worst case: four bytes a column, plus every glyph of
+        // several scalars (each stands in one column only). A closure per run of ASCII was a tenth of
+        // the wrapped table's time.
+        extraBytes.withUnsafeBufferPointer { extras in
+            out.append(atMost: (to - from) * 4 + extras.count) { p in
+                var k = 0, x = from
+                while x < to {
+                    if x &+ 8 <= to {  // eight ASCII columns at once
+                        let s = row + x
+                        if (s[0] | s[1] | s[2] | s[3] | s[4] | s[5] | s[6] | s[7]) < 0x80 {
+                            Self.narrow(s, into: p + k, count: 8)
+                            (k, x) = (k &+ 8, x &+ 8)
+                            continue
+                        }
+                    }
+                    let v = row[x]
+                    x &+= 1
+                    if v < 0x80 {
+                        p[k] = UInt8(truncatingIfNeeded: v)
+                        k &+= 1
+                    } else if v == Canvas.continuation {
+                        continue
+                    } else if v & Canvas.extraFlag != 0 {
+                        let range = extraRanges[Int(v & ~Canvas.extraFlag)]
+                        let start = Int(range >> 32), n = Int(range & 0xFFFF_FFFF) - start
+                        (p + k).update(from: extras.baseAddress! + start, count: n)
+                        k &+= n
+                    } else {
+                        k &+= Self.encode(v, into: p + k)
+                    }
                 }
-                continue
-            }
-            out.append(atMost: 4) { p in
-                if v < 0x800 {
-                    p[0] = UInt8(0xC0 | v >> 6); p[1] = UInt8(0x80 | v & 0x3F)
-                    return 2
-                } else if v < 0x10000 {
-                    p[0] = UInt8(0xE0 | v >> 12); p[1] = UInt8(0x80 | v >> 6 & 0x3F); p[2] = UInt8(0x80 | v & 0x3F)
-                    return 3
-                }
-                p[0] = UInt8(0xF0 | v >> 18); p[1] = UInt8(0x80 | v >> 12 & 0x3F)
-                p[2] = UInt8(0x80 | v >> 6 & 0x3F); p[3] = UInt8(0x80 | v & 0x3F)
-                return 4
+                return k
             }
         }
+    }
+
+    /// The UTF-8 of scalar `v` (0x80 or more) into `p`; returns its length.
+    @inline(__always)
+    private static func encode(_ v: UInt32, into p: UnsafeMutablePointer<UInt8>) -> Int {
+        if v < 0x800 {
+            p[0] = UInt8(0xC0 | v >> 6); p[1] = UInt8(0x80 | v & 0x3F)
+            return 2
+        } else if v < 0x10000 {
+            p[0] = UInt8(0xE0 | v >> 12); p[1] = UInt8(0x80 | v >> 6 & 0x3F); p[2] = UInt8(0x80 | v & 0x3F)
+            return 3
+        }
+        p[0] = UInt8(0xF0 | v >> 18); p[1] = UInt8(0x80 | v >> 12 & 0x3F)
+        p[2] = UInt8(0x80 | v >> 6 & 0x3F); p[3] = UInt8(0x80 | v & 0x3F)
+        return 4
+    }
+
+    /// Copies `count` columns of ASCII into bytes.
+    @inline(__always)
+    private static func narrow(_ source: UnsafePointer<UInt32>, into p: UnsafeMutablePointer<UInt8>, count: Int) {
+        for k in 0..<count { p[k] = UInt8(truncatingIfNeeded: source[k]) }
     }
 
     /// Copies `count` bytes into columns, a byte to a scalar: out of line, where nothing
@@ -285,18 +329,5 @@ package final class Canvas {
     @inline(never)
     private static func widen(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt32>, count: Int) {
         for k in 0..<count { target[k] = UInt32(truncatingIfNeeded: source[k]) }
-    }
-
-    /// Where the run of ASCII columns from `x` ends: eight columns a test, as text is mostly ASCII.
-    @inline(__always)
-    private static func asciiRun(_ row: UnsafeMutablePointer<UInt32>, from x: Int, to end: Int) -> Int {
-        var k = x
-        while k &+ 8 <= end {
-            let p = row + k
-            guard (p[0] | p[1] | p[2] | p[3] | p[4] | p[5] | p[6] | p[7]) < 0x80 else { break }
-            k &+= 8
-        }
-        while k < end, row[k] < 0x80 { k &+= 1 }
-        return k
     }
 }

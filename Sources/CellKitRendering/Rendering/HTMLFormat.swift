@@ -115,11 +115,11 @@ public struct HTMLFormat: RowFormat {
             if f.height >= 3 { classes += " photo" } else { css += ";text-align:center" }
             if view.missingImage { classes += " missing" }
             out.write(
-                "<div class=\"\(classes)\" style=\"\(css)\" title=\"\(escape(name))\">\(imageHTML(name, glyph: view.lines.first ?? ""))</div>"
+                "<div class=\"\(classes)\" style=\"\(css)\" title=\"\(escape(name))\">\(imageHTML(name, glyph: view.lines.first.map(String.init) ?? ""))</div>"
             )
         } else {
             // A smaller font only inside: the frame stays in the table's character grid.
-            let text = view.lines.map(escape).joined(separator: "\n")
+            let text = view.lines.map { escape(String($0)) }.joined(separator: "\n")
             out.write(
                 "<div class=\"\(classes)\" style=\"\(css)\">\(view.small ? "<span class=\"small\">\(text)</span>" : text)</div>"
             )
