@@ -188,7 +188,8 @@ public struct CellLayout: Sendable {
         }
 
         /// The entry's lines if they are what breaking its label again would give.
-        private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int) -> [Substring]?
+        private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int)
+            -> [Substring]?
         {
             guard let entry, entry.label == id, entry.width == width else { return nil }
             // Text that fitted in fewer lines than allowed breaks the same way under any bound that still holds it.
@@ -290,7 +291,8 @@ public struct CellLayout: Sendable {
             right -= 1
             let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
             accessory = PlacedView(
-                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), lines: [Substring(glyph)], textColor: color)
+                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), lines: [Substring(glyph)],
+                textColor: color)
             right -= 1
         }
         return LabelArea(
