@@ -133,7 +133,9 @@ public enum RowValue: Sendable, Equatable, Hashable {
                 return nil
             }
             let text = UnsafeBufferPointer(rebasing: line[span])
-            return UTF8Bytes.isValid(text) && !text.contains(0) ? body(text) : nil
+            // memchr: `contains(0)` went a byte at a time, a third of this function's time
+            let hasNUL = text.isEmpty ? false : memchr(text.baseAddress!, 0, text.count) != nil
+            return UTF8Bytes.isValid(text) && !hasNUL ? body(text) : nil
         } ?? nil
     }
 

@@ -1,0 +1,38 @@
+// The UTF-8 check every plain JSON string passes before a plugin sees it, against the
+// standard library's validating decoder on edge cases and random bytes.
+
+import CellKitModel
+import Testing
+
+@Suite("UTF-8 validation against the standard library")
+struct UTF8ValidationTests {
+    static func agrees(_ bytes: [UInt8]) -> Bool {
+        let ours = bytes.withUnsafeBufferPointer { UTF8Bytes.isValid($0) }
+        return ours == (String(validating: bytes, as: UTF8.self) != nil)
+    }
+
+    @Test("edge cases: overlong forms, surrogates, past U+10FFFF, truncated sequences")
+    func edges() {
+        let cases: [[UInt8]] = [
+            [], [0x41], [0x7F], [0x80], [0xC0, 0x80], [0xC1, 0xBF], [0xC2, 0x80], [0xDF, 0xBF], [0xDF],
+            [0xE0, 0x9F, 0xBF], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xEF, 0xBF, 0xBF],
+            [0xE3, 0x81], [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
+            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xF0, 0x9F, 0x91],
+            [0x61, 0xE6, 0x97, 0xA5, 0x80],
+        ]
+        for bytes in cases { #expect(Self.agrees(bytes), "\(bytes)") }
+    }
+
+    @Test("random bytes, biased towards lead and continuation bytes")
+    func random() {
+        var rng = SplitMix(seed: 29)
+        let pool: [UInt8] = [
+            0x41, 0x20, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE3, 0xED, 0xEF,
+            0xF0, 0xF4, 0xF5, 0xFF,
+        ]
+        for _ in 0..<200_000 {
+            let bytes = (0..<Int.random(in: 1...12, using: &rng)).map { _ in pool.randomElement(using: &rng)! }
+            #expect(Self.agrees(bytes), "\(bytes)")
+        }
+    }
+}
