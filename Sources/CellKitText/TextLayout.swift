@@ -7,6 +7,20 @@
 
 import CellKitModel
 
+/// One line of laid-out text: a slice of the text and the columns it takes.
+package struct TextLine: Sendable, Equatable {
+    /// The line's text, a slice of the label's (or a new string where an ellipsis was added).
+    package var text: Substring
+    /// The columns `text` takes (see `TextWidth`).
+    package var columns: Int
+
+    /// A line whose columns are already known.
+    package init(_ text: Substring, columns: Int) { (self.text, self.columns) = (text, columns) }
+
+    /// A line measured now.
+    package init(_ text: Substring) { self.init(text, columns: TextWidth.columns(text)) }
+}
+
 /// Lines of text laid out for a frame, each at most `width` columns.
 package enum TextLayout {
     /// The ellipsis that marks truncated text.
@@ -18,15 +32,21 @@ package enum TextLayout {
     /// (CJK or emoji) cluster; a word wider than the line is cut between clusters. With one line,
     /// word wrap shows whole words only, as UIKit does.
     package static func lines(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [Substring] {
+        laidOut(text, width: width, maxLines: maxLines, mode: mode).map(\.text)
+    }
+
+    /// `lines(_:width:maxLines:mode:)` with the columns each line takes, found while breaking them
+    /// (measuring them again to draw them was a tenth of the wrapped table's time).
+    package static func laidOut(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [TextLine] {
         guard width > 0, maxLines > 0, !text.isEmpty else { return [] }
         return text.withBorrowedUTF8 { bytes in
             // The common case: one short line of plain ASCII.
             let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
-            if ascii == bytes.count, ascii <= width { return [text[...]] }
+            if ascii == bytes.count, ascii <= width { return [TextLine(text[...], columns: ascii)] }
             guard maxLines == 1 else { return wrapped(text, bytes, width: width, maxLines: maxLines, mode: mode) }
             let first = lineEnd(bytes, from: 0)
-            if first.end == bytes.count, first.width <= width { return [text[...]] }
-            return [single(text, bytes, width: width, mode: mode, firstLineEnd: first.end)]
+            if first.end == bytes.count, first.width <= width { return [TextLine(text[...], columns: first.width)] }
+            return [TextLine(single(text, bytes, width: width, mode: mode, firstLineEnd: first.end))]
         }
     }
 
@@ -34,21 +54,21 @@ package enum TextLayout {
     /// an ellipsis when more text follows.
     static func wrapped(
         _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode
-    ) -> [Substring] {
-        var lines: [Substring] = []
+    ) -> [TextLine] {
+        var lines: [TextLine] = []
         lines.reserveCapacity(min(maxLines, 8))
         let byWord = mode != .charWrap
         let truncating = mode == .truncateTail || mode == .truncateHead || mode == .truncateMiddle
         var start = 0
         while start < bytes.count, lines.count < maxLines {
-            let (end, next) = line(bytes, from: start, width: width, byWord: byWord)
+            let (end, next, used) = line(bytes, from: start, width: width, byWord: byWord)
             if truncating, lines.count == maxLines - 1, next < bytes.count {
                 // More text follows the last line shown: end it with an ellipsis.
                 let cut = fit(bytes, from: start, to: lineEnd(bytes, from: start).end, width: width - 1)
-                lines.append(Substring(string(text, start, cut) + ellipsis))
+                lines.append(TextLine(Substring(string(text, start, cut) + ellipsis)))
                 break
             }
-            lines.append(string(text, start, end))
+            lines.append(TextLine(string(text, start, end), columns: used))
             start = next
         }
         return lines
@@ -77,44 +97,47 @@ package enum TextLayout {
     }
 
     /// One line of a greedy wrap from byte `start`: where its text ends (trailing spaces left
-    /// out) and where the next line starts (after a newline; after spaces when `byWord`).
+    /// out), where the next line starts (after a newline; after spaces when `byWord`), and the
+    /// columns its text takes.
     static func line(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool) -> (
-        end: Int, next: Int
+        end: Int, next: Int, columns: Int
     ) {
-        if let quick = asciiLine(bytes, from: start, width: width, byWord: byWord) { return quick }
+        if let quick = asciiLine(bytes, from: start, width: width, byWord: byWord) {
+            return (quick.end, quick.next, quick.end - start)
+        }
         let n = bytes.count
         var i = start, used = 0
-        var content = start  // the end of the last cluster that is not a space
-        var breakEnd = -1, breakNext = -1  // the last place a word may end on this line
+        var content = start, contentColumns = 0  // the end of the last cluster that is not a space
+        var breakEnd = -1, breakNext = -1, breakColumns = 0  // the last place a word may end on this line
         var afterSpace = true
         while i < n {
-            if bytes[i] == 0x0A { return (content, i + 1) }
+            if bytes[i] == 0x0A { return (content, i + 1, contentColumns) }
             let (e, w) = TextWidth.nextCluster(bytes, from: i)
             let space = bytes[i] == 0x20 && e == i + 1
             if used + w > width {
                 if byWord {
-                    if space { return (content, skipSpaces(bytes, e)) }
-                    if breakEnd >= 0 { return (breakEnd, skipSpaces(bytes, breakNext)) }
+                    if space { return (content, skipSpaces(bytes, e), contentColumns) }
+                    if breakEnd >= 0 { return (breakEnd, skipSpaces(bytes, breakNext), breakColumns) }
                 }
-                if i == start { return (e, byWord ? skipSpaces(bytes, e) : e) }  // wider than the line: shown anyway
-                return (content, byWord ? skipSpaces(bytes, i) : i)
+                if i == start { return (e, byWord ? skipSpaces(bytes, e) : e, w) }  // wider than the line: shown anyway
+                return (content, byWord ? skipSpaces(bytes, i) : i, contentColumns)
             }
             if byWord {
                 if space {
-                    (breakEnd, breakNext) = (content, e)
+                    (breakEnd, breakNext, breakColumns) = (content, e, contentColumns)
                 } else if w == 2, !afterSpace {
-                    (breakEnd, breakNext) = (content, i)  // before a wide cluster
+                    (breakEnd, breakNext, breakColumns) = (content, i, contentColumns)  // before a wide cluster
                 }
             }
             let hyphen = !space && !afterSpace && isHyphen(bytes, i, e)
             used += w
             i = e
-            if !space { content = e }
+            if !space { (content, contentColumns) = (e, used) }
             // A word may end after a wide cluster, or after a hyphen inside a word.
-            if byWord, w == 2 || hyphen { (breakEnd, breakNext) = (e, e) }
+            if byWord, w == 2 || hyphen { (breakEnd, breakNext, breakColumns) = (e, e, used) }
             afterSpace = space
         }
-        return (content, n)
+        return (content, n, contentColumns)
     }
 
     /// `line` where every byte that decides the line is printable ASCII — the next `width + 2`, or

@@ -129,7 +129,11 @@ struct ClusterTests {
                 .joined()
             for mode in LineBreakMode.allCases {
                 for maxLines in [1, 3, 100] {
-                    for line in TextLayout.lines(text, width: width, maxLines: maxLines, mode: mode).map(String.init) {
+                    let laidOut = TextLayout.laidOut(text, width: width, maxLines: maxLines, mode: mode)
+                    #expect(
+                        laidOut.map(\.columns) == laidOut.map { TextWidth.columns(String($0.text)) },
+                        "\(mode) \(maxLines): '\(text)'")
+                    for line in laidOut.map({ String($0.text) }) {
                         let w = TextWidth.columns(line)
                         // One cluster wider than the line is shown whole.
                         #expect(w <= width || clusters(line).count == 1, "\(mode) \(maxLines): '\(line)' of '\(text)'")

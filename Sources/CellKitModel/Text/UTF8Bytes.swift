@@ -49,12 +49,14 @@ public enum UTF8Bytes {
             } else if b < 0xF0 {
                 guard i + 2 < n, continuation(i + 1), continuation(i + 2) else { return false }
                 let second = bytes[i + 1]
-                if b == 0xE0 && second < 0xA0 || b == 0xED && second >= 0xA0 { return false }  // overlong; surrogate
+                // an overlong form; a surrogate
+                if b == 0xE0 && second < 0xA0 || b == 0xED && second >= 0xA0 { return false }
                 i += 3
             } else if b < 0xF5 {
                 guard i + 3 < n, continuation(i + 1), continuation(i + 2), continuation(i + 3) else { return false }
                 let second = bytes[i + 1]
-                if b == 0xF0 && second < 0x90 || b == 0xF4 && second >= 0x90 { return false }  // overlong; past U+10FFFF
+                // an overlong form; past U+10FFFF
+                if b == 0xF0 && second < 0x90 || b == 0xF4 && second >= 0x90 { return false }
                 i += 4
             } else {
                 return false

@@ -32,7 +32,12 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     public var frame: Rect
     /// The text of each line (labels), or the glyph (images and accessories). Slices of the view's text:
     /// laying out a row copies no text.
-    public var lines: [Substring] = []
+    public var lines: [Substring] {
+        get { textLines.map(\.text) }
+        set { textLines = newValue.map { TextLine($0) } }
+    }
+    /// `lines` with the columns each takes, as the layout found them.
+    package var textLines: [TextLine] = []
     /// How `lines` sit in the frame's width; never `natural` (resolved to the style's alignment).
     public var alignment = TextAlignment.left
     /// The text's colour; nil = the format's default (the terminal's, black in HTML).
@@ -169,17 +174,17 @@ public struct CellLayout: Sendable {
     private struct LineMemo {
         private struct Entry {
             let label: ObjectIdentifier, width: Int, maxLines: Int
-            let lines: [Substring]
+            let lines: [TextLine]
         }
         private var text: Entry?, detail: Entry?
 
-        /// `text` (the label's) broken into at most `maxLines` lines of `width` columns.
-        mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> [Substring] {
+        /// `text` (the label's) broken into at most `maxLines` lines of `width` columns, and their columns.
+        mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> [TextLine] {
             let id = ObjectIdentifier(label)
-            if let lines = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) {
-                return lines
+            if let entry = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) {
+                return entry.lines
             }
-            let lines = TextLayout.lines(
+            let lines = TextLayout.laidOut(
                 TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines,
                 mode: label.lineBreakMode)
             let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
@@ -188,14 +193,12 @@ public struct CellLayout: Sendable {
         }
 
         /// The entry's lines if they are what breaking its label again would give.
-        private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int)
-            -> [Substring]?
-        {
+        private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int) -> Entry? {
             guard let entry, entry.label == id, entry.width == width else { return nil }
             // Text that fitted in fewer lines than allowed breaks the same way under any bound that still holds it.
             let fits =
                 entry.maxLines == maxLines || (entry.lines.count < entry.maxLines && entry.lines.count <= maxLines)
-            return fits ? entry.lines : nil
+            return fits ? entry : nil
         }
     }
 
@@ -268,7 +271,7 @@ public struct CellLayout: Sendable {
         var image: PlacedView?
         if !cell.imageView.isHidden, let name = cell.imageView.imageName {
             var placed = imageView(name, role: .imageView, warn: cell.context)
-            let w = max(1, TextWidth.columns(placed.lines[0]))
+            let w = max(1, placed.textLines[0].columns)
             placed.frame = cell.imageView.frame == .zero ? Rect(x: x, y: 0, width: w, height: 1) : cell.imageView.frame
             x += w + 1
             image = placed
@@ -281,7 +284,8 @@ public struct CellLayout: Sendable {
             var placed =
                 view.imageName.map { imageView($0, role: .accessory, warn: cell.context) }
                 ?? PlacedView(
-                    role: .accessory, frame: .zero, lines: view.text.map { [TextSanitizer.visible($0)[...]] } ?? [])
+                    role: .accessory, frame: .zero,
+                    textLines: view.text.map { [TextLine(TextSanitizer.visible($0)[...])] } ?? [])
             placed.frame = Rect(x: right, y: 0, width: w, height: max(1, view.frame.height))
             placed.textColor = view.textColor
             placed.backgroundColor = view.backgroundColor
@@ -291,7 +295,8 @@ public struct CellLayout: Sendable {
             right -= 1
             let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
             accessory = PlacedView(
-                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), lines: [Substring(glyph)],
+                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1),
+                textLines: [TextLine(Substring(glyph), columns: 1)],
                 textColor: color)
             right -= 1
         }
@@ -321,7 +326,7 @@ public struct CellLayout: Sendable {
             )
         }
         return PlacedView(
-            role: role, frame: .zero, lines: [Substring((asset ?? AssetCatalog.placeholder).glyph)],
+            role: role, frame: .zero, textLines: [TextLine(Substring((asset ?? AssetCatalog.placeholder).glyph))],
             imageName: name, missingImage: asset == nil)
     }
 
@@ -400,7 +405,7 @@ public struct CellLayout: Sendable {
         let lines = laidOut.count > room ? Array(laidOut.prefix(room)) : laidOut
         let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - lines.count) / 2) : frame.y
         var placed = PlacedView(
-            role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), lines: lines)
+            role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), textLines: lines)
         style(&placed, from: label, defaults: defaults, selected: selected)
         return placed
     }
@@ -438,12 +443,12 @@ public struct CellLayout: Sendable {
             // Text is laid out at the whole frame, then cut where the row or the accessory cuts it;
             // no more than one line past what shows (where a truncation's ellipsis would go, unseen).
             let maxLines = min(view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height), frame.height + 1)
-            let lines = TextLayout.lines(
+            let lines = TextLayout.laidOut(
                 TextSanitizer.visible(view.text ?? "", keepNewlines: true), width: f.width, maxLines: maxLines,
                 mode: view.lineBreakMode)
             var placed = PlacedView(
                 role: .subview, tag: view.tag, frame: frame,
-                lines: lines.count > frame.height ? Array(lines.prefix(frame.height)) : lines)
+                textLines: lines.count > frame.height ? Array(lines.prefix(frame.height)) : lines)
             style(&placed, from: view, defaults: Defaults(), selected: selected)
             return placed
         case .plain:

@@ -207,7 +207,7 @@ public final class TableRenderer {
         laidOut.views = [
             PlacedView(
                 role: .textLabel, frame: Rect(x: 1, y: 0, width: inner, height: 1),
-                lines: TextLayout.lines(text, width: inner, maxLines: 1, mode: .truncateTail),
+                textLines: TextLayout.laidOut(text, width: inner, maxLines: 1, mode: .truncateTail),
                 textColor: Color(red: 0xFF, green: 0x3B, blue: 0x30))
         ]
     }

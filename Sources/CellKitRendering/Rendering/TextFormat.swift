@@ -16,6 +16,10 @@ public struct TextFormat: RowFormat {
     public var color: Bool
 
     private let canvas = Canvas()
+    /// Rows with no colour, image or overlap are written without the canvas (see `DirectLines`).
+    private var direct = DirectLines()
+    /// Every row painted on the canvas, as a check that the direct path writes the same bytes (tests).
+    var paintsEveryRow = false
     private var width = 80
     private var style = TableStyle.grouped
     private var sectionsStarted = 0
@@ -118,12 +122,18 @@ public struct TextFormat: RowFormat {
     /// Writes the row's lines; boxed styles put them between side borders (heavy when selected), with
     /// the box's top before the first row and its bottom after the last. A rule separates rows.
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
-        canvas.paint(row)
+        let writesDirectly = !color && !paintsEveryRow && direct.prepare(row)
+        var painted = !writesDirectly
+        if painted { canvas.paint(row) }
         if rules.width != row.width { rules = Rules(self, width: row.width) }
         if style != .plain, isFirst { out.write(rules.top) }
         for y in 0..<row.height {
             if style != .plain { out.write(row.isSelected ? rules.selectedLeft : rules.left) }
-            writeCanvasLine(y, out)
+            if !writesDirectly || !direct.write(row, line: y, to: out) {
+                if !painted { canvas.paint(row) }
+                painted = true
+                writeCanvasLine(y, out)
+            }
             if style != .plain { out.write(row.isSelected ? rules.selectedRight : rules.right) }
             out.write(byte: 0x0A)
         }
@@ -246,21 +256,23 @@ extension Canvas {
         if view.pointee.imageName != nil { return paintImage(view.pointee, background: background) }
         let style = index(
             of: TextStyle(foreground: view.pointee.textColor, background: background, bold: view.pointee.bold))
-        for i in 0..<min(view.pointee.lines.count, frame.height) {
+        for i in 0..<min(view.pointee.textLines.count, frame.height) {
             let dx =
-                switch view.pointee.alignment {  // measured only when it matters
-                case .center: max(0, (frame.width - TextWidth.columns(view.pointee.lines[i])) / 2)
-                case .right: max(0, frame.width - TextWidth.columns(view.pointee.lines[i]))
+                switch view.pointee.alignment {
+                case .center: max(0, (frame.width - view.pointee.textLines[i].columns) / 2)
+                case .right: max(0, frame.width - view.pointee.textLines[i].columns)
                 case .left, .natural: 0
                 }
-            put(view.pointee.lines[i], x: frame.x + dx, y: frame.y + i, limit: frame.x + frame.width, style: style)
+            put(
+                view.pointee.textLines[i].text, x: frame.x + dx, y: frame.y + i, limit: frame.x + frame.width,
+                style: style)
         }
     }
 
     /// An image: its glyph centred in the frame; a frame of 3 lines or more also gets a border, like a photo.
     private func paintImage(_ view: borrowing PlacedView, background: Color?) {
         let f = view.frame
-        let glyph = view.lines.first ?? ""
+        let glyph = view.textLines.first?.text ?? ""
         let glyphStyle = index(
             of: TextStyle(foreground: view.missingImage ? TextFormat.headerColor : nil, background: background))
         if f.height >= 3, f.width >= 4 {

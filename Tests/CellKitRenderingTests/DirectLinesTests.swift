@@ -1,0 +1,95 @@
+// The text format writes most rows without painting a canvas; these tests hold it to
+// writing exactly the bytes the canvas writes, on random rows made to trip it.
+
+import CellKitDocuments
+import CellKitModel
+import CellKitTestSupport
+import Testing
+
+@testable import CellKitRendering
+@testable import CellKitText
+
+@Suite("Rows written without the canvas")
+struct DirectLinesTests {
+    /// `rows` through a text format, painted on the canvas when `painted`, else directly where it can.
+    static func render(_ rows: [RowLayout], style: TableStyle, painted: Bool) throws -> String {
+        var format = TextFormat()
+        format.paintsEveryRow = painted
+        let out = OutputBuffer(DescriptorSink(fd: -1))
+        let width = rows.first?.width ?? 40
+        try format.begin(TableInfo(style: style), width: width + (style == .plain ? 0 : 2), to: out)
+        for (k, row) in rows.enumerated() {
+            try format.row(row, isFirst: k == 0, isLast: k == rows.count - 1, to: out)
+        }
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
+    /// Random rows of two to five views: text of every script from `ClusterRenderTests.pieces`
+    /// (marks with no base, joiners, wide clusters), laid out at a width that may exceed the
+    /// frame, frames that may overlap or reach the row's edge, any alignment, now and then an image.
+    static func randomRows(seed: UInt64, count: Int) -> [RowLayout] {
+        var rng = SplitMix64(seed: seed)
+        func text() -> String {
+            (0..<Int.random(in: 0...8, using: &rng)).map { _ in
+                ClusterRenderTests.pieces.randomElement(using: &rng)!
+            }.joined()
+        }
+        let alignments: [TextAlignment] = [.left, .center, .right, .natural]
+        return (0..<count).map { k in
+            let width = 40, height = Int.random(in: 1...4, using: &rng)
+            var views: [PlacedView] = []
+            for _ in 0..<Int.random(in: 2...5, using: &rng) {
+                let x = Int.random(in: 0...34, using: &rng), w = Int.random(in: 1...(width - x), using: &rng)
+                let y = Int.random(in: 0..<height, using: &rng), h = Int.random(in: 1...(height - y), using: &rng)
+                var view = PlacedView(role: .subview, frame: Rect(x: x, y: y, width: w, height: h))
+                if Int.random(in: 0..<12, using: &rng) == 0 {
+                    view.imageName = "photo"
+                    view.textLines = [TextLine("▣")]
+                } else {
+                    let layoutWidth = w + Int.random(in: -1...2, using: &rng)
+                    view.textLines = Array(
+                        TextLayout.laidOut(
+                            TextSanitizer.visible(text()), width: max(1, layoutWidth), maxLines: h,
+                            mode: Bool.random(using: &rng) ? .wordWrap : .charWrap
+                        ).prefix(h))
+                }
+                view.alignment = alignments.randomElement(using: &rng)!
+                views.append(view)
+            }
+            return RowLayout(
+                indexPath: IndexPath(section: 0, row: k), identifier: "Random", width: width, height: height,
+                position: .middle, isSelected: false, background: Fill(), backgroundColor: nil, views: views)
+        }
+    }
+
+    @Test("random rows: the same bytes as painting every row", arguments: [TableStyle.grouped, .plain])
+    func sameBytes(style: TableStyle) throws {
+        let rows = Self.randomRows(seed: style == .plain ? 7 : 11, count: 3_000)
+        let direct = try Self.render(rows, style: style, painted: false)
+        let painted = try Self.render(rows, style: style, painted: true)
+        #expect(direct == painted)
+        // The comparison means something only if both paths ran: count the rows each took.
+        var format = DirectLines()
+        let written = rows.filter { format.prepare($0) }.count
+        #expect(written > 300 && written < 2_700, "rows the direct path took: \(written) of 3,000")
+    }
+
+    @Test("a wrapped table's row is written directly: the bytes of its lines, padded")
+    func wrappedRow() throws {
+        var views: [PlacedView] = []
+        for (x, w, text) in [(1, 12, "lorem ipsum dolor sit"), (14, 10, "日本語 👍🏽 東京")] {
+            var view = PlacedView(role: .subview, frame: Rect(x: x, y: 0, width: w, height: 2))
+            view.textLines = TextLayout.laidOut(text, width: w, maxLines: 2, mode: .wordWrap)
+            views.append(view)
+        }
+        let row = RowLayout(
+            indexPath: IndexPath(section: 0, row: 0), identifier: "W", width: 26, height: 2, position: .single,
+            isSelected: false, background: Fill(), backgroundColor: nil, views: views)
+        var direct = DirectLines()
+        let accepted = direct.prepare(row)
+        #expect(accepted)
+        let output = try Self.render([row], style: .plain, painted: false)
+        #expect(output.hasPrefix(" lorem ipsum  日本語 👍🏽   \n dolor sit    東京        \n"), "\(output)")
+        #expect(output == (try Self.render([row], style: .plain, painted: true)))
+    }
+}
