@@ -103,7 +103,7 @@ struct CheckCommand: ParsableCommand {
             Output.print(["Error: \(error.description)"])
             throw ExitCode(2)
         }
-        return (catalog.plugins[registration.pluginIndex], target)
+        return (catalog.plugin(at: registration.pluginIndex), target)
     }
 
     private func lines(_ report: CheckReport) -> [String] {

@@ -49,7 +49,10 @@ struct InspectCommand: ParsableCommand {
         guard let registration = catalog.registration(for: identifier) else {
             throw ValidationError(catalog.unknownIdentifierError(target).description.terminalSafe)
         }
-        return .success(catalog.plugins[registration.pluginIndex])  // already read by discovery
+        // Read by discovery (or the registry cache); its near misses asked for now, and cached.
+        var plugin = catalog.plugin(at: registration.pluginIndex)
+        plugin.knownNearMisses = catalog.nearMisses(ofPlugin: registration.pluginIndex)
+        return .success(plugin)
     }
 
     static func lines(_ p: PluginFile) -> [String] {

@@ -15,11 +15,13 @@ struct ListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let catalog = Catalog(options: discovery.options)
+        // Near misses are diagnosed for list (and inspect) only; the registry cache keeps them.
+        let catalog = Catalog(options: discovery.options, diagnosingNearMisses: true)
         if json { try Output.printJSON(ListReport(catalog)) } else { Output.print(Self.lines(catalog)) }
     }
 
     static func lines(_ catalog: Catalog) -> [String] {
+        let plugins = catalog.plugins  // decoded once: the property builds the array each time
         var lines = ["Search path (first wins):"]
         for (i, entry) in catalog.options.searchPath.entries.enumerated() {
             lines.append("  \(i + 1). \(entry.path)  (\(entry.origin.rawValue))")
@@ -34,7 +36,7 @@ struct ListCommand: ParsableCommand {
             catalog.registrations.isEmpty
                 ? "No plugin cell types registered." : "Cell types from plugins (\(catalog.registrations.count)):")
         for r in catalog.registrations {
-            let plugin = catalog.plugins[r.pluginIndex]
+            let plugin = plugins[r.pluginIndex]
             lines.append("  \(r.identifier)  \(plugin.descriptor.name) \(plugin.descriptor.version)  \(plugin.path)")
             lines += Output.hookLines(r.declaration, indent: "      ")
         }
@@ -42,7 +44,7 @@ struct ListCommand: ParsableCommand {
             lines += ["", "Shadowed (the first on the search path wins):"]
             lines += catalog.shadowed.map { "  \($0.identifier): \($0.shadowed)  is shadowed by  \($0.winner)" }
         }
-        let broken = catalog.plugins.filter { !$0.isUsable }
+        let broken = plugins.filter { !$0.isUsable }
         if !broken.isEmpty {
             lines += ["", "Broken plugins (not registered):"]
             for plugin in broken {
@@ -54,7 +56,7 @@ struct ListCommand: ParsableCommand {
             lines += ["", "Skipped:"]
             lines += catalog.rejections.map { "  \($0.path): \($0.reason)" }
         }
-        let misses = catalog.plugins.filter { !$0.nearMisses.isEmpty }
+        let misses = plugins.filter { !$0.nearMisses.isEmpty }
         if !misses.isEmpty {
             lines += ["", "Near misses (symbols that look like hooks but are not; see `cellkit inspect FILE`):"]
             lines += misses.flatMap { p in p.nearMisses.map { "  \(p.path): \($0)" } }
@@ -81,18 +83,19 @@ struct ListReport: Encodable {
 
     init(_ catalog: Catalog) {
         searchPath = catalog.options.searchPath.entries
+        let plugins = catalog.plugins
         cellTypes = catalog.registrations.map { r in
-            let p = catalog.plugins[r.pluginIndex]
+            let p = plugins[r.pluginIndex]
             return CellType(
                 identifier: r.identifier, plugin: p.descriptor.name, version: p.descriptor.version, file: p.path,
                 hooks: r.declaration.hooks)
         }
         shadowed = catalog.shadowed
-        broken = catalog.plugins.filter { !$0.isUsable }.map {
+        broken = plugins.filter { !$0.isUsable }.map {
             Broken(file: $0.path, plugin: $0.descriptor.name, problems: $0.problems)
         }
         skipped = catalog.rejections
         nearMisses = Dictionary(
-            uniqueKeysWithValues: catalog.plugins.filter { !$0.nearMisses.isEmpty }.map { ($0.path, $0.nearMisses) })
+            uniqueKeysWithValues: plugins.filter { !$0.nearMisses.isEmpty }.map { ($0.path, $0.nearMisses) })
     }
 }

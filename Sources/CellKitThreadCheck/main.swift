@@ -275,7 +275,7 @@ for name in checked.map(\.name) + options.extra {
             Build the C plugins beside this tool: swift build --product FoobarCells --product BenchmarkCells (same --sanitize and --scratch-path)
             """, status: 2)
     }
-    pluginPaths.insert(registry.catalog.plugins[registration.pluginIndex].path)
+    pluginPaths.insert(registry.catalog.plugin(at: registration.pluginIndex).path)
 }
 for path in pluginPaths where registry.isLoaded(pluginAt: path) {
     fail("cellkit-threadcheck: \(path) is already loaded before the threads start", status: 2)

@@ -250,7 +250,7 @@ public struct DocumentRender: Sendable {
                 guard let identifier = try? CellIdentifier(name),
                     let registration = catalog.registration(for: identifier)
                 else { return nil }
-                return catalog.plugins[registration.pluginIndex].path
+                return catalog.plugin(at: registration.pluginIndex).path
             }
             let badTypes = Set(plan.quarantinedTypes)
             let badPlugins = Set(plan.quarantinedPluginsOf.compactMap(pluginPath))

@@ -3,6 +3,7 @@
 
 import CellKitModel
 import Foundation
+import Synchronization
 
 // MARK: - Options
 
@@ -72,55 +73,145 @@ public struct Shadowing: Sendable, Equatable, Codable, CustomStringConvertible {
 }
 
 /// Everything discovery found, in search order.
+///
+/// Discovery walks the search path, checks every file's trust and learns each plugin's
+/// identifiers (from the registry cache when the file is unchanged), and no more: a plugin's
+/// record (its hooks and signatures) is decoded when something asks for it, and its near misses
+/// are diagnosed only when asked (`cellkit list`, `inspect`, an identifier no plugin provides,
+/// the renderer's warning about a type it resolves), so a render with 1,000 plugins installed
+/// decodes only the plugins its document uses.
 public struct Catalog: Sendable {
     /// The options discovery ran with; loading uses their `allowUnsafePermissions` too.
     public let options: DiscoveryOptions
-    /// Every CellKit plugin file found, usable or not.
-    public let plugins: [PluginFile]
     /// Files that are not usable plugins at all, and folders that could not be read.
     public let rejections: [Rejection]
-    /// The winning provider of each identifier, sorted by identifier.
-    public let registrations: [Registration]
-    /// Each type a usable plugin offers that a built-in or an earlier plugin provides instead,
-    /// in search order.
-    public let shadowed: [Shadowing]
     /// How many files this discovery actually read (the others came from the registry cache).
     package let filesRead: Int
+    /// The plugin files found, in search order: what `plugins` decodes.
+    private let found: [Found]
+    private let storage: Storage
+
+    /// A file, whatever the names it is reached by.
+    private struct FileID: Hashable {
+        let device: UInt64, inode: UInt64
+    }
+
+    /// A plugin file as discovery found it: enough to decide who provides an identifier.
+    struct Found: @unchecked Sendable {  // `record` is read and written under `storage`'s lock only
+        let path: String
+        let usable: Bool
+        let identifiers: [String]
+        /// The file's key when it was read or looked up, for storing its near misses in the cache.
+        let key: RegistryCache.FileKey?
+        let record: RegistryCache.Record
+    }
+
+    /// What is worked out on demand, under a lock: a `Catalog` is shared by a registry's threads.
+    private final class Storage: Sendable {
+        struct State {
+            var cache: RegistryCache?
+            var plugins: [PluginFile?]
+            var all: ([Registration], [Shadowing])?
+            var diagnoses = 0
+        }
+        let state: Mutex<State>
+        init(_ state: sending State) { self.state = Mutex(state) }
+    }
+
+    /// Every CellKit plugin file found, usable or not, in search order (decoded on first use).
+    public var plugins: [PluginFile] {
+        storage.state.withLock { state in found.indices.map { plugin(at: $0, &state) } }
+    }
+
+    /// The winning provider of each identifier, sorted by identifier.
+    public var registrations: [Registration] { everything().0 }
+
+    /// Each type a usable plugin offers that a built-in or an earlier plugin provides instead,
+    /// in search order.
+    public var shadowed: [Shadowing] { everything().1 }
+
+    /// How many plugin files this catalog diagnosed for near misses (the others came from the
+    /// registry cache, or were not asked for).
+    package var nearMissDiagnoses: Int { storage.state.withLock { $0.diagnoses } }
 
     /// Discovers plugins on `options.searchPath`, through the registry cache if `options.useCache`.
+    /// Near misses are left for when something asks (`nearMisses(ofPlugin:)`).
     public init(options: DiscoveryOptions = DiscoveryOptions()) {
+        self.init(options: options, diagnosingNearMisses: false)
+    }
+
+    /// Discovers plugins; with `diagnosingNearMisses`, every plugin's near misses too (from the
+    /// registry cache if it has them, else from the file, and stored in the cache), as `cellkit
+    /// list` shows them.
+    package init(options: DiscoveryOptions, diagnosingNearMisses: Bool) {
         self.options = options
-        var plugins: [PluginFile] = [], rejections: [Rejection] = [], seen = Set<String>()
+        var found: [Found] = [], rejections: [Rejection] = [], seen = Set<String>(), seenFiles = Set<FileID>()
         var cache = options.useCache ? RegistryCache(folder: options.resolvedCacheFolder) : nil
-        var filesRead = 0
+        var filesRead = 0, diagnoses = 0
+        let trust = FileTrust.Memo()
         for entry in options.searchPath.entries {
             for candidate in Self.candidates(
                 in: entry, rejections: &rejections, allowUnsafe: options.allowUnsafePermissions)
             {
-                let real = (candidate as NSString).resolvingSymlinksInPath
-                guard seen.insert(real).inserted else { continue }  // one file reached twice is not a conflict
-                if !options.allowUnsafePermissions, let problem = FileTrust.problem(forPlugin: candidate) {
+                // Keyed before reading: a change made while the file is read misses next time.
+                // One lstat serves the key, the dedup and the file's own trust check, unless it is a symlink.
+                var link = stat(), info = stat()
+                let linked = lstat(candidate, &link) == 0
+                if linked, link.st_mode & S_IFMT != S_IFLNK { info = link }
+                let key =
+                    linked && (link.st_mode & S_IFMT != S_IFLNK || stat(candidate, &info) == 0)
+                    ? RegistryCache.FileKey(info) : nil
+                // One file reached twice (a symlink, a hard link) is not a conflict.
+                if let key {
+                    guard seenFiles.insert(FileID(device: key.device, inode: key.inode)).inserted else { continue }
+                } else {
+                    guard seen.insert((candidate as NSString).resolvingSymlinksInPath).inserted else { continue }
+                }
+                if !options.allowUnsafePermissions,
+                    let problem = trust.problem(forPlugin: candidate, lstat: linked ? link : nil)
+                {
                     let reason = problem.path == candidate ? problem.reason : "\(problem.path): \(problem.reason)"
                     rejections.append(Rejection(path: candidate, reason: reason))
                     continue
                 }
-                let outcome: Result<PluginFile, Rejection>
-                // Keyed before reading: a change made while the file is read misses next time.
-                let key = cache == nil ? nil : RegistryCache.FileKey(path: candidate)
                 if let key, let cached = cache?.lookup(candidate, key: key) {
-                    outcome = cached
-                } else {
-                    let examined = PluginFile.examine(path: candidate)
-                    filesRead += 1
-                    outcome = examined.outcome
-                    if let key, examined.fromContents {
-                        cache?.store(candidate, key: key, outcome)
-                    } else {
-                        cache?.forget(candidate)
+                    switch cached.content {
+                    case .rejection(let reason): rejections.append(Rejection(path: candidate, reason: reason))
+                    case .plugin(let usable, let identifiers, let record):
+                        if diagnosingNearMisses, record.decoded(path: candidate)?.knownNearMisses == nil,
+                            var plugin = record.decoded(path: candidate)
+                        {
+                            plugin.knownNearMisses = NearMiss.diagnose(path: candidate)
+                            diagnoses += 1
+                            cache?.store(nearMissesOf: plugin, key: key)
+                            found.append(
+                                Found(
+                                    path: candidate, usable: usable, identifiers: identifiers, key: key,
+                                    record: RegistryCache.Record(plugin)))
+                        } else {
+                            found.append(
+                                Found(
+                                    path: candidate, usable: usable, identifiers: identifiers, key: key, record: record)
+                            )
+                        }
                     }
+                    continue
                 }
-                switch outcome {
-                case .success(let plugin): plugins.append(plugin)
+                let examined = PluginFile.examine(path: candidate, diagnosing: diagnosingNearMisses)
+                filesRead += 1
+                if diagnosingNearMisses, case .success = examined.outcome { diagnoses += 1 }
+                if let key, examined.fromContents {
+                    cache?.store(candidate, key: key, examined.outcome)
+                } else {
+                    cache?.forget(candidate)
+                }
+                switch examined.outcome {
+                case .success(let plugin):
+                    found.append(
+                        Found(
+                            path: candidate, usable: plugin.isUsable,
+                            identifiers: plugin.cellTypes.map(\.identifier.name),
+                            key: key, record: RegistryCache.Record(plugin)))
                 case .failure(let rejection): rejections.append(rejection)
                 }
             }
@@ -128,14 +219,85 @@ public struct Catalog: Sendable {
         cache?.prune()
         cache?.save()
         self.filesRead = filesRead
-        self.plugins = plugins
+        self.found = found
         self.rejections = rejections
-        (registrations, shadowed) = Self.register(plugins)
+        storage = Storage(
+            Storage.State(cache: cache, plugins: Array(repeating: nil, count: found.count), diagnoses: diagnoses))
+    }
+
+    /// The plugin at `index` of `plugins`, decoding only that one.
+    package func plugin(at index: Int) -> PluginFile {
+        storage.state.withLock { plugin(at: index, &$0) }
+    }
+
+    private func plugin(at index: Int, _ state: inout Storage.State) -> PluginFile {
+        if let plugin = state.plugins[index] { return plugin }
+        let f = found[index]
+        let plugin =
+            f.record.decoded(path: f.path)
+            // A cache line that does not decode (it was checked as JSON when read): read the file.
+            ?? ((try? PluginFile.examine(path: f.path, diagnosing: false).outcome.get())
+                ?? PluginFile(
+                    path: f.path,
+                    descriptor: PluginDescriptor(name: "?", version: "", summary: "", abiMajor: 0, abiMinor: 0),
+                    cellTypes: [],
+                    problems: ["its registry cache entry is unreadable and the file no longer reads as a plugin"],
+                    knownNearMisses: nil))
+        state.plugins[index] = plugin
+        return plugin
+    }
+
+    /// The near misses of the plugin at `index` of `plugins`: from the registry cache or an earlier
+    /// call if known, else diagnosed now from the file (and stored in the cache).
+    package func nearMisses(ofPlugin index: Int) -> [NearMiss] {
+        diagnose([index])[0]
+    }
+
+    /// The near misses of the plugins at `indices`, diagnosing those not known yet; the cache is
+    /// written once.
+    private func diagnose(_ indices: [Int]) -> [[NearMiss]] {
+        storage.state.withLock { state in
+            var stored = false
+            let result = indices.map { index -> [NearMiss] in
+                var plugin = plugin(at: index, &state)
+                if let known = plugin.knownNearMisses { return known }
+                let misses = NearMiss.diagnose(path: plugin.path)
+                state.diagnoses += 1
+                plugin.knownNearMisses = misses
+                state.plugins[index] = plugin
+                if let key = found[index].key, state.cache != nil {
+                    state.cache!.store(nearMissesOf: plugin, key: key)
+                    stored = true
+                }
+                return misses
+            }
+            if stored { state.cache?.save() }
+            return result
+        }
+    }
+
+    /// Registrations and shadowings of every identifier (decoding every usable plugin).
+    private func everything() -> ([Registration], [Shadowing]) {
+        storage.state.withLock { state in
+            if let all = state.all { return all }
+            let plugins = found.indices.map { plugin(at: $0, &state) }
+            let all = Self.register(plugins)
+            state.all = all
+            return all
+        }
     }
 
     /// The registration for `identifier`, if a usable plugin provides it.
+    /// Only the plugins that offer it are decoded: the first usable one on the path wins.
     public func registration(for identifier: CellIdentifier) -> Registration? {
-        registrations.first { $0.identifier == identifier }
+        guard !BuiltinCells.isBuiltin(identifier.name) else { return nil }
+        for (index, f) in found.enumerated() where f.usable && f.identifiers.contains(identifier.name) {
+            guard let declaration = plugin(at: index).cellTypes.first(where: { $0.identifier == identifier }) else {
+                continue
+            }
+            return Registration(identifier: identifier, pluginIndex: index, declaration: declaration)
+        }
+        return nil
     }
 
     /// The registered identifier closest to `name`, for "did you mean" messages.
@@ -161,13 +323,15 @@ public struct Catalog: Sendable {
     /// Texts quote plugin files: print them through `TextSanitizer.visible`.
     public func unavailabilityReasons(for identifier: CellIdentifier) -> [String] {
         var reasons: [String] = []
+        let plugins = self.plugins
         for plugin in plugins
         where !plugin.isUsable && plugin.cellTypes.contains(where: { $0.identifier == identifier }) {
             reasons.append(
                 "\(plugin.path) offers '\(identifier)' but cannot be used: \(plugin.problems.joined(separator: "; "))")
         }
-        for plugin in plugins {
-            for miss in plugin.nearMisses where miss.concerns(identifier) {
+        // Asked for now, once: a render that resolves every identifier never diagnoses near misses.
+        for (plugin, misses) in zip(plugins, diagnose(Array(plugins.indices))) {
+            for miss in misses where miss.concerns(identifier) {
                 reasons.append("\(plugin.path) has a near miss: \(miss)")
             }
         }

@@ -47,6 +47,12 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         return names.contains { HookKind.parse(symbol: $0)?.1 == identifier }
     }
 
+    /// The near misses in the file at `path`, read again; empty if it no longer reads as a plugin.
+    static func diagnose(path: String) -> [NearMiss] {
+        guard case .success(let plugin) = PluginFile.examine(path: path, diagnosing: true).outcome else { return [] }
+        return plugin.knownNearMisses ?? []
+    }
+
     /// Every near miss in `image`, given the cell types that follow the rule.
     static func find(in image: ELFImage, _ declared: PluginFile.Declarations) -> [NearMiss] {
         let exported = image.dynamicSymbols.filter { $0.isExported && $0.kind == .function }

@@ -55,9 +55,22 @@ public struct PluginFile: Sendable, Codable {
     /// Reasons the plugin cannot be used (ABI mismatch, bad signature, no hooks). Empty when usable.
     public internal(set) var problems: [String]
     /// Symbols that miss the naming rule by a little; the plugin is still usable.
-    public let nearMisses: [NearMiss]
+    ///
+    /// Diagnosed only when something asks: discovery for a render leaves them out (reading every
+    /// plugin's symbols for them cost 25 ms a run with Swift plugins, whose names are demangled),
+    /// so for a record from such a catalog this reads the file again. `cellkit list` and `inspect`
+    /// diagnose through the catalog, which keeps the answer in the registry cache.
+    public var nearMisses: [NearMiss] { knownNearMisses ?? NearMiss.diagnose(path: path) }
+    /// The near misses, if they were diagnosed (by `read(path:)`, by a catalog that was asked for
+    /// them, or read from the registry cache); nil if not yet.
+    package var knownNearMisses: [NearMiss]?
     /// Whether the registry may load it: true when `problems` is empty.
     public var isUsable: Bool { problems.isEmpty }
+
+    enum CodingKeys: String, CodingKey {
+        case path, descriptor, cellTypes, problems
+        case knownNearMisses = "nearMisses"
+    }
 
     /// This record with a problem added if the file or its folder is writable by
     /// others or owned by someone else (the loader refuses those).
@@ -100,15 +113,17 @@ extension PluginFile {
         "a shared library, but not a CellKit plugin: it exports no '\(CK_DESCRIPTOR_SYMBOL)' descriptor"
 
     /// Reads the file at `path`: a plugin record, or why it is not one. Never runs its code.
+    /// Its near misses are diagnosed too.
     package static func read(path: String) -> Result<PluginFile, Rejection> {
-        examine(path: path).outcome
+        examine(path: path, diagnosing: true).outcome
     }
 
     /// `read(path:)`, also saying whether the outcome was learned from the file's bytes (and
     /// so may be cached under the file's identity) rather than from its state (missing,
     /// unreadable, not a regular file, over the size limit), which can change without the
-    /// file's contents changing.
-    static func examine(path: String) -> (outcome: Result<PluginFile, Rejection>, fromContents: Bool) {
+    /// file's contents changing. Near misses are diagnosed only if `diagnosing`.
+    static func examine(path: String, diagnosing: Bool) -> (outcome: Result<PluginFile, Rejection>, fromContents: Bool)
+    {
         let bytes: Data
         switch readFile(path) {
         case .success(let data): bytes = data
@@ -118,10 +133,13 @@ extension PluginFile {
         do { image = try ELFImage(bytes: bytes) } catch {
             return (.failure(Rejection(path: path, reason: error.description)), true)
         }
-        return (read(image: image, path: path).mapError { Rejection(path: path, reason: $0.text) }, true)
+        return (
+            read(image: image, path: path, diagnosing: diagnosing).mapError { Rejection(path: path, reason: $0.text) },
+            true
+        )
     }
 
-    static func read(image: ELFImage, path: String) -> Result<PluginFile, Reason> {
+    static func read(image: ELFImage, path: String, diagnosing: Bool) -> Result<PluginFile, Reason> {
         let exported = image.dynamicSymbols.filter(\.isExported)
         guard let symbol = exported.first(where: { $0.name == CK_DESCRIPTOR_SYMBOL && $0.kind == .object }) else {
             let hooks = exported.filter { HookKind.parse(symbol: $0.name) != nil }.map(\.name)
@@ -144,7 +162,7 @@ extension PluginFile {
         return .success(
             PluginFile(
                 path: path, descriptor: descriptor, cellTypes: declared.types, problems: problems,
-                nearMisses: NearMiss.find(in: image, declared)))
+                knownNearMisses: diagnosing ? NearMiss.find(in: image, declared) : nil))
     }
 
     // MARK: Descriptor

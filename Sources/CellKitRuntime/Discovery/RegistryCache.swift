@@ -3,6 +3,12 @@
 // GStreamer's registry does). An entry is used only while the file's device, inode,
 // size and modification and change times (nanoseconds) are what they were when it was
 // read. The trust checks are never cached: discovery runs them before each lookup.
+//
+// The file is JSON, two lines an entry: a short list (path, key, kind, identifiers) read
+// on every run, then a list of the plugin record and its near misses (or the rejection's
+// reason), which is not even scanned until something asks for that plugin. Decoding the
+// whole file through Foundation's JSONDecoder took 42 ms for 1,000 plugins on every run,
+// even a render that used one of them.
 
 import CellKitModel
 import Foundation
@@ -10,7 +16,7 @@ import Foundation
 /// The cache file and the entries read from it, updated as discovery goes.
 struct RegistryCache {
     /// What identifies one version of a file: if any of these changes, the file is read again.
-    struct FileKey: Codable, Equatable {
+    struct FileKey: Equatable {
         var device: UInt64
         var inode: UInt64
         var size: Int64
@@ -22,27 +28,101 @@ struct RegistryCache {
         /// The key of the file `path` leads to (symlinks followed), if it is a regular file.
         init?(path: String) {
             var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            guard stat(path, &info) == 0 else { return nil }
+            self.init(info)
+        }
+
+        /// The key of a file whose `stat` is `info`, if it is a regular file.
+        init?(_ info: stat) {
+            guard info.st_mode & S_IFMT == S_IFREG else { return nil }
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)
             modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
             changed = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
         }
+
+        /// "device inode size modified changed": JSON numbers are doubles, which would round nanoseconds.
+        var text: String { "\(device) \(inode) \(size) \(modified) \(changed)" }
+
+        init?(text: String) {
+            // Five decimal numbers, the last three may be negative; by hand, as this runs for every entry.
+            var numbers: (UInt64, UInt64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+            var field = 0, value: UInt64 = 0, negative = false, digits = 0
+            func store() -> Bool {
+                guard digits > 0, digits <= 19 else { return false }
+                switch field {
+                case 0: numbers.0 = value
+                case 1: numbers.1 = value
+                default:
+                    guard value <= UInt64(Int64.max) else { return false }
+                    let signed = negative ? -Int64(value) : Int64(value)
+                    if field == 2 {
+                        numbers.2 = signed
+                    } else if field == 3 {
+                        numbers.3 = signed
+                    } else {
+                        numbers.4 = signed
+                    }
+                }
+                return true
+            }
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, o2) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                    guard !o1, !o2 else { return nil }
+                    (value, digits) = (sum, digits + 1)
+                case UInt8(ascii: "-") where digits == 0 && !negative && field >= 2: negative = true
+                case UInt8(ascii: " "):
+                    guard field < 4, store() else { return nil }
+                    (field, value, negative, digits) = (field + 1, 0, false, 0)
+                default: return nil
+                }
+            }
+            guard field == 4, store() else { return nil }
+            (device, inode, size, modified, changed) = numbers
+        }
     }
 
-    /// What was learned from one file: its plugin record, or why it is not a plugin.
-    struct Entry: Codable {
+    /// What was learned from one file: a plugin (its identifiers at hand, its record decoded on
+    /// demand) or why it is not a plugin.
+    struct Entry {
         var path: String
         var key: FileKey
-        var plugin: PluginFile?
-        var rejection: String?
+        var content: Content
+
+        enum Content {
+            /// A plugin: whether it is usable (its own problems, not the trust checks), the
+            /// identifiers of its cell types, and its record, as JSON text or decoded.
+            case plugin(usable: Bool, identifiers: [String], record: Record)
+            case rejection(String)
+        }
     }
 
-    /// The file's layout: `format` first, so that another version's file is recognized and ignored.
-    struct Contents: Codable {
-        var format: String
-        var entries: [Entry]
+    /// A plugin's record as it sits in the file (the bytes of its JSON, and of its near misses
+    /// if known), or as discovery just read it. Decoding is done by `PluginFile(cacheJSON:)`.
+    final class Record: @unchecked Sendable {
+        /// The entry's second line, `[record, near misses]`, unchecked until decoded.
+        let line: ArraySlice<UInt8>?
+        /// Decoded, or read from the file: set once, under the catalog's lock or before sharing.
+        var plugin: PluginFile?
+
+        init(line: ArraySlice<UInt8>) { (self.line, plugin) = (line, nil) }
+        init(_ plugin: PluginFile) { (line, self.plugin) = (nil, plugin) }
+
+        /// The record, decoding it from the line the first time; nil if the line does not hold one.
+        func decoded(path: String) -> PluginFile? {
+            if let plugin { return plugin }
+            guard let line else { return nil }
+            plugin = line.withUnsafeBufferPointer { bytes in
+                var parser = JSONValueParser(bytes)
+                guard case .list(let parts)? = try? parser.parseDocument(), parts.count == 2 else { return nil }
+                return PluginFile(cacheJSON: parts[0], nearMisses: parts[1], path: path)
+            }
+            return plugin
+        }
     }
 
     /// Names this version's layout and host: a cache written under any other is ignored and
@@ -59,8 +139,11 @@ struct RegistryCache {
         #endif
         let abi = PluginFile.hostABI
         return
-            "cellkit-registry-cache 1; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
+            "cellkit-registry-cache 2; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
     }()
+
+    /// The first line of a cache file of this format.
+    static var header: String { "{\"format\":\(CacheJSON.quoted(format)),\"entries\":[" }
 
     /// The cache file's name inside the cache folder.
     static let fileName = "registry.json"
@@ -88,48 +171,128 @@ struct RegistryCache {
     /// otherwise none (a corrupt or foreign file is rewritten on `save()`).
     init(folder: String) {
         self.folder = SearchPath.absolute(folder)
-        guard let contents = Self.load(file) else {
+        guard let loaded = Self.load(file) else {
             isDirty = FileManager.default.fileExists(atPath: file)
             return
         }
-        for entry in contents.entries where entry.plugin == nil || entry.plugin?.path == entry.path {
-            entries[entry.path] = entry
-        }
+        entries = loaded
     }
 
-    /// The file's contents, or nil if it is missing, unsafe, too large, not JSON of this format.
-    private static func load(_ file: String) -> Contents? {
+    /// The file's entries, or nil if it is missing, unsafe, too large, torn, or not of this format.
+    private static func load(_ file: String) -> [String: Entry]? {
         if FileTrust.problem(forPlugin: file) != nil { return nil }  // others could forge what we would load
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
-            info.st_mode & 0o022 == 0, info.st_size <= maxFileBytes,
-            let data = try? handle.read(upToCount: maxFileBytes + 1), data.count <= maxFileBytes
+            info.st_mode & 0o022 == 0, info.st_size <= maxFileBytes
         else { return nil }
-        struct Header: Decodable { var format: String }
-        let decoder = JSONDecoder()
-        guard let header = try? decoder.decode(Header.self, from: data), header.format == format else { return nil }
-        return try? decoder.decode(Contents.self, from: data)
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            count += n
+        }
+        guard count <= Int(info.st_size) else { return nil }  // it grew while read: a writer renames, never appends
+        bytes.removeLast(bytes.count - count)
+        return parse(bytes)
     }
 
-    /// What the cache knows of the file at `path` as it is now, or nil (then read the file and `store`).
-    mutating func lookup(_ path: String, key: FileKey) -> Result<PluginFile, Rejection>? {
+    /// The entries of a whole file of this format: the header line, two lines an entry (each
+    /// but the last ending in a comma), `]}`.
+    static func parse(_ file: [UInt8]) -> [String: Entry]? {
+        var lines: [Range<Int>] = []
+        file.withUnsafeBufferPointer { bytes in
+            var start = 0
+            while start < bytes.count {
+                let end =
+                    memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start)
+                    .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress! }
+                    ?? bytes.count
+                lines.append(start..<end)
+                start = end + 1
+            }
+        }
+        guard lines.count >= 2, lines.count % 2 == 0, file[lines.first!].elementsEqual(header.utf8),
+            file[lines.last!].elementsEqual("]}".utf8)
+        else { return nil }
+        var entries: [String: Entry] = [:]
+        entries.reserveCapacity(lines.count / 2)
+        var n = 1
+        while n < lines.count - 1 {
+            var head = lines[n], tail = lines[n + 1]
+            guard file[head].last == UInt8(ascii: ","), !tail.isEmpty else { return nil }
+            head = head.lowerBound..<head.upperBound - 1
+            if n + 2 < lines.count - 1 {  // every line but the last entry's second ends in a comma
+                guard file[tail].last == UInt8(ascii: ",") else { return nil }
+                tail = tail.lowerBound..<tail.upperBound - 1
+            }
+            guard let entry = Self.entry(head: file[head], tail: file[tail]) else { return nil }
+            entries[entry.path] = entry
+            n += 2
+        }
+        return entries
+    }
+
+    /// One entry: its head `[path, key, kind, identifiers]` (checked now) and its tail,
+    /// `[record, near misses]` or `[reason]`, checked when decoded.
+    private static func entry(head: ArraySlice<UInt8>, tail: ArraySlice<UInt8>) -> Entry? {
+        let value = head.withUnsafeBufferPointer { bytes -> RowValue? in
+            var parser = JSONValueParser(bytes)
+            return try? parser.parseDocument()
+        }
+        guard case .list(let parts)? = value, parts.count == 4, case .string(let path) = parts[0],
+            case .string(let keyText) = parts[1], let key = FileKey(text: keyText), case .string(let kind) = parts[2],
+            case .string(let identifiers) = parts[3]
+        else { return nil }
+        switch kind {
+        case "rejected":
+            let reason = tail.withUnsafeBufferPointer { bytes -> RowValue? in
+                var parser = JSONValueParser(bytes)
+                return try? parser.parseDocument()
+            }
+            guard case .list(let r)? = reason, r.count == 1, case .string(let text) = r[0] else { return nil }
+            return Entry(path: path, key: key, content: .rejection(text))
+        case "usable", "unusable":
+            return Entry(
+                path: path, key: key,
+                content: .plugin(
+                    usable: kind == "usable", identifiers: identifiers.split(separator: " ").map(String.init),
+                    record: Record(line: tail)))
+        default: return nil
+        }
+    }
+
+    /// What the cache knows of the file at `path` as it is now (`key`), or nil (then read the file and `store`).
+    mutating func lookup(_ path: String, key: FileKey) -> Entry? {
         visited.insert(path)
         guard let entry = entries[path], entry.key == key else { return nil }
-        if let plugin = entry.plugin { return .success(plugin) }
-        if let reason = entry.rejection { return .failure(Rejection(path: path, reason: reason)) }
-        return nil
+        return entry
     }
 
     /// Records what reading `path` (as it was at `key`) gave.
     mutating func store(_ path: String, key: FileKey, _ outcome: Result<PluginFile, Rejection>) {
         visited.insert(path)
         switch outcome {
-        case .success(let plugin): entries[path] = Entry(path: path, key: key, plugin: plugin)
-        case .failure(let rejection): entries[path] = Entry(path: path, key: key, rejection: rejection.reason)
+        case .success(let plugin):
+            entries[path] = Entry(
+                path: path, key: key,
+                content: .plugin(
+                    usable: plugin.isUsable, identifiers: plugin.cellTypes.map(\.identifier.name),
+                    record: Record(plugin)))
+        case .failure(let rejection): entries[path] = Entry(path: path, key: key, content: .rejection(rejection.reason))
         }
+        isDirty = true
+    }
+
+    /// Records the near misses found in `plugin` (read at `key`), if its entry is still of that version.
+    mutating func store(nearMissesOf plugin: PluginFile, key: FileKey) {
+        guard let entry = entries[plugin.path], entry.key == key, case .plugin(let usable, let ids, _) = entry.content
+        else { return }
+        entries[plugin.path]!.content = .plugin(usable: usable, identifiers: ids, record: Record(plugin))
         isDirty = true
     }
 
@@ -147,16 +310,42 @@ struct RegistryCache {
         }
     }
 
+    /// The file's text: the header, two lines an entry (a record read from the file and never
+    /// decoded is copied as it was), `]}`.
+    func contents() -> [UInt8] {
+        var out = Array(Self.header.utf8)
+        out.append(UInt8(ascii: "\n"))
+        let sorted = entries.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        for (n, entry) in sorted.enumerated() {
+            switch entry.content {
+            case .plugin(let usable, let identifiers, let record):
+                out += Array(
+                    "[\(CacheJSON.quoted(entry.path)),\"\(entry.key.text)\",\"\(usable ? "usable" : "unusable")\",\"\(identifiers.joined(separator: " "))\"],\n"
+                        .utf8)
+                if let plugin = record.plugin {
+                    out += Array(
+                        "[\(plugin.cacheJSON),\(plugin.knownNearMisses.map(NearMiss.cacheJSON) ?? "null")]".utf8)
+                } else {
+                    out += record.line!  // read from the file and never decoded: copied as it was
+                }
+            case .rejection(let reason):
+                out += Array("[\(CacheJSON.quoted(entry.path)),\"\(entry.key.text)\",\"rejected\",\"\"],\n".utf8)
+                out += Array("[\(CacheJSON.quoted(reason))]".utf8)
+            }
+            if n < sorted.count - 1 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\n"))
+        }
+        out += Array("]}\n".utf8)
+        return out
+    }
+
     /// Writes the entries if they changed: a temporary file (mode 0600) in the folder (created
     /// 0700), renamed over the cache file, so readers see the old file or the new, never part of
     /// one; of two processes writing at once the last wins. Failures are ignored: the cache is
     /// only a shortcut.
     func save() {
         guard isDirty, Self.makeFolder(folder), FileTrust.problem(forFolder: folder) == nil else { return }
-        let contents = Contents(
-            format: Self.format, entries: entries.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        )
-        guard let data = try? JSONEncoder().encode(contents) else { return }
+        let data = contents()
         let temporary = folder + "/.\(Self.fileName).\(getpid()).\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return }

@@ -80,9 +80,9 @@ public final class CellRegistry: Sendable {
     /// them the first time it resolves the type.
     public func nearMisses(for type: CellType) -> [NearMiss] {
         guard !type.isBuiltin, let registration = catalog.registration(for: type.identifier) else { return [] }
-        let plugin = catalog.plugins[registration.pluginIndex]
-        guard plugin.path == type.pluginPath else { return [] }
-        return plugin.nearMisses.filter { $0.concerns(type.identifier) }
+        guard catalog.plugin(at: registration.pluginIndex).path == type.pluginPath else { return [] }
+        // Diagnosed now, for this plugin only (and kept in the registry cache): discovery does not.
+        return catalog.nearMisses(ofPlugin: registration.pluginIndex).filter { $0.concerns(type.identifier) }
     }
 
     /// The type a slot stands for, or nil if this registry did not make the slot.
@@ -99,7 +99,7 @@ public final class CellRegistry: Sendable {
         if let failure = state.failures[index] { throw failure }
         do {
             let plugin = try LoadedPlugin(
-                catalog.plugins[index], allowUnsafePermissions: catalog.options.allowUnsafePermissions)
+                catalog.plugin(at: index), allowUnsafePermissions: catalog.options.allowUnsafePermissions)
             state.loaded[index] = plugin
             return plugin
         } catch {

@@ -32,6 +32,71 @@ enum FileTrust {
         problem(along: path)
     }
 
+    /// The checks of one discovery, which meets many plugins in few folders: what the folders
+    /// above a plugin's folder say is worked out once per folder, not once per file. Each file
+    /// (and the folder holding it) is still examined every time. Not for sharing between threads.
+    final class Memo {
+        private var realFolders: [String: String] = [:]
+        private var above: [String: (path: String, reason: String)?] = [:]
+
+        init() {}
+
+        /// `FileTrust.problem(forPlugin:)`, the same answer: a symlink is checked in full; a plain
+        /// file is checked (`info` is its `lstat`, if the caller has it), then its folder (holding
+        /// it), then the memoized folders above that.
+        func problem(forPlugin path: String, lstat known: stat? = nil) -> (path: String, reason: String)? {
+            var info = known ?? stat()
+            // Split by hand: NSString's path methods cost several microseconds a call.
+            let bytes = path.utf8
+            guard bytes.first == UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/"),
+                let slash = bytes.lastIndex(of: UInt8(ascii: "/")), known != nil || lstat(path, &info) == 0,
+                info.st_mode & S_IFMT != S_IFLNK
+            else { return FileTrust.problem(forPlugin: path) }
+            let named = slash == bytes.startIndex ? "/" : String(path[..<slash])
+            let folder = real(named)
+            if FileTrust.problem(at: path, info) != nil {  // named as it really is, as the full check names it
+                let real = (folder == "/" ? "" : folder) + String(path[slash...])
+                return FileTrust.problem(at: real, info).map { (real, $0) }
+            }
+            if let reason = folderProblem(folder, holding: { (folder == "/" ? "" : folder) + String(path[slash...]) }) {
+                return (folder, reason)
+            }
+            if let known = above[folder] { return known }
+            var found: (path: String, reason: String)?
+            for (outer, entry) in FileTrust.folders(above: folder) {
+                if let reason = FileTrust.problem(at: outer, holding: entry) {
+                    found = (outer, reason)
+                    break
+                }
+            }
+            above[folder] = found
+            return found
+        }
+
+        /// The folder's own check: its `stat` is memoized; the entry matters only to a sticky
+        /// folder others can write, and is named only then.
+        private var folderInfo: [String: stat?] = [:]
+        private func folderProblem(_ folder: String, holding entry: () -> String) -> String? {
+            let info: stat?
+            if let known = folderInfo[folder] {
+                info = known
+            } else {
+                var s = stat()
+                info = stat(folder, &s) == 0 ? s : nil
+                folderInfo[folder] = info
+            }
+            guard let info else { return nil }
+            return FileTrust.problem(at: folder, info, holding: info.st_mode & 0o022 != 0 ? entry() : nil)
+        }
+
+        private func real(_ folder: String) -> String {
+            if let known = realFolders[folder] { return known }
+            let resolved = FileTrust.realPath(folder) ?? folder
+            realFolders[folder] = resolved
+            return resolved
+        }
+    }
+
     /// The rule both checks share.
     private static func problem(along path: String) -> (path: String, reason: String)? {
         let path = path.hasPrefix("/") ? path : SearchPath.absolute(path)
@@ -68,7 +133,7 @@ enum FileTrust {
     }
 
     /// `path` with every symlink resolved and `.`/`..` removed, or nil if it does not exist.
-    private static func realPath(_ path: String) -> String? {
+    static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -81,11 +146,18 @@ enum FileTrust {
     static func problem(at path: String, holding entry: String? = nil) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }  // a missing file is reported elsewhere
+        return problem(at: path, info, holding: entry)
+    }
+
+    /// `problem(at:holding:)` for the file or folder at `path` whose `stat` is `info`. The texts
+    /// are built only for a refusal: discovery asks this of every plugin on every run.
+    static func problem(at path: String, _ info: stat, holding entry: String? = nil) -> String? {
+        let me = getuid()
+        if info.st_mode & 0o022 == 0, info.st_uid == 0 || info.st_uid == me { return nil }
         let isFolder = info.st_mode & S_IFMT == S_IFDIR
         let what = isFolder ? "folder" : "file"
         let mode = String(info.st_mode & 0o7777, radix: 8).leftPadded(to: 4)
         let override = "or pass --allow-unsafe-permissions if you trust everyone who can write it"
-        let me = getuid()
         if info.st_mode & 0o022 != 0 {
             let who = info.st_mode & 0o002 != 0 ? "everyone" : "its group"
             let sticky = isFolder && info.st_mode & S_ISVTX != 0
