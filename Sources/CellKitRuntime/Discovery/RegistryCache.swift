@@ -95,8 +95,9 @@ struct RegistryCache {
 
         enum Content {
             /// A plugin: whether it is usable (its own problems, not the trust checks), the
-            /// identifiers of its cell types, and its record, as JSON text or decoded.
-            case plugin(usable: Bool, identifiers: [String], record: Record)
+            /// identifiers of its cell types, space-separated (one string, not a thousand arrays of
+            /// them), and its record, as JSON text or decoded.
+            case plugin(usable: Bool, identifiers: String, record: Record)
             case rejection(String)
         }
     }
@@ -104,23 +105,26 @@ struct RegistryCache {
     /// A plugin's record as it sits in the file (the bytes of its JSON, and of its near misses
     /// if known), or as discovery just read it. Decoding is done by `PluginFile(cacheJSON:)`.
     final class Record: @unchecked Sendable {
-        /// The entry's second line, `[record, near misses]`, unchecked until decoded.
-        let line: ArraySlice<UInt8>?
+        /// The entry's second line, `[record, near misses]`, unchecked until decoded, in the
+        /// mapped cache file.
+        let line: UnsafeBufferPointer<UInt8>?
+        /// Keeps the mapping `line` points into.
+        private let file: MappedFile?
         /// Decoded, or read from the file: set once, under the catalog's lock or before sharing.
         var plugin: PluginFile?
 
-        init(line: ArraySlice<UInt8>) { (self.line, plugin) = (line, nil) }
-        init(_ plugin: PluginFile) { (line, self.plugin) = (nil, plugin) }
+        init(line: UnsafeBufferPointer<UInt8>, in file: MappedFile) {
+            (self.line, self.file, plugin) = (line, file, nil)
+        }
+        init(_ plugin: PluginFile) { (line, file, self.plugin) = (nil, nil, plugin) }
 
         /// The record, decoding it from the line the first time; nil if the line does not hold one.
         func decoded(path: String) -> PluginFile? {
             if let plugin { return plugin }
             guard let line else { return nil }
-            plugin = line.withUnsafeBufferPointer { bytes in
-                var parser = JSONValueParser(bytes)
-                guard case .list(let parts)? = try? parser.parseDocument(), parts.count == 2 else { return nil }
-                return PluginFile(cacheJSON: parts[0], nearMisses: parts[1], path: path)
-            }
+            var parser = JSONValueParser(line)
+            guard case .list(let parts)? = try? parser.parseDocument(), parts.count == 2 else { return nil }
+            plugin = PluginFile(cacheJSON: parts[0], nearMisses: parts[1], path: path)
             return plugin
         }
     }
@@ -141,6 +145,22 @@ struct RegistryCache {
         return
             "cellkit-registry-cache 2; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
     }()
+
+    /// A cache file mapped read-only (private: a writer renames a new file over it, never
+    /// writes into it). Reading it into an array cost a megabyte of zeroing and page faults
+    /// a run, for lines of which a render decodes two or three.
+    final class MappedFile: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+
+        init?(fd: Int32, size: Int) {
+            guard size > 0, let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+                return nil
+            }
+            bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
+        }
+
+        deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+    }
 
     /// The first line of a cache file of this format.
     static var header: String { "{\"format\":\(CacheJSON.quoted(format)),\"entries\":[" }
@@ -188,33 +208,25 @@ struct RegistryCache {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
             info.st_mode & 0o022 == 0, info.st_size <= maxFileBytes
         else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            count += n
-        }
-        guard count <= Int(info.st_size) else { return nil }  // it grew while read: a writer renames, never appends
-        bytes.removeLast(bytes.count - count)
-        return parse(bytes)
+        // A file truncated under the mapping would fault on access: a writer renames a new file
+        // over this one, and a file others could truncate was refused above.
+        guard let mapped = MappedFile(fd: fd, size: Int(info.st_size)) else { return nil }
+        return parse(mapped)
     }
 
     /// The entries of a whole file of this format: the header line, two lines an entry (each
     /// but the last ending in a comma), `]}`.
-    static func parse(_ file: [UInt8]) -> [String: Entry]? {
+    static func parse(_ mapped: MappedFile) -> [String: Entry]? {
+        let file = mapped.bytes
         var lines: [Range<Int>] = []
-        file.withUnsafeBufferPointer { bytes in
-            var start = 0
-            while start < bytes.count {
-                let end =
-                    memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start)
-                    .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress! }
-                    ?? bytes.count
-                lines.append(start..<end)
-                start = end + 1
-            }
+        var start = 0
+        while start < file.count {
+            let end =
+                memchr(file.baseAddress! + start, 0x0A, file.count - start)
+                .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - file.baseAddress! }
+                ?? file.count
+            lines.append(start..<end)
+            start = end + 1
         }
         guard lines.count >= 2, lines.count % 2 == 0, file[lines.first!].elementsEqual(header.utf8),
             file[lines.last!].elementsEqual("]}".utf8)
@@ -230,7 +242,11 @@ struct RegistryCache {
                 guard file[tail].last == UInt8(ascii: ",") else { return nil }
                 tail = tail.lowerBound..<tail.upperBound - 1
             }
-            guard let entry = Self.entry(head: file[head], tail: file[tail]) else { return nil }
+            guard
+                let entry = Self.entry(
+                    head: UnsafeBufferPointer(rebasing: file[head]), tail: UnsafeBufferPointer(rebasing: file[tail]),
+                    in: mapped)
+            else { return nil }
             entries[entry.path] = entry
             n += 2
         }
@@ -239,29 +255,27 @@ struct RegistryCache {
 
     /// One entry: its head `[path, key, kind, identifiers]` (checked now) and its tail,
     /// `[record, near misses]` or `[reason]`, checked when decoded.
-    private static func entry(head: ArraySlice<UInt8>, tail: ArraySlice<UInt8>) -> Entry? {
-        let value = head.withUnsafeBufferPointer { bytes -> RowValue? in
-            var parser = JSONValueParser(bytes)
-            return try? parser.parseDocument()
-        }
+    private static func entry(
+        head: UnsafeBufferPointer<UInt8>, tail: UnsafeBufferPointer<UInt8>, in file: MappedFile
+    ) -> Entry? {
+        var parser = JSONValueParser(head)
+        let value = try? parser.parseDocument()
         guard case .list(let parts)? = value, parts.count == 4, case .string(let path) = parts[0],
             case .string(let keyText) = parts[1], let key = FileKey(text: keyText), case .string(let kind) = parts[2],
             case .string(let identifiers) = parts[3]
         else { return nil }
         switch kind {
         case "rejected":
-            let reason = tail.withUnsafeBufferPointer { bytes -> RowValue? in
-                var parser = JSONValueParser(bytes)
-                return try? parser.parseDocument()
-            }
+            var parser = JSONValueParser(tail)
+            let reason = try? parser.parseDocument()
             guard case .list(let r)? = reason, r.count == 1, case .string(let text) = r[0] else { return nil }
             return Entry(path: path, key: key, content: .rejection(text))
         case "usable", "unusable":
             return Entry(
                 path: path, key: key,
                 content: .plugin(
-                    usable: kind == "usable", identifiers: identifiers.split(separator: " ").map(String.init),
-                    record: Record(line: tail)))
+                    usable: kind == "usable", identifiers: identifiers,
+                    record: Record(line: tail, in: file)))
         default: return nil
         }
     }
@@ -281,7 +295,8 @@ struct RegistryCache {
             entries[path] = Entry(
                 path: path, key: key,
                 content: .plugin(
-                    usable: plugin.isUsable, identifiers: plugin.cellTypes.map(\.identifier.name),
+                    usable: plugin.isUsable,
+                    identifiers: plugin.cellTypes.map(\.identifier.name).joined(separator: " "),
                     record: Record(plugin)))
         case .failure(let rejection): entries[path] = Entry(path: path, key: key, content: .rejection(rejection.reason))
         }
@@ -320,7 +335,7 @@ struct RegistryCache {
             switch entry.content {
             case .plugin(let usable, let identifiers, let record):
                 out += Array(
-                    "[\(CacheJSON.quoted(entry.path)),\"\(entry.key.text)\",\"\(usable ? "usable" : "unusable")\",\"\(identifiers.joined(separator: " "))\"],\n"
+                    "[\(CacheJSON.quoted(entry.path)),\"\(entry.key.text)\",\"\(usable ? "usable" : "unusable")\",\"\(identifiers)\"],\n"
                         .utf8)
                 if let plugin = record.plugin {
                     out += Array(

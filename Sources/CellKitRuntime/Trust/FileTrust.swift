@@ -11,6 +11,10 @@ import CellKitModel
 import Foundation
 
 enum FileTrust {
+    /// This process's user. `getuid` is a system call each time (glibc does not keep it), and
+    /// asking it twice for each of 1,000 plugins cost more than the `stat`s themselves.
+    static let user = getuid()
+
     /// The most symbolic links followed from a plugin's path to its file: 40, Linux's own limit
     /// (a longer chain fails to open anyway, and is reported as a symbolic link loop).
     static let maxSymlinkHops = 40
@@ -152,7 +156,7 @@ enum FileTrust {
     /// `problem(at:holding:)` for the file or folder at `path` whose `stat` is `info`. The texts
     /// are built only for a refusal: discovery asks this of every plugin on every run.
     static func problem(at path: String, _ info: stat, holding entry: String? = nil) -> String? {
-        let me = getuid()
+        let me = user
         if info.st_mode & 0o022 == 0, info.st_uid == 0 || info.st_uid == me { return nil }
         let isFolder = info.st_mode & S_IFMT == S_IFDIR
         let what = isFolder ? "folder" : "file"
