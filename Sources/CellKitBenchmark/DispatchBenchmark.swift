@@ -1,4 +1,4 @@
-// `swift run -c release cellkit-bench [dispatch]`: what the cell-creation routine
+// `swift run -c release cellkit-bench [dispatch|render|list]`: what the cell-creation routine
 // costs per row, against the same hooks called directly, in one run. Variants are run in
 // interleaved rounds and the median is reported, because these machines are
 // shared and noisy: compare the differences, not the absolute times.
@@ -13,9 +13,10 @@ enum Benchmarks {
         switch CommandLine.arguments.dropFirst().first ?? "dispatch" {
         case "dispatch": DispatchBenchmark.main()
         case "render": RenderBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
+        case "list": ListBenchmark.main()
         case let other:
             FileHandle.standardError.write(
-                Data("cellkit-bench: unknown benchmark '\(other)'; use dispatch or render\n".utf8))
+                Data("cellkit-bench: unknown benchmark '\(other)'; use dispatch, render or list\n".utf8))
             exit(2)
         }
     }
