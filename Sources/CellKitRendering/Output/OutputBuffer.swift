@@ -17,21 +17,25 @@ public final class OutputBuffer {
     @exclusivity(unchecked) package private(set) var count = 0
     private let sink: OutputSink
     static let flushSize = 1 << 18
+    /// Where `flushIfFull` flushes: `flushSize`, or what the owner of external memory chose.
+    private let flushAt: Int
 
     /// An empty buffer that `flush()` writes to `sink`.
     public init(_ sink: OutputSink) {
         self.sink = sink
         capacity = Self.flushSize + 4096
         storage = .allocate(capacity: capacity)
+        flushAt = Self.flushSize
     }
 
     /// An empty buffer over `capacity` bytes of memory at `storage` that it neither grows nor frees
-    /// (memory shared with another process: Isolation/). A row longer than what is left past the
-    /// flush size stops the process.
-    package init(_ sink: OutputSink, storage: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    /// (memory shared with another process: Isolation/), flushed once `flushAt` bytes wait. A row
+    /// longer than what is left past that stops the process.
+    package init(_ sink: OutputSink, storage: UnsafeMutablePointer<UInt8>, capacity: Int, flushAt: Int) {
         self.sink = sink
         self.capacity = capacity
         self.storage = storage
+        self.flushAt = min(flushAt, capacity)
         external = true
     }
 
@@ -97,7 +101,7 @@ public final class OutputBuffer {
     /// Writes the buffer out if it is full.
     @inline(__always)
     func flushIfFull() throws {
-        if count >= Self.flushSize { try flush() }
+        if count >= flushAt { try flush() }
     }
 
     /// Writes every waiting byte to the sink and empties the buffer. Call it once the table is rendered:
