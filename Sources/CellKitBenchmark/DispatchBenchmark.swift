@@ -14,6 +14,15 @@ enum Benchmarks {
         case "dispatch": DispatchBenchmark.main()
         case "render": RenderBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
         case "list": ListBenchmark.main()
+        case "-h", "--help", "help":
+            print(
+                """
+                usage: cellkit-bench [dispatch | render [plain | wrapped] | list]   (build with swift build -c release)
+                  dispatch        the cell-creation routine's cost per row, against direct calls and libffi
+                  render          plain and wrapped tables of 100,000 to 1,000,000 rows, then isolation's cost
+                  render plain    the plain table, then isolation's cost; render wrapped: the wrapped table only
+                  list            start-up with 10, 100 and 1,000 generated plugins, cold and warm cache
+                """)
         case let other:
             FileHandle.standardError.write(
                 Data("cellkit-bench: unknown benchmark '\(other)'; use dispatch, render or list\n".utf8))

@@ -10,7 +10,8 @@ struct InspectCommand: ParsableCommand {
         abstract: "Show a plugin's descriptor, ABI, hooks with their signatures, and every problem.",
         discussion: """
             Give a .so file, or a cell identifier to inspect the plugin that provides it. \
-            Exits with status 1 if the plugin cannot be used. No plugin code runs.
+            Exits with status 1 if the plugin cannot be used or no plugin provides the identifier. \
+            No plugin code runs.
             """)
 
     @Argument(help: "A plugin file, or a registered cell identifier.")
@@ -47,12 +48,18 @@ struct InspectCommand: ParsableCommand {
         let identifier: CellIdentifier
         do { identifier = try CellIdentifier(target) } catch { throw ValidationError(error.description.terminalSafe) }
         guard let registration = catalog.registration(for: identifier) else {
-            throw ValidationError(catalog.unknownIdentifierError(target).description.terminalSafe)
+            // Status 1, as for a plugin that cannot be used: the argument is well formed (64 is for that).
+            throw NotFound(description: catalog.unknownIdentifierError(target).description.terminalSafe)
         }
         // Read by discovery (or the registry cache); its near misses asked for now, and cached.
         var plugin = catalog.plugin(at: registration.pluginIndex)
         plugin.knownNearMisses = catalog.nearMisses(ofPlugin: registration.pluginIndex)
         return .success(plugin)
+    }
+
+    /// No plugin on the search path provides the identifier asked for.
+    struct NotFound: Error, CustomStringConvertible {
+        let description: String
     }
 
     static func lines(_ p: PluginFile) -> [String] {

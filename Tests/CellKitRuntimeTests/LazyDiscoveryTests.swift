@@ -138,5 +138,10 @@ struct LazyDiscoveryTests {
         let (inspected, inspection) = try run(["inspect", "Foo"])
         #expect(inspected == 0)
         #expect(inspection.contains("near misses:") && inspection.contains("initcellForBaz"), "\(inspection)")
+
+        // No plugin provides it: status 1 (the argument is well formed), with list's diagnosis.
+        let (missing, why) = try run(["inspect", "Baz"])
+        #expect(missing == 1, "\(why)")
+        #expect(why.contains("no plugin provides cell identifier 'Baz'") && why.contains("initcellForBaz"), "\(why)")
     }
 }
