@@ -121,7 +121,9 @@ enum ListBenchmark {
             let a = median(times["\(mode), 0"]!) * 1e3, b = median(times["\(mode), 1000"]!) * 1e3
             print(
                 String(
-                    format: "  %-14@ %12.1f %17.1f %14.2fx", mode == "isolated" ? "isolated" : "--no-isolation", a, b,
+                    format: "  %@ %12.1f %17.1f %14.2fx",
+                    (mode == "isolated" ? "isolated" : "--no-isolation").padding(
+                        toLength: 14, withPad: " ", startingAt: 0), a, b,
                     median(ratios[mode]!)))
         }
         let ratio = median(ratios["isolated"]!)

@@ -175,4 +175,31 @@ struct RegistryCacheTests {
         #expect(noCache.terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: fresh + "/cellkit"), "--no-cache writes no cache")
     }
+
+    @Test("mutated cache files (flipped, cut, repeated bytes) never stop discovery, and every file is still found")
+    func mutants() throws {
+        let (plugins, cache) = try setUp()
+        let cold = catalog(plugins, cache: cache)
+        let file = cache + "/registry.json"
+        let valid = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        var rng = SplitMix64(state: 13)
+        for _ in 0..<400 {
+            var bytes = valid
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0: bytes[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
+                case 1:
+                    bytes[at] = [0x22, 0x5C, 0x2C, 0x7B, 0x7D, 0x5B, 0x5D, 0x0A, 0x00, 0xFF].randomElement(using: &rng)!
+                case 2: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...40, using: &rng)))
+                default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 20)], at: at)
+                }
+                if bytes.isEmpty { bytes = [0x7B] }
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            let mutant = catalog(plugins, cache: cache)
+            // A mutation inside a record may still parse (a cache has no checksum); none may lose a file.
+            #expect(mutant.plugins.count + mutant.rejections.count == cold.plugins.count + cold.rejections.count)
+        }
+    }
 }

@@ -106,14 +106,14 @@ struct RegistryCache {
     /// if known), or as discovery just read it. Decoding is done by `PluginFile(cacheJSON:)`.
     final class Record: @unchecked Sendable {
         /// The entry's second line, `[record, near misses]`, unchecked until decoded, in the
-        /// mapped cache file.
+        /// cache file read into memory.
         let line: UnsafeBufferPointer<UInt8>?
-        /// Keeps the mapping `line` points into.
-        private let file: MappedFile?
+        /// Keeps the memory `line` points into.
+        private let file: CacheBytes?
         /// Decoded, or read from the file: set once, under the catalog's lock or before sharing.
         var plugin: PluginFile?
 
-        init(line: UnsafeBufferPointer<UInt8>, in file: MappedFile) {
+        init(line: UnsafeBufferPointer<UInt8>, in file: CacheBytes) {
             (self.line, self.file, plugin) = (line, file, nil)
         }
         init(_ plugin: PluginFile) { (line, file, self.plugin) = (nil, nil, plugin) }
@@ -146,20 +146,30 @@ struct RegistryCache {
             "cellkit-registry-cache 2; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
     }()
 
-    /// A cache file mapped read-only (private: a writer renames a new file over it, never
-    /// writes into it). Reading it into an array cost a megabyte of zeroing and page faults
-    /// a run, for lines of which a render decodes two or three.
-    final class MappedFile: @unchecked Sendable {
+    /// A cache file read whole into memory that is not zeroed first. Not mapped: a file cut short
+    /// while mapped (by anything but our writers, which rename a new file over it) would end the
+    /// process with SIGBUS on the next read, and reading costs well under a millisecond.
+    final class CacheBytes: @unchecked Sendable {  // immutable once read
         let bytes: UnsafeBufferPointer<UInt8>
 
         init?(fd: Int32, size: Int) {
-            guard size > 0, let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            guard size > 0 else { return nil }
+            let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+            var done = 0
+            while done < size {
+                let n = read(fd, memory + done, size - done)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }  // an error, or the file got shorter: what was read is all there is
+                done += n
+            }
+            guard done > 0 else {
+                memory.deallocate()
                 return nil
             }
-            bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
+            bytes = UnsafeBufferPointer(start: memory, count: done)
         }
 
-        deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+        deinit { UnsafeMutablePointer(mutating: bytes.baseAddress!).deallocate() }
     }
 
     /// The first line of a cache file of this format.
@@ -208,15 +218,13 @@ struct RegistryCache {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
             info.st_mode & 0o022 == 0, info.st_size <= maxFileBytes
         else { return nil }
-        // A file truncated under the mapping would fault on access: a writer renames a new file
-        // over this one, and a file others could truncate was refused above.
-        guard let mapped = MappedFile(fd: fd, size: Int(info.st_size)) else { return nil }
+        guard let mapped = CacheBytes(fd: fd, size: Int(info.st_size)) else { return nil }
         return parse(mapped)
     }
 
     /// The entries of a whole file of this format: the header line, two lines an entry (each
     /// but the last ending in a comma), `]}`.
-    static func parse(_ mapped: MappedFile) -> [String: Entry]? {
+    static func parse(_ mapped: CacheBytes) -> [String: Entry]? {
         let file = mapped.bytes
         var lines: [Range<Int>] = []
         var start = 0
@@ -256,7 +264,7 @@ struct RegistryCache {
     /// One entry: its head `[path, key, kind, identifiers]` (checked now) and its tail,
     /// `[record, near misses]` or `[reason]`, checked when decoded.
     private static func entry(
-        head: UnsafeBufferPointer<UInt8>, tail: UnsafeBufferPointer<UInt8>, in file: MappedFile
+        head: UnsafeBufferPointer<UInt8>, tail: UnsafeBufferPointer<UInt8>, in file: CacheBytes
     ) -> Entry? {
         var parser = JSONValueParser(head)
         let value = try? parser.parseDocument()
