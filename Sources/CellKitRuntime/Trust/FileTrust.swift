@@ -11,10 +11,6 @@ import CellKitModel
 import Foundation
 
 enum FileTrust {
-    /// This process's user. `getuid` is a system call each time (glibc does not keep it), and
-    /// asking it twice for each of 1,000 plugins cost more than the `stat`s themselves.
-    static let user = getuid()
-
     /// The most symbolic links followed from a plugin's path to its file: 40, Linux's own limit
     /// (a longer chain fails to open anyway, and is reported as a symbolic link loop).
     static let maxSymlinkHops = 40
@@ -40,6 +36,10 @@ enum FileTrust {
     /// above a plugin's folder say is worked out once per folder, not once per file. Each file
     /// (and the folder holding it) is still examined every time. Not for sharing between threads.
     final class Memo {
+        /// The process's user, asked once per discovery: `getuid` is a system call each time, and
+        /// asking it twice for each of 1,000 plugins cost more than the `stat`s themselves. Not kept
+        /// for the whole process: an embedder may change its user between discoveries.
+        private let user = getuid()
         private var realFolders: [String: String] = [:]
         private var above: [String: (path: String, reason: String)?] = [:]
 
@@ -58,9 +58,9 @@ enum FileTrust {
             else { return FileTrust.problem(forPlugin: path) }
             let named = slash == bytes.startIndex ? "/" : String(path[..<slash])
             let folder = real(named)
-            if FileTrust.problem(at: path, info) != nil {  // named as it really is, as the full check names it
+            if FileTrust.problem(at: path, info, user: user) != nil {  // named as it really is, as the full check does
                 let real = (folder == "/" ? "" : folder) + String(path[slash...])
-                return FileTrust.problem(at: real, info).map { (real, $0) }
+                return FileTrust.problem(at: real, info, user: user).map { (real, $0) }
             }
             if let reason = folderProblem(folder, holding: { (folder == "/" ? "" : folder) + String(path[slash...]) }) {
                 return (folder, reason)
@@ -90,7 +90,8 @@ enum FileTrust {
                 folderInfo[folder] = info
             }
             guard let info else { return nil }
-            return FileTrust.problem(at: folder, info, holding: info.st_mode & 0o022 != 0 ? entry() : nil)
+            return FileTrust.problem(
+                at: folder, info, holding: info.st_mode & 0o022 != 0 ? entry() : nil, user: user)
         }
 
         private func real(_ folder: String) -> String {
@@ -154,9 +155,11 @@ enum FileTrust {
     }
 
     /// `problem(at:holding:)` for the file or folder at `path` whose `stat` is `info`. The texts
-    /// are built only for a refusal: discovery asks this of every plugin on every run.
-    static func problem(at path: String, _ info: stat, holding entry: String? = nil) -> String? {
-        let me = user
+    /// are built only for a refusal: discovery asks this of every plugin on every run. `me` is the
+    /// process's user (`getuid()`, unless the caller asked it already).
+    static func problem(at path: String, _ info: stat, holding entry: String? = nil, user me: uid_t = getuid())
+        -> String?
+    {
         if info.st_mode & 0o022 == 0, info.st_uid == 0 || info.st_uid == me { return nil }
         let isFolder = info.st_mode & S_IFMT == S_IFDIR
         let what = isFolder ? "folder" : "file"
