@@ -12,7 +12,9 @@ func cPlugin(_ name: String) -> [Target] {
 func swiftPlugin(_ name: String) -> [Target] {
     [
         .target(name: name, dependencies: ["CellKitPlugin"], path: "Plugins/\(name)/Swift"),
-        .target(name: "\(name)Descriptor", dependencies: ["CCellKit"], path: "Plugins/\(name)/Descriptor", publicHeadersPath: "."),
+        .target(
+            name: "\(name)Descriptor", dependencies: ["CCellKit"], path: "Plugins/\(name)/Descriptor",
+            publicHeadersPath: "."),
     ]
 }
 
@@ -59,10 +61,13 @@ let package = Package(
         .executableTarget(name: "CellKitThreadCheck", dependencies: ["CellKit"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -DCELLKIT_FUZZ); a replay tool otherwise.
         .executableTarget(
-            name: "CellKitFuzz", dependencies: ["CellKitModel", "CellKitRuntime", "CellKitDocuments"], path: "Fuzz/Sources"),
+            name: "CellKitFuzz", dependencies: ["CellKitModel", "CellKitRuntime", "CellKitDocuments"],
+            path: "Fuzz/Sources"),
         // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
         .target(name: "CellKitTestSupport", dependencies: ["CellKit"], path: "Tests/CellKitTestSupport"),
-        .testTarget(name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel"], exclude: ["WidthData"]),
+        .testTarget(
+            name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel", "CellKitTestSupport"],
+            exclude: ["WidthData"]),
         .testTarget(
             name: "CellKitRuntimeTests",
             dependencies: ["CellKitRuntime", "CellKitModel", "CCellKit", "CellKitTestSupport"]),

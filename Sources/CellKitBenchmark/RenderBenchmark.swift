@@ -142,26 +142,36 @@ enum RenderBenchmark {
 
     /// A table of `rows` BenchWrapped rows in a JSON Lines file; the words are a fixed pseudo-random sequence.
     static func generateWrapped(rows: Int, in folder: String) throws -> String {
-        let data = folder + "/wrapped-\(rows).jsonl"
-        _ = FileManager.default.createFile(atPath: data, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: data))
-        var chunk = ""
         var seed: UInt64 = 0x2545_F491_4F6C_DD1D
         func next(_ n: Int) -> Int {
             seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
             return Int(seed % UInt64(n))
         }
-        for row in 0..<rows {
+        return try writeTable("wrapped", title: "Wrapped", rows: rows, in: folder) { row in
             let description = (0..<(12 + next(17))).map { _ in latin[next(latin.count)] }.joined(separator: " ")
             let words = (0..<(4 + next(8))).map { _ in wide[next(wide.count)] }.joined(separator: " ")
-            chunk +=
+            return
                 "{\"cell\":\"BenchWrapped\",\"title\":\"Item \(row): \(latin[next(latin.count)])\",\"description\":\"\(description)\",\"words\":\"\(words)\"}\n"
+        }
+    }
+
+    /// Writes `NAME-ROWS.jsonl` (a line a row from `line`, in 1 MiB writes) and `NAME-ROWS.yaml`, a
+    /// grouped table streaming it; returns the table's path.
+    static func writeTable(
+        _ name: String, title: String, rows: Int, in folder: String, line: (Int) -> String
+    ) throws -> String {
+        let data = folder + "/\(name)-\(rows).jsonl"
+        _ = FileManager.default.createFile(atPath: data, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: data))
+        var chunk = ""
+        for row in 0..<rows {
+            chunk += line(row)
             if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
         }
         handle.write(Data(chunk.utf8))
         try handle.close()
-        let table = folder + "/wrapped-\(rows).yaml"
-        try "title: Wrapped\nstyle: grouped\nsections:\n  - rowsFrom: wrapped-\(rows).jsonl\n".write(
+        let table = folder + "/\(name)-\(rows).yaml"
+        try "title: \(title)\nstyle: grouped\nsections:\n  - rowsFrom: \(name)-\(rows).jsonl\n".write(
             toFile: table, atomically: true, encoding: .utf8)
         return table
     }
@@ -188,24 +198,13 @@ enum RenderBenchmark {
 
     /// A table of `rows` rows in a JSON Lines file, cycling through the three cell types.
     static func generate(rows: Int, in folder: String) throws -> String {
-        let data = folder + "/rows-\(rows).jsonl"
-        _ = FileManager.default.createFile(atPath: data, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: data))
-        var chunk = ""
-        for row in 0..<rows {
+        try writeTable("table", title: "Benchmark", rows: rows, in: folder) { row in
             switch row % 3 {
-            case 0: chunk += "{\"cell\":\"Bar\",\"title\":\"Row \(row): streamed from JSON Lines, 日本語 ✓\"}\n"
-            case 1: chunk += "{\"cell\":\"Foobar\",\"n\":\(row)}\n"
-            default: chunk += "{\"cell\":\"OtherCell\",\"note\":\"a Swift plugin's cell\"}\n"
+            case 0: "{\"cell\":\"Bar\",\"title\":\"Row \(row): streamed from JSON Lines, 日本語 ✓\"}\n"
+            case 1: "{\"cell\":\"Foobar\",\"n\":\(row)}\n"
+            default: "{\"cell\":\"OtherCell\",\"note\":\"a Swift plugin's cell\"}\n"
             }
-            if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
         }
-        handle.write(Data(chunk.utf8))
-        try handle.close()
-        let table = folder + "/table-\(rows).yaml"
-        try "title: Benchmark\nstyle: grouped\nsections:\n  - rowsFrom: rows-\(rows).jsonl\n".write(
-            toFile: table, atomically: true, encoding: .utf8)
-        return table
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -72,18 +72,6 @@ struct ELFBytes {
     }
 }
 
-/// A fixed-seed generator (SplitMix64): the same corpus on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Reads `bytes` as a plugin file at `path` the way discovery does.
 func readMutant(_ bytes: Data, at path: String) throws -> Result<PluginFile, Rejection> {
     try write(bytes, to: path)
@@ -172,7 +160,7 @@ func mutants(of original: ELFBytes, flips: Int, seed: UInt64) -> [(String, Data)
         result.append(("cut at \(cut)", original.data.prefix(cut)))
     }
     // Seeded byte flips, one to eight bytes at a time.
-    var random = SplitMix64(state: seed)
+    var random = SplitMix64(seed: seed)
     for n in 0..<flips {
         var copy = original.data
         for _ in 0...(n % 8) {

@@ -182,7 +182,7 @@ struct RegistryCacheTests {
         let cold = catalog(plugins, cache: cache)
         let file = cache + "/registry.json"
         let valid = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
-        var rng = SplitMix64(state: 13)
+        var rng = SplitMix64(seed: 13)
         for _ in 0..<400 {
             var bytes = valid
             for _ in 0..<Int.random(in: 1...4, using: &rng) {

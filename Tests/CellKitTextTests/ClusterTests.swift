@@ -2,6 +2,7 @@
 // and line breaking that never cuts a cluster.
 
 import CellKitModel
+import CellKitTestSupport
 import Foundation
 import Testing
 
@@ -123,7 +124,7 @@ struct ClusterTests {
     @Test(
         "seeded random strings: every line fits and is whole clusters, in every mode", arguments: [1, 2, 3, 5, 8, 13])
     func randomLines(width: Int) {
-        var rng = SplitMix(seed: UInt64(width))
+        var rng = SplitMix64(seed: UInt64(width))
         for _ in 0..<300 {
             let text = (0..<Int.random(in: 1...12, using: &rng)).map { _ in Self.pieces.randomElement(using: &rng)! }
                 .joined()
@@ -168,18 +169,5 @@ struct ClusterTests {
             ])
         #expect(TextLayout.lines("x -5 y", width: 3, maxLines: 5, mode: .wordWrap) == ["x", "-5", "y"])
         #expect(TextLayout.lines("日本語です", width: 5, maxLines: 5, mode: .wordWrap) == ["日本", "語で", "す"])
-    }
-}
-
-/// A small seeded generator, so a failure reproduces.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -2,6 +2,7 @@
 // standard library's validating decoder on edge cases and random bytes.
 
 import CellKitModel
+import CellKitTestSupport
 import Testing
 
 @Suite("UTF-8 validation against the standard library")
@@ -25,7 +26,7 @@ struct UTF8ValidationTests {
 
     @Test("random bytes, biased towards lead and continuation bytes")
     func random() {
-        var rng = SplitMix(seed: 29)
+        var rng = SplitMix64(seed: 29)
         let pool: [UInt8] = [
             0x41, 0x20, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE3, 0xED, 0xEF,
             0xF0, 0xF4, 0xF5, 0xFF,

@@ -187,27 +187,16 @@ package final class Canvas {
             let range = extraRanges[Int(old & ~Canvas.extraFlag)]
             for b in Int(range >> 32)..<Int(range & 0xFFFF_FFFF) { extraBytes.append(extraBytes[b]) }
         } else if old != Canvas.continuation {
-            Self.encode(old) { extraBytes.append($0) }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { p in
+                extraBytes.append(
+                    contentsOf: UnsafeBufferPointer(
+                        start: p.baseAddress!, count: Self.encode(old, into: p.baseAddress!)))
+            }
         }
         extraBytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from..<to]))
         extraRanges.append(UInt64(start) << 32 | UInt64(extraBytes.count))
         cells[i] = Canvas.extraFlag | UInt32(k)
         hasNonASCII = true
-    }
-
-    /// The UTF-8 of scalar `v`, a byte at a time.
-    @inline(__always)
-    private static func encode(_ v: UInt32, _ byte: (UInt8) -> Void) {
-        if v < 0x80 {
-            byte(UInt8(v))
-        } else if v < 0x800 {
-            byte(UInt8(0xC0 | v >> 6)); byte(UInt8(0x80 | v & 0x3F))
-        } else if v < 0x10000 {
-            byte(UInt8(0xE0 | v >> 12)); byte(UInt8(0x80 | v >> 6 & 0x3F)); byte(UInt8(0x80 | v & 0x3F))
-        } else {
-            byte(UInt8(0xF0 | v >> 18)); byte(UInt8(0x80 | v >> 12 & 0x3F))
-            byte(UInt8(0x80 | v >> 6 & 0x3F)); byte(UInt8(0x80 | v & 0x3F))
-        }
     }
 
     /// Writes a glyph of `columns` columns at `x` (0 ≤ x < width, 0 ≤ y < height): its value, then
@@ -329,10 +318,13 @@ package final class Canvas {
         }
     }
 
-    /// The UTF-8 of scalar `v` (0x80 or more) into `p`; returns its length.
+    /// The UTF-8 of scalar `v` into `p`; returns its length.
     @inline(__always)
     private static func encode(_ v: UInt32, into p: UnsafeMutablePointer<UInt8>) -> Int {
-        if v < 0x800 {
+        if v < 0x80 {
+            p[0] = UInt8(v)
+            return 1
+        } else if v < 0x800 {
             p[0] = UInt8(0xC0 | v >> 6); p[1] = UInt8(0x80 | v & 0x3F)
             return 2
         } else if v < 0x10000 {
