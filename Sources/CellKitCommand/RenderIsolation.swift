@@ -23,6 +23,7 @@ enum RenderIsolation {
         render.rows = try command.rows.map { try RenderCommand.window($0) }
         render.hookTimeout = command.hookTimeout
         render.workerArguments = ["render", "--worker"]  // for ps; the worker reads its environment
+        render.document = document  // a forked worker renders it without reading it again
         let outcome: DocumentRender.Outcome
         do {
             outcome = try render.run(to: file ?? DescriptorSink()) { line in

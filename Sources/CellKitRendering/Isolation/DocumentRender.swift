@@ -87,6 +87,9 @@ public struct DocumentRender: Sendable {
     /// A worker's arguments after its name, for programs that want them (in `ps`, say); a worker
     /// ignores them, as it finds its job in its environment.
     public var workerArguments: [String] = []
+    /// The document at `documentPath`, when this program has read it already (with `root`): a
+    /// worker forked from this process renders it instead of reading the file again.
+    package var document: TableDocument?
 
     /// A render of the document at `documentPath`, reading files under `root` (default: its
     /// folder), with plugins found by `discovery`, written as `format`.
@@ -111,7 +114,7 @@ public struct DocumentRender: Sendable {
     public func run(to sink: any OutputSink, report: @escaping (String) -> Void = { _ in }) throws -> Outcome {
         let plan = WorkerPlan(executable: executable, arguments: workerArguments, job: job, hookTimeout: hookTimeout)
         var faults: [String] = []
-        let render = try IsolatedRender(plan: plan, sink: sink) { line in
+        let render = try IsolatedRender(plan: plan, sink: sink, document: document) { line in
             faults.append(line)
             report(line)
         }
@@ -152,11 +155,7 @@ public struct DocumentRender: Sendable {
         unsetenv(WorkerPlan.environmentName)  // not passed on to what a plugin starts
         do {
             let plan = try JSONDecoder().decode(WorkerPlan.self, from: Data(text.utf8))
-            try work(plan)
-            exit(0)
-        } catch let error as WorkerError {
-            _ = error  // the parent has the message
-            exit(1)
+            exit(work(plan, document: nil))
         } catch {
             FileHandle.standardError.write(Data("render worker: \(TextSanitizer.visible("\(error)"))\n".utf8))
             exit(1)
@@ -236,14 +235,30 @@ public struct DocumentRender: Sendable {
         context.warnings + context.failedHostCalls.map(\.description)
     }
 
-    /// The worker: renders into the memory its supervisor shares, skipping the rows delivered
-    /// already and drawing quarantined cell types as placeholders. An error after attaching is
-    /// sent to the supervisor and thrown as a `WorkerError`.
-    static func work(_ plan: WorkerPlan) throws {
+    /// The worker: renders `document` (read from the job's path when nil) into the memory its
+    /// supervisor shares, skipping the rows delivered already and drawing quarantined cell types as
+    /// placeholders. Returns the exit status: 0 when the table is complete, 1 when it failed (an
+    /// error after attaching is sent to the supervisor, one before it goes to standard error).
+    static func work(_ plan: WorkerPlan, document: TableDocument?) -> Int32 {
+        do {
+            try render(plan, document: document)
+            return 0
+        } catch let error as WorkerError {
+            _ = error  // the supervisor has the message
+            return 1
+        } catch {
+            FileHandle.standardError.write(Data("render worker: \(TextSanitizer.visible("\(error)"))\n".utf8))
+            return 1
+        }
+    }
+
+    /// `work(_:document:)`'s render; an error after attaching is sent to the supervisor and thrown as
+    /// a `WorkerError`.
+    private static func render(_ plan: WorkerPlan, document read: TableDocument?) throws {
         let worker = try IsolationWorker()
         do {
             let settings = DocumentRender(plan.job)
-            let document = try TableDocument(contentsOf: settings.documentPath, root: settings.root)
+            let document = try read ?? TableDocument(contentsOf: settings.documentPath, root: settings.root)
             let registry = CellRegistry(options: settings.discovery)
             let catalog = registry.catalog
             func pluginPath(_ name: String) -> String? {

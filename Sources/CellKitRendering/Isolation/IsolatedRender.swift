@@ -1,5 +1,6 @@
 // The supervisor of an isolated render: plugin code runs in a worker process
-// (this executable again, with the plan in its environment), never here. The worker
+// (forked from this one, or this executable started again with the plan in its
+// environment), never here. The worker
 // renders into shared memory; the supervisor writes out only finished rows. When
 // the worker dies — a signal, exit(), or no progress within the hook timeout — the
 // supervisor prints one line naming the plugin, the hook, the cell type and the
@@ -8,6 +9,7 @@
 // from the row that faulted: earlier rows are skipped (their hooks never run
 // again) and the faulty type's rows are drawn as placeholders.
 
+import CellKitDocuments
 import CellKitRuntime
 import Foundation
 
@@ -62,12 +64,17 @@ package final class IsolatedRender {
     let sink: OutputSink
     let report: (String) -> Void
     let region: SharedRegion
+    /// The document, when the caller has read it: a forked worker renders it without reading it again.
+    let document: TableDocument?
 
     /// A render by `plan`'s workers into `sink`; each fault's line goes to `report`.
-    package init(plan: WorkerPlan, sink: OutputSink, report: @escaping (String) -> Void) throws {
+    package init(
+        plan: WorkerPlan, sink: OutputSink, document: TableDocument? = nil, report: @escaping (String) -> Void
+    ) throws {
         self.plan = plan
         self.sink = sink
         self.report = report
+        self.document = document
         region = try SharedRegion()
     }
 
@@ -76,7 +83,7 @@ package final class IsolatedRender {
         var faults = 0
         while true {
             region.resetRecord()
-            let worker = try Worker(plan: plan, region: region)
+            let worker = try Worker(plan: plan, region: region, document: document)
             let death = try supervise(worker)
             switch death {
             case .completed: return .complete(faults: faults)
@@ -180,17 +187,20 @@ package final class IsolatedRender {
         OutputError(description: "the render worker faulted again at the same place (after \(rows) rows); giving up")
     }
 
-    /// One worker process: `posix_spawn` of the plan's executable, with the shared memory and two
-    /// pipes at the descriptors `IsolationWorker` expects, its standard output sent to standard error
-    /// (a plugin's printing never mixes into the table), and the Swift runtime's backtracer off.
+    /// One worker process, with the shared memory and two pipes at the descriptors `IsolationWorker`
+    /// expects and its standard output sent to standard error (a plugin's printing never mixes into
+    /// the table). Forked from this process when it may be (`ForkedWorker`): no second start-up,
+    /// and the document already read. Otherwise `posix_spawn` of the plan's executable, with the
+    /// Swift runtime's backtracer off.
     final class Worker {
         let pid: pid_t
         let messages: Int32
         let acks: Int32
         private var reaped: FaultOutcome?
 
-        init(plan: WorkerPlan, region: SharedRegion) throws {
-            let planText = try plan.environmentValue
+        init(plan: WorkerPlan, region: SharedRegion, document: TableDocument?) throws {
+            let forking = ForkedWorker.mayFork(plan)
+            let planText = forking ? "" : try plan.environmentValue
             var fromWorker: [Int32] = [0, 0], toWorker: [Int32] = [0, 0]
             guard pipe(&fromWorker) == 0 else { throw Self.failure("pipe") }
             guard pipe(&toWorker) == 0 else {
@@ -212,6 +222,21 @@ package final class IsolatedRender {
                 throw Self.failure("dup")
             }
             let targets = [IsolationWorker.memoryFD, IsolationWorker.messageFD, IsolationWorker.ackFD]
+            if forking {
+                // The child must not hold the supervisor's ends: they would hide the other side's death.
+                let kept = [fromWorker[0], toWorker[1]]
+                let started = ForkedWorker.start(moving: Array(zip(sources, targets)), closing: kept) {
+                    DocumentRender.work(plan, document: document)
+                }
+                switch started {
+                case .success(let started): pid = started
+                case .failure(let failure):
+                    for fd in kept { close(fd) }
+                    throw OutputError(description: "cannot start the render worker (fork): \(failure)")
+                }
+                (messages, acks) = (fromWorker[0], toWorker[1])
+                return
+            }
             let started = Spawn.start(
                 plan.executable, plan.arguments,
                 setting: ["SWIFT_BACKTRACE": "enable=no", WorkerPlan.environmentName: planText],

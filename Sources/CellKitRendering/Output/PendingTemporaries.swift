@@ -85,6 +85,12 @@ enum PendingTemporaries {
         }
     }
 
+    /// In a child forked from this process: forgets every pending temporary (they are the parent's
+    /// to remove), so that neither its atexit function nor a handler removes them.
+    static func forgetInChild() {
+        for i in 0..<capacity { slots[i].store(0, ordering: .relaxed) }
+    }
+
     /// Unlinks every pending temporary. Async-signal-safe: atomic loads and unlink(2) only.
     static func removeAll() {
         for i in 0..<capacity {

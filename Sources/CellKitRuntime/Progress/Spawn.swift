@@ -56,5 +56,8 @@ package enum Spawn {
         package let code: Int32
         /// `strerror` of the code.
         package var description: String { String(cString: strerror(code)) }
+
+        /// The failure with error number `code`.
+        package init(code: Int32) { self.code = code }
     }
 }
