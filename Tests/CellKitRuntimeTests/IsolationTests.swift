@@ -300,6 +300,40 @@ struct IsolationResumeTests {
         }
     }
 
+    @Test("workers are forked while cellkit has one thread, started with exec under CELLKIT_WORKER_EXEC=1: same table")
+    func forkOrExec() throws {
+        let plugins = try Fixtures.folder()
+        // Each row says how its worker started: an exec'd worker's argv[0] is /proc/self/exe.
+        try Fixtures.compileC(
+            IsolationTests.faulty(
+                """
+                #include <stdio.h>
+                #include <string.h>
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) {
+                    char name[64] = {0};
+                    FILE *f = fopen("/proc/self/cmdline", "r");
+                    if (f) { fread(name, 1, sizeof name - 1, f); fclose(f); }
+                    ck_set_text(ck_text_label(cell), strcmp(name, "/proc/self/exe") == 0 ? "exec" : "fork");
+                    if (ip.row == 3) { volatile int *nowhere = 0; *nowhere = 1; }
+                }
+                """),
+            name: "which", in: plugins)
+        let folder = try Render.write(["t.yaml": IsolationTests.table])
+        var drawn: [String: String] = [:]
+        for (mode, environment) in [("fork", [:]), ("exec", ["CELLKIT_WORKER_EXEC": "1"])] {
+            let out = folder + "/\(mode).txt"
+            let (ending, log) = try command.run(
+                ["render", folder + "/t.yaml", "--plugin-path", plugins, "--output", out], environment: environment)
+            #expect(ending == .exited(3), "\(mode): \(log)")
+            #expect(log == "libwhich.so: customizeCellForFaulty crashed (SIGSEGV) at row 1.3\n", "\(mode)")
+            let text = try command.contents(out)
+            #expect(text.components(separatedBy: "│ \(mode) ").count - 1 == 1, "row 1.1 drawn by a worker by \(mode)")
+            #expect(text.contains("⚠ libwhich.so faulted: this Faulty row is not drawn"))
+            drawn[mode] = text.replacingOccurrences(of: "│ \(mode) ", with: "│ WORKER ")
+        }
+        #expect(drawn["fork"] == drawn["exec"], "the same table either way")
+    }
+
     @Test("no fault: exit status 0 and the same bytes as --no-isolation")
     func noFault() throws {
         for name in ["showcase.yaml", "seed-004-foobar.yaml", "seed-003-projects.yaml"] {

@@ -34,12 +34,14 @@ struct OutputCommandTests {
     /// Starts cellkit (through `sh -c 'umask …'` if `umask` is given) with the default signal mask and
     /// actions, whatever the test thread has blocked (Foundation's Process passes the thread's mask on,
     /// and a test thread blocks SIGTERM); its output goes to `log`. Returns its process id.
-    func start(_ arguments: [String], umask: String? = nil, log: String) throws -> pid_t {
+    func start(
+        _ arguments: [String], umask: String? = nil, environment: [String: String] = [:], log: String
+    ) throws -> pid_t {
         let binary = Fixtures.buildDirectory + "/cellkit"
         let argv =
             umask.map { ["/bin/sh", "-c", "umask \($0) && exec \"$0\" \"$@\"", binary] + arguments }
             ?? [binary] + arguments
-        let started = Spawn.start(argv[0], Array(argv.dropFirst())) { actions in
+        let started = Spawn.start(argv[0], Array(argv.dropFirst()), setting: environment) { actions in
             posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
@@ -65,9 +67,11 @@ struct OutputCommandTests {
     }
 
     /// Runs cellkit to the end (at most `timeout` seconds); how it ended and what it printed.
-    func run(_ arguments: [String], timeout: Double = 60, umask: String? = nil) throws -> (Ending, String) {
+    func run(
+        _ arguments: [String], timeout: Double = 60, umask: String? = nil, environment: [String: String] = [:]
+    ) throws -> (Ending, String) {
         let log = try Fixtures.folder() + "/log"
-        let ending = wait(try start(arguments, umask: umask, log: log), timeout: timeout)
+        let ending = wait(try start(arguments, umask: umask, environment: environment, log: log), timeout: timeout)
         return (ending, try contents(log))
     }
 
@@ -232,7 +236,8 @@ struct OutputCommandTests {
         #expect(text == "libquitter.so: customizeCellForQuitter exited with status 3 at row 0.3000\n")
         #expect(try files(folder) == ["out.txt", "t.yaml"])
         #expect(try contents(folder + "/out.txt") == "previous")
-        // Isolated (the default), the table is complete: the quitting row a placeholder.
+        // Isolated (the default), the table is complete: the quitting row a placeholder. The worker is
+        // forked, so its exit() runs the supervisor's atexit functions: they must not remove its temporary.
         let (isolated, said) = try command.cellkit([
             "render", folder + "/t.yaml", "--output", folder + "/out.txt", "--plugin-path", plugins,
         ])
