@@ -30,7 +30,8 @@ enum ForkedWorker {
 
     /// Forks a worker that runs `body` and exits with its status. In the child, before `body`:
     /// each `moving` descriptor is duplicated onto its target, standard output onto standard error,
-    /// `closing` and every close-on-exec descriptor are closed (what exec would close), signal
+    /// `closing` and every close-on-exec descriptor are closed (what exec would close), the Swift
+    /// runtime's backtracer is turned off for a Swift plugin's runtime (`SWIFT_BACKTRACE`), signal
     /// handlers are reset to the default action (ignored signals stay ignored, except SIGPIPE and
     /// the termination signals), no signal is blocked, and the supervisor's pending temporaries
     /// are forgotten (a plugin's `exit()` must not remove them). Returns the child's process id.
@@ -42,6 +43,9 @@ enum ForkedWorker {
         if pid < 0 { return .failure(Spawn.Failure(code: errno)) }
         if pid > 0 { return .success(pid) }
         PendingTemporaries.forgetInChild()
+        // As for an exec'd worker: a Swift plugin's shared runtime, loaded here after resetSignals(),
+        // would otherwise put its backtracer (a long report, 0.4 s) in front of the fault's one line.
+        setenv("SWIFT_BACKTRACE", "enable=no", 1)
         resetSignals()
         for fd in closing { close(fd) }
         for (from, to) in moving { dup2(from, to) }

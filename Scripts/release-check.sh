@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The release `cellkit` as it ships: linked with the Swift runtime and Foundation inside it
+# (Package.swift), forking its render workers. The tests run the debug build, which links them
+# as shared libraries and so cannot show that a Swift plugin, which brings the shared runtime
+# into the process, works beside the static one. Builds the release products (about 5 minutes
+# from a clean folder on the 2-core machine) and checks, with the bundled plugins and a C
+# plugin built here that crashes:
+#   - the binary has no shared Swift runtime or Foundation;
+#   - the showcase (two Swift plugins) draws the same bytes isolated, in the process, and with
+#     workers started by exec (CELLKIT_WORKER_EXEC=1);
+#   - a crash in a C hook after a Swift plugin's row: isolated, exit 3 and exactly the one line
+#     (no backtrace from the plugin's runtime); in the process, the same line, then death by SIGSEGV.
+
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+die() { echo "release check: $*" >&2; exit 1; }
+
+swift build -c release || die "swift build -c release failed"
+bin=$(swift build -c release --show-bin-path)
+cellkit="$bin/cellkit"
+
+if ldd "$cellkit" | grep -E 'libswiftCore|libFoundation' >/dev/null; then
+    die "$cellkit links the Swift runtime or Foundation as shared libraries (see Package.swift)"
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export XDG_CACHE_HOME="$work/cache"
+
+showcase=Manifests/Tables/showcase.yaml
+"$cellkit" render "$showcase" --format html >"$work/forked.html"
+"$cellkit" render "$showcase" --format html --no-isolation >"$work/inprocess.html"
+CELLKIT_WORKER_EXEC=1 "$cellkit" render "$showcase" --format html >"$work/exec.html"
+cmp "$work/forked.html" "$work/inprocess.html" || die "the showcase differs isolated and in the process"
+cmp "$work/forked.html" "$work/exec.html" || die "the showcase differs with forked and exec'd workers"
+
+plugins="$work/plugins"
+mkdir -m 700 "$plugins"
+cat >"$work/crashy.c" <<'EOF'
+#include "cellkit.h"
+CK_PLUGIN("Crashy", "1.0.0", "Crashes in its hook");
+CK_EXPORT void customizeCellForCrashy(ck_cell *cell, ck_index_path ip) {
+    (void)ip;
+    ck_set_text(ck_text_label(cell), "crashy");
+    volatile int *nowhere = 0;
+    *nowhere = 1;
+}
+EOF
+cc -shared -fPIC -I Sources/CCellKit/include "$work/crashy.c" -o "$plugins/libcrashy.so"
+cat >"$work/mixed.yaml" <<'EOF'
+title: Mixed
+sections:
+  - header: Swift
+    cell: Partner
+    rows: 1
+  - header: C
+    cell: Crashy
+    rows: 2
+  - header: After
+    cell: Foobar
+    rows: 1
+EOF
+line="libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 1.0"
+status=0
+"$cellkit" render "$work/mixed.yaml" --plugin-path "$plugins" >"$work/out.txt" 2>"$work/err.txt" || status=$?
+test "$status" -eq 3 || die "isolated: exit status $status, not 3: $(head -c 2000 "$work/err.txt")"
+test "$(cat "$work/err.txt")" = "$line" || die "isolated: standard error is not the one line: $(head -c 2000 "$work/err.txt")"
+grep -q "this Crashy row is not drawn" "$work/out.txt" || die "isolated: no placeholder rows"
+grep -q "Row: 0" "$work/out.txt" || die "isolated: the rows after the crash are missing"
+
+status=0
+"$cellkit" render "$work/mixed.yaml" --plugin-path "$plugins" --no-isolation >/dev/null 2>"$work/err.txt" || status=$?
+test "$status" -eq $((128 + 11)) || die "in the process: exit status $status, not death by SIGSEGV"
+test "$(head -n 1 "$work/err.txt")" = "$line" || die "in the process: no line naming the plugin"
+
+echo "release check: static cellkit, Swift plugins beside it, forked and exec'd workers, faults named: all good"
