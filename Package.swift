@@ -79,6 +79,12 @@ let package = Package(
             name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel", "CellKitTestSupport"],
             exclude: ["WidthData"]),
         .testTarget(
+            name: "CellKitCommandTests",
+            dependencies: [
+                "CellKitCommand", "CellKitTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(
             name: "CellKitRuntimeTests",
             dependencies: ["CellKitRuntime", "CellKitModel", "CCellKit", "CellKitTestSupport"]),
         .testTarget(

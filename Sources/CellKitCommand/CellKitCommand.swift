@@ -26,12 +26,18 @@ struct CellKitCommand: ParsableCommand {
     /// error found while running (not parsing) prints without the usage text.
     static func main() {
         DocumentRender.runWorkerIfRequested()  // a render's worker (`cellkit render` starts them): renders, exits
+        if let settings = RenderArguments.settings(Array(CommandLine.arguments.dropFirst())) {
+            do { try settings.run() } catch { failed(error) }
+            return
+        }
         var command: any ParsableCommand
         do { command = try parseAsRoot() } catch { finish(error, message: fullMessage(for: error)) }
-        do { try command.run() } catch {
-            let message = (error as? ValidationError).map { "Error: \($0.message)" } ?? fullMessage(for: error)
-            finish(error, message: message)
-        }
+        do { try command.run() } catch { failed(error) }
+    }
+
+    /// Ends the process for an error a command's run threw.
+    private static func failed(_ error: any Error) -> Never {
+        finish(error, message: (error as? ValidationError).map { "Error: \($0.message)" } ?? fullMessage(for: error))
     }
 
     /// Prints `message` (to standard output for help, else standard error) and exits

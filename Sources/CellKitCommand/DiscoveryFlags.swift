@@ -20,6 +20,11 @@ struct DiscoveryFlags: ParsableArguments {
     var noCache = false
 
     var options: DiscoveryOptions {
+        Self.options(pluginPaths: pluginPaths, allowUnsafePermissions: allowUnsafePermissions, noCache: noCache)
+    }
+
+    /// The discovery options these flags' values give.
+    static func options(pluginPaths: [String], allowUnsafePermissions: Bool, noCache: Bool) -> DiscoveryOptions {
         DiscoveryOptions(
             searchPath: .standard(options: pluginPaths), allowUnsafePermissions: allowUnsafePermissions,
             useCache: !noCache)

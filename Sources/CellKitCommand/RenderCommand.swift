@@ -108,105 +108,18 @@ struct RenderCommand: ParsableCommand {
             valueName: "seconds"))
     var hookTimeout: Double = 10
 
-    func validate() throws {
-        if let width, !(20...1000).contains(width) {
-            throw ValidationError("--width \(width) is out of range; use 20 to 1000 columns")
-        }
-        if !(hookTimeout > 0 && hookTimeout <= 86_400) {
-            throw ValidationError(
-                "--hook-timeout \(hookTimeout) is out of range; use more than 0 and at most 86400 seconds")
-        }
-        if let select { _ = try Self.indexPath(select) }
-        if let rows { _ = try Self.window(rows) }
+    /// The values parsed, for the work (`RenderSettings`).
+    var settings: RenderSettings {
+        RenderSettings(
+            table: table, format: format, width: width, select: select, rows: rows, output: output, root: root,
+            ascii: ascii, color: color, strict: strict, pluginPaths: discovery.pluginPaths,
+            allowUnsafePermissions: discovery.allowUnsafePermissions, noCache: discovery.noCache,
+            noIsolation: noIsolation, hookTimeout: hookTimeout)
     }
 
-    func run() throws {
-        let document = try TableDocument(contentsOf: table, root: root)
-        if !noIsolation { return try runIsolated(document) }
-        CrashReporter.install()  // a crash or exit() in plugin code names the plugin before the process ends
-        let registry = CellRegistry(options: discovery.options)
-        let source = try DocumentTable(document, registry: registry)
-        let context = CellContext(stylesheet: document.stylesheet)
-        let renderer = TableRenderer(
-            queue: CellQueue(registry: registry, context: context), layout: CellLayout(assets: document.assets),
-            width: width ?? document.width ?? Terminal.columns ?? 80)
-        renderer.selected = try select.map { try Self.indexPath($0) } ?? document.selected
-        if let rows { renderer.window = try Self.window(rows) }
+    func validate() throws { try settings.validate() }
 
-        // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
-        let file = try output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }
-        let out = OutputBuffer(file ?? DescriptorSink())
-        do {
-            try render(renderer, source, out, color: useColor)
-            try out.flush()
-            try file?.commit()
-        } catch {
-            file?.abort()  // the destination keeps what it had
-            try? out.flush()
-            throw error
-        }
-        try failIfStrict(warned: Output.printWarnings(context))
-    }
-
-    /// With `--strict`, exit status 2 when anything was warned about (the table is drawn).
-    func failIfStrict(warned: Int) throws {
-        guard strict, warned > 0 else { return }
-        FileHandle.standardError.write(
-            Data("cellkit: --strict: \(warned) \(warned == 1 ? "warning" : "warnings"); exit status 2\n".utf8))
-        throw ExitCode(2)
-    }
-
-    /// The render through worker processes (RenderIsolation.swift).
-    private func runIsolated(_ document: TableDocument) throws {
-        try RenderIsolation.supervise(self, document)
-    }
-
-    func render(_ renderer: TableRenderer, _ source: DocumentTable, _ out: OutputBuffer, color: Bool) throws {
-        try DocumentRender.draw(renderer, source, format: renderFormat(color: color), ascii: ascii, to: out)
-    }
-
-    /// The library's format for `--format`: ansi without colour is text.
-    func renderFormat(color: Bool) -> DocumentRender.Format {
-        switch format {
-        case .text: .text
-        case .ansi: color ? .ansi : .text
-        case .html: .html
-        case .json: .json
-        }
-    }
-
-    var useColor: Bool {
-        switch color {
-        case .always: true
-        case .never: false
-        case .auto:
-            output == nil && Terminal.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR", default: ""].isEmpty
-        }
-    }
-
-    // MARK: Parsing options
-
-    static func indexPath(_ text: String) throws -> CellKit.IndexPath {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let s = Int(parts[0]), let r = Int(parts[1]), s >= 0, r >= 0 else {
-            throw ValidationError(
-                "--select '\(text.terminalSafe)' is not SECTION.ROW; write it like 1.0 (section 1, row 0)")
-        }
-        return CellKit.IndexPath(section: s, row: r)
-    }
-
-    static func window(_ text: String) throws -> RowWindow {
-        let parts = text.components(separatedBy: "..")
-        guard parts.count == 2 else {
-            throw ValidationError("--rows '\(text.terminalSafe)' is not FROM..TO; write it like 0..99, 100.. or ..9")
-        }
-        let first = parts[0].isEmpty ? 0 : Int(parts[0]), last = parts[1].isEmpty ? Int.max : Int(parts[1])
-        guard let first, let last, first >= 0, last >= first else {
-            throw ValidationError(
-                "--rows '\(text.terminalSafe)': FROM and TO must be row numbers from 0, with FROM <= TO")
-        }
-        return RowWindow(first: first, last: last)
-    }
+    func run() throws { try settings.run() }
 }
 
 /// The terminal standard output is, if it is one.

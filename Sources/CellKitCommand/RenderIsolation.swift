@@ -10,17 +10,17 @@ import Foundation
 enum RenderIsolation {
     /// Runs the render in workers; writes what they draw to standard output or `--output`.
     /// Exits with `RenderCommand.faultedStatus` when a plugin faulted, 1 when a worker failed.
-    static func supervise(_ command: RenderCommand, _ document: TableDocument) throws {
+    static func supervise(_ command: RenderSettings, _ document: TableDocument) throws {
         // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
         let file = try command.output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }
         var render = DocumentRender(
-            documentPath: command.table, root: command.root, discovery: command.discovery.options,
+            documentPath: command.table, root: command.root, discovery: command.discoveryOptions,
             format: command.renderFormat(color: command.useColor))
         // What the worker cannot tell by itself: its standard output is not the terminal.
         render.width = command.width ?? document.width ?? Terminal.columns ?? 80
         render.ascii = command.ascii
-        render.selected = try command.select.map { try RenderCommand.indexPath($0) }
-        render.rows = try command.rows.map { try RenderCommand.window($0) }
+        render.selected = try command.select.map { try RenderSettings.indexPath($0) }
+        render.rows = try command.rows.map { try RenderSettings.window($0) }
         render.hookTimeout = command.hookTimeout
         render.workerArguments = ["render", "--worker"]  // for ps; the worker reads its environment
         render.document = document  // a forked worker renders it without reading it again

@@ -1,0 +1,98 @@
+// `cellkit render`'s usual argument lists, read without ArgumentParser. The first parse in a
+// process builds ArgumentParser's model of the commands by reflection: in the release build
+// that is about 18 million instructions of type metadata and protocol conformance lookups,
+// some 3.5 ms — a third of a small table's whole render (callgrind and perf, 2026-11-22). A
+// list made only of the table and known options with valid values is read here; anything else
+// (help, a misspelling, a repeated option, `--`, a value that is not valid, a value that starts
+// with "-") goes to ArgumentParser, which prints what it always prints. RenderArgumentsTests
+// holds the two to the same settings on random argument lists.
+
+import ArgumentParser
+
+/// Reads `render TABLE [options]` when every argument is a plain, valid case.
+enum RenderArguments {
+    /// The settings `arguments` (after the program's name) give, or nil when ArgumentParser must
+    /// read them.
+    static func settings(_ arguments: [String]) -> RenderSettings? {
+        guard arguments.first == "render" else { return nil }
+        var reader = Reader(arguments: arguments)
+        guard let settings = reader.read(), (try? settings.validate()) != nil else { return nil }
+        return settings
+    }
+
+    private struct Reader {
+        let arguments: [String]
+        var next = 1
+        var seen: Set<String> = []
+
+        /// One option's value: after `=` (not empty: ArgumentParser refuses `--output=`), else the
+        /// next argument unless it looks like an option.
+        mutating func value(inline: String?) -> String? {
+            if let inline { return inline.isEmpty ? nil : inline }
+            guard next < arguments.count, !arguments[next].hasPrefix("-") else { return nil }
+            next += 1
+            return arguments[next - 1]
+        }
+
+        mutating func read() -> RenderSettings? {
+            var settings = RenderSettings(table: ""), table: String?
+            while next < arguments.count {
+                let argument = arguments[next]
+                next += 1
+                guard argument.hasPrefix("-") else {
+                    guard table == nil else { return nil }
+                    table = argument
+                    continue
+                }
+                let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0]), inline = parts.count == 2 ? String(parts[1]) : nil
+                // Each option once (ArgumentParser's handling of repeats is its own), --plugin-path aside.
+                guard name == "--plugin-path" || seen.insert(name).inserted else { return nil }
+                guard read(name, inline: inline, into: &settings) else { return nil }
+            }
+            guard let table else { return nil }
+            settings.table = table
+            return settings
+        }
+
+        /// Applies option `name`; false if it is not one read here or its value is not valid.
+        mutating func read(_ name: String, inline: String?, into s: inout RenderSettings) -> Bool {
+            if ["--ascii", "--strict", "--no-isolation", "--allow-unsafe-permissions", "--no-cache"].contains(name) {
+                guard inline == nil else { return false }
+                switch name {
+                case "--ascii": s.ascii = true
+                case "--strict": s.strict = true
+                case "--no-isolation": s.noIsolation = true
+                case "--allow-unsafe-permissions": s.allowUnsafePermissions = true
+                default: s.noCache = true
+                }
+                return true
+            }
+            guard let text = value(inline: inline) else { return false }
+            switch name {
+            case "--plugin-path": s.pluginPaths.append(text)
+            case "--format": s.format = RenderCommand.Format(argument: text) ?? s.format
+            case "--color": s.color = RenderCommand.ColorMode(argument: text) ?? s.color
+            case "--width": s.width = Int(argument: text)
+            case "--hook-timeout": s.hookTimeout = Double(argument: text) ?? .nan
+            case "--select": s.select = text
+            case "--rows": s.rows = text
+            case "--output": s.output = text
+            case "--root": s.root = text
+            default: return false
+            }
+            return Self.isValid(name, text)
+        }
+
+        /// Whether `text` converts to option `name`'s type as ArgumentParser converts it.
+        static func isValid(_ name: String, _ text: String) -> Bool {
+            switch name {
+            case "--format": RenderCommand.Format(argument: text) != nil
+            case "--color": RenderCommand.ColorMode(argument: text) != nil
+            case "--width": Int(argument: text) != nil
+            case "--hook-timeout": Double(argument: text) != nil
+            default: true
+            }
+        }
+    }
+}
