@@ -17,19 +17,62 @@ struct NodeReader {
     /// Parses `text` (YAML, or JSON, which YAML reads as flow style) into its root node, within the limits
     /// of `DocumentLimits` (aliases, keys, nesting and text sizes are checked before and after composing).
     func root(_ text: String) throws(DocumentError) -> Node {
+        try composed(text).node
+    }
+
+    /// Which resolver composed a tree: Yams' basic one, whose plain scalars `PlainScalar` types, or Yams'
+    /// default one (regular expressions), for the few texts the basic one cannot compose as it would.
+    enum Resolution: Equatable {
+        case basic, yamsDefault
+    }
+
+    /// `root(_:)`, and which resolver composed the tree.
+    ///
+    /// Yams' default resolver compiles its rules, `NSRegularExpression`s, when first used, which starts ICU's
+    /// regex machinery: a quarter of a small render's instructions (see `PlainScalar`). So the text is composed
+    /// with the basic resolver (no rules), and `typeName(_:)` types plain scalars with `PlainScalar`. But
+    /// composing resolves every mapping key's tag (Yams hashes keys to find duplicates), and the basic resolver
+    /// resolves a plain one to str: keys `1` and `"1"` would be duplicates, `1` and `!!int 1` would not, a key
+    /// `null` would read as a text, and so would a value that is an alias of an anchored key. Each of these
+    /// leaves a plain scalar typed str whose text the default rules type otherwise (`YAMLGuard.retyped`), or
+    /// fails; then, and on any error, the text is composed again as before, with the default resolver, so that
+    /// every document means what it meant and fails as it failed.
+    func composed(_ text: String) throws(DocumentError) -> (node: Node, resolution: Resolution) {
         var text = text
         if let finding = text.withUTF8({ YAMLGuard.scan($0) }) {
             throw DocumentError(file: file, line: finding.line, column: finding.column, finding.message)
         }
+        let basic: Node?
+        do {
+            basic = try Yams.compose(yaml: text, .basic, NodeReader.constructor())
+        } catch {
+            return (try composedByDefaultRules(text), .yamsDefault)
+        }
+        // No document at all does not depend on the resolver.
+        guard let basic else { throw empty() }
+        guard (try? YAMLGuard.walk(basic, self)) == .typedAlike else {
+            return (try composedByDefaultRules(text), .yamsDefault)
+        }
+        return (basic, .basic)
+    }
+
+    /// `text` composed as it always was, with Yams' default resolver, and checked; its errors are the errors.
+    private func composedByDefaultRules(_ text: String) throws(DocumentError) -> Node {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch {
             throw DocumentError(file: file, yaml: error, quoting: quotes)
         }
-        guard let node else {
-            throw DocumentError(file: file, line: 1, column: 1, "the document is empty; expected a mapping")
-        }
+        guard let node else { throw empty() }
         try YAMLGuard.walk(node, self)
         return node
+    }
+
+    /// A constructor with no maps: nothing constructs Swift values from the nodes (`Node.any`), and Yams'
+    /// default one builds its maps anew for every `Constructor.default`.
+    private static func constructor() -> Constructor { Constructor([:], [:], [:]) }
+
+    private func empty() -> DocumentError {
+        DocumentError(file: file, line: 1, column: 1, "the document is empty; expected a mapping")
     }
 
     /// Parses `bytes`, the contents of `file`, as UTF-8 YAML.
@@ -85,8 +128,17 @@ struct NodeReader {
 
     // MARK: Scalars
 
-    /// The node's resolved YAML type (str, int, float, bool, null, ...).
-    private func typeName(_ node: Node) -> Tag.Name { Tag.Name(rawValue: node.tag.description) }
+    /// The scalar's YAML type (str, int, float, bool, null, ...), as Yams' default resolver gives it. Never
+    /// `node.tag`, which would resolve an implicit tag with the resolver that composed the node: the basic
+    /// one types every plain scalar str.
+    private func typeName(_ node: Node) -> Tag.Name {
+        guard case .scalar(let scalar) = node else { return Tag.Name(rawValue: node.tag.description) }
+        switch Tag.Name(rawValue: scalar.tag.description) {
+        case .implicit: return PlainScalar.tagName(scalar.string)  // plain and untagged
+        case .nonSpecific: return .str  // tagged `!`
+        case let name: return name  // quoted or block (str), or tagged
+        }
+    }
 
     func string(_ node: Node) throws(DocumentError) -> String {
         guard let s = node.scalar, typeName(node) != .null else { throw expected("text", node) }

@@ -222,12 +222,25 @@ enum YAMLGuard {
 
     // MARK: After composing
 
+    /// Whether a tree's plain scalars are typed as Yams' default resolver types them (see `walk`).
+    enum Typing {
+        /// Every plain scalar resolved to str while composing (mapping keys) is one the default rules type
+        /// str: a tree composed with the basic resolver means what the default one's would.
+        case typedAlike
+        /// Some plain scalar resolved to str has a text the default rules type otherwise: if the basic
+        /// resolver composed the tree, the default one might have composed it differently.
+        case retyped
+    }
+
     /// Walks the composed tree without recursion, aliases expanded (Yams composes an alias as the node it
     /// names), and stops at the first limit: more values than `DocumentLimits.values`, nesting deeper than
-    /// `DocumentLimits.depth`, or a text longer than `DocumentLimits.textBytes`.
-    static func walk(_ root: Node, _ reader: NodeReader) throws(DocumentError) {
+    /// `DocumentLimits.depth`, or a text longer than `DocumentLimits.textBytes`. On the way, it looks for plain
+    /// scalars resolved to str that `PlainScalar` types otherwise (NodeReader.composed(_:) says why).
+    @discardableResult
+    static func walk(_ root: Node, _ reader: NodeReader) throws(DocumentError) -> Typing {
         var stack: [(Node, Int)] = [(root, 1)]
         var values = 0
+        var typing = Typing.typedAlike
         while let (node, depth) = stack.popLast() {
             values += 1
             guard values <= DocumentLimits.values else {
@@ -245,6 +258,7 @@ enum YAMLGuard {
                         "a text longer than \(FileAccess.sizeText(DocumentLimits.textBytes)) (the limit, DocumentLimits.textBytes); shorten it"
                     )
                 }
+                if typing == .typedAlike, retyped(s) { typing = .retyped }
             case .mapping(let m):
                 for (key, value) in m { stack.append((value, depth + 1)); stack.append((key, depth + 1)) }
             case .sequence(let items):
@@ -253,5 +267,13 @@ enum YAMLGuard {
                 break
             }
         }
+        return typing
+    }
+
+    /// Whether `scalar` is plain and typed str (by a `!!str` tag, or resolved while composing: a mapping key,
+    /// or an alias of an anchored one) although the default rules type its text otherwise.
+    static func retyped(_ scalar: Node.Scalar) -> Bool {
+        scalar.style == .plain && scalar.tag.description == Tag.Name.str.rawValue
+            && PlainScalar.tagName(scalar.string) != .str
     }
 }
