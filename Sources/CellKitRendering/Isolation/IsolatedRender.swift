@@ -82,7 +82,7 @@ package final class IsolatedRender {
     package func run() throws -> Ending {
         var faults = 0
         while true {
-            region.resetRecord()
+            region.resetRecord(written: faults > 0)
             let worker = try Worker(plan: plan, region: region, document: document)
             let death = try supervise(worker)
             switch death {

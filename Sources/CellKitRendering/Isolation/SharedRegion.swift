@@ -78,9 +78,10 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
         return address
     }
 
-    /// Zeroes the progress record for a new worker.
-    func resetRecord() {
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: HookProgress.size)
+    /// Prepares the progress record for a new worker: zeroed if a worker wrote to it (new memory is
+    /// zero already, and zeroing its 128 pages by hand faulted every one of them in).
+    func resetRecord(written: Bool) {
+        if written { base.initializeMemory(as: UInt8.self, repeating: 0, count: HookProgress.size) }
         record.initialize(to: HookProgress.Header())
     }
 
