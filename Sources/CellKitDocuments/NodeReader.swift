@@ -44,7 +44,9 @@ struct NodeReader {
         }
         let basic: Node?
         do {
-            basic = try Yams.compose(yaml: text, .basic, NodeReader.constructor())
+            // UTF-8 named: Yams' default encoding reads YAMS_DEFAULT_ENCODING through a copy of the
+            // whole environment (0.4 million instructions) and, when it is set, prints to standard output.
+            basic = try Yams.compose(yaml: text, .basic, NodeReader.constructor(), .utf8)
         } catch {
             return (try composedByDefaultRules(text), .yamsDefault)
         }
@@ -59,7 +61,7 @@ struct NodeReader {
     /// `text` composed as it always was, with Yams' default resolver, and checked; its errors are the errors.
     private func composedByDefaultRules(_ text: String) throws(DocumentError) -> Node {
         let node: Node?
-        do { node = try Yams.compose(yaml: text) } catch {
+        do { node = try Yams.compose(yaml: text, .default, .default, .utf8) } catch {
             throw DocumentError(file: file, yaml: error, quoting: quotes)
         }
         guard let node else { throw empty() }

@@ -13,7 +13,19 @@ public struct SearchPath: Sendable, Equatable, Codable {
         case environment = "CELLKIT_PLUGIN_PATH"
         /// The folder of the running executable.
         case executable = "executable's folder"
-        /// `$XDG_DATA_HOME/cellkit/plugins`, default `~/.local/share/cellkit/plugins`.
+        /// The variables a search path and the registry cache's folder read (`CELLKIT_PLUGIN_PATH`,
+    /// `HOME`, `XDG_DATA_HOME`, `XDG_CACHE_HOME`), from this process's environment. Not
+    /// `ProcessInfo.processInfo.environment`: that copies every variable into a new dictionary,
+    /// about 0.4 million instructions a call, three times in a small render (a tenth of it).
+    public static func environment() -> [String: String] {
+        var values: [String: String] = [:]
+        for name in ["CELLKIT_PLUGIN_PATH", "HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
+    }
+
+    /// `$XDG_DATA_HOME/cellkit/plugins`, default `~/.local/share/cellkit/plugins`.
         case userData = "user data folder"
         /// A path an embedding program gave `custom(_:)`.
         case program = "set by the program"
@@ -42,7 +54,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
     /// (default `~/.local/share/cellkit/plugins`). Relative paths are made absolute.
     public static func standard(
         options: [String] = [],
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = SearchPath.environment(),
         executableDirectory: String? = SearchPath.executableDirectory()
     ) -> SearchPath {
         var entries = options.map { Entry(path: absolute($0), origin: .option) }
@@ -75,6 +87,18 @@ public struct SearchPath: Sendable, Equatable, Codable {
         }
         if includingUserDataFolder { entries.append(Entry(path: userDataFolder(environment), origin: .userData)) }
         return SearchPath(entries: entries)
+    }
+
+    /// The variables a search path and the registry cache's folder read (`CELLKIT_PLUGIN_PATH`,
+    /// `HOME`, `XDG_DATA_HOME`, `XDG_CACHE_HOME`), from this process's environment. Not
+    /// `ProcessInfo.processInfo.environment`: that copies every variable into a new dictionary,
+    /// about 0.4 million instructions a call, three times in a small render (a tenth of it).
+    public static func environment() -> [String: String] {
+        var values: [String: String] = [:]
+        for name in ["CELLKIT_PLUGIN_PATH", "HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
     }
 
     /// `$XDG_DATA_HOME/cellkit/plugins`, default `~/.local/share/cellkit/plugins`.
