@@ -13,19 +13,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
         case environment = "CELLKIT_PLUGIN_PATH"
         /// The folder of the running executable.
         case executable = "executable's folder"
-        /// The variables a search path and the registry cache's folder read (`CELLKIT_PLUGIN_PATH`,
-    /// `HOME`, `XDG_DATA_HOME`, `XDG_CACHE_HOME`), from this process's environment. Not
-    /// `ProcessInfo.processInfo.environment`: that copies every variable into a new dictionary,
-    /// about 0.4 million instructions a call, three times in a small render (a tenth of it).
-    public static func environment() -> [String: String] {
-        var values: [String: String] = [:]
-        for name in ["CELLKIT_PLUGIN_PATH", "HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"] {
-            if let value = getenv(name) { values[name] = String(cString: value) }
-        }
-        return values
-    }
-
-    /// `$XDG_DATA_HOME/cellkit/plugins`, default `~/.local/share/cellkit/plugins`.
+        /// `$XDG_DATA_HOME/cellkit/plugins`, default `~/.local/share/cellkit/plugins`.
         case userData = "user data folder"
         /// A path an embedding program gave `custom(_:)`.
         case program = "set by the program"
@@ -92,7 +80,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
     /// The variables a search path and the registry cache's folder read (`CELLKIT_PLUGIN_PATH`,
     /// `HOME`, `XDG_DATA_HOME`, `XDG_CACHE_HOME`), from this process's environment. Not
     /// `ProcessInfo.processInfo.environment`: that copies every variable into a new dictionary,
-    /// about 0.4 million instructions a call, three times in a small render (a tenth of it).
+    /// about 0.4 million instructions a call, three times in a small render.
     public static func environment() -> [String: String] {
         var values: [String: String] = [:]
         for name in ["CELLKIT_PLUGIN_PATH", "HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"] {
