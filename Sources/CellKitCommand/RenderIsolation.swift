@@ -23,6 +23,7 @@ enum RenderIsolation {
         render.rows = try command.rows.map { try RenderSettings.window($0) }
         render.hookTimeout = command.hookTimeout
         render.workerArguments = ["render", "--worker"]  // for ps; the worker reads its environment
+        render.forksWorkers = true  // one thread; a forked worker forgets our pending temporaries
         render.document = document  // a forked worker renders it without reading it again
         let outcome: DocumentRender.Outcome
         do {

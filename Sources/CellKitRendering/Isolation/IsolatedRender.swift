@@ -64,16 +64,21 @@ package final class IsolatedRender {
     let sink: OutputSink
     let report: (String) -> Void
     let region: SharedRegion
+    /// Whether workers may be forked (`ForkedWorker.mayFork`) rather than started with exec.
+    let forking: Bool
     /// The document, when the caller has read it: a forked worker renders it without reading it again.
     let document: TableDocument?
 
-    /// A render by `plan`'s workers into `sink`; each fault's line goes to `report`.
+    /// A render by `plan`'s workers into `sink`, forked from this process if `forking` and it may
+    /// be; each fault's line goes to `report`.
     package init(
-        plan: WorkerPlan, sink: OutputSink, document: TableDocument? = nil, report: @escaping (String) -> Void
+        plan: WorkerPlan, sink: OutputSink, forking: Bool = false, document: TableDocument? = nil,
+        report: @escaping (String) -> Void
     ) throws {
         self.plan = plan
         self.sink = sink
         self.report = report
+        self.forking = forking
         self.document = document
         region = try SharedRegion()
     }
@@ -83,7 +88,7 @@ package final class IsolatedRender {
         var faults = 0
         while true {
             region.resetRecord(written: faults > 0)
-            let worker = try Worker(plan: plan, region: region, document: document)
+            let worker = try Worker(plan: plan, region: region, forking: forking, document: document)
             let death = try supervise(worker)
             switch death {
             case .completed: return .complete(faults: faults)
@@ -198,8 +203,8 @@ package final class IsolatedRender {
         let acks: Int32
         private var reaped: FaultOutcome?
 
-        init(plan: WorkerPlan, region: SharedRegion, document: TableDocument?) throws {
-            let forking = ForkedWorker.mayFork(plan)
+        init(plan: WorkerPlan, region: SharedRegion, forking allowed: Bool, document: TableDocument?) throws {
+            let forking = allowed && ForkedWorker.mayFork(plan)
             let planText = forking ? "" : try plan.environmentValue
             var fromWorker: [Int32] = [0, 0], toWorker: [Int32] = [0, 0]
             guard pipe(&fromWorker) == 0 else { throw Self.failure("pipe") }
