@@ -45,17 +45,40 @@ struct RegistryCache {
         /// "device inode size modified changed": JSON numbers are doubles, which would round nanoseconds.
         var text: String { "\(device) \(inode) \(size) \(modified) \(changed)" }
 
+        /// The key `text` gives, if it is five decimal numbers as `text` writes them.
         init?(text: String) {
-            // Five decimal numbers, the last three may be negative; by hand, as this runs for every entry.
+            var text = text
+            guard let key = text.withUTF8({ FileKey(bytes: $0) }) else { return nil }
+            self = key
+        }
+
+        /// The key the bytes of its `text` give: five decimal numbers of 1 to 19 digits, separated
+        /// by one space, the last three may be negative. By hand, one pass: this runs for every
+        /// plugin looked up, and a loop with a `switch` a byte cost 1,400 instructions a key.
+        init?(bytes: UnsafeBufferPointer<UInt8>) {
             var numbers: (UInt64, UInt64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
-            var field = 0, value: UInt64 = 0, negative = false, digits = 0
-            func store() -> Bool {
-                guard digits > 0, digits <= 19 else { return false }
+            var i = 0
+            for field in 0..<5 {
+                if field > 0 {
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: " ") else { return nil }
+                    i += 1
+                }
+                let negative = field >= 2 && i < bytes.count && bytes[i] == UInt8(ascii: "-")
+                if negative { i += 1 }
+                let start = i
+                var value: UInt64 = 0
+                while i < bytes.count {
+                    let digit = bytes[i] &- UInt8(ascii: "0")
+                    guard digit < 10 else { break }
+                    value = value &* 10 &+ UInt64(digit)  // wraps only past 19 digits, refused below
+                    i += 1
+                }
+                guard i > start, i - start <= 19 else { return nil }
                 switch field {
                 case 0: numbers.0 = value
                 case 1: numbers.1 = value
                 default:
-                    guard value <= UInt64(Int64.max) else { return false }
+                    guard value <= UInt64(Int64.max) else { return nil }
                     let signed = negative ? -Int64(value) : Int64(value)
                     if field == 2 {
                         numbers.2 = signed
@@ -65,23 +88,8 @@ struct RegistryCache {
                         numbers.4 = signed
                     }
                 }
-                return true
             }
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    let (times, o1) = value.multipliedReportingOverflow(by: 10)
-                    let (sum, o2) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-                    guard !o1, !o2 else { return nil }
-                    (value, digits) = (sum, digits + 1)
-                case UInt8(ascii: "-") where digits == 0 && !negative && field >= 2: negative = true
-                case UInt8(ascii: " "):
-                    guard field < 4, store() else { return nil }
-                    (field, value, negative, digits) = (field + 1, 0, false, 0)
-                default: return nil
-                }
-            }
-            guard field == 4, store() else { return nil }
+            guard i == bytes.count else { return nil }
             (device, inode, size, modified, changed) = numbers
         }
     }
@@ -191,11 +199,27 @@ struct RegistryCache {
 
     let folder: String
     var file: String { folder + "/" + Self.fileName }
-    private(set) var entries: [String: Entry] = [:]
-    /// Paths looked up or stored during this discovery.
-    private var visited = Set<String>()
+    /// The file's entries as read, each decoded when asked for.
+    private var index: Index?
+    /// What this discovery did with each of `index`'s entries, by position.
+    private var marks: [Mark] = []
+    /// Where in `index` the next lookup probably is: the one after the last found.
+    private var next = 0
+    /// Entries stored by this discovery, by path: they replace the file's.
+    private var stored: [String: Entry] = [:]
     /// True when the entries differ from the file: something to write.
     private(set) var isDirty = false
+
+    /// What became of an entry of the file: a byte each, where a `Set<String>` of the visited
+    /// paths cost about 1,500 instructions a plugin.
+    private enum Mark: UInt8 {
+        /// Not asked for yet: `prune` checks its file.
+        case unvisited
+        /// Asked for: its file was keyed by this discovery.
+        case visited
+        /// Gone from the cache: replaced by a stored entry, forgotten, pruned, or undecodable.
+        case dropped
+    }
 
     /// The cache in `folder`: its entries if the file is whole, ours, safe and of this format;
     /// otherwise none (a corrupt or foreign file is rewritten on `save()`).
@@ -205,11 +229,12 @@ struct RegistryCache {
             isDirty = FileManager.default.fileExists(atPath: file)
             return
         }
-        entries = loaded
+        index = loaded
+        marks = Array(repeating: .unvisited, count: loaded.count)
     }
 
     /// The file's entries, or nil if it is missing, unsafe, too large, torn, or not of this format.
-    private static func load(_ file: String) -> [String: Entry]? {
+    private static func load(_ file: String) -> Index? {
         if FileTrust.problem(forPlugin: file) != nil { return nil }  // others could forge what we would load
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
@@ -218,119 +243,91 @@ struct RegistryCache {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
             info.st_mode & 0o022 == 0, info.st_size <= maxFileBytes
         else { return nil }
-        guard let mapped = CacheBytes(fd: fd, size: Int(info.st_size)) else { return nil }
-        return parse(mapped)
+        guard let bytes = CacheBytes(fd: fd, size: Int(info.st_size)) else { return nil }
+        return Index(bytes)
     }
 
-    /// The entries of a whole file of this format: the header line, two lines an entry (each
-    /// but the last ending in a comma), `]}`.
-    static func parse(_ mapped: CacheBytes) -> [String: Entry]? {
-        let file = mapped.bytes
-        var lines: [Range<Int>] = []
-        var start = 0
-        while start < file.count {
-            let end =
-                memchr(file.baseAddress! + start, 0x0A, file.count - start)
-                .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - file.baseAddress! }
-                ?? file.count
-            lines.append(start..<end)
-            start = end + 1
-        }
-        guard lines.count >= 2, lines.count % 2 == 0, file[lines.first!].elementsEqual(header.utf8),
-            file[lines.last!].elementsEqual("]}".utf8)
-        else { return nil }
-        var entries: [String: Entry] = [:]
-        entries.reserveCapacity(lines.count / 2)
-        var n = 1
-        while n < lines.count - 1 {
-            var head = lines[n], tail = lines[n + 1]
-            guard file[head].last == UInt8(ascii: ","), !tail.isEmpty else { return nil }
-            head = head.lowerBound..<head.upperBound - 1
-            if n + 2 < lines.count - 1 {  // every line but the last entry's second ends in a comma
-                guard file[tail].last == UInt8(ascii: ",") else { return nil }
-                tail = tail.lowerBound..<tail.upperBound - 1
+    /// Every entry, decoded: the file's (but those dropped or undecodable) and those stored since.
+    /// For saving, and for tests; discovery looks entries up one at a time.
+    var entries: [String: Entry] {
+        var all: [String: Entry] = [:]
+        if let index {
+            for n in 0..<index.count where marks[n] != .dropped {
+                if let entry = index.entry(at: n) { all[entry.path] = entry }
             }
-            guard
-                let entry = Self.entry(
-                    head: UnsafeBufferPointer(rebasing: file[head]), tail: UnsafeBufferPointer(rebasing: file[tail]),
-                    in: mapped)
-            else { return nil }
-            entries[entry.path] = entry
-            n += 2
         }
-        return entries
-    }
-
-    /// One entry: its head `[path, key, kind, identifiers]` (checked now) and its tail,
-    /// `[record, near misses]` or `[reason]`, checked when decoded.
-    private static func entry(
-        head: UnsafeBufferPointer<UInt8>, tail: UnsafeBufferPointer<UInt8>, in file: CacheBytes
-    ) -> Entry? {
-        var parser = JSONValueParser(head)
-        let value = try? parser.parseDocument()
-        guard case .list(let parts)? = value, parts.count == 4, case .string(let path) = parts[0],
-            case .string(let keyText) = parts[1], let key = FileKey(text: keyText), case .string(let kind) = parts[2],
-            case .string(let identifiers) = parts[3]
-        else { return nil }
-        switch kind {
-        case "rejected":
-            var parser = JSONValueParser(tail)
-            let reason = try? parser.parseDocument()
-            guard case .list(let r)? = reason, r.count == 1, case .string(let text) = r[0] else { return nil }
-            return Entry(path: path, key: key, content: .rejection(text))
-        case "usable", "unusable":
-            return Entry(
-                path: path, key: key,
-                content: .plugin(
-                    usable: kind == "usable", identifiers: identifiers,
-                    record: Record(line: tail, in: file)))
-        default: return nil
-        }
+        all.merge(stored) { _, new in new }
+        return all
     }
 
     /// What the cache knows of the file at `path` as it is now (`key`), or nil (then read the file and `store`).
     mutating func lookup(_ path: String, key: FileKey) -> Entry? {
-        visited.insert(path)
-        guard let entry = entries[path], entry.key == key else { return nil }
-        return entry
+        if !stored.isEmpty, let entry = stored[path] { return entry.key == key ? entry : nil }
+        guard let index, let n = index.find(path, hint: next), marks[n] != .dropped else { return nil }
+        (marks[n], next) = (.visited, n + 1)
+        guard let entry = index.entry(at: n, path: path) else {
+            drop(n)  // undecodable: the file is read again, and the cache rewritten without the entry
+            return nil
+        }
+        return entry.key == key ? entry : nil
     }
 
     /// Records what reading `path` (as it was at `key`) gave.
     mutating func store(_ path: String, key: FileKey, _ outcome: Result<PluginFile, Rejection>) {
-        visited.insert(path)
         switch outcome {
         case .success(let plugin):
-            entries[path] = Entry(
-                path: path, key: key,
-                content: .plugin(
-                    usable: plugin.isUsable,
-                    identifiers: plugin.cellTypes.map(\.identifier.name).joined(separator: " "),
-                    record: Record(plugin)))
-        case .failure(let rejection): entries[path] = Entry(path: path, key: key, content: .rejection(rejection.reason))
+            replace(
+                Entry(
+                    path: path, key: key,
+                    content: .plugin(
+                        usable: plugin.isUsable,
+                        identifiers: plugin.cellTypes.map(\.identifier.name).joined(separator: " "),
+                        record: Record(plugin))))
+        case .failure(let rejection): replace(Entry(path: path, key: key, content: .rejection(rejection.reason)))
         }
-        isDirty = true
     }
 
     /// Records the near misses found in `plugin` (read at `key`), if its entry is still of that version.
     mutating func store(nearMissesOf plugin: PluginFile, key: FileKey) {
-        guard let entry = entries[plugin.path], entry.key == key, case .plugin(let usable, let ids, _) = entry.content
+        guard let entry = lookup(plugin.path, key: key), case .plugin(let usable, let ids, _) = entry.content
         else { return }
-        entries[plugin.path]!.content = .plugin(usable: usable, identifiers: ids, record: Record(plugin))
-        isDirty = true
+        replace(
+            Entry(
+                path: plugin.path, key: key, content: .plugin(usable: usable, identifiers: ids, record: Record(plugin)))
+        )
     }
 
     /// Drops the entry for `path`, whose file could not be keyed (gone, or no longer a regular file).
     mutating func forget(_ path: String) {
-        visited.insert(path)
-        if entries.removeValue(forKey: path) != nil { isDirty = true }
+        if stored.removeValue(forKey: path) != nil { isDirty = true }
+        if let n = index?.find(path), marks[n] != .dropped { drop(n) }
     }
 
-    /// Drops every entry not visited whose file is gone or changed (one `stat` each).
+    /// Drops every entry of the file not visited whose file is gone or changed (one `stat` each):
+    /// a visited entry's file was keyed by this discovery. An entry left stale would do no harm
+    /// (every use compares a fresh key), but the file would grow with every plugin ever seen.
     mutating func prune() {
-        for (path, entry) in entries where !visited.contains(path) && FileKey(path: path) != entry.key {
-            entries.removeValue(forKey: path)
-            isDirty = true
+        guard let index else { return }
+        for n in 0..<index.count where marks[n] == .unvisited {
+            marks[n] = .visited
+            guard let entry = index.entry(at: n) else {
+                drop(n)
+                continue
+            }
+            if stored[entry.path] == nil, FileKey(path: entry.path) != entry.key { drop(n) }
         }
+    }
+
+    /// `entry` in place of any entry for its path.
+    private mutating func replace(_ entry: Entry) {
+        if let n = index?.find(entry.path) { marks[n] = .dropped }
+        stored[entry.path] = entry
+        isDirty = true
+    }
+
+    private mutating func drop(_ n: Int) {
+        marks[n] = .dropped
+        isDirty = true
     }
 
     /// The file's text: the header, two lines an entry (a record read from the file and never
