@@ -40,8 +40,27 @@ enum FileTrust {
         /// asking it twice for each of 1,000 plugins cost more than the `stat`s themselves. Not kept
         /// for the whole process: an embedder may change its user between discoveries.
         private let user = getuid()
-        private var realFolders: [String: String] = [:]
-        private var above: [String: (path: String, reason: String)?] = [:]
+
+        /// What one discovery learns of a folder holding plugins, once. A class: `problem` returns
+        /// it for every plugin, and copying a `stat` and two strings each time cost more than the rest.
+        private final class Folder {
+            /// The folder as the plugins' paths name it, in UTF-8.
+            let named: [UInt8]
+            /// Where it really is (symlinks resolved).
+            let real: String
+            /// Its `stat`, nil if it has none.
+            let info: stat?
+            /// What the folders above it say: the first problem met, nearest first.
+            let above: (path: String, reason: String)?
+
+            init(named: [UInt8], real: String, info: stat?, above: (path: String, reason: String)?) {
+                (self.named, self.real, self.info, self.above) = (named, real, info, above)
+            }
+        }
+        private var folders: [String: Folder] = [:]
+        /// The folder of the last plugin checked: discovery meets a folder's plugins one after
+        /// another, and comparing bytes costs less than hashing its name for `folders`.
+        private var last: Folder?
 
         init() {}
 
@@ -51,54 +70,67 @@ enum FileTrust {
         func problem(forPlugin path: String, lstat known: stat? = nil) -> (path: String, reason: String)? {
             var info = known ?? stat()
             // Split by hand: NSString's path methods cost several microseconds a call.
-            let bytes = path.utf8
-            guard bytes.first == UInt8(ascii: "/"), bytes.last != UInt8(ascii: "/"),
-                let slash = bytes.lastIndex(of: UInt8(ascii: "/")), known != nil || lstat(path, &info) == 0,
-                info.st_mode & S_IFMT != S_IFLNK
-            else { return FileTrust.problem(forPlugin: path) }
-            let named = slash == bytes.startIndex ? "/" : String(path[..<slash])
-            let folder = real(named)
+            var bytes = path
+            let slash = bytes.withUTF8 { b -> Int? in
+                guard b.count > 1, b[0] == UInt8(ascii: "/"), b[b.count - 1] != UInt8(ascii: "/") else { return nil }
+                var i = b.count - 1
+                while b[i] != UInt8(ascii: "/") { i -= 1 }
+                return i
+            }
+            guard let slash, known != nil || lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
+                return FileTrust.problem(forPlugin: path)
+            }
+            let folder = self.folder(of: &bytes, slash: slash)
+            /// The file's path with its folder as it really is.
+            func real() -> String {
+                var tail = path
+                return (folder.real == "/" ? "" : folder.real)
+                    + tail.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[slash...]), as: UTF8.self) }
+            }
             if FileTrust.problem(at: path, info, user: user) != nil {  // named as it really is, as the full check does
-                let real = (folder == "/" ? "" : folder) + String(path[slash...])
+                let real = real()
                 return FileTrust.problem(at: real, info, user: user).map { (real, $0) }
             }
-            if let reason = folderProblem(folder, holding: { (folder == "/" ? "" : folder) + String(path[slash...]) }) {
-                return (folder, reason)
+            // The entry matters only to a sticky folder others can write, and is named only then.
+            if let own = folder.info,
+                let reason = FileTrust.problem(
+                    at: folder.real, own, holding: own.st_mode & 0o022 != 0 ? real() : nil, user: user)
+            {
+                return (folder.real, reason)
             }
-            if let known = above[folder] { return known }
-            var found: (path: String, reason: String)?
-            for (outer, entry) in FileTrust.folders(above: folder) {
+            return folder.above
+        }
+
+        /// What is known of the folder named by the first `slash` bytes of `path` (`/` if 0).
+        private func folder(of path: inout String, slash: Int) -> Folder {
+            let named = path.withUTF8 { bytes -> String? in
+                let folder = UnsafeBufferPointer(rebasing: bytes[0..<max(slash, 1)])
+                if let last, last.named.count == folder.count,
+                    last.named.withUnsafeBufferPointer({ memcmp($0.baseAddress!, folder.baseAddress!, $0.count) == 0 })
+                {
+                    return nil
+                }
+                return String(decoding: folder, as: UTF8.self)
+            }
+            guard let named else { return last! }
+            if let known = folders[named] {
+                last = known
+                return known
+            }
+            let real = FileTrust.realPath(named) ?? named
+            var own = stat()
+            let info: stat? = stat(real, &own) == 0 ? own : nil
+            var above: (path: String, reason: String)?
+            for (outer, entry) in FileTrust.folders(above: real) {
                 if let reason = FileTrust.problem(at: outer, holding: entry) {
-                    found = (outer, reason)
+                    above = (outer, reason)
                     break
                 }
             }
-            above[folder] = found
-            return found
-        }
-
-        /// The folder's own check: its `stat` is memoized; the entry matters only to a sticky
-        /// folder others can write, and is named only then.
-        private var folderInfo: [String: stat?] = [:]
-        private func folderProblem(_ folder: String, holding entry: () -> String) -> String? {
-            let info: stat?
-            if let known = folderInfo[folder] {
-                info = known
-            } else {
-                var s = stat()
-                info = stat(folder, &s) == 0 ? s : nil
-                folderInfo[folder] = info
-            }
-            guard let info else { return nil }
-            return FileTrust.problem(
-                at: folder, info, holding: info.st_mode & 0o022 != 0 ? entry() : nil, user: user)
-        }
-
-        private func real(_ folder: String) -> String {
-            if let known = realFolders[folder] { return known }
-            let resolved = FileTrust.realPath(folder) ?? folder
-            realFolders[folder] = resolved
-            return resolved
+            let folder = Folder(named: Array(named.utf8), real: real, info: info, above: above)
+            folders[named] = folder
+            last = folder
+            return folder
         }
     }
 
