@@ -155,16 +155,15 @@ public struct Catalog: Sendable {
             // Files are examined relative to their folder: a path walk of one name, not of every folder above.
             let folder = files.count > 1 ? open(entry.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
             defer { if folder >= 0 { close(folder) } }
+            // A candidate's name starts here in its path: fstatat takes it from there, no new string.
+            let nameOffset = entry.path.utf8.count + 1
             for candidate in files {
                 // Keyed before reading: a change made while the file is read misses next time.
                 // One lstat serves the key, the dedup and the file's own trust check, unless it is a symlink.
                 var link = stat(), info = stat()
                 let linked =
                     folder >= 0
-                    ? fstatat(
-                        folder, String(candidate.utf8.dropFirst(entry.path.utf8.count + 1))!, &link, AT_SYMLINK_NOFOLLOW
-                    )
-                        == 0
+                    ? candidate.withCString { fstatat(folder, $0 + nameOffset, &link, AT_SYMLINK_NOFOLLOW) } == 0
                     : lstat(candidate, &link) == 0
                 if linked, link.st_mode & S_IFMT != S_IFLNK { info = link }
                 let key =
@@ -408,19 +407,66 @@ public struct Catalog: Sendable {
             return []
         }
         defer { closedir(directory) }
-        var names: [String] = []
+        // The library names, end to end in one buffer: no string is made until they are sorted.
+        var names: [UInt8] = [], ranges: [Range<Int>] = [], ascii = true
         while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            withUnsafeBytes(of: &item.pointee.d_name) { raw in
+                let name = UnsafeBufferPointer(
+                    start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    count: strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count))
+                guard isLibraryName(name) else { return }
+                ascii = ascii && name.allSatisfy { $0 < 0x80 }
+                ranges.append(names.count..<names.count + name.count)
+                names.append(contentsOf: name)
             }
-            if isLibraryName(name) { names.append(name) }
         }
-        return names.sorted().map { entry.path + "/" + $0 }
+        return names.withUnsafeBufferPointer { names in
+            // Sorted by name as strings sort, which for ASCII is byte order: sorting 1,000 paths
+            // with `<` cost 3,000 instructions a path, by `memcmp` of their names 400.
+            if ascii {
+                ranges.sort {
+                    RegistryCache.Index.compare(
+                        UnsafeBufferPointer(rebasing: names[$0]), UnsafeBufferPointer(rebasing: names[$1])) < 0
+                }
+            }
+            var prefix = entry.path + "/"
+            let paths = prefix.withUTF8 { prefix in
+                ranges.map { range in
+                    // Ill-formed UTF-8 is repaired, as `String(decoding:)` (and so `String(cString:)`) repairs it.
+                    String(unsafeUninitializedCapacity: prefix.count + range.count) { buffer in
+                        _ = buffer.initialize(from: prefix)
+                        _ = UnsafeMutableBufferPointer(rebasing: buffer[prefix.count...]).initialize(
+                            from: UnsafeBufferPointer(rebasing: names[range]))
+                        return prefix.count + range.count
+                    }
+                }
+            }
+            return ascii ? paths : paths.sorted()
+        }
     }
 
     /// `libFoo.so` or `libFoo.so.1.2`.
     static func isLibraryName(_ name: String) -> Bool {
         name.hasSuffix(".so") || name.contains(".so.")
+    }
+
+    /// `isLibraryName` of a name's bytes: compared as bytes when they are ASCII (the same answer,
+    /// without a string a name), else as the string they decode to.
+    static func isLibraryName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        var ascii = true
+        for byte in name where byte >= 0x80 { ascii = false }
+        guard ascii else { return isLibraryName(String(decoding: name, as: UTF8.self)) }
+        let dotSo = ".so".utf8
+        if name.count >= 3, name[(name.count - 3)...].elementsEqual(dotSo) { return true }
+        guard name.count >= 4 else { return false }
+        for start in 0...(name.count - 4) where name[start] == UInt8(ascii: ".") {
+            if name[start + 1] == UInt8(ascii: "s"), name[start + 2] == UInt8(ascii: "o"),
+                name[start + 3] == UInt8(ascii: ".")
+            {
+                return true
+            }
+        }
+        return false
     }
 
     // MARK: Precedence
