@@ -75,14 +75,12 @@ extension RegistryCache {
             guard headEnd - head > 3, bytes[head] == UInt8(ascii: "["), bytes[head + 1] == UInt8(ascii: "\"") else {
                 return nil
             }
-            var i = head + 2
-            while i < headEnd {
-                let byte = bytes[i]
-                if byte == UInt8(ascii: "\"") { break }
-                guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-                i += 1
+            let start = head + 2
+            guard let quote = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\"")), headEnd - start) else {
+                return nil
             }
-            guard i < headEnd else { return nil }
+            let i = UnsafePointer<UInt8>(quote.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
+            guard RegistryCache.isPlain(UnsafeBufferPointer(rebasing: bytes[start..<i])) else { return nil }
             return Span(
                 head: Int32(head), headEnd: Int32(headEnd), tail: Int32(tail.lowerBound),
                 tailEnd: Int32(tail.upperBound),
@@ -114,22 +112,25 @@ extension RegistryCache {
         /// The path of the entry at `index`, as a string.
         func pathString(at index: Int) -> String { withPath(at: index) { String(decoding: $0, as: UTF8.self) } }
 
-        /// The index of the entry for `path`, by binary search on the bytes; nil if there is none.
-        /// The entry at `hint` is tried first: discovery asks for paths in the file's order, and a
-        /// search cost about 700 instructions a path.
-        func find(_ path: String, hint: Int = -1) -> Int? {
+        /// The index of the entry for `path`; nil if there is none.
+        func find(_ path: String) -> Int? {
             var path = path
-            return path.withUTF8 { wanted in
-                if hint >= 0, hint < spans.count, withPath(at: hint, { Self.compare($0, wanted) }) == 0 { return hint }
-                var low = 0, high = spans.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    let order = withPath(at: middle) { Self.compare($0, wanted) }
-                    if order == 0 { return middle }
-                    if order < 0 { low = middle + 1 } else { high = middle }
-                }
-                return nil
+            return path.withUTF8 { find($0) }
+        }
+
+        /// The index of the entry whose path has the bytes `wanted`, by binary search; nil if there
+        /// is none. The entry at `hint` is tried first: discovery asks for paths in the file's
+        /// order, and a search cost about 700 instructions a path.
+        func find(_ wanted: UnsafeBufferPointer<UInt8>, hint: Int = -1) -> Int? {
+            if hint >= 0, hint < spans.count, withPath(at: hint, { Self.compare($0, wanted) }) == 0 { return hint }
+            var low = 0, high = spans.count
+            while low < high {
+                let middle = (low + high) / 2
+                let order = withPath(at: middle) { Self.compare($0, wanted) }
+                if order == 0 { return middle }
+                if order < 0 { low = middle + 1 } else { high = middle }
             }
+            return nil
         }
 
         /// Byte order: negative if `a` comes first, 0 if equal, positive if `b` comes first.
@@ -146,16 +147,27 @@ extension RegistryCache {
         /// `path`, if given, is its path (the caller found it by that path), which saves a copy.
         func entry(at index: Int, path: String? = nil) -> Entry? {
             let span = spans[index]
-            guard span.pathEnd >= 0 else { return RegistryCache.decodeEntry(span, in: file) }
-            return RegistryCache.decodePlainEntry(span, path: path ?? pathString(at: index), in: file)
-                ?? RegistryCache.decodeEntry(span, in: file)
+            let tail = UnsafeBufferPointer(rebasing: file.bytes[Int(span.tail)..<Int(span.tailEnd)])
+            switch plainHead(at: index) {
+            case .plugin(let keyText, let usable, let identifiers)?:
+                guard let key = FileKey(bytes: keyText) else { return RegistryCache.decodeEntry(span, in: file) }
+                return Entry(
+                    path: path ?? pathString(at: index), key: key,
+                    content: .plugin(
+                        usable: usable, identifiers: String(decoding: identifiers, as: UTF8.self),
+                        record: Record(line: tail, in: file)))
+            case .rejection(let keyText)?:
+                guard let key = FileKey(bytes: keyText) else { return RegistryCache.decodeEntry(span, in: file) }
+                return RegistryCache.rejection(path: path ?? pathString(at: index), key: key, tail: tail)
+            case nil: return RegistryCache.decodeEntry(span, in: file)
+            }
         }
     }
 
     /// The text of the string field at `i` of a head, `,"text"` (the closing quote the first
     /// after the opening one), `i` moved past it; nil if there is none before `end`. Nothing is
     /// checked: each field's reader refuses what it does not expect, a backslash included.
-    private static func field(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, upTo end: Int)
+    static func field(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, upTo end: Int)
         -> UnsafeBufferPointer<UInt8>?
     {
         guard i + 2 < end, bytes[i] == UInt8(ascii: ","), bytes[i + 1] == UInt8(ascii: "\"") else { return nil }
@@ -166,34 +178,50 @@ extension RegistryCache {
         return UnsafeBufferPointer(rebasing: bytes[start..<stop])
     }
 
+    /// Whether `bytes` are printable ASCII without a backslash: a JSON string's text as it is.
+    /// No early exit: the loop is a reduction the compiler vectorizes.
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var bad: UInt8 = 0
+        for byte in bytes { bad |= (byte &- 0x20 >= 0x5F ? 1 : 0) | (byte == UInt8(ascii: "\\") ? 1 : 0) }
+        return bad == 0
+    }
+
     /// Whether `bytes` are `text`'s UTF-8.
-    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
     }
 
-    /// An entry whose head is written as this version writes it, decoded by hand (what the JSON
-    /// parser would give); nil if it is not (then `decodeEntry` decides). `path` is the head's
-    /// first field, plain: the span's `pathEnd` is its closing quote.
-    static func decodePlainEntry(_ span: Index.Span, path: String, in file: CacheBytes) -> Entry? {
-        let bytes = file.bytes, end = Int(span.headEnd)
-        var i = Int(span.pathEnd) + 1
-        guard let keyText = field(bytes, &i, upTo: end), let key = FileKey(bytes: keyText),
-            let kind = field(bytes, &i, upTo: end), let identifiers = field(bytes, &i, upTo: end),
-            i == end - 1, bytes[i] == UInt8(ascii: "]"),
-            identifiers.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") })
-        else { return nil }
-        let tail = UnsafeBufferPointer(rebasing: bytes[Int(span.tail)..<Int(span.tailEnd)])
-        let usable = equal(kind, "usable")
-        guard usable || equal(kind, "unusable") else {
-            return equal(kind, "rejected") ? rejection(path: path, key: key, tail: tail) : nil
-        }
-        return Entry(
-            path: path, key: key,
-            content: .plugin(
-                usable: usable, identifiers: String(decoding: identifiers, as: UTF8.self),
-                record: Record(line: tail, in: file)))
+    /// The fields of a head written as this version writes it, read in place.
+    enum PlainHead {
+        /// A plugin's: its key's text, whether it is usable, and its identifiers (space-separated,
+        /// printable ASCII), in the file's memory.
+        case plugin(key: UnsafeBufferPointer<UInt8>, usable: Bool, identifiers: UnsafeBufferPointer<UInt8>)
+        /// A rejection's: its key's text (the reason is in the entry's second line).
+        case rejection(key: UnsafeBufferPointer<UInt8>)
     }
+}
 
+extension RegistryCache.Index {
+    /// The head of the entry at `index` read by hand, in place (what the JSON parser would give);
+    /// nil if it is not written as this version writes it (then `entry(at:)` decides).
+    func plainHead(at index: Int) -> RegistryCache.PlainHead? {
+        let span = spans[index], bytes = file.bytes, end = Int(span.headEnd)
+        guard span.pathEnd >= 0 else { return nil }
+        var i = Int(span.pathEnd) + 1
+        guard let key = RegistryCache.field(bytes, &i, upTo: end), let kind = RegistryCache.field(bytes, &i, upTo: end),
+            let identifiers = RegistryCache.field(bytes, &i, upTo: end),
+            i == end - 1, bytes[i] == UInt8(ascii: "]"),
+            RegistryCache.isPlain(identifiers)
+        else { return nil }
+        let usable = RegistryCache.equal(kind, "usable")
+        if usable || RegistryCache.equal(kind, "unusable") {
+            return .plugin(key: key, usable: usable, identifiers: identifiers)
+        }
+        return RegistryCache.equal(kind, "rejected") ? .rejection(key: key) : nil
+    }
+}
+
+extension RegistryCache {
     /// Any entry, through the JSON parser: its head `[path, key, kind, identifiers]` (checked
     /// now) and its tail, `[record, near misses]` (checked when decoded) or `[reason]`.
     static func decodeEntry(_ span: Index.Span, in file: CacheBytes) -> Entry? {
@@ -217,7 +245,7 @@ extension RegistryCache {
     }
 
     /// A rejection's entry: its tail is `[reason]`.
-    private static func rejection(path: String, key: FileKey, tail: UnsafeBufferPointer<UInt8>) -> Entry? {
+    static func rejection(path: String, key: FileKey, tail: UnsafeBufferPointer<UInt8>) -> Entry? {
         var parser = JSONValueParser(tail)
         let reason = try? parser.parseDocument()
         guard case .list(let r)? = reason, r.count == 1, case .string(let text) = r[0] else { return nil }

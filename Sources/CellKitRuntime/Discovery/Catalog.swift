@@ -89,29 +89,32 @@ public struct Catalog: Sendable {
     package let filesRead: Int
     /// The plugin files found, in search order: what `plugins` decodes.
     private let found: [Found]
+    /// The paths of `found`, end to end: a path is made a string only when its plugin is decoded
+    /// (a string and its reference counting a plugin cost more than the rest of a warm lookup).
+    private let pathBytes: [UInt8]
+    /// The identifiers of `found`, each plugin's space-separated, end to end.
+    private let identifierBytes: [UInt8]
     private let storage: Storage
 
-    /// A file, whatever the names it is reached by.
-    private struct FileID: Hashable {
-        let device: UInt64, inode: UInt64
-    }
-
     /// A plugin file as discovery found it: enough to decide who provides an identifier.
-    struct Found: @unchecked Sendable {  // `record` is read and written under `storage`'s lock only
-        let path: String
+    struct Found: @unchecked Sendable {  // a record is read and written under `storage`'s lock only
+        /// Where its path is in `pathBytes`.
+        let path: Range<Int32>
         let usable: Bool
-        /// Space-separated.
-        let identifiers: String
+        /// Where its identifiers (space-separated) are in `identifierBytes`.
+        let identifiers: Range<Int32>
         /// The file's key when it was read or looked up, for storing its near misses in the cache.
         let key: RegistryCache.FileKey?
-        let record: RegistryCache.Record
+        /// Where its record is: an entry of the cache file (decoded when asked for), or at hand.
+        let record: RegistryCache.Source
     }
 
     /// What is worked out on demand, under a lock: a `Catalog` is shared by a registry's threads.
     private final class Storage: Sendable {
         struct State {
             var cache: RegistryCache?
-            var plugins: [PluginFile?]
+            /// The plugins decoded so far, by index in `found`.
+            var plugins: [Int: PluginFile] = [:]
             var all: ([Registration], [Shadowing])?
             var diagnoses = 0
         }
@@ -146,91 +149,20 @@ public struct Catalog: Sendable {
     /// list` shows them.
     package init(options: DiscoveryOptions, diagnosingNearMisses: Bool) {
         self.options = options
-        var found: [Found] = [], rejections: [Rejection] = [], seen = Set<String>(), seenFiles = Set<FileID>()
-        var cache = options.useCache ? RegistryCache(folder: options.resolvedCacheFolder) : nil
-        var filesRead = 0, diagnoses = 0
-        let trust = FileTrust.Memo()
-        for entry in options.searchPath.entries {
-            let files = Self.candidates(in: entry, rejections: &rejections, allowUnsafe: options.allowUnsafePermissions)
-            // Files are examined relative to their folder: a path walk of one name, not of every folder above.
-            let folder = files.count > 1 ? open(entry.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
-            defer { if folder >= 0 { close(folder) } }
-            // A candidate's name starts here in its path: fstatat takes it from there, no new string.
-            let nameOffset = entry.path.utf8.count + 1
-            for candidate in files {
-                // Keyed before reading: a change made while the file is read misses next time.
-                // One lstat serves the key, the dedup and the file's own trust check, unless it is a symlink.
-                var link = stat(), info = stat()
-                let linked =
-                    folder >= 0
-                    ? candidate.withCString { fstatat(folder, $0 + nameOffset, &link, AT_SYMLINK_NOFOLLOW) } == 0
-                    : lstat(candidate, &link) == 0
-                if linked, link.st_mode & S_IFMT != S_IFLNK { info = link }
-                let key =
-                    linked && (link.st_mode & S_IFMT != S_IFLNK || stat(candidate, &info) == 0)
-                    ? RegistryCache.FileKey(info) : nil
-                // One file reached twice (a symlink, a hard link) is not a conflict.
-                if let key {
-                    guard seenFiles.insert(FileID(device: key.device, inode: key.inode)).inserted else { continue }
-                } else {
-                    guard seen.insert((candidate as NSString).resolvingSymlinksInPath).inserted else { continue }
-                }
-                if !options.allowUnsafePermissions,
-                    let problem = trust.problem(forPlugin: candidate, lstat: linked ? link : nil)
-                {
-                    let reason = problem.path == candidate ? problem.reason : "\(problem.path): \(problem.reason)"
-                    rejections.append(Rejection(path: candidate, reason: reason))
-                    continue
-                }
-                if let key, let cached = cache?.lookup(candidate, key: key) {
-                    switch cached.content {
-                    case .rejection(let reason): rejections.append(Rejection(path: candidate, reason: reason))
-                    case .plugin(let usable, let identifiers, let record):
-                        if diagnosingNearMisses, record.decoded(path: candidate)?.knownNearMisses == nil,
-                            var plugin = record.decoded(path: candidate)
-                        {
-                            plugin.knownNearMisses = NearMiss.diagnose(path: candidate)
-                            diagnoses += 1
-                            cache?.store(nearMissesOf: plugin, key: key)
-                            found.append(
-                                Found(
-                                    path: candidate, usable: usable, identifiers: identifiers, key: key,
-                                    record: RegistryCache.Record(plugin)))
-                        } else {
-                            found.append(
-                                Found(
-                                    path: candidate, usable: usable, identifiers: identifiers, key: key, record: record)
-                            )
-                        }
-                    }
-                    continue
-                }
-                let examined = PluginFile.examine(path: candidate, diagnosing: diagnosingNearMisses)
-                filesRead += 1
-                if diagnosingNearMisses, case .success = examined.outcome { diagnoses += 1 }
-                if let key, examined.fromContents {
-                    cache?.store(candidate, key: key, examined.outcome)
-                } else {
-                    cache?.forget(candidate)
-                }
-                switch examined.outcome {
-                case .success(let plugin):
-                    found.append(
-                        Found(
-                            path: candidate, usable: plugin.isUsable,
-                            identifiers: plugin.cellTypes.map(\.identifier.name).joined(separator: " "),
-                            key: key, record: RegistryCache.Record(plugin)))
-                case .failure(let rejection): rejections.append(rejection)
-                }
-            }
+        var walk = Walk(options: options, diagnosing: diagnosingNearMisses)
+        for entry in options.searchPath.entries { walk.visit(entry) }
+        walk.cache?.prune()
+        walk.cache?.save()
+        (filesRead, found, rejections) = (walk.filesRead, walk.found, walk.rejections)
+        (pathBytes, identifierBytes) = (walk.pathBytes, walk.identifierBytes)
+        storage = Storage(Storage.State(cache: walk.cache, diagnoses: walk.diagnoses))
+    }
+
+    /// The path of `f`.
+    private func path(of f: Found) -> String {
+        pathBytes.withUnsafeBufferPointer {
+            String(decoding: $0[Int(f.path.lowerBound)..<Int(f.path.upperBound)], as: UTF8.self)
         }
-        cache?.prune()
-        cache?.save()
-        self.filesRead = filesRead
-        self.found = found
-        self.rejections = rejections
-        storage = Storage(
-            Storage.State(cache: cache, plugins: Array(repeating: nil, count: found.count), diagnoses: diagnoses))
     }
 
     /// The plugin at `index` of `plugins`, decoding only that one.
@@ -240,13 +172,13 @@ public struct Catalog: Sendable {
 
     private func plugin(at index: Int, _ state: inout Storage.State) -> PluginFile {
         if let plugin = state.plugins[index] { return plugin }
-        let f = found[index]
+        let f = found[index], path = path(of: f)
         let plugin =
-            f.record.decoded(path: f.path)
+            RegistryCache.record(f.record, in: state.cache, path: path)?.decoded(path: path)
             // A cache line that does not decode (it was checked as JSON when read): read the file.
-            ?? ((try? PluginFile.examine(path: f.path, diagnosing: false).outcome.get())
+            ?? ((try? PluginFile.examine(path: path, diagnosing: false).outcome.get())
                 ?? PluginFile(
-                    path: f.path,
+                    path: path,
                     descriptor: PluginDescriptor(name: "?", version: "", summary: "", abiMajor: 0, abiMinor: 0),
                     cellTypes: [],
                     problems: ["its registry cache entry is unreadable and the file no longer reads as a plugin"],
@@ -295,37 +227,48 @@ public struct Catalog: Sendable {
         }
     }
 
-    /// Whether the space-separated `list` holds `name`.
-    private static func list(_ list: String, contains name: String) -> Bool {
-        var list = list, name = name
-        return list.withUTF8 { list in
-            name.withUTF8 { name in
-                var start = 0
-                while start <= list.count - name.count {
-                    var end = start
-                    while end < list.count, list[end] != UInt8(ascii: " ") { end += 1 }
-                    if end - start == name.count, memcmp(list.baseAddress! + start, name.baseAddress!, name.count) == 0
-                    {
-                        return true
-                    }
-                    start = end + 1
-                }
-                return false
-            }
-        }
-    }
-
     /// The registration for `identifier`, if a usable plugin provides it.
     /// Only the plugins that offer it are decoded: the first usable one on the path wins.
     public func registration(for identifier: CellIdentifier) -> Registration? {
         guard !BuiltinCells.isBuiltin(identifier.name) else { return nil }
-        for (index, f) in found.enumerated() where f.usable && Self.list(f.identifiers, contains: identifier.name) {
+        for index in offering(identifier.name) where found[index].usable {
             guard let declaration = plugin(at: index).cellTypes.first(where: { $0.identifier == identifier }) else {
                 continue
             }
             return Registration(identifier: identifier, pluginIndex: index, declaration: declaration)
         }
         return nil
+    }
+
+    /// The indices of the plugins whose identifiers include `name`, in search order: one search
+    /// through all the identifiers, not a string of them a plugin.
+    private func offering(_ name: String) -> [Int] {
+        var name = name, result: [Int] = []
+        name.withUTF8 { name in
+            identifierBytes.withUnsafeBufferPointer { all in
+                guard !name.isEmpty, let base = all.baseAddress else { return }
+                var from = 0, index = 0
+                // Each place the name's first byte is (memchr), compared there.
+                while from <= all.count - name.count,
+                    let hit = memchr(base + from, Int32(name[0]), all.count - name.count + 1 - from)
+                {
+                    let at = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base
+                    from = at + 1
+                    guard memcmp(base + at, name.baseAddress!, name.count) == 0 else { continue }
+                    // The plugin whose identifiers hold `at` (found is in the order of identifierBytes).
+                    while index < found.count, found[index].identifiers.upperBound <= at { index += 1 }
+                    guard index < found.count else { break }
+                    let range = found[index].identifiers, end = at + name.count
+                    if at >= range.lowerBound, end <= range.upperBound,
+                        at == range.lowerBound || all[at - 1] == UInt8(ascii: " "),
+                        end == range.upperBound || all[end] == UInt8(ascii: " "), result.last != index
+                    {
+                        result.append(index)
+                    }
+                }
+            }
+        }
+        return result
     }
 
     /// The registered identifier closest to `name`, for "did you mean" messages.
@@ -384,31 +327,69 @@ public struct Catalog: Sendable {
 
     // MARK: Walking the path
 
+    /// The library files of one search-path entry, in search order: their paths' bytes, each
+    /// path followed by a NUL (for system calls), and where each path is.
+    struct Listing {
+        var bytes: [UInt8] = []
+        var paths: [Range<Int>] = []
+        /// Where a file's name starts in its path (0 for a single file named on the path).
+        var nameOffset = 0
+
+        init() {}
+
+        /// The single file at `path`.
+        init(file path: String) {
+            bytes = Array(path.utf8) + [0]
+            paths = [0..<bytes.count - 1]
+        }
+
+        /// The files `names` in the folder whose path, with a slash, is `prefix`: in one buffer,
+        /// written in place.
+        init<Name: Collection<UInt8>>(prefix: [UInt8], names: some Collection<Name>) {
+            let total = names.reduce(0) { $0 + prefix.count + $1.count + 1 }
+            var paths: [Range<Int>] = []
+            paths.reserveCapacity(names.count)
+            bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+                var at = 0
+                for name in names {
+                    let start = at
+                    at += UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: prefix)
+                    at += UnsafeMutableBufferPointer(rebasing: buffer[at...]).initialize(fromContentsOf: name)
+                    paths.append(start..<at)
+                    buffer[at] = 0
+                    at += 1
+                }
+                count = at
+            }
+            (self.paths, nameOffset) = (paths, prefix.count)
+        }
+    }
+
     /// The library files of one search-path entry, sorted by name; unreadable folders become rejections.
-    static func candidates(in entry: SearchPath.Entry, rejections: inout [Rejection], allowUnsafe: Bool) -> [String] {
+    static func candidates(in entry: SearchPath.Entry, rejections: inout [Rejection], allowUnsafe: Bool) -> Listing {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory) else {
             if entry.isExplicit {
                 rejections.append(
                     Rejection(path: entry.path, reason: "no such folder (given by \(entry.origin.rawValue))"))
             }
-            return []
+            return Listing()
         }
-        guard isDirectory.boolValue else { return [entry.path] }  // a single library named on the path
+        guard isDirectory.boolValue else { return Listing(file: entry.path) }  // a single library named on the path
         if !allowUnsafe, let problem = FileTrust.problem(forFolder: entry.path) {
             let reason = problem.path == entry.path ? problem.reason : "\(problem.path): \(problem.reason)"
             rejections.append(Rejection(path: entry.path, reason: reason))
-            return []
+            return Listing()
         }
         // opendir/readdir: FileManager.contentsOfDirectory cost about 2 µs a name.
         guard let directory = opendir(entry.path) else {
             rejections.append(
                 Rejection(path: entry.path, reason: "cannot list the folder: \(String(cString: strerror(errno)))"))
-            return []
+            return Listing()
         }
         defer { closedir(directory) }
-        // The library names, end to end in one buffer: no string is made until they are sorted.
-        var names: [UInt8] = [], ranges: [Range<Int>] = [], ascii = true
+        // The library names, end to end in one buffer: no string a name.
+        var names: [UInt8] = [], found: [Name] = [], ascii = true
         while let item = readdir(directory) {
             withUnsafeBytes(of: &item.pointee.d_name) { raw in
                 let name = UnsafeBufferPointer(
@@ -416,32 +397,43 @@ public struct Catalog: Sendable {
                     count: strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count))
                 guard isLibraryName(name) else { return }
                 ascii = ascii && name.allSatisfy { $0 < 0x80 }
-                ranges.append(names.count..<names.count + name.count)
+                found.append(Name(name, at: names.count))
                 names.append(contentsOf: name)
             }
         }
         return names.withUnsafeBufferPointer { names in
-            // Sorted by name as strings sort, which for ASCII is byte order: sorting 1,000 paths
-            // with `<` cost 3,000 instructions a path, by `memcmp` of their names 400.
-            if ascii {
-                ranges.sort {
-                    RegistryCache.Index.compare(
-                        UnsafeBufferPointer(rebasing: names[$0]), UnsafeBufferPointer(rebasing: names[$1])) < 0
-                }
+            let prefix = Array(entry.path.utf8) + [UInt8(ascii: "/")]
+            guard ascii else {
+                // As strings, as before: ill-formed UTF-8 repaired (as `String(cString:)` repairs it), then sorted.
+                let sorted = found.map { String(decoding: names[$0.range], as: UTF8.self) }.sorted()
+                return Listing(prefix: prefix, names: sorted.map { Array($0.utf8) })
             }
-            var prefix = entry.path + "/"
-            let paths = prefix.withUTF8 { prefix in
-                ranges.map { range in
-                    // Ill-formed UTF-8 is repaired, as `String(decoding:)` (and so `String(cString:)`) repairs it.
-                    String(unsafeUninitializedCapacity: prefix.count + range.count) { buffer in
-                        _ = buffer.initialize(from: prefix)
-                        _ = UnsafeMutableBufferPointer(rebasing: buffer[prefix.count...]).initialize(
-                            from: UnsafeBufferPointer(rebasing: names[range]))
-                        return prefix.count + range.count
-                    }
-                }
-            }
-            return ascii ? paths : paths.sorted()
+            // Sorted by name as strings sort, which for ASCII is byte order: sorting 1,000 names as
+            // strings cost 3,000 instructions a name, by their first eight bytes (and `memcmp`) 150.
+            found.sort { $0.precedes($1, in: names) }
+            return Listing(prefix: prefix, names: found.lazy.map { UnsafeBufferPointer(rebasing: names[$0.range]) })
+        }
+    }
+
+    /// A file name in a buffer of names, with its first eight bytes as a number that sorts as they do.
+    private struct Name {
+        let key: UInt64
+        let start: Int, count: Int
+        var range: Range<Int> { start..<start + count }
+
+        init(_ name: UnsafeBufferPointer<UInt8>, at start: Int) {
+            var key: UInt64 = 0
+            for n in 0..<8 { key = key << 8 | UInt64(n < name.count ? name[n] : 0) }
+            (self.key, self.start, self.count) = (key, start, name.count)
+        }
+
+        /// Byte order (a name holds no NUL, so the zeros that pad a short key sort first, as its end does).
+        func precedes(_ other: Name, in names: UnsafeBufferPointer<UInt8>) -> Bool {
+            if key != other.key { return key < other.key }
+            guard count > 8, other.count > 8 else { return count < other.count }
+            return RegistryCache.Index.compare(
+                UnsafeBufferPointer(rebasing: names[start + 8..<start + count]),
+                UnsafeBufferPointer(rebasing: names[other.start + 8..<other.start + other.count])) < 0
         }
     }
 
@@ -490,5 +482,140 @@ public struct Catalog: Sendable {
             }
         }
         return (winners.values.sorted { $0.identifier < $1.identifier }, shadowed)
+    }
+}
+
+// MARK: - One walk of the search path
+
+extension Catalog {
+    /// What one discovery gathers as it walks the search path, and how it treats each file.
+    private struct Walk {
+        let allowUnsafe: Bool, diagnosing: Bool
+        var cache: RegistryCache?
+        let trust = FileTrust.Memo()
+        var found: [Found] = [], rejections: [Rejection] = []
+        var pathBytes: [UInt8] = [], identifierBytes: [UInt8] = []
+        /// The files met, by device and inode, and the files met that could not be keyed, by real path.
+        var seenFiles = FileIDSet(), seen = Set<String>()
+        var filesRead = 0, diagnoses = 0
+
+        init(options: DiscoveryOptions, diagnosing: Bool) {
+            (allowUnsafe, self.diagnosing) = (options.allowUnsafePermissions, diagnosing)
+            cache = options.useCache ? RegistryCache(folder: options.resolvedCacheFolder) : nil
+        }
+
+        /// Examines every library file of `entry`.
+        mutating func visit(_ entry: SearchPath.Entry) {
+            let listing = Catalog.candidates(in: entry, rejections: &rejections, allowUnsafe: allowUnsafe)
+            // Files are examined relative to their folder: a path walk of one name, not of every folder above.
+            let folder = listing.paths.count > 1 ? open(entry.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+            defer { if folder >= 0 { close(folder) } }
+            found.reserveCapacity(found.count + listing.paths.count)
+            seenFiles.reserve(seenFiles.count + listing.paths.count)
+            listing.bytes.withUnsafeBufferPointer { bytes in
+                for range in listing.paths {
+                    let name = folder >= 0 ? range.lowerBound + listing.nameOffset : range.lowerBound
+                    visit(
+                        UnsafeBufferPointer(rebasing: bytes[range]),
+                        name: UnsafeRawPointer(bytes.baseAddress! + name).assumingMemoryBound(to: CChar.self),
+                        in: folder)
+                }
+            }
+        }
+
+        /// Examines the file at `path` (its bytes, followed by a NUL), whose `name` is relative to
+        /// `folder` (if `folder` is open, else the whole path): keys it, checks its trust, then
+        /// looks it up in the cache or reads it.
+        private mutating func visit(_ path: UnsafeBufferPointer<UInt8>, name: UnsafePointer<CChar>, in folder: Int32) {
+            /// The path as a string, made only when needed: a refusal, a file read, a cache miss.
+            func string() -> String { String(decoding: path, as: UTF8.self) }
+            // Keyed before reading: a change made while the file is read misses next time.
+            // One lstat serves the key, the dedup and the file's own trust check, unless it is a symlink.
+            var link = stat(), info = stat()
+            let whole = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let linked =
+                folder >= 0 ? fstatat(folder, name, &link, AT_SYMLINK_NOFOLLOW) == 0 : lstat(whole, &link) == 0
+            if linked, link.st_mode & S_IFMT != S_IFLNK { info = link }
+            let key =
+                linked && (link.st_mode & S_IFMT != S_IFLNK || stat(whole, &info) == 0)
+                ? RegistryCache.FileKey(info) : nil
+            // One file reached twice (a symlink, a hard link) is not a conflict.
+            if let key {
+                guard seenFiles.insert(device: key.device, inode: key.inode) else { return }
+            } else {
+                guard seen.insert((string() as NSString).resolvingSymlinksInPath).inserted else { return }
+            }
+            if !allowUnsafe,
+                let problem = linked ? trust.problem(forPlugin: path, lstat: link) : trust.problem(forPlugin: string())
+            {
+                let candidate = string()
+                let reason = problem.path == candidate ? problem.reason : "\(problem.path): \(problem.reason)"
+                rejections.append(Rejection(path: candidate, reason: reason))
+                return
+            }
+            if let key, cache != nil {
+                let start = identifierBytes.count
+                switch cache!.lookup(path, key: key, identifiers: &identifierBytes) {
+                case .rejection(let reason)?:
+                    rejections.append(Rejection(path: string(), reason: reason))
+                    return
+                case .plugin(let usable, let source)?:
+                    let record = diagnosing ? diagnose(source, path: string(), key: key) ?? source : source
+                    add(path, usable: usable, identifiers: start, key: key, record: record)
+                    return
+                case nil: break
+                }
+            }
+            read(path: string(), key: key)
+        }
+
+        /// A cached plugin (at `path`) whose near misses are unknown: its record with them (diagnosed
+        /// now, and stored in the cache); nil if they are known.
+        private mutating func diagnose(_ source: RegistryCache.Source, path: String, key: RegistryCache.FileKey)
+            -> RegistryCache.Source?
+        {
+            guard let record = RegistryCache.record(source, in: cache, path: path),
+                record.decoded(path: path)?.knownNearMisses == nil, var plugin = record.decoded(path: path)
+            else { return nil }
+            plugin.knownNearMisses = NearMiss.diagnose(path: path)
+            diagnoses += 1
+            cache?.store(nearMissesOf: plugin, key: key)
+            return .record(RegistryCache.Record(plugin))
+        }
+
+        /// Reads the file at `path` (it has `key`, if it could be keyed), and stores what it gave in the cache.
+        private mutating func read(path: String, key: RegistryCache.FileKey?) {
+            let examined = PluginFile.examine(path: path, diagnosing: diagnosing)
+            filesRead += 1
+            if diagnosing, case .success = examined.outcome { diagnoses += 1 }
+            if let key, examined.fromContents {
+                cache?.store(path, key: key, examined.outcome)
+            } else {
+                cache?.forget(path)
+            }
+            switch examined.outcome {
+            case .success(let plugin):
+                let start = identifierBytes.count
+                identifierBytes += plugin.cellTypes.map(\.identifier.name).joined(separator: " ").utf8
+                var path = path
+                path.withUTF8 { path in
+                    add(path, usable: plugin.isUsable, identifiers: start, key: key, record: .record(.init(plugin)))
+                }
+            case .failure(let rejection): rejections.append(rejection)
+            }
+        }
+
+        /// Records a plugin found at `path`, whose identifiers are `identifierBytes` from `identifiers` on.
+        private mutating func add(
+            _ path: UnsafeBufferPointer<UInt8>, usable: Bool, identifiers: Int, key: RegistryCache.FileKey?,
+            record: RegistryCache.Source
+        ) {
+            let start = pathBytes.count
+            pathBytes += path
+            found.append(
+                Found(
+                    path: Int32(start)..<Int32(pathBytes.count), usable: usable,
+                    identifiers: Int32(identifiers)..<Int32(identifierBytes.count), key: key, record: record))
+        }
     }
 }

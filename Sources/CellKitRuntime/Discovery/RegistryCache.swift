@@ -52,6 +52,62 @@ struct RegistryCache {
             self = key
         }
 
+        /// Whether `text` is this key's `text`: formatting the key and comparing costs about a third
+        /// of parsing the text (870 instructions), and a lookup asks this of every plugin.
+        func isText(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * 20 + 4) { buffer in
+                // Written from the end: changed, modified, size, inode, device.
+                let end = buffer.baseAddress! + buffer.count
+                var p = Self.write(changed, endingAt: end)
+                p = Self.write(modified, endingAt: Self.space(before: p))
+                p = Self.write(size, endingAt: Self.space(before: p))
+                p = Self.write(inode, endingAt: Self.space(before: p))
+                p = Self.write(device, endingAt: Self.space(before: p))
+                return end - p == text.count && memcmp(p, text.baseAddress!, text.count) == 0
+            }
+        }
+
+        /// "00" to "99".
+        private static let digitPairs: StaticString =
+            "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+        /// Writes `value` in decimal, as `description` does, just before `end`; returns where it starts.
+        private static func write(_ value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>)
+            -> UnsafeMutablePointer<UInt8>
+        {
+            let pairs = digitPairs.utf8Start
+            var value = value, p = end
+            while value >= 10 {
+                let pair = Int(value % 100)
+                value /= 100
+                p -= 2
+                (p[0], p[1]) = (pairs[2 * pair], pairs[2 * pair + 1])
+            }
+            // The last pair written was at least 10: an odd number of digits leaves one, or 0 is all.
+            if value > 0 || p == end {
+                p -= 1
+                p.pointee = UInt8(ascii: "0") + UInt8(value)
+            }
+            return p
+        }
+
+        /// Writes a space just before `p`; returns where it is.
+        private static func space(before p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+            (p - 1).pointee = UInt8(ascii: " ")
+            return p - 1
+        }
+
+        private static func write(_ value: Int64, endingAt end: UnsafeMutablePointer<UInt8>)
+            -> UnsafeMutablePointer<UInt8>
+        {
+            var p = write(value.magnitude, endingAt: end)
+            if value < 0 {
+                p -= 1
+                p.pointee = UInt8(ascii: "-")
+            }
+            return p
+        }
+
         /// The key the bytes of its `text` give: five decimal numbers of 1 to 19 digits, separated
         /// by one space, the last three may be negative. By hand, one pass: this runs for every
         /// plugin looked up, and a loop with a `switch` a byte cost 1,400 instructions a key.
@@ -260,16 +316,80 @@ struct RegistryCache {
         return all
     }
 
-    /// What the cache knows of the file at `path` as it is now (`key`), or nil (then read the file and `store`).
-    mutating func lookup(_ path: String, key: FileKey) -> Entry? {
-        if !stored.isEmpty, let entry = stored[path] { return entry.key == key ? entry : nil }
+    /// Where a plugin's record is: the cache file's entry at an index (decoded when asked for,
+    /// so that a lookup allocates nothing), or a record at hand.
+    enum Source {
+        case entry(Int)
+        case record(Record)
+    }
+
+    /// What the cache knows of a file, as `lookup` gives it.
+    enum Cached {
+        /// A plugin: whether it is usable (its own problems, not the trust checks), and its record.
+        case plugin(usable: Bool, source: Source)
+        case rejection(String)
+    }
+
+    /// What the cache knows of the file whose path is `path` (UTF-8) as it is now (`key`), or nil
+    /// (then read the file and `store`). For a plugin, its identifiers (space-separated) are
+    /// appended to `identifiers`: discovery keeps every plugin's in one buffer.
+    mutating func lookup(_ path: UnsafeBufferPointer<UInt8>, key: FileKey, identifiers: inout [UInt8]) -> Cached? {
+        if !stored.isEmpty, let entry = stored[String(decoding: path, as: UTF8.self)] {
+            return entry.key == key ? Self.cached(entry, identifiers: &identifiers) : nil
+        }
         guard let index, let n = index.find(path, hint: next), marks[n] != .dropped else { return nil }
         (marks[n], next) = (.visited, n + 1)
-        guard let entry = index.entry(at: n, path: path) else {
-            drop(n)  // undecodable: the file is read again, and the cache rewritten without the entry
-            return nil
+        switch index.plainHead(at: n) {
+        case .plugin(let keyText, let usable, let ids)?:
+            guard Self.matches(keyText, key) else { return nil }
+            identifiers += ids
+            return .plugin(usable: usable, source: .entry(n))
+        case .rejection(let keyText)?:
+            guard Self.matches(keyText, key) else { return nil }
+            guard case .rejection(let reason)? = index.entry(at: n)?.content else { break }
+            return .rejection(reason)
+        case nil:
+            // Not as this version writes it: the JSON parser decides.
+            guard let entry = index.entry(at: n) else { break }
+            return entry.key == key ? Self.cached(entry, identifiers: &identifiers) : nil
         }
-        return entry.key == key ? entry : nil
+        drop(n)  // undecodable: the file is read again, and the cache rewritten without the entry
+        return nil
+    }
+
+    /// Whether the key written as `text` is `key`: compared as text (this version writes it so),
+    /// else parsed.
+    private static func matches(_ text: UnsafeBufferPointer<UInt8>, _ key: FileKey) -> Bool {
+        key.isText(text) || FileKey(bytes: text) == key
+    }
+
+    /// `entry` as `lookup` gives it.
+    private static func cached(_ entry: Entry, identifiers: inout [UInt8]) -> Cached {
+        switch entry.content {
+        case .plugin(let usable, let ids, let record):
+            identifiers += ids.utf8
+            return .plugin(usable: usable, source: .record(record))
+        case .rejection(let reason): return .rejection(reason)
+        }
+    }
+
+    /// The record `source` names (the plugin at `path`), from `cache`'s file if it is there; nil
+    /// if the entry does not decode.
+    static func record(_ source: Source, in cache: RegistryCache?, path: String) -> Record? {
+        switch source {
+        case .record(let record): return record
+        case .entry(let n):
+            guard case .plugin(_, _, let record)? = cache?.index?.entry(at: n, path: path)?.content else { return nil }
+            return record
+        }
+    }
+
+    /// What the cache knows of the file at `path` as it is now (`key`), decoded whole, or nil.
+    private mutating func entry(_ path: String, key: FileKey) -> Entry? {
+        if let entry = stored[path] { return entry.key == key ? entry : nil }
+        guard let index, let n = index.find(path), marks[n] != .dropped else { return nil }
+        marks[n] = .visited
+        return index.entry(at: n, path: path).flatMap { $0.key == key ? $0 : nil }
     }
 
     /// Records what reading `path` (as it was at `key`) gave.
@@ -289,7 +409,7 @@ struct RegistryCache {
 
     /// Records the near misses found in `plugin` (read at `key`), if its entry is still of that version.
     mutating func store(nearMissesOf plugin: PluginFile, key: FileKey) {
-        guard let entry = lookup(plugin.path, key: key), case .plugin(let usable, let ids, _) = entry.content
+        guard let entry = entry(plugin.path, key: key), case .plugin(let usable, let ids, _) = entry.content
         else { return }
         replace(
             Entry(

@@ -69,30 +69,33 @@ enum FileTrust {
         /// it), then the memoized folders above that.
         func problem(forPlugin path: String, lstat known: stat? = nil) -> (path: String, reason: String)? {
             var info = known ?? stat()
+            guard known != nil || lstat(path, &info) == 0 else { return FileTrust.problem(forPlugin: path) }
+            var path = path
+            return path.withUTF8 { problem(forPlugin: $0, lstat: info) }
+        }
+
+        /// `problem(forPlugin:lstat:)` of the path whose bytes (UTF-8) are `path` and whose `lstat`
+        /// is `info`: no string is made unless a check refuses or the file is a symlink.
+        func problem(forPlugin path: UnsafeBufferPointer<UInt8>, lstat info: stat) -> (path: String, reason: String)? {
+            func string() -> String { String(decoding: path, as: UTF8.self) }
             // Split by hand: NSString's path methods cost several microseconds a call.
-            var bytes = path
-            let slash = bytes.withUTF8 { b -> Int? in
-                guard b.count > 1, b[0] == UInt8(ascii: "/"), b[b.count - 1] != UInt8(ascii: "/") else { return nil }
-                var i = b.count - 1
-                while b[i] != UInt8(ascii: "/") { i -= 1 }
-                return i
-            }
-            guard let slash, known != nil || lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else {
-                return FileTrust.problem(forPlugin: path)
-            }
-            let folder = self.folder(of: &bytes, slash: slash)
+            guard path.count > 1, path[0] == UInt8(ascii: "/"), path[path.count - 1] != UInt8(ascii: "/"),
+                info.st_mode & S_IFMT != S_IFLNK
+            else { return FileTrust.problem(forPlugin: string()) }
+            var slash = path.count - 1
+            while path[slash] != UInt8(ascii: "/") { slash -= 1 }
+            let folder = self.folder(of: path, slash: slash)
             /// The file's path with its folder as it really is.
             func real() -> String {
-                var tail = path
-                return (folder.real == "/" ? "" : folder.real)
-                    + tail.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[slash...]), as: UTF8.self) }
+                (folder.real == "/" ? "" : folder.real) + String(decoding: path[slash...], as: UTF8.self)
             }
-            if FileTrust.problem(at: path, info, user: user) != nil {  // named as it really is, as the full check does
+            // Named as it really is, as the full check does. (`allows` first: no string unless it refuses.)
+            if !FileTrust.allows(info, user: user), FileTrust.problem(at: string(), info, user: user) != nil {
                 let real = real()
                 return FileTrust.problem(at: real, info, user: user).map { (real, $0) }
             }
             // The entry matters only to a sticky folder others can write, and is named only then.
-            if let own = folder.info,
+            if let own = folder.info, !FileTrust.allows(own, user: user),
                 let reason = FileTrust.problem(
                     at: folder.real, own, holding: own.st_mode & 0o022 != 0 ? real() : nil, user: user)
             {
@@ -102,17 +105,14 @@ enum FileTrust {
         }
 
         /// What is known of the folder named by the first `slash` bytes of `path` (`/` if 0).
-        private func folder(of path: inout String, slash: Int) -> Folder {
-            let named = path.withUTF8 { bytes -> String? in
-                let folder = UnsafeBufferPointer(rebasing: bytes[0..<max(slash, 1)])
-                if let last, last.named.count == folder.count,
-                    last.named.withUnsafeBufferPointer({ memcmp($0.baseAddress!, folder.baseAddress!, $0.count) == 0 })
-                {
-                    return nil
-                }
-                return String(decoding: folder, as: UTF8.self)
+        private func folder(of path: UnsafeBufferPointer<UInt8>, slash: Int) -> Folder {
+            let bytes = UnsafeBufferPointer(rebasing: path[0..<max(slash, 1)])
+            if let last, last.named.count == bytes.count,
+                last.named.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0 })
+            {
+                return last
             }
-            guard let named else { return last! }
+            let named = String(decoding: bytes, as: UTF8.self)
             if let known = folders[named] {
                 last = known
                 return known
@@ -186,13 +186,19 @@ enum FileTrust {
         return problem(at: path, info, holding: entry)
     }
 
+    /// Whether the file or folder whose `stat` is `info` passes its own check without more: writable
+    /// only by its owner, who is root or `me`. (A sticky folder may pass `problem(at:)` otherwise.)
+    static func allows(_ info: stat, user me: uid_t) -> Bool {
+        info.st_mode & 0o022 == 0 && (info.st_uid == 0 || info.st_uid == me)
+    }
+
     /// `problem(at:holding:)` for the file or folder at `path` whose `stat` is `info`. The texts
     /// are built only for a refusal: discovery asks this of every plugin on every run. `me` is the
     /// process's user (`getuid()`, unless the caller asked it already).
     static func problem(at path: String, _ info: stat, holding entry: String? = nil, user me: uid_t = getuid())
         -> String?
     {
-        if info.st_mode & 0o022 == 0, info.st_uid == 0 || info.st_uid == me { return nil }
+        if allows(info, user: me) { return nil }
         let isFolder = info.st_mode & S_IFMT == S_IFDIR
         let what = isFolder ? "folder" : "file"
         let mode = String(info.st_mode & 0o7777, radix: 8).leftPadded(to: 4)
