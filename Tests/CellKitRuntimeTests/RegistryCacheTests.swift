@@ -197,6 +197,8 @@ struct RegistryCacheTests {
                 if bytes.isEmpty { bytes = [0x7B] }
             }
             try Data(bytes).write(to: URL(fileURLWithPath: file))
+            // Every entry decoded through both readers (the one by hand, the JSON parser's), then discovery.
+            _ = RegistryCache(folder: cache).entries
             let mutant = catalog(plugins, cache: cache)
             // A mutation inside a record may still parse (a cache has no checksum); none may lose a file.
             #expect(mutant.plugins.count + mutant.rejections.count == cold.plugins.count + cold.rejections.count)

@@ -9,92 +9,92 @@ import CellKitModel
 import Foundation
 
 extension RegistryCache {
-    /// The entries of a cache file read into memory, as byte offsets into it, in path order.
+    /// The entries of a cache file, as byte offsets into its heads (read into memory) and into
+    /// the file (for the records), in path order.
     struct Index {
-        /// One entry: its first line `["path","key","kind","identifiers"]` (without the comma
-        /// that ends it) and its second (`[record, near misses]` or `[reason]`, also without).
+        /// One entry: its head `["path","key","kind","identifiers",length]` in `file.bytes`
+        /// (without the comma that ends its line), and where its record is in the file.
         struct Span {
-            var head: Int32, headEnd: Int32, tail: Int32, tailEnd: Int32
+            var head: Int32, headEnd: Int32
             /// Where the path's closing quote is, if the path is written as it is (plain ASCII,
             /// nothing escaped); -1 if it is in `decodedPaths`.
             var pathEnd: Int32
+            /// Where the comma before the record's length is.
+            var lengthComma: Int32
+            /// Where the record is in the file, and how long it is (without what ends its line).
+            var tail: Int32, tailCount: Int32
         }
 
-        let file: CacheBytes
+        let file: CacheFile
         private(set) var spans: [Span] = []
         /// The paths of entries whose path is escaped or not ASCII in the file, decoded (rare).
         private var decodedPaths: [Int: [UInt8]] = [:]
 
-        /// The entries of a whole file of this format (the header line, two lines an entry, each
-        /// but the last ending in a comma, `]}`) whose paths are in strictly increasing byte
-        /// order; nil for any other file. An entry that is not plain is decoded now, and the
-        /// file refused if it does not decode; a plain one is checked when it is looked up.
-        init?(_ file: CacheBytes) {
+        /// The entries of a whole file of this format: after the first line, the heads, one a line,
+        /// each ending in a comma; then the records in the same order, one a line, each but the last
+        /// ending in a comma; then `]}`. Each head says how long its record is, so the records' lines
+        /// are known without reading them, and they must end where the file does. The paths must be
+        /// in strictly increasing byte order. Nil for any other file. An entry that is not plain is
+        /// decoded now, and the file refused if it does not decode; a plain one is checked when it
+        /// is looked up, its record when it is decoded.
+        init?(_ file: CacheFile) {
             self.file = file
             let bytes = file.bytes, base = bytes.baseAddress!
-            var lines: [Range<Int>] = []
-            lines.reserveCapacity(bytes.count / 128)
-            var start = 0
+            spans.reserveCapacity((bytes.count - file.headsStart) / 100)
+            var start = file.headsStart, tail = bytes.count
             while start < bytes.count {
-                let end =
-                    memchr(base + start, 0x0A, bytes.count - start)
-                    .map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
-                lines.append(start..<end)
-                start = end + 1
-            }
-            guard lines.count >= 2, lines.count % 2 == 0, bytes[lines.first!].elementsEqual(RegistryCache.header.utf8),
-                bytes[lines.last!].elementsEqual("]}".utf8)
-            else { return nil }
-            spans.reserveCapacity(lines.count / 2)
-            var n = 1
-            while n < lines.count - 1 {
-                let head = lines[n]
-                var tail = lines[n + 1]
-                guard head.count > 1, bytes[head.upperBound - 1] == UInt8(ascii: ","), !tail.isEmpty else { return nil }
-                if n + 2 < lines.count - 1 {  // every line but the last entry's second ends in a comma
-                    guard bytes[tail.upperBound - 1] == UInt8(ascii: ",") else { return nil }
-                    tail = tail.lowerBound..<tail.upperBound - 1
-                }
-                let span =
-                    plainSpan(head: head.lowerBound, headEnd: head.upperBound - 1, tail: tail)
-                    ?? decodedSpan(head: head.lowerBound, headEnd: head.upperBound - 1, tail: tail)
-                guard let span else { return nil }
+                guard
+                    let newline = memchr(base + start, 0x0A, bytes.count - start).map({
+                        UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base
+                    }), newline > start + 1, bytes[newline - 1] == UInt8(ascii: ","),
+                    let length = Self.recordLength(bytes, head: start..<newline - 1)
+                else { return nil }
+                let head = start..<newline - 1, records = tail..<tail + length.count
+                guard let span = plainSpan(head, length.comma, records) ?? decodedSpan(head, length.comma, records)
+                else { return nil }
                 spans.append(span)
                 if spans.count > 1,
                     withPath(at: spans.count - 2, { a in withPath(at: spans.count - 1) { Self.compare(a, $0) } }) >= 0
                 {
                     return nil
                 }
-                n += 2
+                (start, tail) = (newline + 1, tail + length.count + 2)  // a record's line ends in ",\n"
             }
+            // The last record's line ends in "\n" alone, then "]}\n"; with no entry, "]}\n" follows the first line.
+            guard tail + (spans.isEmpty ? 3 : 2) == file.size else { return nil }
+        }
+
+        /// The length a head `[…,length]` gives its record, and where the comma before it is.
+        private static func recordLength(_ bytes: UnsafeBufferPointer<UInt8>, head: Range<Int>)
+            -> (count: Int, comma: Int)?
+        {
+            guard head.count > 4, bytes[head.upperBound - 1] == UInt8(ascii: "]") else { return nil }
+            var i = head.upperBound - 2, count = 0, scale = 1
+            while i > head.lowerBound, bytes[i] &- UInt8(ascii: "0") < 10, scale <= 100_000_000 {
+                count += Int(bytes[i] - UInt8(ascii: "0")) * scale
+                (i, scale) = (i - 1, scale * 10)
+            }
+            guard scale > 1, bytes[i] == UInt8(ascii: ","), count >= 2 else { return nil }
+            return (count, i)
         }
 
         /// The span of an entry whose path is plain ASCII, written as it is; nil if it is not.
-        private func plainSpan(head: Int, headEnd: Int, tail: Range<Int>) -> Span? {
-            let bytes = file.bytes
-            guard headEnd - head > 3, bytes[head] == UInt8(ascii: "["), bytes[head + 1] == UInt8(ascii: "\"") else {
-                return nil
-            }
-            let start = head + 2
-            guard let quote = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\"")), headEnd - start) else {
-                return nil
-            }
-            let i = UnsafePointer<UInt8>(quote.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
-            guard RegistryCache.isPlain(UnsafeBufferPointer(rebasing: bytes[start..<i])) else { return nil }
-            return Span(
-                head: Int32(head), headEnd: Int32(headEnd), tail: Int32(tail.lowerBound),
-                tailEnd: Int32(tail.upperBound),
-                pathEnd: Int32(i))
+        private func plainSpan(_ head: Range<Int>, _ lengthComma: Int, _ record: Range<Int>) -> Span? {
+            let bytes = file.bytes, start = head.lowerBound + 2
+            guard head.count > 3, bytes[head.lowerBound] == UInt8(ascii: "["),
+                bytes[head.lowerBound + 1] == UInt8(ascii: "\""),
+                let quote = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\"")), lengthComma - start)
+            else { return nil }
+            let pathEnd = UnsafePointer<UInt8>(quote.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
+            guard RegistryCache.isPlain(UnsafeBufferPointer(rebasing: bytes[start..<pathEnd])) else { return nil }
+            return Span(head, pathEnd: pathEnd, lengthComma: lengthComma, record: record)
         }
 
-        /// The span of an entry whose path is escaped or not ASCII, its path decoded (the
-        /// whole entry checked, as every entry was before the index); nil if it does not decode.
-        private mutating func decodedSpan(head: Int, headEnd: Int, tail: Range<Int>) -> Span? {
-            let span = Span(
-                head: Int32(head), headEnd: Int32(headEnd), tail: Int32(tail.lowerBound),
-                tailEnd: Int32(tail.upperBound),
-                pathEnd: -1)
-            guard let entry = RegistryCache.decodeEntry(span, in: file) else { return nil }
+        /// The span of an entry whose path is escaped or not ASCII, its path decoded (the whole
+        /// head checked, as every head was before the index); nil if it does not decode.
+        private mutating func decodedSpan(_ head: Range<Int>, _ lengthComma: Int, _ record: Range<Int>) -> Span? {
+            let span = Span(head, pathEnd: -1, lengthComma: lengthComma, record: record)
+            guard let entry = RegistryCache.decodeEntry(span, isLast: false, in: file) else { return nil }
             decodedPaths[spans.count] = Array(entry.path.utf8)
             return span
         }
@@ -143,24 +143,26 @@ extension RegistryCache {
             return a.count - b.count
         }
 
-        /// The entry at `index`, decoded (its record left as text); nil if it does not decode.
+        /// The entry at `index`, decoded (its record left in the file); nil if it does not decode.
         /// `path`, if given, is its path (the caller found it by that path), which saves a copy.
         func entry(at index: Int, path: String? = nil) -> Entry? {
-            let span = spans[index]
-            let tail = UnsafeBufferPointer(rebasing: file.bytes[Int(span.tail)..<Int(span.tailEnd)])
+            let span = spans[index], isLast = index == spans.count - 1
             switch plainHead(at: index) {
             case .plugin(let keyText, let usable, let identifiers)?:
-                guard let key = FileKey(bytes: keyText) else { return RegistryCache.decodeEntry(span, in: file) }
+                guard let key = FileKey(bytes: keyText) else { break }
                 return Entry(
                     path: path ?? pathString(at: index), key: key,
                     content: .plugin(
                         usable: usable, identifiers: String(decoding: identifiers, as: UTF8.self),
-                        record: Record(line: tail, in: file)))
-            case .rejection(let keyText)?:
-                guard let key = FileKey(bytes: keyText) else { return RegistryCache.decodeEntry(span, in: file) }
-                return RegistryCache.rejection(path: path ?? pathString(at: index), key: key, tail: tail)
-            case nil: return RegistryCache.decodeEntry(span, in: file)
+                        record: Record(span.record, isLast: isLast, in: file)))
+            case .rejection(let keyText, let reason)?:
+                guard let key = FileKey(bytes: keyText) else { break }
+                return Entry(
+                    path: path ?? pathString(at: index), key: key,
+                    content: .rejection(String(decoding: reason, as: UTF8.self)))
+            case nil: break
             }
+            return RegistryCache.decodeEntry(span, isLast: isLast, in: file)
         }
     }
 
@@ -178,12 +180,27 @@ extension RegistryCache {
         return UnsafeBufferPointer(rebasing: bytes[start..<stop])
     }
 
-    /// Whether `bytes` are printable ASCII without a backslash: a JSON string's text as it is.
-    /// No early exit: the loop is a reduction the compiler vectorizes.
+    /// Whether `bytes` are printable ASCII without a backslash or a quote: a JSON string's text as
+    /// it is. Eight bytes at a time (a byte at a time cost 7 instructions a byte, for every path read).
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var bad: UInt8 = 0
-        for byte in bytes { bad |= (byte &- 0x20 >= 0x5F ? 1 : 0) | (byte == UInt8(ascii: "\\") ? 1 : 0) }
-        return bad == 0
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = 0, bad: UInt64 = 0
+        while i + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
+            // Some byte's high bit ends up set if any byte is below 0x20, above 0x7E, or a backslash
+            // (the borrows and carries can mark more bytes only when one is: exact for "any").
+            let below = (word &- ones &* 0x20) & ~word
+            let above = (word &+ ones) | word
+            let backslash = word ^ (ones &* 0x5C), quote = word ^ (ones &* 0x22)
+            bad |= below | above | ((backslash &- ones) & ~backslash) | ((quote &- ones) & ~quote)
+            i += 8
+        }
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { return false }
+            i += 1
+        }
+        return bad & highs == 0
     }
 
     /// Whether `bytes` are `text`'s UTF-8.
@@ -196,59 +213,96 @@ extension RegistryCache {
         /// A plugin's: its key's text, whether it is usable, and its identifiers (space-separated,
         /// printable ASCII), in the file's memory.
         case plugin(key: UnsafeBufferPointer<UInt8>, usable: Bool, identifiers: UnsafeBufferPointer<UInt8>)
-        /// A rejection's: its key's text (the reason is in the entry's second line).
-        case rejection(key: UnsafeBufferPointer<UInt8>)
+        /// A rejection's: its key's text and the reason.
+        case rejection(key: UnsafeBufferPointer<UInt8>, reason: UnsafeBufferPointer<UInt8>)
     }
 }
 
 extension RegistryCache.Index {
+    /// What a lookup needs of a head whose key is the one it wants.
+    enum Probe {
+        /// A plugin's: whether it is usable, and its identifiers (in the file's memory).
+        case plugin(usable: Bool, identifiers: UnsafeBufferPointer<UInt8>)
+        /// A rejection's reason (in the file's memory).
+        case rejection(reason: UnsafeBufferPointer<UInt8>)
+    }
+
+    /// The head of the entry at `index`, if it is written as this version writes it and its key's
+    /// text is `key`: compared in place, each field where it must be, no search for its end (the
+    /// lookup of every plugin on every run). Nil otherwise (then `plainHead` and `entry` decide).
+    func probe(at index: Int, key: UnsafeBufferPointer<UInt8>) -> Probe? {
+        let span = spans[index], bytes = file.bytes, base = bytes.baseAddress!, end = Int(span.lengthComma)
+        /// Whether `text` is at `i`, which then moves past it.
+        func take(_ text: StaticString, _ i: inout Int) -> Bool {
+            guard i + text.utf8CodeUnitCount <= end, memcmp(base + i, text.utf8Start, text.utf8CodeUnitCount) == 0
+            else { return false }
+            i += text.utf8CodeUnitCount
+            return true
+        }
+        var i = Int(span.pathEnd) + 1
+        guard span.pathEnd >= 0, take(",\"", &i), i + key.count < end,
+            memcmp(base + i, key.baseAddress!, key.count) == 0
+        else { return nil }
+        i += key.count
+        let usable = take("\",\"usable\",\"", &i)
+        let kind = usable || take("\",\"unusable\",\"", &i) ? 0 : take("\",\"rejected\",\"", &i) ? 1 : 2
+        guard kind < 2, i < end, bytes[end - 1] == UInt8(ascii: "\"") else { return nil }
+        let detail = UnsafeBufferPointer(rebasing: bytes[i..<end - 1])
+        guard RegistryCache.isPlain(detail) else { return nil }
+        return kind == 0 ? .plugin(usable: usable, identifiers: detail) : .rejection(reason: detail)
+    }
+
     /// The head of the entry at `index` read by hand, in place (what the JSON parser would give);
     /// nil if it is not written as this version writes it (then `entry(at:)` decides).
     func plainHead(at index: Int) -> RegistryCache.PlainHead? {
-        let span = spans[index], bytes = file.bytes, end = Int(span.headEnd)
+        let span = spans[index], bytes = file.bytes, end = Int(span.lengthComma)
         guard span.pathEnd >= 0 else { return nil }
         var i = Int(span.pathEnd) + 1
         guard let key = RegistryCache.field(bytes, &i, upTo: end), let kind = RegistryCache.field(bytes, &i, upTo: end),
-            let identifiers = RegistryCache.field(bytes, &i, upTo: end),
-            i == end - 1, bytes[i] == UInt8(ascii: "]"),
-            RegistryCache.isPlain(identifiers)
+            let detail = RegistryCache.field(bytes, &i, upTo: end), i == end, RegistryCache.isPlain(detail)
         else { return nil }
         let usable = RegistryCache.equal(kind, "usable")
         if usable || RegistryCache.equal(kind, "unusable") {
-            return .plugin(key: key, usable: usable, identifiers: identifiers)
+            return .plugin(key: key, usable: usable, identifiers: detail)
         }
-        return RegistryCache.equal(kind, "rejected") ? .rejection(key: key) : nil
+        return RegistryCache.equal(kind, "rejected") ? .rejection(key: key, reason: detail) : nil
     }
 }
 
+extension RegistryCache.Index.Span {
+    /// The span of the head at `head` (without its line's comma), whose path ends at `pathEnd`
+    /// (-1: not plain), whose record's length follows the comma at `lengthComma`, and whose record
+    /// is at `record` in the file.
+    init(_ head: Range<Int>, pathEnd: Int, lengthComma: Int, record: Range<Int>) {
+        (self.head, headEnd, self.pathEnd) = (Int32(head.lowerBound), Int32(head.upperBound), Int32(pathEnd))
+        (self.lengthComma, tail, tailCount) = (Int32(lengthComma), Int32(record.lowerBound), Int32(record.count))
+    }
+
+    /// Where the record is in the file.
+    var record: Range<Int> { Int(tail)..<Int(tail) + Int(tailCount) }
+}
+
 extension RegistryCache {
-    /// Any entry, through the JSON parser: its head `[path, key, kind, identifiers]` (checked
-    /// now) and its tail, `[record, near misses]` (checked when decoded) or `[reason]`.
-    static func decodeEntry(_ span: Index.Span, in file: CacheBytes) -> Entry? {
+    /// Any entry, through the JSON parser: its head `[path, key, kind, identifiers or reason,
+    /// record length]` (checked now); a plugin's record, `[record, near misses]`, is checked when
+    /// it is decoded. `isLast`: the entry is the file's last, so its record's line ends the list.
+    static func decodeEntry(_ span: Index.Span, isLast: Bool, in file: CacheFile) -> Entry? {
         let head = UnsafeBufferPointer(rebasing: file.bytes[Int(span.head)..<Int(span.headEnd)])
-        let tail = UnsafeBufferPointer(rebasing: file.bytes[Int(span.tail)..<Int(span.tailEnd)])
         var parser = JSONValueParser(head)
         let value = try? parser.parseDocument()
-        guard case .list(let parts)? = value, parts.count == 4, case .string(let path) = parts[0],
+        guard case .list(let parts)? = value, parts.count == 5, case .string(let path) = parts[0],
             case .string(let keyText) = parts[1], let key = FileKey(text: keyText), case .string(let kind) = parts[2],
-            case .string(let identifiers) = parts[3]
+            case .string(let detail) = parts[3], CacheJSON.int(parts[4]) == Int(span.tailCount)
         else { return nil }
         switch kind {
-        case "rejected": return rejection(path: path, key: key, tail: tail)
+        case "rejected": return Entry(path: path, key: key, content: .rejection(detail))
         case "usable", "unusable":
             return Entry(
                 path: path, key: key,
                 content: .plugin(
-                    usable: kind == "usable", identifiers: identifiers, record: Record(line: tail, in: file)))
+                    usable: kind == "usable", identifiers: detail,
+                    record: Record(span.record, isLast: isLast, in: file)))
         default: return nil
         }
-    }
-
-    /// A rejection's entry: its tail is `[reason]`.
-    static func rejection(path: String, key: FileKey, tail: UnsafeBufferPointer<UInt8>) -> Entry? {
-        var parser = JSONValueParser(tail)
-        let reason = try? parser.parseDocument()
-        guard case .list(let r)? = reason, r.count == 1, case .string(let text) = r[0] else { return nil }
-        return Entry(path: path, key: key, content: .rejection(text))
     }
 }

@@ -16,7 +16,10 @@ struct FileIDSet {
 
     /// Makes room for `count` pairs in all, so that adding them grows the set at most once.
     mutating func reserve(_ count: Int) {
-        while count * 2 > taken.count { grow() }
+        guard count * 2 > taken.count else { return }
+        var capacity = 64
+        while capacity < count * 2 { capacity *= 2 }
+        grow(to: capacity)
     }
 
     /// Adds the pair; true if it was not there yet.
@@ -53,9 +56,11 @@ struct FileIDSet {
     }
 
     /// Twice the slots (at least 64), every pair placed again.
-    private mutating func grow() {
+    private mutating func grow() { grow(to: max(64, taken.count * 2)) }
+
+    /// `capacity` slots (a power of two), every pair placed again.
+    private mutating func grow(to capacity: Int) {
         let old = (slots, taken)
-        let capacity = max(64, taken.count * 2)
         (slots, taken, count) = (Array(repeating: 0, count: 2 * capacity), Array(repeating: false, count: capacity), 0)
         for slot in old.1.indices where old.1[slot] {
             _ = insert(device: old.0[2 * slot], inode: old.0[2 * slot + 1])

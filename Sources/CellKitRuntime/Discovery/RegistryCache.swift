@@ -4,11 +4,13 @@
 // size and modification and change times (nanoseconds) are what they were when it was
 // read. The trust checks are never cached: discovery runs them before each lookup.
 //
-// The file is JSON, two lines an entry: a short list (path, key, kind, identifiers) read
-// on every run, then a list of the plugin record and its near misses (or the rejection's
-// reason), which is not even scanned until something asks for that plugin. Decoding the
-// whole file through Foundation's JSONDecoder took 42 ms for 1,000 plugins on every run,
-// even a render that used one of them.
+// The file is JSON, a line an entry's head, then a line an entry's record: the heads (path,
+// key, kind, identifiers or a rejection's reason, and how long the record is) are read on
+// every run and looked up one at a time as discovery meets each file (see CacheIndex.swift);
+// the records (a plugin's hooks and signatures, and its near misses) are read from the file
+// only when something asks for that plugin (see CacheFile.swift). Decoding the whole file
+// through Foundation's JSONDecoder took 42 ms for 1,000 plugins on every run, even a render
+// that used one of them; building a dictionary of every entry's head, 9 ms.
 
 import CellKitModel
 import Foundation
@@ -42,111 +44,80 @@ struct RegistryCache {
             changed = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
         }
 
-        /// "device inode size modified changed": JSON numbers are doubles, which would round nanoseconds.
-        var text: String { "\(device) \(inode) \(size) \(modified) \(changed)" }
+        /// "device inode size modified changed", each as 16 lowercase hexadecimal digits (the last
+        /// three as the bits of a signed number): JSON numbers are doubles, which would round
+        /// nanoseconds, and a lookup compares the key it wants with this text for every plugin on
+        /// every run: fixed-width hexadecimal is written in 120 instructions, decimal took 480.
+        var text: String { withText { String(decoding: $0, as: UTF8.self) } }
 
-        /// The key `text` gives, if it is five decimal numbers as `text` writes them.
+        /// How long `text` is: five numbers of 16 digits, four spaces.
+        static let textCount = 5 * 16 + 4
+
+        /// The key `text` gives, if it is as `text` writes it.
         init?(text: String) {
             var text = text
             guard let key = text.withUTF8({ FileKey(bytes: $0) }) else { return nil }
             self = key
         }
 
-        /// Whether `text` is this key's `text`: formatting the key and comparing costs about a third
-        /// of parsing the text (870 instructions), and a lookup asks this of every plugin.
+        /// Whether `text` is this key's `text`.
         func isText(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5 * 20 + 4) { buffer in
-                // Written from the end: changed, modified, size, inode, device.
-                let end = buffer.baseAddress! + buffer.count
-                var p = Self.write(changed, endingAt: end)
-                p = Self.write(modified, endingAt: Self.space(before: p))
-                p = Self.write(size, endingAt: Self.space(before: p))
-                p = Self.write(inode, endingAt: Self.space(before: p))
-                p = Self.write(device, endingAt: Self.space(before: p))
-                return end - p == text.count && memcmp(p, text.baseAddress!, text.count) == 0
+            withText { $0.count == text.count && memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }
+        }
+
+        /// Calls `body` with the bytes of `text`, written in place.
+        func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textCount) { buffer in
+                let p = buffer.baseAddress!
+                Self.write(device, at: p)
+                Self.write(inode, at: p + 17)
+                Self.write(UInt64(bitPattern: size), at: p + 34)
+                Self.write(UInt64(bitPattern: modified), at: p + 51)
+                Self.write(UInt64(bitPattern: changed), at: p + 68)
+                let space = UInt8(ascii: " ")
+                (p[16], p[33], p[50], p[67]) = (space, space, space, space)
+                return body(UnsafeBufferPointer(buffer))
             }
         }
 
-        /// "00" to "99".
-        private static let digitPairs: StaticString =
-            "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        /// "00" to "ff", two bytes each.
+        private static let hexPairs: StaticString =
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
 
-        /// Writes `value` in decimal, as `description` does, just before `end`; returns where it starts.
-        private static func write(_ value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>)
-            -> UnsafeMutablePointer<UInt8>
-        {
-            let pairs = digitPairs.utf8Start
-            var value = value, p = end
-            while value >= 10 {
-                let pair = Int(value % 100)
-                value /= 100
-                p -= 2
-                (p[0], p[1]) = (pairs[2 * pair], pairs[2 * pair + 1])
+        /// Writes `value` as 16 lowercase hexadecimal digits at `p`, a byte (two digits) at a time.
+        @inline(__always)
+        private static func write(_ value: UInt64, at p: UnsafeMutablePointer<UInt8>) {
+            for n in 0..<8 {
+                let byte = Int(truncatingIfNeeded: value >> (56 - 8 * n)) & 0xFF
+                let digits = UnsafeRawPointer(hexPairs.utf8Start + 2 * byte).loadUnaligned(as: UInt16.self)
+                UnsafeMutableRawPointer(p + 2 * n).storeBytes(of: digits, as: UInt16.self)
             }
-            // The last pair written was at least 10: an odd number of digits leaves one, or 0 is all.
-            if value > 0 || p == end {
-                p -= 1
-                p.pointee = UInt8(ascii: "0") + UInt8(value)
-            }
-            return p
         }
 
-        /// Writes a space just before `p`; returns where it is.
-        private static func space(before p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-            (p - 1).pointee = UInt8(ascii: " ")
-            return p - 1
-        }
-
-        private static func write(_ value: Int64, endingAt end: UnsafeMutablePointer<UInt8>)
-            -> UnsafeMutablePointer<UInt8>
-        {
-            var p = write(value.magnitude, endingAt: end)
-            if value < 0 {
-                p -= 1
-                p.pointee = UInt8(ascii: "-")
-            }
-            return p
-        }
-
-        /// The key the bytes of its `text` give: five decimal numbers of 1 to 19 digits, separated
-        /// by one space, the last three may be negative. By hand, one pass: this runs for every
-        /// plugin looked up, and a loop with a `switch` a byte cost 1,400 instructions a key.
+        /// The key the bytes of its `text` give: five numbers of 16 lowercase hexadecimal digits,
+        /// separated by one space.
         init?(bytes: UnsafeBufferPointer<UInt8>) {
-            var numbers: (UInt64, UInt64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
-            var i = 0
+            guard bytes.count == Self.textCount else { return nil }
+            var numbers: [UInt64] = []
             for field in 0..<5 {
-                if field > 0 {
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: " ") else { return nil }
-                    i += 1
-                }
-                let negative = field >= 2 && i < bytes.count && bytes[i] == UInt8(ascii: "-")
-                if negative { i += 1 }
-                let start = i
+                let start = field * 17
+                if field > 0, bytes[start - 1] != UInt8(ascii: " ") { return nil }
                 var value: UInt64 = 0
-                while i < bytes.count {
-                    let digit = bytes[i] &- UInt8(ascii: "0")
-                    guard digit < 10 else { break }
-                    value = value &* 10 &+ UInt64(digit)  // wraps only past 19 digits, refused below
-                    i += 1
-                }
-                guard i > start, i - start <= 19 else { return nil }
-                switch field {
-                case 0: numbers.0 = value
-                case 1: numbers.1 = value
-                default:
-                    guard value <= UInt64(Int64.max) else { return nil }
-                    let signed = negative ? -Int64(value) : Int64(value)
-                    if field == 2 {
-                        numbers.2 = signed
-                    } else if field == 3 {
-                        numbers.3 = signed
-                    } else {
-                        numbers.4 = signed
+                for byte in bytes[start..<start + 16] {
+                    let digit: UInt8
+                    switch byte {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                    default: return nil
                     }
+                    value = value << 4 | UInt64(digit)
                 }
+                numbers.append(value)
             }
-            guard i == bytes.count else { return nil }
-            (device, inode, size, modified, changed) = numbers
+            (device, inode) = (numbers[0], numbers[1])
+            (size, modified, changed) = (
+                Int64(bitPattern: numbers[2]), Int64(bitPattern: numbers[3]), Int64(bitPattern: numbers[4])
+            )
         }
     }
 
@@ -166,30 +137,56 @@ struct RegistryCache {
         }
     }
 
-    /// A plugin's record as it sits in the file (the bytes of its JSON, and of its near misses
-    /// if known), or as discovery just read it. Decoding is done by `PluginFile(cacheJSON:)`.
+    /// A plugin's record as it sits in the file (its JSON, and its near misses if known), read
+    /// from there when it is decoded; or as discovery just read it. Decoding is done by
+    /// `PluginFile(cacheJSON:)`.
     final class Record: @unchecked Sendable {
-        /// The entry's second line, `[record, near misses]`, unchecked until decoded, in the
-        /// cache file read into memory.
-        let line: UnsafeBufferPointer<UInt8>?
-        /// Keeps the memory `line` points into.
-        private let file: CacheBytes?
+        /// Where the entry's second line, `[record, near misses]`, is in the cache file, and whether
+        /// it is the file's last (its line ends the list): unchecked until decoded.
+        let line: (file: CacheFile, range: Range<Int>, isLast: Bool)?
         /// Decoded, or read from the file: set once, under the catalog's lock or before sharing.
         var plugin: PluginFile?
 
-        init(line: UnsafeBufferPointer<UInt8>, in file: CacheBytes) {
-            (self.line, self.file, plugin) = (line, file, nil)
-        }
-        init(_ plugin: PluginFile) { (line, file, self.plugin) = (nil, nil, plugin) }
+        init(_ range: Range<Int>, isLast: Bool, in file: CacheFile) { (line, plugin) = ((file, range, isLast), nil) }
+        init(_ plugin: PluginFile) { (line, self.plugin) = (nil, plugin) }
 
-        /// The record, decoding it from the line the first time; nil if the line does not hold one.
+        /// The record, decoding it from the file the first time; nil if the file no longer holds
+        /// it (another version replaced it) or its line does not hold one.
         func decoded(path: String) -> PluginFile? {
             if let plugin { return plugin }
-            guard let line else { return nil }
-            var parser = JSONValueParser(line)
-            guard case .list(let parts)? = try? parser.parseDocument(), parts.count == 2 else { return nil }
+            guard let line, let bytes = line.file.read(line.range.lowerBound..<line.range.upperBound + 2),
+                let text = Self.text(of: bytes, isLast: line.isLast)
+            else { return nil }
+            let parsed = text.withUnsafeBufferPointer { text -> RowValue? in
+                var parser = JSONValueParser(text)
+                return try? parser.parseDocument()
+            }
+            guard case .list(let parts)? = parsed, parts.count == 2 else { return nil }
             plugin = PluginFile(cacheJSON: parts[0], nearMisses: parts[1], path: path)
             return plugin
+        }
+
+        /// The record's line in `tails` (what follows the heads, read at once, from `start` in the
+        /// file), to copy into a new file as it was; nil if it is not from the file or not there.
+        func copy(from tails: (bytes: [UInt8], start: Int)) -> ArraySlice<UInt8>? {
+            guard let line, line.range.lowerBound >= tails.start,
+                line.range.upperBound + 2 <= tails.start + tails.bytes.count
+            else { return nil }
+            return Self.text(
+                of: tails.bytes[line.range.lowerBound - tails.start..<line.range.upperBound + 2 - tails.start],
+                isLast: line.isLast)
+        }
+
+        /// A record's line read with the two bytes after it: without them, if they end it as they
+        /// must (`,` and a newline, or for the last a newline and the list's `]`).
+        private static func text<Bytes: RandomAccessCollection<UInt8>>(of bytes: Bytes, isLast: Bool) -> Bytes
+            .SubSequence?
+        where Bytes.Index == Int {
+            let end = bytes.endIndex
+            guard bytes.count >= 2 else { return nil }
+            let ending = isLast ? (UInt8(ascii: "\n"), UInt8(ascii: "]")) : (UInt8(ascii: ","), UInt8(ascii: "\n"))
+            guard bytes[end - 2] == ending.0, bytes[end - 1] == ending.1 else { return nil }
+            return bytes[bytes.startIndex..<end - 2]
         }
     }
 
@@ -207,37 +204,14 @@ struct RegistryCache {
         #endif
         let abi = PluginFile.hostABI
         return
-            "cellkit-registry-cache 2; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
+            "cellkit-registry-cache 3; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
     }()
 
-    /// A cache file read whole into memory that is not zeroed first. Not mapped: a file cut short
-    /// while mapped (by anything but our writers, which rename a new file over it) would end the
-    /// process with SIGBUS on the next read, and reading costs well under a millisecond.
-    final class CacheBytes: @unchecked Sendable {  // immutable once read
-        let bytes: UnsafeBufferPointer<UInt8>
-
-        init?(fd: Int32, size: Int) {
-            guard size > 0 else { return nil }
-            let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
-            var done = 0
-            while done < size {
-                let n = read(fd, memory + done, size - done)
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { break }  // an error, or the file got shorter: what was read is all there is
-                done += n
-            }
-            guard done > 0 else {
-                memory.deallocate()
-                return nil
-            }
-            bytes = UnsafeBufferPointer(start: memory, count: done)
-        }
-
-        deinit { UnsafeMutablePointer(mutating: bytes.baseAddress!).deallocate() }
-    }
-
-    /// The first line of a cache file of this format.
-    static var header: String { "{\"format\":\(CacheJSON.quoted(format)),\"entries\":[" }
+    /// The first line of a cache file of this format, whose heads are `heads` bytes long:
+    /// `headerPrefix`, that number, `headerSuffix`.
+    static func header(heads: Int) -> String { headerPrefix + String(heads) + headerSuffix }
+    static var headerPrefix: String { "{\"format\":\(CacheJSON.quoted(format)),\"heads\":" }
+    static let headerSuffix = ",\"entries\":["
 
     /// The cache file's name inside the cache folder.
     static let fileName = "registry.json"
@@ -299,8 +273,7 @@ struct RegistryCache {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
             info.st_mode & 0o022 == 0, info.st_size <= maxFileBytes
         else { return nil }
-        guard let bytes = CacheBytes(fd: fd, size: Int(info.st_size)) else { return nil }
-        return Index(bytes)
+        return CacheFile(fd: fd, path: file, info: info).flatMap(Index.init)
     }
 
     /// Every entry, decoded: the file's (but those dropped or undecodable) and those stored since.
@@ -337,20 +310,27 @@ struct RegistryCache {
         if !stored.isEmpty, let entry = stored[String(decoding: path, as: UTF8.self)] {
             return entry.key == key ? Self.cached(entry, identifiers: &identifiers) : nil
         }
-        guard let index, let n = index.find(path, hint: next), marks[n] != .dropped else { return nil }
+        // `index!`, not a copy of it: each copy retained and released its three references.
+        guard index != nil, let n = index!.find(path, hint: next), marks[n] != .dropped else { return nil }
         (marks[n], next) = (.visited, n + 1)
-        switch index.plainHead(at: n) {
+        switch key.withText({ index!.probe(at: n, key: $0) }) {
+        case .plugin(let usable, let ids)?:
+            identifiers.append(contentsOf: ids)
+            return .plugin(usable: usable, source: .entry(n))
+        case .rejection(let reason)?: return .rejection(String(decoding: reason, as: UTF8.self))
+        case nil: break
+        }
+        // Another key (the file changed), or a head not as this version writes it.
+        switch index!.plainHead(at: n) {
         case .plugin(let keyText, let usable, let ids)?:
             guard Self.matches(keyText, key) else { return nil }
             identifiers += ids
             return .plugin(usable: usable, source: .entry(n))
-        case .rejection(let keyText)?:
-            guard Self.matches(keyText, key) else { return nil }
-            guard case .rejection(let reason)? = index.entry(at: n)?.content else { break }
-            return .rejection(reason)
+        case .rejection(let keyText, let reason)?:
+            return Self.matches(keyText, key) ? .rejection(String(decoding: reason, as: UTF8.self)) : nil
         case nil:
             // Not as this version writes it: the JSON parser decides.
-            guard let entry = index.entry(at: n) else { break }
+            guard let entry = index!.entry(at: n) else { break }
             return entry.key == key ? Self.cached(entry, identifiers: &identifiers) : nil
         }
         drop(n)  // undecodable: the file is read again, and the cache rewritten without the entry
@@ -450,30 +430,42 @@ struct RegistryCache {
         isDirty = true
     }
 
-    /// The file's text: the header, two lines an entry (a record read from the file and never
-    /// decoded is copied as it was), `]}`.
+    /// The file's text: the first line, the heads (one a line, sorted by path bytes, each saying
+    /// how long its record is), the records in the same order (one a line; a record read from the
+    /// file and never decoded is copied as it was), `]}`. An entry whose record cannot be copied
+    /// (another version of the file replaced the one read) is left out: it is read again next time.
     func contents() -> [UInt8] {
-        var out = Array(Self.header.utf8)
-        out.append(UInt8(ascii: "\n"))
         let sorted = entries.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        for (n, entry) in sorted.enumerated() {
+        let needsTails = sorted.contains {
+            if case .plugin(_, _, let record) = $0.content { return record.plugin == nil }
+            return false
+        }
+        let tails = needsTails ? index?.file.tails() : nil
+        var heads: [UInt8] = [], records: [[UInt8]] = []
+        for entry in sorted {
+            let kind: String, detail: String, record: [UInt8]
             switch entry.content {
-            case .plugin(let usable, let identifiers, let record):
-                out += Array(
-                    "[\(CacheJSON.quoted(entry.path)),\"\(entry.key.text)\",\"\(usable ? "usable" : "unusable")\",\"\(identifiers)\"],\n"
-                        .utf8)
-                if let plugin = record.plugin {
-                    out += Array(
+            case .plugin(let usable, let identifiers, let stored):
+                if let plugin = stored.plugin {
+                    record = Array(
                         "[\(plugin.cacheJSON),\(plugin.knownNearMisses.map(NearMiss.cacheJSON) ?? "null")]".utf8)
+                } else if let tails, let line = stored.copy(from: tails) {
+                    record = Array(line)  // read from the file and never decoded: copied as it was
                 } else {
-                    out += record.line!  // read from the file and never decoded: copied as it was
+                    continue
                 }
+                (kind, detail) = (usable ? "usable" : "unusable", CacheJSON.quoted(identifiers))
             case .rejection(let reason):
-                out += Array("[\(CacheJSON.quoted(entry.path)),\"\(entry.key.text)\",\"rejected\",\"\"],\n".utf8)
-                out += Array("[\(CacheJSON.quoted(reason))]".utf8)
+                (kind, detail, record) = ("rejected", CacheJSON.quoted(reason), Array("[]".utf8))
             }
-            if n < sorted.count - 1 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\n"))
+            heads += Array(
+                "[\(CacheJSON.quoted(entry.path)),\"\(entry.key.text)\",\"\(kind)\",\(detail),\(record.count)],\n".utf8)
+            records.append(record)
+        }
+        var out = Array((Self.header(heads: heads.count) + "\n").utf8) + heads
+        for (n, record) in records.enumerated() {
+            out += record
+            out += Array((n < records.count - 1 ? ",\n" : "\n").utf8)
         }
         out += Array("]}\n".utf8)
         return out
