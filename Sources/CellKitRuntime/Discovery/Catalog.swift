@@ -124,7 +124,10 @@ public struct Catalog: Sendable {
 
     /// Every CellKit plugin file found, usable or not, in search order (decoded on first use).
     public var plugins: [PluginFile] {
-        storage.state.withLock { state in found.indices.map { plugin(at: $0, &state) } }
+        storage.state.withLock { state in
+            state.cache?.readRecords()
+            return found.indices.map { plugin(at: $0, &state) }
+        }
     }
 
     /// The winning provider of each identifier, sorted by identifier.
@@ -220,6 +223,7 @@ public struct Catalog: Sendable {
     private func everything() -> ([Registration], [Shadowing]) {
         storage.state.withLock { state in
             if let all = state.all { return all }
+            state.cache?.readRecords()
             let plugins = found.indices.map { plugin(at: $0, &state) }
             let all = Self.register(plugins)
             state.all = all
@@ -549,6 +553,7 @@ extension Catalog {
         init(options: DiscoveryOptions, diagnosing: Bool) {
             (allowUnsafe, self.diagnosing) = (options.allowUnsafePermissions, diagnosing)
             cache = options.useCache ? RegistryCache(folder: options.resolvedCacheFolder) : nil
+            if diagnosing { cache?.readRecords() }  // every plugin's near misses are looked at
         }
 
         /// Examines every library file of `entry`.
@@ -645,14 +650,16 @@ extension Catalog {
             return trust.problem(forPlugin: path, lstat: link)
         }
 
-        /// A cached plugin (at `path`) whose near misses are unknown: its record with them (diagnosed
-        /// now, and stored in the cache); nil if they are known.
+        /// A cached plugin's record (the plugin at `path`), decoded, with its near misses: diagnosed
+        /// now (and stored in the cache) if unknown; nil if the record does not decode.
         private mutating func diagnose(_ source: RegistryCache.Source, path: String, key: RegistryCache.FileKey)
             -> RegistryCache.Source?
         {
             guard let record = RegistryCache.record(source, in: cache, path: path),
-                record.decoded(path: path)?.knownNearMisses == nil, var plugin = record.decoded(path: path)
+                var plugin = record.decoded(path: path)
             else { return nil }
+            // Known: the record as decoded, kept, so that the catalog does not decode it again.
+            if plugin.knownNearMisses != nil { return .record(record) }
             plugin.knownNearMisses = NearMiss.diagnose(path: path)
             diagnoses += 1
             cache?.store(nearMissesOf: plugin, key: key)

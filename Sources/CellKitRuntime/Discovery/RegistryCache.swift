@@ -337,6 +337,10 @@ struct RegistryCache {
         return nil
     }
 
+    /// Reads all the file's records at once (one read, not one a plugin: four system calls each),
+    /// for when every plugin is about to be decoded.
+    func readRecords() { _ = index?.file.tails() }
+
     /// Whether the key written as `text` is `key`: compared as text (this version writes it so),
     /// else parsed.
     private static func matches(_ text: UnsafeBufferPointer<UInt8>, _ key: FileKey) -> Bool {
