@@ -111,6 +111,8 @@ struct DiscoveryStructureTests {
             var text = Array(key.text.utf8)
             #expect(text.withUnsafeBufferPointer { key.isText($0) })
             #expect(text.withUnsafeBufferPointer { other.isText($0) } == (key == other))
+            let device = String(key.device, radix: 16).leftPadded(to: 16)
+            #expect(key.text.hasPrefix(device + " "), "hexadecimal, digits worked out as they are written")
             text[Int.random(in: 0..<text.count, using: &rng)] = [0x20, 0x2D, 0x41, 0x67, 0x30].randomElement(
                 using: &rng)!
             if text != Array(key.text.utf8) {

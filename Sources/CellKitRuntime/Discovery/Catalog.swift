@@ -564,6 +564,8 @@ extension Catalog {
             defer { if folder >= 0 { close(folder) } }
             found.reserveCapacity(found.count + listing.paths.count)
             seenFiles.reserve(seenFiles.count + listing.paths.count)
+            // Room for three identifiers a plugin (a guess): fewer copies as the buffer grows.
+            identifierBytes.reserveCapacity(identifierBytes.count + 24 * listing.paths.count)
             // The catalog keeps the listing's bytes (shared, not copied, if they are the first): a
             // plugin's path is where the listing has it.
             let base = pathBytes.count
