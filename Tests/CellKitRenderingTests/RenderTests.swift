@@ -76,6 +76,24 @@ struct RenderTests {
         #expect(!text.contains("Second bar"))
     }
 
+    @Test("a selection or a window that names no row warns; one inside the table does not")
+    func outside() throws {
+        let path = Render.manifest("seed-004-foobar.yaml")
+        let inside = try Render.table(
+            path, .text, selected: CellKit.IndexPath(section: 1, row: 0), window: RowWindow(first: 3, last: 4))
+        #expect(inside.warnings.isEmpty, "\(inside.warnings)")
+        let outside = try Render.table(
+            path, .text, selected: CellKit.IndexPath(section: 9, row: 9), window: RowWindow(first: 100, last: 200))
+        #expect(!outside.output.contains("Row: "), "nothing drawn")
+        #expect(
+            outside.warnings == [
+                "the selected row 9.9 is not in the table",
+                "rows 100..200 start past the table's last row (it has 7 rows): none drawn",  // 4 Foobar, 3 Bar
+            ])
+        let pastRows = try Render.table(path, .text, selected: CellKit.IndexPath(section: 0, row: 99)).warnings
+        #expect(pastRows == ["the selected row 0.99 is not in the table"])
+    }
+
     // MARK: Hostile input
 
     static let hostile = """

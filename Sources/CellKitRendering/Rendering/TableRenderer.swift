@@ -98,8 +98,10 @@ public final class TableRenderer {
         rowsDrawn = 0
         var index = 0  // rows of the window so far, skipped ones included
         let skip = skipRows, progress = HookProgress.record
+        var selectedExists = false
         for s in 0..<source.numberOfSections() {
             let count = try source.numberOfRows(inSection: s)
+            if let selected, selected.section == s, selected.row < count { selectedExists = true }
             let first = max(0, window.first - before), last = min(count - 1, window.last - before)
             before += count
             guard first <= last || (count == 0 && window == RowWindow()) else { continue }
@@ -132,6 +134,20 @@ public final class TableRenderer {
             try format.endSection(info, index: s, to: out)
         }
         try format.end(table, to: out)
+        warnOutside(rows: before, selectedExists: selectedExists)
+    }
+
+    /// Warns of a selection or a window that names no row of a table of `rows` rows: asked for
+    /// something the table does not have, the render is not silently different from what was meant.
+    private func warnOutside(rows: Int, selectedExists: Bool) {
+        if let selected, !selectedExists {
+            queue.context.warn("the selected row \(selected.section).\(selected.row) is not in the table")
+        }
+        if window.first >= rows, window != RowWindow() {
+            let last = window.last == .max ? "" : "\(window.last)"
+            queue.context.warn(
+                "rows \(window.first)..\(last) start past the table's last row (it has \(rows) rows): none drawn")
+        }
     }
 
     /// One row through the routine: dequeue, size, lay out, recycle.
