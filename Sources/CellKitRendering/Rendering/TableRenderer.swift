@@ -52,9 +52,11 @@ public final class TableRenderer {
     public let layout: CellLayout
     /// The table's width in columns; cells get what the format's `contentWidth` leaves of it.
     public var width: Int
-    /// The row drawn selected; nil for none. A non-selectable row is never drawn selected.
+    /// The row drawn selected; nil for none. A non-selectable row is never drawn selected; one the
+    /// table does not have is warned of in the context's warnings.
     public var selected: IndexPath?
-    /// The rows drawn; the whole table by default.
+    /// The rows drawn; the whole table by default. A window starting past the table's last row
+    /// draws none and is warned of in the context's warnings.
     public var window = RowWindow()
     /// Rows drawn by the last `render`.
     @exclusivity(unchecked) private(set) var rowsDrawn = 0
