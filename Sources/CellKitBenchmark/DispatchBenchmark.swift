@@ -11,9 +11,10 @@ import Foundation
 enum Benchmarks {
     static func main() {
         switch CommandLine.arguments.dropFirst().first ?? "dispatch" {
-        case "dispatch": DispatchBenchmark.main()
-        case "render": RenderBenchmark.main(Array(CommandLine.arguments.dropFirst(2)))
-        case "list": ListBenchmark.main()
+        case "dispatch": failing("cellkit-bench") { try DispatchBenchmark.run() }
+        case "render":
+            failing("cellkit-bench render") { try RenderBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
+        case "list": failing("cellkit-bench list") { try ListBenchmark.run() }
         case "-h", "--help", "help":
             print(
                 """
@@ -29,19 +30,26 @@ enum Benchmarks {
             exit(2)
         }
     }
-}
 
-enum DispatchBenchmark {
-    static let rows = Int(ProcessInfo.processInfo.environment["CELLKIT_BENCH_ROWS"] ?? "") ?? 1_000_000
-    static let rounds = Int(ProcessInfo.processInfo.environment["CELLKIT_BENCH_ROUNDS"] ?? "") ?? 15
-
-    static func main() {
-        do { try run() } catch {
+    /// Runs a benchmark; an error it throws is printed after `name`, with the hint to build first,
+    /// and ends the process with status 1.
+    static func failing(_ name: String, _ body: () throws -> Void) {
+        do { try body() } catch {
             FileHandle.standardError.write(
-                Data("cellkit-bench: \(error)\nBuild everything first: swift build -c release\n".utf8))
+                Data("\(name): \(error)\nBuild everything first: swift build -c release\n".utf8))
             exit(1)
         }
     }
+
+    /// The whole number the environment variable `name` holds, else `fallback`.
+    static func setting(_ name: String, default fallback: Int) -> Int {
+        getenv(name).flatMap { Int(String(cString: $0)) } ?? fallback
+    }
+}
+
+enum DispatchBenchmark {
+    static let rows = Benchmarks.setting("CELLKIT_BENCH_ROWS", default: 1_000_000)
+    static let rounds = Benchmarks.setting("CELLKIT_BENCH_ROUNDS", default: 15)
 
     static func run() throws {
         let registry = CellRegistry()

@@ -11,15 +11,7 @@ import Foundation
 
 enum ListBenchmark {
     static let sizes = [10, 100, 1_000]
-    static let rounds = Int(ProcessInfo.processInfo.environment["CELLKIT_BENCH_ROUNDS"] ?? "") ?? 11
-
-    static func main() {
-        do { try run() } catch {
-            FileHandle.standardError.write(
-                Data("cellkit-bench list: \(error)\nBuild everything first: swift build -c release\n".utf8))
-            exit(1)
-        }
-    }
+    static let rounds = Benchmarks.setting("CELLKIT_BENCH_ROUNDS", default: 11)
 
     static func run() throws {
         let cellkit = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/cellkit"

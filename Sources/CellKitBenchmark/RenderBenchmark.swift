@@ -13,19 +13,14 @@ import Foundation
 enum RenderBenchmark {
     static let sizes = [100_000, 300_000, 1_000_000]
 
-    static func main(_ arguments: [String]) {
-        do {
-            if arguments.first == "one", arguments.count == 2 {
-                try renderOne(arguments[1])
-            } else if arguments.first == "wrapped" || arguments.first == "plain" {
-                try run(kinds: [arguments.first == "wrapped" ? .wrapped : .plain])
-            } else {
-                try run(kinds: [.plain, .wrapped])
-            }
-        } catch {
-            FileHandle.standardError.write(
-                Data("cellkit-bench render: \(error)\nBuild everything first: swift build -c release\n".utf8))
-            exit(1)
+    /// `render`, `render plain`, `render wrapped`, or `render one TABLE` (a size's own process).
+    static func run(_ arguments: [String]) throws {
+        if arguments.first == "one", arguments.count == 2 {
+            try renderOne(arguments[1])
+        } else if arguments.first == "wrapped" || arguments.first == "plain" {
+            try run(kinds: [arguments.first == "wrapped" ? .wrapped : .plain])
+        } else {
+            try run(kinds: [.plain, .wrapped])
         }
     }
 

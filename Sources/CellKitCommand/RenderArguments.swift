@@ -57,42 +57,41 @@ enum RenderArguments {
 
         /// Applies option `name`; false if it is not one read here or its value is not valid.
         mutating func read(_ name: String, inline: String?, into s: inout RenderSettings) -> Bool {
-            if ["--ascii", "--strict", "--no-isolation", "--allow-unsafe-permissions", "--no-cache"].contains(name) {
-                guard inline == nil else { return false }
-                switch name {
-                case "--ascii": s.ascii = true
-                case "--strict": s.strict = true
-                case "--no-isolation": s.noIsolation = true
-                case "--allow-unsafe-permissions": s.allowUnsafePermissions = true
-                default: s.noCache = true
-                }
-                return true
+            switch name {
+            case "--ascii": s.ascii = true
+            case "--strict": s.strict = true
+            case "--no-isolation": s.noIsolation = true
+            case "--allow-unsafe-permissions": s.allowUnsafePermissions = true
+            case "--no-cache": s.noCache = true
+            default: return readValue(name, inline: inline, into: &s)
             }
+            return inline == nil  // a flag takes no value
+        }
+
+        /// Applies option `name` that takes a value, converted as ArgumentParser converts it.
+        mutating func readValue(_ name: String, inline: String?, into s: inout RenderSettings) -> Bool {
             guard let text = value(inline: inline) else { return false }
             switch name {
             case "--plugin-path": s.pluginPaths.append(text)
-            case "--format": s.format = RenderCommand.Format(argument: text) ?? s.format
-            case "--color": s.color = RenderCommand.ColorMode(argument: text) ?? s.color
-            case "--width": s.width = Int(argument: text)
-            case "--hook-timeout": s.hookTimeout = Double(argument: text) ?? .nan
+            case "--format":
+                guard let format = RenderCommand.Format(argument: text) else { return false }
+                s.format = format
+            case "--color":
+                guard let color = RenderCommand.ColorMode(argument: text) else { return false }
+                s.color = color
+            case "--width":
+                guard let width = Int(argument: text) else { return false }
+                s.width = width
+            case "--hook-timeout":
+                guard let seconds = Double(argument: text) else { return false }
+                s.hookTimeout = seconds
             case "--select": s.select = text
             case "--rows": s.rows = text
             case "--output": s.output = text
             case "--root": s.root = text
             default: return false
             }
-            return Self.isValid(name, text)
-        }
-
-        /// Whether `text` converts to option `name`'s type as ArgumentParser converts it.
-        static func isValid(_ name: String, _ text: String) -> Bool {
-            switch name {
-            case "--format": RenderCommand.Format(argument: text) != nil
-            case "--color": RenderCommand.ColorMode(argument: text) != nil
-            case "--width": Int(argument: text) != nil
-            case "--hook-timeout": Double(argument: text) != nil
-            default: true
-            }
+            return true
         }
     }
 }

@@ -92,14 +92,12 @@ public enum HookProgress {
         if let record { return record }
         // Anonymous pages are zero until touched: zeroing the record by hand faulted in all of
         // its 128 pages, a tenth of a small render's page faults.
-        let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-        guard let memory = mapped, memory != MAP_FAILED else {
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 4096)
-            memory.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-            install(memory)
-            return record!
+        var memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if memory == nil || memory == MAP_FAILED {
+            memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 4096)
+            memory!.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         }
-        install(memory)
+        install(memory!)
         return record!
     }
 
