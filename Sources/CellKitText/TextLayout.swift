@@ -1,24 +1,92 @@
 // Breaking a label's text into lines that fit its frame, as UILabel does:
 // word or character wrap, clip, truncation at head, middle or tail, and a
 // number of lines (0 = as many as the frame holds). Every cut falls between
-// grapheme clusters; the work is done on the UTF-8 bytes in one or two passes,
-// with no buffer but the lines returned; each line is a slice of the text (no copy,
-// and no second UTF-8 check as a new String would make).
+// grapheme clusters; the work is done on the UTF-8 bytes in one or two passes.
+// A line is a range of the text's bytes, not a String or a Substring of its own:
+// no copy, no second UTF-8 check, and nothing reference counted per line.
 
 import CellKitModel
 
-/// One line of laid-out text: a slice of the text and the columns it takes.
-package struct TextLine: Sendable, Equatable {
-    /// The line's text, a slice of the label's (or a new string where an ellipsis was added).
-    package var text: Substring
-    /// The columns `text` takes (see `TextWidth`).
-    package var columns: Int
+/// One laid-out line: a range of its `LaidOutText`'s UTF-8 bytes and the columns it takes.
+/// Public, with members for CellKit's own modules, only so that the renderer's per-line
+/// reads are inlined into it (as for `TextWidth`).
+public struct TextLine: Sendable, Equatable {
+    /// Where the line's bytes start in the laid-out text.
+    @usableFromInline package var start: Int
+    /// Where they end.
+    @usableFromInline package var end: Int
+    /// The columns they take (see `TextWidth`), found while breaking the line.
+    @usableFromInline package var columns: Int
 
-    /// A line whose columns are already known.
-    package init(_ text: Substring, columns: Int) { (self.text, self.columns) = (text, columns) }
+    /// A line of `text`'s bytes `start..<end`, `columns` wide.
+    package init(_ start: Int, _ end: Int, columns: Int) { (self.start, self.end, self.columns) = (start, end, columns) }
+}
 
-    /// A line measured now.
-    package init(_ text: Substring) { self.init(text, columns: TextWidth.columns(text)) }
+/// Text broken into lines: the text once, and each line a range of its bytes.
+///
+/// Equal when the lines show the same text with the same widths, whatever text they index.
+/// Public, with members for CellKit's own modules, only so that the renderer's per-line
+/// reads are inlined into it: a generic member of a non-public type is not specialized across
+/// modules, and looked up the runtime's generic metadata on every line.
+public struct LaidOutText: Sendable, Equatable {
+    /// The text the lines index: the label's own text, and after it any line made for the
+    /// layout (one that ends in an ellipsis).
+    @usableFromInline package private(set) var text: String
+    /// The lines, top to bottom.
+    @usableFromInline package private(set) var lines: [TextLine]
+
+    /// No lines.
+    package init() { (text, lines) = ("", []) }
+
+    /// Lines `lines` of `text`.
+    package init(_ text: String, lines: [TextLine]) { (self.text, self.lines) = (text, lines) }
+
+    /// Lines of the given texts, each measured now (glyphs, headers, tests).
+    package init(lines: [Substring]) {
+        var text = "", laid: [TextLine] = []
+        for line in lines {
+            let start = text.utf8.count
+            text += line
+            laid.append(TextLine(start, text.utf8.count, columns: TextWidth.columns(line)))
+        }
+        self.init(text, lines: laid)
+    }
+
+    /// How many lines there are.
+    @inlinable package var count: Int { lines.count }
+    /// True when there is no line.
+    @inlinable package var isEmpty: Bool { lines.isEmpty }
+
+    /// Line `i`'s text, as a slice of `text`.
+    package subscript(_ i: Int) -> Substring { TextLayout.string(text, lines[i].start, lines[i].end) }
+
+    /// The columns line `i` takes.
+    @inlinable @inline(__always)
+    package func columns(_ i: Int) -> Int { lines[i].columns }
+
+    /// Whether line `i` has no text (an empty line of a text with newlines).
+    @inlinable @inline(__always)
+    package func isEmpty(_ i: Int) -> Bool { lines[i].start == lines[i].end }
+
+    /// `body` over line `i`'s bytes, borrowed.
+    @inlinable @inline(__always)
+    package func withBytes<R>(ofLine i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let line = lines[i]
+        return text.withBorrowedUTF8 { body(UnsafeBufferPointer(rebasing: $0[line.start..<line.end])) }
+    }
+
+    /// The first `n` lines only.
+    package mutating func keepFirst(_ n: Int) {
+        if lines.count > n { lines.removeSubrange(n...) }
+    }
+
+    /// The lines' texts.
+    package var strings: [Substring] { lines.indices.map { self[$0] } }
+
+    /// Whether `a` and `b` show the same lines with the same widths.
+    public static func == (a: LaidOutText, b: LaidOutText) -> Bool {
+        a.count == b.count && a.lines.indices.allSatisfy { a[$0] == b[$0] && a.columns($0) == b.columns($0) }
+    }
 }
 
 /// Lines of text laid out for a frame, each at most `width` columns.
@@ -32,29 +100,31 @@ package enum TextLayout {
     /// (CJK or emoji) cluster; a word wider than the line is cut between clusters. With one line,
     /// word wrap shows whole words only, as UIKit does.
     package static func lines(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [Substring] {
-        laidOut(text, width: width, maxLines: maxLines, mode: mode).map(\.text)
+        laidOut(text, width: width, maxLines: maxLines, mode: mode).strings
     }
 
-    /// `lines(_:width:maxLines:mode:)` with the columns each line takes, found while breaking them
-    /// (measuring them again to draw them was a tenth of the wrapped table's time).
-    package static func laidOut(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> [TextLine] {
-        guard width > 0, maxLines > 0, !text.isEmpty else { return [] }
+    /// `lines(_:width:maxLines:mode:)` as ranges of `text` with the columns each line takes, found
+    /// while breaking them (measuring them again to draw them was a tenth of the wrapped table's time).
+    package static func laidOut(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> LaidOutText {
+        guard width > 0, maxLines > 0, !text.isEmpty else { return LaidOutText() }
         return text.withBorrowedUTF8 { bytes in
             // The common case: one short line of plain ASCII.
             let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
-            if ascii == bytes.count, ascii <= width { return [TextLine(text[...], columns: ascii)] }
+            if ascii == bytes.count, ascii <= width { return LaidOutText(text, lines: [TextLine(0, ascii, columns: ascii)]) }
             guard maxLines == 1 else { return wrapped(text, bytes, width: width, maxLines: maxLines, mode: mode) }
             let first = lineEnd(bytes, from: 0)
-            if first.end == bytes.count, first.width <= width { return [TextLine(text[...], columns: first.width)] }
-            return [TextLine(single(text, bytes, width: width, mode: mode, firstLineEnd: first.end))]
+            if first.end == bytes.count, first.width <= width {
+                return LaidOutText(text, lines: [TextLine(0, first.end, columns: first.width)])
+            }
+            return single(text, bytes, width: width, mode: mode, firstLineEnd: first.end)
         }
     }
 
     /// Wrapped lines of `text` (whose UTF-8 is `bytes`); with a truncating mode, the last one ends in
-    /// an ellipsis when more text follows.
+    /// an ellipsis when more text follows (that line is added after the text).
     static func wrapped(
         _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode
-    ) -> [TextLine] {
+    ) -> LaidOutText {
         var lines: [TextLine] = []
         lines.reserveCapacity(min(maxLines, 8))
         let byWord = mode != .charWrap
@@ -64,35 +134,43 @@ package enum TextLayout {
             let (end, next, used) = line(bytes, from: start, width: width, byWord: byWord)
             if truncating, lines.count == maxLines - 1, next < bytes.count {
                 // More text follows the last line shown: end it with an ellipsis.
-                let cut = fit(bytes, from: start, to: lineEnd(bytes, from: start).end, width: width - 1)
-                lines.append(TextLine(Substring(string(text, start, cut) + ellipsis)))
-                break
+                let cut = fit(bytes, from: start, to: lineEnd(bytes, from: start).end, width: width - 1).end
+                return appending(string(text, start, cut) + ellipsis, to: text, lines)
             }
-            lines.append(TextLine(string(text, start, end), columns: used))
+            lines.append(TextLine(start, end, columns: used))
             start = next
         }
-        return lines
+        return LaidOutText(text, lines: lines)
+    }
+
+    /// `lines` of `text`, and after them `line`, made for the layout: added after the text.
+    static func appending(_ line: String, to text: String, _ lines: [TextLine]) -> LaidOutText {
+        let start = text.utf8.count
+        let all = text + line
+        return LaidOutText(all, lines: lines + [TextLine(start, all.utf8.count, columns: TextWidth.columns(line))])
     }
 
     /// One line: whole words (word wrap), cut (clip, char wrap), or truncated with an
     /// ellipsis at the head, middle or tail.
     static func single(
         _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, mode: LineBreakMode, firstLineEnd: Int
-    ) -> Substring {
+    ) -> LaidOutText {
         switch mode {
         case .wordWrap:
-            return string(text, 0, line(bytes, from: 0, width: width, byWord: true).end)
+            let words = line(bytes, from: 0, width: width, byWord: true)
+            return LaidOutText(text, lines: [TextLine(0, words.end, columns: words.columns)])
         case .charWrap, .clip:
-            return string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: width))
+            let cut = fit(bytes, from: 0, to: firstLineEnd, width: width)
+            return LaidOutText(text, lines: [TextLine(0, cut.end, columns: cut.columns)])
         case .truncateTail:
-            return Substring(string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: width - 1)) + ellipsis)
+            return appending(string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: width - 1).end) + ellipsis, to: "", [])
         case .truncateHead:
-            return Substring(ellipsis + string(text, fitBackward(bytes, width: width - 1), bytes.count))
+            return appending(ellipsis + string(text, fitBackward(bytes, width: width - 1), bytes.count), to: "", [])
         case .truncateMiddle:
             let head = width / 2, tail = width - 1 - head  // the ellipsis takes the middle column
-            return Substring(
-                string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: head)) + ellipsis
-                    + string(text, fitBackward(bytes, width: tail), bytes.count))
+            return appending(
+                string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: head).end) + ellipsis
+                    + string(text, fitBackward(bytes, width: tail), bytes.count), to: "", [])
         }
     }
 
@@ -202,8 +280,11 @@ package enum TextLayout {
         return (i, total)
     }
 
-    /// The end of the longest run of whole clusters from `from`, before `limit`, that fits in `width` columns.
-    static func fit(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to limit: Int, width: Int) -> Int {
+    /// The end of the longest run of whole clusters from `from`, before `limit`, that fits in `width`
+    /// columns, and the columns it takes.
+    static func fit(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to limit: Int, width: Int) -> (
+        end: Int, columns: Int
+    ) {
         var i = from, used = 0
         while i < limit {
             let (e, w) = TextWidth.nextCluster(bytes, from: i)
@@ -211,7 +292,7 @@ package enum TextLayout {
             used += w
             i = e
         }
-        return i
+        return (i, used)
     }
 
     /// The start of the longest run of whole clusters of the last line that ends the text and fits in `width`.

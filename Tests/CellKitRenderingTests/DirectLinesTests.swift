@@ -44,14 +44,13 @@ struct DirectLinesTests {
                 var view = PlacedView(role: .subview, frame: Rect(x: x, y: y, width: w, height: h))
                 if Int.random(in: 0..<12, using: &rng) == 0 {
                     view.imageName = "photo"
-                    view.textLines = [TextLine("▣")]
+                    view.laidOut = LaidOutText(lines: ["▣"])
                 } else {
                     let layoutWidth = w + Int.random(in: -1...2, using: &rng)
-                    view.textLines = Array(
-                        TextLayout.laidOut(
-                            TextSanitizer.visible(text()), width: max(1, layoutWidth), maxLines: h,
-                            mode: Bool.random(using: &rng) ? .wordWrap : .charWrap
-                        ).prefix(h))
+                    view.laidOut = TextLayout.laidOut(
+                        TextSanitizer.visible(text()), width: max(1, layoutWidth), maxLines: h,
+                        mode: Bool.random(using: &rng) ? .wordWrap : .charWrap)
+                    view.laidOut.keepFirst(h)
                 }
                 view.alignment = alignments.randomElement(using: &rng)!
                 views.append(view)
@@ -79,7 +78,7 @@ struct DirectLinesTests {
         var views: [PlacedView] = []
         for (x, w, text) in [(1, 12, "lorem ipsum dolor sit"), (14, 10, "日本語 👍🏽 東京")] {
             var view = PlacedView(role: .subview, frame: Rect(x: x, y: 0, width: w, height: 2))
-            view.textLines = TextLayout.laidOut(text, width: w, maxLines: 2, mode: .wordWrap)
+            view.laidOut = TextLayout.laidOut(text, width: w, maxLines: 2, mode: .wordWrap)
             views.append(view)
         }
         let row = RowLayout(

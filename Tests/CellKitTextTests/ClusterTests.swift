@@ -132,9 +132,9 @@ struct ClusterTests {
                 for maxLines in [1, 3, 100] {
                     let laidOut = TextLayout.laidOut(text, width: width, maxLines: maxLines, mode: mode)
                     #expect(
-                        laidOut.map(\.columns) == laidOut.map { TextWidth.columns(String($0.text)) },
+                        laidOut.lines.map(\.columns) == laidOut.strings.map { TextWidth.columns($0) },
                         "\(mode) \(maxLines): '\(text)'")
-                    for line in laidOut.map({ String($0.text) }) {
+                    for line in laidOut.strings.map({ String($0) }) {
                         let w = TextWidth.columns(line)
                         // One cluster wider than the line is shown whole.
                         #expect(w <= width || clusters(line).count == 1, "\(mode) \(maxLines): '\(line)' of '\(text)'")

@@ -33,11 +33,11 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     /// The text of each line (labels), or the glyph (images and accessories). Slices of the view's text:
     /// laying out a row copies no text.
     public var lines: [Substring] {
-        get { textLines.map(\.text) }
-        set { textLines = newValue.map { TextLine($0) } }
+        get { laidOut.strings }
+        set { laidOut = LaidOutText(lines: newValue) }
     }
-    /// `lines` with the columns each takes, as the layout found them.
-    package var textLines: [TextLine] = []
+    /// `lines` as ranges of the view's text, with the columns each takes, as the layout found them.
+    package var laidOut = LaidOutText()
     /// How `lines` sit in the frame's width; never `natural` (resolved to the style's alignment).
     public var alignment = TextAlignment.left
     /// The text's colour; nil = the format's default (the terminal's, black in HTML).
@@ -174,12 +174,12 @@ public struct CellLayout: Sendable {
     private struct LineMemo {
         private struct Entry {
             let label: ObjectIdentifier, width: Int, maxLines: Int
-            let lines: [TextLine]
+            let lines: LaidOutText
         }
         private var text: Entry?, detail: Entry?
 
         /// `text` (the label's) broken into at most `maxLines` lines of `width` columns, and their columns.
-        mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> [TextLine] {
+        mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> LaidOutText {
             let id = ObjectIdentifier(label)
             if let entry = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) {
                 return entry.lines
@@ -271,7 +271,7 @@ public struct CellLayout: Sendable {
         var image: PlacedView?
         if !cell.imageView.isHidden, let name = cell.imageView.imageName {
             var placed = imageView(name, role: .imageView, warn: cell.context)
-            let w = max(1, placed.textLines[0].columns)
+            let w = max(1, placed.laidOut.columns(0))
             placed.frame = cell.imageView.frame == .zero ? Rect(x: x, y: 0, width: w, height: 1) : cell.imageView.frame
             x += w + 1
             image = placed
@@ -285,7 +285,7 @@ public struct CellLayout: Sendable {
                 view.imageName.map { imageView($0, role: .accessory, warn: cell.context) }
                 ?? PlacedView(
                     role: .accessory, frame: .zero,
-                    textLines: view.text.map { [TextLine(TextSanitizer.visible($0)[...])] } ?? [])
+                    laidOut: LaidOutText(lines: view.text.map { [TextSanitizer.visible($0)[...]] } ?? []))
             placed.frame = Rect(x: right, y: 0, width: w, height: max(1, view.frame.height))
             placed.textColor = view.textColor
             placed.backgroundColor = view.backgroundColor
@@ -296,7 +296,7 @@ public struct CellLayout: Sendable {
             let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
             accessory = PlacedView(
                 role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1),
-                textLines: [TextLine(Substring(glyph), columns: 1)],
+                laidOut: LaidOutText(glyph, lines: [TextLine(0, glyph.utf8.count, columns: 1)]),
                 textColor: color)
             right -= 1
         }
@@ -326,7 +326,7 @@ public struct CellLayout: Sendable {
             )
         }
         return PlacedView(
-            role: role, frame: .zero, textLines: [TextLine(Substring((asset ?? AssetCatalog.placeholder).glyph))],
+            role: role, frame: .zero, laidOut: LaidOutText(lines: [Substring((asset ?? AssetCatalog.placeholder).glyph)]),
             imageName: name, missingImage: asset == nil)
     }
 
@@ -400,12 +400,11 @@ public struct CellLayout: Sendable {
         let room = rowHeight - frame.y
         guard room > 0 else { return nil }
         maxLines = min(maxLines, room + 1)
-        let laidOut = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
-        // Only a hook's frame reaching below the row has more lines than room: copy only then.
-        let lines = laidOut.count > room ? Array(laidOut.prefix(room)) : laidOut
+        var lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
+        lines.keepFirst(room)  // only a hook's frame reaching below the row has more lines than room
         let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - lines.count) / 2) : frame.y
         var placed = PlacedView(
-            role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), textLines: lines)
+            role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), laidOut: lines)
         style(&placed, from: label, defaults: defaults, selected: selected)
         return placed
     }
@@ -443,12 +442,11 @@ public struct CellLayout: Sendable {
             // Text is laid out at the whole frame, then cut where the row or the accessory cuts it;
             // no more than one line past what shows (where a truncation's ellipsis would go, unseen).
             let maxLines = min(view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height), frame.height + 1)
-            let lines = TextLayout.laidOut(
+            var lines = TextLayout.laidOut(
                 TextSanitizer.visible(view.text ?? "", keepNewlines: true), width: f.width, maxLines: maxLines,
                 mode: view.lineBreakMode)
-            var placed = PlacedView(
-                role: .subview, tag: view.tag, frame: frame,
-                textLines: lines.count > frame.height ? Array(lines.prefix(frame.height)) : lines)
+            lines.keepFirst(frame.height)
+            var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: lines)
             style(&placed, from: view, defaults: Defaults(), selected: selected)
             return placed
         case .plain:

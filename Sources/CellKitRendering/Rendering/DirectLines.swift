@@ -26,14 +26,14 @@ struct DirectLines {
             for k in views.indices {
                 let view = views.baseAddress! + k
                 guard view.pointee.imageName == nil else { return false }
-                if view.pointee.textLines.isEmpty { continue }
+                if view.pointee.laidOut.isEmpty { continue }
                 let f = view.pointee.frame
                 guard f.x >= 0, f.width > 0, f.x + f.width <= row.width else { return false }
-                let bottom = f.y + min(view.pointee.textLines.count, f.height)
+                let bottom = f.y + min(view.pointee.laidOut.count, f.height)
                 var at = order.count  // where it goes, by column
                 for (n, j) in order.enumerated() {
                     let g = views[j].frame
-                    let gBottom = g.y + min(views[j].textLines.count, g.height)
+                    let gBottom = g.y + min(views[j].laidOut.count, g.height)
                     if f.x < g.x + g.width, g.x < f.x + f.width, f.y < gBottom, g.y < bottom { return false }
                     if at == order.count, f.x < g.x { at = n }
                 }
@@ -51,11 +51,11 @@ struct DirectLines {
             for k in order {
                 let view = views.baseAddress! + k
                 let f = view.pointee.frame, i = y - f.y
-                guard i >= 0, i < min(view.pointee.textLines.count, f.height) else {
+                guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else {
                     pieces.append((-1, -1))
                     continue
                 }
-                let w = view.pointee.textLines[i].columns, empty = view.pointee.textLines[i].text.isEmpty
+                let w = view.pointee.laidOut.columns(i), empty = view.pointee.laidOut.isEmpty(i)
                 let dx =
                     switch view.pointee.alignment {
                     case .center: max(0, (f.width - w) / 2)
@@ -70,7 +70,7 @@ struct DirectLines {
             for (n, k) in order.enumerated() where pieces[n].width >= 0 {
                 let view = views.baseAddress! + k
                 Self.spaces(pieces[n].x - column, out)
-                view.pointee.textLines[y - view.pointee.frame.y].text.withBorrowedUTF8 { out.write($0) }
+                view.pointee.laidOut.withBytes(ofLine: y - view.pointee.frame.y) { out.write($0) }
                 column = pieces[n].x + pieces[n].width
             }
             Self.spaces(row.width - column, out)

@@ -225,7 +225,7 @@ public final class TableRenderer {
         laidOut.views = [
             PlacedView(
                 role: .textLabel, frame: Rect(x: 1, y: 0, width: inner, height: 1),
-                textLines: TextLayout.laidOut(text, width: inner, maxLines: 1, mode: .truncateTail),
+                laidOut: TextLayout.laidOut(text, width: inner, maxLines: 1, mode: .truncateTail),
                 textColor: Color(red: 0xFF, green: 0x3B, blue: 0x30))
         ]
     }

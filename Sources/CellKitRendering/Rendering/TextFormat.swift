@@ -256,15 +256,15 @@ extension Canvas {
         if view.pointee.imageName != nil { return paintImage(view.pointee, background: background) }
         let style = index(
             of: TextStyle(foreground: view.pointee.textColor, background: background, bold: view.pointee.bold))
-        for i in 0..<min(view.pointee.textLines.count, frame.height) {
+        for i in 0..<min(view.pointee.laidOut.count, frame.height) {
             let dx =
                 switch view.pointee.alignment {
-                case .center: max(0, (frame.width - view.pointee.textLines[i].columns) / 2)
-                case .right: max(0, frame.width - view.pointee.textLines[i].columns)
+                case .center: max(0, (frame.width - view.pointee.laidOut.columns(i)) / 2)
+                case .right: max(0, frame.width - view.pointee.laidOut.columns(i))
                 case .left, .natural: 0
                 }
             put(
-                view.pointee.textLines[i].text, x: frame.x + dx, y: frame.y + i, limit: frame.x + frame.width,
+                view.pointee.laidOut[i], x: frame.x + dx, y: frame.y + i, limit: frame.x + frame.width,
                 style: style)
         }
     }
@@ -272,7 +272,7 @@ extension Canvas {
     /// An image: its glyph centred in the frame; a frame of 3 lines or more also gets a border, like a photo.
     private func paintImage(_ view: borrowing PlacedView, background: Color?) {
         let f = view.frame
-        let glyph = view.textLines.first?.text ?? ""
+        let glyph = view.laidOut.isEmpty ? "" : view.laidOut[0]
         let glyphStyle = index(
             of: TextStyle(foreground: view.missingImage ? TextFormat.headerColor : nil, background: background))
         if f.height >= 3, f.width >= 4 {
