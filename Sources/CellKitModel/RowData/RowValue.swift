@@ -127,6 +127,13 @@ public enum RowValue: Sendable, Equatable, Hashable {
     /// Calls `body` with the bytes of the text at `keyPath` if it is written with no
     /// escapes and is valid UTF-8 (what decoding it would give, byte for byte); else nil.
     package func withPlainString<R>(at keyPath: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        keyPath.withBorrowedUTF8 { withPlainString(at: $0, body) }
+    }
+
+    /// `withPlainString(at:_:)` with the key path's UTF-8 bytes.
+    package func withPlainString<R>(at keyPath: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R)
+        -> R?
+    {
         guard !keyPath.isEmpty else { return nil }
         return withMember(keyPath) { line, member, rest -> R? in
             guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else {
@@ -139,18 +146,23 @@ public enum RowValue: Sendable, Equatable, Hashable {
         } ?? nil
     }
 
-    /// The text at `keyPath` copied into a new NUL-terminated C string (the caller
-    /// frees it) if it is written plainly (see `withPlainString`); else nil. Not generic,
-    /// so that callers in other modules get this module's specialized code: a generic
-    /// member of a non-public type is neither inlined nor specialized across modules,
-    /// and ran the runtime's generic metadata lookup on every row.
-    package func plainStringCopy(at keyPath: String) -> UnsafeMutablePointer<CChar>? {
+    /// The text at `keyPath` (UTF-8 bytes, as a hook passes it) copied into a new NUL-terminated
+    /// C string (the caller frees it) if it is written plainly (see `withPlainString`); else nil.
+    /// Not generic, so that callers in other modules get this module's specialized code: a generic
+    /// member of a non-public type is neither inlined nor specialized across modules, and ran the
+    /// runtime's generic metadata lookup on every row.
+    package func plainStringCopy(at keyPath: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar>? {
         withPlainString(at: keyPath) { bytes in
             let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
             UnsafeMutableRawPointer(copy).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
             copy[bytes.count] = 0
             return copy
         }
+    }
+
+    /// `plainStringCopy(at:)` with the key path as a String.
+    package func plainStringCopy(at keyPath: String) -> UnsafeMutablePointer<CChar>? {
+        keyPath.withBorrowedUTF8 { plainStringCopy(at: $0) }
     }
 
     // MARK: The index
@@ -161,22 +173,28 @@ public enum RowValue: Sendable, Equatable, Hashable {
     private func withMember<R>(
         _ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?
     ) -> R? {
-        return keyPath.withBorrowedUTF8 { path in
-            let dot = memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map {
-                UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!)
-            }
-            let key = UnsafeBufferPointer(rebasing: path[..<(dot ?? path.count)])
-            let rest = dot.map { Substring(keyPath).utf8.dropFirst($0 + 1) }
-            return withParts { line, all, n in
-                for m in stride(from: n - 1, through: 0, by: -1) {
-                    func offset(_ k: Int) -> Int {
-                        Int(all.loadUnaligned(fromByteOffset: line.count + m * 16 + k * 4, as: UInt32.self))
-                    }
-                    let quoted = UnsafeBufferPointer(rebasing: line[offset(0)..<offset(1)])
-                    if JSONValueParser.key(quoted, equals: key) { return body(line, offset(2)..<offset(3), rest) }
+        keyPath.withBorrowedUTF8 { withMember($0, body) }
+    }
+
+    /// `withMember` with the key path's UTF-8 bytes; a String is made of the rest of the path
+    /// only when there is one (a hook's usual key has no dot).
+    private func withMember<R>(
+        _ path: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?
+    ) -> R? {
+        let dot = path.isEmpty ? nil : memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map {
+            UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!)
+        }
+        let key = UnsafeBufferPointer(rebasing: path[..<(dot ?? path.count)])
+        let rest = dot.map { Substring(String(decoding: UnsafeBufferPointer(rebasing: path[($0 + 1)...]), as: UTF8.self)).utf8 }
+        return withParts { line, all, n in
+            for m in stride(from: n - 1, through: 0, by: -1) {
+                func offset(_ k: Int) -> Int {
+                    Int(all.loadUnaligned(fromByteOffset: line.count + m * 16 + k * 4, as: UInt32.self))
                 }
-                return nil
+                let quoted = UnsafeBufferPointer(rebasing: line[offset(0)..<offset(1)])
+                if JSONValueParser.key(quoted, equals: key) { return body(line, offset(2)..<offset(3), rest) }
             }
+            return nil
         }
     }
 }

@@ -323,8 +323,10 @@ public final class Cell {
     /// The row's text at a key path as a C string, copied straight from a JSON Lines
     /// record when the text there has no escapes and is valid UTF-8; else nil.
     func plainDataString(at keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+        // The key's bytes as the hook passed them: a String of it was a sixth of this call.
         guard let keyPath, case .json(let record) = dataBox.pointee,
-            let copy = record.plainStringCopy(at: String(cString: keyPath))
+            let copy = record.plainStringCopy(
+                at: UnsafeRawBufferPointer(start: keyPath, count: strlen(keyPath)).bindMemory(to: UInt8.self))
         else { return nil }
         scratch.append(copy)
         return UnsafePointer(copy)
