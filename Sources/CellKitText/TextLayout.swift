@@ -19,7 +19,9 @@ public struct TextLine: Sendable, Equatable {
     @usableFromInline package var columns: Int
 
     /// A line of `text`'s bytes `start..<end`, `columns` wide.
-    package init(_ start: Int, _ end: Int, columns: Int) { (self.start, self.end, self.columns) = (start, end, columns) }
+    package init(_ start: Int, _ end: Int, columns: Int) {
+        (self.start, self.end, self.columns) = (start, end, columns)
+    }
 }
 
 /// Text broken into lines: the text once, and each line a range of its bytes.
@@ -29,17 +31,18 @@ public struct TextLine: Sendable, Equatable {
 /// reads are inlined into it: a generic member of a non-public type is not specialized across
 /// modules, and looked up the runtime's generic metadata on every line.
 public struct LaidOutText: Sendable, Equatable {
-    /// The text the lines index: the label's own text, and after it any line made for the
-    /// layout (one that ends in an ellipsis).
-    @usableFromInline package private(set) var text: String
+    /// The text the lines index: the label's own text, or a copy with any line made for the
+    /// layout (one with an ellipsis) after it.
+    @usableFromInline package private(set) var text: TextBytes
     /// The lines, top to bottom.
     @usableFromInline package private(set) var lines: [TextLine]
 
     /// No lines.
-    package init() { (text, lines) = ("", []) }
+    package init() { (text, lines) = (Self.empty, []) }
+    private static let empty = TextBytes("")
 
     /// Lines `lines` of `text`.
-    package init(_ text: String, lines: [TextLine]) { (self.text, self.lines) = (text, lines) }
+    package init(_ text: TextBytes, lines: [TextLine]) { (self.text, self.lines) = (text, lines) }
 
     /// Lines of the given texts, each measured now (glyphs, headers, tests).
     package init(lines: [Substring]) {
@@ -49,7 +52,7 @@ public struct LaidOutText: Sendable, Equatable {
             text += line
             laid.append(TextLine(start, text.utf8.count, columns: TextWidth.columns(line)))
         }
-        self.init(text, lines: laid)
+        self.init(TextBytes(text), lines: laid)
     }
 
     /// How many lines there are.
@@ -58,7 +61,11 @@ public struct LaidOutText: Sendable, Equatable {
     @inlinable package var isEmpty: Bool { lines.isEmpty }
 
     /// Line `i`'s text, as a slice of `text`.
-    package subscript(_ i: Int) -> Substring { TextLayout.string(text, lines[i].start, lines[i].end) }
+    package subscript(_ i: Int) -> Substring {
+        text.withBytes {
+            Substring(String(decoding: UnsafeBufferPointer(rebasing: $0[lines[i].start..<lines[i].end]), as: UTF8.self))
+        }
+    }
 
     /// The columns line `i` takes.
     @inlinable @inline(__always)
@@ -72,7 +79,7 @@ public struct LaidOutText: Sendable, Equatable {
     @inlinable @inline(__always)
     package func withBytes<R>(ofLine i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let line = lines[i]
-        return text.withBorrowedUTF8 { body(UnsafeBufferPointer(rebasing: $0[line.start..<line.end])) }
+        return text.withBytes { body(UnsafeBufferPointer(rebasing: $0[line.start..<line.end])) }
     }
 
     /// The first `n` lines only.
@@ -106,11 +113,18 @@ package enum TextLayout {
     /// `lines(_:width:maxLines:mode:)` as ranges of `text` with the columns each line takes, found
     /// while breaking them (measuring them again to draw them was a tenth of the wrapped table's time).
     package static func laidOut(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> LaidOutText {
-        guard width > 0, maxLines > 0, !text.isEmpty else { return LaidOutText() }
-        return text.withBorrowedUTF8 { bytes in
+        laidOut(TextBytes(text), width: width, maxLines: maxLines, mode: mode)
+    }
+
+    /// `laidOut(_:width:maxLines:mode:)` of a label's text as it holds it: the lines share its bytes.
+    package static func laidOut(_ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode) -> LaidOutText {
+        guard width > 0, maxLines > 0, text.byteCount > 0 else { return LaidOutText() }
+        return text.withBytes { bytes in
             // The common case: one short line of plain ASCII.
             let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
-            if ascii == bytes.count, ascii <= width { return LaidOutText(text, lines: [TextLine(0, ascii, columns: ascii)]) }
+            if ascii == bytes.count, ascii <= width {
+                return LaidOutText(text, lines: [TextLine(0, ascii, columns: ascii)])
+            }
             guard maxLines == 1 else { return wrapped(text, bytes, width: width, maxLines: maxLines, mode: mode) }
             let first = lineEnd(bytes, from: 0)
             if first.end == bytes.count, first.width <= width {
@@ -123,7 +137,7 @@ package enum TextLayout {
     /// Wrapped lines of `text` (whose UTF-8 is `bytes`); with a truncating mode, the last one ends in
     /// an ellipsis when more text follows (that line is added after the text).
     static func wrapped(
-        _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode
+        _ text: TextBytes, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode
     ) -> LaidOutText {
         var lines: [TextLine] = []
         lines.reserveCapacity(min(maxLines, 8))
@@ -135,7 +149,7 @@ package enum TextLayout {
             if truncating, lines.count == maxLines - 1, next < bytes.count {
                 // More text follows the last line shown: end it with an ellipsis.
                 let cut = fit(bytes, from: start, to: lineEnd(bytes, from: start).end, width: width - 1).end
-                return appending(string(text, start, cut) + ellipsis, to: text, lines)
+                return appending(string(bytes, start, cut) + ellipsis, to: bytes, lines)
             }
             lines.append(TextLine(start, end, columns: used))
             start = next
@@ -143,18 +157,20 @@ package enum TextLayout {
         return LaidOutText(text, lines: lines)
     }
 
-    /// `lines` of `text`, and after them `line`, made for the layout: added after the text.
-    static func appending(_ line: String, to text: String, _ lines: [TextLine]) -> LaidOutText {
-        let start = text.utf8.count
-        let all = text + line
-        return LaidOutText(all, lines: lines + [TextLine(start, all.utf8.count, columns: TextWidth.columns(line))])
+    /// `lines` of text `bytes`, and after them `line`, made for the layout: on a copy of the text
+    /// with the line added after it.
+    static func appending(_ line: String, to bytes: UnsafeBufferPointer<UInt8>, _ lines: [TextLine]) -> LaidOutText {
+        let all = string(bytes, 0, bytes.count) + line
+        return LaidOutText(
+            TextBytes(all), lines: lines + [TextLine(bytes.count, all.utf8.count, columns: TextWidth.columns(line))])
     }
 
     /// One line: whole words (word wrap), cut (clip, char wrap), or truncated with an
     /// ellipsis at the head, middle or tail.
     static func single(
-        _ text: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, mode: LineBreakMode, firstLineEnd: Int
+        _ text: TextBytes, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, mode: LineBreakMode, firstLineEnd: Int
     ) -> LaidOutText {
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         switch mode {
         case .wordWrap:
             let words = line(bytes, from: 0, width: width, byWord: true)
@@ -163,14 +179,15 @@ package enum TextLayout {
             let cut = fit(bytes, from: 0, to: firstLineEnd, width: width)
             return LaidOutText(text, lines: [TextLine(0, cut.end, columns: cut.columns)])
         case .truncateTail:
-            return appending(string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: width - 1).end) + ellipsis, to: "", [])
+            return appending(
+                string(bytes, 0, fit(bytes, from: 0, to: firstLineEnd, width: width - 1).end) + ellipsis, to: none, [])
         case .truncateHead:
-            return appending(ellipsis + string(text, fitBackward(bytes, width: width - 1), bytes.count), to: "", [])
+            return appending(ellipsis + string(bytes, fitBackward(bytes, width: width - 1), bytes.count), to: none, [])
         case .truncateMiddle:
             let head = width / 2, tail = width - 1 - head  // the ellipsis takes the middle column
             return appending(
-                string(text, 0, fit(bytes, from: 0, to: firstLineEnd, width: head).end) + ellipsis
-                    + string(text, fitBackward(bytes, width: tail), bytes.count), to: "", [])
+                string(bytes, 0, fit(bytes, from: 0, to: firstLineEnd, width: head).end) + ellipsis
+                    + string(bytes, fitBackward(bytes, width: tail), bytes.count), to: none, [])
         }
     }
 
@@ -309,11 +326,8 @@ package enum TextLayout {
         return i
     }
 
-    /// The slice of `text` between UTF-8 offsets `from` and `to` (both cluster boundaries): O(1) for
-    /// native strings, sharing their storage.
-    @inline(__always)
-    static func string(_ text: String, _ from: Int, _ to: Int) -> Substring {
-        let utf8 = text.utf8
-        return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: from)..<utf8.index(utf8.startIndex, offsetBy: to)])
+    /// Bytes `from..<to` of `bytes` (cluster boundaries) as a String, for a line made for the layout.
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
     }
 }

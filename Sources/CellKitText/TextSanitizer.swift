@@ -36,6 +36,12 @@ public enum TextSanitizer {
         return String(out)
     }
 
+    /// `text` made visible, as the String form does; `text` itself when it is clean (checked as it
+    /// was written, see `TextBytes.isClean`), so a label's usual text is not scanned again.
+    package static func visible(_ text: TextBytes, keepNewlines: Bool = false) -> TextBytes {
+        text.isClean ? text : TextBytes(visible(text.string, keepNewlines: keepNewlines))
+    }
+
     /// JSON text with every DEL, C1 control, bidirectional control and invisible format
     /// character inside its strings written as a `\uXXXX` escape, so that JSON printed to
     /// a terminal is as inert as text. `JSONEncoder` escapes C0 controls but leaves these
@@ -55,16 +61,9 @@ public enum TextSanitizer {
     }
 
     /// Whether a scalar above ASCII would act on the terminal or the text's order
-    /// instead of showing: C1 controls, bidirectional controls, invisible format characters.
+    /// instead of showing (see `UTF8Bytes.isHidden`).
     @inline(__always)
-    static func isHidden(_ v: UInt32) -> Bool {
-        switch v {
-        case 0x80...0x9F, 0xAD, 0x61C, 0x180E, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064,
-            0x2066...0x206F, 0xFEFF, 0xFFF9...0xFFFB:
-            true
-        default: false
-        }
-    }
+    static func isHidden(_ v: UInt32) -> Bool { UTF8Bytes.isHidden(v) }
 
     /// True when the text has nothing to replace, checked on its bytes: printable ASCII
     /// eight bytes at a time, other scalars decoded one by one.

@@ -3,13 +3,19 @@
 
 import CellKitModel
 import CellKitTestSupport
+import CellKitText
 import Testing
 
 @Suite("UTF-8 validation against the standard library")
 struct UTF8ValidationTests {
     static func agrees(_ bytes: [UInt8]) -> Bool {
         let ours = bytes.withUnsafeBufferPointer { UTF8Bytes.isValid($0) }
-        return ours == (String(validating: bytes, as: UTF8.self) != nil)
+        let valid = String(validating: bytes, as: UTF8.self)
+        // The check a label's text gets as it is set: the same answer, and clean exactly when
+        // the sanitizer would leave the text as it is.
+        let checked = bytes.withUnsafeBufferPointer { UTF8Bytes.check($0) }
+        let clean = valid.map { TextSanitizer.visible($0) == $0 && !$0.utf8.contains(0x0A) }
+        return ours == (valid != nil) && checked.valid == ours && (!ours || checked.clean == clean)
     }
 
     @Test("edge cases: overlong forms, surrogates, past U+10FFFF, truncated sequences")
@@ -20,6 +26,10 @@ struct UTF8ValidationTests {
             [0xE3, 0x81], [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
             [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xF0, 0x9F, 0x91],
             [0x61, 0xE6, 0x97, 0xA5, 0x80],
+            // hidden scalars and controls: valid, not clean; their neighbours: clean
+            [0xC2, 0x85], [0xC2, 0xAD], [0xC2, 0xA0], [0xD8, 0x9C], [0xD8, 0x9B], [0xE1, 0xA0, 0x8E],
+            [0xE2, 0x80, 0x8B], [0xE2, 0x80, 0x8D], [0xE2, 0x80, 0xAE], [0xE2, 0x81, 0xA6], [0xEF, 0xBB, 0xBF],
+            [0xEF, 0xBF, 0xBB], [0xEF, 0xBF, 0xBD], [0x1B, 0x5B], [0x09], [0x7F],
         ]
         for bytes in cases { #expect(Self.agrees(bytes), "\(bytes)") }
     }
@@ -30,6 +40,8 @@ struct UTF8ValidationTests {
         let pool: [UInt8] = [
             0x41, 0x20, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE3, 0xED, 0xEF,
             0xF0, 0xF4, 0xF5, 0xFF,
+            // controls, and the leads and bytes of hidden scalars (U+00AD, U+061C, U+180E, U+200B, U+FEFF ...)
+            0x0A, 0x1B, 0x7F, 0xAD, 0xD8, 0x9C, 0xE1, 0xE2, 0x81, 0x8B, 0x8E, 0xAA, 0xBB,
         ]
         for _ in 0..<200_000 {
             let bytes = (0..<Int.random(in: 1...12, using: &rng)).map { _ in pool.randomElement(using: &rng)! }

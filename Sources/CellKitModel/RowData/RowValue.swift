@@ -181,11 +181,16 @@ public enum RowValue: Sendable, Equatable, Hashable {
     private func withMember<R>(
         _ path: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?
     ) -> R? {
-        let dot = path.isEmpty ? nil : memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map {
-            UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!)
-        }
+        let dot =
+            path.isEmpty
+            ? nil
+            : memchr(path.baseAddress!, Int32(UInt8(ascii: ".")), path.count).map {
+                UnsafeRawPointer($0) - UnsafeRawPointer(path.baseAddress!)
+            }
         let key = UnsafeBufferPointer(rebasing: path[..<(dot ?? path.count)])
-        let rest = dot.map { Substring(String(decoding: UnsafeBufferPointer(rebasing: path[($0 + 1)...]), as: UTF8.self)).utf8 }
+        let rest = dot.map {
+            Substring(String(decoding: UnsafeBufferPointer(rebasing: path[($0 + 1)...]), as: UTF8.self)).utf8
+        }
         return withParts { line, all, n in
             for m in stride(from: n - 1, through: 0, by: -1) {
                 func offset(_ k: Int) -> Int {

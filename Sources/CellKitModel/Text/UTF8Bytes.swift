@@ -65,6 +65,62 @@ public enum UTF8Bytes {
         return true
     }
 
+    /// Whether `bytes` is well-formed UTF-8 (`isValid`) and, in the same pass, whether it is
+    /// clean: no C0 control, DEL or hidden scalar (`isHidden`), nothing `TextSanitizer` changes.
+    @inlinable
+    package static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> (valid: Bool, clean: Bool) {
+        // isValid's checks by the lead byte; a scalar is decoded only after a lead that can start a
+        // hidden one (C2, D8, E1, E2, EF).
+        var i = printableASCIIPrefix(bytes), clean = true
+        let n = bytes.count
+        @inline(__always) func continuation(_ k: Int) -> Bool { bytes[k] & 0xC0 == 0x80 }
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b < 0x20 || b == 0x7F { clean = false }
+                i += 1
+            } else if b < 0xC2 {
+                return (false, false)  // a continuation byte, or an overlong lead
+            } else if b < 0xE0 {
+                guard i + 1 < n, continuation(i + 1) else { return (false, false) }
+                if b == 0xC2 && bytes[i + 1] < 0xA0 || b == 0xC2 && bytes[i + 1] == 0xAD
+                    || b == 0xD8 && bytes[i + 1] == 0x9C
+                {
+                    clean = false  // C1 controls, soft hyphen, U+061C
+                }
+                i += 2
+            } else if b < 0xF0 {
+                guard i + 2 < n, continuation(i + 1), continuation(i + 2) else { return (false, false) }
+                let second = bytes[i + 1]
+                if b == 0xE0 && second < 0xA0 || b == 0xED && second >= 0xA0 { return (false, false) }
+                if b == 0xE1 || b == 0xE2 || b == 0xEF, let (v, _) = decode(bytes, at: i), isHidden(v) { clean = false }
+                i += 3
+            } else if b < 0xF5 {
+                guard i + 3 < n, continuation(i + 1), continuation(i + 2), continuation(i + 3) else {
+                    return (false, false)
+                }
+                let second = bytes[i + 1]
+                if b == 0xF0 && second < 0x90 || b == 0xF4 && second >= 0x90 { return (false, false) }
+                i += 4
+            } else {
+                return (false, false)
+            }
+        }
+        return (true, clean)
+    }
+
+    /// Whether a scalar above ASCII would act on the terminal or the text's order
+    /// instead of showing: C1 controls, bidirectional controls, invisible format characters.
+    @inlinable @inline(__always)
+    package static func isHidden(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x80...0x9F, 0xAD, 0x61C, 0x180E, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064,
+            0x2066...0x206F, 0xFEFF, 0xFFF9...0xFFFB:
+            true
+        default: false
+        }
+    }
+
     /// The scalar value starting at `i` and its length in bytes, or nil where the
     /// bytes there are not well-formed UTF-8.
     @inlinable @inline(__always)

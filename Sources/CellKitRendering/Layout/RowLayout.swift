@@ -164,7 +164,7 @@ public struct CellLayout: Sendable {
     }
 
     private func lineCount(_ label: View, width: Int, memo: inout LineMemo) -> Int {
-        guard !label.isHidden, label.frame == .zero, let text = label.text, !text.isEmpty else { return 0 }
+        guard !label.isHidden, label.frame == .zero, let text = label.textBytes, text.byteCount > 0 else { return 0 }
         let maxLines = label.numberOfLines == 0 ? 100 : label.numberOfLines
         return memo.lines(of: label, text, width: width, maxLines: maxLines).count
     }
@@ -179,7 +179,7 @@ public struct CellLayout: Sendable {
         private var text: Entry?, detail: Entry?
 
         /// `text` (the label's) broken into at most `maxLines` lines of `width` columns, and their columns.
-        mutating func lines(of label: View, _ text: String, width: Int, maxLines: Int) -> LaidOutText {
+        mutating func lines(of label: View, _ text: TextBytes, width: Int, maxLines: Int) -> LaidOutText {
             let id = ObjectIdentifier(label)
             if let entry = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) {
                 return entry.lines
@@ -295,9 +295,7 @@ public struct CellLayout: Sendable {
             right -= 1
             let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
             accessory = PlacedView(
-                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1),
-                laidOut: LaidOutText(glyph, lines: [TextLine(0, glyph.utf8.count, columns: 1)]),
-                textColor: color)
+                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), laidOut: glyph, textColor: color)
             right -= 1
         }
         return LabelArea(
@@ -305,14 +303,20 @@ public struct CellLayout: Sendable {
             accessory: accessory)
     }
 
-    /// The glyph of a standard accessory: a switch, as a dictionary hashed the type on every row.
-    static func accessoryGlyph(_ type: AccessoryType) -> String? {
+    /// The glyph of a standard accessory, laid out once: a switch, as a dictionary hashed the
+    /// type on every row.
+    static func accessoryGlyph(_ type: AccessoryType) -> LaidOutText? {
         switch type {
         case .none: nil
-        case .disclosureIndicator: "›"
-        case .checkmark: "✓"
-        case .detailButton: "ⓘ"
+        case .disclosureIndicator: Glyphs.disclosure
+        case .checkmark: Glyphs.checkmark
+        case .detailButton: Glyphs.detail
         }
+    }
+
+    private enum Glyphs {
+        static let disclosure = LaidOutText(lines: ["›"]), checkmark = LaidOutText(lines: ["✓"])
+        static let detail = LaidOutText(lines: ["ⓘ"])
     }
 
     private func imageView(_ name: String, role: PlacedView.Role, warn context: CellContext?) -> PlacedView {
@@ -326,7 +330,8 @@ public struct CellLayout: Sendable {
             )
         }
         return PlacedView(
-            role: role, frame: .zero, laidOut: LaidOutText(lines: [Substring((asset ?? AssetCatalog.placeholder).glyph)]),
+            role: role, frame: .zero,
+            laidOut: LaidOutText(lines: [Substring((asset ?? AssetCatalog.placeholder).glyph)]),
             imageName: name, missingImage: asset == nil)
     }
 
@@ -351,7 +356,7 @@ public struct CellLayout: Sendable {
             textFrame = Rect(x: area.x, y: top, width: area.width, height: min(lines, height - top))
             detailFrame = Rect(x: area.x, y: top + lines, width: area.width, height: max(0, height - top - lines))
         case .value1:
-            let want = detail.text.map { TextWidth.columns(TextSanitizer.visible($0)) } ?? 0
+            let want = detail.textBytes.map { TextSanitizer.visible($0).withBytes { TextWidth.columns($0) } } ?? 0
             let w = min(want, area.width / 2)
             detailFrame = Rect(x: area.x + area.width - w, y: 0, width: w, height: height)
             textFrame.width = max(0, area.width - w - (w > 0 ? 1 : 0))
@@ -391,7 +396,7 @@ public struct CellLayout: Sendable {
         _ label: View, role: PlacedView.Role, frame styled: Rect, rowHeight: Int, defaults: Defaults, centred: Bool,
         selected: Bool, memo: inout LineMemo
     ) -> PlacedView? {
-        guard !label.isHidden, let text = label.text, !text.isEmpty else { return nil }
+        guard !label.isHidden, let text = label.textBytes, text.byteCount > 0 else { return nil }
         let frame = label.frame == .zero ? styled : label.frame
         guard frame.width > 0, frame.height > 0 else { return nil }
         var maxLines = label.numberOfLines == 0 ? frame.height : min(label.numberOfLines, frame.height)
@@ -443,7 +448,8 @@ public struct CellLayout: Sendable {
             // no more than one line past what shows (where a truncation's ellipsis would go, unseen).
             let maxLines = min(view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height), frame.height + 1)
             var lines = TextLayout.laidOut(
-                TextSanitizer.visible(view.text ?? "", keepNewlines: true), width: f.width, maxLines: maxLines,
+                view.textBytes.map { TextSanitizer.visible($0, keepNewlines: true) } ?? TextBytes(""), width: f.width,
+                maxLines: maxLines,
                 mode: view.lineBreakMode)
             lines.keepFirst(frame.height)
             var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: lines)

@@ -127,6 +127,9 @@ public final class TableRenderer {
                             into: &laidOut)
                     }
                     try format.row(laidOut, isFirst: r == first, isLast: r == last, to: out)
+                    // Let go of the row's text before the next row's hooks set theirs: a label
+                    // that alone holds its text's buffer writes the next text into it.
+                    laidOut.views.removeAllKeepingCapacity()
                     index += 1
                     if let progress { HookProgress.rowsDone(progress, rows: index, bytes: out.count) }
                     try out.flushIfFull()

@@ -66,7 +66,10 @@ enum HostTable {
             view_get_int: { v, p, out in onView("view_get_int", v) { out?.pointee = try $0.int(p) } },
             view_set_double: { v, p, value in onView("view_set_double", v) { try $0.set(p, double: value) } },
             view_get_double: { v, p, out in onView("view_get_double", v) { out?.pointee = try $0.double(p) } },
-            view_set_string: { v, p, value in onView("view_set_string", v) { view in try view.set(p, string: budgeted(value, cell: nil, view: view)) } },
+            view_set_string: { v, p, value in onView("view_set_string", v) { view in
+                // A label's text goes in as bytes: no String made and checked per row.
+                if p == CK_VIEW_TEXT, let value { try view.setText(cString: value) } else { try view.set(p, string: budgeted(value, cell: nil, view: view)) }
+            } },
             view_get_string: { v, p, out in onView("view_get_string", v) { view in out?.pointee = try view.string(p).map(view.owner.cString) } },
             view_set_frame: { v, frame in onView("view_set_frame", v) { view in
                 view.frame = Rect(frame)
@@ -372,6 +375,15 @@ extension View {
         }
     }
 
+    /// `CK_VIEW_TEXT` from a C string: its bytes, cut to the text budget (with a warning), checked
+    /// as the view stores them.
+    func setText(cString text: UnsafePointer<CChar>) throws(CellError) {
+        try label()
+        let (bytes, cut) = PluginLimits.budgeted(text)
+        setText(bytes)
+        if cut { warnCut(bytes.count, cell: nil, view: self) }
+    }
+
     func string(_ p: ck_view_property) throws(CellError) -> String? {
         switch p {
         case CK_VIEW_TEXT: text
@@ -442,10 +454,14 @@ private func propertyError(_ raw: UInt32, _ type: String) -> CellError {
 private func budgeted(_ text: UnsafePointer<CChar>?, cell: Cell?, view: View?) -> String? {
     guard let text else { return nil }
     let (string, cut) = PluginLimits.string(text)
-    if cut, let owner = cell ?? view?.owner {
-        owner.warnLimit(
-            .text, "set a text of more than \(PluginLimits.maxTextBytes) bytes on \(view?.name ?? "the cell")",
-            "cut to \(string.utf8.count) bytes, at a character boundary (\(PluginLimits.textRule))")
-    }
+    if cut { warnCut(string.utf8.count, cell: cell, view: view) }
     return string
+}
+
+/// Warns on the cell (or `view`'s cell) that a text was cut to `bytes` bytes.
+private func warnCut(_ bytes: Int, cell: Cell?, view: View?) {
+    guard let owner = cell ?? view?.owner else { return }
+    owner.warnLimit(
+        .text, "set a text of more than \(PluginLimits.maxTextBytes) bytes on \(view?.name ?? "the cell")",
+        "cut to \(bytes) bytes, at a character boundary (\(PluginLimits.textRule))")
 }

@@ -60,14 +60,19 @@ public enum PluginLimits {
     /// one is cut before the UTF-8 character that crosses the budget, without reading
     /// past it. `cut` is true if it was cut.
     static func string(_ text: UnsafePointer<CChar>) -> (string: String, cut: Bool) {
+        let (bytes, cut) = budgeted(text)
+        return (String(decoding: bytes, as: UTF8.self), cut)
+    }
+
+    /// `string(_:)` as the C string's own bytes, cut to the budget the same way.
+    static func budgeted(_ text: UnsafePointer<CChar>) -> (bytes: UnsafeBufferPointer<UInt8>, cut: Bool) {
         let budget = maxTextBytes
         let length = strnlen(text, budget + 1)
-        guard length > budget else { return (String(cString: text), false) }
-        return text.withMemoryRebound(to: UInt8.self, capacity: budget + 1) { bytes in
-            var end = budget
-            while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // back to the character's first byte
-            return (String(decoding: UnsafeBufferPointer(start: bytes, count: end), as: UTF8.self), true)
-        }
+        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        guard length > budget else { return (UnsafeBufferPointer(start: bytes, count: length), false) }
+        var end = budget
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }  // back to the character's first byte
+        return (UnsafeBufferPointer(start: bytes, count: end), true)
     }
 
     static func describe(_ r: Rect) -> String { "x \(r.x), y \(r.y), width \(r.width), height \(r.height)" }

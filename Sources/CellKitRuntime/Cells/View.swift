@@ -53,11 +53,25 @@ public final class View {
     // MARK: Label properties
 
     /// The label's text (`CK_VIEW_TEXT`); nil draws nothing.
-    @inlinable public var text: String? {
-        get { _text }
-        set { _text = newValue }
+    public var text: String? {
+        get { _textBytes?.string }
+        set { _textBytes = newValue.map { TextBytes($0) } }
     }
-    @usableFromInline @exclusivity(unchecked) var _text: String?
+    /// The text as the view keeps it: UTF-8 bytes checked as they were set, in a buffer reused
+    /// row after row (see `setText(_:)`).
+    @inlinable package var textBytes: TextBytes? { _textBytes }
+    @usableFromInline @exclusivity(unchecked) var _textBytes: TextBytes?
+
+    /// Sets the text from UTF-8 bytes (invalid ones replaced), into the buffer the last text used
+    /// when nothing else holds it: a hook's text for every row costs no allocation. Lines laid out
+    /// from an earlier text keep theirs (the buffer is shared then, and a new one is made).
+    package func setText(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if isKnownUniquelyReferenced(&_textBytes) {
+            _textBytes!.assign(bytes)
+        } else {
+            _textBytes = TextBytes(bytes)
+        }
+    }
     /// The font size in points (`CK_VIEW_FONT_SIZE`): 17 by default (12 for the detail
     /// label); below 14 the label is drawn as small text. Hooks may set only finite values above 0.
     @inlinable public var fontSize: Double {
