@@ -11,7 +11,7 @@
 public final class TextBytes: @unchecked Sendable {  // written only while uniquely referenced
     // Unchecked exclusivity: written only by its one holder (see above), and the runtime's
     // access checks on these cost more than writing a row's text (callgrind).
-    @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline @exclusivity(unchecked) package var base: UnsafeMutablePointer<UInt8>
     @usableFromInline @exclusivity(unchecked) var count: Int
     @exclusivity(unchecked) private var capacity: Int
     /// True when no byte of the text is a control character or starts a hidden scalar

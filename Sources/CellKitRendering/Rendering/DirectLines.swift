@@ -11,16 +11,18 @@ import CellKitText
 /// the same columns of a line, and every frame within the row; a line qualifies when each of its
 /// pieces fits its frame and has a width. Otherwise the canvas draws it (the bytes are the same).
 struct DirectLines {
-    /// The row's text views by column (indices into `views`); the same memory row after row.
-    private var order: [Int] = []
-    /// Per view in `order`, for the line being written: its column and width (-1: nothing there).
-    private var pieces: [(x: Int, width: Int)] = []
     /// Rows with more views than this are painted: the overlap check compares every pair.
     static let maxViews = 16
+    /// The row's text views by column (indices into `views`): inline, as arrays here cost a
+    /// uniqueness check and a bounds check per append, per line (a tenth of writing a line).
+    private var order = InlineArray<16, Int>(repeating: 0)
+    private var count = 0
+    /// Per view in `order`, for the line being written: its column (-1: nothing there) and width.
+    private var xs = InlineArray<16, Int>(repeating: 0), widths = InlineArray<16, Int>(repeating: 0)
 
     /// Whether `row` can be written line by line with `write`; keeps its text views in column order.
     mutating func prepare(_ row: RowLayout) -> Bool {
-        order.removeAllKeepingCapacity()
+        count = 0
         guard row.views.count <= Self.maxViews else { return false }
         return row.views.withUnsafeBufferPointer { views in
             for k in views.indices {
@@ -30,14 +32,17 @@ struct DirectLines {
                 let f = view.pointee.frame
                 guard f.x >= 0, f.width > 0, f.x + f.width <= row.width else { return false }
                 let bottom = f.y + min(view.pointee.laidOut.count, f.height)
-                var at = order.count  // where it goes, by column
-                for (n, j) in order.enumerated() {
-                    let g = views[j].frame
-                    let gBottom = g.y + min(views[j].laidOut.count, g.height)
+                var at = count  // where it goes, by column
+                for n in 0..<count {
+                    let g = views[order[n]].frame
+                    let gBottom = g.y + min(views[order[n]].laidOut.count, g.height)
                     if f.x < g.x + g.width, g.x < f.x + f.width, f.y < gBottom, g.y < bottom { return false }
-                    if at == order.count, f.x < g.x { at = n }
+                    if at == count, f.x < g.x { at = n }
                 }
-                order.insert(k, at: at)
+                var n = count
+                while n > at { order[n] = order[n - 1]; n -= 1 }
+                order[at] = k
+                count += 1
             }
             return true
         }
@@ -46,13 +51,12 @@ struct DirectLines {
     /// Writes line `y` of a row `prepare` accepted, `width` columns; false, writing nothing, when a
     /// piece of it does not fit its frame or takes no column (the canvas settles those).
     mutating func write(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
-        pieces.removeAllKeepingCapacity()
-        return row.views.withUnsafeBufferPointer { views in
-            for k in order {
-                let view = views.baseAddress! + k
+        row.views.withUnsafeBufferPointer { views in
+            for n in 0..<count {
+                let view = views.baseAddress! + order[n]
                 let f = view.pointee.frame, i = y - f.y
                 guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else {
-                    pieces.append((-1, -1))
+                    xs[n] = -1
                     continue
                 }
                 let w = view.pointee.laidOut.columns(i), empty = view.pointee.laidOut.isEmpty(i)
@@ -64,14 +68,14 @@ struct DirectLines {
                     }
                 // A mark with no base before it (width 0) joins a column on the canvas.
                 guard dx + w <= f.width, w > 0 || empty else { return false }
-                pieces.append((f.x + dx, w))
+                (xs[n], widths[n]) = (f.x + dx, w)
             }
             var column = 0
-            for (n, k) in order.enumerated() where pieces[n].width >= 0 {
-                let view = views.baseAddress! + k
-                Self.spaces(pieces[n].x - column, out)
-                view.pointee.laidOut.withBytes(ofLine: y - view.pointee.frame.y) { out.write($0) }
-                column = pieces[n].x + pieces[n].width
+            for n in 0..<count where xs[n] >= 0 {
+                let view = views.baseAddress! + order[n]
+                Self.spaces(xs[n] - column, out)
+                out.write(view.pointee.laidOut.unsafeBytes(ofLine: y - view.pointee.frame.y))  // the row holds it
+                column = xs[n] + widths[n]
             }
             Self.spaces(row.width - column, out)
             return true
