@@ -18,6 +18,11 @@ package struct JSONValueParser {
     package private(set) var cellOffset: Int?
     /// Where `parseDocument` notes the top-level object's members (see `JSONRecord`), if set.
     private var members: UnsafeMutablePointer<MemberIndex>?
+    /// Whether the last string `skipString` passed had no escape.
+    private var stringWasPlain = false
+    /// Set on a member's value end (`MemberIndex`) when the value is text with no escape: its
+    /// bytes between the quotes are its text, and a raw control character (NUL too) is an error.
+    package static let plainFlag: UInt32 = 1 << 31
 
     /// Offsets of members, four per member, in memory kept from row to row: appending
     /// to an array per member cost more than parsing the member.
@@ -205,7 +210,11 @@ package struct JSONValueParser {
                 if isCell { parser.cellOffset = valueStart }
                 try parser.checkValue(depth: depth + 1)
                 if depth == 0, !isCell, let members = parser.members {
-                    members.pointee.append(key.lowerBound, key.upperBound, valueStart, parser.i)
+                    let plain =
+                        parser.bytes[valueStart] == UInt8(ascii: "\"") && parser.stringWasPlain
+                        && parser.i < Int(Self.plainFlag)
+                    members.pointee.append(
+                        key.lowerBound, key.upperBound, valueStart, parser.i | (plain ? Int(Self.plainFlag) : 0))
                 }
             }
         case UInt8(ascii: "["):
@@ -219,10 +228,11 @@ package struct JSONValueParser {
     private mutating func skipString() throws(JSONSyntaxError) {
         let j = plainRunEnd(from: i + 1)
         if j < bytes.count, bytes[j] == UInt8(ascii: "\"") {
-            i = j + 1
+            (i, stringWasPlain) = (j + 1, true)
             return
         }
         _ = try parseString(build: false)
+        stringWasPlain = false
     }
 
     private mutating func parseString(build: Bool = true) throws(JSONSyntaxError) -> String {

@@ -119,7 +119,7 @@ public enum RowValue: Sendable, Equatable, Hashable {
 
     package func value(at keyPath: String) -> RowValue? {
         if keyPath.isEmpty { return withParts { line, _, _ in JSONValueParser.value(in: line, at: "") } }
-        return withMember(keyPath) { line, member, rest in
+        return withMember(keyPath) { line, member, _, rest in
             JSONValueParser.value(in: line, from: member.lowerBound, at: rest)
         }
     }
@@ -135,7 +135,12 @@ public enum RowValue: Sendable, Equatable, Hashable {
         -> R?
     {
         guard !keyPath.isEmpty else { return nil }
-        return withMember(keyPath) { line, member, rest -> R? in
+        return withMember(keyPath) { line, member, plain, rest -> R? in
+            // A top-level member the check found plain is its bytes between the quotes, with no NUL
+            // (a raw control character is a syntax error); a nested one is found and scanned now.
+            if rest == nil, plain {
+                return UTF8Bytes.isValid(member.text(of: line)) ? body(member.text(of: line)) : nil
+            }
             guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else {
                 return nil
             }
@@ -168,10 +173,11 @@ public enum RowValue: Sendable, Equatable, Hashable {
     // MARK: The index
 
     /// Calls `body` with the line, the value of the top-level member named by `keyPath`'s
-    /// first key (the last such member, as a dictionary would keep) and the rest of the path
-    /// after its dot (nil if none); nil if there is no such member.
+    /// first key (the last such member, as a dictionary would keep), whether that value is text
+    /// with no escape (`JSONValueParser.plainFlag`), and the rest of the path after its dot (nil
+    /// if none); nil if there is no such member.
     private func withMember<R>(
-        _ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?
+        _ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Bool, Substring.UTF8View?) -> R?
     ) -> R? {
         keyPath.withBorrowedUTF8 { withMember($0, body) }
     }
@@ -179,7 +185,8 @@ public enum RowValue: Sendable, Equatable, Hashable {
     /// `withMember` with the key path's UTF-8 bytes; a String is made of the rest of the path
     /// only when there is one (a hook's usual key has no dot).
     private func withMember<R>(
-        _ path: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Substring.UTF8View?) -> R?
+        _ path: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Bool, Substring.UTF8View?) -> R?
     ) -> R? {
         let dot =
             path.isEmpty
@@ -193,13 +200,22 @@ public enum RowValue: Sendable, Equatable, Hashable {
         }
         return withParts { line, all, n in
             for m in stride(from: n - 1, through: 0, by: -1) {
-                func offset(_ k: Int) -> Int {
-                    Int(all.loadUnaligned(fromByteOffset: line.count + m * 16 + k * 4, as: UInt32.self))
+                func offset(_ k: Int) -> UInt32 {
+                    all.loadUnaligned(fromByteOffset: line.count + m * 16 + k * 4, as: UInt32.self)
                 }
-                let quoted = UnsafeBufferPointer(rebasing: line[offset(0)..<offset(1)])
-                if JSONValueParser.key(quoted, equals: key) { return body(line, offset(2)..<offset(3), rest) }
+                let quoted = UnsafeBufferPointer(rebasing: line[Int(offset(0))..<Int(offset(1))])
+                guard JSONValueParser.key(quoted, equals: key) else { continue }
+                let end = offset(3), flag = JSONValueParser.plainFlag
+                return body(line, Int(offset(2))..<Int(end & ~flag), end & flag != 0, rest)
             }
             return nil
         }
+    }
+}
+
+extension Range<Int> {
+    /// The bytes of `line` inside the quotes of the text value this range spans.
+    fileprivate func text(of line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: line[(lowerBound + 1)..<(upperBound - 1)])
     }
 }
