@@ -213,14 +213,14 @@ package enum TextLayout {
         if let quick = asciiLine(bytes, from: start, width: width, byWord: byWord) {
             return (quick.end, quick.next, quick.end - start)
         }
-        let n = bytes.count
+        let n = bytes.count, table = TextWidth.directProperties
         var i = start, used = 0
         var content = start, contentColumns = 0  // the end of the last cluster that is not a space
         var breakEnd = -1, breakNext = -1, breakColumns = 0  // the last place a word may end on this line
         var afterSpace = true
         while i < n {
             if bytes[i] == 0x0A { return (content, i + 1, contentColumns) }
-            let (e, w) = TextWidth.nextCluster(bytes, from: i)
+            let (e, w) = TextWidth.nextCluster(bytes, from: i, table: table)
             let space = bytes[i] == 0x20 && e == i + 1
             if used + w > width {
                 if byWord {

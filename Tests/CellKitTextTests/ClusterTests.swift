@@ -28,13 +28,16 @@ enum Oracle {
     }
 }
 
-/// The clusters of `text` as CellKitText finds them, with their widths.
+/// The clusters of `text` as CellKitText finds them, with their widths; both ways of finding
+/// them (the line breaker's, with its quick path for CJK, and the general one) must agree.
 func clusters(_ text: String) -> [(text: String, width: Int)] {
     text.withBorrowedUTF8 { bytes in
         var out: [(String, Int)] = []
         var i = 0
         while i < bytes.count {
             let (end, width) = TextWidth.nextCluster(bytes, from: i)
+            let quick = TextWidth.nextCluster(bytes, from: i, table: TextWidth.directProperties)
+            #expect(quick == (end, width), "the quick path differs at byte \(i) of '\(text)'")
             out.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self), width))
             i = end
         }
