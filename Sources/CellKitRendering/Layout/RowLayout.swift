@@ -235,9 +235,13 @@ public struct CellLayout: Sendable {
             row.views.append(image)
         }
         placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &row.views)
-        for view in cell.subviews where !view.isHidden {
-            if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) {
-                row.views.append(placed)
+        cell.subviews.withUnsafeBufferPointer { views in  // the cell holds its views: no retain of each
+            for k in views.indices {
+                unowned(unsafe) let view = views[k]
+                if view.isHidden { continue }
+                if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) {
+                    row.views.append(placed)
+                }
             }
         }
         if var accessory = area.accessory {
@@ -447,10 +451,12 @@ public struct CellLayout: Sendable {
             // Text is laid out at the whole frame, then cut where the row or the accessory cuts it;
             // no more than one line past what shows (where a truncation's ellipsis would go, unseen).
             let maxLines = min(view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height), frame.height + 1)
-            var lines = TextLayout.laidOut(
-                view.textBytes.map { TextSanitizer.visible($0, keepNewlines: true) } ?? TextBytes(""), width: f.width,
-                maxLines: maxLines,
-                mode: view.lineBreakMode)
+            var lines =
+                view.textBytes.map {
+                    TextLayout.laidOut(
+                        TextSanitizer.visible($0, keepNewlines: true), width: f.width, maxLines: maxLines,
+                        mode: view.lineBreakMode)
+                } ?? LaidOutText()
             lines.keepFirst(frame.height)
             var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: lines)
             style(&placed, from: view, defaults: Defaults(), selected: selected)

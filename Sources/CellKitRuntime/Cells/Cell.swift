@@ -254,6 +254,20 @@ public final class Cell {
         tag == 0 ? nil : subviews.first { $0.tag == tag }
     }
 
+    /// The handle of the subview with `tag` (`view(withTag:)`), found without retaining the views.
+    func viewHandle(withTag tag: Int) -> UnsafeMutablePointer<ck_view>? {
+        guard tag != 0 else { return nil }
+        return _subviews.withUnsafeBufferPointer { views in
+            for k in views.indices {
+                let found = Unmanaged.passUnretained(views[k])._withUnsafeGuaranteedRef {
+                    $0.tag == tag ? $0.handle : nil
+                }
+                if let found { return found }
+            }
+            return nil
+        }
+    }
+
     /// Adds a subview to the content view, its frame kept within the frame limits
     /// (`PluginLimits.maxFrameExtent`). Throws for tag 0, a tag already in use, or a cell
     /// that already has `PluginLimits.maxSubviews` subviews (`CK_ERR_LIMIT`).

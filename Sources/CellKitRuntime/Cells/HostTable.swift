@@ -58,9 +58,12 @@ enum HostTable {
                 }
             },
             view_with_tag: { c, tag in
-                guard let cell = Cell.from(c), cell.isOnHookThread else { return nil }
-                if tag == 0 { cell.fail("view_with_tag", "view_with_tag: \(Cell.tagZeroMessage)") }
-                return cell.view(withTag: Int(tag))?.handle
+                // Borrowed, as the views are: a retain and a release of each per call were a third of it.
+                Cell.borrow(c) { cell -> UnsafeMutablePointer<ck_view>? in
+                    guard cell.isOnHookThread else { return nil }
+                    if tag == 0 { cell.fail("view_with_tag", "view_with_tag: \(Cell.tagZeroMessage)") }
+                    return cell.viewHandle(withTag: Int(tag))
+                } ?? nil
             },
             view_set_int: { v, p, value in onView("view_set_int", v) { try $0.set(p, int: value) } },
             view_get_int: { v, p, out in onView("view_get_int", v) { out?.pointee = try $0.int(p) } },
@@ -85,9 +88,10 @@ enum HostTable {
             } },
             data_string: { d, path, out in
                 // A JSON Lines text written plainly goes to the hook as its own bytes, no String between.
-                if let out, let cell = Cell.from(d.map { UnsafeMutablePointer<ck_cell>($0) }), cell.isOnHookThread,
-                    let text = cell.plainDataString(at: path)
-                {
+                let plain = Cell.borrow(d.map { UnsafeMutablePointer<ck_cell>($0) }) { cell in
+                    out != nil && cell.isOnHookThread ? cell.plainDataString(at: path) : nil
+                }
+                if let out, let text = plain ?? nil {
                     out.pointee = text
                     return CK_OK
                 }
