@@ -90,6 +90,32 @@ struct DispatchTests {
                 && read("missing").0 == CK_ERR_NOT_FOUND)
     }
 
+    @Test("set_text takes a text data_string handed out without checking it again, and checks one a hook changed")
+    func handedText() throws {
+        let line = Array(#"{"cell": "X", "plain": "日本語 ✓", "other": "abc"}"#.utf8)
+        let cell = Cell(reuseIdentifier: try CellIdentifier("X"), style: .default)
+        cell.show(
+            IndexPath(section: 0, row: 0), rowsInSection: 1,
+            data: .json(try line.withUnsafeBufferPointer { try JSONRecord(checking: $0) }))
+        let label = try cell.addSubview(.label, frame: Rect(x: 0, y: 0, width: 10, height: 1), tag: 1)
+        let host = HostTable.pointer.pointee
+        var out: UnsafePointer<CChar>?
+        #expect(host.data_string(OpaquePointer(cell.handle), "plain", &out) == CK_OK)
+        #expect(cell.handedText(out!) != nil, "the quick way is taken")
+        #expect(host.view_set_string(label.handle, CK_VIEW_TEXT, out) == CK_OK)
+        #expect(label.text == "日本語 ✓" && label.textBytes?.isClean == true)
+        // A hook that writes into the text it was handed (const) gets it checked as any other text.
+        #expect(host.data_string(OpaquePointer(cell.handle), "other", &out) == CK_OK)
+        UnsafeMutablePointer(mutating: out!)[1] = 0x1B
+        #expect(cell.handedText(out!) == nil)
+        #expect(host.view_set_string(label.handle, CK_VIEW_TEXT, out) == CK_OK)
+        #expect(label.text == "a\u{1B}c" && label.textBytes?.isClean == false)
+        UnsafeMutablePointer(mutating: out!)[1] = 0
+        #expect(cell.handedText(out!) == nil, "a NUL written into it ends it, as a C string")
+        #expect(host.view_set_string(label.handle, CK_VIEW_TEXT, out) == CK_OK)
+        #expect(label.text == "a")
+    }
+
     let queue: CellQueue
 
     init() throws {

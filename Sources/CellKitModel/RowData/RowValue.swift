@@ -125,48 +125,65 @@ public enum RowValue: Sendable, Equatable, Hashable {
     }
 
     /// Calls `body` with the bytes of the text at `keyPath` if it is written with no
-    /// escapes and is valid UTF-8 (what decoding it would give, byte for byte); else nil.
-    package func withPlainString<R>(at keyPath: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    /// escapes and is valid UTF-8 (what decoding it would give, byte for byte), and whether it is
+    /// clean (`UTF8Bytes.check`); else nil.
+    package func withPlainString<R>(at keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> R) -> R? {
         keyPath.withBorrowedUTF8 { withPlainString(at: $0, body) }
     }
 
     /// `withPlainString(at:_:)` with the key path's UTF-8 bytes.
-    package func withPlainString<R>(at keyPath: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R)
-        -> R?
-    {
+    package func withPlainString<R>(
+        at keyPath: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> R
+    ) -> R? {
         guard !keyPath.isEmpty else { return nil }
         return withMember(keyPath) { line, member, plain, rest -> R? in
             // A top-level member the check found plain is its bytes between the quotes, with no NUL
             // (a raw control character is a syntax error); a nested one is found and scanned now.
+            let text: UnsafeBufferPointer<UInt8>
             if rest == nil, plain {
-                return UTF8Bytes.isValid(member.text(of: line)) ? body(member.text(of: line)) : nil
+                text = member.text(of: line)
+            } else {
+                guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else {
+                    return nil
+                }
+                text = UnsafeBufferPointer(rebasing: line[span])
+                // memchr: `contains(0)` went a byte at a time, a third of this function's time
+                if !text.isEmpty, memchr(text.baseAddress!, 0, text.count) != nil { return nil }
             }
-            guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else {
-                return nil
-            }
-            let text = UnsafeBufferPointer(rebasing: line[span])
-            // memchr: `contains(0)` went a byte at a time, a third of this function's time
-            let hasNUL = text.isEmpty ? false : memchr(text.baseAddress!, 0, text.count) != nil
-            return UTF8Bytes.isValid(text) && !hasNUL ? body(text) : nil
+            let (valid, clean) = UTF8Bytes.check(text)
+            return valid ? body(text, clean) : nil
         } ?? nil
     }
 
+    /// A plain text of a record copied out for a hook (`plainStringCopy`).
+    package struct PlainCopy {
+        /// The copy, NUL-terminated; the caller frees it.
+        package let pointer: UnsafeMutablePointer<CChar>
+        /// Its bytes, the NUL left out.
+        package let count: Int
+        /// Whether the text is clean (`UTF8Bytes.check`).
+        package let isClean: Bool
+        /// The bytes it was copied from, in the record: valid while the record is.
+        package let source: UnsafePointer<UInt8>
+    }
+
     /// The text at `keyPath` (UTF-8 bytes, as a hook passes it) copied into a new NUL-terminated
-    /// C string (the caller frees it) if it is written plainly (see `withPlainString`); else nil.
+    /// C string if it is written plainly (see `withPlainString`); else nil.
     /// Not generic, so that callers in other modules get this module's specialized code: a generic
     /// member of a non-public type is neither inlined nor specialized across modules, and ran the
     /// runtime's generic metadata lookup on every row.
-    package func plainStringCopy(at keyPath: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<CChar>? {
-        withPlainString(at: keyPath) { bytes in
+    package func plainStringCopy(at keyPath: UnsafeBufferPointer<UInt8>) -> PlainCopy? {
+        withPlainString(at: keyPath) { bytes, clean in
             let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
             UnsafeMutableRawPointer(copy).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
             copy[bytes.count] = 0
-            return copy
+            // The record's storage is a heap object that never moves: its address outlives the closure.
+            return PlainCopy(pointer: copy, count: bytes.count, isClean: clean, source: bytes.baseAddress!)
         }
     }
 
     /// `plainStringCopy(at:)` with the key path as a String.
-    package func plainStringCopy(at keyPath: String) -> UnsafeMutablePointer<CChar>? {
+    package func plainStringCopy(at keyPath: String) -> PlainCopy? {
         keyPath.withBorrowedUTF8 { plainStringCopy(at: $0) }
     }
 

@@ -19,14 +19,19 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
     @exclusivity(unchecked) package private(set) var isClean: Bool
 
     /// `bytes`, checked: invalid UTF-8 replaced by U+FFFD.
-    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        (base, count, capacity, isClean) = (.allocate(capacity: max(bytes.count, 16)), 0, max(bytes.count, 16), true)
+    package convenience init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.init(capacity: bytes.count)
         assign(bytes)
+    }
+
+    /// No text yet, room for `capacity` bytes.
+    package init(capacity: Int) {
+        (base, count, self.capacity, isClean) = (.allocate(capacity: max(capacity, 16)), 0, max(capacity, 16), true)
     }
 
     /// The text of `string`.
     package convenience init(_ string: String) {
-        self.init(UnsafeBufferPointer(start: nil, count: 0))
+        self.init(capacity: string.utf8.count)
         string.withBorrowedUTF8 { assign($0) }
     }
 
@@ -36,6 +41,11 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
     package func assign(_ bytes: UnsafeBufferPointer<UInt8>) {
         let (valid, clean) = UTF8Bytes.check(bytes)
         guard valid else { return String(decoding: bytes, as: UTF8.self).withBorrowedUTF8 { assign($0) } }
+        assign(checked: bytes, isClean: clean)
+    }
+
+    /// `assign(_:)` of bytes `UTF8Bytes.check` found valid, and clean or not: not checked again.
+    package func assign(checked bytes: UnsafeBufferPointer<UInt8>, isClean clean: Bool) {
         if bytes.count > capacity {
             base.deallocate()
             capacity = max(bytes.count, capacity * 2)

@@ -383,6 +383,10 @@ extension View {
     /// as the view stores them.
     func setText(cString text: UnsafePointer<CChar>) throws(CellError) {
         try label()
+        // The cell, borrowed (it holds this view): reading `owner` strongly retained it per call.
+        if let handed = Unmanaged.passUnretained(owner)._withUnsafeGuaranteedRef({ $0.handedText(text) }) {
+            return setText(checked: handed.bytes, isClean: handed.isClean)
+        }
         let (bytes, cut) = PluginLimits.budgeted(text)
         setText(bytes)
         if cut { warnCut(bytes.count, cell: nil, view: self) }

@@ -72,6 +72,12 @@ public final class View {
             _textBytes = TextBytes(bytes)
         }
     }
+
+    /// `setText(_:)` of bytes `UTF8Bytes.check` found valid, and clean or not: not checked again.
+    package func setText(checked bytes: UnsafeBufferPointer<UInt8>, isClean: Bool) {
+        if !isKnownUniquelyReferenced(&_textBytes) { _textBytes = TextBytes(capacity: bytes.count) }
+        _textBytes!.assign(checked: bytes, isClean: isClean)
+    }
     /// The font size in points (`CK_VIEW_FONT_SIZE`): 17 by default (12 for the detail
     /// label); below 14 the label is drawn as small text. Hooks may set only finite values above 0.
     @inlinable public var fontSize: Double {
