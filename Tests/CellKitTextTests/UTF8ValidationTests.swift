@@ -34,6 +34,29 @@ struct UTF8ValidationTests {
         for bytes in cases { #expect(Self.agrees(bytes), "\(bytes)") }
     }
 
+    @Test("a JSON Lines text is found plain and clean, as it is checked, exactly when UTF8Bytes.check says so")
+    func jsonText() throws {
+        var rng = SplitMix64(seed: 31)
+        let pool: [UInt8] = [
+            0x41, 0x20, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE3, 0xED, 0xEF,
+            0xF0, 0xF4, 0xF5, 0xFF, 0x7F, 0xAD, 0xD8, 0x9C, 0xE1, 0xE2, 0x81, 0x8B, 0x8E, 0xAA, 0xBB, 0x0A,
+        ]
+        var plain = 0
+        for _ in 0..<50_000 {
+            let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in pool.randomElement(using: &rng)! }
+            let line = Array(#"{"k": ""#.utf8) + text + Array(#"", "n": 1}"#.utf8)
+            guard let record = try? line.withUnsafeBufferPointer({ try JSONRecord(checking: $0) }) else {
+                #expect(text.contains(0x0A), "only a raw control character makes the line no JSON")
+                continue
+            }
+            let got = record.withPlainString(at: "k") { (Array($0), $1) }
+            let (valid, clean) = text.withUnsafeBufferPointer { UTF8Bytes.check($0) }
+            #expect(got?.0 == (valid ? text : nil) && got?.1 == (valid ? clean : nil), "\(text)")
+            if got != nil { plain += 1 }
+        }
+        #expect(plain > 2_000, "texts found plain: \(plain)")
+    }
+
     @Test("random bytes, biased towards lead and continuation bytes")
     func random() {
         var rng = SplitMix64(seed: 29)

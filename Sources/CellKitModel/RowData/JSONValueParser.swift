@@ -18,11 +18,16 @@ package struct JSONValueParser {
     package private(set) var cellOffset: Int?
     /// Where `parseDocument` notes the top-level object's members (see `JSONRecord`), if set.
     private var members: UnsafeMutablePointer<MemberIndex>?
-    /// Whether the last string `skipString` passed had no escape.
+    /// Whether the last string `skipString` passed had no escape and was valid UTF-8.
     private var stringWasPlain = false
-    /// Set on a member's value end (`MemberIndex`) when the value is text with no escape: its
-    /// bytes between the quotes are its text, and a raw control character (NUL too) is an error.
+    /// Whether it was also clean: no DEL and no hidden scalar (`UTF8Bytes.isHidden`).
+    private var stringWasClean = false
+    /// Set on a member's value end (`MemberIndex`) when the value is text with no escape, valid
+    /// UTF-8: its bytes between the quotes are its text (a raw control character, NUL too, is an
+    /// error), and a hook can be handed them without checking them again.
     package static let plainFlag: UInt32 = 1 << 31
+    /// Set with `plainFlag` when the text is also clean (see `stringWasClean`).
+    package static let cleanFlag: UInt32 = 1 << 30
 
     /// Offsets of members, four per member, in memory kept from row to row: appending
     /// to an array per member cost more than parsing the member.
@@ -212,9 +217,9 @@ package struct JSONValueParser {
                 if depth == 0, !isCell, let members = parser.members {
                     let plain =
                         parser.bytes[valueStart] == UInt8(ascii: "\"") && parser.stringWasPlain
-                        && parser.i < Int(Self.plainFlag)
-                    members.pointee.append(
-                        key.lowerBound, key.upperBound, valueStart, parser.i | (plain ? Int(Self.plainFlag) : 0))
+                        && parser.i < Int(Self.cleanFlag)
+                    let flags = plain ? Self.plainFlag | (parser.stringWasClean ? Self.cleanFlag : 0) : 0
+                    members.pointee.append(key.lowerBound, key.upperBound, valueStart, parser.i | Int(flags))
                 }
             }
         case UInt8(ascii: "["):
@@ -224,15 +229,72 @@ package struct JSONValueParser {
         }
     }
 
-    /// Moves past a string, checked: the plain run in one scan, escapes by `parseString`.
+    /// Moves past a string, checked: a plain run of ASCII eight bytes at a time, then (from the
+    /// first byte beyond ASCII) byte by byte, each scalar checked as UTF-8 by its lead byte as
+    /// `UTF8Bytes.check` does, and for hidden scalars, so that a hook's read of the text needs no
+    /// second pass over it; escapes and invalid UTF-8 by `parseString`.
     private mutating func skipString() throws(JSONSyntaxError) {
-        let j = plainRunEnd(from: i + 1)
-        if j < bytes.count, bytes[j] == UInt8(ascii: "\"") {
-            (i, stringWasPlain) = (j + 1, true)
-            return
+        let n = bytes.count
+        var j = asciiRunEnd(from: i &+ 1), clean = true
+        @inline(__always) func continuation(_ k: Int) -> Bool { bytes[k] & 0xC0 == 0x80 }
+        scan: while j < n {
+            let b = bytes[j]
+            if b < 0x80 {
+                if b == UInt8(ascii: "\"") {
+                    (i, stringWasPlain, stringWasClean) = (j &+ 1, true, clean)
+                    return
+                }
+                if b == UInt8(ascii: "\\") || b < 0x20 { break }  // an escape or an error: the slow path
+                if b == 0x7F { clean = false }
+                j &+= 1
+            } else if b < 0xC2 {
+                break  // a continuation byte, or an overlong lead
+            } else if b < 0xE0 {
+                guard j &+ 1 < n, continuation(j &+ 1) else { break scan }
+                let second = bytes[j &+ 1]
+                if b == 0xC2 && (second < 0xA0 || second == 0xAD) || b == 0xD8 && second == 0x9C { clean = false }
+                j &+= 2
+            } else if b < 0xF0 {
+                guard j &+ 2 < n, continuation(j &+ 1), continuation(j &+ 2) else { break scan }
+                let second = bytes[j &+ 1]
+                if b == 0xE0 && second < 0xA0 || b == 0xED && second >= 0xA0 { break scan }
+                if b == 0xE1 || b == 0xE2 || b == 0xEF, let (v, _) = UTF8Bytes.decode(bytes, at: j),
+                    UTF8Bytes.isHidden(v)
+                {
+                    clean = false
+                }
+                j &+= 3
+            } else if b < 0xF5 {
+                guard j &+ 3 < n, continuation(j &+ 1), continuation(j &+ 2), continuation(j &+ 3) else { break scan }
+                let second = bytes[j &+ 1]
+                if b == 0xF0 && second < 0x90 || b == 0xF4 && second >= 0x90 { break scan }
+                j &+= 4
+            } else {
+                break
+            }
         }
         _ = try parseString(build: false)
-        stringWasPlain = false
+        (stringWasPlain, stringWasClean) = (false, false)
+    }
+
+    /// Where the run of plain printable ASCII from byte `start` ends: at the first quote,
+    /// backslash, control byte, DEL or byte of 0x80 and above, or the end. Eight bytes a step.
+    @inline(__always)
+    private func asciiRunEnd(from start: Int) -> Int {
+        let base = bytes.baseAddress!, n = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var j = start
+        while j &+ 8 <= n {
+            let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+            // A carry from 0xFF flags only the byte above a byte flagged rightly: the lowest flag is exact.
+            let stops = Self.plainRunStops(word) | (word | (word &+ ones)) & highs
+            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
+            j &+= 8
+        }
+        while j < n, base[j] != UInt8(ascii: "\""), base[j] != UInt8(ascii: "\\"), base[j] >= 0x20, base[j] < 0x7F {
+            j &+= 1
+        }
+        return j
     }
 
     private mutating func parseString(build: Bool = true) throws(JSONSyntaxError) -> String {

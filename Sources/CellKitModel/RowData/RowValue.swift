@@ -119,7 +119,7 @@ public enum RowValue: Sendable, Equatable, Hashable {
 
     package func value(at keyPath: String) -> RowValue? {
         if keyPath.isEmpty { return withParts { line, _, _ in JSONValueParser.value(in: line, at: "") } }
-        return withMember(keyPath) { line, member, _, rest in
+        return withMember(keyPath) { line, member, _, _, rest in
             JSONValueParser.value(in: line, from: member.lowerBound, at: rest)
         }
     }
@@ -136,20 +136,17 @@ public enum RowValue: Sendable, Equatable, Hashable {
         at keyPath: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> R
     ) -> R? {
         guard !keyPath.isEmpty else { return nil }
-        return withMember(keyPath) { line, member, plain, rest -> R? in
+        return withMember(keyPath) { line, member, plain, clean, rest -> R? in
             // A top-level member the check found plain is its bytes between the quotes, with no NUL
             // (a raw control character is a syntax error); a nested one is found and scanned now.
-            let text: UnsafeBufferPointer<UInt8>
-            if rest == nil, plain {
-                text = member.text(of: line)
-            } else {
-                guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else {
-                    return nil
-                }
-                text = UnsafeBufferPointer(rebasing: line[span])
-                // memchr: `contains(0)` went a byte at a time, a third of this function's time
-                if !text.isEmpty, memchr(text.baseAddress!, 0, text.count) != nil { return nil }
+            // (already checked as UTF-8, and for cleanliness, by the line's check)
+            if rest == nil, plain { return body(member.text(of: line), clean) }
+            guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else {
+                return nil
             }
+            let text = UnsafeBufferPointer(rebasing: line[span])
+            // memchr: `contains(0)` went a byte at a time, a third of this function's time
+            if !text.isEmpty, memchr(text.baseAddress!, 0, text.count) != nil { return nil }
             let (valid, clean) = UTF8Bytes.check(text)
             return valid ? body(text, clean) : nil
         } ?? nil
@@ -191,10 +188,10 @@ public enum RowValue: Sendable, Equatable, Hashable {
 
     /// Calls `body` with the line, the value of the top-level member named by `keyPath`'s
     /// first key (the last such member, as a dictionary would keep), whether that value is text
-    /// with no escape (`JSONValueParser.plainFlag`), and the rest of the path after its dot (nil
-    /// if none); nil if there is no such member.
+    /// with no escape and whether it is clean (`JSONValueParser.plainFlag`, `cleanFlag`), and the
+    /// rest of the path after its dot (nil if none); nil if there is no such member.
     private func withMember<R>(
-        _ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Bool, Substring.UTF8View?) -> R?
+        _ keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Bool, Bool, Substring.UTF8View?) -> R?
     ) -> R? {
         keyPath.withBorrowedUTF8 { withMember($0, body) }
     }
@@ -203,7 +200,7 @@ public enum RowValue: Sendable, Equatable, Hashable {
     /// only when there is one (a hook's usual key has no dot).
     private func withMember<R>(
         _ path: UnsafeBufferPointer<UInt8>,
-        _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Bool, Substring.UTF8View?) -> R?
+        _ body: (UnsafeBufferPointer<UInt8>, Range<Int>, Bool, Bool, Substring.UTF8View?) -> R?
     ) -> R? {
         let dot =
             path.isEmpty
@@ -222,8 +219,9 @@ public enum RowValue: Sendable, Equatable, Hashable {
                 }
                 let quoted = UnsafeBufferPointer(rebasing: line[Int(offset(0))..<Int(offset(1))])
                 guard JSONValueParser.key(quoted, equals: key) else { continue }
-                let end = offset(3), flag = JSONValueParser.plainFlag
-                return body(line, Int(offset(2))..<Int(end & ~flag), end & flag != 0, rest)
+                let end = offset(3), plain = JSONValueParser.plainFlag, clean = JSONValueParser.cleanFlag
+                return body(
+                    line, Int(offset(2))..<Int(end & ~(plain | clean)), end & plain != 0, end & clean != 0, rest)
             }
             return nil
         }
