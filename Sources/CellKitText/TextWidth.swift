@@ -128,7 +128,8 @@ public enum TextWidth {
 
     /// `nextCluster(_:from:)` with the property table loaded once by the caller (`directProperties`:
     /// each read of the lazily made global calls `swift_once`), and, inline, `cluster`'s quick way
-    /// through the commonest text beyond ASCII: a three-byte scalar (CJK, kana, Hangul) that joins
+    /// through the commonest text beyond ASCII: printable ASCII before a scalar that does not join
+    /// it; a three-byte scalar (CJK, kana, Hangul) that joins
     /// what follows only as an Extend, ZWJ, SpacingMark or Hangul V or T would, followed by ASCII
     /// or by a three-byte scalar that is none of those (the same rules as `cluster`'s; checked by
     /// the cluster tests, which go through both). A line of CJK is broken at about half the cost;
@@ -139,7 +140,15 @@ public enum TextWidth {
         _ bytes: UnsafeBufferPointer<UInt8>, from i: Int, table: UnsafePointer<UInt16>
     ) -> (end: Int, width: Int) {
         let b = bytes[i], n = bytes.count
-        if b >= 0x20, b < 0x7F, i + 1 == n || bytes[i + 1] < 0x80 { return (i + 1, 1) }
+        if b >= 0x20, b < 0x7F {
+            if i + 1 == n || bytes[i + 1] < 0x80 { return (i + 1, 1) }
+            // Before a scalar beyond ASCII (a space before a CJK word): its own cluster unless
+            // that scalar joins it (no ASCII scalar is a Prepend, a control here, or one GB7 or GB8
+            // concerns).
+            let next = properties(decode(bytes, i + 1).0, in: table) >> 2 & 15
+            if next != gcbExtend, next != gcbZWJ, next != gcbSpacingMark { return (i + 1, 1) }
+            return cluster(bytes, from: i)
+        }
         if b & 0xF0 == 0xE0, i + 3 <= n {
             let p = properties(decode(bytes, i).0, in: table), g = p >> 2 & 15
             let alone =
