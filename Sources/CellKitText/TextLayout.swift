@@ -218,32 +218,38 @@ package enum TextLayout {
         var content = start, contentColumns = 0  // the end of the last cluster that is not a space
         var breakEnd = -1, breakNext = -1, breakColumns = 0  // the last place a word may end on this line
         var afterSpace = true
+        // Wrapping arithmetic (&+): offsets and columns stay far below Int.max, and the overflow
+        // checks kept the loop's state out of registers.
         while i < n {
-            if bytes[i] == 0x0A { return (content, i + 1, contentColumns) }
+            let b = bytes[i]
+            if b == 0x0A { return (content, i &+ 1, contentColumns) }
             let (e, w) = TextWidth.nextCluster(bytes, from: i, table: table)
-            let space = bytes[i] == 0x20 && e == i + 1
-            if used + w > width {
+            let space = b == 0x20 && e == i &+ 1
+            if used &+ w > width {
                 if byWord {
                     if space { return (content, skipSpaces(bytes, e), contentColumns) }
+                    if w == 2, !afterSpace { return (content, i, contentColumns) }  // before a wide cluster
                     if breakEnd >= 0 { return (breakEnd, skipSpaces(bytes, breakNext), breakColumns) }
                 }
                 if i == start { return (e, byWord ? skipSpaces(bytes, e) : e, w) }  // wider than the line: shown anyway
                 return (content, byWord ? skipSpaces(bytes, i) : i, contentColumns)
             }
+            used &+= w
+            if space {
+                if byWord { (breakEnd, breakNext, breakColumns) = (content, e, contentColumns) }
+                (i, afterSpace) = (e, true)
+                continue
+            }
             if byWord {
-                if space {
-                    (breakEnd, breakNext, breakColumns) = (content, e, contentColumns)
-                } else if w == 2, !afterSpace {
-                    (breakEnd, breakNext, breakColumns) = (content, i, contentColumns)  // before a wide cluster
+                // A word may end after a wide cluster, and after a hyphen inside a word (and before a
+                // wide cluster: where one does not fit, the line ends right before it, above).
+                if w == 2 {
+                    (breakEnd, breakNext, breakColumns) = (e, e, used)
+                } else if !afterSpace, isHyphen(bytes, i, e) {
+                    (breakEnd, breakNext, breakColumns) = (e, e, used)
                 }
             }
-            let hyphen = !space && !afterSpace && isHyphen(bytes, i, e)
-            used += w
-            i = e
-            if !space { (content, contentColumns) = (e, used) }
-            // A word may end after a wide cluster, or after a hyphen inside a word.
-            if byWord, w == 2 || hyphen { (breakEnd, breakNext, breakColumns) = (e, e, used) }
-            afterSpace = space
+            (i, content, contentColumns, afterSpace) = (e, e, used, false)
         }
         return (content, n, contentColumns)
     }

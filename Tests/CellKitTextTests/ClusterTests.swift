@@ -172,5 +172,8 @@ struct ClusterTests {
             ])
         #expect(TextLayout.lines("x -5 y", width: 3, maxLines: 5, mode: .wordWrap) == ["x", "-5", "y"])
         #expect(TextLayout.lines("日本語です", width: 5, maxLines: 5, mode: .wordWrap) == ["日本", "語で", "す"])
+        // Before a wide cluster that does not fit, not at the last space (seen before only when no space came first).
+        #expect(TextLayout.lines("a b日本", width: 4, maxLines: 5, mode: .wordWrap) == ["a b", "日本"])
+        #expect(TextLayout.lines("see 東京 now", width: 6, maxLines: 5, mode: .wordWrap) == ["see 東", "京 now"])
     }
 }
