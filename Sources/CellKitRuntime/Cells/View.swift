@@ -55,7 +55,10 @@ public final class View {
     /// The label's text (`CK_VIEW_TEXT`); nil draws nothing.
     public var text: String? {
         get { _textBytes?.string }
-        set { _textBytes = newValue.map { TextBytes($0) } }
+        set {
+            guard let newValue else { return _textBytes = nil }
+            newValue.withBorrowedUTF8 { setText($0) }  // into the same buffer, as a hook's text goes
+        }
     }
     /// The text as the view keeps it: UTF-8 bytes checked as they were set, in a buffer reused
     /// row after row (see `setText(_:)`).
