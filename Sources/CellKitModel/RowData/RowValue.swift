@@ -152,36 +152,21 @@ public enum RowValue: Sendable, Equatable, Hashable {
         } ?? nil
     }
 
-    /// A plain text of a record copied out for a hook (`plainStringCopy`).
-    package struct PlainCopy {
-        /// The copy, NUL-terminated; the caller frees it.
-        package let pointer: UnsafeMutablePointer<CChar>
-        /// Its bytes, the NUL left out.
-        package let count: Int
-        /// Whether the text is clean (`UTF8Bytes.check`).
-        package let isClean: Bool
-        /// The bytes it was copied from, in the record: valid while the record is.
-        package let source: UnsafePointer<UInt8>
-    }
-
-    /// The text at `keyPath` (UTF-8 bytes, as a hook passes it) copied into a new NUL-terminated
-    /// C string if it is written plainly (see `withPlainString`); else nil.
+    /// The bytes of the text at `keyPath` (UTF-8 bytes, as a hook passes it) if it is written
+    /// plainly (see `withPlainString`), and whether it is clean; else nil. The bytes are the
+    /// record's own, valid while the record is (its storage is a heap object that never moves).
     /// Not generic, so that callers in other modules get this module's specialized code: a generic
     /// member of a non-public type is neither inlined nor specialized across modules, and ran the
     /// runtime's generic metadata lookup on every row.
-    package func plainStringCopy(at keyPath: UnsafeBufferPointer<UInt8>) -> PlainCopy? {
-        withPlainString(at: keyPath) { bytes, clean in
-            let copy = malloc(bytes.count + 1)!.assumingMemoryBound(to: CChar.self)
-            UnsafeMutableRawPointer(copy).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-            copy[bytes.count] = 0
-            // The record's storage is a heap object that never moves: its address outlives the closure.
-            return PlainCopy(pointer: copy, count: bytes.count, isClean: clean, source: bytes.baseAddress!)
-        }
+    package func plainString(at keyPath: UnsafeBufferPointer<UInt8>) -> (
+        bytes: UnsafeBufferPointer<UInt8>, isClean: Bool
+    )? {
+        withPlainString(at: keyPath) { ($0, $1) }
     }
 
-    /// `plainStringCopy(at:)` with the key path as a String.
-    package func plainStringCopy(at keyPath: String) -> PlainCopy? {
-        keyPath.withBorrowedUTF8 { plainStringCopy(at: $0) }
+    /// `plainString(at:)` with the key path as a String.
+    package func plainString(at keyPath: String) -> (bytes: UnsafeBufferPointer<UInt8>, isClean: Bool)? {
+        keyPath.withBorrowedUTF8 { plainString(at: $0) }
     }
 
     // MARK: The index

@@ -182,15 +182,13 @@ public final class Cell {
 
     /// The handle hooks receive; valid as long as the cell. Freed with it.
     public let handle: UnsafeMutablePointer<ck_cell>
-    /// C strings handed to a hook; freed when the cell is next handed out.
-    @exclusivity(unchecked) var scratch: [UnsafeMutablePointer<CChar>] = [] {
-        didSet { hasScratch = !scratch.isEmpty }
-    }
+    /// C strings handed to a hook; let go when the cell is next handed out.
+    @exclusivity(unchecked) var scratch = CStringArena()
     /// The plain data text last handed to a hook (see `handedText`); its record is the row's data.
-    @exclusivity(unchecked) var lastPlainCopy: JSONRecord.PlainCopy?
-    /// Whether hooks were handed C strings that wait to be freed: a stored flag,
-    /// so that `recycle` tests one byte of the cell instead of loading the array.
-    @usableFromInline @exclusivity(unchecked) private(set) var hasScratch = false
+    @exclusivity(unchecked) var lastPlainCopy: PlainCopy?
+    /// Whether hooks were handed C strings that wait to be let go: a stored flag,
+    /// so that `recycle` tests one byte of the cell.
+    @usableFromInline @exclusivity(unchecked) var hasScratch = false
 
     /// A new, blank cell. Use a `CellQueue` to get cells with their hooks run.
     package convenience init(
@@ -341,12 +339,26 @@ public final class Cell {
     func plainDataString(at keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
         // The key's bytes as the hook passed them: a String of it was a sixth of this call.
         guard let keyPath, case .json(let record) = dataBox.pointee,
-            let copy = record.plainStringCopy(
+            let text = record.plainString(
                 at: UnsafeRawBufferPointer(start: keyPath, count: strlen(keyPath)).bindMemory(to: UInt8.self))
         else { return nil }
-        scratch.append(copy.pointer)
-        lastPlainCopy = copy
-        return UnsafePointer(copy.pointer)
+        let copy = scratch.copy(text.bytes)
+        hasScratch = true
+        lastPlainCopy = PlainCopy(
+            pointer: copy, count: text.bytes.count, isClean: text.isClean, source: text.bytes.baseAddress!)
+        return UnsafePointer(copy)
+    }
+
+    /// A plain data text handed to a hook (see `handedText`).
+    struct PlainCopy {
+        /// The copy the hook was handed, NUL-terminated.
+        let pointer: UnsafeMutablePointer<CChar>
+        /// Its bytes, the NUL left out.
+        let count: Int
+        /// Whether the text is clean (`UTF8Bytes.check`).
+        let isClean: Bool
+        /// The bytes it was copied from, in the row's record, which the cell holds.
+        let source: UnsafePointer<UInt8>
     }
 
     /// The bytes `text` points to, and whether they are clean, when it is the text `data_string`
@@ -362,16 +374,14 @@ public final class Cell {
 
     /// Copies `text` into memory that stays valid until the cell is recycled.
     func cString(_ text: String) -> UnsafePointer<CChar> {
-        let copy = strdup(text)!
-        scratch.append(copy)
-        return UnsafePointer(copy)
+        hasScratch = true
+        return UnsafePointer(text.withBorrowedUTF8 { scratch.copy($0) })
     }
 
-    /// Frees the C strings hooks were handed (when the cell goes back to its pool).
-    /// One at a time, keeping the array's memory without the generic `removeAll`.
+    /// Lets go of the C strings hooks were handed (when the cell goes back to its pool).
     @usableFromInline func freeScratch() {
-        while let p = scratch.popLast() { free(p) }
-        lastPlainCopy = nil
+        scratch.forgetAll()
+        (hasScratch, lastPlainCopy) = (false, nil)
     }
 }
 

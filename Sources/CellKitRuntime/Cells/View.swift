@@ -56,7 +56,10 @@ public final class View {
     public var text: String? {
         get { _textBytes?.string }
         set {
-            guard let newValue else { return _textBytes = nil }
+            guard let newValue else {
+                _textBytes = nil
+                return
+            }
             newValue.withBorrowedUTF8 { setText($0) }  // into the same buffer, as a hook's text goes
         }
     }
