@@ -109,15 +109,35 @@ struct DiscoveryStructureTests {
             let key = randomKey(&rng), other = randomKey(&rng)
             #expect(RegistryCache.FileKey(text: key.text) == key)
             var text = Array(key.text.utf8)
-            #expect(text.withUnsafeBufferPointer { key.isText($0) })
-            #expect(text.withUnsafeBufferPointer { other.isText($0) } == (key == other))
+            #expect(text.withUnsafeBytes { key.isWritten(at: $0.baseAddress!) })
+            #expect(text.withUnsafeBytes { other.isWritten(at: $0.baseAddress!) } == (key == other))
             let device = String(key.device, radix: 16).leftPadded(to: 16)
             #expect(key.text.hasPrefix(device + " "), "hexadecimal, digits worked out as they are written")
             text[Int.random(in: 0..<text.count, using: &rng)] = [0x20, 0x2D, 0x41, 0x67, 0x30].randomElement(
                 using: &rng)!
             if text != Array(key.text.utf8) {
                 #expect(RegistryCache.FileKey(text: String(decoding: text, as: UTF8.self)) != key)
+                #expect(!text.withUnsafeBytes { key.isWritten(at: $0.baseAddress!) })
             }
+        }
+    }
+
+    @Test("sixteen digits are read, and eight written, as the standard library reads and writes hexadecimal")
+    func hexadecimal() {
+        var rng = SplitMix64(seed: 17)
+        let alphabet = Array("0123456789abcdefABCDEFgG/:`@ \u{0}\u{7F}".utf8) + [0x80, 0xE9, 0xFF]
+        for n in 0..<20_000 {
+            let value = UInt64.random(in: 0...UInt64.max, using: &rng) >> UInt64.random(in: 0..<64, using: &rng)
+            var text = Array(String(value, radix: 16).leftPadded(to: 16).utf8)
+            #expect(text.withUnsafeBytes { RegistryCache.FileKey.hex16($0.baseAddress!) } == value)
+            var digits = RegistryCache.FileKey.digits(UInt32(truncatingIfNeeded: value))
+            #expect(withUnsafeBytes(of: &digits) { Array($0) } == Array(text[8...]))
+            // Any byte changed, most often to another that some reader might take for a digit.
+            text[Int.random(in: 0..<16, using: &rng)] =
+                n % 4 == 0 ? UInt8.random(in: 0...255, using: &rng) : alphabet.randomElement(using: &rng)!
+            let parsed = UInt64(String(decoding: text, as: UTF8.self), radix: 16)
+            let lowercase = text.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            #expect(text.withUnsafeBytes { RegistryCache.FileKey.hex16($0.baseAddress!) } == (lowercase ? parsed : nil))
         }
     }
 

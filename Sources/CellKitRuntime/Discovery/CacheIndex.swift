@@ -10,15 +10,13 @@ import Foundation
 
 extension RegistryCache {
     /// The entries of a cache file, as byte offsets into its heads (read into memory) and into
-    /// the file (for the records), in path order.
+    /// the file (for the records), in the order of their paths as written.
     struct Index {
-        /// One entry: its head `["path","key","kind","identifiers",length]` in `file.bytes`
-        /// (without the comma that ends its line), and where its record is in the file.
+        /// One entry: its head `["path","key","kind","detail",length]` in `file.bytes`, and where
+        /// its record is in the file. Nothing else is read until the entry is asked for.
         struct Span {
+            /// Where the head starts and ends (without the comma that ends its line).
             var head: Int32, headEnd: Int32
-            /// Where the path's closing quote is, if the path is written as it is (plain ASCII,
-            /// nothing escaped); -1 if it is in `decodedPaths`.
-            var pathEnd: Int32
             /// Where the comma before the record's length is.
             var lengthComma: Int32
             /// Where the record is in the file, and how long it is (without what ends its line).
@@ -27,16 +25,15 @@ extension RegistryCache {
 
         let file: CacheFile
         private(set) var spans: [Span] = []
-        /// The paths of entries whose path is escaped or not ASCII in the file, decoded (rare).
-        private var decodedPaths: [Int: [UInt8]] = [:]
 
         /// The entries of a whole file of this format: after the first line, the heads, one a line,
         /// each ending in a comma; then the records in the same order, one a line, each but the last
         /// ending in a comma; then `]}`. Each head says how long its record is, so the records' lines
-        /// are known without reading them, and they must end where the file does. The paths must be
-        /// in strictly increasing byte order. Nil for any other file. An entry that is not plain is
-        /// decoded now, and the file refused if it does not decode; a plain one is checked when it
-        /// is looked up, its record when it is decoded.
+        /// are known without reading them, and they must end where the file does. Nil for any other
+        /// file. Only each line's end and its record's length are read here (a render looks up every
+        /// plugin file, but a full check of 1,000 heads cost 550 instructions each); a head is
+        /// checked when it is looked up, a record when it is decoded. Heads out of order cost
+        /// lookups (a binary search may miss them: the file is read again), never a wrong answer.
         init?(_ file: CacheFile) {
             self.file = file
             let bytes = file.bytes, base = bytes.baseAddress!
@@ -47,17 +44,13 @@ extension RegistryCache {
                     let newline = memchr(base + start, 0x0A, bytes.count - start).map({
                         UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base
                     }), newline > start + 1, bytes[newline - 1] == UInt8(ascii: ","),
-                    let length = Self.recordLength(bytes, head: start..<newline - 1)
+                    let length = Self.recordLength(bytes, head: start..<newline - 1), tail + length.count <= file.size
                 else { return nil }
-                let head = start..<newline - 1, records = tail..<tail + length.count
-                guard let span = plainSpan(head, length.comma, records) ?? decodedSpan(head, length.comma, records)
-                else { return nil }
-                spans.append(span)
-                if spans.count > 1,
-                    withPath(at: spans.count - 2, { a in withPath(at: spans.count - 1) { Self.compare(a, $0) } }) >= 0
-                {
-                    return nil
-                }
+                spans.append(
+                    Span(
+                        head: Int32(start), headEnd: Int32(newline - 1), lengthComma: Int32(length.comma),
+                        tail: Int32(tail),
+                        tailCount: Int32(length.count)))
                 (start, tail) = (newline + 1, tail + length.count + 2)  // a record's line ends in ",\n"
             }
             // The last record's line ends in "\n" alone, then "]}\n"; with no entry, "]}\n" follows the first line.
@@ -78,59 +71,58 @@ extension RegistryCache {
             return (count, i)
         }
 
-        /// The span of an entry whose path is plain ASCII, written as it is; nil if it is not.
-        private func plainSpan(_ head: Range<Int>, _ lengthComma: Int, _ record: Range<Int>) -> Span? {
-            let bytes = file.bytes, start = head.lowerBound + 2
-            guard head.count > 3, bytes[head.lowerBound] == UInt8(ascii: "["),
-                bytes[head.lowerBound + 1] == UInt8(ascii: "\""),
-                let quote = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\"")), lengthComma - start)
-            else { return nil }
-            let pathEnd = UnsafePointer<UInt8>(quote.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
-            guard RegistryCache.isPlain(UnsafeBufferPointer(rebasing: bytes[start..<pathEnd])) else { return nil }
-            return Span(head, pathEnd: pathEnd, lengthComma: lengthComma, record: record)
-        }
-
-        /// The span of an entry whose path is escaped or not ASCII, its path decoded (the whole
-        /// head checked, as every head was before the index); nil if it does not decode.
-        private mutating func decodedSpan(_ head: Range<Int>, _ lengthComma: Int, _ record: Range<Int>) -> Span? {
-            let span = Span(head, pathEnd: -1, lengthComma: lengthComma, record: record)
-            guard let entry = RegistryCache.decodeEntry(span, isLast: false, in: file) else { return nil }
-            decodedPaths[spans.count] = Array(entry.path.utf8)
-            return span
-        }
-
         /// How many entries the file holds.
         var count: Int { spans.count }
 
-        /// Calls `body` with the path bytes of the entry at `index`.
-        func withPath<R>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-            let span = spans[index]
-            guard span.pathEnd >= 0 else { return decodedPaths[index]!.withUnsafeBufferPointer(body) }
-            return body(UnsafeBufferPointer(rebasing: file.bytes[Int(span.head) + 2..<Int(span.pathEnd)]))
+        /// The text of the path of the entry at `index` as the file has it, up to the first quote
+        /// that no backslash escapes (escapes left as they are); nil if the head does not start `["`.
+        func writtenPath(at index: Int) -> UnsafeBufferPointer<UInt8>? {
+            let span = spans[index], bytes = file.bytes, start = Int(span.head) + 2, end = Int(span.lengthComma)
+            guard start < end, bytes[start - 2] == UInt8(ascii: "["), bytes[start - 1] == UInt8(ascii: "\"")
+            else { return nil }
+            var from = start
+            while let quote = memchr(bytes.baseAddress! + from, Int32(UInt8(ascii: "\"")), end - from) {
+                let stop = UnsafePointer<UInt8>(quote.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
+                var backslashes = 0
+                while stop - backslashes - 1 >= start, bytes[stop - backslashes - 1] == UInt8(ascii: "\\") {
+                    backslashes += 1
+                }
+                if backslashes % 2 == 0 { return UnsafeBufferPointer(rebasing: bytes[start..<stop]) }
+                from = stop + 1
+            }
+            return nil
         }
-
-        /// The path of the entry at `index`, as a string.
-        func pathString(at index: Int) -> String { withPath(at: index) { String(decoding: $0, as: UTF8.self) } }
 
         /// The index of the entry for `path`; nil if there is none.
         func find(_ path: String) -> Int? {
             var path = path
-            return path.withUTF8 { find($0) }
+            return path.withUTF8 { path in RegistryCache.withWritten(path) { find(written: $0) } }
         }
 
-        /// The index of the entry whose path has the bytes `wanted`, by binary search; nil if there
-        /// is none. The entry at `hint` is tried first: discovery asks for paths in the file's
-        /// order, and a search cost about 700 instructions a path.
-        func find(_ wanted: UnsafeBufferPointer<UInt8>, hint: Int = -1) -> Int? {
-            if hint >= 0, hint < spans.count, withPath(at: hint, { Self.compare($0, wanted) }) == 0 { return hint }
+        /// The index of the entry whose path is written `wanted` in the file (see
+        /// `RegistryCache.withWritten`), by binary search; nil if there is none. The entry at `hint`
+        /// is tried first, without searching for the end of its path: discovery asks for paths in
+        /// the file's order, and a search cost about 700 instructions a path.
+        func find(written wanted: UnsafeBufferPointer<UInt8>, hint: Int = -1) -> Int? {
+            if hint >= 0, hint < spans.count, isPath(wanted, at: hint) { return hint }
             var low = 0, high = spans.count
             while low < high {
                 let middle = (low + high) / 2
-                let order = withPath(at: middle) { Self.compare($0, wanted) }
+                guard let path = writtenPath(at: middle) else { return nil }  // not a head this version wrote
+                let order = Self.compare(path, wanted)
                 if order == 0 { return middle }
                 if order < 0 { low = middle + 1 } else { high = middle }
             }
             return nil
+        }
+
+        /// Whether the path of the entry at `index` is written `wanted`: its bytes, then a quote.
+        private func isPath(_ wanted: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+            let span = spans[index], bytes = file.bytes, start = Int(span.head) + 2
+            guard start + wanted.count < Int(span.lengthComma), bytes[start - 1] == UInt8(ascii: "\""),
+                bytes[start + wanted.count] == UInt8(ascii: "\""), bytes[start - 2] == UInt8(ascii: "[")
+            else { return false }
+            return wanted.isEmpty || memcmp(bytes.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0
         }
 
         /// Byte order: negative if `a` comes first, 0 if equal, positive if `b` comes first.
@@ -147,37 +139,47 @@ extension RegistryCache {
         /// `path`, if given, is its path (the caller found it by that path), which saves a copy.
         func entry(at index: Int, path: String? = nil) -> Entry? {
             let span = spans[index], isLast = index == spans.count - 1
-            switch plainHead(at: index) {
-            case .plugin(let keyText, let usable, let identifiers)?:
-                guard let key = FileKey(bytes: keyText) else { break }
-                return Entry(
-                    path: path ?? pathString(at: index), key: key,
-                    content: .plugin(
-                        usable: usable, identifiers: String(decoding: identifiers, as: UTF8.self),
-                        record: Record(span.record, isLast: isLast, in: file)))
-            case .rejection(let keyText, let reason)?:
-                guard let key = FileKey(bytes: keyText) else { break }
-                return Entry(
-                    path: path ?? pathString(at: index), key: key,
-                    content: .rejection(String(decoding: reason, as: UTF8.self)))
-            case nil: break
+            if let written = writtenPath(at: index), RegistryCache.needsNoEscape(written),
+                let head = head(at: index, pathCount: written.count), let key = FileKey(bytes: head.key)
+            {
+                let path = path ?? String(decoding: written, as: UTF8.self)
+                switch head.kind {
+                case .usable, .unusable:
+                    return Entry(
+                        path: path, key: key,
+                        content: .plugin(
+                            usable: head.kind == .usable, identifiers: String(decoding: head.detail, as: UTF8.self),
+                            record: Record(span.record, isLast: isLast, in: file)))
+                case .rejected:
+                    return Entry(
+                        path: path, key: key, content: .rejection(String(decoding: head.detail, as: UTF8.self)))
+                case .listing:
+                    return Entry(path: path, key: key, content: .listing(String(decoding: head.detail, as: UTF8.self)))
+                }
             }
             return RegistryCache.decodeEntry(span, isLast: isLast, in: file)
         }
     }
 
-    /// The text of the string field at `i` of a head, `,"text"` (the closing quote the first
-    /// after the opening one), `i` moved past it; nil if there is none before `end`. Nothing is
-    /// checked: each field's reader refuses what it does not expect, a backslash included.
-    static func field(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, upTo end: Int)
-        -> UnsafeBufferPointer<UInt8>?
-    {
-        guard i + 2 < end, bytes[i] == UInt8(ascii: ","), bytes[i + 1] == UInt8(ascii: "\"") else { return nil }
-        let start = i + 2
-        guard let quote = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\"")), end - start) else { return nil }
-        let stop = UnsafePointer<UInt8>(quote.assumingMemoryBound(to: UInt8.self)) - bytes.baseAddress!
-        i = stop + 1
-        return UnsafeBufferPointer(rebasing: bytes[start..<stop])
+    /// Calls `body` with the text `path` (UTF-8) is written as in the cache file, between its
+    /// quotes: the bytes themselves unless `CacheJSON.quoted` escapes one (rare: a quote, a
+    /// backslash, a control character, U+2028 or U+2029).
+    static func withWritten<R>(_ path: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if needsNoEscape(path) { return body(path) }
+        var quoted = CacheJSON.quoted(String(decoding: path, as: UTF8.self))
+        return quoted.withUTF8 { body(UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast())) }
+    }
+
+    /// Whether `CacheJSON.quoted` writes `bytes` as they are (valid UTF-8 assumed: no `String`
+    /// here is otherwise). Plain ASCII eight bytes at a time, the rest a byte at a time.
+    static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if isPlain(bytes) { return true }
+        for (i, byte) in bytes.enumerated() {
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            // U+2028 and U+2029: E2 80 A8 and E2 80 A9.
+            if byte == 0xE2, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] & 0xFE == 0xA8 { return false }
+        }
+        return true
     }
 
     /// Whether `bytes` are printable ASCII without a backslash or a quote: a JSON string's text as
@@ -203,81 +205,64 @@ extension RegistryCache {
         return bad & highs == 0
     }
 
-    /// Whether `bytes` are `text`'s UTF-8.
-    static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-        bytes.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress!, text.utf8Start, bytes.count) == 0
-    }
-
-    /// The fields of a head written as this version writes it, read in place.
-    enum PlainHead {
-        /// A plugin's: its key's text, whether it is usable, and its identifiers (space-separated,
-        /// printable ASCII), in the file's memory.
-        case plugin(key: UnsafeBufferPointer<UInt8>, usable: Bool, identifiers: UnsafeBufferPointer<UInt8>)
-        /// A rejection's: its key's text and the reason.
-        case rejection(key: UnsafeBufferPointer<UInt8>, reason: UnsafeBufferPointer<UInt8>)
+    /// What a head says after its path, in the file's memory.
+    struct Head {
+        enum Kind { case usable, unusable, rejected, listing }
+        /// The key's text (`FileKey.textCount` bytes), unchecked.
+        var key: UnsafeBufferPointer<UInt8>
+        var kind: Kind
+        /// The identifiers (space-separated) or the reason, without an escape.
+        var detail: UnsafeBufferPointer<UInt8>
     }
 }
 
 extension RegistryCache.Index {
-    /// What a lookup needs of a head whose key is the one it wants.
-    enum Probe {
-        /// A plugin's: whether it is usable, and its identifiers (in the file's memory).
-        case plugin(usable: Bool, identifiers: UnsafeBufferPointer<UInt8>)
-        /// A rejection's reason (in the file's memory).
-        case rejection(reason: UnsafeBufferPointer<UInt8>)
-    }
-
-    /// The head of the entry at `index`, if it is written as this version writes it and its key's
-    /// text is `key`: compared in place, each field where it must be, no search for its end (the
-    /// lookup of every plugin on every run). Nil otherwise (then `plainHead` and `entry` decide).
-    func probe(at index: Int, key: UnsafeBufferPointer<UInt8>) -> Probe? {
-        let span = spans[index], bytes = file.bytes, base = bytes.baseAddress!, end = Int(span.lengthComma)
-        /// Whether `text` is at `i`, which then moves past it.
+    /// The head of the entry at `index`, whose path is written in `pathCount` bytes, read by hand
+    /// in place if it is written as this version writes it: every field where it must be. Nil
+    /// otherwise (then the JSON parser decides, `entry(at:)`). The key is left as text: a lookup
+    /// compares it with the key it wants (`FileKey.isWritten(at:)`), a decoding reads it.
+    func head(at index: Int, pathCount: Int) -> RegistryCache.Head? {
+        let span = spans[index], bytes = file.bytes, base = UnsafeRawPointer(bytes.baseAddress!)
+        let end = Int(span.lengthComma)
+        /// Whether `text` is at `i`, which then moves past it: compared a byte at a time, inlined
+        /// (`memcmp` calls cost more for these few bytes).
+        @inline(__always)
         func take(_ text: StaticString, _ i: inout Int) -> Bool {
-            guard i + text.utf8CodeUnitCount <= end, memcmp(base + i, text.utf8Start, text.utf8CodeUnitCount) == 0
-            else { return false }
-            i += text.utf8CodeUnitCount
+            let count = text.utf8CodeUnitCount
+            guard i + count <= end else { return false }
+            for n in 0..<count where base.load(fromByteOffset: i + n, as: UInt8.self) != text.utf8Start[n] {
+                return false
+            }
+            i += count
             return true
         }
-        var i = Int(span.pathEnd) + 1
-        guard span.pathEnd >= 0, take(",\"", &i), i + key.count < end,
-            memcmp(base + i, key.baseAddress!, key.count) == 0
-        else { return nil }
-        i += key.count
-        let usable = take("\",\"usable\",\"", &i)
-        let kind = usable || take("\",\"unusable\",\"", &i) ? 0 : take("\",\"rejected\",\"", &i) ? 1 : 2
-        guard kind < 2, i < end, bytes[end - 1] == UInt8(ascii: "\"") else { return nil }
-        let detail = UnsafeBufferPointer(rebasing: bytes[i..<end - 1])
-        guard RegistryCache.isPlain(detail) else { return nil }
-        return kind == 0 ? .plugin(usable: usable, identifiers: detail) : .rejection(reason: detail)
-    }
-
-    /// The head of the entry at `index` read by hand, in place (what the JSON parser would give);
-    /// nil if it is not written as this version writes it (then `entry(at:)` decides).
-    func plainHead(at index: Int) -> RegistryCache.PlainHead? {
-        let span = spans[index], bytes = file.bytes, end = Int(span.lengthComma)
-        guard span.pathEnd >= 0 else { return nil }
-        var i = Int(span.pathEnd) + 1
-        guard let key = RegistryCache.field(bytes, &i, upTo: end), let kind = RegistryCache.field(bytes, &i, upTo: end),
-            let detail = RegistryCache.field(bytes, &i, upTo: end), i == end, RegistryCache.isPlain(detail)
-        else { return nil }
-        let usable = RegistryCache.equal(kind, "usable")
-        if usable || RegistryCache.equal(kind, "unusable") {
-            return .plugin(key: key, usable: usable, identifiers: detail)
+        var i = Int(span.head) + 2 + pathCount
+        let keyCount = RegistryCache.FileKey.textCount
+        guard take("\",\"", &i), i + keyCount < end else { return nil }
+        let key = UnsafeBufferPointer(rebasing: bytes[i..<i + keyCount])
+        i += keyCount
+        let kind: RegistryCache.Head.Kind
+        if take("\",\"usable\",\"", &i) {
+            kind = .usable
+        } else if take("\",\"unusable\",\"", &i) {
+            kind = .unusable
+        } else if take("\",\"rejected\",\"", &i) {
+            kind = .rejected
+        } else if take("\",\"listing\",\"", &i) {
+            kind = .listing
+        } else {
+            return nil
         }
-        return RegistryCache.equal(kind, "rejected") ? .rejection(key: key, reason: detail) : nil
+        // The detail ends at the last quote; with no backslash in it, it holds no escape (a quote
+        // inside would be one), so its bytes are its text.
+        guard i < end, bytes[end - 1] == UInt8(ascii: "\""),
+            i == end - 1 || memchr(base + i, Int32(UInt8(ascii: "\\")), end - 1 - i) == nil
+        else { return nil }
+        return RegistryCache.Head(key: key, kind: kind, detail: UnsafeBufferPointer(rebasing: bytes[i..<end - 1]))
     }
 }
 
 extension RegistryCache.Index.Span {
-    /// The span of the head at `head` (without its line's comma), whose path ends at `pathEnd`
-    /// (-1: not plain), whose record's length follows the comma at `lengthComma`, and whose record
-    /// is at `record` in the file.
-    init(_ head: Range<Int>, pathEnd: Int, lengthComma: Int, record: Range<Int>) {
-        (self.head, headEnd, self.pathEnd) = (Int32(head.lowerBound), Int32(head.upperBound), Int32(pathEnd))
-        (self.lengthComma, tail, tailCount) = (Int32(lengthComma), Int32(record.lowerBound), Int32(record.count))
-    }
-
     /// Where the record is in the file.
     var record: Range<Int> { Int(tail)..<Int(tail) + Int(tailCount) }
 }
@@ -296,6 +281,7 @@ extension RegistryCache {
         else { return nil }
         switch kind {
         case "rejected": return Entry(path: path, key: key, content: .rejection(detail))
+        case "listing": return Entry(path: path, key: key, content: .listing(detail))
         case "usable", "unusable":
             return Entry(
                 path: path, key: key,

@@ -87,12 +87,14 @@ public struct Catalog: Sendable {
     public let rejections: [Rejection]
     /// How many files this discovery actually read (the others came from the registry cache).
     package let filesRead: Int
+    /// The folders this discovery listed (the others' listings came from the registry cache).
+    package let listedFolders: [String]
     /// The plugin files found, in search order: what `plugins` decodes.
     private let found: [Found]
     /// The paths of `found`, end to end: a path is made a string only when its plugin is decoded
     /// (a string and its reference counting a plugin cost more than the rest of a warm lookup).
     private let pathBytes: [UInt8]
-    /// The identifiers of `found`, each plugin's space-separated, end to end.
+    /// The identifiers of `found`, each plugin's space-separated, end to end, then a NUL.
     private let identifierBytes: [UInt8]
     private let storage: Storage
 
@@ -157,6 +159,8 @@ public struct Catalog: Sendable {
         walk.cache?.prune()
         walk.cache?.save()
         (filesRead, found, rejections) = (walk.filesRead, walk.found, walk.rejections)
+        listedFolders = walk.listedFolders
+        walk.identifierBytes.append(0)  // for strstr; identifiers hold no NUL
         (pathBytes, identifierBytes) = (walk.pathBytes, walk.identifierBytes)
         storage = Storage(Storage.State(cache: walk.cache, diagnoses: walk.diagnoses))
     }
@@ -247,22 +251,30 @@ public struct Catalog: Sendable {
     /// The indices of the plugins whose identifiers include `name`, in search order: one search
     /// through all the identifiers, not a string of them a plugin.
     private func offering(_ name: String) -> [Int] {
-        var name = name, result: [Int] = []
-        name.withUTF8 { name in
-            identifierBytes.withUnsafeBufferPointer { all in
-                guard !name.isEmpty, let base = all.baseAddress else { return }
+        var result: [Int] = []
+        name.withCString { cName in
+            let count = strlen(cName)
+            identifierBytes.withUnsafeBufferPointer { terminated in
+                // Without the NUL that ends the buffer (for strstr).
+                let all = UnsafeBufferPointer(rebasing: terminated.dropLast())
+                guard count > 0, count == name.utf8.count, let base = all.baseAddress else { return }
                 var from = 0, index = 0
-                // Each place the name's first byte is (memchr), compared there.
-                while from <= all.count - name.count,
-                    let hit = memchr(base + from, Int32(name[0]), all.count - name.count + 1 - from)
-                {
+                // Each place the name is, found by strstr (the C library's, vectorized): a search for
+                // its first byte alone met, for `Bar`, every `GenB…` of 1,000 plugins, 90 instructions
+                // a plugin each time a type is resolved.
+                while from <= all.count - count {
+                    guard let hit = strstr(base + from, cName) else {
+                        // Past a NUL inside, which only a damaged cache could put there; else done.
+                        guard let nul = memchr(base + from, 0, all.count - from) else { break }
+                        from = UnsafeRawPointer(nul).assumingMemoryBound(to: UInt8.self) - base + 1
+                        continue
+                    }
                     let at = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - base
                     from = at + 1
-                    guard memcmp(base + at, name.baseAddress!, name.count) == 0 else { continue }
                     // The plugin whose identifiers hold `at` (found is in the order of identifierBytes).
                     while index < found.count, found[index].identifiers.upperBound <= at { index += 1 }
                     guard index < found.count else { break }
-                    let range = found[index].identifiers, end = at + name.count
+                    let range = found[index].identifiers, end = at + count
                     if at >= range.lowerBound, end <= range.upperBound,
                         at == range.lowerBound || all[at - 1] == UInt8(ascii: " "),
                         end == range.upperBound || all[end] == UInt8(ascii: " "), result.last != index
@@ -338,6 +350,11 @@ public struct Catalog: Sendable {
         var paths: [Range<Int>] = []
         /// Where a file's name starts in its path (0 for a single file named on the path).
         var nameOffset = 0
+        /// Whether every path is plain ASCII (`RegistryCache.isPlain`): the cache's lookups then
+        /// need not check each for what its file escapes.
+        var plain = false
+        /// Whether the folder was read (not its stored listing used).
+        var listed = false
 
         init() {}
 
@@ -345,6 +362,87 @@ public struct Catalog: Sendable {
         init(file path: String) {
             bytes = Array(path.utf8) + [0]
             paths = [0..<bytes.count - 1]
+            plain = bytes.withUnsafeBufferPointer {
+                RegistryCache.isPlain(UnsafeBufferPointer(rebasing: $0.dropLast()))
+            }
+        }
+
+        /// The files whose names are `joined` (`/name/name…`, plain ASCII, as a folder's stored
+        /// listing keeps them) in the folder whose path, with a slash, is `prefix`; nil if a name
+        /// is empty.
+        init?(prefix: [UInt8], joined: [UInt8]) {
+            let slash = UInt8(ascii: "/")
+            let count = joined.withUnsafeBufferPointer { Self.count(slash, in: $0) }
+            guard (joined.first ?? slash) == slash else { return nil }
+            var valid = true, written = 0
+            // Raw copies into memory not zeroed first: appending each range and copying with the
+            // standard library's generic initializers cost 600 instructions a name.
+            bytes = [UInt8](unsafeUninitializedCapacity: joined.count + count * prefix.count) { buffer, filled in
+                paths = [Range<Int>](unsafeUninitializedCapacity: count) { paths, made in
+                    joined.withUnsafeBufferPointer { joined in
+                        prefix.withUnsafeBufferPointer { prefix in
+                            (made, filled) = Self.split(joined, prefix: prefix, into: buffer, paths: paths)
+                        }
+                    }
+                    valid = made >= 0
+                    made = max(made, 0)
+                    written = made
+                }
+            }
+            guard valid, written == count else { return nil }
+            (nameOffset, plain) = (prefix.count, true)
+        }
+
+        /// How many of `bytes` are `byte`: eight at a time, a zero byte of the word XORed with it
+        /// marked exactly (no borrow) and the marks counted.
+        static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+            var i = 0, count = 0
+            while i + 8 <= bytes.count {
+                let x = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self) ^ pattern
+                count += (~(((x & lows) &+ lows) | x | lows)).nonzeroBitCount
+                i += 8
+            }
+            while i < bytes.count {
+                if bytes[i] == byte { count += 1 }
+                i += 1
+            }
+            return count
+        }
+
+        /// Writes `prefix`, the name and a NUL into `buffer` for each name of `joined` (each after a
+        /// slash) and its path's range into `paths`; how many paths and bytes, or -1 paths if a
+        /// name is empty. (The names are as plain as when they were stored: the entry's hash says so.)
+        private static func split(
+            _ joined: UnsafeBufferPointer<UInt8>, prefix: UnsafeBufferPointer<UInt8>,
+            into buffer: UnsafeMutableBufferPointer<UInt8>, paths: UnsafeMutableBufferPointer<Range<Int>>
+        ) -> (paths: Int, bytes: Int) {
+            var at = 0, from = 1, made = 0
+            let out = buffer.baseAddress!
+            while from <= joined.count {
+                let stop =
+                    memchr(joined.baseAddress! + from, Int32(UInt8(ascii: "/")), joined.count - from).map {
+                        UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - joined.baseAddress!
+                    } ?? joined.count
+                let name = UnsafeBufferPointer(rebasing: joined[from..<stop])
+                guard !name.isEmpty, made < paths.count else { return (-1, 0) }
+                memcpy(out + at, prefix.baseAddress!, prefix.count)
+                memcpy(out + at + prefix.count, name.baseAddress!, name.count)
+                let end = at + prefix.count + name.count
+                (paths.baseAddress! + made).initialize(to: at..<end)
+                out[end] = 0
+                (at, from, made) = (end + 1, stop + 1, made + 1)
+            }
+            return (made, at)
+        }
+
+        /// Calls `body` with each file's name, in order.
+        func forEachName(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+            bytes.withUnsafeBufferPointer { bytes in
+                for range in paths {
+                    body(UnsafeBufferPointer(rebasing: bytes[range.lowerBound + nameOffset..<range.upperBound]))
+                }
+            }
         }
 
         /// The files `names` in the folder whose path, with a slash, is `prefix`: in one buffer,
@@ -371,6 +469,17 @@ public struct Catalog: Sendable {
 
     /// The library files of one search-path entry, sorted by name; unreadable folders become rejections.
     static func candidates(in entry: SearchPath.Entry, rejections: inout [Rejection], allowUnsafe: Bool) -> Listing {
+        var cache: RegistryCache?
+        return candidates(in: entry, folder: -1, rejections: &rejections, allowUnsafe: allowUnsafe, cache: &cache)
+    }
+
+    /// `candidates(in:rejections:allowUnsafe:)`, the folder open as `folder` (-1: not open, or not a
+    /// folder); with a cache, its stored listing of the folder if that may be trusted
+    /// (`FolderListing`), else the folder's listing, stored in it.
+    static func candidates(
+        in entry: SearchPath.Entry, folder: Int32, rejections: inout [Rejection], allowUnsafe: Bool,
+        cache: inout RegistryCache?
+    ) -> Listing {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: entry.path, isDirectory: &isDirectory) else {
             if entry.isExplicit {
@@ -385,39 +494,71 @@ public struct Catalog: Sendable {
             rejections.append(Rejection(path: entry.path, reason: reason))
             return Listing()
         }
-        // opendir/readdir: FileManager.contentsOfDirectory cost about 2 µs a name.
-        guard let directory = opendir(entry.path) else {
-            rejections.append(
-                Rejection(path: entry.path, reason: "cannot list the folder: \(String(cString: strerror(errno)))"))
+        let prefix = Array(entry.path.utf8) + [UInt8(ascii: "/")]
+        // The clock first, then the folder's key, then its names: the order `FolderListing` relies on.
+        let reading = FolderListing.now()
+        var info = stat()
+        let key = cache != nil && folder >= 0 && fstat(folder, &info) == 0 ? RegistryCache.FileKey(folder: info) : nil
+        if let key, let names = cache!.listing(ofFolder: entry.path, key: key),
+            let listing = Listing(prefix: prefix, joined: names)
+        {
+            return listing
+        }
+        guard let listing = listed(entry.path, folder: folder, prefix: prefix, rejections: &rejections) else {
             return Listing()
+        }
+        if let key, listing.plain {
+            cache!.store(listingOf: entry.path, key: key, reading: reading, listing: listing)
+        }
+        return listing
+    }
+
+    /// The library files of the folder at `path` (open as `folder`, or -1), read from the folder and
+    /// sorted by name, their paths starting with `prefix`; nil (and a rejection) if it cannot be listed.
+    private static func listed(_ path: String, folder: Int32, prefix: [UInt8], rejections: inout [Rejection])
+        -> Listing?
+    {
+        // opendir/readdir: FileManager.contentsOfDirectory cost about 2 µs a name. A copy of the
+        // descriptor: closedir closes the one it is given.
+        guard let directory = folder >= 0 ? fdopendir(dup(folder)) : opendir(path) else {
+            rejections.append(
+                Rejection(path: path, reason: "cannot list the folder: \(String(cString: strerror(errno)))"))
+            return nil
         }
         defer { closedir(directory) }
         // The library names, end to end in one buffer: no string a name.
-        var names: [UInt8] = [], found: [Name] = [], ascii = true
+        var names: [UInt8] = [], found: [Name] = [], plain = true
         while let item = readdir(directory) {
             withUnsafeBytes(of: &item.pointee.d_name) { raw in
                 let name = UnsafeBufferPointer(
                     start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
                     count: strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count))
-                let isASCII = Self.isASCII(name)
-                guard isASCII ? isLibraryName(ascii: name) : isLibraryName(String(decoding: name, as: UTF8.self))
+                // Plain ASCII (no quote, backslash or control character either): what the cache file
+                // writes as it is, and what sorts by bytes as strings sort.
+                let isPlain = RegistryCache.isPlain(name)
+                guard isPlain ? isLibraryName(ascii: name) : isLibraryName(String(decoding: name, as: UTF8.self))
                 else { return }
-                ascii = ascii && isASCII
+                plain = plain && isPlain
                 found.append(Name(name, at: names.count))
                 names.append(contentsOf: name)
             }
         }
         return names.withUnsafeBufferPointer { names in
-            let prefix = Array(entry.path.utf8) + [UInt8(ascii: "/")]
-            guard ascii else {
+            guard plain else {
                 // As strings, as before: ill-formed UTF-8 repaired (as `String(cString:)` repairs it), then sorted.
                 let sorted = found.map { String(decoding: names[$0.range], as: UTF8.self) }.sorted()
-                return Listing(prefix: prefix, names: sorted.map { Array($0.utf8) })
+                var listing = Listing(prefix: prefix, names: sorted.map { Array($0.utf8) })
+                listing.listed = true
+                return listing
             }
             // Sorted by name as strings sort, which for ASCII is byte order: sorting 1,000 names as
             // strings cost 3,000 instructions a name, by their first sixteen bytes (then `memcmp`) 300.
             Name.sort(&found, in: names)
-            return Listing(prefix: prefix, names: found.lazy.map { UnsafeBufferPointer(rebasing: names[$0.range]) })
+            var listing = Listing(
+                prefix: prefix, names: found.lazy.map { UnsafeBufferPointer(rebasing: names[$0.range]) })
+            listing.plain = prefix.withUnsafeBufferPointer { RegistryCache.isPlain($0) }
+            listing.listed = true
+            return listing
         }
     }
 
@@ -489,13 +630,6 @@ public struct Catalog: Sendable {
         name.hasSuffix(".so") || name.contains(".so.")
     }
 
-    /// Whether all of `bytes` are ASCII.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var any: UInt8 = 0
-        for byte in bytes { any |= byte }
-        return any < 0x80
-    }
-
     /// `isLibraryName` of an ASCII name's bytes, compared as bytes: the same answer (in ASCII a
     /// character is a byte, but for "\r\n", which holds no dot), without a string a name.
     static func isLibraryName(ascii name: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -549,6 +683,7 @@ extension Catalog {
         /// The files met, by device and inode, and the files met that could not be keyed, by real path.
         var seenFiles = FileIDSet(), seen = Set<String>()
         var filesRead = 0, diagnoses = 0
+        var listedFolders: [String] = []
 
         init(options: DiscoveryOptions, diagnosing: Bool) {
             (allowUnsafe, self.diagnosing) = (options.allowUnsafePermissions, diagnosing)
@@ -558,11 +693,17 @@ extension Catalog {
 
         /// Examines every library file of `entry`.
         mutating func visit(_ entry: SearchPath.Entry) {
-            let listing = Catalog.candidates(in: entry, rejections: &rejections, allowUnsafe: allowUnsafe)
             // Files are examined relative to their folder: a path walk of one name, not of every folder above.
-            let folder = listing.paths.count > 1 ? open(entry.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1
+            let folder = open(entry.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             defer { if folder >= 0 { close(folder) } }
-            found.reserveCapacity(found.count + listing.paths.count)
+            let listing = Catalog.candidates(
+                in: entry, folder: folder, rejections: &rejections, allowUnsafe: allowUnsafe, cache: &cache)
+            if listing.listed { listedFolders.append(entry.path) }
+            // With room for a few more: the folders after a large one are often small, and growing
+            // the array copies every plugin found so far (90 instructions each).
+            if found.capacity < found.count + listing.paths.count {
+                found.reserveCapacity(found.count + listing.paths.count + 32)
+            }
             seenFiles.reserve(seenFiles.count + listing.paths.count)
             // Room for three identifiers a plugin (a guess): fewer copies as the buffer grows.
             identifierBytes.reserveCapacity(identifierBytes.count + 24 * listing.paths.count)
@@ -580,7 +721,7 @@ extension Catalog {
                     visit(
                         UnsafeBufferPointer(rebasing: bytes[range]), at: base + range.lowerBound,
                         name: UnsafeRawPointer(bytes.baseAddress! + name).assumingMemoryBound(to: CChar.self),
-                        in: folder, beside: beside)
+                        in: folder, beside: beside, plain: listing.plain)
                 }
             }
         }
@@ -591,7 +732,7 @@ extension Catalog {
         /// answer for any regular file in its folder that passes its own check, if known.
         private mutating func visit(
             _ path: UnsafeBufferPointer<UInt8>, at offset: Int, name: UnsafePointer<CChar>, in folder: Int32,
-            beside: (path: String, reason: String)??
+            beside: (path: String, reason: String)??, plain: Bool
         ) {
             /// The path as a string, made only when needed: a refusal, a file read, a cache miss.
             func string() -> String { String(decoding: path, as: UTF8.self) }
@@ -616,15 +757,25 @@ extension Catalog {
             } else {
                 guard seen.insert((string() as NSString).resolvingSymlinksInPath).inserted else { return }
             }
-            if !allowUnsafe, let problem = trustProblem(path, linked ? link : nil, beside: beside) {
-                let candidate = string()
-                let reason = problem.path == candidate ? problem.reason : "\(problem.path): \(problem.reason)"
-                rejections.append(Rejection(path: candidate, reason: reason))
-                return
+            if !allowUnsafe {
+                // A regular file that passes its own check, in a folder whose answer is known: that
+                // answer, decided here (no copy of the `stat` for a call).
+                let problem: (path: String, reason: String)?
+                if let beside, linked, link.st_mode & S_IFMT == S_IFREG, FileTrust.allows(link, user: trust.user) {
+                    problem = beside
+                } else {
+                    problem = trustProblem(path, linked ? link : nil)
+                }
+                if let problem {
+                    let candidate = string()
+                    let reason = problem.path == candidate ? problem.reason : "\(problem.path): \(problem.reason)"
+                    rejections.append(Rejection(path: candidate, reason: reason))
+                    return
+                }
             }
             if let key, cache != nil {
                 let start = identifierBytes.count
-                switch cache!.lookup(path, key: key, identifiers: &identifierBytes) {
+                switch cache!.lookup(path, key: key, identifiers: &identifierBytes, plain: plain) {
                 case .rejection(let reason)?:
                     rejections.append(Rejection(path: string(), reason: reason))
                     return
@@ -641,14 +792,10 @@ extension Catalog {
         }
 
         /// `FileTrust.Memo.problem(forPlugin:)` of the file at `path`, whose `lstat` is `link` (if it
-        /// could be read): `beside` when the file is regular, passes its own check, and that is known.
-        private func trustProblem(
-            _ path: UnsafeBufferPointer<UInt8>, _ link: stat?, beside: (path: String, reason: String)??
-        )
-            -> (path: String, reason: String)?
+        /// could be read).
+        private func trustProblem(_ path: UnsafeBufferPointer<UInt8>, _ link: stat?) -> (path: String, reason: String)?
         {
             guard let link else { return trust.problem(forPlugin: String(decoding: path, as: UTF8.self)) }
-            if let beside, link.st_mode & S_IFMT == S_IFREG, FileTrust.allows(link, user: trust.user) { return beside }
             return trust.problem(forPlugin: path, lstat: link)
         }
 

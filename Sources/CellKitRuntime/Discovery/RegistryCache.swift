@@ -37,6 +37,16 @@ struct RegistryCache {
         /// The key of a file whose `stat` is `info`, if it is a regular file.
         init?(_ info: stat) {
             guard info.st_mode & S_IFMT == S_IFREG else { return nil }
+            self.init(any: info)
+        }
+
+        /// The key of a folder whose `stat` is `info`, if it is a folder (for its stored listing).
+        init?(folder info: stat) {
+            guard info.st_mode & S_IFMT == S_IFDIR else { return nil }
+            self.init(any: info)
+        }
+
+        private init(any info: stat) {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             size = Int64(info.st_size)
@@ -46,8 +56,8 @@ struct RegistryCache {
 
         /// "device inode size modified changed", each as 16 lowercase hexadecimal digits (the last
         /// three as the bits of a signed number): JSON numbers are doubles, which would round
-        /// nanoseconds, and a lookup compares the key it wants with this text for every plugin on
-        /// every run: fixed-width hexadecimal is written in 120 instructions, decimal took 480.
+        /// nanoseconds, and a lookup reads the key of every plugin on every run: fixed-width
+        /// hexadecimal is read eight digits at a time (`init(bytes:)`).
         var text: String { withText { String(decoding: $0, as: UTF8.self) } }
 
         /// How long `text` is: five numbers of 16 digits, four spaces.
@@ -60,64 +70,103 @@ struct RegistryCache {
             self = key
         }
 
-        /// Whether `text` is this key's `text`.
-        func isText(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-            withText { $0.count == text.count && memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }
-        }
-
         /// Calls `body` with the bytes of `text`, written in place.
         func withText<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textCount) { buffer in
-                let p = buffer.baseAddress!
-                Self.write(device, at: p)
-                Self.write(inode, at: p + 17)
-                Self.write(UInt64(bitPattern: size), at: p + 34)
-                Self.write(UInt64(bitPattern: modified), at: p + 51)
-                Self.write(UInt64(bitPattern: changed), at: p + 68)
-                let space = UInt8(ascii: " ")
-                (p[16], p[33], p[50], p[67]) = (space, space, space, space)
+                let p = UnsafeMutableRawPointer(buffer.baseAddress!)
+                for (n, value) in numbers.enumerated() {
+                    p.storeBytes(
+                        of: Self.digits(UInt32(truncatingIfNeeded: value >> 32)), toByteOffset: 17 * n, as: UInt64.self)
+                    p.storeBytes(
+                        of: Self.digits(UInt32(truncatingIfNeeded: value)), toByteOffset: 17 * n + 8, as: UInt64.self)
+                    if n < 4 { p.storeBytes(of: UInt8(ascii: " "), toByteOffset: 17 * n + 16, as: UInt8.self) }
+                }
                 return body(UnsafeBufferPointer(buffer))
             }
         }
 
-        /// "00" to "ff", two bytes each.
-        private static let hexPairs: StaticString =
-            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+        /// The five numbers `text` writes, in order.
+        private var numbers: [UInt64] {
+            [device, inode, UInt64(bitPattern: size), UInt64(bitPattern: modified), UInt64(bitPattern: changed)]
+        }
 
-        /// Writes `value` as 16 lowercase hexadecimal digits at `p`, a byte (two digits) at a time.
+        /// Whether the `textCount` bytes at `p` are this key's `text`: each eight digits worked out in
+        /// one word and compared as one (a lookup asks this of every plugin on every run; writing the
+        /// text, then comparing, cost 440 instructions, reading it as numbers 430).
+        func isWritten(at p: UnsafeRawPointer) -> Bool {
+            let space = UInt8(ascii: " ")
+            return Self.isWritten(device, at: p) && p.load(fromByteOffset: 16, as: UInt8.self) == space
+                && Self.isWritten(inode, at: p + 17) && p.load(fromByteOffset: 33, as: UInt8.self) == space
+                && Self.isWritten(UInt64(bitPattern: size), at: p + 34)
+                && p.load(fromByteOffset: 50, as: UInt8.self) == space
+                && Self.isWritten(UInt64(bitPattern: modified), at: p + 51)
+                && p.load(fromByteOffset: 67, as: UInt8.self) == space
+                && Self.isWritten(UInt64(bitPattern: changed), at: p + 68)
+        }
+
+        /// Whether `value`'s 16 digits are at `p`.
         @inline(__always)
-        private static func write(_ value: UInt64, at p: UnsafeMutablePointer<UInt8>) {
-            for n in 0..<8 {
-                let byte = Int(truncatingIfNeeded: value >> (56 - 8 * n)) & 0xFF
-                let digits = UnsafeRawPointer(hexPairs.utf8Start + 2 * byte).loadUnaligned(as: UInt16.self)
-                UnsafeMutableRawPointer(p + 2 * n).storeBytes(of: digits, as: UInt16.self)
-            }
+        private static func isWritten(_ value: UInt64, at p: UnsafeRawPointer) -> Bool {
+            p.loadUnaligned(as: UInt64.self) == digits(UInt32(truncatingIfNeeded: value >> 32))
+                && p.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == digits(UInt32(truncatingIfNeeded: value))
+        }
+
+        /// `value`'s eight lowercase hexadecimal digits, the first in the lowest byte (as they lie in
+        /// memory on a little-endian machine): the number's halves, quarters and nibbles spread each
+        /// to their own part of the word, then each nibble made its digit (`0` + n, or `a` + n - 10).
+        @inline(__always)
+        static func digits(_ value: UInt32) -> UInt64 {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            var v = UInt64(value)
+            v = ((v >> 16) | (v << 32)) & 0x0000_FFFF_0000_FFFF
+            v = ((v >> 8) | (v << 16)) & 0x00FF_00FF_00FF_00FF
+            v = ((v >> 4) | (v << 8)) & 0x0F0F_0F0F_0F0F_0F0F
+            let letters = ((v &+ ones &* 6) >> 4) & ones  // 1 in each byte whose nibble is 10 or more
+            return (v &+ ones &* 0x30 &+ letters &* 39).littleEndian
         }
 
         /// The key the bytes of its `text` give: five numbers of 16 lowercase hexadecimal digits,
-        /// separated by one space.
+        /// separated by one space. Read eight digits at a time: every plugin's key is read on every run.
         init?(bytes: UnsafeBufferPointer<UInt8>) {
             guard bytes.count == Self.textCount else { return nil }
-            var numbers: [UInt64] = []
-            for field in 0..<5 {
-                let start = field * 17
-                if field > 0, bytes[start - 1] != UInt8(ascii: " ") { return nil }
-                var value: UInt64 = 0
-                for byte in bytes[start..<start + 16] {
-                    let digit: UInt8
-                    switch byte {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                    default: return nil
-                    }
-                    value = value << 4 | UInt64(digit)
-                }
-                numbers.append(value)
-            }
-            (device, inode) = (numbers[0], numbers[1])
-            (size, modified, changed) = (
-                Int64(bitPattern: numbers[2]), Int64(bitPattern: numbers[3]), Int64(bitPattern: numbers[4])
+            let p = UnsafeRawPointer(bytes.baseAddress!)
+            let space = UInt8(ascii: " ")
+            guard p.load(fromByteOffset: 16, as: UInt8.self) == space,
+                p.load(fromByteOffset: 33, as: UInt8.self) == space,
+                p.load(fromByteOffset: 50, as: UInt8.self) == space,
+                p.load(fromByteOffset: 67, as: UInt8.self) == space,
+                let device = Self.hex16(p), let inode = Self.hex16(p + 17), let size = Self.hex16(p + 34),
+                let modified = Self.hex16(p + 51), let changed = Self.hex16(p + 68)
+            else { return nil }
+            (self.device, self.inode) = (device, inode)
+            (self.size, self.modified, self.changed) = (
+                Int64(bitPattern: size), Int64(bitPattern: modified), Int64(bitPattern: changed)
             )
+        }
+
+        /// The number the 16 lowercase hexadecimal digits at `p` write; nil if they are not that.
+        static func hex16(_ p: UnsafeRawPointer) -> UInt64? {
+            guard let high = hex8(p), let low = hex8(p + 8) else { return nil }
+            return high << 32 | low
+        }
+
+        /// The number the 8 lowercase hexadecimal digits at `p` write; nil if they are not that.
+        /// All eight at once, in one word: each byte checked to be `0`–`9` or `a`–`f` (no byte has
+        /// its high bit set, so adding below 0x80 to each carries into no other), made its value,
+        /// then the values packed pairwise (the first digit is the lowest byte, and the highest).
+        @inline(__always)
+        private static func hex8(_ p: UnsafeRawPointer) -> UInt64? {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs = ones &* 0x80
+            let w = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
+            guard w & highs == 0 else { return nil }
+            // A byte's high bit set when it is at least the first bound and below the second.
+            let digit = (w &+ ones &* (0x80 - 0x30)) & ~(w &+ ones &* (0x80 - 0x3A))
+            let letter = (w &+ ones &* (0x80 - 0x61)) & ~(w &+ ones &* (0x80 - 0x67))
+            guard (digit | letter) & highs == highs else { return nil }
+            var v = (w & (ones &* 0x0F)) &+ ((w >> 6) & ones) &* 9
+            v = ((v << 4) | (v >> 8)) & 0x00FF_00FF_00FF_00FF
+            v = ((v << 8) | (v >> 16)) & 0x0000_FFFF_0000_FFFF
+            return ((v << 16) | (v >> 32)) & 0xFFFF_FFFF
         }
     }
 
@@ -134,6 +183,9 @@ struct RegistryCache {
             /// them), and its record, as JSON text or decoded.
             case plugin(usable: Bool, identifiers: String, record: Record)
             case rejection(String)
+            /// A folder's library names as last listed (`FolderListing`): the entry's path is the
+            /// folder's with a `/` after it, its key the folder's.
+            case listing(String)
         }
     }
 
@@ -204,7 +256,7 @@ struct RegistryCache {
         #endif
         let abi = PluginFile.hostABI
         return
-            "cellkit-registry-cache 3; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
+            "cellkit-registry-cache 4; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
     }()
 
     /// The first line of a cache file of this format, whose heads are `heads` bytes long:
@@ -306,31 +358,38 @@ struct RegistryCache {
     /// What the cache knows of the file whose path is `path` (UTF-8) as it is now (`key`), or nil
     /// (then read the file and `store`). For a plugin, its identifiers (space-separated) are
     /// appended to `identifiers`: discovery keeps every plugin's in one buffer.
-    mutating func lookup(_ path: UnsafeBufferPointer<UInt8>, key: FileKey, identifiers: inout [UInt8]) -> Cached? {
+    /// `plain`: the caller knows `path` to be plain ASCII (`isPlain`), which saves checking it.
+    mutating func lookup(
+        _ path: UnsafeBufferPointer<UInt8>, key: FileKey, identifiers: inout [UInt8], plain: Bool = false
+    ) -> Cached? {
         if !stored.isEmpty, let entry = stored[String(decoding: path, as: UTF8.self)] {
             return entry.key == key ? Self.cached(entry, identifiers: &identifiers) : nil
         }
-        // `index!`, not a copy of it: each copy retained and released its three references.
-        guard index != nil, let n = index!.find(path, hint: next), marks[n] != .dropped else { return nil }
+        guard index != nil else { return nil }
+        if plain || Self.needsNoEscape(path) { return lookup(written: path, key: key, identifiers: &identifiers) }
+        return Self.withWritten(path) { lookup(written: $0, key: key, identifiers: &identifiers) }
+    }
+
+    /// `lookup` of the path written `written` in the file.
+    private mutating func lookup(written: UnsafeBufferPointer<UInt8>, key: FileKey, identifiers: inout [UInt8])
+        -> Cached?
+    {
+        // `index!`, not a copy of it: each copy retained and released its references.
+        guard let n = index!.find(written: written, hint: next), marks[n] != .dropped else { return nil }
         (marks[n], next) = (.visited, n + 1)
-        switch key.withText({ index!.probe(at: n, key: $0) }) {
-        case .plugin(let usable, let ids)?:
-            identifiers.append(contentsOf: ids)
-            return .plugin(usable: usable, source: .entry(n))
-        case .rejection(let reason)?: return .rejection(String(decoding: reason, as: UTF8.self))
-        case nil: break
+        if let head = index!.head(at: n, pathCount: written.count) {
+            // Another key: the file changed, and is read again.
+            guard key.isWritten(at: UnsafeRawPointer(head.key.baseAddress!)) else { return nil }
+            switch head.kind {
+            case .usable, .unusable:
+                identifiers.append(contentsOf: head.detail)
+                return .plugin(usable: head.kind == .usable, source: .entry(n))
+            case .rejected: return .rejection(String(decoding: head.detail, as: UTF8.self))
+            case .listing: return nil
+            }
         }
-        // Another key (the file changed), or a head not as this version writes it.
-        switch index!.plainHead(at: n) {
-        case .plugin(let keyText, let usable, let ids)?:
-            guard Self.matches(keyText, key) else { return nil }
-            identifiers += ids
-            return .plugin(usable: usable, source: .entry(n))
-        case .rejection(let keyText, let reason)?:
-            return Self.matches(keyText, key) ? .rejection(String(decoding: reason, as: UTF8.self)) : nil
-        case nil:
-            // Not as this version writes it: the JSON parser decides.
-            guard let entry = index!.entry(at: n) else { break }
+        // Not as this version writes it: the JSON parser decides.
+        if let entry = index!.entry(at: n) {
             return entry.key == key ? Self.cached(entry, identifiers: &identifiers) : nil
         }
         drop(n)  // undecodable: the file is read again, and the cache rewritten without the entry
@@ -341,20 +400,49 @@ struct RegistryCache {
     /// for when every plugin is about to be decoded.
     func readRecords() { _ = index?.file.tails() }
 
-    /// Whether the key written as `text` is `key`: compared as text (this version writes it so),
-    /// else parsed.
-    private static func matches(_ text: UnsafeBufferPointer<UInt8>, _ key: FileKey) -> Bool {
-        key.isText(text) || FileKey(bytes: text) == key
-    }
-
-    /// `entry` as `lookup` gives it.
-    private static func cached(_ entry: Entry, identifiers: inout [UInt8]) -> Cached {
+    /// `entry` as `lookup` gives it (nil for a folder's listing).
+    private static func cached(_ entry: Entry, identifiers: inout [UInt8]) -> Cached? {
         switch entry.content {
         case .plugin(let usable, let ids, let record):
             identifiers += ids.utf8
             return .plugin(usable: usable, source: .record(record))
         case .rejection(let reason): return .rejection(reason)
+        case .listing: return nil
         }
+    }
+
+    /// The library names (`/name/name…`, in listing order) stored for the folder at `path`, whose
+    /// key is now `key`, if that listing may be trusted (`FolderListing`); nil: list the folder.
+    mutating func listing(ofFolder path: String, key: FileKey) -> [UInt8]? {
+        let entryPath = path + "/"
+        // Only plain paths' listings are stored; one was stored in this discovery: list again.
+        guard Self.isPlainText(entryPath), stored[entryPath] == nil else { return nil }
+        guard let index, let n = index.find(entryPath), marks[n] != .dropped else { return nil }
+        marks[n] = .visited
+        let written = entryPath.utf8.count  // plain: written as it is
+        guard let head = index.head(at: n, pathCount: written), head.kind == .listing,
+            key.isWritten(at: UnsafeRawPointer(head.key.baseAddress!))
+        else {
+            drop(n)  // the folder changed (or the entry is damaged): its listing is of no more use
+            return nil
+        }
+        // Nil here too if the listing was racy (kept: the folder has not changed) or damaged.
+        return FolderListing.names(in: head.detail, key: key).map(Array.init)
+    }
+
+    /// Whether `text` is plain ASCII (`isPlain`).
+    static func isPlainText(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isPlain($0) }
+    }
+
+    /// Stores the library names of `listing` (plain ASCII) of the folder at `path`, listed after
+    /// reading the clock (`reading`) and statting the folder (`key`), if that listing could be
+    /// trusted later (`FolderListing.isSettled`); else leaves the cache as it is.
+    mutating func store(listingOf path: String, key: FileKey, reading: Int64, listing: Catalog.Listing) {
+        guard FolderListing.isSettled(key, reading: reading), Self.isPlainText(path) else { return }
+        let detail = FolderListing.detail(reading: reading, listing: listing)
+        replace(Entry(path: path + "/", key: key, content: .listing(detail)))
     }
 
     /// The record `source` names (the plugin at `path`), from `cache`'s file if it is there; nil
@@ -434,19 +522,23 @@ struct RegistryCache {
         isDirty = true
     }
 
-    /// The file's text: the first line, the heads (one a line, sorted by path bytes, each saying
+    /// The file's text: the first line, the heads (one a line, sorted by the bytes of their paths as written, escaped, each saying
     /// how long its record is), the records in the same order (one a line; a record read from the
     /// file and never decoded is copied as it was), `]}`. An entry whose record cannot be copied
     /// (another version of the file replaced the one read) is left out: it is read again next time.
     func contents() -> [UInt8] {
-        let sorted = entries.values.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        // In the order of the paths as written (escaped), which the index's binary search compares.
+        let sorted = entries.values.map {
+            (written: Array(CacheJSON.quoted($0.path).utf8.dropFirst().dropLast()), entry: $0)
+        }
+        .sorted { $0.written.lexicographicallyPrecedes($1.written) }
         let needsTails = sorted.contains {
-            if case .plugin(_, _, let record) = $0.content { return record.plugin == nil }
+            if case .plugin(_, _, let record) = $0.entry.content { return record.plugin == nil }
             return false
         }
         let tails = needsTails ? index?.file.tails() : nil
         var heads: [UInt8] = [], records: [[UInt8]] = []
-        for entry in sorted {
+        for (written, entry) in sorted {
             let kind: String, detail: String, record: [UInt8]
             switch entry.content {
             case .plugin(let usable, let identifiers, let stored):
@@ -461,9 +553,11 @@ struct RegistryCache {
                 (kind, detail) = (usable ? "usable" : "unusable", CacheJSON.quoted(identifiers))
             case .rejection(let reason):
                 (kind, detail, record) = ("rejected", CacheJSON.quoted(reason), Array("[]".utf8))
+            case .listing(let names):
+                (kind, detail, record) = ("listing", CacheJSON.quoted(names), Array("[]".utf8))
             }
-            heads += Array(
-                "[\(CacheJSON.quoted(entry.path)),\"\(entry.key.text)\",\"\(kind)\",\(detail),\(record.count)],\n".utf8)
+            heads += Array("[\"".utf8) + written
+            heads += Array("\",\"\(entry.key.text)\",\"\(kind)\",\(detail),\(record.count)],\n".utf8)
             records.append(record)
         }
         var out = Array((Self.header(heads: heads.count) + "\n").utf8) + heads
