@@ -24,6 +24,8 @@ extension RegistryCache {
         let bytes: UnsafeBufferPointer<UInt8>
         /// Where the heads start in `bytes` (after the first line).
         let headsStart: Int
+        /// Whether `bytes` were mapped (`allocate`).
+        private let mapped: Bool
         /// The file's path and its key when it was read: records are read from that version only.
         let path: String
         let key: FileKey
@@ -44,18 +46,37 @@ extension RegistryCache {
                 heads <= Int(key.size) - newline - 1
             else { return nil }
             let total = newline + 1 + heads
-            let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: total, alignment: 1)
+            let (memory, mapped) = Self.allocate(total)
             let copied = min(first.count, total)
             first.withUnsafeBytes { memory.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<copied])) }
             guard Self.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: memory[copied...]), at: copied) else {
-                memory.deallocate()
+                Self.deallocate(memory, mapped: mapped)
                 return nil
             }
             bytes = UnsafeBufferPointer(memory.bindMemory(to: UInt8.self))
-            (headsStart, self.path, self.key) = (newline + 1, path, key)
+            (headsStart, self.path, self.key, self.mapped) = (newline + 1, path, key, mapped)
         }
 
-        deinit { UnsafeMutableRawPointer(mutating: bytes.baseAddress!).deallocate() }
+        deinit {
+            Self.deallocate(UnsafeMutableRawBufferPointer(mutating: UnsafeRawBufferPointer(bytes)), mapped: mapped)
+        }
+
+        /// Memory for `count` bytes of heads, its pages made present at once (MAP_POPULATE): the heads
+        /// of 1,000 plugins are 43 pages, and touching each new page cost a fault of about 1.8 µs here,
+        /// where populating them costs a fraction of that. Not the file mapped: see above.
+        /// Whether it was mapped (else allocated, if mapping failed).
+        private static func allocate(_ count: Int) -> (UnsafeMutableRawBufferPointer, mapped: Bool) {
+            let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0)
+            guard let memory, memory != MAP_FAILED else {
+                return (UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 1), false)
+            }
+            return (UnsafeMutableRawBufferPointer(start: memory, count: count), true)
+        }
+
+        /// Gives back memory from `allocate`.
+        private static func deallocate(_ memory: UnsafeMutableRawBufferPointer, mapped: Bool) {
+            if mapped { munmap(memory.baseAddress, memory.count) } else { memory.deallocate() }
+        }
 
         /// How many bytes of heads the first line says follow it, if it is this format's first line.
         private static func headBytes(inFirstLine line: ArraySlice<UInt8>) -> Int? {

@@ -36,38 +36,39 @@ extension RegistryCache {
         /// lookups (a binary search may miss them: the file is read again), never a wrong answer.
         init?(_ file: CacheFile) {
             self.file = file
-            let bytes = file.bytes, base = bytes.baseAddress!
-            spans.reserveCapacity((bytes.count - file.headsStart) / 100)
-            var start = file.headsStart, tail = bytes.count
-            while start < bytes.count {
-                guard
-                    let newline = memchr(base + start, 0x0A, bytes.count - start).map({
-                        UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base
-                    }), newline > start + 1, bytes[newline - 1] == UInt8(ascii: ","),
-                    let length = Self.recordLength(bytes, head: start..<newline - 1), tail + length.count <= file.size
+            let bytes = file.bytes, base = bytes.baseAddress!, size = file.size, end = bytes.count
+            var spans: [Span] = []
+            spans.reserveCapacity((end - file.headsStart) / 100)
+            var start = file.headsStart, tail = end
+            while start < end {
+                guard let found = memchr(base + start, 0x0A, end - start) else { return nil }
+                let newline = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+                guard newline > start + 1, base[newline - 1] == UInt8(ascii: ","),
+                    let length = Self.recordLength(base, head: start..<newline - 1), tail + length.count <= size
                 else { return nil }
                 spans.append(
                     Span(
-                        head: Int32(start), headEnd: Int32(newline - 1), lengthComma: Int32(length.comma),
-                        tail: Int32(tail),
-                        tailCount: Int32(length.count)))
+                        head: Int32(truncatingIfNeeded: start), headEnd: Int32(truncatingIfNeeded: newline - 1),
+                        lengthComma: Int32(truncatingIfNeeded: length.comma), tail: Int32(truncatingIfNeeded: tail),
+                        tailCount: Int32(truncatingIfNeeded: length.count)))
                 (start, tail) = (newline + 1, tail + length.count + 2)  // a record's line ends in ",\n"
             }
             // The last record's line ends in "\n" alone, then "]}\n"; with no entry, "]}\n" follows the first line.
-            guard tail + (spans.isEmpty ? 3 : 2) == file.size else { return nil }
+            guard tail + (spans.isEmpty ? 3 : 2) == size else { return nil }
+            self.spans = spans
         }
 
-        /// The length a head `[…,length]` gives its record, and where the comma before it is.
-        private static func recordLength(_ bytes: UnsafeBufferPointer<UInt8>, head: Range<Int>)
-            -> (count: Int, comma: Int)?
-        {
-            guard head.count > 4, bytes[head.upperBound - 1] == UInt8(ascii: "]") else { return nil }
+        /// The length a head `[…,length]` (at `head` from `base`) gives its record, and where the
+        /// comma before it is.
+        @inline(__always)
+        private static func recordLength(_ base: UnsafePointer<UInt8>, head: Range<Int>) -> (count: Int, comma: Int)? {
+            guard head.count > 4, base[head.upperBound - 1] == UInt8(ascii: "]") else { return nil }
             var i = head.upperBound - 2, count = 0, scale = 1
-            while i > head.lowerBound, bytes[i] &- UInt8(ascii: "0") < 10, scale <= 100_000_000 {
-                count += Int(bytes[i] - UInt8(ascii: "0")) * scale
+            while i > head.lowerBound, base[i] &- UInt8(ascii: "0") < 10, scale <= 100_000_000 {
+                count += Int(base[i] &- UInt8(ascii: "0")) * scale
                 (i, scale) = (i - 1, scale * 10)
             }
-            guard scale > 1, bytes[i] == UInt8(ascii: ","), count >= 2 else { return nil }
+            guard scale > 1, base[i] == UInt8(ascii: ","), count >= 2 else { return nil }
             return (count, i)
         }
 
@@ -118,11 +119,13 @@ extension RegistryCache {
 
         /// Whether the path of the entry at `index` is written `wanted`: its bytes, then a quote.
         private func isPath(_ wanted: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
-            let span = spans[index], bytes = file.bytes, start = Int(span.head) + 2
-            guard start + wanted.count < Int(span.lengthComma), bytes[start - 1] == UInt8(ascii: "\""),
-                bytes[start + wanted.count] == UInt8(ascii: "\""), bytes[start - 2] == UInt8(ascii: "[")
+            let span = spans[index], base = UnsafeRawPointer(file.bytes.baseAddress!), start = Int(span.head) + 2
+            guard start + wanted.count < Int(span.lengthComma),
+                base.load(fromByteOffset: start - 1, as: UInt8.self) == UInt8(ascii: "\""),
+                base.load(fromByteOffset: start + wanted.count, as: UInt8.self) == UInt8(ascii: "\""),
+                base.load(fromByteOffset: start - 2, as: UInt8.self) == UInt8(ascii: "[")
             else { return false }
-            return wanted.isEmpty || memcmp(bytes.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0
+            return wanted.isEmpty || memcmp(base + start, wanted.baseAddress!, wanted.count) == 0
         }
 
         /// Byte order: negative if `a` comes first, 0 if equal, positive if `b` comes first.
@@ -168,6 +171,27 @@ extension RegistryCache {
         if needsNoEscape(path) { return body(path) }
         var quoted = CacheJSON.quoted(String(decoding: path, as: UTF8.self))
         return quoted.withUTF8 { body(UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast())) }
+    }
+
+    /// Whether the `count` bytes at `a` and `b` are equal: eight at a time, inlined (a call to
+    /// `memcmp` cost more than comparing a path).
+    @inline(__always)
+    static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        var i = 0
+        while i + 8 <= count {
+            guard
+                a.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    == b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            else { return false }
+            i += 8
+        }
+        while i < count {
+            guard a.load(fromByteOffset: i, as: UInt8.self) == b.load(fromByteOffset: i, as: UInt8.self) else {
+                return false
+            }
+            i += 1
+        }
+        return true
     }
 
     /// Whether `CacheJSON.quoted` writes `bytes` as they are (valid UTF-8 assumed: no `String`
@@ -224,15 +248,12 @@ extension RegistryCache.Index {
     func head(at index: Int, pathCount: Int) -> RegistryCache.Head? {
         let span = spans[index], bytes = file.bytes, base = UnsafeRawPointer(bytes.baseAddress!)
         let end = Int(span.lengthComma)
-        /// Whether `text` is at `i`, which then moves past it: compared a byte at a time, inlined
-        /// (`memcmp` calls cost more for these few bytes).
+        /// Whether `text` is at `i`, which then moves past it (`memcmp` calls cost more for these few bytes).
         @inline(__always)
         func take(_ text: StaticString, _ i: inout Int) -> Bool {
             let count = text.utf8CodeUnitCount
-            guard i + count <= end else { return false }
-            for n in 0..<count where base.load(fromByteOffset: i + n, as: UInt8.self) != text.utf8Start[n] {
-                return false
-            }
+            guard i + count <= end, RegistryCache.equal(base + i, UnsafeRawPointer(text.utf8Start), count: count)
+            else { return false }
             i += count
             return true
         }

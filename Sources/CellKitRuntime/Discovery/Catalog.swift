@@ -105,8 +105,6 @@ public struct Catalog: Sendable {
         let usable: Bool
         /// Where its identifiers (space-separated) are in `identifierBytes`.
         let identifiers: Range<Int32>
-        /// The file's key when it was read or looked up, for storing its near misses in the cache.
-        let key: RegistryCache.FileKey?
         /// Where its record is: an entry of the cache file (decoded when asked for), or at hand.
         let record: RegistryCache.Source
     }
@@ -212,7 +210,9 @@ public struct Catalog: Sendable {
                 state.diagnoses += 1
                 plugin.knownNearMisses = misses
                 state.plugins[index] = plugin
-                if let key = found[index].key, state.cache != nil {
+                // Stored only if the cache's entry is of the file as it is now (a `stat`: a plugin's
+                // key is not kept for this rare case, which cost 48 bytes a plugin and page faults).
+                if state.cache != nil, let key = RegistryCache.FileKey(path: plugin.path) {
                     state.cache!.store(nearMissesOf: plugin, key: key)
                     stored = true
                 }
@@ -684,6 +684,8 @@ extension Catalog {
         var seenFiles = FileIDSet(), seen = Set<String>()
         var filesRead = 0, diagnoses = 0
         var listedFolders: [String] = []
+        /// The last file's `lstat`, filled in place: a new zeroed one a file cost a `memset`.
+        var link = stat()
 
         init(options: DiscoveryOptions, diagnosing: Bool) {
             (allowUnsafe, self.diagnosing) = (options.allowUnsafePermissions, diagnosing)
@@ -705,8 +707,9 @@ extension Catalog {
                 found.reserveCapacity(found.count + listing.paths.count + 32)
             }
             seenFiles.reserve(seenFiles.count + listing.paths.count)
-            // Room for three identifiers a plugin (a guess): fewer copies as the buffer grows.
-            identifierBytes.reserveCapacity(identifierBytes.count + 24 * listing.paths.count)
+            // Room for three identifiers of seven characters a plugin (a guess), and some: fewer copies
+            // as the buffer grows (24 bytes a plugin grew it six times for 1,000 generated plugins).
+            identifierBytes.reserveCapacity(identifierBytes.count + 32 * listing.paths.count)
             // The catalog keeps the listing's bytes (shared, not copied, if they are the first): a
             // plugin's path is where the listing has it.
             let base = pathBytes.count
@@ -738,7 +741,6 @@ extension Catalog {
             func string() -> String { String(decoding: path, as: UTF8.self) }
             // Keyed before reading: a change made while the file is read misses next time.
             // One lstat serves the key, the dedup and the file's own trust check, unless it is a symlink.
-            var link = stat()
             let whole = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
             let linked =
                 folder >= 0 ? fstatat(folder, name, &link, AT_SYMLINK_NOFOLLOW) == 0 : lstat(whole, &link) == 0
@@ -782,7 +784,7 @@ extension Catalog {
                 case .plugin(let usable, let source)?:
                     let record = diagnosing ? diagnose(source, path: string(), key: key) ?? source : source
                     add(
-                        path: offset..<offset + path.count, usable: usable, identifiers: start, key: key, record: record
+                        path: offset..<offset + path.count, usable: usable, identifiers: start, record: record
                     )
                     return
                 case nil: break
@@ -829,7 +831,7 @@ extension Catalog {
             case .success(let plugin):
                 let start = identifierBytes.count
                 identifierBytes += plugin.cellTypes.map(\.identifier.name).joined(separator: " ").utf8
-                add(path: range, usable: plugin.isUsable, identifiers: start, key: key, record: .record(.init(plugin)))
+                add(path: range, usable: plugin.isUsable, identifiers: start, record: .record(.init(plugin)))
             case .failure(let rejection): rejections.append(rejection)
             }
         }
@@ -837,12 +839,12 @@ extension Catalog {
         /// Records a plugin whose path is `path` in `pathBytes` and whose identifiers are
         /// `identifierBytes` from `identifiers` on.
         private mutating func add(
-            path: Range<Int>, usable: Bool, identifiers: Int, key: RegistryCache.FileKey?, record: RegistryCache.Source
+            path: Range<Int>, usable: Bool, identifiers: Int, record: RegistryCache.Source
         ) {
             found.append(
                 Found(
                     path: Int32(path.lowerBound)..<Int32(path.upperBound), usable: usable,
-                    identifiers: Int32(identifiers)..<Int32(identifierBytes.count), key: key, record: record))
+                    identifiers: Int32(identifiers)..<Int32(identifierBytes.count), record: record))
         }
     }
 }

@@ -22,18 +22,25 @@ struct FileIDSet {
         grow(to: capacity)
     }
 
-    /// Adds the pair; true if it was not there yet.
+    /// Adds the pair; true if it was not there yet. The probe runs on the arrays' memory: indexing
+    /// them checked each access and the writes' uniqueness, half of the 90 instructions an insert took.
     mutating func insert(device: UInt64, inode: UInt64) -> Bool {
         if (count + 1) * 2 > taken.count { grow() }
         let mask = taken.count - 1
-        var slot = Self.hash(device: device, inode: inode) & mask
-        while taken[slot] {
-            if slots[2 * slot] == device, slots[2 * slot + 1] == inode { return false }
-            slot = (slot + 1) & mask
+        let start = Self.hash(device: device, inode: inode) & mask
+        let inserted = taken.withUnsafeMutableBufferPointer { taken in
+            slots.withUnsafeMutableBufferPointer { slots in
+                var slot = start
+                while taken[slot] {
+                    if slots[2 * slot] == device, slots[2 * slot + 1] == inode { return false }
+                    slot = (slot + 1) & mask
+                }
+                (taken[slot], slots[2 * slot], slots[2 * slot + 1]) = (true, device, inode)
+                return true
+            }
         }
-        (taken[slot], slots[2 * slot], slots[2 * slot + 1]) = (true, device, inode)
-        count += 1
-        return true
+        if inserted { count += 1 }
+        return inserted
     }
 
     /// Whether the pair is in the set.
