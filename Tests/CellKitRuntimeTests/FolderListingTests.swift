@@ -138,6 +138,24 @@ struct FolderListingTests {
             var damaged = RegistryCache(folder: folder)
             #expect(damaged.listing(ofFolder: plugins, key: key) == nil, "\(from) → \(to)")
         }
+        // Random damage: the listing is refused or comes back whole, never different.
+        let valid = Array(text.utf8)
+        var rng = SplitMix64(seed: 29)
+        for _ in 0..<300 {
+            var bytes = valid
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let at = Int.random(in: 0..<bytes.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: bytes[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
+                case 1: bytes[at] = [0x22, 0x5C, 0x2F, 0x2E, 0x0A, 0x00].randomElement(using: &rng)!
+                default: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...8, using: &rng)))
+                }
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            var damaged = RegistryCache(folder: folder)
+            let got = damaged.listing(ofFolder: plugins, key: key)
+            #expect(got == nil || got == names)
+        }
         #expect(Catalog.Listing(prefix: Array("/p/".utf8), joined: Array("/a.so//b.so".utf8)) == nil)
         #expect(Catalog.Listing(prefix: Array("/p/".utf8), joined: Array("a.so".utf8)) == nil)
         #expect(Catalog.Listing(prefix: Array("/p/".utf8), joined: [])?.paths.isEmpty == true)

@@ -1,9 +1,10 @@
 // Where each entry of a registry cache file sits, found without decoding any: a render with
 // 1,000 plugins installed looks up every plugin file on the path, but building a dictionary of
 // 1,000 decoded entries first (a JSON parse, four strings and a key each) cost about 9,000
-// instructions an entry. The index keeps byte offsets only, and finds a path by binary search
-// on its bytes (the writer sorts entries by them); an entry is decoded when its path is asked
-// for, and then only its short first line, by hand: its record waits until a plugin is used.
+// instructions an entry. The index keeps byte offsets only (each head's line and record), and
+// finds a path by binary search on its text as the file writes it, escapes and all (the writer
+// sorts entries by that text); an entry is read when its path is asked for, and then only its
+// short first line, in place: the key compared as text, its record left until a plugin is used.
 
 import CellKitModel
 import Foundation

@@ -10,7 +10,8 @@
 // the records (a plugin's hooks and signatures, and its near misses) are read from the file
 // only when something asks for that plugin (see CacheFile.swift). Decoding the whole file
 // through Foundation's JSONDecoder took 42 ms for 1,000 plugins on every run, even a render
-// that used one of them; building a dictionary of every entry's head, 9 ms.
+// that used one of them; building a dictionary of every entry's head, 9 ms. A folder's entry
+// (its path with a `/` after it) keeps its listing of library names (see FolderListing.swift).
 
 import CellKitModel
 import Foundation
@@ -506,8 +507,15 @@ struct RegistryCache {
                 drop(n)
                 continue
             }
-            if stored[entry.path] == nil, FileKey(path: entry.path) != entry.key { drop(n) }
+            if stored[entry.path] == nil, Self.currentKey(of: entry) != entry.key { drop(n) }
         }
+    }
+
+    /// The key of what `entry` describes as it is now: a folder's for its listing, else a file's.
+    private static func currentKey(of entry: Entry) -> FileKey? {
+        guard case .listing = entry.content else { return FileKey(path: entry.path) }
+        var info = stat()
+        return stat(entry.path, &info) == 0 ? FileKey(folder: info) : nil
     }
 
     /// `entry` in place of any entry for its path.
