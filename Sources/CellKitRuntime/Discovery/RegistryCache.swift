@@ -539,7 +539,9 @@ struct RegistryCache {
         let sorted = entries.values.map {
             (written: Array(CacheJSON.quoted($0.path).utf8.dropFirst().dropLast()), entry: $0)
         }
-        .sorted { $0.written.lexicographicallyPrecedes($1.written) }
+        .sorted { a, b in  // memcmp: lexicographicallyPrecedes cost 6.7M instructions for 1,000 paths
+            a.written.withUnsafeBufferPointer { a in b.written.withUnsafeBufferPointer { Index.compare(a, $0) < 0 } }
+        }
         let needsTails = sorted.contains {
             if case .plugin(_, _, let record) = $0.entry.content { return record.plugin == nil }
             return false
