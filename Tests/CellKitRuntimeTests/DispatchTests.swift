@@ -114,6 +114,12 @@ struct DispatchTests {
         #expect(cell.handedText(out!) == nil, "a NUL written into it ends it, as a C string")
         #expect(host.view_set_string(label.handle, CK_VIEW_TEXT, out) == CK_OK)
         #expect(label.text == "a")
+        // The next row's data frees the record the handed text was copied from: it is forgotten.
+        #expect(host.data_string(OpaquePointer(cell.handle), "plain", &out) == CK_OK)
+        cell.show(
+            IndexPath(section: 0, row: 1), rowsInSection: 2,
+            data: .json(try line.withUnsafeBufferPointer { try JSONRecord(checking: $0) }))
+        #expect(cell.handedText(out!) == nil)
     }
 
     let queue: CellQueue

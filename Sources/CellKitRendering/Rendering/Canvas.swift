@@ -110,7 +110,9 @@ package final class Canvas {
         text.withBorrowedUTF8 { put(bytes: $0, x: x, y: y, limit: limit, style: style) }
     }
 
-    private func put(bytes all: UnsafeBufferPointer<UInt8>, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
+    /// `put(_:x:y:limit:style:)` for sanitized UTF-8 bytes (a laid-out line's, read in place).
+    @discardableResult
+    package func put(bytes all: UnsafeBufferPointer<UInt8>, x: Int, y: Int, limit: Int, style: UInt16) -> Int {
         guard y >= 0, y < height else { return x }
         let limit = min(limit, width)
         do {

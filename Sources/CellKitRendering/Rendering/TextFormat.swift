@@ -263,9 +263,9 @@ extension Canvas {
                 case .right: max(0, frame.width - view.pointee.laidOut.columns(i))
                 case .left, .natural: 0
                 }
-            put(
-                view.pointee.laidOut[i], x: frame.x + dx, y: frame.y + i, limit: frame.x + frame.width,
-                style: style)
+            put(  // the row holds the line's bytes
+                bytes: view.pointee.laidOut.unsafeBytes(ofLine: i), x: frame.x + dx, y: frame.y + i,
+                limit: frame.x + frame.width, style: style)
         }
     }
 

@@ -328,6 +328,7 @@ public final class Cell {
     /// routine's common path needs fewer registers saved.
     @usableFromInline @inline(never)
     func replaceData(with data: consuming RowData) {
+        lastPlainCopy = nil  // it points into the record being freed (set only while a record is the data)
         dataBox.pointee = consume data
     }
 
