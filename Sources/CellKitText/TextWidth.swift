@@ -127,14 +127,14 @@ public enum TextWidth {
     }
 
     /// `nextCluster(_:from:)` with the property table loaded once by the caller (`directProperties`:
-    /// each read of the lazily made global calls `swift_once`), and, inline, `cluster`'s quick way
+    /// each read of the lazily made global calls `swift_once`), and, inline, `cluster`'s quick ways
     /// through the commonest text beyond ASCII: printable ASCII before a scalar that does not join
-    /// it; a three-byte scalar (CJK, kana, Hangul) that joins
-    /// what follows only as an Extend, ZWJ, SpacingMark or Hangul V or T would, followed by ASCII
-    /// or by a three-byte scalar that is none of those (the same rules as `cluster`'s; checked by
-    /// the cluster tests, which go through both). A line of CJK is broken at about half the cost;
-    /// the same for two- and four-byte scalars measured slower (callgrind), as most of those are in
-    /// emoji sequences that need the rules anyway.
+    /// it (a space before a CJK word); a three-byte scalar (CJK, kana, Hangul) that joins what
+    /// follows only as an Extend, ZWJ, SpacingMark or Hangul V or T would, followed by ASCII or by a
+    /// three-byte scalar that is none of those. The same rules as `cluster`'s: the cluster tests hold
+    /// the two to each other on every oracle string. A line of CJK is broken at about half the
+    /// cost; the same for two- and four-byte scalars measured slower (callgrind), as most of those
+    /// are in emoji sequences that need the rules anyway.
     @inlinable @inline(__always)
     package static func nextCluster(
         _ bytes: UnsafeBufferPointer<UInt8>, from i: Int, table: UnsafePointer<UInt16>

@@ -230,48 +230,26 @@ package struct JSONValueParser {
     }
 
     /// Moves past a string, checked: a plain run of ASCII eight bytes at a time, then (from the
-    /// first byte beyond ASCII) byte by byte, each scalar checked as UTF-8 by its lead byte as
-    /// `UTF8Bytes.check` does, and for hidden scalars, so that a hook's read of the text needs no
-    /// second pass over it; escapes and invalid UTF-8 by `parseString`.
+    /// first byte beyond ASCII) scalar by scalar, each checked as UTF-8 and for hidden scalars as
+    /// `UTF8Bytes.check` does, so that a hook's read of the text needs no second pass over it;
+    /// escapes and invalid UTF-8 by `parseString`.
     private mutating func skipString() throws(JSONSyntaxError) {
         let n = bytes.count
         var j = asciiRunEnd(from: i &+ 1), clean = true
-        @inline(__always) func continuation(_ k: Int) -> Bool { bytes[k] & 0xC0 == 0x80 }
-        scan: while j < n {
+        while j < n {
             let b = bytes[j]
-            if b < 0x80 {
-                if b == UInt8(ascii: "\"") {
-                    (i, stringWasPlain, stringWasClean) = (j &+ 1, true, clean)
-                    return
-                }
-                if b == UInt8(ascii: "\\") || b < 0x20 { break }  // an escape or an error: the slow path
-                if b == 0x7F { clean = false }
-                j &+= 1
-            } else if b < 0xC2 {
-                break  // a continuation byte, or an overlong lead
-            } else if b < 0xE0 {
-                guard j &+ 1 < n, continuation(j &+ 1) else { break scan }
-                let second = bytes[j &+ 1]
-                if b == 0xC2 && (second < 0xA0 || second == 0xAD) || b == 0xD8 && second == 0x9C { clean = false }
-                j &+= 2
-            } else if b < 0xF0 {
-                guard j &+ 2 < n, continuation(j &+ 1), continuation(j &+ 2) else { break scan }
-                let second = bytes[j &+ 1]
-                if b == 0xE0 && second < 0xA0 || b == 0xED && second >= 0xA0 { break scan }
-                if b == 0xE1 || b == 0xE2 || b == 0xEF, let (v, _) = UTF8Bytes.decode(bytes, at: j),
-                    UTF8Bytes.isHidden(v)
-                {
-                    clean = false
-                }
-                j &+= 3
-            } else if b < 0xF5 {
-                guard j &+ 3 < n, continuation(j &+ 1), continuation(j &+ 2), continuation(j &+ 3) else { break scan }
-                let second = bytes[j &+ 1]
-                if b == 0xF0 && second < 0x90 || b == 0xF4 && second >= 0x90 { break scan }
-                j &+= 4
-            } else {
-                break
+            if b >= 0x80 {
+                guard let length = UTF8Bytes.multiByteScalar(bytes, at: j, clean: &clean) else { break }
+                j &+= length
+                continue
             }
+            if b == UInt8(ascii: "\"") {
+                (i, stringWasPlain, stringWasClean) = (j &+ 1, true, clean)
+                return
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 { break }  // an escape or an error: the slow path
+            if b == 0x7F { clean = false }
+            j &+= 1
         }
         _ = try parseString(build: false)
         (stringWasPlain, stringWasClean) = (false, false)

@@ -137,9 +137,9 @@ public enum RowValue: Sendable, Equatable, Hashable {
     ) -> R? {
         guard !keyPath.isEmpty else { return nil }
         return withMember(keyPath) { line, member, plain, clean, rest -> R? in
-            // A top-level member the check found plain is its bytes between the quotes, with no NUL
-            // (a raw control character is a syntax error); a nested one is found and scanned now.
-            // (already checked as UTF-8, and for cleanliness, by the line's check)
+            // A top-level member the line's check found plain is its bytes between the quotes, already
+            // checked as UTF-8 and for cleanliness, with no NUL (a raw control character is a syntax
+            // error); a nested one is found and scanned now.
             if rest == nil, plain { return body(member.text(of: line), clean) }
             guard let span = JSONValueParser.plainString(in: line, from: member.lowerBound, at: rest) else {
                 return nil

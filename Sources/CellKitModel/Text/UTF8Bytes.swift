@@ -33,80 +33,54 @@ public enum UTF8Bytes {
     /// Checked by the lead byte's table of RFC 3629 (the second byte's range for E0, ED, F0 and
     /// F4), not by decoding: text of CJK or emoji is checked twice as fast.
     @inlinable
-    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = printableASCIIPrefix(bytes)
-        let n = bytes.count
-        @inline(__always) func continuation(_ k: Int) -> Bool { bytes[k] & 0xC0 == 0x80 }
-        while i < n {
-            let b = bytes[i]
-            if b < 0x80 {
-                i += 1
-            } else if b < 0xC2 {
-                return false  // a continuation byte, or an overlong lead
-            } else if b < 0xE0 {
-                guard i + 1 < n, continuation(i + 1) else { return false }
-                i += 2
-            } else if b < 0xF0 {
-                guard i + 2 < n, continuation(i + 1), continuation(i + 2) else { return false }
-                let second = bytes[i + 1]
-                // an overlong form; a surrogate
-                if b == 0xE0 && second < 0xA0 || b == 0xED && second >= 0xA0 { return false }
-                i += 3
-            } else if b < 0xF5 {
-                guard i + 3 < n, continuation(i + 1), continuation(i + 2), continuation(i + 3) else { return false }
-                let second = bytes[i + 1]
-                // an overlong form; past U+10FFFF
-                if b == 0xF0 && second < 0x90 || b == 0xF4 && second >= 0x90 { return false }
-                i += 4
-            } else {
-                return false
-            }
-        }
-        return true
-    }
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { check(bytes).valid }
 
     /// Whether `bytes` is well-formed UTF-8 (`isValid`) and, in the same pass, whether it is
     /// clean: no C0 control, DEL or hidden scalar (`isHidden`), nothing `TextSanitizer` changes.
     @inlinable
     package static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> (valid: Bool, clean: Bool) {
-        // isValid's checks by the lead byte; a scalar is decoded only after a lead that can start a
-        // hidden one (C2, D8, E1, E2, EF).
         var i = printableASCIIPrefix(bytes), clean = true
         let n = bytes.count
-        @inline(__always) func continuation(_ k: Int) -> Bool { bytes[k] & 0xC0 == 0x80 }
         while i < n {
             let b = bytes[i]
             if b < 0x80 {
                 if b < 0x20 || b == 0x7F { clean = false }
                 i += 1
-            } else if b < 0xC2 {
-                return (false, false)  // a continuation byte, or an overlong lead
-            } else if b < 0xE0 {
-                guard i + 1 < n, continuation(i + 1) else { return (false, false) }
-                if b == 0xC2 && bytes[i + 1] < 0xA0 || b == 0xC2 && bytes[i + 1] == 0xAD
-                    || b == 0xD8 && bytes[i + 1] == 0x9C
-                {
-                    clean = false  // C1 controls, soft hyphen, U+061C
-                }
-                i += 2
-            } else if b < 0xF0 {
-                guard i + 2 < n, continuation(i + 1), continuation(i + 2) else { return (false, false) }
-                let second = bytes[i + 1]
-                if b == 0xE0 && second < 0xA0 || b == 0xED && second >= 0xA0 { return (false, false) }
-                if b == 0xE1 || b == 0xE2 || b == 0xEF, let (v, _) = decode(bytes, at: i), isHidden(v) { clean = false }
-                i += 3
-            } else if b < 0xF5 {
-                guard i + 3 < n, continuation(i + 1), continuation(i + 2), continuation(i + 3) else {
-                    return (false, false)
-                }
-                let second = bytes[i + 1]
-                if b == 0xF0 && second < 0x90 || b == 0xF4 && second >= 0x90 { return (false, false) }
-                i += 4
-            } else {
-                return (false, false)
+                continue
             }
+            guard let length = multiByteScalar(bytes, at: i, clean: &clean) else { return (false, false) }
+            i += length
         }
         return (true, clean)
+    }
+
+    /// The length of the well-formed scalar of two to four bytes at `i` (its lead byte 0x80 or
+    /// above), by the lead byte's table of RFC 3629; `clean` set to false if the scalar is hidden
+    /// (`isHidden`: decoded only after a lead that can start one, C2, D8, E1, E2 or EF). Nil where the
+    /// bytes are not well-formed UTF-8. Shared by `check` and the JSON Lines check of a text.
+    @inlinable @inline(__always)
+    package static func multiByteScalar(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, clean: inout Bool) -> Int? {
+        let b = bytes[i], n = bytes.count
+        @inline(__always) func continuation(_ k: Int) -> Bool { bytes[k] & 0xC0 == 0x80 }
+        if b < 0xC2 { return nil }  // a continuation byte, or an overlong lead
+        if b < 0xE0 {
+            guard i + 1 < n, continuation(i + 1) else { return nil }
+            let second = bytes[i + 1]
+            // C1 controls, the soft hyphen, U+061C
+            if b == 0xC2 && (second < 0xA0 || second == 0xAD) || b == 0xD8 && second == 0x9C { clean = false }
+            return 2
+        }
+        if b < 0xF0 {
+            guard i + 2 < n, continuation(i + 1), continuation(i + 2) else { return nil }
+            let second = bytes[i + 1]
+            if b == 0xE0 && second < 0xA0 || b == 0xED && second >= 0xA0 { return nil }  // overlong; surrogate
+            if b == 0xE1 || b == 0xE2 || b == 0xEF, let (v, _) = decode(bytes, at: i), isHidden(v) { clean = false }
+            return 3
+        }
+        guard b < 0xF5, i + 3 < n, continuation(i + 1), continuation(i + 2), continuation(i + 3) else { return nil }
+        let second = bytes[i + 1]
+        if b == 0xF0 && second < 0x90 || b == 0xF4 && second >= 0x90 { return nil }  // overlong; past U+10FFFF
+        return 4
     }
 
     /// Whether a scalar above ASCII would act on the terminal or the text's order

@@ -30,8 +30,8 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     public var tag = 0
     /// Columns from the row's left edge, lines from its top; already clipped to the row.
     public var frame: Rect
-    /// The text of each line (labels), or the glyph (images and accessories). Slices of the view's text:
-    /// laying out a row copies no text.
+    /// The text of each line (labels), or the glyph (images and accessories), made from `laidOut` when
+    /// read: laying out a row copies no text.
     public var lines: [Substring] {
         get { laidOut.strings }
         set { laidOut = LaidOutText(lines: newValue) }
