@@ -12,24 +12,12 @@ import Testing
 
 @Suite("Folder listings in the registry cache")
 struct FolderListingTests {
-    /// A plugin folder holding two of the package's plugins and a file that is not a library.
+    /// A plugin folder of the test's own and a cache folder (`Fixtures.cachedPlugins`).
     func plugins(_ name: String = #function) throws -> (plugins: String, cache: String) {
-        let root = try Fixtures.folder(name)
-        let plugins = root + "/plugins"
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
-        for file in ["libFoobarCells.so", "libContactsCells.so"] {
-            try FileManager.default.copyItem(atPath: Fixtures.buildDirectory + "/" + file, toPath: plugins + "/" + file)
-        }
-        try Data("not a library\n".utf8).write(to: URL(fileURLWithPath: plugins + "/libjunk.so"))
-        return (plugins, root + "/cache/cellkit")
+        try Fixtures.cachedPlugins(name)
     }
 
-    func catalog(_ plugins: String, cache: String) -> Catalog {
-        var options = Fixtures.options([plugins])
-        options.useCache = true
-        options.cacheFolder = cache
-        return Catalog(options: options)
-    }
+    func catalog(_ plugins: String, cache: String) -> Catalog { Fixtures.cachedCatalog(plugins, cache: cache) }
 
     /// The paths of the plugins and rejections a discovery found.
     func files(_ catalog: Catalog) -> Set<String> {

@@ -11,25 +11,12 @@ import Testing
 
 @Suite("The registry cache")
 struct RegistryCacheTests {
-    /// A plugin folder holding two of the package's plugins and one file that is not a library,
-    /// and a cache folder (not created yet) of the test's own.
+    /// A plugin folder of the test's own and a cache folder (`Fixtures.cachedPlugins`).
     func setUp(_ name: String = #function) throws -> (plugins: String, cache: String) {
-        let root = try Fixtures.folder(name)
-        let plugins = root + "/plugins"
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
-        for file in ["libFoobarCells.so", "libContactsCells.so"] {
-            try FileManager.default.copyItem(atPath: Fixtures.buildDirectory + "/" + file, toPath: plugins + "/" + file)
-        }
-        try Data("not a library\n".utf8).write(to: URL(fileURLWithPath: plugins + "/libjunk.so"))
-        return (plugins, root + "/cache/cellkit")
+        try Fixtures.cachedPlugins(name)
     }
 
-    func catalog(_ plugins: String, cache: String) -> Catalog {
-        var options = Fixtures.options([plugins])
-        options.useCache = true
-        options.cacheFolder = cache
-        return Catalog(options: options)
-    }
+    func catalog(_ plugins: String, cache: String) -> Catalog { Fixtures.cachedCatalog(plugins, cache: cache) }
 
     /// The plugins and rejections, as JSON, to compare two discoveries.
     func summary(_ catalog: Catalog) throws -> String {

@@ -58,6 +58,27 @@ public enum Fixtures {
         CellRegistry(options: options(paths, allowUnsafe: allowUnsafe))
     }
 
+    /// A plugin folder of the test's own holding two of the package's plugins and one file that is
+    /// not a library, and a registry cache folder (not created yet) beside it.
+    public static func cachedPlugins(_ name: String = #function) throws -> (plugins: String, cache: String) {
+        let root = try folder(name)
+        let plugins = root + "/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
+        for file in ["libFoobarCells.so", "libContactsCells.so"] {
+            try FileManager.default.copyItem(atPath: buildDirectory + "/" + file, toPath: plugins + "/" + file)
+        }
+        try Data("not a library\n".utf8).write(to: URL(fileURLWithPath: plugins + "/libjunk.so"))
+        return (plugins, root + "/cache/cellkit")
+    }
+
+    /// Discovery of `plugins` with the registry cache in `cache`.
+    public static func cachedCatalog(_ plugins: String, cache: String) -> Catalog {
+        var options = options([plugins])
+        options.useCache = true
+        options.cacheFolder = cache
+        return Catalog(options: options)
+    }
+
     public static func options(_ paths: [String], allowUnsafe: Bool = false) -> DiscoveryOptions {
         DiscoveryOptions(
             searchPath: SearchPath(entries: paths.map { .init(path: $0, origin: .option) }),
