@@ -80,15 +80,9 @@ public struct LaidOutText: Sendable, Equatable {
     @inlinable @inline(__always)
     package func isEmpty(_ i: Int) -> Bool { lines[i].start == lines[i].end }
 
-    /// `body` over line `i`'s bytes, borrowed.
-    @inlinable @inline(__always)
-    package func withBytes<R>(ofLine i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        body(unsafeBytes(ofLine: i))
-    }
-
     /// Line `i`'s bytes, valid for as long as this value (or a copy) lives: for a writer that reads
-    /// the value in place, where calling `withBytes` would copy it (a retain and a release of the
-    /// text and of its lines per line written, a tenth of writing it).
+    /// the value in place, where a method taking a closure would copy it (a retain and a release of
+    /// the text and of its lines per line written, a tenth of writing it).
     @inlinable @inline(__always)
     package func unsafeBytes(ofLine i: Int) -> UnsafeBufferPointer<UInt8> {
         let line = lines[i]

@@ -49,7 +49,7 @@ struct UTF8ValidationTests {
                 #expect(text.contains(0x0A), "only a raw control character makes the line no JSON")
                 continue
             }
-            let got = record.withPlainString(at: "k") { (Array($0), $1) }
+            let got = record.plainString(at: "k").map { (Array($0.bytes), $0.isClean) }
             let (valid, clean) = text.withUnsafeBufferPointer { UTF8Bytes.check($0) }
             #expect(got?.0 == (valid ? text : nil) && got?.1 == (valid ? clean : nil), "\(text)")
             if got != nil { plain += 1 }

@@ -124,14 +124,9 @@ public enum RowValue: Sendable, Equatable, Hashable {
         }
     }
 
-    /// Calls `body` with the bytes of the text at `keyPath` if it is written with no
+    /// Calls `body` with the bytes of the text at `keyPath` (UTF-8 bytes) if it is written with no
     /// escapes and is valid UTF-8 (what decoding it would give, byte for byte), and whether it is
     /// clean (`UTF8Bytes.check`); else nil.
-    package func withPlainString<R>(at keyPath: String, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> R) -> R? {
-        keyPath.withBorrowedUTF8 { withPlainString(at: $0, body) }
-    }
-
-    /// `withPlainString(at:_:)` with the key path's UTF-8 bytes.
     package func withPlainString<R>(
         at keyPath: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Bool) -> R
     ) -> R? {
