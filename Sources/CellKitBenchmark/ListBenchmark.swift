@@ -8,6 +8,7 @@
 // A warm cache holds the folders' listings too: the folders are left to settle first.
 
 import CCellKit
+import CellKitRuntime
 import Foundation
 
 enum ListBenchmark {
@@ -134,6 +135,35 @@ enum ListBenchmark {
                 format:
                     "  target: a small table start to finish <= 10 ms: %.1f ms with 1,000 plugins, %.1f ms without (%@)",
                 small, bare, verdict(small <= 10)))
+        try discoveryAlone(folder: folders[1_000]!, cache: root + "/discovery")
+    }
+
+    /// Discovery of the 1,000 plugins in this process, warm cache, with the folder's `lstat`s read
+    /// by the walk alone and with a helper thread reading them too (`StatAhead`), in turns: what
+    /// the helper saves, without the noise of whole processes around it.
+    static func discoveryAlone(folder: String, cache: String) throws {
+        var options = DiscoveryOptions(
+            searchPath: SearchPath(entries: [.init(path: folder, origin: .option)]), useCache: true,
+            cacheFolder: cache)
+        _ = Catalog(options: options)
+        usleep(2_100_000)  // the folder's listing kept from here on (FolderListing's margin)
+        var alone: [Double] = [], ahead: [Double] = []
+        for round in 0..<(rounds * 20) {
+            options.statsAhead = round % 2 == 1
+            let start = DispatchTime.now().uptimeNanoseconds
+            let catalog = Catalog(options: options)
+            let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3
+            guard catalog.plugins.count == 1_000 else {
+                throw RenderBenchmark.Failure("discovery found \(catalog.plugins.count) plugins, not 1,000")
+            }
+            if options.statsAhead { ahead.append(micros) } else { alone.append(micros) }
+        }
+        print("")
+        print("discovery of the 1,000 plugins in one process, warm cache, \(alone.count) rounds each, in turns (µs):")
+        print(
+            String(
+                format: "  lstats read by the walk alone %8.0f\n  with a helper thread reading them too %.0f",
+                median(alone), median(ahead)))
     }
 
     static func verdict(_ met: Bool) -> String { met ? "met" : "NOT met" }

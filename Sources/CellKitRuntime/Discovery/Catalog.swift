@@ -24,6 +24,9 @@ public struct DiscoveryOptions: Sendable {
     /// The registry cache's folder; nil: `$XDG_CACHE_HOME/cellkit` (default `~/.cache/cellkit`).
     /// Used only when `useCache` is true.
     public var cacheFolder: String?
+    /// Read a large folder's `lstat`s on a helper thread as well (`StatAhead`); off only to
+    /// measure what it saves (`cellkit-bench list`).
+    package var statsAhead = true
 
     /// Options that read `searchPath` (by default the `cellkit` tool's order, which reads
     /// `CELLKIT_PLUGIN_PATH`), refuse unsafe permissions unless told otherwise, and use the
@@ -370,7 +373,7 @@ public struct Catalog: Sendable {
 extension Catalog {
     /// What one discovery gathers as it walks the search path, and how it treats each file.
     private struct Walk {
-        let allowUnsafe: Bool, diagnosing: Bool
+        let allowUnsafe: Bool, diagnosing: Bool, statsAhead: Bool
         var cache: RegistryCache?
         let trust = FileTrust.Memo()
         var found: [Found] = [], rejections: [Rejection] = []
@@ -383,7 +386,9 @@ extension Catalog {
         var link = stat()
 
         init(options: DiscoveryOptions, diagnosing: Bool) {
-            (allowUnsafe, self.diagnosing) = (options.allowUnsafePermissions, diagnosing)
+            (allowUnsafe, self.diagnosing, statsAhead) = (
+                options.allowUnsafePermissions, diagnosing, options.statsAhead
+            )
             cache = options.useCache ? RegistryCache(folder: options.resolvedCacheFolder) : nil
             if diagnosing { cache?.readRecords() }  // every plugin's near misses are looked at
         }
@@ -414,22 +419,30 @@ extension Catalog {
                 let beside = listing.paths.first.flatMap {
                     allowUnsafe ? nil : trust.answer(forPluginsBeside: UnsafeBufferPointer(rebasing: bytes[$0]))
                 }
-                for range in listing.paths {
-                    let name = folder >= 0 ? range.lowerBound + listing.nameOffset : range.lowerBound
-                    visit(
-                        UnsafeBufferPointer(rebasing: bytes[range]), at: base + range.lowerBound,
-                        name: UnsafeRawPointer(bytes.baseAddress! + name).assumingMemoryBound(to: CChar.self),
-                        in: folder, beside: beside, plain: listing.plain)
+                let names = listing.paths.map {
+                    let name = folder >= 0 ? $0.lowerBound + listing.nameOffset : $0.lowerBound
+                    return UnsafeRawPointer(bytes.baseAddress! + name).assumingMemoryBound(to: CChar.self)
                 }
+                let ahead = statsAhead ? StatAhead(folder: folder, names: names) : nil
+                for (index, range) in listing.paths.enumerated() {
+                    let linked =
+                        if let ahead { ahead.lstat(index, into: &link) } else if folder >= 0 {
+                            fstatat(folder, names[index], &link, AT_SYMLINK_NOFOLLOW) == 0
+                        } else { lstat(names[index], &link) == 0 }
+                    visit(
+                        UnsafeBufferPointer(rebasing: bytes[range]), at: base + range.lowerBound, linked: linked,
+                        beside: beside, plain: listing.plain)
+                }
+                ahead?.finish()  // before the names' bytes go
             }
         }
 
         /// Examines the file at `path` (its bytes, followed by a NUL; at `offset` in `pathBytes`),
-        /// whose `name` is relative to `folder` (if `folder` is open, else the whole path): keys it,
-        /// checks its trust, then looks it up in the cache or reads it. `beside`: the trust checks'
-        /// answer for any regular file in its folder that passes its own check, if known.
+        /// whose `lstat` is `link` if `linked`: keys it, checks its trust, then looks it up in the
+        /// cache or reads it. `beside`: the trust checks' answer for any regular file in its folder
+        /// that passes its own check, if known.
         private mutating func visit(
-            _ path: UnsafeBufferPointer<UInt8>, at offset: Int, name: UnsafePointer<CChar>, in folder: Int32,
+            _ path: UnsafeBufferPointer<UInt8>, at offset: Int, linked: Bool,
             beside: (path: String, reason: String)??, plain: Bool
         ) {
             /// The path as a string, made only when needed: a refusal, a file read, a cache miss.
@@ -437,8 +450,6 @@ extension Catalog {
             // Keyed before reading: a change made while the file is read misses next time.
             // One lstat serves the key, the dedup and the file's own trust check, unless it is a symlink.
             let whole = UnsafeRawPointer(path.baseAddress!).assumingMemoryBound(to: CChar.self)
-            let linked =
-                folder >= 0 ? fstatat(folder, name, &link, AT_SYMLINK_NOFOLLOW) == 0 : lstat(whole, &link) == 0
             let key: RegistryCache.FileKey?
             if !linked {
                 key = nil
