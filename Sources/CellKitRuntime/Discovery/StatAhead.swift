@@ -3,9 +3,11 @@
 // goes. With 1,000 plugins installed the stats are about 1.3 ms of the walk; with the helper,
 // discovery took 1.6 ms instead of 2.2 (`cellkit-bench list`, README "Start-up with many plugins").
 //
-// Each file is claimed by one side only, Dekker's way: a side publishes the index it wants,
-// then reads the other side's; with both sequentially consistent, two sides cannot both win
-// a file (one may find both lost it, and the walk then reads it itself). The helper is joined
+// Each file is claimed by one side only, Dekker's way: a side publishes how far it wants to
+// go, then reads how far the other side went; with both sequentially consistent, two sides
+// cannot both win a file (both may lose one: the walk then reads it itself). Files are claimed
+// eight at a time: a claim moves a cache line between the two processors, and one a file cost
+// about a tenth of what the helper saved. The helper is joined
 // before anything it wrote is read and before the walk goes on to another folder, so no
 // thread outlives a folder's walk: a render worker forks only while single-threaded.
 
@@ -18,9 +20,13 @@ final class StatAhead {
     /// Below this many files a helper thread costs more than it saves (a thread start is about
     /// 30 µs; a stat about 1.3 µs).
     static let minimumFiles = 64
+    /// Files claimed at once by either side.
+    static let chunk = 8
 
     private let shared: Shared
     private var thread: pthread_t?
+    /// The walk has claimed every file below this.
+    private var claimed = 0
     /// After the join: the first file the helper read; those before it (from where the walk
     /// stopped) the walk reads itself.
     private(set) var helperFirst = Int.max
@@ -49,9 +55,14 @@ final class StatAhead {
     /// The `lstat` of file `index` (asked for in increasing order from 0), into `info`; false if
     /// it failed. Read here unless the helper has it: then the helper is waited for.
     func lstat(_ index: Int, into info: inout stat) -> Bool {
+        if thread != nil, index < claimed { return shared.read(index, into: &info) }
         if thread != nil {
-            shared.front.store(index + 1, ordering: .sequentiallyConsistent)
-            if shared.back.load(ordering: .sequentiallyConsistent) > index { return shared.read(index, into: &info) }
+            let wanted = min(index + Self.chunk, shared.names.count)
+            shared.front.store(wanted, ordering: .sequentiallyConsistent)
+            if shared.back.load(ordering: .sequentiallyConsistent) >= wanted {
+                claimed = wanted
+                return shared.read(index, into: &info)
+            }
             finish()
         }
         guard index >= helperFirst else { return shared.read(index, into: &info) }
@@ -75,8 +86,8 @@ final class StatAhead {
         let names: [UnsafePointer<CChar>]
         let results: UnsafeMutableBufferPointer<stat>
         let succeeded: UnsafeMutableBufferPointer<Bool>
-        /// The walk has claimed (or given up) every file below `front`; the helper every file
-        /// from `back` on.
+        /// The walk has claimed (or tried to claim) every file below `front`; the helper every
+        /// file from `back` on.
         let front = Atomic(0), back: Atomic<Int>
         /// The helper's first file, written by it before it ends (read after the join).
         var helperFirst = 0
@@ -99,18 +110,22 @@ final class StatAhead {
             fstatat(folder, names[index], &info, AT_SYMLINK_NOFOLLOW) == 0
         }
 
-        /// The helper: claims files from the last backwards until it meets the walk.
+        /// The helper: claims files from the last backwards, eight at a time, until it meets the walk.
         static func helperMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
             let shared = Unmanaged<Shared>.fromOpaque(context!).takeRetainedValue()
-            var index = shared.names.count - 1
-            while index >= 0 {
-                shared.back.store(index, ordering: .sequentiallyConsistent)
-                if shared.front.load(ordering: .sequentiallyConsistent) > index { break }
-                let slot = shared.results.baseAddress! + index
-                shared.succeeded[index] = fstatat(shared.folder, shared.names[index], slot, AT_SYMLINK_NOFOLLOW) == 0
-                index -= 1
+            var done = shared.names.count  // the first file read so far
+            while done > 0 {
+                let low = max(done - StatAhead.chunk, 0)
+                shared.back.store(low, ordering: .sequentiallyConsistent)
+                if shared.front.load(ordering: .sequentiallyConsistent) > low { break }
+                for index in (low..<done).reversed() {
+                    let slot = shared.results.baseAddress! + index
+                    shared.succeeded[index] =
+                        fstatat(shared.folder, shared.names[index], slot, AT_SYMLINK_NOFOLLOW) == 0
+                }
+                done = low
             }
-            shared.helperFirst = index + 1
+            shared.helperFirst = done
             return nil
         }
     }
