@@ -1,15 +1,16 @@
 // The `lstat`s of a folder's files, read by two threads: a helper reads them from the last
 // file backwards while the walk reads its own from the first forwards and works on each as it
 // goes. With 1,000 plugins installed the stats are about 1.3 ms of the walk; with the helper,
-// discovery took 1.6 ms instead of 2.2 (`cellkit-bench list`, README "Start-up with many plugins").
+// discovery took 1.6 ms instead of 2.2 (`cellkit-bench list`, README "Start-up with many
+// plugins").
 //
 // Each file is claimed by one side only, Dekker's way: a side publishes how far it wants to
 // go, then reads how far the other side went; with both sequentially consistent, two sides
 // cannot both win a file (both may lose one: the walk then reads it itself). Files are claimed
-// eight at a time: a claim moves a cache line between the two processors, and one a file cost
-// about a tenth of what the helper saved. The helper is joined
-// before anything it wrote is read and before the walk goes on to another folder, so no
-// thread outlives a folder's walk: a render worker forks only while single-threaded.
+// eight at a time: each claim moves a cache line between the two processors (`perf`: claiming
+// one file at a time cost about 0.08 ms of a 1,000-file walk). The helper is joined before
+// anything it wrote is read and before the walk goes on to another folder, so no thread
+// outlives a folder's walk: a render worker forks only while single-threaded.
 
 import Foundation
 import Synchronization
