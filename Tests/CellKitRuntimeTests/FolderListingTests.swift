@@ -12,13 +12,6 @@ import Testing
 
 @Suite("Folder listings in the registry cache")
 struct FolderListingTests {
-    /// A plugin folder of the test's own and a cache folder (`Fixtures.cachedPlugins`).
-    func plugins(_ name: String = #function) throws -> (plugins: String, cache: String) {
-        try Fixtures.cachedPlugins(name)
-    }
-
-    func catalog(_ plugins: String, cache: String) -> Catalog { Fixtures.cachedCatalog(plugins, cache: cache) }
-
     /// The paths of the plugins and rejections a discovery found.
     func files(_ catalog: Catalog) -> Set<String> {
         Set(catalog.plugins.map(\.path) + catalog.rejections.map(\.path))
@@ -30,12 +23,12 @@ struct FolderListingTests {
 
     @Test("a settled folder's listing is kept and used; files added, removed, renamed right after are seen")
     func changesAreSeen() throws {
-        let (plugins, cache) = try plugins()
+        let (plugins, cache) = try Fixtures.cachedPlugins()
         settle()
-        let first = catalog(plugins, cache: cache)
+        let first = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(first.listedFolders == [plugins])
         #expect(RegistryCache(folder: cache).entries[plugins + "/"] != nil, "the listing is kept")
-        let second = catalog(plugins, cache: cache)
+        let second = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(second.listedFolders.isEmpty, "the kept listing is used")
         #expect(files(second) == files(first) && second.filesRead == 0)
 
@@ -44,27 +37,28 @@ struct FolderListingTests {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: foobar))
         try handle.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: foobar)))
         try handle.close()
-        let rewritten = catalog(plugins, cache: cache)
+        let rewritten = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(rewritten.listedFolders.isEmpty && rewritten.filesRead == 1)
 
         try FileManager.default.copyItem(atPath: foobar, toPath: plugins + "/libAdded.so")
-        let added = catalog(plugins, cache: cache)
+        let added = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(added.listedFolders == [plugins])
         #expect(files(added) == files(first).union([plugins + "/libAdded.so"]))
 
         try FileManager.default.removeItem(atPath: plugins + "/libjunk.so")
-        #expect(files(catalog(plugins, cache: cache)) == files(added).subtracting([plugins + "/libjunk.so"]))
+        #expect(
+            files(Fixtures.cachedCatalog(plugins, cache: cache)) == files(added).subtracting([plugins + "/libjunk.so"]))
 
         #expect(rename(plugins + "/libAdded.so", plugins + "/libRenamed.so") == 0)
-        let renamed = catalog(plugins, cache: cache)
+        let renamed = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(files(renamed).contains(plugins + "/libRenamed.so"))
         #expect(!files(renamed).contains(plugins + "/libAdded.so"))
 
         // The folder changed within the margin: each discovery lists it again until it settles.
-        #expect(catalog(plugins, cache: cache).listedFolders == [plugins])
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).listedFolders == [plugins])
         settle()
-        _ = catalog(plugins, cache: cache)
-        let settled = catalog(plugins, cache: cache)
+        _ = Fixtures.cachedCatalog(plugins, cache: cache)
+        let settled = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(settled.listedFolders.isEmpty)
         #expect(files(settled) == files(renamed))
     }

@@ -11,13 +11,6 @@ import Testing
 
 @Suite("The registry cache")
 struct RegistryCacheTests {
-    /// A plugin folder of the test's own and a cache folder (`Fixtures.cachedPlugins`).
-    func setUp(_ name: String = #function) throws -> (plugins: String, cache: String) {
-        try Fixtures.cachedPlugins(name)
-    }
-
-    func catalog(_ plugins: String, cache: String) -> Catalog { Fixtures.cachedCatalog(plugins, cache: cache) }
-
     /// The plugins and rejections, as JSON, to compare two discoveries.
     func summary(_ catalog: Catalog) throws -> String {
         let encoder = JSONEncoder()
@@ -32,8 +25,8 @@ struct RegistryCacheTests {
 
     @Test("a second discovery reads no file and finds the same catalog; the cache is 0600 in a 0700 folder")
     func hit() throws {
-        let (plugins, cache) = try setUp()
-        let cold = catalog(plugins, cache: cache)
+        let (plugins, cache) = try Fixtures.cachedPlugins()
+        let cold = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(cold.filesRead == 3)
         #expect(cold.plugins.count == 2 && cold.rejections.count == 1)
         #expect(try mode(cache) == 0o700)
@@ -41,7 +34,7 @@ struct RegistryCacheTests {
         #expect(
             RegistryCache(folder: cache).entries.keys.filter { !$0.hasSuffix("/") }.count == 3,
             "the rejection is cached too")
-        let warm = catalog(plugins, cache: cache)
+        let warm = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(warm.filesRead == 0)
         #expect(try summary(warm) == summary(cold))
         #expect(warm.registrations.map(\.identifier) == cold.registrations.map(\.identifier))
@@ -52,23 +45,23 @@ struct RegistryCacheTests {
 
     @Test("a touched file (new mtime) and a replaced one (new inode) are read again; a removed one is dropped")
     func invalidation() throws {
-        let (plugins, cache) = try setUp()
-        _ = catalog(plugins, cache: cache)
+        let (plugins, cache) = try Fixtures.cachedPlugins()
+        _ = Fixtures.cachedCatalog(plugins, cache: cache)
         let foobar = plugins + "/libFoobarCells.so"
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: foobar)
-        #expect(catalog(plugins, cache: cache).filesRead == 1)
-        #expect(catalog(plugins, cache: cache).filesRead == 0)
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 1)
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 0)
 
         let contacts = plugins + "/libContactsCells.so", copy = plugins + "/copy.tmp"
         let before = RegistryCache(folder: cache).entries[contacts]?.key.inode
         try FileManager.default.copyItem(atPath: contacts, toPath: copy)
         #expect(rename(copy, contacts) == 0)
-        let replaced = catalog(plugins, cache: cache)
+        let replaced = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(replaced.filesRead == 1)
         #expect(RegistryCache(folder: cache).entries[contacts]?.key.inode != before)
 
         try FileManager.default.removeItem(atPath: foobar)
-        let removed = catalog(plugins, cache: cache)
+        let removed = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(removed.filesRead == 0)
         #expect(!removed.plugins.contains { $0.path == foobar })
         #expect(removed.registration(for: try CellIdentifier("Foobar")) == nil)
@@ -79,26 +72,26 @@ struct RegistryCacheTests {
 
     @Test("a corrupt cache file is ignored and rewritten")
     func corrupt() throws {
-        let (plugins, cache) = try setUp()
-        let cold = catalog(plugins, cache: cache)
+        let (plugins, cache) = try Fixtures.cachedPlugins()
+        let cold = Fixtures.cachedCatalog(plugins, cache: cache)
         let file = cache + "/registry.json"
         var garbage = try Data(contentsOf: URL(fileURLWithPath: file))
         garbage.removeLast(garbage.count / 2)  // half a file, as a torn write would leave
         try garbage.write(to: URL(fileURLWithPath: file))
-        let again = catalog(plugins, cache: cache)
+        let again = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(again.filesRead == 3)
         #expect(try summary(again) == summary(cold))
-        #expect(catalog(plugins, cache: cache).filesRead == 0, "rewritten whole")
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 0, "rewritten whole")
 
         try Data([0, 0xFF, 0x7B, 0x22] + Array(repeating: 0x41, count: 100)).write(to: URL(fileURLWithPath: file))
-        #expect(catalog(plugins, cache: cache).filesRead == 3)
-        #expect(catalog(plugins, cache: cache).filesRead == 0)
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 3)
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 0)
     }
 
     @Test("a cache another version wrote (another format or ABI) is ignored and rewritten")
     func otherVersion() throws {
-        let (plugins, cache) = try setUp()
-        _ = catalog(plugins, cache: cache)
+        let (plugins, cache) = try Fixtures.cachedPlugins()
+        _ = Fixtures.cachedCatalog(plugins, cache: cache)
         let file = cache + "/registry.json"
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let abi = PluginFile.hostABI
@@ -106,17 +99,17 @@ struct RegistryCacheTests {
             of: "CellKit ABI \(abi.major).\(abi.minor)", with: "CellKit ABI \(abi.major + 1).0")
         #expect(foreign != text)
         try foreign.write(toFile: file, atomically: false, encoding: .utf8)
-        #expect(catalog(plugins, cache: cache).filesRead == 3)
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 3)
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains(RegistryCache.format))
-        #expect(catalog(plugins, cache: cache).filesRead == 0)
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 0)
     }
 
     @Test("a cache file others can write is not trusted: every file is read")
     func unsafeCacheFile() throws {
-        let (plugins, cache) = try setUp()
-        _ = catalog(plugins, cache: cache)
+        let (plugins, cache) = try Fixtures.cachedPlugins()
+        _ = Fixtures.cachedCatalog(plugins, cache: cache)
         #expect(chmod(cache + "/registry.json", 0o666) == 0)
-        #expect(catalog(plugins, cache: cache).filesRead == 3)
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 3)
     }
 
     /// Starts the built `cellkit` with `arguments` and `XDG_CACHE_HOME` set; its output goes to a file.
@@ -138,7 +131,7 @@ struct RegistryCacheTests {
 
     @Test("two `cellkit list` runs with a cold cache at once both succeed and leave a valid cache")
     func twoProcesses() throws {
-        let (plugins, cache) = try setUp()
+        let (plugins, cache) = try Fixtures.cachedPlugins()
         let cacheHome = (cache as NSString).deletingLastPathComponent
         let root = (cacheHome as NSString).deletingLastPathComponent
         let outputs = (1...2).map { root + "/list-\($0).txt" }
@@ -154,7 +147,9 @@ struct RegistryCacheTests {
         #expect(
             ["libFoobarCells.so", "libContactsCells.so", "libjunk.so"].allSatisfy { entries[plugins + "/" + $0] != nil }
         )
-        #expect(catalog(plugins, cache: cache).filesRead == 0, "the cache the two wrote is whole and current")
+        #expect(
+            Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 0, "the cache the two wrote is whole and current"
+        )
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0 != "registry.json" }
         #expect(leftovers.isEmpty, "no temporary file is left behind: \(leftovers)")
 
@@ -168,8 +163,8 @@ struct RegistryCacheTests {
 
     @Test("mutated cache files (flipped, cut, repeated bytes) never stop discovery, and every file is still found")
     func mutants() throws {
-        let (plugins, cache) = try setUp()
-        let cold = catalog(plugins, cache: cache)
+        let (plugins, cache) = try Fixtures.cachedPlugins()
+        let cold = Fixtures.cachedCatalog(plugins, cache: cache)
         let file = cache + "/registry.json"
         let valid = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
         var rng = SplitMix64(seed: 13)
@@ -189,7 +184,7 @@ struct RegistryCacheTests {
             try Data(bytes).write(to: URL(fileURLWithPath: file))
             // Every entry decoded through both readers (the one by hand, the JSON parser's), then discovery.
             _ = RegistryCache(folder: cache).entries
-            let mutant = catalog(plugins, cache: cache)
+            let mutant = Fixtures.cachedCatalog(plugins, cache: cache)
             // A mutation inside a record may still parse (a cache has no checksum); none may lose a file.
             #expect(mutant.plugins.count + mutant.rejections.count == cold.plugins.count + cold.rejections.count)
         }

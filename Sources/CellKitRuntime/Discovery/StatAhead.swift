@@ -56,8 +56,8 @@ final class StatAhead {
     /// The `lstat` of file `index` (asked for in increasing order from 0), into `info`; false if
     /// it failed. Read here unless the helper has it: then the helper is waited for.
     func lstat(_ index: Int, into info: inout stat) -> Bool {
-        if thread != nil, index < claimed { return shared.read(index, into: &info) }
         if thread != nil {
+            if index < claimed { return shared.read(index, into: &info) }
             let wanted = min(index + Self.chunk, shared.names.count)
             shared.front.store(wanted, ordering: .sequentiallyConsistent)
             if shared.back.load(ordering: .sequentiallyConsistent) >= wanted {
