@@ -120,7 +120,42 @@ package final class RowStream {
     }
 
     private func jsonRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
-        // Checked whole now, so errors keep their line and column; decoded later, key by key.
+        let cell = try checkJSON(record, line: line)
+        let name = cell.decoded ?? cell.plain.map { knownCells.name(UnsafeBufferPointer(rebasing: record[$0])) }
+        return StreamedRow(
+            cell: name, data: .json(JSONRecord(line: record, members: members)), line: line, column: cell.column)
+    }
+
+    /// A JSON Lines row checked but not yet made a `StreamedRow` (`nextChecked()`). Its bytes are
+    /// valid until the stream reads on.
+    package struct CheckedRow {
+        /// The record's bytes, and its member index (`JSONValueParser.MemberIndex`'s offsets).
+        package var record: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>
+        /// Where the `"cell"` member's text is in `record` when it is written plainly; else its
+        /// decoded value when it has one (nil for none).
+        package var plainCell: Range<Int>?, decodedCell: String?
+        /// The row's line, and the column of its `"cell"` value.
+        package var line: Int, column: Int
+    }
+
+    /// The next JSON Lines row, checked as `next()` checks it, or nil at the end of the file.
+    package func nextChecked() throws(DocumentError) -> CheckedRow? {
+        while let (record, line) = try nextRecord() {
+            if isBlank(record) { continue }
+            readCount += 1
+            let cell = try checkJSON(record, line: line)
+            return CheckedRow(
+                record: record, offsets: UnsafeBufferPointer(start: members.offsets, count: members.count),
+                plainCell: cell.plain, decodedCell: cell.decoded, line: line, column: cell.column)
+        }
+        return nil
+    }
+
+    /// Checks a JSON Lines record whole, so errors keep their line and column, indexing its members
+    /// into `members` (decoded later, key by key); where its cell identifier is.
+    private func checkJSON(
+        _ record: UnsafeBufferPointer<UInt8>, line: Int
+    ) throws(DocumentError) -> (plain: Range<Int>?, decoded: String?, column: Int) {
         var parser = JSONValueParser(record)
         members.removeAll()
         do { try parser.check(members: &members) } catch {
@@ -131,23 +166,14 @@ package final class RowStream {
             let found = (try? whole.parseDocument())?.typeName ?? "something else"
             throw self.error(line, column: 1, "expected a JSON object per line, found \(found)")
         }
-        var cell: String?
         let cellColumn = column(in: record, at: parser.cellOffset ?? 0)
-        if let offset = parser.cellOffset {
-            if let plain = JSONValueParser.plainText(in: record, at: offset) {
-                cell = knownCells.name(UnsafeBufferPointer(rebasing: record[plain]))
-            } else {
-                let value = parser.value(at: offset)
-                guard case .string(let s)? = value else {
-                    let found = value?.typeName ?? "something else"
-                    throw self.error(
-                        line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")
-                }
-                cell = s
-            }
+        guard let offset = parser.cellOffset else { return (nil, nil, cellColumn) }
+        if let plain = JSONValueParser.plainText(in: record, at: offset) { return (plain, nil, cellColumn) }
+        guard case .string(let s)? = parser.value(at: offset) else {
+            let found = parser.value(at: offset)?.typeName ?? "something else"
+            throw self.error(line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")
         }
-        return StreamedRow(
-            cell: cell, data: .json(JSONRecord(line: record, members: members)), line: line, column: cellColumn)
+        return (nil, s, cellColumn)
     }
 
     /// Cell identifiers met so far, with their bytes in raw memory: a table names few

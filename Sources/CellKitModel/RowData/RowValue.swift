@@ -94,14 +94,21 @@ public enum RowValue: Sendable, Equatable, Hashable {
 
     /// A record from a line and the members `JSONValueParser.check` found in it.
     package init(line: UnsafeBufferPointer<UInt8>, members: borrowing JSONValueParser.MemberIndex) {
-        let total = line.count + (members.count + 1) * 4
+        self.init(line: line, offsets: UnsafeBufferPointer(start: members.offsets, count: members.count))
+    }
+
+    /// A record from a line and a copy of the offsets of a `JSONValueParser.MemberIndex` made for it.
+    package init(line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>) {
+        let total = line.count + (offsets.count + 1) * 4
         storage = ManagedBuffer<Int, UInt8>.create(minimumCapacity: total) { _ in total }
         storage.withUnsafeMutablePointerToElements { elements in
             let base = UnsafeMutableRawPointer(elements)
             if line.count > 0 { base.copyMemory(from: line.baseAddress!, byteCount: line.count) }
-            base.advanced(by: line.count).copyMemory(from: members.offsets, byteCount: members.count * 4)
+            if offsets.count > 0 {
+                base.advanced(by: line.count).copyMemory(from: offsets.baseAddress!, byteCount: offsets.count * 4)
+            }
             base.storeBytes(
-                of: UInt32(members.count / 4), toByteOffset: line.count + members.count * 4, as: UInt32.self)
+                of: UInt32(offsets.count / 4), toByteOffset: line.count + offsets.count * 4, as: UInt32.self)
         }
     }
 

@@ -21,7 +21,10 @@ public final class DocumentTable: TableDataSource, TableDelegate {
 
     @exclusivity(unchecked) private var counts: [Int?]
     private let defaultCells: [String?]
-    @exclusivity(unchecked) private var streams: [RowStream?]  // by section: an array, not hashing per row
+    @exclusivity(unchecked) private var streams: [RowReader?]  // by section: an array, not hashing per row
+    /// Whether a long data file is read and checked on a helper thread ahead of the rows drawn
+    /// (`RowReader`); off only to measure what that saves.
+    package var readsAhead = true
     /// Whether the document's warnings were passed to the context.
     @exclusivity(unchecked) private var warned = false
 
@@ -142,10 +145,13 @@ public final class DocumentTable: TableDataSource, TableDelegate {
             // Out of order (or first): open the file again if it is already past the row, then skip to it.
             var stream = streams[indexPath.section]
             if stream == nil || stream!.rowsRead > indexPath.row {
-                stream = try RowStream(file)
+                streams[indexPath.section] = nil  // its helper, if any, stops first
+                // Read ahead only in a counted file (the renderer counts first): a count is a pass.
+                let rows = counts[indexPath.section] ?? 0
+                stream = try RowReader(file, skipping: indexPath.row, rows: rows, readAhead: readsAhead)
                 streams[indexPath.section] = stream
             }
-            try stream!.skip(indexPath.row - stream!.rowsRead)
+            try stream!.skip(to: indexPath.row)
             try nextRow(indexPath, from: stream!, into: &row)
             closeIfDone(indexPath)
         }
@@ -158,7 +164,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
 
     /// The next row of a data file, which is row `indexPath.row`, into `row`. In place:
     /// returning a new row copied it, and each copy retained its data and file name.
-    private func nextRow(_ indexPath: IndexPath, from stream: RowStream, into row: inout TableRow) throws {
+    private func nextRow(_ indexPath: IndexPath, from stream: RowReader, into row: inout TableRow) throws {
         guard var streamed = try stream.next() else {
             throw stream.file.mark.error(
                 "\(stream.file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")

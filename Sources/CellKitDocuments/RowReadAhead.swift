@@ -1,0 +1,304 @@
+// A long JSON Lines file's rows read and checked on a helper thread, a few batches
+// ahead of the table's thread. Checking a row is about a fifth of a wrapped row's
+// work and needs nothing from the rows before it, so it overlaps the hooks and the
+// layout of the rows already read (`cellkit-bench render wrapped` prints the render
+// with and without it).
+//
+// What crosses between the threads is bytes only: the helper copies each checked
+// record, its member index and where its cell name is into a batch's flat memory;
+// the table's thread makes the row's `JSONRecord` and name from them. Handing over
+// the records and names themselves was measured slower than no helper at all: each
+// was allocated on one thread and freed on the other, and the name's reference
+// count moved between the processors every row.
+//
+// The batches are a ring of `depth` slots; `produced` and `consumed` count them.
+// A slot below `produced` and not below `consumed` is the table thread's, the rest
+// the helper's. A thread that must wait sleeps on its semaphore after saying so in
+// its `asleep` flag and looking again (Dekker's order: both sequentially
+// consistent), and the other wakes it. The helper is woken only once half the ring
+// is free: a wake-up costs about 25 µs on these machines.
+
+import CellKitModel
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A data file's rows in order, as `RowStream.next()` gives them: read on the calling thread or,
+/// for a JSON Lines file with many rows left, checked by a helper thread up to `depth` batches of
+/// `batchRows` rows ahead. Rows, errors and the end of the file come in the file's order either way.
+/// Use it from one thread at a time; the helper is stopped and joined when it goes.
+package final class RowReader {
+    /// Below this many rows to read, a helper thread (about 30 µs to start, and a batch read
+    /// before the first row) costs more than it saves.
+    package static let minimumRows = 2048
+    /// Rows a batch holds, and the batches in the ring.
+    package static let batchRows = 256, depth = 8
+
+    /// The file read.
+    package let file: DataFile
+    /// Rows returned so far, counted from the start of the file (skipped rows included).
+    package private(set) var rowsRead = 0
+
+    /// Whether a helper thread reads the rows ahead.
+    package var readsAhead: Bool { helper != nil }
+
+    /// The stream: read here when there is no helper, the helper's alone while there is one.
+    private let stream: RowStream
+    /// The helper, if one reads ahead: what it shares with this thread, and its thread.
+    private let helper: (shared: Shared, thread: pthread_t)?
+    /// Batches taken from the ring so far; the current one's next row and where it is.
+    private var taken = 0, row = 0, offset = 0
+    /// The cell names read, made into strings on this thread.
+    private var names = RowStream.KnownCells()
+
+    /// Opens `file` and skips its first `skipping` rows. A helper reads ahead when `readAhead` is set,
+    /// the file is JSON Lines, at least `minimumRows` of its `rows` are left, and a thread can start.
+    package init(_ file: DataFile, skipping: Int, rows: Int, readAhead: Bool) throws(DocumentError) {
+        self.file = file
+        stream = try RowStream(file)
+        try stream.skip(skipping)
+        rowsRead = stream.rowsRead
+        guard readAhead, file.format == .jsonLines, rows - stream.rowsRead >= Self.minimumRows else {
+            helper = nil
+            return
+        }
+        let shared = Shared(stream)
+        helper = shared.start().map { (shared, $0) }
+    }
+
+    deinit {
+        guard let (shared, thread) = helper else { return }
+        shared.stopping.store(true, ordering: .sequentiallyConsistent)
+        shared.helperWake.signal()  // wakes it if it sleeps, else its next wait returns at once
+        pthread_join(thread, nil)
+    }
+
+    /// The next row, or nil at the end of the file; an error at its place in the file.
+    package func next() throws(DocumentError) -> StreamedRow? {
+        guard let shared = helper?.shared else {
+            defer { rowsRead = stream.rowsRead }
+            return try stream.next()
+        }
+        while true {
+            if taken > 0 {
+                let batch = shared.slots + (taken - 1) % Self.depth
+                if row < batch.pointee.rows {
+                    row += 1
+                    rowsRead += 1
+                    return batch.pointee.row(at: &offset, names: &names)
+                }
+                if let error = batch.pointee.error { throw error }
+                if batch.pointee.atEnd { return nil }
+                shared.give()
+            }
+            shared.take(taken)
+            (taken, row, offset) = (taken + 1, 0, 0)
+        }
+    }
+
+    /// Skips the rows before row `row` (counted from the start of the file), or to the end of the
+    /// file; nothing when it is at or past `row` already.
+    package func skip(to row: Int) throws(DocumentError) {
+        guard helper != nil else {
+            try stream.skip(row - rowsRead)
+            rowsRead = stream.rowsRead
+            return
+        }
+        while rowsRead < row, try next() != nil {}
+    }
+
+    /// One batch of checked rows in flat memory, each an `Entry`, its record's bytes, then its
+    /// member offsets; in the batch that ends the file, then the error or the end.
+    struct Batch: ~Copyable {
+        private var bytes = UnsafeMutableRawPointer.allocate(byteCount: 64 << 10, alignment: 8)
+        private var capacity = 64 << 10, used = 0
+        private(set) var rows = 0
+        /// Cell names that had to be decoded (escapes), by `Entry.cellStart`.
+        private var decoded: [String] = []
+        var error: DocumentError?
+        var atEnd = false
+
+        /// Where a row is: its line, the column of its cell name, its record's and index's sizes,
+        /// and its cell name's bytes in the record (`cellLength` -1: none; -2: `decoded[cellStart]`).
+        struct Entry {
+            var line: Int, column: Int, recordBytes: Int, offsetCount: Int, cellStart: Int, cellLength: Int
+
+            /// Bytes from the entry's start to its record, to its member offsets, and to the next
+            /// entry (each part starts 8-byte aligned).
+            static let recordStart = MemoryLayout<Entry>.stride
+            var offsetsStart: Int { Self.recordStart + (recordBytes + 7) & ~7 }
+            var size: Int { (offsetsStart + offsetCount * 4 + 7) & ~7 }
+        }
+
+        deinit { bytes.deallocate() }
+
+        mutating func removeAll() {
+            (used, rows) = (0, 0)
+            decoded.removeAll(keepingCapacity: true)
+        }
+
+        /// Appends a checked row.
+        mutating func append(_ checked: RowStream.CheckedRow) {
+            var entry = Entry(
+                line: checked.line, column: checked.column, recordBytes: checked.record.count,
+                offsetCount: checked.offsets.count, cellStart: checked.plainCell?.lowerBound ?? 0,
+                cellLength: checked.plainCell?.count ?? -1)
+            if let name = checked.decodedCell {
+                (entry.cellStart, entry.cellLength) = (decoded.count, -2)
+                decoded.append(name)
+            }
+            reserve(used + entry.size)
+            (bytes + used).storeBytes(of: entry, as: Entry.self)
+            if entry.recordBytes > 0 {
+                (bytes + used + Entry.recordStart).copyMemory(
+                    from: checked.record.baseAddress!, byteCount: entry.recordBytes)
+            }
+            if entry.offsetCount > 0 {
+                (bytes + used + entry.offsetsStart).copyMemory(
+                    from: checked.offsets.baseAddress!, byteCount: entry.offsetCount * 4)
+            }
+            used += entry.size
+            rows += 1
+        }
+
+        /// The row at `offset` (moved past it), its name found in `names`.
+        func row(at offset: inout Int, names: inout RowStream.KnownCells) -> StreamedRow {
+            let entry = (bytes + offset).load(as: Entry.self)
+            let record = UnsafeBufferPointer(
+                start: (bytes + offset + Entry.recordStart).assumingMemoryBound(to: UInt8.self),
+                count: entry.recordBytes)
+            let offsets = UnsafeBufferPointer(
+                start: (bytes + offset + entry.offsetsStart).assumingMemoryBound(to: UInt32.self),
+                count: entry.offsetCount)
+            offset += entry.size
+            let cell: String? =
+                switch entry.cellLength {
+                case -1: nil
+                case -2: decoded[entry.cellStart]
+                default:
+                    names.name(
+                        UnsafeBufferPointer(rebasing: record[entry.cellStart..<entry.cellStart + entry.cellLength]))
+                }
+            return StreamedRow(
+                cell: cell, data: .json(JSONRecord(line: record, offsets: offsets)), line: entry.line,
+                column: entry.column)
+        }
+
+        private mutating func reserve(_ size: Int) {
+            guard size > capacity else { return }
+            var grown = capacity
+            while grown < size { grown *= 2 }
+            let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+            larger.copyMemory(from: bytes, byteCount: used)
+            bytes.deallocate()
+            (bytes, capacity) = (larger, grown)
+        }
+    }
+
+    /// What the reader and its helper share: the ring, its two counts, and how each side sleeps.
+    private final class Shared: @unchecked Sendable {
+        // @unchecked: slot k of batch n (n % depth == k) is the helper's until it raises
+        // `produced` past n, then the table thread's until it raises `consumed` past n: one
+        // thread has it at a time, and the counts' sequentially consistent stores and loads
+        // order its memory. `stream` is the helper's alone once it starts.
+        let stream: RowStream
+        let slots: UnsafeMutablePointer<Batch>
+        let produced = Atomic(0), consumed = Atomic(0)
+        let helperAsleep = Atomic(false), readerAsleep = Atomic(false), stopping = Atomic(false)
+        // Made at 0: libdispatch traps when a semaphore goes while its value is below the one
+        // it was made with.
+        let helperWake = DispatchSemaphore(value: 0), readerWake = DispatchSemaphore(value: 0)
+
+        init(_ stream: RowStream) {
+            self.stream = stream
+            slots = .allocate(capacity: RowReader.depth)
+            for k in 0..<RowReader.depth { (slots + k).initialize(to: Batch()) }
+        }
+
+        deinit {
+            slots.deinitialize(count: RowReader.depth)
+            slots.deallocate()
+        }
+
+        /// Starts the helper; nil if the thread cannot start.
+        func start() -> pthread_t? {
+            var thread = pthread_t()
+            let context = Unmanaged.passRetained(self).toOpaque()
+            guard pthread_create(&thread, nil, { Shared.helperMain($0) }, context) == 0 else {
+                Unmanaged<Shared>.fromOpaque(context).release()
+                return nil
+            }
+            return thread
+        }
+
+        /// The table's thread: waits until batch `n` is produced.
+        func take(_ n: Int) {
+            while produced.load(ordering: .sequentiallyConsistent) <= n {
+                readerAsleep.store(true, ordering: .sequentiallyConsistent)
+                if produced.load(ordering: .sequentiallyConsistent) <= n { readerWake.wait() }
+                readerAsleep.store(false, ordering: .sequentiallyConsistent)
+            }
+        }
+
+        /// The table's thread: gives its batch back; wakes the helper once half the ring is free.
+        func give() {
+            let now = consumed.add(1, ordering: .sequentiallyConsistent).newValue
+            guard helperAsleep.load(ordering: .sequentiallyConsistent),
+                produced.load(ordering: .sequentiallyConsistent) - now <= RowReader.depth / 2,
+                helperAsleep.exchange(false, ordering: .sequentiallyConsistent)
+            else { return }
+            helperWake.signal()
+        }
+
+        /// The helper: fills batch after batch until the file ends, an error, or the reader goes.
+        static func helperMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+            let shared = Unmanaged<Shared>.fromOpaque(context!).takeRetainedValue()
+            var n = 0
+            while !shared.stopping.load(ordering: .sequentiallyConsistent) {
+                if n - shared.consumed.load(ordering: .sequentiallyConsistent) == RowReader.depth {
+                    shared.sleepWhileFull(n)
+                    continue
+                }
+                let last = shared.fill(shared.slots + n % RowReader.depth)
+                n += 1
+                shared.produced.store(n, ordering: .sequentiallyConsistent)
+                if shared.readerAsleep.load(ordering: .sequentiallyConsistent),
+                    shared.readerAsleep.exchange(false, ordering: .sequentiallyConsistent)
+                {
+                    shared.readerWake.signal()
+                }
+                if last { break }
+            }
+            return nil
+        }
+
+        /// The helper, with `n` batches produced and the ring full: sleeps until woken.
+        private func sleepWhileFull(_ n: Int) {
+            helperAsleep.store(true, ordering: .sequentiallyConsistent)
+            if n - consumed.load(ordering: .sequentiallyConsistent) == RowReader.depth,
+                !stopping.load(ordering: .sequentiallyConsistent)
+            {
+                helperWake.wait()
+            }
+            helperAsleep.store(false, ordering: .sequentiallyConsistent)
+        }
+
+        /// Reads up to `batchRows` rows into `batch`; true when the batch ends the file.
+        private func fill(_ batch: UnsafeMutablePointer<Batch>) -> Bool {
+            batch.pointee.removeAll()
+            do {
+                while batch.pointee.rows < RowReader.batchRows {
+                    guard let row = try stream.nextChecked() else {
+                        batch.pointee.atEnd = true
+                        return true
+                    }
+                    batch.pointee.append(row)
+                }
+                return false
+            } catch {
+                batch.pointee.error = error
+                return true
+            }
+        }
+    }
+}

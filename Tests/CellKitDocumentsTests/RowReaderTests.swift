@@ -1,0 +1,152 @@
+// A long data file read ahead on a helper thread gives exactly what the stream
+// gives read on the table's thread: every row, error and end in the file's order.
+
+import CellKit
+import CellKitModel
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@testable import CellKitDocuments
+@testable import CellKitRendering
+
+@Suite("Data files read ahead")
+struct RowReaderTests {
+    /// `rows` random JSON Lines rows: plain and escaped cell names (more than `KnownCells` keeps),
+    /// none, blank lines, CRLF, non-Latin text, nested values, and one record larger than a batch's
+    /// first memory. `bad`: the row (from 0) written as broken JSON instead.
+    static func lines(_ rows: Int, seed: UInt64, bad: Int? = nil) -> String {
+        var random = SplitMix64(seed: seed)
+        var text = ""
+        for r in 0..<rows {
+            if r == bad {
+                text += "{\"cell\": \"Default\", \"text\": tru}\n"
+                continue
+            }
+            if random.next() % 50 == 0 { text += random.next() % 2 == 0 ? "\n" : "  \t\n" }
+            let cell: String =
+                switch random.next() % 6 {
+                case 0: ""
+                case 1: "\"cell\": \"Def\\u0061ult\", "
+                default: "\"cell\": \"Cell\(random.next() % 24)\", "
+                }
+            let words = ["日本語", "naïve", "👨‍👩‍👧", "\\\"quoted\\\"", "plain", "हिन्दी"]
+            var body = (0..<Int(random.next() % 12)).map { _ in words[Int(random.next() % 6)] }.joined(separator: " ")
+            if r == 3_000 { body = String(repeating: "long ", count: 30_000) }
+            text += "{\(cell)\"text\": \"\(body)\", \"n\": \(r), \"nested\": {\"a\": [1, 2, {\"b\": null}]}}"
+            text += random.next() % 7 == 0 ? "\r\n" : "\n"
+        }
+        return text
+    }
+
+    /// The data file of a one-section document over `rows.jsonl` (or `rows.csv`) holding `text`.
+    func file(_ text: String, csv: Bool = false, name: String = #function) throws -> DataFile {
+        let data = csv ? "rows.csv" : "rows.jsonl"
+        let folder = try Render.write(["table.yaml": "sections:\n  - rowsFrom: \(data)\n", data: text], name: name)
+        let document = try TableDocument(contentsOf: folder + "/table.yaml")
+        guard case .file(let file) = document.sections[0].rows else { throw Failure("no data file") }
+        return file
+    }
+
+    struct Failure: Error { let message: String; init(_ message: String) { self.message = message } }
+
+    /// One thing a reader gives: a row (its cell, place and decoded data), the end, or an error.
+    enum Read: Equatable {
+        case row(cell: String?, line: Int, column: Int, data: RowValue)
+        case end
+        case error(String)
+    }
+
+    /// What `next` gives until the end or an error.
+    func drain(_ next: () throws(DocumentError) -> StreamedRow?) -> [Read] {
+        var seen: [Read] = []
+        do {
+            while let row = try next() {
+                seen.append(.row(cell: row.cell, line: row.line, column: row.column, data: row.data.rowValue))
+            }
+            seen.append(.end)
+        } catch { seen.append(.error("\(error)")) }
+        return seen
+    }
+
+    /// The first place `a` and `b` differ, or nil (a failure prints one row, not thousands).
+    func firstDifference(_ a: [Read], _ b: [Read]) -> Int? {
+        a.indices.first { $0 >= b.count || a[$0] != b[$0] } ?? (a.count == b.count ? nil : a.count)
+    }
+
+    @Test("rows, errors and the end come as the stream gives them, read ahead or not", arguments: [nil, 0, 4_321])
+    func sameAsStream(bad: Int?) throws {
+        let file = try file(Self.lines(6_000, seed: 7 + UInt64(bad ?? 1), bad: bad), name: "same-\(bad ?? -1)")
+        let stream = try RowStream(file)
+        let expected = drain { () throws(DocumentError) in try stream.next() }
+        for readAhead in [true, false] {
+            let reader = try RowReader(file, skipping: 0, rows: 6_000, readAhead: readAhead)
+            #expect(reader.readsAhead == readAhead)
+            let got = drain { () throws(DocumentError) in try reader.next() }
+            #expect(got.count == expected.count)
+            #expect(firstDifference(got, expected) == nil)
+        }
+        #expect(expected.count == (bad ?? 6_000) + 1)
+        if bad == nil {
+            #expect(expected.last == .end)
+        } else {
+            guard case .error(let message)? = expected.last else { Issue.record("no error"); return }
+            #expect(message.contains("rows.jsonl:") && message.contains("JSON: expected true"))
+        }
+    }
+
+    @Test("skipping starts at the row asked for; a reader dropped early stops its helper")
+    func skipAndStop() throws {
+        let file = try file(Self.lines(8_000, seed: 3), name: "skip")
+        let stream = try RowStream(file)
+        let all = drain { () throws(DocumentError) in try stream.next() }
+        let reader = try RowReader(file, skipping: 2_500, rows: 8_000, readAhead: true)
+        #expect(reader.readsAhead && reader.rowsRead == 2_500)
+        try reader.skip(to: 5_000)
+        #expect(reader.rowsRead == 5_000)
+        let rest = drain { () throws(DocumentError) in try reader.next() }
+        #expect(firstDifference(rest, Array(all[5_000...])) == nil)
+        for read in [0, 1, 300, 2_100] {  // none, within the first batch, after the ring filled
+            let early = try RowReader(file, skipping: 0, rows: 8_000, readAhead: true)
+            for _ in 0..<read { _ = try early.next() }
+            #expect(early.rowsRead == read)
+        }  // each goes here: its helper is woken and joined, or the test hangs
+    }
+
+    @Test("no helper for a short file, a CSV file, or when told not to")
+    func whenNot() throws {
+        let short = try file(Self.lines(100, seed: 5), name: "short")
+        #expect(try !RowReader(short, skipping: 0, rows: 100, readAhead: true).readsAhead)
+        let long = try file(Self.lines(3_000, seed: 5), name: "long")
+        #expect(try !RowReader(long, skipping: 1_000, rows: 3_000, readAhead: true).readsAhead)
+        #expect(try RowReader(long, skipping: 0, rows: 3_000, readAhead: true).readsAhead)
+        let csv = try file("cell,text\n" + String(repeating: "Default,x\n", count: 5_000), csv: true, name: "csv")
+        #expect(try !RowReader(csv, skipping: 0, rows: 5_000, readAhead: true).readsAhead)
+    }
+
+    @Test("a long table renders the same with its rows read ahead and without")
+    func renderSame() throws {
+        var random = SplitMix64(seed: 11)
+        let rows = (0..<5_000).map { r in
+            "{\"cell\": \"Default\", \"text\": \"row \(r) \(random.next() % 1_000) 日本語 👍🏽\"}\n"
+        }
+        let folder = try Render.write(
+            ["table.yaml": "sections:\n  - rowsFrom: rows.jsonl\n", "rows.jsonl": rows.joined()], name: "render")
+        func render(readAhead: Bool) throws -> String {
+            let document = try TableDocument(contentsOf: folder + "/table.yaml")
+            let source = try DocumentTable(document, registry: Render.registry)
+            source.readsAhead = readAhead
+            let renderer = TableRenderer(
+                queue: CellQueue(registry: Render.registry), layout: CellLayout(assets: document.assets), width: 60)
+            let sink = MemorySink()
+            let out = OutputBuffer(sink)
+            var format = TextFormat()
+            try renderer.render(source, delegate: source, format: &format, to: out)
+            try out.flush()
+            return sink.text
+        }
+        let ahead = try render(readAhead: true), here = try render(readAhead: false)
+        #expect(ahead.contains("row 4999 "))
+        #expect(ahead == here)
+    }
+}
