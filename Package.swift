@@ -74,8 +74,9 @@ let package = Package(
                         "pack-relative-relocs",
                     ], .when(platforms: [.linux], configuration: .release))
             ]),
-        .executableTarget(name: "CellKitBenchmark", dependencies: ["CellKit", "CCellKit"]),
-        .executableTarget(name: "CellKitThreadCheck", dependencies: ["CellKit"]),
+        .executableTarget(name: "CellKitBenchmark", dependencies: ["CellKit", "CellKitRendering", "CCellKit"]),
+        .executableTarget(
+            name: "CellKitThreadCheck", dependencies: ["CellKit", "CellKitDocuments", "CellKitModel", "CellKitRuntime"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -DCELLKIT_FUZZ); a replay tool otherwise.
         .executableTarget(
             name: "CellKitFuzz", dependencies: ["CellKitModel", "CellKitRuntime", "CellKitDocuments"],

@@ -6,17 +6,22 @@
 // Beside it, the wrapped table people have: BenchWrapped cells (BenchmarkCells, C)
 // with a title, a description of 12-28 words wrapped at 40 columns and a column of
 // CJK and emoji words, five lines a row. `cellkit-bench render wrapped` runs that one only.
+// For each, the 300,000-row table is also rendered with its rows read on the table's
+// thread alone (no read-ahead helper, RowReader), in turns with the default, so the
+// helper's gain is measured side by side.
 
 import CellKit
+import CellKitRendering
 import Foundation
 
 enum RenderBenchmark {
     static let sizes = [100_000, 300_000, 1_000_000]
 
-    /// `render`, `render plain`, `render wrapped`, or `render one TABLE` (a size's own process).
+    /// `render`, `render plain`, `render wrapped`, or `render one TABLE [--one-thread]` (a size's own
+    /// process; `--one-thread`: no read-ahead helper).
     static func run(_ arguments: [String]) throws {
-        if arguments.first == "one", arguments.count == 2 {
-            try renderOne(arguments[1])
+        if arguments.first == "one", arguments.count == 2 || arguments.count == 3 {
+            try renderOne(arguments[1], readAhead: arguments.count == 2)
         } else if arguments.first == "wrapped" || arguments.first == "plain" {
             try run(kinds: [arguments.first == "wrapped" ? .wrapped : .plain])
         } else {
@@ -40,23 +45,11 @@ enum RenderBenchmark {
             print("      rows   seconds      rows/s   peak RSS")
             var slowest = Double.infinity, peaks: [Double] = []
             for rows in sizes {
-                let table =
-                    try kind == .plain ? generate(rows: rows, in: folder) : generateWrapped(rows: rows, in: folder)
-                let child = Process()
-                child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-                child.arguments = ["render", "one", table]
-                let pipe = Pipe()
-                child.standardOutput = pipe
-                try child.run()
-                let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                child.waitUntilExit()
-                guard child.terminationStatus == 0 else { throw Failure("the render of \(rows) rows failed") }
-                let f = report.split(separator: " ").compactMap {
-                    Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
-                }
-                print(String(format: "%10d %9.3f %11.0f %7.1f MiB", rows, f[0], Double(rows) / f[0], f[1] / 1024))
-                slowest = min(slowest, Double(rows) / f[0])
-                peaks.append(f[1] / 1024)
+                let table = try generate(kind, rows: rows, in: folder)
+                let (seconds, kib) = try renderChild(table, rows: rows)
+                print(String(format: "%10d %9.3f %11.0f %7.1f MiB", rows, seconds, Double(rows) / seconds, kib / 1024))
+                slowest = min(slowest, Double(rows) / seconds)
+                peaks.append(kib / 1024)
                 try? FileManager.default.removeItem(atPath: table)
             }
             let flat = peaks.max()! - peaks.min()! <= 4  // MiB between 100,000 and 1,000,000 rows
@@ -65,9 +58,50 @@ enum RenderBenchmark {
                     format: "targets: >= 1,000,000 rows/s: %@ (slowest size %.0f); <= 64 MiB peak, flat: %@",
                     slowest >= 1_000_000 ? "met" : "NOT MET", slowest,
                     peaks.max()! <= 64 && flat ? "met" : "NOT MET"))
+            try compareReadAhead(kind, rows: 300_000, in: folder)
         }
         // Isolation's cost is measured on the plain table (the workload it was first measured on).
         if kinds.contains(.plain) { try compareIsolation(rows: sizes.last!, in: folder) }
+    }
+
+    /// A table of `kind` with `rows` rows.
+    static func generate(_ kind: Kind, rows: Int, in folder: String) throws -> String {
+        try kind == .plain ? generate(rows: rows, in: folder) : generateWrapped(rows: rows, in: folder)
+    }
+
+    /// Renders `table` in a child process (`render one`); its seconds and peak resident KiB.
+    static func renderChild(_ table: String, rows: Int, readAhead: Bool = true) throws -> (Double, Double) {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = ["render", "one", table] + (readAhead ? [] : ["--one-thread"])
+        let pipe = Pipe()
+        child.standardOutput = pipe
+        try child.run()
+        let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        guard child.terminationStatus == 0 else { throw Failure("the render of \(rows) rows failed") }
+        let f = report.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return (f[0], f[1])
+    }
+
+    /// The `rows`-row table of `kind` rendered with its rows read ahead on a helper thread (the
+    /// default) and on the table's thread alone, in turns, seven each; medians, and the median of
+    /// the pairs' ratios (a busy moment slows both of a pair alike).
+    static func compareReadAhead(_ kind: Kind, rows: Int, in folder: String) throws {
+        let table = try generate(kind, rows: rows, in: folder)
+        defer { try? FileManager.default.removeItem(atPath: table) }
+        var ahead: [Double] = [], alone: [Double] = []
+        for _ in 0..<7 {
+            alone.append(try renderChild(table, rows: rows, readAhead: false).0)
+            ahead.append(try renderChild(table, rows: rows).0)
+        }
+        let ratios = zip(ahead, alone).map { $0 / $1 }.sorted()
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        print(
+            String(
+                format: "%d rows, 7 runs each in turns: rows read ahead on a helper thread %.0f rows/s, "
+                    + "on the table's thread alone %.0f rows/s; time ×%.3f (pairs ×%.3f–×%.3f)",
+                rows, Double(rows) / median(ahead), Double(rows) / median(alone), ratios[3], ratios[0], ratios[6]))
     }
 
     /// The command line's render of `rows` rows, plugins in the process (`--no-isolation`) and in a
@@ -171,11 +205,13 @@ enum RenderBenchmark {
         return table
     }
 
-    /// Renders one table to /dev/null; prints "seconds maxRSS-KiB".
-    static func renderOne(_ path: String) throws {
+    /// Renders one table to /dev/null (its rows read ahead unless `readAhead` is false); prints
+    /// "seconds maxRSS-KiB".
+    static func renderOne(_ path: String, readAhead: Bool) throws {
         let document = try TableDocument(contentsOf: path)
         let registry = CellRegistry()
         let source = try DocumentTable(document, registry: registry)
+        source.readsAhead = readAhead
         let renderer = TableRenderer(
             queue: CellQueue(registry: registry), layout: CellLayout(assets: document.assets), width: 80)
         let null = open("/dev/null", O_WRONLY)

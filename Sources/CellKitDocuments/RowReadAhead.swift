@@ -53,7 +53,12 @@ package final class RowReader {
 
     /// Opens `file` and skips its first `skipping` rows. A helper reads ahead when `readAhead` is set,
     /// the file is JSON Lines, at least `minimumRows` of its `rows` are left, and a thread can start.
-    package init(_ file: DataFile, skipping: Int, rows: Int, readAhead: Bool) throws(DocumentError) {
+    /// The helper calls `marking` with true when it starts and false before it ends (crash
+    /// attribution: `HelperThreads.mark`).
+    package init(
+        _ file: DataFile, skipping: Int, rows: Int, readAhead: Bool,
+        marking: (@Sendable (Bool) -> Void)? = nil
+    ) throws(DocumentError) {
         self.file = file
         stream = try RowStream(file)
         try stream.skip(skipping)
@@ -62,7 +67,7 @@ package final class RowReader {
             helper = nil
             return
         }
-        let shared = Shared(stream)
+        let shared = Shared(stream, marking: marking)
         helper = shared.start().map { (shared, $0) }
     }
 
@@ -202,6 +207,7 @@ package final class RowReader {
         // thread has it at a time, and the counts' sequentially consistent stores and loads
         // order its memory. `stream` is the helper's alone once it starts.
         let stream: RowStream
+        let marking: (@Sendable (Bool) -> Void)?
         let slots: UnsafeMutablePointer<Batch>
         let produced = Atomic(0), consumed = Atomic(0)
         let helperAsleep = Atomic(false), readerAsleep = Atomic(false), stopping = Atomic(false)
@@ -209,8 +215,8 @@ package final class RowReader {
         // it was made with.
         let helperWake = DispatchSemaphore(value: 0), readerWake = DispatchSemaphore(value: 0)
 
-        init(_ stream: RowStream) {
-            self.stream = stream
+        init(_ stream: RowStream, marking: (@Sendable (Bool) -> Void)?) {
+            (self.stream, self.marking) = (stream, marking)
             slots = .allocate(capacity: RowReader.depth)
             for k in 0..<RowReader.depth { (slots + k).initialize(to: Batch()) }
         }
@@ -253,6 +259,8 @@ package final class RowReader {
         /// The helper: fills batch after batch until the file ends, an error, or the reader goes.
         static func helperMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
             let shared = Unmanaged<Shared>.fromOpaque(context!).takeRetainedValue()
+            shared.marking?(true)
+            defer { shared.marking?(false) }
             var n = 0
             while !shared.stopping.load(ordering: .sequentiallyConsistent) {
                 if n - shared.consumed.load(ordering: .sequentiallyConsistent) == RowReader.depth {
@@ -283,11 +291,20 @@ package final class RowReader {
             helperAsleep.store(false, ordering: .sequentiallyConsistent)
         }
 
+        #if DEBUG
+        /// Tests only: the helper crashes (SIGSEGV) as it reaches this row of the file, to show that
+        /// the crash is blamed on CellKit, not on the plugin whose hook runs at that moment.
+        static let crashAt = getenv("CELLKIT_TEST_CRASH_READING_AHEAD").flatMap { Int(String(cString: $0)) }
+        #endif
+
         /// Reads up to `batchRows` rows into `batch`; true when the batch ends the file.
         private func fill(_ batch: UnsafeMutablePointer<Batch>) -> Bool {
             batch.pointee.removeAll()
             do {
                 while batch.pointee.rows < RowReader.batchRows {
+                    #if DEBUG
+                    if stream.rowsRead == Self.crashAt { raise(SIGSEGV) }
+                    #endif
                     guard let row = try stream.nextChecked() else {
                         batch.pointee.atEnd = true
                         return true

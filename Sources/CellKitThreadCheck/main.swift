@@ -14,6 +14,7 @@
 // DIR defaults to this executable's folder, where `swift build` puts the C
 // plugins FoobarCells and BenchmarkCells. `--also` resolves further identifiers
 // in every thread and runs their rows unchecked (for trying other plugins).
+// Then a long data file is read ahead on a helper thread (ReadAhead.swift).
 // `--canary` races on purpose (all threads increment one unlocked counter) and
 // must make ThreadSanitizer report: proof the check is live.
 
@@ -304,10 +305,13 @@ if failures.isEmpty && rowsDone != options.rows * options.threads {
     failures.append("\(rowsDone) rows done, expected \(options.rows * options.threads)")
 }
 
+if !options.canary { failures += checkReadAhead(rows: options.rows) }
+
 if failures.isEmpty {
     print(
         "cellkit-threadcheck: OK — \(options.threads) threads × \(options.rows) rows over \(shared.names.count) identifiers "
-            + "from \(pluginPaths.count) plugins, one registry, in \(String(format: "%.2f", seconds)) s")
+            + "from \(pluginPaths.count) plugins, one registry, in \(String(format: "%.2f", seconds)) s"
+            + (options.canary ? "" : "; a data file read ahead on a helper thread, row for row"))
 } else {
     for failure in failures { FileHandle.standardError.write(Data("cellkit-threadcheck: FAIL \(failure)\n".utf8)) }
     exit(1)

@@ -378,3 +378,49 @@ struct IsolationResumeTests {
         #expect(said.hasSuffix("libinprocess.so: initCellForFaulty exited with status 3 at row 1.1\n"), "\(said)")
     }
 }
+
+@Suite("render isolation: a crash of CellKit's own thread reading rows ahead")
+struct ReadAheadCrashTests {
+    let command = OutputCommandTests()
+
+    /// 5,000 streamed rows of the package's Foobar and Bar cells (their hooks run on every row),
+    /// read ahead on a helper thread.
+    func table() throws -> String {
+        let rows = (0..<5_000).map { n in
+            n % 2 == 0 ? #"{"cell":"Foobar","n":\#(n)}"# + "\n" : #"{"cell":"Bar","title":"row \#(n)"}"# + "\n"
+        }
+        let folder = try Render.write([
+            "t.yaml": "sections:\n  - header: Streamed\n    rowsFrom: rows.jsonl\n", "rows.jsonl": rows.joined(),
+        ])
+        return folder
+    }
+
+    @Test("isolated: no plugin is blamed, the worker goes on without reading ahead, the table is whole")
+    func isolated() throws {
+        let folder = try table()
+        let (ending, log) = try command.run(
+            ["render", folder + "/t.yaml", "--output", folder + "/out.txt"],
+            environment: ["CELLKIT_TEST_CRASH_READING_AHEAD": "3000"])
+        #expect(ending == .exited(3), "\(log)")
+        #expect(log.hasPrefix("cellkit: the render, reading a data file ahead, crashed (SIGSEGV) after "), "\(log)")
+        #expect(log.hasSuffix(" rows\n") && log.split(separator: "\n").count == 1, "one line: \(log)")
+        let (plainEnding, plainLog) = try command.run([
+            "render", folder + "/t.yaml", "--output", folder + "/plain.txt", "--no-isolation",
+        ])
+        #expect(plainEnding == .exited(0), "\(plainLog)")
+        let drawn = try command.contents(folder + "/out.txt")
+        #expect(drawn.contains("row 4999"))
+        #expect(drawn == (try command.contents(folder + "/plain.txt")), "every row, none a placeholder")
+    }
+
+    @Test("without isolation: the process ends by the signal, and no plugin's line is printed")
+    func inProcess() throws {
+        let folder = try table()
+        let (ending, log) = try command.run(
+            ["render", folder + "/t.yaml", "--output", folder + "/out.txt", "--no-isolation"],
+            environment: ["CELLKIT_TEST_CRASH_READING_AHEAD": "3000", "SWIFT_BACKTRACE": "enable=no"])
+        #expect(ending == .signaled(SIGSEGV), "\(log)")
+        #expect(!log.contains("crashed"), "\(log)")
+        #expect(try command.files(folder) == ["rows.jsonl", "t.yaml"], "no output, no temporary")
+    }
+}

@@ -281,6 +281,7 @@ public struct DocumentRender: Sendable {
                 badTypes.contains(name) || (!badPlugins.isEmpty && pluginPath(name).map(badPlugins.contains) == true)
             }
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
+            source.readsAhead = plan.readsAhead
             let context = CellContext(stylesheet: document.stylesheet)
             let renderer = try settings.makeRenderer(document, registry: registry, context: context)
             renderer.skipRows = plan.resumeAt

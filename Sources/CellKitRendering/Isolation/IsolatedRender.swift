@@ -36,6 +36,9 @@ package struct WorkerPlan: Sendable, Codable {
     package var quarantinedPluginsOf: [String] = []
     /// Rows that faulted outside plugin code: drawn as placeholders.
     package var placeholderRows: [Int] = []
+    /// Whether long data files are read ahead on a helper thread (`DocumentTable.readsAhead`);
+    /// off after a helper crashed, so that a fault of the same bug falls on the row that has it.
+    package var readsAhead = true
 
     /// A plan for workers `executable arguments…` that render `job`.
     package init(executable: String, arguments: [String], job: DocumentRender.Job, hookTimeout: Double) {
@@ -170,6 +173,12 @@ package final class IsolatedRender {
         let pending = Int(record.pointee.bytesDone)
         if pending > 0 { try sink.write(UnsafeBufferPointer(start: region.output, count: pending)) }
         let rows = Int(record.pointee.rowsDone)
+        if record.pointee.helperFault != 0 {  // CellKit's own, rows ahead of the one drawn: no placeholder
+            guard plan.readsAhead else { throw stuck(rows) }
+            plan.readsAhead = false
+            plan.resumeAt = rows
+            return
+        }
         switch HookProgress.Phase(rawValue: record.pointee.phase) ?? .host {
         case .hook:
             guard let name = HookProgress.identifier(record, slot: Int(record.pointee.typeSlot)),

@@ -67,7 +67,7 @@ public enum CrashReporter {
     /// Writes the line for `outcome` if plugin code is running and no line was written yet.
     private static func report(_ outcome: FaultOutcome) {
         guard !reported, let record = HookProgress.record,
-            record.pointee.phase != HookProgress.Phase.host.rawValue
+            record.pointee.phase != HookProgress.Phase.host.rawValue, record.pointee.helperFault == 0
         else { return }
         reported = true
         let count = FaultLine.write(record, outcome, into: line, capacity: lineCapacity)
@@ -80,7 +80,7 @@ public enum CrashReporter {
     }
 
     /// `signal`'s place in `signals`, or -1; a switch, so the handler may call it.
-    private static func index(_ signal: Int32) -> Int {
+    static func index(_ signal: Int32) -> Int {
         switch signal {
         case SIGSEGV: 0
         case SIGBUS: 1

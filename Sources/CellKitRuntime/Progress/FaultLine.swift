@@ -26,7 +26,7 @@ package enum FaultLine {
         var line = Writer(base: buffer, capacity: capacity - 1)
         let raw = UnsafeRawPointer(record)
         let header = record.pointee
-        let phase = HookProgress.Phase(rawValue: header.phase) ?? .host
+        let phase = header.helperFault != 0 ? .host : HookProgress.Phase(rawValue: header.phase) ?? .host
         switch phase {
         case .hook:
             let slot = Int(header.typeSlot)
@@ -45,7 +45,10 @@ package enum FaultLine {
             line.add(cString: raw + HookProgress.loadFileOffset)
             line.add(phase == .constructor ? ": its constructor" : ": cellkit_plugin_init")
         case .host:
-            line.add("cellkit: the render, outside plugin code,")
+            let helper = header.helperFault != 0
+            line.add(
+                helper ? "cellkit: the render, reading a data file ahead," : "cellkit: the render, outside plugin code,"
+            )
         }
         line.add(" ")
         switch outcome {

@@ -44,6 +44,9 @@ public enum HookProgress {
         @usableFromInline package var bytesDone: Int64 = 0
         /// The type table's entries in use (one past the highest slot registered).
         package var typeCount: Int64 = 0
+        /// The signal that crashed one of CellKit's own threads beside the plugins
+        /// (`HelperThreads`), or 0: when set, the crash is CellKit's whatever `phase` says.
+        package var helperFault: Int32 = 0
 
         /// A record of nothing: host code, no rows.
         package init() {}

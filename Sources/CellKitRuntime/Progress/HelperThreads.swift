@@ -1,0 +1,80 @@
+// CellKit's own threads that run beside plugin code: a long data file's rows read
+// ahead (CellKitDocuments' RowReader). A crash on one of them is CellKit's fault,
+// whatever hook the table's thread is in at that moment. So their crash handler
+// marks the progress record (`Header.helperFault`) before the process dies: the
+// supervisor of an isolated render then blames no plugin, and `CrashReporter`
+// prints no plugin's line. The handler only compares thread ids, stores, and calls
+// sigaction(2) and raise(3): async-signal-safe.
+
+import Glibc
+import Synchronization
+
+/// Marks the threads CellKit runs beside plugin code, so that a crash on one is not blamed on the
+/// hook that runs on the table's thread at that moment.
+package enum HelperThreads {
+    /// Threads marked at once; a thread beyond them runs unmarked (a crash on it is blamed as the
+    /// record says, as before helpers existed).
+    static let capacity = 8
+    /// The marked threads (`pthread_self()`, a read of the thread's own pointer, which a signal
+    /// handler may call), 0 for a free place.
+    private static let marked: InlineArray<8, Atomic<UInt>> = InlineArray { _ in Atomic(0) }
+    private static let installed = Mutex(false)
+    nonisolated(unsafe) private static var previous = UnsafeMutablePointer<sigaction>.allocate(
+        capacity: CrashReporter.signals.count)
+
+    /// Marks the calling thread as CellKit's own (`true`, when it starts) or no longer (`false`,
+    /// before it ends). Installs the crash handlers the first time, if the process keeps a
+    /// progress record (a render worker, or `CrashReporter.install()`); without one there is
+    /// nothing to attribute.
+    @Sendable package static func mark(_ running: Bool) {
+        guard HookProgress.record != nil else { return }
+        let me = pthread_self()
+        if running {
+            installOnce()
+            for k in 0..<capacity
+            where marked[k].compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged {
+                return
+            }
+        } else {
+            for k in 0..<capacity where marked[k].load(ordering: .sequentiallyConsistent) == me {
+                marked[k].store(0, ordering: .sequentiallyConsistent)
+            }
+        }
+    }
+
+    /// Whether the calling thread is marked; for a signal handler.
+    static func callerIsMarked() -> Bool {
+        let me = pthread_self()
+        for k in 0..<capacity where marked[k].load(ordering: .sequentiallyConsistent) == me { return true }
+        return false
+    }
+
+    private static func installOnce() {
+        installed.withLock { installed in
+            guard !installed else { return }
+            installed = true
+            previous.initialize(repeating: sigaction(), count: CrashReporter.signals.count)
+            for (i, signal) in CrashReporter.signals.enumerated() {
+                var action = sigaction()
+                action.__sigaction_handler.sa_sigaction = handler
+                action.sa_flags = SA_SIGINFO | SA_ONSTACK
+                sigemptyset(&action.sa_mask)
+                _ = sigaction(signal, &action, previous + i)
+            }
+        }
+    }
+
+    /// A crash: marks the record if a marked thread crashed, then the previous action (which
+    /// `CrashReporter`'s handler may be). A fault happens again when the handler returns and
+    /// reaches that action; a sent signal is raised again.
+    private static let handler:
+        @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
+            signal, info, _ in
+            if let record = HookProgress.record, HelperThreads.callerIsMarked() {
+                record.pointee.helperFault = signal
+            }
+            let i = CrashReporter.index(signal)
+            if i >= 0 { _ = sigaction(signal, HelperThreads.previous + i, nil) }
+            if let info, info.pointee.si_code <= 0 { raise(signal) }
+        }
+}

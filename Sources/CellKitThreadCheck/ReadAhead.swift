@@ -1,0 +1,50 @@
+// The read-ahead ring (CellKitDocuments' RowReader) under ThreadSanitizer: a long
+// JSON Lines file read by a helper thread a few batches ahead of this one, checked
+// row by row against the same file read on this thread alone, and readers dropped
+// early (before, within and after the ring first filled) so the helper is woken,
+// stopped and joined at every point. The helper marks itself for crash attribution
+// (HelperThreads) as in a render worker.
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import Foundation
+
+/// Failures of the read-ahead check over a file of `rows` rows (at least 5,000, so the ring wraps).
+func checkReadAhead(rows requested: Int) -> [String] {
+    let rows = max(requested, 5_000)
+    let folder = NSTemporaryDirectory() + "cellkit-threadcheck-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let lines = (0..<rows).map { n in
+            #"{"cell":"Cell\#(n % 20)","n":\#(n),"text":"row \#(n) 日本語 \"quoted\"","list":[1,{"a":null}]}"# + "\n"
+        }
+        try lines.joined().write(toFile: folder + "/rows.jsonl", atomically: true, encoding: .utf8)
+        try "sections:\n  - rowsFrom: rows.jsonl\n".write(
+            toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        guard case .file(let file) = try TableDocument(contentsOf: folder + "/t.yaml").sections[0].rows else {
+            return ["read-ahead: the document has no data file"]
+        }
+        HookProgress.installPrivate()
+        let alone = try RowStream(file)
+        let reader = try RowReader(file, skipping: 0, rows: rows, readAhead: true, marking: HelperThreads.mark)
+        guard reader.readsAhead else { return ["read-ahead: no helper thread started"] }
+        var n = 0
+        while let expected = try alone.next() {
+            guard let row = try reader.next() else { return ["read-ahead: ended after \(n) rows of \(rows)"] }
+            if row.cell != expected.cell || row.line != expected.line || row.data.rowValue != expected.data.rowValue {
+                return ["read-ahead: row \(n) differs from the file read on one thread"]
+            }
+            n += 1
+        }
+        if try reader.next() != nil { return ["read-ahead: a row after the end"] }
+        for stop in [0, 1, 300, 2_100, rows - 1] {
+            let early = try RowReader(file, skipping: 0, rows: rows, readAhead: true, marking: HelperThreads.mark)
+            for _ in 0..<stop { _ = try early.next() }
+        }
+        return n == rows ? [] : ["read-ahead: \(n) rows read, expected \(rows)"]
+    } catch {
+        return ["read-ahead: \(error)"]
+    }
+}
