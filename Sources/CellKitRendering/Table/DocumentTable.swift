@@ -148,7 +148,8 @@ public final class DocumentTable: TableDataSource, TableDelegate {
                 streams[indexPath.section] = nil  // its helper, if any, stops first
                 // Read ahead only in a counted file (the renderer counts first): a count is a pass.
                 let rows = counts[indexPath.section] ?? 0
-                stream = try RowReader(file, skipping: indexPath.row, rows: rows, readAhead: readsAhead)
+                stream = try RowReader(
+                    file, skipping: indexPath.row, rows: rows, readAhead: readsAhead, marking: HelperThreads.mark)
                 streams[indexPath.section] = stream
             }
             try stream!.skip(to: indexPath.row)
