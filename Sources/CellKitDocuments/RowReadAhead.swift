@@ -26,7 +26,8 @@ import Synchronization
 /// A data file's rows in order, as `RowStream.next()` gives them: read on the calling thread or,
 /// for a JSON Lines file with many rows left, checked by a helper thread up to `depth` batches of
 /// `batchRows` rows ahead. Rows, errors and the end of the file come in the file's order either way.
-/// Use it from one thread at a time; the helper is stopped and joined when it goes.
+/// Use it from one thread at a time (so its state skips the runtime exclusivity checks); the
+/// helper is stopped and joined when it goes.
 package final class RowReader {
     /// Below this many rows to read, a helper thread (about 30 µs to start, and a batch read
     /// before the first row) costs more than it saves.
@@ -37,7 +38,10 @@ package final class RowReader {
     /// The file read.
     package let file: DataFile
     /// Rows returned so far, counted from the start of the file (skipped rows included).
-    package private(set) var rowsRead = 0
+    package var rowsRead: Int { read }
+    // Read through a getter by other modules: a stored property accessed from another
+    // module gets a runtime exclusivity check whatever its own attribute says.
+    @exclusivity(unchecked) private var read = 0
 
     /// Whether a helper thread reads the rows ahead.
     package var readsAhead: Bool { helper != nil }
@@ -47,9 +51,9 @@ package final class RowReader {
     /// The helper, if one reads ahead: what it shares with this thread, and its thread.
     private let helper: (shared: Shared, thread: pthread_t)?
     /// Batches taken from the ring so far; the current one's next row and where it is.
-    private var taken = 0, row = 0, offset = 0
+    @exclusivity(unchecked) private var taken = 0, row = 0, offset = 0
     /// The cell names read, made into strings on this thread.
-    private var names = RowStream.KnownCells()
+    @exclusivity(unchecked) private var names = RowStream.KnownCells()
 
     /// Opens `file` and skips its first `skipping` rows. A helper reads ahead when `readAhead` is set,
     /// the file is JSON Lines, at least `minimumRows` of its `rows` are left, and a thread can start.
@@ -62,7 +66,7 @@ package final class RowReader {
         self.file = file
         stream = try RowStream(file)
         try stream.skip(skipping)
-        rowsRead = stream.rowsRead
+        read = stream.rowsRead
         guard readAhead, file.format == .jsonLines, rows - stream.rowsRead >= Self.minimumRows else {
             helper = nil
             return
@@ -81,7 +85,7 @@ package final class RowReader {
     /// The next row, or nil at the end of the file; an error at its place in the file.
     package func next() throws(DocumentError) -> StreamedRow? {
         guard let shared = helper?.shared else {
-            defer { rowsRead = stream.rowsRead }
+            defer { read = stream.rowsRead }
             return try stream.next()
         }
         while true {
@@ -89,7 +93,7 @@ package final class RowReader {
                 let batch = shared.slots + (taken - 1) % Self.depth
                 if row < batch.pointee.rows {
                     row += 1
-                    rowsRead += 1
+                    read += 1
                     return batch.pointee.row(at: &offset, names: &names)
                 }
                 if let error = batch.pointee.error { throw error }
@@ -106,7 +110,7 @@ package final class RowReader {
     package func skip(to row: Int) throws(DocumentError) {
         guard helper != nil else {
             try stream.skip(row - rowsRead)
-            rowsRead = stream.rowsRead
+            read = stream.rowsRead
             return
         }
         while rowsRead < row, try next() != nil {}

@@ -46,7 +46,7 @@ public struct LaidOutText: Sendable, Equatable {
 
     /// Lines `lines` of `text`.
     package init(_ text: TextBytes, lines: [TextLine]) {
-        (self.text, self.lines, base) = (text, lines, UnsafePointer(text.base))
+        (self.text, self.lines, base) = (text, lines, text.withBytes { $0.baseAddress! })
     }
 
     /// Lines of the given texts, each measured now (glyphs, headers, tests).

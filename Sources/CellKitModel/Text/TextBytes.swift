@@ -16,7 +16,10 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
     @exclusivity(unchecked) private var capacity: Int
     /// True when no byte of the text is a control character or starts a hidden scalar
     /// (see `UTF8Bytes.isHidden`): the sanitizer would leave it as it is.
-    @exclusivity(unchecked) package private(set) var isClean: Bool
+    package var isClean: Bool { clean }
+    // Read through a getter by other modules: a stored property accessed from another
+    // module gets a runtime exclusivity check whatever its own attribute says.
+    @exclusivity(unchecked) private var clean: Bool
 
     /// `bytes`, checked: invalid UTF-8 replaced by U+FFFD.
     package convenience init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -26,7 +29,7 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
 
     /// No text yet, room for `capacity` bytes.
     package init(capacity: Int) {
-        (base, count, self.capacity, isClean) = (.allocate(capacity: max(capacity, 16)), 0, max(capacity, 16), true)
+        (base, count, self.capacity, clean) = (.allocate(capacity: max(capacity, 16)), 0, max(capacity, 16), true)
     }
 
     /// The text of `string`.
@@ -52,17 +55,19 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
             base = .allocate(capacity: capacity)
         }
         if let source = bytes.baseAddress { base.update(from: source, count: bytes.count) }
-        (count, isClean) = (bytes.count, clean)
+        (count, self.clean) = (bytes.count, clean)
     }
 
     /// `body` over the text's bytes.
     @inlinable @inline(__always)
-    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        body(UnsafeBufferPointer(start: base, count: count))
-    }
+    package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { body(bytes) }
+
+    /// The text's bytes, for `withBytes`. Not inlinable, as `byteCount`: inlined into another
+    /// module, the reads of `base` and `count` each got a runtime exclusivity check (callgrind).
+    @usableFromInline var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
     /// The number of bytes.
-    @inlinable package var byteCount: Int { count }
+    package var byteCount: Int { count }
 
     /// The text as a String (made now: for reading it back, not for drawing it).
     package var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
