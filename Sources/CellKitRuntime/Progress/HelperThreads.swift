@@ -18,9 +18,13 @@ package enum HelperThreads {
     /// The marked threads (`pthread_self()`, a read of the thread's own pointer, which a signal
     /// handler may call), 0 for a free place.
     private static let marked: InlineArray<8, Atomic<UInt>> = InlineArray { _ in Atomic(0) }
-    private static let installed = Mutex(false)
-    nonisolated(unsafe) private static var previous = UnsafeMutablePointer<sigaction>.allocate(
-        capacity: CrashReporter.signals.count)
+    private static let installing = Mutex(())
+    /// The actions the handler hands over to, in `CrashReporter.signals` order.
+    nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
+        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashReporter.signals.count)
+        actions.initialize(repeating: sigaction(), count: CrashReporter.signals.count)
+        return actions
+    }()
 
     /// Marks the calling thread as CellKit's own (`true`, when it starts) or no longer (`false`,
     /// before it ends). Installs the crash handlers the first time, if the process keeps a
@@ -49,11 +53,15 @@ package enum HelperThreads {
         return false
     }
 
+    /// Installs the handlers unless they are in place: once, and again in a forked child whose
+    /// signal actions were reset (ForkedWorker) after this process had installed them.
     private static func installOnce() {
-        installed.withLock { installed in
-            guard !installed else { return }
-            installed = true
-            previous.initialize(repeating: sigaction(), count: CrashReporter.signals.count)
+        installing.withLock { _ in
+            var current = sigaction()
+            guard sigaction(SIGSEGV, nil, &current) == 0,
+                unsafeBitCast(current.__sigaction_handler.sa_sigaction, to: Int.self)
+                    != unsafeBitCast(handler, to: Int.self)
+            else { return }
             for (i, signal) in CrashReporter.signals.enumerated() {
                 var action = sigaction()
                 action.__sigaction_handler.sa_sigaction = handler
