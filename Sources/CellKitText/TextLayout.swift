@@ -89,6 +89,12 @@ public struct LaidOutText: Sendable, Equatable {
         return UnsafeBufferPointer(start: base + line.start, count: line.end - line.start)
     }
 
+    /// The lines, moved out: none are left (the text is kept).
+    package mutating func takeLines() -> [TextLine] {
+        defer { lines = [] }
+        return lines
+    }
+
     /// The first `n` lines only.
     package mutating func keepFirst(_ n: Int) {
         if lines.count > n { lines.removeSubrange(n...) }
@@ -124,18 +130,30 @@ package enum TextLayout {
     }
 
     /// `laidOut(_:width:maxLines:mode:)` of a label's text as it holds it: the lines share its bytes.
-    package static func laidOut(_ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode) -> LaidOutText {
+    /// The lines go into `spare`'s memory when it has room (an empty list a layout kept from a row
+    /// before), so that a label's row allocates no list.
+    package static func laidOut(
+        _ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode, reusing spare: consuming [TextLine] = []
+    ) -> LaidOutText {
         guard width > 0, maxLines > 0, text.byteCount > 0 else { return LaidOutText() }
+        var lines = consume spare
         return text.withBytes { bytes in
             // The common case: one short line of plain ASCII.
             let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
             if ascii == bytes.count, ascii <= width {
-                return LaidOutText(text, lines: [TextLine(0, ascii, columns: ascii)])
+                lines.append(TextLine(0, ascii, columns: ascii))
+                return LaidOutText(text, lines: lines)
             }
-            guard maxLines == 1 else { return wrapped(text, bytes, width: width, maxLines: maxLines, mode: mode) }
+            guard maxLines == 1 else {
+                // Swapped out of the captured list: passing it would copy it (shared, then appended to).
+                var own: [TextLine] = []
+                swap(&own, &lines)
+                return wrapped(text, bytes, width: width, maxLines: maxLines, mode: mode, into: &own)
+            }
             let first = lineEnd(bytes, from: 0)
             if first.end == bytes.count, first.width <= width {
-                return LaidOutText(text, lines: [TextLine(0, first.end, columns: first.width)])
+                lines.append(TextLine(0, first.end, columns: first.width))
+                return LaidOutText(text, lines: lines)
             }
             return single(text, bytes, width: width, mode: mode, firstLineEnd: first.end)
         }
@@ -144,9 +162,9 @@ package enum TextLayout {
     /// Wrapped lines of `text` (whose UTF-8 is `bytes`); with a truncating mode, the last one ends in
     /// an ellipsis when more text follows (that line is added after the text).
     static func wrapped(
-        _ text: TextBytes, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode
+        _ text: TextBytes, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode,
+        into lines: inout [TextLine]
     ) -> LaidOutText {
-        var lines: [TextLine] = []
         lines.reserveCapacity(min(maxLines, 8))
         let byWord = mode != .charWrap
         let truncating = mode == .truncateTail || mode == .truncateHead || mode == .truncateMiddle

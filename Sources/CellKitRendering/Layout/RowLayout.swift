@@ -96,6 +96,25 @@ public struct RowLayout: Sendable, Encodable {
     /// The views in paint order: image, labels, subviews (in the order they were added), accessory.
     /// Later views are drawn over earlier ones.
     public var views: [PlacedView]
+    /// Emptied line lists of the views of rows before, whose memory the next row's labels reuse
+    /// (`recycleViews()`): a list allocated and freed per label per row was 3 % of a wrapped row.
+    var spareLines: [[TextLine]] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case indexPath, identifier, width, height, position, isSelected, background, backgroundColor, views
+    }
+
+    /// Drops the views, keeping their line lists' memory for the next row's labels. A renderer
+    /// calls it as soon as a row is written, so that the views let go of their labels' text
+    /// before the next row's hooks set theirs (a label that alone holds its text reuses it).
+    mutating func recycleViews() {
+        while var view = views.popLast() {
+            var lines = view.laidOut.takeLines()
+            guard lines.capacity > 0 else { continue }
+            lines.removeAllKeepingCapacity()
+            spareLines.append(lines)
+        }
+    }
 }
 
 /// Lays out configured cells for one table: UITableViewCell's anatomy in character cells, with the
@@ -177,6 +196,11 @@ public struct CellLayout: Sendable {
             let lines: LaidOutText
         }
         private var text: Entry?, detail: Entry?
+        /// Emptied line lists to lay labels out into (`RowLayout.spareLines`).
+        var spare: [[TextLine]] = []
+
+        /// An emptied line list of a row before, or a new one.
+        mutating func spareLines() -> [TextLine] { spare.popLast() ?? [] }
 
         /// `text` (the label's) broken into at most `maxLines` lines of `width` columns, and their columns.
         mutating func lines(of label: View, _ text: TextBytes, width: Int, maxLines: Int) -> LaidOutText {
@@ -186,7 +210,7 @@ public struct CellLayout: Sendable {
             }
             let lines = TextLayout.laidOut(
                 TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines,
-                mode: label.lineBreakMode)
+                mode: label.lineBreakMode, reusing: spareLines())
             let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
             if self.text == nil || self.text?.label == id { self.text = entry } else { detail = entry }
             return lines
@@ -218,10 +242,12 @@ public struct CellLayout: Sendable {
     func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         let fill = selected ? selectedFill(cell) : cell.background
-        row.views.removeAllKeepingCapacity()
+        row.recycleViews()
         row.views.reserveCapacity(4 + cell.subviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
         var memo = LineMemo()
+        swap(&memo.spare, &row.spareLines)
+        defer { swap(&memo.spare, &row.spareLines) }  // what the row did not use
         let height =
             height.map { min(max($0, 1), PluginLimits.maxRowHeight) }
             ?? naturalHeight(of: cell, area: area, memo: &memo)
@@ -239,7 +265,9 @@ public struct CellLayout: Sendable {
             for k in views.indices {
                 unowned(unsafe) let view = views[k]
                 if view.isHidden { continue }
-                if let placed = placeSubview(view, clipWidth: area.accessoryX, height: height, selected: selected) {
+                if let placed = placeSubview(
+                    view, clipWidth: area.accessoryX, height: height, selected: selected, memo: &memo)
+                {
                     row.views.append(placed)
                 }
             }
@@ -431,7 +459,9 @@ public struct CellLayout: Sendable {
     // MARK: Subviews
 
     /// A subview at its frame in the content view, clipped to the row; nil if nothing of it shows.
-    private func placeSubview(_ view: View, clipWidth: Int, height: Int, selected: Bool) -> PlacedView? {
+    private func placeSubview(
+        _ view: View, clipWidth: Int, height: Int, selected: Bool, memo: inout LineMemo
+    ) -> PlacedView? {
         let f = view.frame
         let x0 = max(0, f.x), y0 = max(0, f.y)
         let x1 = min(clipWidth, f.x + f.width), y1 = min(height, f.y + f.height)
@@ -455,7 +485,7 @@ public struct CellLayout: Sendable {
                 view.textBytes.map {
                     TextLayout.laidOut(
                         TextSanitizer.visible($0, keepNewlines: true), width: f.width, maxLines: maxLines,
-                        mode: view.lineBreakMode)
+                        mode: view.lineBreakMode, reusing: memo.spareLines())
                 } ?? LaidOutText()
             lines.keepFirst(frame.height)
             var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: lines)

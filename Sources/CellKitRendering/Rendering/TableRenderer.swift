@@ -129,7 +129,7 @@ public final class TableRenderer {
                     try format.row(laidOut, isFirst: r == first, isLast: r == last, to: out)
                     // Let go of the row's text before the next row's hooks set theirs: a label
                     // that alone holds its text's buffer writes the next text into it.
-                    laidOut.views.removeAllKeepingCapacity()
+                    laidOut.recycleViews()
                     index += 1
                     if let progress { HookProgress.rowsDone(progress, rows: index, bytes: out.count) }
                     try out.flushIfFull()
