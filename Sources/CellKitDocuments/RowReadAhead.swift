@@ -17,6 +17,11 @@
 // its `asleep` flag and looking again (Dekker's order: both sequentially
 // consistent), and the other wakes it. The helper is woken only once half the ring
 // is free: a wake-up costs about 25 µs on these machines.
+//
+// Memory is bounded whatever the file holds: a batch ends at 256 rows or 512 KiB, and
+// the helper waits while the batches it handed over hold more than 8 MiB (`Limits`).
+// With records of the longest length a data file may have (`RowStream.longestRecord`,
+// 16 MiB) that is at most 8 MiB plus one batch ahead: about 25 MiB.
 
 import CellKitModel
 import Dispatch
@@ -24,16 +29,26 @@ import Foundation
 import Synchronization
 
 /// A data file's rows in order, as `RowStream.next()` gives them: read on the calling thread or,
-/// for a JSON Lines file with many rows left, checked by a helper thread up to `depth` batches of
-/// `batchRows` rows ahead. Rows, errors and the end of the file come in the file's order either way.
+/// for a JSON Lines file with many rows left, checked by a helper thread up to `depth` batches
+/// ahead, within `Limits`. Rows, errors and the end of the file come in the file's order either way.
 /// Use it from one thread at a time (so its state skips the runtime exclusivity checks); the
 /// helper is stopped and joined when it goes.
 package final class RowReader {
-    /// Below this many rows to read, a helper thread (about 30 µs to start, and a batch read
-    /// before the first row) costs more than it saves.
-    package static let minimumRows = 2048
-    /// Rows a batch holds, and the batches in the ring.
-    package static let batchRows = 256, depth = 8
+    /// How far ahead a helper reads, and when there is one.
+    package struct Limits: Sendable {
+        /// Below this many rows to read, a helper thread (about 30 µs to start, and a batch read
+        /// before the first row) costs more than it saves.
+        package var minimumRows = 2048
+        /// A batch ends at this many rows, or once its rows take `batchBytes` bytes; the helper
+        /// waits while the batches it handed over take more than `bytesAhead`.
+        package var batchRows = 256, batchBytes = 512 << 10, bytesAhead = 8 << 20
+
+        /// The limits a render uses.
+        package static let standard = Limits()
+    }
+
+    /// The batches in the ring.
+    static let depth = 8
 
     /// The file read.
     package let file: DataFile
@@ -45,6 +60,9 @@ package final class RowReader {
 
     /// Whether a helper thread reads the rows ahead.
     package var readsAhead: Bool { helper != nil }
+    /// The most bytes of rows the helper had handed over and this thread had not given back;
+    /// read it after the last row (tests).
+    package var mostBytesAhead: Int { helper?.shared.mostHandedOver ?? 0 }
 
     /// The stream: read here when there is no helper, the helper's alone while there is one.
     private let stream: RowStream
@@ -60,18 +78,18 @@ package final class RowReader {
     /// The helper calls `marking` with true when it starts and false before it ends (crash
     /// attribution: `HelperThreads.mark`).
     package init(
-        _ file: DataFile, skipping: Int, rows: Int, readAhead: Bool,
+        _ file: DataFile, skipping: Int, rows: Int, readAhead: Bool, limits: Limits = .standard,
         marking: (@Sendable (Bool) -> Void)? = nil
     ) throws(DocumentError) {
         self.file = file
         stream = try RowStream(file)
         try stream.skip(skipping)
         read = stream.rowsRead
-        guard readAhead, file.format == .jsonLines, rows - stream.rowsRead >= Self.minimumRows else {
+        guard readAhead, file.format == .jsonLines, rows - stream.rowsRead >= limits.minimumRows else {
             helper = nil
             return
         }
-        let shared = Shared(stream, marking: marking)
+        let shared = Shared(stream, limits: limits, marking: marking)
         helper = shared.start().map { (shared, $0) }
     }
 
@@ -98,7 +116,7 @@ package final class RowReader {
                 }
                 if let error = batch.pointee.error { throw error }
                 if batch.pointee.atEnd { return nil }
-                shared.give()
+                shared.give(bytes: batch.pointee.used)
             }
             shared.take(taken)
             (taken, row, offset) = (taken + 1, 0, 0)
@@ -120,8 +138,9 @@ package final class RowReader {
     /// member offsets; in the batch that ends the file, then the error or the end.
     struct Batch: ~Copyable {
         private var bytes = UnsafeMutableRawPointer.allocate(byteCount: 64 << 10, alignment: 8)
-        private var capacity = 64 << 10, used = 0
-        private(set) var rows = 0
+        private var capacity = 64 << 10
+        /// Bytes and rows in the batch.
+        private(set) var used = 0, rows = 0
         /// Cell names that had to be decoded (escapes), by `Entry.cellStart`.
         private var decoded: [String] = []
         var error: DocumentError?
@@ -141,9 +160,14 @@ package final class RowReader {
 
         deinit { bytes.deallocate() }
 
+        /// Empties the batch, and gives back the memory a long record made it take.
         mutating func removeAll() {
             (used, rows) = (0, 0)
             decoded.removeAll(keepingCapacity: true)
+            if capacity > 1 << 20 {
+                bytes.deallocate()
+                (bytes, capacity) = (.allocate(byteCount: 64 << 10, alignment: 8), 64 << 10)
+            }
         }
 
         /// Appends a checked row.
@@ -211,16 +235,21 @@ package final class RowReader {
         // thread has it at a time, and the counts' sequentially consistent stores and loads
         // order its memory. `stream` is the helper's alone once it starts.
         let stream: RowStream
+        let limits: Limits
         let marking: (@Sendable (Bool) -> Void)?
         let slots: UnsafeMutablePointer<Batch>
         let produced = Atomic(0), consumed = Atomic(0)
+        /// Bytes of the batches produced and not yet given back, and the most they were (the
+        /// helper's; read once it has handed over the last batch).
+        let bytesHandedOver = Atomic(0)
+        var mostHandedOver = 0
         let helperAsleep = Atomic(false), readerAsleep = Atomic(false), stopping = Atomic(false)
         // Made at 0: libdispatch traps when a semaphore goes while its value is below the one
         // it was made with.
         let helperWake = DispatchSemaphore(value: 0), readerWake = DispatchSemaphore(value: 0)
 
-        init(_ stream: RowStream, marking: (@Sendable (Bool) -> Void)?) {
-            (self.stream, self.marking) = (stream, marking)
+        init(_ stream: RowStream, limits: Limits, marking: (@Sendable (Bool) -> Void)?) {
+            (self.stream, self.limits, self.marking) = (stream, limits, marking)
             slots = .allocate(capacity: RowReader.depth)
             for k in 0..<RowReader.depth { (slots + k).initialize(to: Batch()) }
         }
@@ -250,14 +279,24 @@ package final class RowReader {
             }
         }
 
-        /// The table's thread: gives its batch back; wakes the helper once half the ring is free.
-        func give() {
+        /// The table's thread: gives back its batch of `bytes` bytes; wakes the helper once half the
+        /// ring and half the bytes it may hand over are free (so, at the latest, when the table's
+        /// thread has given back every batch and must wait).
+        func give(bytes: Int) {
+            let left = bytesHandedOver.subtract(bytes, ordering: .sequentiallyConsistent).newValue
             let now = consumed.add(1, ordering: .sequentiallyConsistent).newValue
             guard helperAsleep.load(ordering: .sequentiallyConsistent),
                 produced.load(ordering: .sequentiallyConsistent) - now <= RowReader.depth / 2,
+                left <= limits.bytesAhead / 2,
                 helperAsleep.exchange(false, ordering: .sequentiallyConsistent)
             else { return }
             helperWake.signal()
+        }
+
+        /// The helper, with `n` batches produced: whether it must wait for the table's thread.
+        private func mustWait(_ n: Int) -> Bool {
+            n - consumed.load(ordering: .sequentiallyConsistent) == RowReader.depth
+                || bytesHandedOver.load(ordering: .sequentiallyConsistent) > limits.bytesAhead
         }
 
         /// The helper: fills batch after batch until the file ends, an error, or the reader goes.
@@ -267,11 +306,14 @@ package final class RowReader {
             defer { shared.marking?(false) }
             var n = 0
             while !shared.stopping.load(ordering: .sequentiallyConsistent) {
-                if n - shared.consumed.load(ordering: .sequentiallyConsistent) == RowReader.depth {
+                if shared.mustWait(n) {
                     shared.sleepWhileFull(n)
                     continue
                 }
-                let last = shared.fill(shared.slots + n % RowReader.depth)
+                let batch = shared.slots + n % RowReader.depth
+                let last = shared.fill(batch)
+                let handedOver = shared.bytesHandedOver.add(batch.pointee.used, ordering: .sequentiallyConsistent)
+                shared.mostHandedOver = max(shared.mostHandedOver, handedOver.newValue)
                 n += 1
                 shared.produced.store(n, ordering: .sequentiallyConsistent)
                 if shared.readerAsleep.load(ordering: .sequentiallyConsistent),
@@ -287,9 +329,7 @@ package final class RowReader {
         /// The helper, with `n` batches produced and the ring full: sleeps until woken.
         private func sleepWhileFull(_ n: Int) {
             helperAsleep.store(true, ordering: .sequentiallyConsistent)
-            if n - consumed.load(ordering: .sequentiallyConsistent) == RowReader.depth,
-                !stopping.load(ordering: .sequentiallyConsistent)
-            {
+            if mustWait(n), !stopping.load(ordering: .sequentiallyConsistent) {
                 helperWake.wait()
             }
             helperAsleep.store(false, ordering: .sequentiallyConsistent)
@@ -301,11 +341,11 @@ package final class RowReader {
         static let crashAt = getenv("CELLKIT_TEST_CRASH_READING_AHEAD").flatMap { Int(String(cString: $0)) }
         #endif
 
-        /// Reads up to `batchRows` rows into `batch`; true when the batch ends the file.
+        /// Reads rows into `batch` up to the limits of a batch; true when the batch ends the file.
         private func fill(_ batch: UnsafeMutablePointer<Batch>) -> Bool {
             batch.pointee.removeAll()
             do {
-                while batch.pointee.rows < RowReader.batchRows {
+                while batch.pointee.rows < limits.batchRows, batch.pointee.used < limits.batchBytes {
                     #if DEBUG
                     if stream.rowsRead == Self.crashAt { raise(SIGSEGV) }
                     #endif

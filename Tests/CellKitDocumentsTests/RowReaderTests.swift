@@ -113,6 +113,28 @@ struct RowReaderTests {
         }  // each goes here: its helper is woken and joined, or the test hangs
     }
 
+    @Test("however long the records, the helper holds no more than its limits ahead")
+    func memoryBound() throws {
+        let text = (0..<400).map { n in
+            "{\"cell\": \"Default\", \"n\": \(n), \"text\": \"\(String(repeating: "x", count: 6_000))\"}\n"
+        }.joined()
+        let file = try file(text, name: "bound")
+        let stream = try RowStream(file)
+        let expected = drain { () throws(DocumentError) in try stream.next() }
+        let limits = RowReader.Limits(minimumRows: 10, batchRows: 256, batchBytes: 8 << 10, bytesAhead: 16 << 10)
+        let reader = try RowReader(file, skipping: 0, rows: 400, readAhead: true, limits: limits)
+        var got = [Read]()
+        if let first = try reader.next() {
+            got.append(.row(cell: first.cell, line: first.line, column: first.column, data: first.data.rowValue))
+            usleep(100_000)  // the helper runs ahead as far as it may
+        }
+        got += drain { () throws(DocumentError) in try reader.next() }
+        #expect(firstDifference(got, expected) == nil)
+        // It went as far as the limit, and stopped there: one batch (8 KiB and a row) past 16 KiB.
+        #expect(reader.mostBytesAhead > limits.bytesAhead)
+        #expect(reader.mostBytesAhead <= limits.bytesAhead + limits.batchBytes + 6_200)
+    }
+
     @Test("no helper for a short file, a CSV file, or when told not to")
     func whenNot() throws {
         let short = try file(Self.lines(100, seed: 5), name: "short")
