@@ -19,9 +19,10 @@
 // is free: a wake-up costs about 25 µs on these machines.
 //
 // Memory is bounded whatever the file holds: a batch ends at 256 rows or 512 KiB, and
-// the helper waits while the batches it handed over hold more than 8 MiB (`Limits`).
-// With records of the longest length a data file may have (`RowStream.longestRecord`,
-// 16 MiB) that is at most 8 MiB plus one batch ahead: about 25 MiB.
+// the helper waits while the batches it handed over hold more than 8 MiB (`Limits`);
+// before it waits it gives back the memory of the batches returned to it. With records
+// of the longest length a data file may have (`RowStream.longestRecord`, 16 MiB), the
+// batches hold at most two of them: the one being read and the next, about 33 MiB.
 
 import CellKitModel
 import Dispatch
@@ -326,8 +327,11 @@ package final class RowReader {
             return nil
         }
 
-        /// The helper, with `n` batches produced and the ring full: sleeps until woken.
+        /// The helper, with `n` batches produced and the ring full: sleeps until woken. First it
+        /// empties the batches given back, so that those long records made large keep no memory.
         private func sleepWhileFull(_ n: Int) {
+            let free = consumed.load(ordering: .sequentiallyConsistent) + RowReader.depth - n
+            for k in 0..<free { (slots + (n + k) % RowReader.depth).pointee.removeAll() }
             helperAsleep.store(true, ordering: .sequentiallyConsistent)
             if mustWait(n), !stopping.load(ordering: .sequentiallyConsistent) {
                 helperWake.wait()
