@@ -137,6 +137,7 @@ package enum TextLayout {
     ) -> LaidOutText {
         guard width > 0, maxLines > 0, text.byteCount > 0 else { return LaidOutText() }
         var lines = consume spare
+        if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }  // a caller's, not emptied
         return text.withBytes { bytes in
             // The common case: one short line of plain ASCII.
             let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
