@@ -18,7 +18,8 @@ package enum HelperThreads {
     /// The marked threads (`pthread_self()`, a read of the thread's own pointer, which a signal
     /// handler may call), 0 for a free place.
     private static let marked: InlineArray<8, Atomic<UInt>> = InlineArray { _ in Atomic(0) }
-    private static let installing = Mutex(())
+    /// Whether this process (or the one it was forked from) installed the handlers.
+    private static let installed = Mutex(false)
     /// The actions the handler hands over to, in `CrashReporter.signals` order.
     nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
         let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashReporter.signals.count)
@@ -27,14 +28,14 @@ package enum HelperThreads {
     }()
 
     /// Marks the calling thread as CellKit's own (`true`, when it starts) or no longer (`false`,
-    /// before it ends). Installs the crash handlers the first time, if the process keeps a
-    /// progress record (a render worker, or `CrashReporter.install()`); without one there is
-    /// nothing to attribute.
+    /// before it ends). Installs the crash handlers if they are not in place and the process
+    /// keeps a progress record (a render worker, or `CrashReporter.install()`); without one there
+    /// is nothing to attribute.
     @Sendable package static func mark(_ running: Bool) {
         guard HookProgress.record != nil else { return }
         let me = pthread_self()
         if running {
-            installOnce()
+            installIfMissing()
             for k in 0..<capacity
             where marked[k].compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged {
                 return
@@ -53,15 +54,17 @@ package enum HelperThreads {
         return false
     }
 
-    /// Installs the handlers unless they are in place: once, and again in a forked child whose
-    /// signal actions were reset (ForkedWorker) after this process had installed them.
-    private static func installOnce() {
-        installing.withLock { _ in
+    /// Installs the handlers the first time, and again in a forked child whose signal actions
+    /// were reset to the default (ForkedWorker) after its parent had installed them. Not over
+    /// another handler installed after ours: that one hands over to ours, and ours to it would
+    /// loop.
+    private static func installIfMissing() {
+        installed.withLock { installed in
             var current = sigaction()
-            guard sigaction(SIGSEGV, nil, &current) == 0,
-                unsafeBitCast(current.__sigaction_handler.sa_sigaction, to: Int.self)
-                    != unsafeBitCast(handler, to: Int.self)
-            else { return }
+            guard sigaction(SIGSEGV, nil, &current) == 0 else { return }
+            let action = unsafeBitCast(current.__sigaction_handler.sa_sigaction, to: Int.self)
+            guard !installed || action == 0 else { return }  // 0: SIG_DFL
+            installed = true
             for (i, signal) in CrashReporter.signals.enumerated() {
                 var action = sigaction()
                 action.__sigaction_handler.sa_sigaction = handler
