@@ -23,8 +23,9 @@ struct ListCommand: ParsableCommand {
     static func lines(_ catalog: Catalog) -> [String] {
         let plugins = catalog.plugins  // decoded once: the property builds the array each time
         var lines = ["Search path (first wins):"]
-        for (i, entry) in catalog.options.searchPath.entries.enumerated() {
-            lines.append("  \(i + 1). \(entry.path)  (\(entry.origin.rawValue))")
+        let searchPath = catalog.options.searchPath
+        for (i, (entry, path)) in zip(searchPath.entries, searchPath.describedPaths).enumerated() {
+            lines.append("  \(i + 1). \(path)  (\(entry.origin.rawValue))")  // a missing folder is marked
         }
         lines.append("")
         lines.append("Built-in cell types (no plugin; they win over plugin types of the same name):")

@@ -391,6 +391,15 @@ struct BrokenPluginCommandTests {
         #expect(inspected == 1)
         #expect(output == String(expected.dropFirst(2)) + "\n")
     }
+
+    @Test("list marks a search-path folder that does not exist, and says so under Skipped")
+    func listMissingFolder() throws {
+        let missing = try Fixtures.folder() + "/no-such-plugins"
+        let (status, text) = try command.cellkit(["list", "--plugin-path", missing])
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("  1. \(missing) (no such folder)  (--plugin-path)\n"), "\(text)")
+        #expect(text.contains("  \(missing): no such folder (given by --plugin-path)\n"), "\(text)")
+    }
 }
 
 extension Result {
