@@ -25,6 +25,7 @@
 // batches hold at most two of them: the one being read and the next, about 33 MiB.
 
 import CellKitModel
+import CellKitText
 import Dispatch
 import Foundation
 import Synchronization
@@ -113,7 +114,7 @@ package final class RowReader {
                 if row < batch.pointee.rows {
                     row += 1
                     read += 1
-                    return batch.pointee.row(at: &offset, names: &names)
+                    return batch.pointee.row(at: &offset, names: &names, plan: shared.plan)
                 }
                 if let error = batch.pointee.error { throw error }
                 if batch.pointee.atEnd { return nil }
@@ -151,12 +152,15 @@ package final class RowReader {
         /// and its cell name's bytes in the record (`cellLength` -1: none; -2: `decoded[cellStart]`).
         struct Entry {
             var line: Int, column: Int, recordBytes: Int, offsetCount: Int, cellStart: Int, cellLength: Int
+            /// Bytes of the lines worked out ahead for the row (`JSONRecord`'s planned part).
+            var plannedBytes = 0
 
             /// Bytes from the entry's start to its record, to its member offsets, and to the next
             /// entry (each part starts 8-byte aligned).
             static let recordStart = MemoryLayout<Entry>.stride
             var offsetsStart: Int { Self.recordStart + (recordBytes + 7) & ~7 }
-            var size: Int { (offsetsStart + offsetCount * 4 + 7) & ~7 }
+            var plannedStart: Int { offsetsStart + offsetCount * 4 }
+            var size: Int { (plannedStart + plannedBytes + 7) & ~7 }
         }
 
         deinit { bytes.deallocate() }
@@ -171,12 +175,12 @@ package final class RowReader {
             }
         }
 
-        /// Appends a checked row.
-        mutating func append(_ checked: RowStream.CheckedRow) {
+        /// Appends a checked row, with the lines worked out ahead for it (`planned`).
+        mutating func append(_ checked: RowStream.CheckedRow, planned: UnsafeBufferPointer<UInt32>) {
             var entry = Entry(
                 line: checked.line, column: checked.column, recordBytes: checked.record.count,
                 offsetCount: checked.offsets.count, cellStart: checked.plainCell?.lowerBound ?? 0,
-                cellLength: checked.plainCell?.count ?? -1)
+                cellLength: checked.plainCell?.count ?? -1, plannedBytes: planned.count * 4)
             if let name = checked.decodedCell {
                 (entry.cellStart, entry.cellLength) = (decoded.count, -2)
                 decoded.append(name)
@@ -191,12 +195,16 @@ package final class RowReader {
                 (bytes + used + entry.offsetsStart).copyMemory(
                     from: checked.offsets.baseAddress!, byteCount: entry.offsetCount * 4)
             }
+            if entry.plannedBytes > 0 {
+                (bytes + used + entry.plannedStart).copyMemory(
+                    from: planned.baseAddress!, byteCount: entry.plannedBytes)
+            }
             used += entry.size
             rows += 1
         }
 
-        /// The row at `offset` (moved past it), its name found in `names`.
-        func row(at offset: inout Int, names: inout RowStream.KnownCells) -> StreamedRow {
+        /// The row at `offset` (moved past it), its name found in `names`; its record asks `plan`.
+        func row(at offset: inout Int, names: inout RowStream.KnownCells, plan: LinePlan) -> StreamedRow {
             let entry = (bytes + offset).load(as: Entry.self)
             let record = UnsafeBufferPointer(
                 start: (bytes + offset + Entry.recordStart).assumingMemoryBound(to: UInt8.self),
@@ -204,6 +212,7 @@ package final class RowReader {
             let offsets = UnsafeBufferPointer(
                 start: (bytes + offset + entry.offsetsStart).assumingMemoryBound(to: UInt32.self),
                 count: entry.offsetCount)
+            let planned = UnsafeRawBufferPointer(start: bytes + offset + entry.plannedStart, count: entry.plannedBytes)
             offset += entry.size
             let cell: String? =
                 switch entry.cellLength {
@@ -214,8 +223,8 @@ package final class RowReader {
                         UnsafeBufferPointer(rebasing: record[entry.cellStart..<entry.cellStart + entry.cellLength]))
                 }
             return StreamedRow(
-                cell: cell, data: .json(JSONRecord(line: record, offsets: offsets)), line: entry.line,
-                column: entry.column)
+                cell: cell, data: .json(JSONRecord(line: record, offsets: offsets, planned: planned, plan: plan)),
+                line: entry.line, column: entry.column)
         }
 
         private mutating func reserve(_ size: Int) {
@@ -229,6 +238,30 @@ package final class RowReader {
         }
     }
 
+    /// UInt32 words in memory reused row after row (the planned lines of the row being read).
+    struct Words: ~Copyable {
+        private var base = UnsafeMutablePointer<UInt32>.allocate(capacity: 64), capacity = 64
+        var count = 0
+        var buffer: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(start: base, count: count) }
+
+        deinit { base.deallocate() }
+
+        /// Makes room for `n` more words.
+        mutating func reserve(_ n: Int) {
+            guard count + n > capacity else { return }
+            let larger = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * (count + n))
+            larger.update(from: base, count: count)
+            base.deallocate()
+            (base, capacity) = (larger, 2 * (count + n))
+        }
+
+        /// Appends `value` as a UInt32 (an offset, width or count of one record), after `reserve`.
+        @inline(__always) mutating func put(_ value: Int) {
+            base[count] = UInt32(truncatingIfNeeded: value)
+            count += 1
+        }
+    }
+
     /// What the reader and its helper share: the ring, its two counts, and how each side sleeps.
     private final class Shared: @unchecked Sendable {
         // @unchecked: slot k of batch n (n % depth == k) is the helper's until it raises
@@ -237,6 +270,14 @@ package final class RowReader {
         // order its memory. `stream` is the helper's alone once it starts.
         let stream: RowStream
         let limits: Limits
+        /// The layouts the table's thread asks for, and the helper's copy of them (its alone).
+        let plan = LinePlan()
+        @exclusivity(unchecked) private var planned: (version: Int, entries: [LinePlan.Entry]) = (0, [])
+        /// The lines worked out for the row being read, and the text and line list they are worked
+        /// out in (the helper's, reused row after row): `JSONRecord`'s planned part.
+        @exclusivity(unchecked) private var plannedLines = Words()
+        @exclusivity(unchecked) private var plannedText = TextBytes(capacity: 256)
+        @exclusivity(unchecked) private var plannedSpare: [TextLine] = []
         let marking: (@Sendable (Bool) -> Void)?
         let slots: UnsafeMutablePointer<Batch>
         let produced = Atomic(0), consumed = Atomic(0)
@@ -339,6 +380,47 @@ package final class RowReader {
             helperAsleep.store(false, ordering: .sequentiallyConsistent)
         }
 
+        /// Works out the lines the plan asks for from `row`'s text members, into `plannedLines`: per
+        /// layout the text's start and length, the width, lines at most and mode, the line count,
+        /// then each line's start, end and columns from the text's start. A layout that would
+        /// change the text (an ellipsis) is left out: the table's thread breaks that one itself.
+        private func workOutLines(_ row: RowStream.CheckedRow) {
+            plannedLines.count = 0
+            for e in planned.entries.indices {
+                let width = planned.entries[e].width, maxLines = planned.entries[e].maxLines
+                let raw = planned.entries[e].mode
+                guard let mode = LineBreakMode(rawValue: raw),
+                    let (start, text) = planned.entries[e].key.withUnsafeBufferPointer({
+                        JSONRecord.plainCleanText($0, in: row.record, offsets: row.offsets)
+                    })
+                else { continue }
+                // The text and the line list of the row before are held by nothing else now: reused.
+                if !isKnownUniquelyReferenced(&plannedText) { plannedText = TextBytes(capacity: text.count) }
+                plannedText.assign(checked: text, isClean: true)
+                var spare: [TextLine] = []
+                swap(&spare, &plannedSpare)
+                while !spare.isEmpty { spare.removeLast() }  // removeAll(keepingCapacity:) is generic, slower
+                var laidOut = TextLayout.laidOut(
+                    plannedText, width: width, maxLines: maxLines, mode: mode, reusing: consume spare)
+                defer { plannedSpare = laidOut.takeLines() }
+                guard laidOut.text === plannedText else { continue }
+                plannedLines.reserve(6 + 3 * laidOut.lines.count)
+                plannedLines.put(start)
+                plannedLines.put(text.count)
+                plannedLines.put(width)
+                plannedLines.put(maxLines)
+                plannedLines.put(Int(UInt32(bitPattern: raw)))
+                plannedLines.put(laidOut.lines.count)
+                laidOut.lines.withUnsafeBufferPointer { lines in
+                    for line in lines {
+                        plannedLines.put(line.start)
+                        plannedLines.put(line.end)
+                        plannedLines.put(line.columns)
+                    }
+                }
+            }
+        }
+
         #if DEBUG
         /// Tests only: the helper crashes (SIGSEGV) as it reaches this row of the file, to show that
         /// the crash is blamed on CellKit, not on the plugin whose hook runs at that moment.
@@ -348,6 +430,7 @@ package final class RowReader {
         /// Reads rows into `batch` up to the limits of a batch; true when the batch ends the file.
         private func fill(_ batch: UnsafeMutablePointer<Batch>) -> Bool {
             batch.pointee.removeAll()
+            if let changed = plan.entries(after: planned.version) { planned = changed }
             do {
                 while batch.pointee.rows < limits.batchRows, batch.pointee.used < limits.batchBytes {
                     #if DEBUG
@@ -357,7 +440,8 @@ package final class RowReader {
                         batch.pointee.atEnd = true
                         return true
                     }
-                    batch.pointee.append(row)
+                    workOutLines(row)
+                    batch.pointee.append(row, planned: plannedLines.buffer)
                 }
                 return false
             } catch {

@@ -9,6 +9,7 @@ import Testing
 
 @testable import CellKitDocuments
 @testable import CellKitRendering
+@testable import CellKitText
 
 @Suite("Data files read ahead")
 struct RowReaderTests {
@@ -144,6 +145,118 @@ struct RowReaderTests {
         #expect(try RowReader(long, skipping: 0, rows: 3_000, readAhead: true).readsAhead)
         let csv = try file("cell,text\n" + String(repeating: "Default,x\n", count: 5_000), csv: true, name: "csv")
         #expect(try !RowReader(csv, skipping: 0, rows: 5_000, readAhead: true).readsAhead)
+    }
+
+    @Test(
+        "lines worked out ahead draw what breaking them on the table's thread draws",
+        arguments: [80, 50])
+    func plannedLinesSame(width: Int) throws {
+        var random = SplitMix64(seed: UInt64(width))
+        let words = [
+            "lorem", "ipsum", "well-known", "日本語", "東京", "한국어", "👨‍👩‍👧", "🇯🇵", "👍🏽", "ｶﾀｶﾅ", "हिन्दी", "ไทย",
+            "café", "a\\u0301", "\\\"quoted\\\"", "tab\\there", "\u{202E}bidi", "supercalifragilisticexpialidocious",
+        ]
+        func text(_ n: Int) -> String {
+            (0..<Int(random.next() % UInt64(n) + 1)).map { _ in words[Int(random.next() % UInt64(words.count))] }
+                .joined(separator: random.next() % 9 == 0 ? "  " : " ")
+        }
+        var rows = ""
+        for r in 0..<3_000 {
+            switch random.next() % 4 {
+            case 0:
+                rows += "{\"cell\": \"Project\", \"project\": \"\(text(4))\", \"description\": \"\(text(14))\"}\n"
+            case 1:
+                rows +=
+                    "{\"cell\": \"BenchWrapped\", \"title\": \"Item \(r): \(text(3))\", "
+                    + "\"description\": \"\(text(28))\", \"words\": \"\(text(9))\"}\n"
+            case 2: rows += "{\"cell\": \"Subtitle\", \"text\": \"\(text(8))\", \"detail\": \"\(text(12))\"}\n"
+            default: rows += "{\"cell\": \"Default\", \"text\": \"\(text(12))\"}\n"
+            }
+        }
+        let stylesheet = try String(
+            contentsOfFile: Render.root + "/Manifests/Tables/Stylesheets/projects.yaml", encoding: .utf8)
+        let folder = try Render.write(
+            [
+                "table.yaml": "stylesheet: projects.yaml\nsections:\n  - rowsFrom: rows.jsonl\n",
+                "projects.yaml": stylesheet, "rows.jsonl": rows,
+            ], name: "planned-\(width)")
+        func render(readAhead: Bool) throws -> String {
+            let document = try TableDocument(contentsOf: folder + "/table.yaml")
+            let source = try DocumentTable(document, registry: Render.registry)
+            source.readsAhead = readAhead
+            let renderer = TableRenderer(
+                queue: CellQueue(registry: Render.registry, context: CellContext(stylesheet: document.stylesheet)),
+                layout: CellLayout(assets: document.assets), width: width)
+            let sink = MemorySink()
+            let out = OutputBuffer(sink)
+            var format = TextFormat()
+            try renderer.render(source, delegate: source, format: &format, to: out)
+            try out.flush()
+            return sink.text
+        }
+        let ahead = try render(readAhead: true), here = try render(readAhead: false)
+        #expect(ahead.split(separator: "\n").count > 6_000)
+        let a = ahead.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = here.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(a.count == b.count)
+        let first = a.indices.first { $0 >= b.count || a[$0] != b[$0] }
+        #expect(
+            first == nil,
+            "line \(first ?? -1): \(first.map { String(a[$0]) } ?? "") ≠ \(first.map { String(b[$0]) } ?? "")")
+    }
+
+    @Test("the reader works out the lines a layout asks for, as the layout would break them")
+    func plannedLinesAsAsked() throws {
+        var random = SplitMix64(seed: 19)
+        let words = [
+            "lorem", "well-known", "日本語", "👨‍👩‍👧", "👍🏽", "ｶﾀｶﾅ", "हिन्दी", "\\\"q\\\"", "\u{202E}x", "abcdefghijklmnop",
+        ]
+        let rows = (0..<3_000).map { _ in
+            let text = (0..<Int(random.next() % 12 + 1)).map { _ in words[Int(random.next() % 10)] }
+                .joined(separator: " ")
+            return "{\"text\": \"\(text)\", \"n\": 1}\n"
+        }
+        let file = try file(rows.joined(), name: "asked")
+        let reader = try RowReader(file, skipping: 0, rows: 3_000, readAhead: true)
+        let layouts: [(width: Int, maxLines: Int, mode: LineBreakMode)] = [
+            (17, 4, .wordWrap), (9, 1, .truncateTail), (12, 3, .charWrap), (30, 1, .wordWrap),
+        ]
+        var hits = 0, ellipses = 0
+        while let row = try reader.next() {
+            guard case .json(let record) = row.data, let plan = record.plan else {
+                Issue.record("no plan")
+                return
+            }
+            if reader.rowsRead == 1 {
+                for l in layouts {
+                    plan.ask(
+                        LinePlan.Entry(
+                            key: Array("\"text\"".utf8), width: l.width, maxLines: l.maxLines, mode: l.mode.rawValue))
+                }
+            }
+            guard let (bytes, clean) = record.plainString(at: "text") else { continue }  // escaped: never planned
+            let text = TextBytes(bytes)
+            for l in layouts {
+                let computed = TextLayout.laidOut(text, width: l.width, maxLines: l.maxLines, mode: l.mode)
+                let planned = record.plannedLines(
+                    for: bytes, width: l.width, maxLines: l.maxLines, mode: l.mode.rawValue)
+                if !clean || computed.text !== text {  // sanitized, or an ellipsis made new text: never planned
+                    #expect(planned == nil)
+                    if computed.text !== text { ellipses += 1 }
+                    continue
+                }
+                guard let planned else {
+                    #expect(reader.rowsRead < 2_600, "row \(reader.rowsRead): read after the plan, yet not planned")
+                    continue
+                }
+                hits += 1
+                let lines = stride(from: 0, to: planned.count, by: 3).map {
+                    TextLine(Int(planned[$0]), Int(planned[$0 + 1]), columns: Int(planned[$0 + 2]))
+                }
+                #expect(lines == computed.lines, "row \(reader.rowsRead), \(l)")
+            }
+        }
+        #expect(hits > 1_000 && ellipses > 100, "planned \(hits), with an ellipsis \(ellipses)")
     }
 
     @Test("a long table renders the same with its rows read ahead and without")

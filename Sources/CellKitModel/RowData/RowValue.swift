@@ -78,11 +78,14 @@ public enum RowValue: Sendable, Equatable, Hashable {
 /// of its top-level members made by the same pass, so a hook's key finds its value
 /// without parsing the line again. One allocation: the line's bytes, then four
 /// UInt32 offsets per member (key start and end, value start and end; the "cell"
-/// member left out), then the member count.
+/// member left out), then the lines a reader worked out ahead (`LinePlan`), then the member
+/// count and the planned lines' byte count.
 @usableFromInline package struct JSONRecord: @unchecked Sendable {  // storage is never written after init
     /// The header is the byte count. Not an array: `[UInt8](unsafeUninitializedCapacity:)`
     /// went through an unspecialized allocation path, ~500 instructions a row.
     private let storage: ManagedBuffer<Int, UInt8>
+    /// Where to ask for lines worked out ahead, for the rows to come; nil when nobody reads ahead.
+    package let plan: LinePlan?
 
     /// Checks `line` (a JSON object, or anything for the decoding paths) and indexes it.
     package init(checking line: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
@@ -97,9 +100,14 @@ public enum RowValue: Sendable, Equatable, Hashable {
         self.init(line: line, offsets: UnsafeBufferPointer(start: members.offsets, count: members.count))
     }
 
-    /// A record from a line and a copy of the offsets of a `JSONValueParser.MemberIndex` made for it.
-    package init(line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>) {
-        let total = line.count + (offsets.count + 1) * 4
+    /// A record from a line and a copy of the offsets of a `JSONValueParser.MemberIndex` made for it,
+    /// with the lines a reader worked out ahead for it (`PlannedLines`' bytes) and its plan.
+    package init(
+        line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>,
+        planned: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), plan: LinePlan? = nil
+    ) {
+        self.plan = plan
+        let total = line.count + offsets.count * 4 + planned.count + 8
         storage = ManagedBuffer<Int, UInt8>.create(minimumCapacity: total) { _ in total }
         storage.withUnsafeMutablePointerToElements { elements in
             let base = UnsafeMutableRawPointer(elements)
@@ -107,8 +115,12 @@ public enum RowValue: Sendable, Equatable, Hashable {
             if offsets.count > 0 {
                 base.advanced(by: line.count).copyMemory(from: offsets.baseAddress!, byteCount: offsets.count * 4)
             }
-            base.storeBytes(
-                of: UInt32(offsets.count / 4), toByteOffset: line.count + offsets.count * 4, as: UInt32.self)
+            if planned.count > 0 {
+                base.advanced(by: line.count + offsets.count * 4).copyMemory(
+                    from: planned.baseAddress!, byteCount: planned.count)
+            }
+            base.storeBytes(of: UInt32(offsets.count / 4), toByteOffset: total - 8, as: UInt32.self)
+            base.storeBytes(of: UInt32(planned.count), toByteOffset: total - 4, as: UInt32.self)
         }
     }
 
@@ -119,9 +131,83 @@ public enum RowValue: Sendable, Equatable, Hashable {
     ) -> R {
         storage.withUnsafeMutablePointers { total, elements in
             let all = UnsafeRawBufferPointer(start: elements, count: total.pointee)
-            let n = Int(all.loadUnaligned(fromByteOffset: all.count - 4, as: UInt32.self))
-            return body(UnsafeBufferPointer(start: elements, count: all.count - 4 - n * 16), all, n)
+            let n = Int(all.loadUnaligned(fromByteOffset: all.count - 8, as: UInt32.self))
+            let planned = Int(all.loadUnaligned(fromByteOffset: all.count - 4, as: UInt32.self))
+            return body(UnsafeBufferPointer(start: elements, count: all.count - 8 - planned - n * 16), all, n)
         }
+    }
+
+    // MARK: Lines worked out ahead
+
+    /// The lines worked out ahead for `text` broken into at most `maxLines` lines of `width`
+    /// columns in `mode` (a `LineBreakMode`'s raw value), when the reader worked them out for a
+    /// member whose text is byte for byte `text`: three UInt32s a line, its start, end and
+    /// columns, counted from the text's start; the record's own memory, valid while it is. Nil
+    /// when it did not. Not generic, so that the layout gets this module's specialized code.
+    package func plannedLines(
+        for text: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: Int32
+    ) -> UnsafeBufferPointer<UInt32>? {
+        withParts { line, all, n in
+            var at = line.count + n * 16
+            let end = all.count - 8
+            while at < end {
+                let entry = (all.baseAddress! + at).assumingMemoryBound(to: UInt32.self)
+                let count = Int(entry[5])
+                if Int(entry[1]) == text.count, Int(entry[2]) == width, Int(entry[3]) == maxLines,
+                    Int32(bitPattern: entry[4]) == mode, text.count <= line.count - Int(entry[0]),
+                    text.count == 0 || memcmp(line.baseAddress! + Int(entry[0]), text.baseAddress!, text.count) == 0
+                {
+                    return UnsafeBufferPointer(start: entry + 6, count: count * 3)
+                }
+                at += (6 + count * 3) * 4
+            }
+            return nil
+        }
+    }
+
+    /// The key, as the line writes it (quotes included), of a top-level text member written
+    /// plainly and clean whose text is byte for byte `text`; nil if there is none.
+    package func key(ofMemberWithText text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        withParts { line, all, n in
+            for m in 0..<n {
+                func offset(_ k: Int) -> Int {
+                    Int(all.loadUnaligned(fromByteOffset: line.count + m * 16 + k * 4, as: UInt32.self))
+                }
+                guard let found = Self.plainCleanText(line, offset(2), offset(3)), found.count == text.count,
+                    text.isEmpty || memcmp(found.baseAddress!, text.baseAddress!, text.count) == 0
+                else { continue }
+                return Array(line[offset(0)..<offset(1)])
+            }
+            return nil
+        }
+    }
+
+    /// The text of the top-level member written `key` (quotes included) in `line`, whose index is
+    /// `offsets` (`JSONValueParser.MemberIndex`'s), and where it starts, if it is written plainly
+    /// and clean; else nil. For a reader working lines out before the record is made.
+    package static func plainCleanText(
+        _ key: UnsafeBufferPointer<UInt8>, in line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>
+    ) -> (start: Int, text: UnsafeBufferPointer<UInt8>)? {
+        for m in stride(from: offsets.count / 4 - 1, through: 0, by: -1) {
+            let keyStart = Int(offsets[m * 4]), keyEnd = Int(offsets[m * 4 + 1])
+            guard keyEnd - keyStart == key.count, key.count > 0,
+                memcmp(line.baseAddress! + keyStart, key.baseAddress!, key.count) == 0
+            else { continue }
+            let start = Int(offsets[m * 4 + 2])
+            return plainCleanText(line, start, Int(offsets[m * 4 + 3])).map { (start + 1, $0) }
+        }
+        return nil
+    }
+
+    /// The text between the quotes of a value from `start` to `end` (with the index's flags) if
+    /// the check found it plain and clean.
+    private static func plainCleanText(
+        _ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ flaggedEnd: Int
+    ) -> UnsafeBufferPointer<UInt8>? {
+        let plain = Int(JSONValueParser.plainFlag), clean = Int(JSONValueParser.cleanFlag)
+        guard flaggedEnd & plain != 0, flaggedEnd & clean != 0 else { return nil }
+        let end = flaggedEnd & ~(plain | clean)
+        return UnsafeBufferPointer(rebasing: line[(start + 1)..<(end - 1)])
     }
 
     package func value(at keyPath: String) -> RowValue? {

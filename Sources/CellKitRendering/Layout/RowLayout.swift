@@ -198,6 +198,8 @@ public struct CellLayout: Sendable {
         private var text: Entry?, detail: Entry?
         /// Emptied line lists to lay labels out into (`RowLayout.spareLines`).
         var spare: [[TextLine]] = []
+        /// The row's data when it is a JSON Lines record, read once a row (lines worked out ahead).
+        var record: JSONRecord?
 
         /// An emptied line list of a row before, or a new one.
         mutating func spareLines() -> [TextLine] { spare.popLast() ?? [] }
@@ -208,9 +210,9 @@ public struct CellLayout: Sendable {
             if let entry = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) {
                 return entry.lines
             }
-            let lines = TextLayout.laidOut(
-                TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines,
-                mode: label.lineBreakMode, reusing: spareLines())
+            let lines = CellLayout.lines(
+                text, width: width, maxLines: maxLines, mode: label.lineBreakMode, record: record,
+                reusing: spareLines())
             let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
             if self.text == nil || self.text?.label == id { self.text = entry } else { detail = entry }
             return lines
@@ -246,6 +248,7 @@ public struct CellLayout: Sendable {
         row.views.reserveCapacity(4 + cell.subviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
         var memo = LineMemo()
+        memo.record = cell.record
         swap(&memo.spare, &row.spareLines)
         defer { swap(&memo.spare, &row.spareLines) }  // what the row did not use
         let height =
@@ -456,6 +459,40 @@ public struct CellLayout: Sendable {
         placed.small = defaults.small || view.fontSize < 14
     }
 
+    // MARK: Text
+
+    /// A label's `text` broken into lines, into `spare`'s memory. When the text is byte for byte one
+    /// of the text members of the row's `record` and a data file's reader worked its lines out
+    /// ahead (`LinePlan`), those lines: breaking it here gives the same. Otherwise broken here,
+    /// and asked for the rows to come when it is a member's text.
+    static func lines(
+        _ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode, record: JSONRecord?,
+        reusing spare: consuming [TextLine]
+    ) -> LaidOutText {
+        var lines = consume spare
+        // Clean text is laid out as it is (the sanitizer returns it), as the reader laid the member out.
+        // The record is read in place (a copy of it retained its storage and plan per label).
+        guard text.isClean, record?.plan != nil else {
+            return TextLayout.laidOut(
+                TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines, mode: mode,
+                reusing: consume lines)
+        }
+        let planned = text.withBytes {
+            record!.plannedLines(for: $0, width: width, maxLines: maxLines, mode: mode.rawValue)
+        }
+        if let triples = planned {  // the record's memory: the cell holds the record
+            for k in stride(from: 0, to: triples.count, by: 3) {
+                lines.append(TextLine(Int(triples[k]), Int(triples[k + 1]), columns: Int(triples[k + 2])))
+            }
+            return LaidOutText(text, lines: lines)
+        }
+        let laidOut = TextLayout.laidOut(text, width: width, maxLines: maxLines, mode: mode, reusing: consume lines)
+        if laidOut.text === text, let key = text.withBytes({ record!.key(ofMemberWithText: $0) }) {
+            record!.plan!.ask(LinePlan.Entry(key: key, width: width, maxLines: maxLines, mode: mode.rawValue))
+        }
+        return laidOut
+    }
+
     // MARK: Subviews
 
     /// A subview at its frame in the content view, clipped to the row; nil if nothing of it shows.
@@ -483,9 +520,9 @@ public struct CellLayout: Sendable {
             let maxLines = min(view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height), frame.height + 1)
             var lines =
                 view.textBytes.map {
-                    TextLayout.laidOut(
-                        TextSanitizer.visible($0, keepNewlines: true), width: f.width, maxLines: maxLines,
-                        mode: view.lineBreakMode, reusing: memo.spareLines())
+                    Self.lines(
+                        $0, width: f.width, maxLines: maxLines, mode: view.lineBreakMode, record: memo.record,
+                        reusing: memo.spareLines())
                 } ?? LaidOutText()
             lines.keepFirst(frame.height)
             var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: lines)

@@ -117,6 +117,11 @@ public final class Cell {
     @usableFromInline @exclusivity(unchecked) var shownRowsInSection = 1
     /// The row's data, as the data source gave it.
     public var data: RowValue { dataBox.pointee.rowValue }
+    /// The row's data when it is a JSON Lines record (for lines worked out ahead, `LinePlan`).
+    package var record: JSONRecord? {
+        if case .json(let record) = dataBox.pointee { return record }
+        return nil
+    }
     // Out of line: replacing a value stored in the class frees the old one while
     // the compiler holds an extra reference to the cell (an atomic pair per row);
     // a store through a raw pointer needs no reference to the cell at all.
