@@ -28,7 +28,8 @@ package final class LinePlan: Sendable {
     package static let capacity = 8
 
     private let entries = Mutex<[Entry]>([])
-    /// Bumped by every change, so that the reader reads the entries again only after one.
+    /// Bumped by every change, so that the reader reads the entries again only after one; also
+    /// the number of entries, so that a full plan is seen without the lock.
     private let changes = Atomic(0)
 
     /// An empty plan.
@@ -36,6 +37,7 @@ package final class LinePlan: Sendable {
 
     /// Asks for `entry` for the rows to come, unless it is asked for already or the plan is full.
     package func ask(_ entry: Entry) {
+        guard changes.load(ordering: .relaxed) < Self.capacity else { return }  // a label asking every row
         entries.withLock { entries in
             guard entries.count < Self.capacity, !entries.contains(entry) else { return }
             entries.append(entry)
