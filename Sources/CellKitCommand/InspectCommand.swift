@@ -9,7 +9,8 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show a plugin's descriptor, ABI, hooks with their signatures, and every problem.",
         discussion: """
-            Give a .so file, or a cell identifier to inspect the plugin that provides it. \
+            Give a .so file, or a cell identifier to inspect the plugin that provides it \
+            (a built-in cell type's name shows what the built-in fills from the row's data). \
             Exits with status 1 if the plugin cannot be used or no plugin provides the identifier. \
             No plugin code runs.
             """)
@@ -23,6 +24,10 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        if let builtin = BuiltinType(target) {  // a built-in wins over a plugin's type of the same name
+            if json { try Output.printJSON(builtin) } else { Output.print(builtin.lines) }
+            return
+        }
         let plugin: PluginFile
         switch try resolve() {
         case .failure(let rejection):
@@ -55,6 +60,36 @@ struct InspectCommand: ParsableCommand {
         var plugin = catalog.plugin(at: registration.pluginIndex)
         plugin.knownNearMisses = catalog.nearMisses(ofPlugin: registration.pluginIndex)
         return .success(plugin)
+    }
+
+    /// A built-in cell type: no plugin, one of the four standard styles, filled from the row's data.
+    struct BuiltinType: Encodable {
+        let identifier: String, builtin = true, style: String
+        /// The row data keys each part is filled from, the first present winning (`BuiltinCells.customize`).
+        let keys = [
+            "text": BuiltinCells.textKeys, "detail": BuiltinCells.detailKeys, "image": BuiltinCells.imageKeys,
+            "accessory": BuiltinCells.accessoryKeys,
+        ]
+
+        init?(_ name: String) {
+            guard let index = BuiltinCells.names.firstIndex(of: name), let style = CellStyle(rawValue: Int32(index))
+            else { return nil }
+            (identifier, self.style) = (name, "\(style)")
+        }
+
+        var lines: [String] {
+            func from(_ keys: [String]) -> String { "from " + keys.map { "\"\($0)\"" }.joined(separator: ", else ") }
+            let accessories = AccessoryType.allCases.map { "\($0)" }.joined(separator: ", ")
+            return [
+                "\(identifier): a built-in cell type (no plugin; it wins over a plugin type of the same name)",
+                "  style        \(style)",
+                "  text         \(from(BuiltinCells.textKeys))",
+                "  detail       \(from(BuiltinCells.detailKeys))"
+                    + (style == "default" ? " (not shown in this style)" : ""),
+                "  image        \(from(BuiltinCells.imageKeys)) (an asset name)",
+                "  accessory    \(from(BuiltinCells.accessoryKeys)): \(accessories)",
+            ]
+        }
     }
 
     /// No plugin on the search path provides the identifier asked for.

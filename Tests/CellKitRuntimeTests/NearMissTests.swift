@@ -147,6 +147,18 @@ struct CommandTests {
         let (unknown, message) = try cellkit(["inspect", "Fobar"])
         #expect(unknown != 0 && message.contains("Did you mean 'Foobar'?"))
     }
+
+    @Test("inspect of a built-in cell type says what it fills from the row's data")
+    func inspectBuiltin() throws {
+        let (status, text) = try cellkit(["inspect", "Default"])
+        #expect(status == 0, "\(text)")
+        #expect(text.hasPrefix("Default: a built-in cell type (no plugin"), "\(text)")
+        #expect(text.contains("  text         from \"text\", else \"title\"\n"))
+        #expect(text.contains("(not shown in this style)"))
+        let (jsonStatus, json) = try cellkit(["inspect", "Value2", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(jsonStatus == 0 && object?["builtin"] as? Bool == true && object?["style"] as? String == "value2")
+    }
 }
 
 @Suite("cellkit render and the built-in cell types")
