@@ -181,18 +181,7 @@ struct RowReaderTests {
                 "projects.yaml": stylesheet, "rows.jsonl": rows,
             ], name: "planned-\(width)")
         func render(readAhead: Bool) throws -> String {
-            let document = try TableDocument(contentsOf: folder + "/table.yaml")
-            let source = try DocumentTable(document, registry: Render.registry)
-            source.readsAhead = readAhead
-            let renderer = TableRenderer(
-                queue: CellQueue(registry: Render.registry, context: CellContext(stylesheet: document.stylesheet)),
-                layout: CellLayout(assets: document.assets), width: width)
-            let sink = MemorySink()
-            let out = OutputBuffer(sink)
-            var format = TextFormat()
-            try renderer.render(source, delegate: source, format: &format, to: out)
-            try out.flush()
-            return sink.text
+            try Render.table(folder + "/table.yaml", .text, width: width, readsAhead: readAhead).output
         }
         let ahead = try render(readAhead: true), here = try render(readAhead: false)
         #expect(ahead.split(separator: "\n").count > 6_000)
@@ -268,17 +257,7 @@ struct RowReaderTests {
         let folder = try Render.write(
             ["table.yaml": "sections:\n  - rowsFrom: rows.jsonl\n", "rows.jsonl": rows.joined()], name: "render")
         func render(readAhead: Bool) throws -> String {
-            let document = try TableDocument(contentsOf: folder + "/table.yaml")
-            let source = try DocumentTable(document, registry: Render.registry)
-            source.readsAhead = readAhead
-            let renderer = TableRenderer(
-                queue: CellQueue(registry: Render.registry), layout: CellLayout(assets: document.assets), width: 60)
-            let sink = MemorySink()
-            let out = OutputBuffer(sink)
-            var format = TextFormat()
-            try renderer.render(source, delegate: source, format: &format, to: out)
-            try out.flush()
-            return sink.text
+            try Render.table(folder + "/table.yaml", .text, width: 60, readsAhead: readAhead).output
         }
         let ahead = try render(readAhead: true), here = try render(readAhead: false)
         #expect(ahead.contains("row 4999 "))

@@ -25,13 +25,15 @@ public enum Render {
 
     public enum Format { case text, ansi, html, json }
 
-    /// `path` rendered with `format`; warnings come back beside the output.
+    /// `path` rendered with `format`; warnings come back beside the output. `readsAhead`: whether
+    /// long data files are read ahead on a helper thread (`DocumentTable.readsAhead`).
     public static func table(
         _ path: String, _ format: Format, width: Int? = nil, selected: CellKit.IndexPath? = nil,
-        window: RowWindow? = nil, registry: CellRegistry = Render.registry
+        window: RowWindow? = nil, registry: CellRegistry = Render.registry, readsAhead: Bool = true
     ) throws -> (output: String, warnings: [String]) {
         let document = try TableDocument(contentsOf: path)
         let source = try DocumentTable(document, registry: registry)
+        source.readsAhead = readsAhead
         let context = CellContext(stylesheet: document.stylesheet)
         let renderer = TableRenderer(
             queue: CellQueue(registry: registry, context: context),

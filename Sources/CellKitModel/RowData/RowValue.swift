@@ -204,10 +204,15 @@ public enum RowValue: Sendable, Equatable, Hashable {
     private static func plainCleanText(
         _ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ flaggedEnd: Int
     ) -> UnsafeBufferPointer<UInt8>? {
+        let value = member(start, flaggedEnd)
+        return value.plain && value.clean ? value.range.text(of: line) : nil
+    }
+
+    /// A member's value (its range, quotes included) and whether it is text written plainly and
+    /// clean, from the index's start and flagged end (`JSONValueParser.plainFlag`, `cleanFlag`).
+    private static func member(_ start: Int, _ flaggedEnd: Int) -> (range: Range<Int>, plain: Bool, clean: Bool) {
         let plain = Int(JSONValueParser.plainFlag), clean = Int(JSONValueParser.cleanFlag)
-        guard flaggedEnd & plain != 0, flaggedEnd & clean != 0 else { return nil }
-        let end = flaggedEnd & ~(plain | clean)
-        return UnsafeBufferPointer(rebasing: line[(start + 1)..<(end - 1)])
+        return (start..<(flaggedEnd & ~(plain | clean)), flaggedEnd & plain != 0, flaggedEnd & clean != 0)
     }
 
     package func value(at keyPath: String) -> RowValue? {
@@ -292,9 +297,8 @@ public enum RowValue: Sendable, Equatable, Hashable {
                 }
                 let quoted = UnsafeBufferPointer(rebasing: line[Int(offset(0))..<Int(offset(1))])
                 guard JSONValueParser.key(quoted, equals: key) else { continue }
-                let end = offset(3), plain = JSONValueParser.plainFlag, clean = JSONValueParser.cleanFlag
-                return body(
-                    line, Int(offset(2))..<Int(end & ~(plain | clean)), end & plain != 0, end & clean != 0, rest)
+                let value = Self.member(Int(offset(2)), Int(offset(3)))
+                return body(line, value.range, value.plain, value.clean, rest)
             }
             return nil
         }

@@ -40,13 +40,7 @@ public enum CrashReporter {
             _ = line
             previous.initialize(repeating: sigaction(), count: signals.count)
             installAlternateStack()
-            for (i, signal) in signals.enumerated() {
-                var action = sigaction()
-                action.__sigaction_handler.sa_sigaction = handler
-                action.sa_flags = SA_SIGINFO | SA_ONSTACK
-                sigemptyset(&action.sa_mask)
-                _ = sigaction(signal, &action, previous + i)
-            }
+            installCrashHandler(handler, saving: previous)
             on_exit(exitHandler, nil)
         }
     }
@@ -80,7 +74,7 @@ public enum CrashReporter {
     }
 
     /// `signal`'s place in `signals`, or -1; a switch, so the handler may call it.
-    static func index(_ signal: Int32) -> Int {
+    private static func index(_ signal: Int32) -> Int {
         switch signal {
         case SIGSEGV: 0
         case SIGBUS: 1
@@ -93,16 +87,37 @@ public enum CrashReporter {
         }
     }
 
-    /// A crash: the line, then the previous action. A fault happens again when the handler
-    /// returns and reaches that action; a sent signal (abort's) is raised again.
-    private static let handler:
-        @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
-            signal, info, _ in
-            CrashReporter.report(.signal(signal))
-            let i = CrashReporter.index(signal)
-            if i >= 0 { _ = sigaction(signal, CrashReporter.previous + i, nil) }
-            if let info, info.pointee.si_code <= 0 { raise(signal) }
+    /// A handler for the crash signals (`signals`).
+    typealias CrashHandler = @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
+
+    /// Installs `handler` for every crash signal (on the alternate stack where a thread has one),
+    /// keeping the actions it replaces in `previous`, in `signals` order.
+    static func installCrashHandler(_ handler: CrashHandler, saving previous: UnsafeMutablePointer<sigaction>) {
+        for (i, signal) in signals.enumerated() {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = handler
+            action.sa_flags = SA_SIGINFO | SA_ONSTACK
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(signal, &action, previous + i)
         }
+    }
+
+    /// Hands `signal` over to the action kept for it in `previous`: a fault happens again when the
+    /// handler returns and reaches that action; a sent signal (abort's) is raised again.
+    /// Async-signal-safe: sigaction(2) and raise(3).
+    static func handOver(
+        _ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, to previous: UnsafeMutablePointer<sigaction>
+    ) {
+        let i = index(signal)
+        if i >= 0 { _ = sigaction(signal, previous + i, nil) }
+        if let info, info.pointee.si_code <= 0 { raise(signal) }
+    }
+
+    /// A crash: the line, then the previous action.
+    private static let handler: CrashHandler = { signal, info, _ in
+        CrashReporter.report(.signal(signal))
+        CrashReporter.handOver(signal, info, to: CrashReporter.previous)
+    }
 
     /// `exit()` while plugin code runs.
     private static let exitHandler: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { status, _ in

@@ -65,27 +65,14 @@ package enum HelperThreads {
             let action = unsafeBitCast(current.__sigaction_handler.sa_sigaction, to: Int.self)
             guard !installed || action == 0 else { return }  // 0: SIG_DFL
             installed = true
-            for (i, signal) in CrashReporter.signals.enumerated() {
-                var action = sigaction()
-                action.__sigaction_handler.sa_sigaction = handler
-                action.sa_flags = SA_SIGINFO | SA_ONSTACK
-                sigemptyset(&action.sa_mask)
-                _ = sigaction(signal, &action, previous + i)
-            }
+            CrashReporter.installCrashHandler(handler, saving: previous)
         }
     }
 
     /// A crash: marks the record if a marked thread crashed, then the previous action (which
-    /// `CrashReporter`'s handler may be). A fault happens again when the handler returns and
-    /// reaches that action; a sent signal is raised again.
-    private static let handler:
-        @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
-            signal, info, _ in
-            if let record = HookProgress.record, HelperThreads.callerIsMarked() {
-                record.pointee.helperFault = signal
-            }
-            let i = CrashReporter.index(signal)
-            if i >= 0 { _ = sigaction(signal, HelperThreads.previous + i, nil) }
-            if let info, info.pointee.si_code <= 0 { raise(signal) }
-        }
+    /// `CrashReporter`'s handler may be).
+    private static let handler: CrashReporter.CrashHandler = { signal, info, _ in
+        if let record = HookProgress.record, HelperThreads.callerIsMarked() { record.pointee.helperFault = signal }
+        CrashReporter.handOver(signal, info, to: HelperThreads.previous)
+    }
 }
