@@ -13,10 +13,20 @@ BENCH_CELL(BenchAlpha, 0)
 BENCH_CELL(BenchBeta, 1)
 BENCH_CELL(BenchGamma, 2)
 
-/* The same work with a declared parameter list, called through libffi. */
-CK_SIGNATURE(customizeCellForBenchFFI, "void (cell, row)");
-CK_EXPORT void customizeCellForBenchFFI(ck_cell *cell, int64_t row) {
+/* The same work with a declared parameter list of two words, called through a
+ * typed pointer with the words in registers. */
+CK_SIGNATURE(customizeCellForBenchDeclared, "void (cell, row)");
+CK_EXPORT void customizeCellForBenchDeclared(ck_cell *cell, int64_t row) {
     cell->host->cell_set_int(cell, CK_CELL_INDENTATION_LEVEL, row & 3);
+}
+
+/* The same work with a list of seven words, more than the registers take:
+ * called through libffi. */
+CK_SIGNATURE(customizeCellForBenchFFI, "void (cell, indexPath, section, row, data, host)");
+CK_EXPORT void customizeCellForBenchFFI(ck_cell *cell, ck_index_path indexPath, int64_t section, int64_t row,
+                                        const ck_data *data, const ck_host *host) {
+    (void)indexPath, (void)section, (void)data;
+    host->cell_set_int(cell, CK_CELL_INDENTATION_LEVEL, row & 3);
 }
 
 /* The render benchmark's wrapped rows (seed-003 style subviews): a title, a

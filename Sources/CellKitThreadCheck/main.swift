@@ -5,7 +5,7 @@
 // different orders, so the first resolves race on lazy plugin loading (dlopen,
 // the ABI check, dlsym, libffi call interfaces). Then each thread runs its own
 // CellQueue (and CellContext) over thousands of rows: typed-pointer hooks, the
-// libffi `Bar` hook reading row data, prepare-for-reuse, the height API, cells
+// `Bar` hook's declared list reading row data, a libffi hook, prepare-for-reuse, the height API, cells
 // held in batches so pools fill, overflow and refill. Every text, height,
 // indentation and counter is checked; any mismatch exits 1.
 //
@@ -78,16 +78,16 @@ func fail(_ message: String, status: Int32, usage: Bool = false) -> Never {
 /// What a row of each identifier must show after its hooks ran.
 enum Kind: Sendable {
     case foobar  // typed pointers: init + customize, no height hook
-    case bar  // libffi customize and height, typed prepare-for-reuse
+    case bar  // declared lists in registers: customize and height; typed prepare-for-reuse
     case bench(level: Int)  // typed pointer setting the indentation level
-    case benchFFI  // libffi, the same through a declared parameter list
+    case benchRow  // the same through a declared list: in registers, or (7 words) libffi
     case unchecked  // --also: run, not checked
 }
 
 let checked: [(name: String, kind: Kind)] = [
     ("Foobar", .foobar), ("Bar", .bar),
     ("BenchAlpha", .bench(level: 0)), ("BenchBeta", .bench(level: 1)), ("BenchGamma", .bench(level: 2)),
-    ("BenchFFI", .benchFFI),
+    ("BenchDeclared", .benchRow), ("BenchFFI", .benchRow),
 ]
 
 // MARK: Shared state
@@ -204,9 +204,9 @@ func work(_ shared: Shared, thread: Int) {
                 if cell.indentationLevel != (row + level) & 3 {
                     mismatch("\(names[index]) row \(row): indentation \(cell.indentationLevel)")
                 }
-            case .benchFFI:
+            case .benchRow:
                 if cell.indentationLevel != row & 3 {
-                    mismatch("BenchFFI row \(row): indentation \(cell.indentationLevel)")
+                    mismatch("\(names[index]) row \(row): indentation \(cell.indentationLevel)")
                 }
             case .unchecked:
                 break

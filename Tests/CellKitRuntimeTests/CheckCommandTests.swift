@@ -24,7 +24,7 @@ struct CheckCommandTests {
         #expect(status == 0, "\(text)")
         #expect(text.contains("Clean: 2 cell types checked."))
         #expect(!text.contains("FAIL"))
-        #expect(text.contains("customizeCellForBar"), "Bar's libffi hooks are timed too")
+        #expect(text.contains("customizeCellForBar"), "Bar's declared-list hooks are timed too")
         #expect(text.contains("time per call (median, p99):"))
         let (withTable, tableText) = try command.cellkit([
             "check", "Bar", "--table", Render.manifest("seed-004-foobar.yaml"),

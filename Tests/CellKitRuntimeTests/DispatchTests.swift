@@ -6,12 +6,13 @@ import Testing
 
 @testable import CellKitRuntime
 
-/// The same work exported twice: once with the standard list, once with a
-/// declared list in a scrambled order, so libffi must place every argument right.
+/// The same work exported three times: with the standard list, and with declared lists in
+/// scrambled orders, one of six words (called with its words in registers) and one of eight
+/// (through libffi), so each way must place every argument right.
 let equivalencePlugin = """
     #include <stdio.h>
     #include "cellkit.h"
-    CK_PLUGIN("Equivalence", "1.0.0", "direct and libffi hooks doing the same work");
+    CK_PLUGIN("Equivalence", "1.0.0", "direct, register and libffi hooks doing the same work");
     static char plugin_context[] = "plugin-context";
 
     CK_EXPORT ck_status cellkit_plugin_init(const ck_host *host, void **context) {
@@ -46,6 +47,17 @@ let equivalencePlugin = """
     CK_SIGNATURE(heightForCellForViaFFI, "double (indexPath)");
     CK_EXPORT double heightForCellForViaFFI(ck_index_path ip) { return 1.5 + (double)ip.row; }
 
+    CK_SIGNATURE(customizeCellForViaRegisters, "void (data, row, context, indexPath, cell)");
+    CK_EXPORT void customizeCellForViaRegisters(const ck_data *data, int64_t row, void *context, ck_index_path ip,
+                                                ck_cell *cell) {
+        if (ip.row != row) { ck_set_text(ck_text_label(cell), "MISPLACED ARGUMENTS"); return; }
+        fill(cell, ip.section, row, data, (const char *)context, cell->host);
+    }
+    CK_SIGNATURE(heightForCellForViaRegisters, "double (section, indexPath, row)");
+    CK_EXPORT double heightForCellForViaRegisters(int64_t section, ck_index_path ip, int64_t row) {
+        return ip.section == section && ip.row == row ? 1.5 + (double)row : -1;
+    }
+
     CK_EXPORT void customizeCellForIntHeight(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; }
     CK_SIGNATURE(heightForCellForIntHeight, "int32_t (row, section)");
     CK_EXPORT int32_t heightForCellForIntHeight(int64_t row, int64_t section) { return (int32_t)(row * 10 + section); }
@@ -53,6 +65,14 @@ let equivalencePlugin = """
     CK_EXPORT void customizeCellForFloatHeight(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; }
     CK_SIGNATURE(heightForCellForFloatHeight, "float (row)");
     CK_EXPORT float heightForCellForFloatHeight(int64_t row) { return (float)row + 0.25f; }
+
+    CK_EXPORT void customizeCellForWideIntHeight(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; }
+    CK_SIGNATURE(heightForCellForWideIntHeight, "int32_t (cell, indexPath, host, context, row, section)");
+    CK_EXPORT int32_t heightForCellForWideIntHeight(ck_cell *cell, ck_index_path ip, const ck_host *host, void *context,
+                                                    int64_t row, int64_t section) {
+        int right = host == cell->host && context == plugin_context && ip.row == row && ip.section == section;
+        return right ? (int32_t)(row * 10 + section) : -1;
+    }
     """
 
 @Suite("Dispatch: typed pointers and libffi")
@@ -130,43 +150,67 @@ struct DispatchTests {
         queue = CellQueue(registry: Fixtures.registry([dir]))
     }
 
-    @Test("A libffi hook and a direct hook doing the same work leave identical cells")
+    @Test("Hooks with declared lists, in registers and through libffi, leave the cells a direct hook leaves")
     func sameResults() throws {
-        let direct = try queue.registry.cellType(named: "Direct"), viaFFI = try queue.registry.cellType(named: "ViaFFI")
+        let direct = try queue.registry.cellType(named: "Direct")
+        let declared = [
+            try queue.registry.cellType(named: "ViaRegisters"), try queue.registry.cellType(named: "ViaFFI"),
+        ]
         for section in 0..<3 {
-            for row in [0, 1, 2, 7, 1_000_003] {
+            for row in [0, 1, 2, 7, 1_000_003, Int(Int32.max) + 5] {
                 let data = RowValue.object(["title": .string("t\(row)"), "n": .number(Double(row) / 4)])
                 let a = queue.dequeueCell(
                     direct, at: IndexPath(section: section, row: row), rowsInSection: 8, data: data)
-                let b = queue.dequeueCell(
-                    viaFFI, at: IndexPath(section: section, row: row), rowsInSection: 8, data: data)
                 #expect(
                     a.textLabel.text
                         == "\(section).\(row) t\(row) \(String(format: "%.2f", Double(row) / 4)) plugin-context")
-                #expect(b.textLabel.text == a.textLabel.text)
-                #expect((b.indentationLevel, b.accessoryType) == (a.indentationLevel, a.accessoryType))
                 #expect(queue.height(of: a) == 1.5 + Double(row))
-                #expect(queue.height(of: b) == queue.height(of: a))
+                for type in declared {
+                    let b = queue.dequeueCell(
+                        type, at: IndexPath(section: section, row: row), rowsInSection: 8, data: data)
+                    #expect(b.textLabel.text == a.textLabel.text, "\(type.identifier)")
+                    #expect((b.indentationLevel, b.accessoryType) == (a.indentationLevel, a.accessoryType))
+                    #expect(queue.height(of: b) == queue.height(of: a), "\(type.identifier)")
+                    queue.recycle(b)
+                }
                 queue.recycle(a)
-                queue.recycle(b)
             }
         }
     }
 
-    @Test("Narrow results come back right through libffi (int32_t is widened to a full register)")
+    @Test("Narrow results come back right, in registers and through libffi (which widens int32_t to a register)")
     func narrowResults() throws {
         let int = try queue.registry.cellType(named: "IntHeight"),
-            float = try queue.registry.cellType(named: "FloatHeight")
+            float = try queue.registry.cellType(named: "FloatHeight"),
+            wide = try queue.registry.cellType(named: "WideIntHeight")
         #expect(queue.height(of: queue.dequeueCell(int, at: IndexPath(section: 3, row: 4))) == 43)
         #expect(queue.height(of: queue.dequeueCell(float, at: IndexPath(section: 0, row: 2))) == 2.25)
+        #expect(queue.height(of: queue.dequeueCell(wide, at: IndexPath(section: 3, row: 4))) == 43)
+        #expect(queue.height(of: queue.dequeueCell(wide, at: IndexPath(section: 2, row: 9))) == 92)
     }
 
-    @Test("Which hooks go through libffi is decided at discovery")
-    func ffiMarked() throws {
-        let decl = try #require(queue.registry.catalog.registration(for: try CellIdentifier("ViaFFI"))?.declaration)
-        #expect(decl.hooks.map(\.usesFFI) == [true, true])
-        let direct = try #require(queue.registry.catalog.registration(for: try CellIdentifier("Direct"))?.declaration)
-        #expect(direct.hooks.map(\.usesFFI) == [false, false])
+    @Test("A declared list of at most six argument words is called in registers; a longer one through libffi")
+    func callPaths() throws {
+        func hooks(_ name: String) throws -> (declared: [Bool], resolved: [String]) {
+            let type = try queue.registry.cellType(named: name)
+            let declaration = try #require(
+                queue.registry.catalog.registration(for: try CellIdentifier(name))?.declaration)
+            let resolved = [type.customizeCell, type.heightForCell].compactMap { hook -> String? in
+                switch hook {
+                case .standard, .standardHeight: "standard"
+                case .registers: "registers"
+                case .ffi: "libffi"
+                case .builtin: "built-in"
+                case nil: nil
+                }
+            }
+            return (declaration.hooks.map(\.usesFFI), resolved)
+        }
+        #expect(try hooks("Direct") == ([false, false], ["standard", "standard"]))
+        #expect(try hooks("ViaRegisters") == ([false, false], ["registers", "registers"]), "six words")
+        #expect(try hooks("ViaFFI") == ([true, false], ["libffi", "registers"]), "eight words, then two")
+        #expect(try hooks("WideIntHeight") == ([false, true], ["standard", "libffi"]), "seven words")
+        #expect(try hooks("IntHeight") == ([false, false], ["standard", "registers"]))
     }
 
     @Test("Row data: wrong types and missing keys are errors the hook can read")

@@ -142,7 +142,8 @@ struct CommandTests {
 
         let (ok, foobar) = try cellkit(["inspect", "Bar"])
         #expect(ok == 0)
-        #expect(foobar.contains("customizeCellForBar        void (cell, section, row, data)  [libffi]"))
+        #expect(
+            foobar.contains("customizeCellForBar        void (cell, section, row, data)\n"), "in registers: no mark")
 
         let (unknown, message) = try cellkit(["inspect", "Fobar"])
         #expect(unknown != 0 && message.contains("Did you mean 'Foobar'?"))

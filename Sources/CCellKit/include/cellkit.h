@@ -40,7 +40,9 @@
  * section and row (int64_t), data (const ck_data *), host (const ck_host *),
  * context (void *, what cellkit_plugin_init stored). The return type is void,
  * except for heightForCellFor<Id>, which returns double, float or int32_t.
- * The host calls such hooks through libffi.
+ * The host calls a list of at most six argument words (indexPath takes two,
+ * every other parameter one) through a typed pointer, the words in registers;
+ * a longer list through libffi.
  *
  * Every plugin exports one descriptor, made with CK_PLUGIN(name, version,
  * description). Its ABI version is checked before any hook runs: the major

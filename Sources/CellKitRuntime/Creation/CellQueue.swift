@@ -52,7 +52,8 @@ public final class CellQueue {
         // The rest (libffi, built-in) unowned: `type` keeps them alive, and copying
         // a Hook retains the class inside it.
         var customizeFFI: Unmanaged<FFIHook>?
-        var customize: Hook?  // only when it is neither standard nor libffi
+        var customizeRegisters: RegisterHook?  // plain values: copied without a retain
+        var customize: Hook?  // only when it is neither standard, registers nor libffi
         var prepare: Hook?
 
         /// The cells of a pool not made yet: never read, as its count stays 0.
@@ -163,10 +164,12 @@ public final class CellQueue {
         cell.leaveHook()
     }
 
-    /// Runs a customize hook that is not a typed C pointer: libffi or built-in.
+    /// Runs a customize hook that is not a standard typed C pointer: a declared list, or built-in.
     @usableFromInline @inline(never)
     func customizeIndirect(_ cell: Cell, _ pool: UnsafeMutablePointer<Pool>) {
-        if let customize = pool.pointee.customizeFFI {
+        if let customize = pool.pointee.customizeRegisters {
+            _ = customize.call(cell)
+        } else if let customize = pool.pointee.customizeFFI {
             _ = customize._withUnsafeGuaranteedRef { $0.call(cell) }
         } else if let customize = pool.pointee.customize {
             _ = customize(cell)
@@ -355,6 +358,7 @@ public final class CellQueue {
             hasPrepare: type.prepareForReuse != nil)
         switch type.customizeCell {
         case .standard(let f): pool.customizeDirect = f
+        case .registers(let hook): pool.customizeRegisters = hook
         case .ffi(let hook): pool.customizeFFI = .passUnretained(hook)
         case let other: pool.customize = other
         }

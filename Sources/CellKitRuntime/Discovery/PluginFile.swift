@@ -30,8 +30,9 @@ public struct HookDeclaration: Sendable, Equatable, Codable {
     public let symbol: String
     /// The parameters and result: from its `cellkit_signature_<hook>` symbol, else the standard one.
     public let signature: HookSignature
-    /// True when the signature is not `(cell, indexPath)`: the hook is called through libffi.
-    public var usesFFI: Bool { !signature.isStandard(for: kind) }
+    /// True when the hook is called through libffi: its signature is not `(cell, indexPath)`, and its
+    /// parameters take more than six argument words (`indexPath` two, the others one each).
+    public var usesFFI: Bool { !signature.isStandard(for: kind) && !RegisterHook.fits(signature) }
 }
 
 /// A cell type a plugin offers: an identifier and its hooks, in HookKind order.

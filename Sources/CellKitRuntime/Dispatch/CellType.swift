@@ -12,6 +12,8 @@ import CellKitModel
 
     case standard(Standard)
     case standardHeight(StandardHeight)
+    /// A declared parameter list of at most six words (`RegisterHook`).
+    case registers(RegisterHook)
     case ffi(FFIHook)
     /// A hook written in Swift inside the host (the built-in cell types).
     case builtin(@Sendable (Cell) -> Void)
@@ -22,6 +24,7 @@ import CellKitModel
         switch self {
         case .standard(let f): f(cell.handle, cell.indexPath.c); return 0
         case .standardHeight(let f): return f(cell.handle, cell.indexPath.c)
+        case .registers(let hook): return hook.call(cell)
         case .ffi(let hook): return hook.call(cell)
         case .builtin(let body): body(cell); return 0
         }
@@ -53,13 +56,17 @@ public final class CellType: Sendable {
     let heightForCell: Hook?
     let prepareForReuse: Hook?
 
-    init(_ declaration: CellTypeDeclaration, in plugin: LoadedPlugin, slot: Int, registryID: Int) throws(CellKitError) {
+    /// The type `declaration` names in `plugin`; its declared lists in registers where they fit and
+    /// `registers` allows.
+    init(
+        _ declaration: CellTypeDeclaration, in plugin: LoadedPlugin, slot: Int, registryID: Int, registers: Bool = true
+    ) throws(CellKitError) {
         identifier = declaration.identifier
         pluginPath = plugin.file.path
         (self.slot, self.registryID) = (slot, registryID)
         func resolve(_ kind: HookKind) throws(CellKitError) -> Hook? {
             guard let hook = declaration.hook(kind) else { return nil }
-            return try Self.resolve(hook, in: plugin)
+            return try Self.resolve(hook, in: plugin, registers: registers)
         }
         initCell = try resolve(.initCell)
         customizeCell = try resolve(.customizeCell)
@@ -87,12 +94,17 @@ public final class CellType: Sendable {
     /// Whether this type is one of the host's built-ins rather than a plugin's.
     public var isBuiltin: Bool { pluginPath == "built-in" }
 
-    private static func resolve(_ hook: HookDeclaration, in plugin: LoadedPlugin) throws(CellKitError) -> Hook {
+    private static func resolve(_ hook: HookDeclaration, in plugin: LoadedPlugin, registers: Bool) throws(CellKitError)
+        -> Hook
+    {
         let address = try plugin.address(of: hook.symbol)
-        if !hook.usesFFI {
+        if hook.signature.isStandard(for: hook.kind) {
             return hook.kind.returnsValue
                 ? .standardHeight(unsafeBitCast(address, to: Hook.StandardHeight.self))
                 : .standard(unsafeBitCast(address, to: Hook.Standard.self))
+        }
+        if registers, let hook = RegisterHook(function: address, signature: hook.signature, context: plugin.context) {
+            return .registers(hook)
         }
         do {
             return .ffi(try FFIHook(function: address, signature: hook.signature, context: plugin.context))

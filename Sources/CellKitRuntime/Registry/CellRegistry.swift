@@ -27,9 +27,20 @@ public final class CellRegistry: Sendable {
         }
     }
 
+    /// Whether every declared parameter list is called through libffi, none in registers (for
+    /// benchmarks that measure libffi).
+    let declaredListsThroughFFI: Bool
+
     /// A registry over what `catalog` found, plus the built-in types; loads nothing yet.
-    public init(catalog: Catalog) {
+    public convenience init(catalog: Catalog) {
+        self.init(catalog: catalog, declaredListsThroughFFI: false)
+    }
+
+    /// A registry over what `catalog` found that calls every declared parameter list through
+    /// libffi when `declaredListsThroughFFI` (for benchmarks that measure libffi).
+    package init(catalog: Catalog, declaredListsThroughFFI: Bool) {
         self.catalog = catalog
+        self.declaredListsThroughFFI = declaredListsThroughFFI
         state.withLock { state in
             for name in BuiltinCells.names {
                 let identifier = try! CellIdentifier(name)
@@ -63,7 +74,9 @@ public final class CellRegistry: Sendable {
             if let type = state.types[identifier] { return .success(type) }
             do throws(CellKitError) {
                 let plugin = try load(registration.pluginIndex, &state)
-                let type = try CellType(registration.declaration, in: plugin, slot: state.bySlot.count, registryID: id)
+                let type = try CellType(
+                    registration.declaration, in: plugin, slot: state.bySlot.count, registryID: id,
+                    registers: !declaredListsThroughFFI)
                 state.add(type)
                 return .success(type)
             } catch {
