@@ -139,25 +139,67 @@ package enum TextLayout {
         var lines = consume spare
         if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }  // a caller's, not emptied
         return text.withBytes { bytes in
-            // The common case: one short line of plain ASCII.
-            let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
-            if ascii == bytes.count, ascii <= width {
-                lines.append(TextLine(0, ascii, columns: ascii))
-                return LaidOutText(text, lines: lines)
+            if maxLines > 1 { lines.reserveCapacity(min(maxLines, 8)) }
+            let whole = lineRanges(bytes, width: width, maxLines: maxLines, mode: mode) { start, end, columns in
+                lines.append(TextLine(start, end, columns: columns))
             }
+            if whole { return LaidOutText(text, lines: lines) }
+            // A truncating mode and more text than fits: the lines again, the last with an ellipsis.
             guard maxLines == 1 else {
                 // Swapped out of the captured list: passing it would copy it (shared, then appended to).
                 var own: [TextLine] = []
                 swap(&own, &lines)
+                own.removeAll(keepingCapacity: true)
                 return wrapped(text, bytes, width: width, maxLines: maxLines, mode: mode, into: &own)
             }
-            let first = lineEnd(bytes, from: 0)
-            if first.end == bytes.count, first.width <= width {
-                lines.append(TextLine(0, first.end, columns: first.width))
-                return LaidOutText(text, lines: lines)
-            }
-            return single(text, bytes, width: width, mode: mode, firstLineEnd: first.end)
+            return single(text, bytes, width: width, mode: mode, firstLineEnd: lineEnd(bytes, from: 0).end)
         }
+    }
+
+    /// `laidOut`'s lines of (sanitized) UTF-8 `bytes`, each given to `line` as its start, end and
+    /// columns, when none needs an ellipsis; false, after giving some lines or none, when one does
+    /// (a truncating mode, and more text than fits): no text is made, nothing is reference counted.
+    /// What `laidOut` lays out with, and a data file's reader ahead of it (`LinePlan`).
+    @inline(__always)
+    package static func lineRanges(
+        _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode,
+        _ line: (_ start: Int, _ end: Int, _ columns: Int) -> Void
+    ) -> Bool {
+        guard width > 0, maxLines > 0, bytes.count > 0 else { return true }
+        // The common case: one short line of plain ASCII.
+        let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
+        if ascii == bytes.count, ascii <= width {
+            line(0, ascii, ascii)
+            return true
+        }
+        guard maxLines == 1 else {
+            let byWord = mode != .charWrap
+            let truncating = mode == .truncateTail || mode == .truncateHead || mode == .truncateMiddle
+            var start = 0, count = 0
+            while start < bytes.count, count < maxLines {
+                let (end, next, used) = Self.line(bytes, from: start, width: width, byWord: byWord)
+                if truncating, count == maxLines - 1, next < bytes.count { return false }
+                line(start, end, used)
+                (start, count) = (next, count + 1)
+            }
+            return true
+        }
+        let first = lineEnd(bytes, from: 0)
+        if first.end == bytes.count, first.width <= width {
+            line(0, first.end, first.width)
+            return true
+        }
+        switch mode {
+        case .wordWrap:
+            let words = Self.line(bytes, from: 0, width: width, byWord: true)
+            line(0, words.end, words.columns)
+        case .charWrap, .clip:
+            let cut = fit(bytes, from: 0, to: first.end, width: width)
+            line(0, cut.end, cut.columns)
+        case .truncateTail, .truncateHead, .truncateMiddle:
+            return false
+        }
+        return true
     }
 
     /// Wrapped lines of `text` (whose UTF-8 is `bytes`); with a truncating mode, the last one ends in
