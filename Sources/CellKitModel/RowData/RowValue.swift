@@ -81,11 +81,21 @@ public enum RowValue: Sendable, Equatable, Hashable {
 /// member left out), then the lines a reader worked out ahead (`LinePlan`), then the member
 /// count and the planned lines' byte count.
 @usableFromInline package struct JSONRecord: @unchecked Sendable {  // storage is never written after init
-    /// The header is the byte count. Not an array: `[UInt8](unsafeUninitializedCapacity:)`
-    /// went through an unspecialized allocation path, ~500 instructions a row.
-    private let storage: ManagedBuffer<Int, UInt8>
+    /// The header is the byte count and the plan. Not an array: `[UInt8](unsafeUninitializedCapacity:)`
+    /// went through an unspecialized allocation path, ~500 instructions a row. The plan in the
+    /// header, not beside it: a copy of the record (a hook's every data read) retains one object.
+    private let storage: ManagedBuffer<Header, UInt8>
+
+    private struct Header {
+        let total: Int
+        let plan: LinePlan?
+    }
+
     /// Where to ask for lines worked out ahead, for the rows to come; nil when nobody reads ahead.
-    package let plan: LinePlan?
+    package var plan: LinePlan? { storage.header.plan }
+    /// Whether a reader works lines out ahead for this record's file (`plan` is not nil), read
+    /// without retaining the plan.
+    package var hasPlan: Bool { storage.withUnsafeMutablePointerToHeader { $0.pointee.plan != nil } }
 
     /// Checks `line` (a JSON object, or anything for the decoding paths) and indexes it.
     package init(checking line: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) {
@@ -106,9 +116,8 @@ public enum RowValue: Sendable, Equatable, Hashable {
         line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>,
         planned: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), plan: LinePlan? = nil
     ) {
-        self.plan = plan
         let total = line.count + offsets.count * 4 + planned.count + 8
-        storage = ManagedBuffer<Int, UInt8>.create(minimumCapacity: total) { _ in total }
+        storage = ManagedBuffer<Header, UInt8>.create(minimumCapacity: total) { _ in Header(total: total, plan: plan) }
         storage.withUnsafeMutablePointerToElements { elements in
             let base = UnsafeMutableRawPointer(elements)
             if line.count > 0 { base.copyMemory(from: line.baseAddress!, byteCount: line.count) }
@@ -129,8 +138,8 @@ public enum RowValue: Sendable, Equatable, Hashable {
     private func withParts<R>(
         _ body: (_ line: UnsafeBufferPointer<UInt8>, _ all: UnsafeRawBufferPointer, _ members: Int) -> R
     ) -> R {
-        storage.withUnsafeMutablePointers { total, elements in
-            let all = UnsafeRawBufferPointer(start: elements, count: total.pointee)
+        storage.withUnsafeMutablePointers { header, elements in
+            let all = UnsafeRawBufferPointer(start: elements, count: header.pointee.total)
             let n = Int(all.loadUnaligned(fromByteOffset: all.count - 8, as: UInt32.self))
             let planned = Int(all.loadUnaligned(fromByteOffset: all.count - 4, as: UInt32.self))
             return body(UnsafeBufferPointer(start: elements, count: all.count - 8 - planned - n * 16), all, n)

@@ -472,7 +472,7 @@ public struct CellLayout: Sendable {
         var lines = consume spare
         // Clean text is laid out as it is (the sanitizer returns it), as the reader laid the member out.
         // The record is read in place (a copy of it retained its storage and plan per label).
-        guard text.isClean, record?.plan != nil else {
+        guard text.isClean, record?.hasPlan == true else {
             return TextLayout.laidOut(
                 TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines, mode: mode,
                 reusing: consume lines)
