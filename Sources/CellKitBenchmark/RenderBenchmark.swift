@@ -81,7 +81,9 @@ enum RenderBenchmark {
         child.waitUntilExit()
         guard child.terminationStatus == 0 else { throw Failure("the render of \(rows) rows failed") }
         let f = report.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard f.count == 2 else { throw Failure("the render of \(rows) rows reported \"\(report)\", not seconds and KiB") }
+        guard f.count == 2 else {
+            throw Failure("the render of \(rows) rows reported \"\(report)\", not seconds and KiB")
+        }
         return (f[0], f[1])
     }
 
