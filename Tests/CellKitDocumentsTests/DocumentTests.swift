@@ -165,6 +165,28 @@ struct DocumentTests {
         #expect(error?.offset == 7 + position, "a raw control byte is reported where it is")
     }
 
+    @Test("A quoted key equals a name exactly when it decodes to it, escapes or not, whatever the lengths")
+    func keyEquality() {
+        let quotedKeys = [
+            #""title""#, #""titl\u0065""#, #""ti\tle""#, #""""#, #""a\\b""#, #""a\b""#, #""\u0061""#, #""t""#,
+            #""日本""#, #""\u65e5\u672c""#, #""a\"b""#,
+        ]
+        let names = ["title", "ti\tle", #"ti\tle"#, "", #"a\\b"#, #"a\b"#, "a", "t", "日本", #"a"b"#, "titles", "titlf"]
+        for quoted in quotedKeys {
+            let bytes = Array(quoted.utf8)
+            let decoded = bytes.withUnsafeBufferPointer { buffer -> String? in
+                var parser = JSONValueParser(buffer)
+                guard case .string(let s)? = try? parser.parseDocument() else { return nil }
+                return s
+            }
+            #expect(decoded != nil, "\(quoted) is a JSON text")
+            for name in names {
+                let equal = bytes.withUnsafeBufferPointer { JSONValueParser.key($0, equals: Array(name.utf8)) }
+                #expect(equal == (decoded == name), "\(quoted) against \(name)")
+            }
+        }
+    }
+
     @Test("Checking a line (as JSON Lines rows are) and decoding it accept the same texts and fail at the same place")
     func checkingAgreesWithDecoding() {
         let texts = [

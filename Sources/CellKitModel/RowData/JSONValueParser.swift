@@ -161,13 +161,19 @@ package struct JSONValueParser {
     /// Whether a quoted key (`quoted`, quotes included, already checked) decodes to `name`.
     package static func key(_ quoted: UnsafeBufferPointer<UInt8>, equals name: some Collection<UInt8>) -> Bool {
         let inner = UnsafeBufferPointer(rebasing: quoted[1..<quoted.count - 1])
-        guard memchr(inner.baseAddress!, 0x5C, inner.count) != nil else {  // no escapes: compare the bytes
-            guard inner.count == name.count else { return false }
-            return name.withContiguousStorageIfAvailable {
-                memcmp(inner.baseAddress!, $0.baseAddress!, inner.count) == 0
-            }
+        // An escape decodes to fewer bytes than it takes: a key as long as `name` equals it only if
+        // it is the same bytes and has none, and a shorter one never does. Most keys a lookup passes
+        // differ in length, and are passed over with no call.
+        func hasEscape() -> Bool { memchr(inner.baseAddress!, 0x5C, inner.count) != nil }
+        if inner.isEmpty { return name.isEmpty }
+        if inner.count < name.count { return false }
+        if inner.count == name.count {
+            let same =
+                name.withContiguousStorageIfAvailable { memcmp(inner.baseAddress!, $0.baseAddress!, inner.count) == 0 }
                 ?? inner.elementsEqual(name)
+            return same && !hasEscape()
         }
+        guard hasEscape() else { return false }
         var parser = JSONValueParser(quoted)
         return (try? parser.parseString()).map { $0.utf8.elementsEqual(name) } ?? false
     }
