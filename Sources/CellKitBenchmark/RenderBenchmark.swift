@@ -31,7 +31,11 @@ enum RenderBenchmark {
 
     enum Kind { case plain, wrapped }
 
-    /// Generates the tables, then renders each in a child process and prints the figures.
+    /// Runs per size; the figure is their median (a shared machine's busy moment moves one run, not
+    /// the median), printed with the fastest and the slowest.
+    static let runs = Benchmarks.setting("CELLKIT_BENCH_RUNS", default: 5)
+
+    /// Generates the tables, then renders each in child processes and prints the figures.
     static func run(kinds: [Kind]) throws {
         let folder = NSTemporaryDirectory() + "cellkit-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -39,16 +43,27 @@ enum RenderBenchmark {
         for kind in kinds {
             print(
                 kind == .plain
-                    ? "CellKit render benchmark: JSON Lines → text, width 80, 3 cell types from 2 plugins; one process per size"
+                    ? "CellKit render benchmark: JSON Lines → text, width 80, 3 cell types from 2 plugins"
                     : "Wrapped rows: BenchWrapped (C), title + 12-28 words wrapped at 40 + CJK/emoji words, 5 lines a row"
             )
-            print("      rows   seconds      rows/s   peak RSS")
+            print("one process per run, \(runs) runs per size; seconds and rows/s: the median run's (fastest–slowest)")
+            print("      rows   seconds      rows/s  (fastest–slowest rows/s)   peak RSS")
             var slowest = Double.infinity, peaks: [Double] = []
             for rows in sizes {
                 let table = try generate(kind, rows: rows, in: folder)
-                let (seconds, kib) = try renderChild(table, rows: rows)
-                print(String(format: "%10d %9.3f %11.0f %7.1f MiB", rows, seconds, Double(rows) / seconds, kib / 1024))
-                slowest = min(slowest, Double(rows) / seconds)
+                var seconds: [Double] = [], kib = 0.0
+                for _ in 0..<runs {
+                    let run = try renderChild(table, rows: rows)
+                    seconds.append(run.0)
+                    kib = max(kib, run.1)
+                }
+                seconds.sort()
+                let median = seconds[seconds.count / 2], r = Double(rows)
+                print(
+                    String(
+                        format: "%10d %9.3f %11.0f  (%7.0f–%7.0f)       %7.1f MiB", rows, median, r / median,
+                        r / seconds.first!, r / seconds.last!, kib / 1024))
+                slowest = min(slowest, r / median)
                 peaks.append(kib / 1024)
                 try? FileManager.default.removeItem(atPath: table)
             }
