@@ -281,7 +281,8 @@ public struct CellLayout: Sendable {
             row.views.append(accessory)
         }
         row.indexPath = cell.indexPath
-        row.identifier = cell.reuseIdentifier.name
+        // Set only when it changes: storing the same string retained it and released the old one.
+        if row.identifier != cell.reuseIdentifier.name { row.identifier = cell.reuseIdentifier.name }
         (row.width, row.height, row.position, row.isSelected) = (width, height, cell.position, selected)
         row.background = fill
         row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
@@ -443,8 +444,11 @@ public struct CellLayout: Sendable {
         var lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
         lines.keepFirst(room)  // only a hook's frame reaching below the row has more lines than room
         let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - lines.count) / 2) : frame.y
+        let height = lines.count
+        // Moved in (consumed), not copied: a copy retained the text and the line list, and the end
+        // of `lines` released them, four atomic operations a label.
         var placed = PlacedView(
-            role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: lines.count), laidOut: lines)
+            role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: height), laidOut: consume lines)
         style(&placed, from: label, defaults: defaults, selected: selected)
         return placed
     }
@@ -525,7 +529,7 @@ public struct CellLayout: Sendable {
                         reusing: memo.spareLines())
                 } ?? LaidOutText()
             lines.keepFirst(frame.height)
-            var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: lines)
+            var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: consume lines)  // moved
             style(&placed, from: view, defaults: Defaults(), selected: selected)
             return placed
         case .plain:
