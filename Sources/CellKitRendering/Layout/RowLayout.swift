@@ -112,7 +112,7 @@ public struct RowLayout: Sendable, Encodable {
             var lines = view.laidOut.takeLines()
             guard lines.capacity > 0 else { continue }
             lines.removeAllKeepingCapacity()
-            spareLines.append(lines)
+            spareLines.append(consume lines)  // moved: a copy retained the list, and the local's end released it
         }
     }
 }

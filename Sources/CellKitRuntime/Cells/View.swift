@@ -82,7 +82,8 @@ public final class View {
     /// `setText(_:)` of bytes `UTF8Bytes.check` found valid, and clean or not: not checked again.
     package func setText(checked bytes: UnsafeBufferPointer<UInt8>, isClean: Bool) {
         if !isKnownUniquelyReferenced(&_textBytes) { _textBytes = TextBytes(capacity: bytes.count) }
-        _textBytes!.assign(checked: bytes, isClean: isClean)
+        // Borrowed: the view holds it, and a call on the stored reference retained it per text.
+        Unmanaged.passUnretained(_textBytes!)._withUnsafeGuaranteedRef { $0.assign(checked: bytes, isClean: isClean) }
     }
     /// The font size in points (`CK_VIEW_FONT_SIZE`): 17 by default (12 for the detail
     /// label); below 14 the label is drawn as small text. Hooks may set only finite values above 0.
