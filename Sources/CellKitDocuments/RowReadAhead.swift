@@ -70,6 +70,11 @@ package final class RowReader {
     private let stream: RowStream
     /// The helper, if one reads ahead: what it shares with this thread, and its thread.
     private let helper: (shared: Shared, thread: pthread_t)?
+    /// The helper's ring and the plan its records ask, copied out of `Shared` and read per row
+    /// here: this thread then neither retains `Shared` per row (its reference count sits in memory
+    /// the helper reads per row: an atomic write on one processor, a cache miss on the other) nor
+    /// reads the memory the helper writes per row.
+    private let ring: Ring?, plan: LinePlan?
     /// Batches taken from the ring so far; the current one's next row and where it is.
     @exclusivity(unchecked) private var taken = 0, row = 0, offset = 0
     /// The cell names read, made into strings on this thread.
@@ -88,11 +93,12 @@ package final class RowReader {
         try stream.skip(skipping)
         read = stream.rowsRead
         guard readAhead, file.format == .jsonLines, rows - stream.rowsRead >= limits.minimumRows else {
-            helper = nil
+            (helper, ring, plan) = (nil, nil, nil)
             return
         }
         let shared = Shared(stream, limits: limits, marking: marking)
         helper = shared.start().map { (shared, $0) }
+        (ring, plan) = helper == nil ? (nil, nil) : (shared.ring, shared.plan)
     }
 
     deinit {
@@ -104,23 +110,23 @@ package final class RowReader {
 
     /// The next row, or nil at the end of the file; an error at its place in the file.
     package func next() throws(DocumentError) -> StreamedRow? {
-        guard let shared = helper?.shared else {
+        guard let ring, let plan else {
             defer { read = stream.rowsRead }
             return try stream.next()
         }
         while true {
             if taken > 0 {
-                let batch = shared.slots + (taken - 1) % Self.depth
+                let batch = ring[taken - 1]
                 if row < batch.pointee.rows {
                     row += 1
                     read += 1
-                    return batch.pointee.row(at: &offset, names: &names, plan: shared.plan)
+                    return batch.pointee.row(at: &offset, names: &names, plan: plan)
                 }
                 if let error = batch.pointee.error { throw error }
                 if batch.pointee.atEnd { return nil }
-                shared.give(bytes: batch.pointee.used)
+                helper!.shared.give(bytes: batch.pointee.used)
             }
-            shared.take(taken)
+            helper!.shared.take(taken)
             (taken, row, offset) = (taken + 1, 0, 0)
         }
     }
@@ -238,6 +244,29 @@ package final class RowReader {
         }
     }
 
+    /// The ring's `depth` batches, each in cache lines of its own: the helper writes the counts of
+    /// the batch it fills row by row while this thread reads the batch before it.
+    struct Ring {
+        private static let stride = (MemoryLayout<Batch>.stride + 127) & ~127
+        private let base: UnsafeMutableRawPointer
+
+        init() {
+            base = .allocate(byteCount: Self.stride * RowReader.depth, alignment: 128)
+            for k in 0..<RowReader.depth { (base + k * Self.stride).initializeMemory(as: Batch.self, to: Batch()) }
+        }
+
+        /// Batch `n` of the file (slot `n % depth`).
+        subscript(n: Int) -> UnsafeMutablePointer<Batch> {
+            (base + n % RowReader.depth * Self.stride).assumingMemoryBound(to: Batch.self)
+        }
+
+        /// Ends the batches and frees the ring; once, when neither thread uses it any more.
+        func deallocate() {
+            for k in 0..<RowReader.depth { self[k].deinitialize(count: 1) }
+            base.deallocate()
+        }
+    }
+
     /// UInt32 words in memory reused row after row (the planned lines of the row being read).
     struct Words: ~Copyable {
         private var base = UnsafeMutablePointer<UInt32>.allocate(capacity: 64), capacity = 64
@@ -282,7 +311,7 @@ package final class RowReader {
         /// `JSONRecord`'s planned part.
         @exclusivity(unchecked) private var plannedLines = Words()
         let marking: (@Sendable (Bool) -> Void)?
-        let slots: UnsafeMutablePointer<Batch>
+        let ring = Ring()
         let produced = Atomic(0), consumed = Atomic(0)
         /// Bytes of the batches produced and not yet given back, and the most they were (the
         /// helper's; read once it has handed over the last batch).
@@ -295,13 +324,10 @@ package final class RowReader {
 
         init(_ stream: RowStream, limits: Limits, marking: (@Sendable (Bool) -> Void)?) {
             (self.stream, self.limits, self.marking) = (stream, limits, marking)
-            slots = .allocate(capacity: RowReader.depth)
-            for k in 0..<RowReader.depth { (slots + k).initialize(to: Batch()) }
         }
 
         deinit {
-            slots.deinitialize(count: RowReader.depth)
-            slots.deallocate()
+            ring.deallocate()
         }
 
         /// Starts the helper; nil if the thread cannot start.
@@ -355,7 +381,7 @@ package final class RowReader {
                     shared.sleepWhileFull(n)
                     continue
                 }
-                let batch = shared.slots + n % RowReader.depth
+                let batch = shared.ring[n]
                 let last = shared.fill(batch)
                 let handedOver = shared.bytesHandedOver.add(batch.pointee.used, ordering: .sequentiallyConsistent)
                 shared.mostHandedOver = max(shared.mostHandedOver, handedOver.newValue)
@@ -375,7 +401,7 @@ package final class RowReader {
         /// empties the batches given back, so that those long records made large keep no memory.
         private func sleepWhileFull(_ n: Int) {
             let free = consumed.load(ordering: .sequentiallyConsistent) + RowReader.depth - n
-            for k in 0..<free { (slots + (n + k) % RowReader.depth).pointee.removeAll() }
+            for k in 0..<free { ring[n + k].pointee.removeAll() }
             helperAsleep.store(true, ordering: .sequentiallyConsistent)
             if mustWait(n), !stopping.load(ordering: .sequentiallyConsistent) {
                 helperWake.wait()
