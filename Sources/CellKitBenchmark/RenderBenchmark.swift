@@ -216,6 +216,9 @@ enum RenderBenchmark {
             if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
         }
         handle.write(Data(chunk.utf8))
+        // On disk before any timed run: the kernel's writeback of a freshly written file (up to
+        // 280 MB) otherwise ran during the first runs, on one of the machine's two processors.
+        try handle.synchronize()
         try handle.close()
         let table = folder + "/\(name)-\(rows).yaml"
         try "title: \(title)\nstyle: grouped\nsections:\n  - rowsFrom: \(name)-\(rows).jsonl\n".write(
