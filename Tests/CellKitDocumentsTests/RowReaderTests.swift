@@ -56,6 +56,11 @@ struct RowReaderTests {
         case row(cell: String?, line: Int, column: Int, data: RowValue)
         case end
         case error(String)
+
+        /// The row's decoded data; nil for the end or an error.
+        var rowData: RowValue? {
+            if case .row(_, _, _, let data) = self { data } else { nil }
+        }
     }
 
     /// What `next` gives until the end or an error.
@@ -94,6 +99,35 @@ struct RowReaderTests {
             guard case .error(let message)? = expected.last else { Issue.record("no error"); return }
             #expect(message.contains("rows.jsonl:") && message.contains("JSON: expected true"))
         }
+    }
+
+    @Test("a record still held keeps its bytes while later rows are written into the memory of done ones")
+    func heldRecordsUnchanged() throws {
+        let file = try file(Self.lines(6_000, seed: 23), name: "held")
+        let stream = try RowStream(file)
+        let expected = drain { () throws(DocumentError) in try stream.next() }
+        let reader = try RowReader(file, skipping: 0, rows: 6_000, readAhead: true)
+        var random = SplitMix64(seed: 5)
+        var held: [(index: Int, data: RowData)] = []
+        var index = 0, reused = 0
+        var last: ObjectIdentifier?, beforeLast: ObjectIdentifier?
+        while let row = try reader.next() {
+            guard case .json(let record) = row.data else { Issue.record("not a record"); return }
+            // The same memory as two rows before (the row between still held by its reader):
+            // written over, as nothing else held it.
+            let identity = record.storageIdentity
+            if identity == beforeLast { reused += 1 }
+            (beforeLast, last) = (last, identity)
+            if random.next() % 3 == 0 { held.append((index, row.data)) }  // held, as a cell or a copy would
+            if held.count > 40 { held.removeFirst(Int(random.next() % 20)) }
+            for h in held where h.data.rowValue != expected[h.index].rowData {
+                Issue.record("row \(h.index) changed while held, at row \(index)")
+                return
+            }
+            index += 1
+        }
+        #expect(index == 6_000)
+        #expect(reused > 1_000, "rows written into the memory of rows done: \(reused)")
     }
 
     @Test("skipping starts at the row asked for; a reader dropped early stops its helper")

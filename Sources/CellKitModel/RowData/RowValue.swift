@@ -80,16 +80,21 @@ public enum RowValue: Sendable, Equatable, Hashable {
 /// UInt32 offsets per member (key start and end, value start and end; the "cell"
 /// member left out), then the lines a reader worked out ahead (`LinePlan`), then the member
 /// count and the planned lines' byte count.
-@usableFromInline package struct JSONRecord: @unchecked Sendable {  // storage is never written after init
+@usableFromInline package struct JSONRecord: @unchecked Sendable {  // storage is written only while unique (refill)
     /// The header is the byte count and the plan. Not an array: `[UInt8](unsafeUninitializedCapacity:)`
     /// went through an unspecialized allocation path, ~500 instructions a row. The plan in the
     /// header, not beside it: a copy of the record (a hook's every data read) retains one object.
-    private let storage: ManagedBuffer<Header, UInt8>
+    private var storage: ManagedBuffer<Header, UInt8>
 
     private struct Header {
-        let total: Int
+        var total: Int
+        /// The bytes the storage was made for: at least `total`.
+        let room: Int
         let plan: LinePlan?
     }
+
+    /// Which memory the record's bytes are in: the same for a record written over (`refill`).
+    package var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
 
     /// Where to ask for lines worked out ahead, for the rows to come; nil when nobody reads ahead.
     package var plan: LinePlan? { storage.header.plan }
@@ -112,12 +117,42 @@ public enum RowValue: Sendable, Equatable, Hashable {
 
     /// A record from a line and a copy of the offsets of a `JSONValueParser.MemberIndex` made for it,
     /// with the lines a reader worked out ahead for it (`PlannedLines`' bytes) and its plan.
+    /// `room`: bytes to make the storage for, when more than the record takes (one that `refill`
+    /// will write later records into).
     package init(
         line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>,
-        planned: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), plan: LinePlan? = nil
+        planned: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), plan: LinePlan? = nil,
+        room: Int = 0
     ) {
+        let total = line.count + offsets.count * 4 + planned.count + 8, room = max(total, room)
+        storage = ManagedBuffer<Header, UInt8>.create(minimumCapacity: room) { _ in
+            Header(total: total, room: room, plan: plan)
+        }
+        Self.write(storage, total: total, line: line, offsets: offsets, planned: planned)
+    }
+
+    /// Rewrites this record in place as the record `init(line:offsets:planned:plan:)` makes, when
+    /// nothing else holds its storage, the storage has room and the record asks `plan`; false,
+    /// unchanged, otherwise. A reader that keeps the records of its last rows writes each new one
+    /// into the memory of one whose row is done: no allocation, and no free, per row.
+    package mutating func refill(
+        line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>, planned: UnsafeRawBufferPointer,
+        plan: LinePlan?
+    ) -> Bool {
         let total = line.count + offsets.count * 4 + planned.count + 8
-        storage = ManagedBuffer<Header, UInt8>.create(minimumCapacity: total) { _ in Header(total: total, plan: plan) }
+        guard isKnownUniquelyReferenced(&storage),
+            storage.withUnsafeMutablePointerToHeader({ $0.pointee.room >= total && $0.pointee.plan === plan })
+        else { return false }
+        storage.withUnsafeMutablePointerToHeader { $0.pointee.total = total }
+        Self.write(storage, total: total, line: line, offsets: offsets, planned: planned)
+        return true
+    }
+
+    /// The bytes the record is made of, into `storage`.
+    private static func write(
+        _ storage: ManagedBuffer<Header, UInt8>, total: Int, line: UnsafeBufferPointer<UInt8>,
+        offsets: UnsafeBufferPointer<UInt32>, planned: UnsafeRawBufferPointer
+    ) {
         storage.withUnsafeMutablePointerToElements { elements in
             let base = UnsafeMutableRawPointer(elements)
             if line.count > 0 { base.copyMemory(from: line.baseAddress!, byteCount: line.count) }
