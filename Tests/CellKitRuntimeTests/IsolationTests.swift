@@ -377,6 +377,25 @@ struct IsolationResumeTests {
         #expect(exited == .exited(3))
         #expect(said.hasSuffix("libinprocess.so: initCellForFaulty exited with status 3 at row 1.1\n"), "\(said)")
     }
+
+    @Test("--no-isolation and --output: a SIGSYS (a seccomp filter's, say) removes the temporary as other crashes do")
+    func sigsysRemovesTemporary() throws {
+        let folder = try Render.write(["t.yaml": IsolationTests.table])
+        let plugins = try Fixtures.folder()
+        try Fixtures.compileC(
+            IsolationTests.faulty(
+                """
+                #include <signal.h>
+                CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); raise(SIGSYS); }
+                """),
+            name: "insigsys", in: plugins)
+        let (ending, log) = try command.run([
+            "render", folder + "/t.yaml", "--plugin-path", plugins, "--no-isolation", "--output", folder + "/out.txt",
+        ])
+        #expect(ending == .signaled(SIGSYS))
+        #expect(log.hasPrefix("libinsigsys.so: customizeCellForFaulty crashed (SIGSYS) at row 1.1\n"), "\(log.prefix(300))")
+        #expect(try command.files(folder) == ["t.yaml"], "no temporary, no file")
+    }
 }
 
 @Suite("render isolation: a crash of CellKit's own thread reading rows ahead")

@@ -2,6 +2,7 @@
 // (a plugin may call exit() mid-render) and by signal handlers, which touch only
 // memory prepared in advance and call only async-signal-safe functions.
 
+import CellKitRuntime
 import Foundation
 import Synchronization
 
@@ -11,13 +12,13 @@ import Synchronization
 /// Termination signals (SIGINT, SIGTERM, SIGHUP) get a handler only where the action is the
 /// default one (an ignored SIGHUP stays ignored; a handler the program set stays): it removes
 /// the temporaries, restores the default action and raises the signal again, so the process
-/// dies by it. Crash signals get a handler that removes the temporaries and hands over to the
-/// action that was there before (the Swift runtime's backtracer, or the default).
+/// dies by it. Crash signals (`CrashReporter.signals`) get a handler that removes the temporaries
+/// and hands over to the action that was there before (the Swift runtime's backtracer, the crash
+/// reporter's, or the default), installed and handed over to as `CrashReporter` does its own.
 enum PendingTemporaries {
     /// How many temporaries can be pending at once; past that, one is removed only by its sink.
     static let capacity = 64
     static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 
     /// Each slot holds a C string's address (0 = free), published with release ordering and read
     /// by the handlers with acquire ordering. A disarmed string is not freed at once — a handler
@@ -36,10 +37,10 @@ enum PendingTemporaries {
         return retired
     }()
 
-    /// The actions the crash handler hands over to, in `crashSignals` order.
+    /// The actions the crash handler hands over to, in `CrashReporter.signals` order.
     nonisolated(unsafe) private static let previousCrashActions: UnsafeMutablePointer<sigaction> = {
-        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: crashSignals.count)
-        actions.initialize(repeating: sigaction(), count: crashSignals.count)
+        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashReporter.signals.count)
+        actions.initialize(repeating: sigaction(), count: CrashReporter.signals.count)
         return actions
     }()
 
@@ -117,13 +118,7 @@ enum PendingTemporaries {
             sigemptyset(&action.sa_mask)
             if sigaction(signal, &action, nil) == 0 { state.installedTermination.append(signal) }
         }
-        for (i, signal) in crashSignals.enumerated() {
-            var action = sigaction()
-            action.__sigaction_handler.sa_sigaction = crashHandler
-            action.sa_flags = SA_SIGINFO | SA_ONSTACK
-            sigemptyset(&action.sa_mask)
-            _ = sigaction(signal, &action, previousCrashActions + i)
-        }
+        CrashReporter.installCrashHandler(crashHandler, saving: previousCrashActions)
         state.installedCrash = true
     }
 
@@ -135,7 +130,7 @@ enum PendingTemporaries {
         }
         state.installedTermination = []
         if state.installedCrash {
-            for (i, signal) in crashSignals.enumerated() where handler(of: signal) == address(crashHandler) {
+            for (i, signal) in CrashReporter.signals.enumerated() where handler(of: signal) == address(crashHandler) {
                 _ = sigaction(signal, previousCrashActions + i, nil)
             }
             state.installedCrash = false
@@ -157,19 +152,6 @@ enum PendingTemporaries {
         unsafeBitCast(handler, to: Int.self)
     }
 
-    /// `signal`'s place in `crashSignals`, or -1; a switch, so a handler may call it.
-    private static func crashIndex(_ signal: Int32) -> Int {
-        switch signal {
-        case SIGSEGV: 0
-        case SIGBUS: 1
-        case SIGILL: 2
-        case SIGTRAP: 3
-        case SIGABRT: 4
-        case SIGFPE: 5
-        default: -1
-        }
-    }
-
     /// SIGINT, SIGTERM, SIGHUP: remove the temporaries, then die by the signal.
     private static let terminationHandler: @convention(c) (Int32) -> Void = { signal in
         PendingTemporaries.removeAll()
@@ -181,12 +163,9 @@ enum PendingTemporaries {
 
     /// SIGSEGV and the other crashes: remove the temporaries and restore the previous action. A fault
     /// happens again when the handler returns and reaches that action; a sent signal is raised again.
-    private static let crashHandler:
-        @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = {
-            signal, info, _ in
-            PendingTemporaries.removeAll()
-            let i = PendingTemporaries.crashIndex(signal)
-            if i >= 0 { _ = sigaction(signal, PendingTemporaries.previousCrashActions + i, nil) }
-            if let info, info.pointee.si_code <= 0 { raise(signal) }
-        }
+    private static let crashHandler: CrashReporter.CrashHandler = {
+        signal, info, _ in
+        PendingTemporaries.removeAll()
+        CrashReporter.handOver(signal, info, to: PendingTemporaries.previousCrashActions)
+    }
 }

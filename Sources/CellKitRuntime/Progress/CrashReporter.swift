@@ -20,7 +20,7 @@ import Synchronization
 /// installing thread gets the alternate stack a stack overflow's report needs.
 public enum CrashReporter {
     /// Signals whose handler prints the line.
-    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
+    package static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
     static let lineCapacity = 2048
 
     private static let installed = Mutex(false)
@@ -88,11 +88,12 @@ public enum CrashReporter {
     }
 
     /// A handler for the crash signals (`signals`).
-    typealias CrashHandler = @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
+    package typealias CrashHandler =
+        @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
 
     /// Installs `handler` for every crash signal (on the alternate stack where a thread has one),
     /// keeping the actions it replaces in `previous`, in `signals` order.
-    static func installCrashHandler(_ handler: CrashHandler, saving previous: UnsafeMutablePointer<sigaction>) {
+    package static func installCrashHandler(_ handler: CrashHandler, saving previous: UnsafeMutablePointer<sigaction>) {
         for (i, signal) in signals.enumerated() {
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = handler
@@ -105,7 +106,7 @@ public enum CrashReporter {
     /// Hands `signal` over to the action kept for it in `previous`: a fault happens again when the
     /// handler returns and reaches that action; a sent signal (abort's) is raised again.
     /// Async-signal-safe: sigaction(2) and raise(3).
-    static func handOver(
+    package static func handOver(
         _ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, to previous: UnsafeMutablePointer<sigaction>
     ) {
         let i = index(signal)
