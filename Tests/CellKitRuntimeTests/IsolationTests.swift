@@ -393,7 +393,8 @@ struct IsolationResumeTests {
             "render", folder + "/t.yaml", "--plugin-path", plugins, "--no-isolation", "--output", folder + "/out.txt",
         ])
         #expect(ending == .signaled(SIGSYS))
-        #expect(log.hasPrefix("libinsigsys.so: customizeCellForFaulty crashed (SIGSYS) at row 1.1\n"), "\(log.prefix(300))")
+        #expect(
+            log.hasPrefix("libinsigsys.so: customizeCellForFaulty crashed (SIGSYS) at row 1.1\n"), "\(log.prefix(300))")
         #expect(try command.files(folder) == ["t.yaml"], "no temporary, no file")
     }
 }
