@@ -13,14 +13,27 @@ public enum Fixtures {
     /// The folder `swift build` / `swift test` put the package's plugins in (beside the test binary).
     public static let buildDirectory = SearchPath.executableDirectory()!
 
-    /// A new, empty folder owned by us with mode 0755.
+    /// A new, empty folder owned by us with mode 0755, inside `root`.
     public static func folder(_ name: String = #function) throws -> String {
         let safe = name.filter { $0.isLetter || $0.isNumber }
-        let path = FileManager.default.temporaryDirectory.path + "/cellkit-tests-\(safe)-\(UUID().uuidString.prefix(8))"
+        let path = root + "/\(safe)-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(
             atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         return path
     }
+
+    /// The folder every test folder of this process goes in, removed with all of them when the
+    /// process exits (kept when `CELLKIT_KEEP_TEST_FOLDERS` is set, to look at after a failure).
+    /// Each folder used to stay: a developer's /tmp held 44,913 of them (20 GB) after some weeks.
+    public static let root: String = {
+        let root = FileManager.default.temporaryDirectory.path + "/cellkit-tests-\(getpid())"
+        try? FileManager.default.createDirectory(
+            atPath: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        if getenv("CELLKIT_KEEP_TEST_FOLDERS") == nil {
+            atexit { try? FileManager.default.removeItem(atPath: Fixtures.root) }
+        }
+        return root
+    }()
 
     /// Compiles C `source` into `folder/lib<name>.so` with `cc -shared -fPIC -I <header dir>`.
     @discardableResult
