@@ -57,6 +57,7 @@ struct TrustPathTests {
         try #require(stat("/tmp", &info) == 0 && info.st_mode & S_ISVTX != 0, "/tmp is sticky here")
         let folder = "/tmp/cellkit-trust-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         chmod(folder, 0o755)
         let path = try Fixtures.compileC(minimalPlugin("Tmp"), name: "tmp", in: folder)
         #expect(FileTrust.problem(forPlugin: path) == nil)
