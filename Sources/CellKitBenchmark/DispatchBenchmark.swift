@@ -65,6 +65,12 @@ enum DispatchBenchmark {
         let queue = CellQueue(registry: registry)
         let hooks = try directHooks(names, in: types[0].pluginPath)
         let cells = types.map { queue.dequeueCell($0, at: IndexPath(section: 0, row: 0)) }  // for the direct calls
+        /// The routine on the one cell type of `slot`, row after row.
+        func routine(_ slot: ReuseSlot, _ queue: CellQueue) -> () -> Void {
+            {
+                for row in 0..<rows { queue.recycle(queue.dequeueCell(slot, at: IndexPath(section: 0, row: row))) }
+            }
+        }
 
         let variants: [(String, () -> Void)] = [
             (
@@ -85,33 +91,9 @@ enum DispatchBenchmark {
                     }
                 }
             ),
-            (
-                "the routine, declared list in registers",
-                {
-                    for row in 0..<rows {
-                        let cell = queue.dequeueCell(declaredSlot, at: IndexPath(section: 0, row: row))
-                        queue.recycle(cell)
-                    }
-                }
-            ),
-            (
-                "the routine, the same list through libffi",
-                {
-                    for row in 0..<rows {
-                        let cell = viaFFIQueue.dequeueCell(declaredViaFFISlot, at: IndexPath(section: 0, row: row))
-                        viaFFIQueue.recycle(cell)
-                    }
-                }
-            ),
-            (
-                "the routine, 7-word list through libffi",
-                {
-                    for row in 0..<rows {
-                        let cell = queue.dequeueCell(ffiSlot, at: IndexPath(section: 0, row: row))
-                        queue.recycle(cell)
-                    }
-                }
-            ),
+            ("the routine, declared list in registers", routine(declaredSlot, queue)),
+            ("the routine, the same list through libffi", routine(declaredViaFFISlot, viaFFIQueue)),
+            ("the routine, 7-word list through libffi", routine(ffiSlot, queue)),
             (
                 "the routine, identifier looked up every row",
                 {
