@@ -24,7 +24,7 @@ public enum Fixtures {
 
     /// The folder every test folder of this process goes in, removed with all of them when the
     /// process exits (kept when `CELLKIT_KEEP_TEST_FOLDERS` is set, to look at after a failure).
-    /// Each folder used to stay: a developer's /tmp held 44,913 of them (20 GB) after some weeks.
+    /// Each folder used to stay: this project's development machine held 44,913 of them (20 GB).
     public static let root: String = {
         let root = FileManager.default.temporaryDirectory.path + "/cellkit-tests-\(getpid())"
         try? FileManager.default.createDirectory(
