@@ -413,7 +413,7 @@ static inline ck_status ck_apply_style(ck_view *v, const char *name) {
  *      ck_set_text(ck_text_label(cell), text);
  *  }
  *
- *  // Another parameter list, called through libffi.
+ *  // Another parameter list (one word: called with it in a register).
  *  CK_SIGNATURE(heightForCellForFoobar, "double (row)");
  *  CK_EXPORT double heightForCellForFoobar(int64_t row) { return row == 0 ? 2 : 1; }
  * ------------------------------------------------------------------------- */
