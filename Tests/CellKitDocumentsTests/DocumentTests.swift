@@ -79,7 +79,7 @@ struct DocumentTests {
         let message = failure("sections:\n  - rows:\n      - {cell: Foobr}\n")
         #expect(
             message.hasPrefix(
-                "table.yaml:3:9: no plugin provides cell identifier 'Foobr'. Did you mean 'Foobar'? Searched: "))
+                "table.yaml:3:9: no usable plugin provides cell identifier 'Foobr'. Did you mean 'Foobar'? Searched: "))
         #expect(message.hasSuffix("Run `cellkit list` to see what is registered."))
     }
 

@@ -62,7 +62,7 @@ struct RenderDiagnosticsTests {
         let (folder, library, table) = try setUp(source, name: "foo", cell: "Foo", test: kind)
         let (status, text) = try command.cellkit(["render", table, "--plugin-path", folder])
         #expect(status == 1, "\(kind): \(text)")
-        #expect(text.contains("table.yaml:2:12: no plugin provides cell identifier 'Foo'."), "\(kind): \(text)")
+        #expect(text.contains("table.yaml:2:12: no usable plugin provides cell identifier 'Foo'."), "\(kind): \(text)")
         #expect(text.contains(expected), "\(kind): \(text)")
         #expect(text.contains(library), "\(kind): names the file: \(text)")
         #expect(text.contains("Searched: \(folder), "), "\(kind): still names the folders searched: \(text)")
@@ -90,7 +90,7 @@ struct RenderDiagnosticsTests {
         let (folder, _, table) = try setUp(minimalPlugin("Foo"), name: "foo", cell: "Fooo")
         let (status, text) = try command.cellkit(["render", table, "--plugin-path", folder])
         #expect(status == 1)
-        #expect(text.contains("no plugin provides cell identifier 'Fooo'. Did you mean 'Foo'? Searched: \(folder), "))
+        #expect(text.contains("no usable plugin provides cell identifier 'Fooo'. Did you mean 'Foo'? Searched: \(folder), "))
     }
 
     @Test("A misspelled customize hook beside a correct init: a warning; --strict exits 2 and still draws the table")

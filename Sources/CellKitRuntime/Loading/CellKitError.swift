@@ -34,7 +34,7 @@ public enum CellKitError: Error, Equatable, Sendable, CustomStringConvertible {
             let hint = nearest.map { " Did you mean '\($0)'?" } ?? ""
             let places = searched.isEmpty ? "an empty search path" : searched.joined(separator: ", ")
             return
-                "no plugin provides cell identifier '\(name)'.\(why)\(hint) Searched: \(places). Run `cellkit list` to see what is registered."
+                "no usable plugin provides cell identifier '\(name)'.\(why)\(hint) Searched: \(places). Run `cellkit list` to see what is registered."
         case .pluginUnusable(let path, let problems):
             return "\(path): plugin cannot be used: " + problems.joined(separator: "; ")
         case .untrusted(let path, let reason): return "\(path): \(reason)"
