@@ -142,6 +142,7 @@ struct LazyDiscoveryTests {
         // No plugin provides it: status 1 (the argument is well formed), with list's diagnosis.
         let (missing, why) = try run(["inspect", "Baz"])
         #expect(missing == 1, "\(why)")
-        #expect(why.contains("no usable plugin provides cell identifier 'Baz'") && why.contains("initcellForBaz"), "\(why)")
+        #expect(
+            why.contains("no usable plugin provides cell identifier 'Baz'") && why.contains("initcellForBaz"), "\(why)")
     }
 }

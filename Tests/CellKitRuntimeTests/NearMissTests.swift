@@ -182,7 +182,8 @@ struct RenderCommandTests {
         ])
         let (status, text) = try command.cellkit(["render", folder + "/table.yaml", "--output", folder + "/out.txt"])
         #expect(status != 0)
-        #expect(text.contains("table.yaml:3:9: no usable plugin provides cell identifier 'Foobr'. Did you mean 'Foobar'?"))
+        #expect(
+            text.contains("table.yaml:3:9: no usable plugin provides cell identifier 'Foobr'. Did you mean 'Foobar'?"))
         #expect(try String(contentsOfFile: folder + "/out.txt", encoding: .utf8) == "previous")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["out.txt", "table.yaml"])
     }

@@ -90,7 +90,9 @@ struct RenderDiagnosticsTests {
         let (folder, _, table) = try setUp(minimalPlugin("Foo"), name: "foo", cell: "Fooo")
         let (status, text) = try command.cellkit(["render", table, "--plugin-path", folder])
         #expect(status == 1)
-        #expect(text.contains("no usable plugin provides cell identifier 'Fooo'. Did you mean 'Foo'? Searched: \(folder), "))
+        #expect(
+            text.contains("no usable plugin provides cell identifier 'Fooo'. Did you mean 'Foo'? Searched: \(folder), ")
+        )
     }
 
     @Test("A misspelled customize hook beside a correct init: a warning; --strict exits 2 and still draws the table")
