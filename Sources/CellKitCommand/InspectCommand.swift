@@ -110,7 +110,7 @@ struct InspectCommand: ParsableCommand {
         lines.append(p.cellTypes.isEmpty ? "  no cell types" : "  cell types (\(p.cellTypes.count)):")
         for type in p.cellTypes {
             lines.append("    \(type.identifier)")
-            lines += Output.hookLines(type, indent: "      ")
+            lines += Output.hookLines(type, indent: "      ", problems: p.problems)
         }
         if !p.problems.isEmpty { lines += ["  problems:"] + p.problems.map { "    - \($0)" } }
         if !p.nearMisses.isEmpty { lines += ["  near misses:"] + p.nearMisses.map { "    - \($0)" } }

@@ -31,11 +31,16 @@ enum Output {
         return lines.count
     }
 
-    /// One line per hook: symbol, signature, and how it is called.
-    static func hookLines(_ type: CellTypeDeclaration, indent: String) -> [String] {
+    /// One line per hook: symbol, signature, and how it is called. A hook that one of `problems`
+    /// concerns (`hook <symbol>: …`: its declared signature was refused) shows no signature: the
+    /// one it holds is the standard one put in its place, which the plugin did not declare.
+    static func hookLines(_ type: CellTypeDeclaration, indent: String, problems: [String] = []) -> [String] {
         let width = type.hooks.map(\.symbol.count).max() ?? 0
         return type.hooks.map { hook in
             let pad = String(repeating: " ", count: width - hook.symbol.count)
+            if problems.contains(where: { $0.hasPrefix("hook \(hook.symbol): ") }) {
+                return "\(indent)\(hook.symbol)\(pad)  (declared signature refused: see problems)"
+            }
             return "\(indent)\(hook.symbol)\(pad)  \(hook.signature)\(hook.usesFFI ? "  [libffi]" : "")"
         }
     }

@@ -71,6 +71,18 @@ struct RenderDiagnosticsTests {
         for reason in reasons { #expect(text.contains(reason), "\(kind): list's \"\(reason)\" is in: \(text)") }
     }
 
+    @Test("inspect shows no signature for a hook whose declared one was refused, only the problem")
+    func inspectRefusedSignature() throws {
+        let source = minimalPlugin("Foo") + "\nCK_SIGNATURE(customizeCellForFoo, \"void (cell, bogus)\");\n"
+        let (_, library, _) = try setUp(source, name: "foo", cell: "Foo")
+        let (status, text) = try command.cellkit(["inspect", library])
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("customizeCellForFoo  (declared signature refused: see problems)"), "\(text)")
+        #expect(!text.contains("void (cell, indexPath)"), "the standard signature put in its place: \(text)")
+        #expect(
+            text.contains("- hook customizeCellForFoo: signature \"void (cell, bogus)\": bad token 'bogus'"), "\(text)")
+    }
+
     @Test("A refused file (writable by others) is named with list's reason: its cell types are unknown")
     func refusedPermissions() throws {
         let (folder, library, table) = try setUp(minimalPlugin("Foo"), name: "foo", cell: "Foo")
