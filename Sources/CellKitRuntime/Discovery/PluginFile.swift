@@ -235,6 +235,8 @@ extension PluginFile {
     static func declarations(in exported: [ELFSymbol], image: ELFImage) -> Declarations {
         var result = Declarations()
         var signatures: [String: String] = [:]
+        // Every problem with a declared signature starts `hook <symbol>: `, and only those do:
+        // `cellkit inspect` shows no signature for such a hook (Output.hookLines).
         for s in exported where s.kind == .object && s.name.hasPrefix(CK_SIGNATURE_PREFIX) {
             let hook = String(s.name.dropFirst(CK_SIGNATURE_PREFIX.utf8.count))
             let bytes = image.contents(of: s, atMost: maxSignatureBytes + 1)
