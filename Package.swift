@@ -41,18 +41,27 @@ let package = Package(
     ],
     targets: [
         .target(name: "CCellKit"),
+        // Host-only OS calls Swift cannot make (prctl, a signal context's registers): plugins never see it.
+        .target(name: "CProcess"),
         .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
         // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
         .target(name: "CellKitModel", dependencies: ["CCellKit"]),
         .target(name: "CellKitText", dependencies: ["CellKitModel"]),
-        .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CCellKit", "CFFI"]),
+        .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CCellKit", "CFFI", "CProcess"]),
+        // Supervisor and worker processes: spawn, frames, process groups, what a worker does first.
+        .target(name: "CellKitSupervision", dependencies: ["CellKitRuntime", "CProcess"]),
         .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "Yams"]),
         .target(
             name: "CellKitRendering",
-            dependencies: ["CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments"]),
+            dependencies: [
+                "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision",
+            ]),
         .target(
             name: "CellKit",
-            dependencies: ["CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitRendering"]),
+            dependencies: [
+                "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision",
+                "CellKitRendering",
+            ]),
         .target(name: "CellKitPlugin", dependencies: ["CCellKit"]),
         .executableTarget(
             name: "CellKitCommand",

@@ -6,7 +6,7 @@ import CellKitText
 import Yams
 
 /// A problem at a place in a document.
-public struct DocumentError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct DocumentError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// The path of the file the problem is in, as it was named (a document, stylesheet, catalog or data file).
     public let file: String
     /// The line, counted from 1.

@@ -3,6 +3,7 @@
 // (symbolic links followed); files are opened without blocking (a FIFO never
 // hangs a read) and checked with fstat before a byte is read.
 
+import CellKitModel
 import Foundation
 
 /// Why a file a document names cannot be read; the caller places it at the line that names the file.
@@ -31,7 +32,7 @@ struct FileRoot: Sendable, Equatable {
     /// The root for the document at `document`: `folder` if given (it must hold the document), else the
     /// document's own folder.
     static func forDocument(_ document: String, folder: String?) throws(FileProblem) -> FileRoot {
-        let documentFolder = (document as NSString).deletingLastPathComponent
+        let documentFolder = PathText.folder(of: document)
         let ownFolder = documentFolder.isEmpty ? "." : documentFolder
         guard let ownReal = FileAccess.realPath(ownFolder) else {
             throw FileProblem("the document's folder \(ownFolder) cannot be resolved")
@@ -178,6 +179,22 @@ enum FileAccess {
         guard count <= limit else { throw FileProblem("'\(name)' is larger than \(sizeText(limit)); \(tooLarge)") }
         bytes.removeLast(bytes.count - count)
         return bytes
+    }
+
+    /// Standard input read to its end, at most `limit` bytes (more is an error that says `tooLarge`).
+    static func readStandardInput(limit: Int, tooLarge: String) throws(FileProblem) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while bytes.count <= limit {
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(0, $0.baseAddress!, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else {
+                throw FileProblem("standard input cannot be read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return bytes }
+            bytes += chunk[..<n]
+        }
+        throw FileProblem("standard input is larger than \(sizeText(limit)); \(tooLarge)")
     }
 
     /// 250000 as "250,000".

@@ -116,22 +116,47 @@ public struct TableDocument: Sendable {
     /// `..`, or leading out through a symbolic link, is an error at the line that writes it; so is a FIFO,
     /// device or folder where a file is expected. Every file is held to `DocumentLimits`.
     public init(contentsOf path: String, root: String? = nil) throws(DocumentError) {
+        try self.init(path: path, root: root, bytes: nil)
+    }
+
+    /// Whether `path` names standard input: `-` or `/dev/stdin`. Such a document is read from
+    /// descriptor 0 (any kind of file: a pipe, a terminal), and its root is the current folder.
+    public static func isStandardInput(_ path: String) -> Bool { path == "-" || path == "/dev/stdin" }
+
+    /// The bytes of a document read from standard input, kept for a worker process that cannot read
+    /// them again; nil for a document read from a file.
+    package var standardInputBytes: [UInt8]?
+
+    /// The document at `path`, parsed from `given` when not nil (a worker handed a document read
+    /// from standard input), else read from standard input or the file as `init(contentsOf:root:)` says.
+    package init(path: String, root: String?, bytes given: [UInt8]?) throws(DocumentError) {
         self.path = path
         let place = SourceMark(file: path, line: 1, column: 1)
+        let fromInput = Self.isStandardInput(path)
         let bytes: [UInt8]
         do throws(FileProblem) {
-            folder = try FileRoot.forDocument(path, folder: root)
-            guard let real = FileAccess.realPath(path) else {
-                throw FileProblem(
-                    errno == ENOENT || errno == ENOTDIR
-                        ? "the file does not exist" : "the file cannot be read: \(String(cString: strerror(errno)))")
+            folder = try FileRoot.forDocument(fromInput ? "-" : path, folder: root)
+            if let given {
+                bytes = given
+            } else if fromInput {
+                bytes = try FileAccess.readStandardInput(
+                    limit: DocumentLimits.fileBytes,
+                    tooLarge: "write it to a file and stream rows from a .jsonl or .csv file with rowsFrom")
+            } else {
+                guard let real = FileAccess.realPath(path) else {
+                    throw FileProblem(
+                        errno == ENOENT || errno == ENOTDIR
+                            ? "the file does not exist" : "the file cannot be read: \(String(cString: strerror(errno)))"
+                    )
+                }
+                bytes = try FileAccess.read(
+                    real, name: path, limit: DocumentLimits.fileBytes,
+                    tooLarge:
+                        "split it, or stream rows from a .jsonl or .csv file with rowsFrom (the limit is DocumentLimits.fileBytes)"
+                )
             }
-            bytes = try FileAccess.read(
-                real, name: path, limit: DocumentLimits.fileBytes,
-                tooLarge:
-                    "split it, or stream rows from a .jsonl or .csv file with rowsFrom (the limit is DocumentLimits.fileBytes)"
-            )
         } catch { throw place.error(error.message) }
+        if fromInput { standardInputBytes = bytes }
         self.root = folder.real
         let (reader, top) = try NodeReader.parse(bytes, file: path, quotes: true)
         let keys = [
@@ -185,7 +210,7 @@ public struct TableDocument: Sendable {
     private func readReferenced(_ node: Node, _ reader: NodeReader) throws(DocumentError) -> (ConfinedPath, [UInt8]) {
         let written = try reader.string(node)
         do throws(FileProblem) {
-            let file = try folder.resolve(written, from: (path as NSString).deletingLastPathComponent)
+            let file = try folder.resolve(written, from: PathText.folder(of: path))
             let bytes = try FileAccess.read(
                 file.real, name: written, limit: DocumentLimits.fileBytes,
                 tooLarge: "split it (the limit is DocumentLimits.fileBytes)")
@@ -235,7 +260,7 @@ public struct TableDocument: Sendable {
             }
             do throws(FileProblem) {
                 // Checked now, so a FIFO or a device is refused before anything is drawn (and never blocks).
-                let confined = try folder.resolve(name, from: (path as NSString).deletingLastPathComponent)
+                let confined = try folder.resolve(name, from: PathText.folder(of: path))
                 close(try FileAccess.openRegular(confined.real, name: name))
                 section.rows = .file(
                     DataFile(path: confined.display, real: confined.real, format: format, mark: mark(file)))
@@ -376,7 +401,7 @@ enum AssetCatalogFile {
                 "more than \(FileAccess.grouped(DocumentLimits.images)) images (the limit, DocumentLimits.images); split the catalog"
             )
         }
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: file)
         var images: [String: AssetCatalog.Image] = [:]
         var inlined = 0
         for (key, value) in mapping {

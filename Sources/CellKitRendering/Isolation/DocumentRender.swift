@@ -6,6 +6,7 @@
 import CellKitDocuments
 import CellKitModel
 import CellKitRuntime
+import CellKitSupervision
 import CellKitText
 import Foundation
 
@@ -127,7 +128,7 @@ public struct DocumentRender: Sendable {
             report(line)
         }
         switch try render.run() {
-        case .failed(let message): throw WorkerError(description: message)
+        case .failed(let error): throw error
         case .complete: return Outcome(faults: faults, warnings: render.warnings)
         }
     }
@@ -158,7 +159,13 @@ public struct DocumentRender: Sendable {
     /// other process, returns at once. Call it first thing in `main`, before parsing arguments or
     /// loading plugins: `run(to:report:)` starts this program again as its worker.
     public static func runWorkerIfRequested() {
-        guard let value = getenv(WorkerPlan.environmentName) else { return }
+        // A worker only when its supervisor made it one: the argument first, the plan in the
+        // environment, and the supervisor's shared memory inherited (an environment variable
+        // alone, set in a user's shell, makes no worker).
+        guard CommandLine.arguments.dropFirst().first == WorkerPlan.argument,
+            let value = getenv(WorkerPlan.environmentName),
+            WorkerRole.isSharedMemory(IsolationWorker.memoryFD, named: SharedRegion.name)
+        else { return }
         let text = String(cString: value)
         unsetenv(WorkerPlan.environmentName)  // not passed on to what a plugin starts
         do {
@@ -248,6 +255,7 @@ public struct DocumentRender: Sendable {
     /// placeholders. Returns the exit status: 0 when the table is complete, 1 when it failed (an
     /// error after attaching is sent to the supervisor, one before it goes to standard error).
     static func work(_ plan: WorkerPlan, document: TableDocument?) -> Int32 {
+        WorkerRole.enter(supervisor: plan.supervisor)
         do {
             try render(plan, document: document)
             return 0
@@ -263,10 +271,12 @@ public struct DocumentRender: Sendable {
     /// `work(_:document:)`'s render; an error after attaching is sent to the supervisor and thrown as
     /// a `WorkerError`.
     private static func render(_ plan: WorkerPlan, document read: TableDocument?) throws {
-        let worker = try IsolationWorker()
+        let worker = try IsolationWorker(plan)
         do {
             let settings = DocumentRender(plan.job)
-            let document = try read ?? TableDocument(contentsOf: settings.documentPath, root: settings.root)
+            let handed = plan.documentBytes.map { worker.region.bytes(count: $0) }
+            let document =
+                try read ?? TableDocument(path: settings.documentPath, root: settings.root, bytes: handed)
             let registry = CellRegistry(options: settings.discovery)
             let catalog = registry.catalog
             func pluginPath(_ name: String) -> String? {
@@ -277,8 +287,11 @@ public struct DocumentRender: Sendable {
             }
             let badTypes = Set(plan.quarantinedTypes)
             let badPlugins = Set(plan.quarantinedPluginsOf.compactMap(pluginPath))
+            let badFiles = Set(plan.quarantinedFiles)
             let isQuarantined = { (name: String) -> Bool in
-                badTypes.contains(name) || (!badPlugins.isEmpty && pluginPath(name).map(badPlugins.contains) == true)
+                if badTypes.contains(name) { return true }
+                guard !badPlugins.isEmpty || !badFiles.isEmpty, let path = pluginPath(name) else { return false }
+                return badPlugins.contains(path) || badFiles.contains(PathText.lastComponent(of: path))
             }
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
             source.readsAhead = plan.readsAhead
@@ -288,16 +301,15 @@ public struct DocumentRender: Sendable {
             renderer.placeholderRows = Set(plan.placeholderRows)
             renderer.quarantine = { name in
                 guard isQuarantined(name) else { return nil }
-                let file = pluginPath(name).map { ($0 as NSString).lastPathComponent } ?? "its plugin"
+                let file = pluginPath(name).map { PathText.lastComponent(of: $0) } ?? "its plugin"
                 return "⚠ \(file) faulted: this \(name) row is not drawn"
             }
             try draw(renderer, source, format: settings.format, ascii: settings.ascii, to: worker.out)
             try worker.finish(warnings: warnings(context))
         } catch {
             try? worker.out.flush()  // as the render in one process does: the rows drawn so far
-            let message = String(describing: error)
-            worker.fail(message)
-            throw WorkerError(description: message)
+            worker.fail(error)
+            throw WorkerError(description: String(describing: error))
         }
     }
 }

@@ -11,13 +11,26 @@
 
 import CellKitDocuments
 import CellKitRuntime
+import CellKitSupervision
 import Foundation
 
 /// How an isolated render should start its workers, and what it learned from the ones that faulted.
-/// A worker gets all of it, as JSON in the environment variable `environmentName`.
+/// An exec'd worker gets all of it, as JSON in the environment variable `environmentName`; it is a
+/// worker only with `argument` first on its command line and the supervisor's shared memory at
+/// `IsolationWorker.memoryFD` too.
 package struct WorkerPlan: Sendable, Codable {
-    /// The environment variable that makes a process a render worker (`DocumentRender.runWorkerIfRequested()`).
+    /// The environment variable that carries the plan (`DocumentRender.runWorkerIfRequested()`).
     package static let environmentName = "CELLKIT_RENDER_WORKER"
+    /// The first argument of an exec'd render worker.
+    package static let argument = "--cellkit-render-worker"
+
+    /// The key the worker's frames are tagged with (new for each render).
+    package var key = WorkerRole.newKey()
+    /// The supervisor's process id: the worker ends if its parent is another.
+    package var supervisor = getpid()
+    /// Bytes of a document read from standard input, left at the start of the shared output
+    /// buffer for an exec'd worker; nil when the worker reads the document's file.
+    package var documentBytes: Int?
 
     /// The executable to start (the program itself) and its arguments after `argv[0]`.
     package var executable: String
@@ -34,6 +47,9 @@ package struct WorkerPlan: Sendable, Codable {
     package var quarantinedTypes: [String] = []
     /// Cell types whose plugin faulted while loading: every type of that plugin draws placeholders.
     package var quarantinedPluginsOf: [String] = []
+    /// Plugin files (`libfoo.so`) a crash was placed in by address: every type they offer draws
+    /// placeholders.
+    package var quarantinedFiles: [String] = []
     /// Rows that faulted outside plugin code: drawn as placeholders.
     package var placeholderRows: [Int] = []
     /// Whether long data files are read ahead on a helper thread (`DocumentTable.readsAhead`);
@@ -54,11 +70,11 @@ package struct WorkerPlan: Sendable, Codable {
 /// Runs a render in worker processes and writes what they draw to a sink.
 package final class IsolatedRender {
     /// How a render ended.
-    package enum Ending: Equatable {
+    package enum Ending {
         /// The table is complete; `faults` workers faulted on the way (0: none).
         case complete(faults: Int)
-        /// A worker failed with this error message and exited; nothing more comes.
-        case failed(String)
+        /// A worker failed with this error and exited; nothing more comes.
+        case failed(any Error)
     }
 
     var plan: WorkerPlan
@@ -105,71 +121,147 @@ package final class IsolatedRender {
 
     enum Death {
         case completed
-        case failed(String)
+        case failed(any Error)
         case died(FaultOutcome)
     }
 
-    /// Reads the worker's messages until it ends; writes its chunks out.
+    /// Reads the worker's frames until it ends; writes its chunks out. The worker's word is
+    /// checked, never trusted: a frame that is malformed, forged or out of order, a chunk longer
+    /// than the buffer, or a channel closed while the worker lives is that worker's fault.
     private func supervise(_ worker: Worker) throws -> Death {
-        var done = false, failed: String?, timedOut = false, ended = false
+        var reading = Reading(key: plan.key)
         var lastCounter = region.record.pointee.counter
         var lastChange = Date()
+        var ended = false, closed = false, timedOut = false
         let tick = Int32(max(10, min(100, plan.hookTimeout * 100)))
         var descriptor = pollfd(fd: worker.messages, events: Int16(POLLIN), revents: 0)
-        loop: while true {
-            let ready = poll(&descriptor, 1, ended ? 0 : tick)
+        while reading.fault == nil {
+            let ready = closed ? 0 : poll(&descriptor, 1, ended ? 0 : tick)
             if ready < 0, errno == EINTR { continue }
             if ready > 0 {
-                var raw: (UInt64, UInt64) = (0, 0)
-                let n = withUnsafeMutableBytes(of: &raw) { read(worker.messages, $0.baseAddress, WorkerMessage.size) }
-                if n < 0, errno == EINTR { continue }
-                guard n == WorkerMessage.size, let message = WorkerMessage(raw) else { break loop }  // it is gone
-                switch message.kind {
-                case .chunk:
-                    do {
-                        try sink.write(UnsafeBufferPointer(start: region.output, count: message.bytes))
-                    } catch {
-                        worker.kill()
-                        throw error
+                guard try read(worker, into: &reading) else {  // every writer closed the channel
+                    closed = true
+                    if !reading.done, reading.failed == nil, !worker.process.hasEnded() {
+                        reading.fault = "its channel was closed"
                     }
-                    worker.acknowledge()
-                case .done:
-                    done = true
-                    let text = region.text(count: message.bytes)  // a done message carries the warnings
-                    warnings = text.isEmpty ? [] : text.components(separatedBy: "\n")
-                case .failed: failed = region.text(count: message.bytes)
+                    continue
                 }
                 lastChange = Date()
                 continue
             }
-            // No message: has it ended (a process it started may hold the pipe open), or is plugin code stuck?
-            if ended { break loop }  // and its last messages are read
-            if worker.hasEnded() {
+            if ended || (closed && worker.process.hasEnded()) { break }  // and its last frames are read
+            if worker.process.hasEnded() {
                 ended = true
                 continue
             }
+            if closed { usleep(useconds_t(tick) * 1000) }
+            // The supervisor's own clock: plugin code (or a worker that said it is done) that makes no
+            // progress within the hook timeout is stopped, whatever the worker does with its channel.
             let counter = region.record.pointee.counter
             if counter != lastCounter {
                 (lastCounter, lastChange) = (counter, Date())
-            } else if region.record.pointee.phase != HookProgress.Phase.host.rawValue,
+            } else if region.record.pointee.phase != HookProgress.Phase.host.rawValue || reading.done,
                 Date().timeIntervalSince(lastChange) >= plan.hookTimeout
             {
                 timedOut = true
-                worker.kill()
-                break loop
+                break
             }
         }
-        let status = worker.wait()
+        if reading.fault != nil || timedOut { worker.process.kill() }
+        let status = worker.process.wait()
+        worker.process.finish()
+        if let fault = reading.fault { return .died(.channel(fault)) }
+        if reading.done, status == .exit(0) || timedOut { return .completed }
         if timedOut { return .died(.timeout(tenths: Int((plan.hookTimeout * 10).rounded()))) }
-        if done, status == .exit(0) { return .completed }
-        if let failed { return .failed(failed) }
+        if let failed = reading.failed { return .failed(failed) }
+        if status == .exit(WorkerExit.channelBroken) { return .died(.channel("its channel was closed or replaced")) }
         return .died(status)
+    }
+
+    /// What the supervisor has read of one worker.
+    struct Reading {
+        var decoder: FrameDecoder
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var done = false
+        var failed: (any Error)?
+        /// Why the worker's channel is broken (a malformed or forged frame, an impossible length).
+        var fault: String?
+
+        init(key: UInt64) { decoder = FrameDecoder(key: key) }
+    }
+
+    /// Reads what the worker sent and acts on each whole frame; false at the end of the channel.
+    private func read(_ worker: Worker, into reading: inout Reading) throws -> Bool {
+        let n = reading.buffer.withUnsafeMutableBytes { Glibc.read(worker.messages, $0.baseAddress, $0.count) }
+        if n < 0 { return errno == EINTR || errno == EAGAIN }
+        if n == 0 { return false }
+        reading.buffer.withUnsafeBytes { reading.decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+        do {
+            while reading.fault == nil, let frame = try reading.decoder.nextFrame() {
+                try act(on: frame, worker, &reading)
+            }
+        } catch let error as FrameError {
+            reading.fault = "it sent \(error.description)"
+        }
+        return true
+    }
+
+    /// Writes out a chunk, or takes the worker's last word; a frame that cannot be is a fault.
+    private func act(on frame: Frame, _ worker: Worker, _ reading: inout Reading) throws {
+        guard !reading.done, reading.failed == nil else {
+            reading.fault = "it sent a message after its last"
+            return
+        }
+        switch RenderFrame(rawValue: frame.kind) {
+        case .chunk:
+            guard frame.value > 0, frame.value <= UInt64(SharedRegion.outputCapacity) else {
+                reading.fault =
+                    "it sent a chunk of \(frame.value) bytes (the buffer holds \(SharedRegion.outputCapacity))"
+                return
+            }
+            do {
+                try sink.write(UnsafeBufferPointer(start: region.output, count: Int(frame.value)))
+            } catch {
+                worker.process.kill()
+                throw error
+            }
+            worker.acknowledge()
+        case .done:
+            reading.done = true
+            let text = String(decoding: frame.payload, as: UTF8.self)
+            warnings = text.isEmpty ? [] : text.components(separatedBy: "\n")
+        case .failed: reading.failed = Self.failure(frame.payload)
+        case nil: reading.fault = "it sent a message of unknown kind \(frame.kind)"
+        }
+    }
+
+    /// The error a `failed` frame carries: the document's own error when it is one.
+    private static func failure(_ payload: [UInt8]) -> any Error {
+        guard let failure = try? JSONDecoder().decode(WorkerFailure.self, from: Data(payload)) else {
+            return DocumentRender.WorkerError(description: String(decoding: payload, as: UTF8.self))
+        }
+        if let document = failure.document { return document }
+        return DocumentRender.WorkerError(description: failure.message)
     }
 
     /// After a worker died: its line, the rows it finished, and the next worker's plan.
     private func recover(_ outcome: FaultOutcome) throws {
         let record = region.record
+        if case .channel = outcome, record.pointee.phase == HookProgress.Phase.host.rawValue,
+            HookProgress.identifier(record, slot: Int(record.pointee.typeSlot)) != nil
+        {
+            record.pointee.phase = HookProgress.Phase.hook.rawValue  // the hook that ran last broke it
+        }
+        let blamed: String? = if case .signal = outcome { FaultLine.blamedLibrary(record) } else { nil }
         report(FaultLine.text(record, outcome))
+        if let blamed {  // placed by address in another plugin than the running hook's
+            let pending = Int(record.pointee.bytesDone)
+            if pending > 0 { try sink.write(UnsafeBufferPointer(start: region.output, count: pending)) }
+            guard !plan.quarantinedFiles.contains(blamed) else { throw stuck(Int(record.pointee.rowsDone)) }
+            plan.quarantinedFiles.append(blamed)
+            plan.resumeAt = Int(record.pointee.rowsDone)
+            return
+        }
         let pending = Int(record.pointee.bytesDone)
         if pending > 0 { try sink.write(UnsafeBufferPointer(start: region.output, count: pending)) }
         let rows = Int(record.pointee.rowsDone)
@@ -205,15 +297,16 @@ package final class IsolatedRender {
     /// expects and its standard output sent to standard error (a plugin's printing never mixes into
     /// the table). Forked from this process when it may be (`ForkedWorker`): no second start-up,
     /// and the document already read. Otherwise `posix_spawn` of the plan's executable, with the
-    /// Swift runtime's backtracer off.
+    /// Swift runtime's backtracer off. Either way in a process group of its own (`WorkerProcess`).
     final class Worker {
-        let pid: pid_t
+        let process: WorkerProcess
         let messages: Int32
         let acks: Int32
-        private var reaped: FaultOutcome?
 
         init(plan: WorkerPlan, region: SharedRegion, forking allowed: Bool, document: TableDocument?) throws {
-            let forking = allowed && ForkedWorker.mayFork(plan)
+            let forking = allowed && ForkedWorker.mayFork(executable: plan.executable)
+            var plan = plan
+            if !forking, let bytes = document?.standardInputBytes { plan.documentBytes = region.leave(bytes) }
             let planText = forking ? "" : try plan.environmentValue
             var fromWorker: [Int32] = [0, 0], toWorker: [Int32] = [0, 0]
             guard pipe(&fromWorker) == 0 else { throw Self.failure("pipe") }
@@ -236,51 +329,41 @@ package final class IsolatedRender {
                 throw Self.failure("dup")
             }
             let targets = [IsolationWorker.memoryFD, IsolationWorker.messageFD, IsolationWorker.ackFD]
+            let started: Result<WorkerProcess, Spawn.Failure>
             if forking {
                 // The child must not hold the supervisor's ends: they would hide the other side's death.
-                let kept = [fromWorker[0], toWorker[1]]
-                let started = ForkedWorker.start(moving: Array(zip(sources, targets)), closing: kept) {
+                started = WorkerProcess.fork(
+                    moving: Array(zip(sources, targets)), closing: [fromWorker[0], toWorker[1]],
+                    prepare: PendingTemporaries.forgetInChild
+                ) {
                     DocumentRender.work(plan, document: document)
                 }
-                switch started {
-                case .success(let started): pid = started
-                case .failure(let failure):
-                    for fd in kept { close(fd) }
-                    throw OutputError(description: "cannot start the render worker (fork): \(failure)")
+            } else {
+                started = WorkerProcess.spawn(
+                    plan.executable, [WorkerPlan.argument] + plan.arguments,
+                    setting: ["SWIFT_BACKTRACE": "enable=no", WorkerPlan.environmentName: planText]
+                ) { actions in
+                    for (source, target) in zip(sources, targets) {
+                        posix_spawn_file_actions_adddup2(&actions, source, target)
+                    }
+                    posix_spawn_file_actions_adddup2(&actions, 2, 1)
                 }
-                (messages, acks) = (fromWorker[0], toWorker[1])
-                return
             }
-            let started = Spawn.start(
-                plan.executable, plan.arguments,
-                setting: ["SWIFT_BACKTRACE": "enable=no", WorkerPlan.environmentName: planText],
-                defaultSignals: [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
-            ) { actions in
-                for (source, target) in zip(sources, targets) {
-                    posix_spawn_file_actions_adddup2(&actions, source, target)
-                }
-                posix_spawn_file_actions_adddup2(&actions, 2, 1)
-            }
-            let pid: pid_t
             switch started {
-            case .success(let started): pid = started
+            case .success(let started): process = started
             case .failure(let failure):
                 close(fromWorker[0])
                 close(toWorker[1])
-                throw OutputError(description: "cannot start the render worker \(plan.executable): \(failure)")
+                let how = forking ? "(fork)" : plan.executable
+                throw OutputError(description: "cannot start the render worker \(how): \(failure)")
             }
-            self.pid = pid
-            messages = fromWorker[0]
-            acks = toWorker[1]
+            (messages, acks) = (fromWorker[0], toWorker[1])
         }
 
         deinit {
             close(messages)
             close(acks)
-            if reaped == nil {
-                Glibc.kill(pid, SIGKILL)
-                _ = wait()
-            }
+            process.finish()
         }
 
         /// Lets the worker write its buffer again.
@@ -299,32 +382,6 @@ package final class IsolatedRender {
                 _ = sigtimedwait(&pipeSignal, nil, &zero)
             }
             pthread_sigmask(SIG_SETMASK, &previous, nil)
-        }
-
-        func kill() { Glibc.kill(pid, SIGKILL) }
-
-        /// Whether the worker has ended (reaping it if so), without waiting.
-        func hasEnded() -> Bool {
-            if reaped != nil { return true }
-            var status: Int32 = 0
-            guard waitpid(pid, &status, WNOHANG) == pid else { return false }
-            reaped = Self.outcome(status)
-            return true
-        }
-
-        private static func outcome(_ status: Int32) -> FaultOutcome {
-            status & 0x7f == 0 ? .exit((status >> 8) & 0xff) : .signal(status & 0x7f)
-        }
-
-        /// Waits for the worker to end: how it ended.
-        @discardableResult
-        func wait() -> FaultOutcome {
-            if let reaped { return reaped }
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-            let outcome = Self.outcome(status)
-            reaped = outcome
-            return outcome
         }
 
         private static func failure(_ what: String) -> OutputError {

@@ -2,65 +2,91 @@
 // as usual, with its hooks recorded in the shared progress record and its output
 // buffer in shared memory. After each row the renderer records the rows and bytes
 // it finished (plain stores); a full buffer is handed to the supervisor, which
-// writes it out, and the worker waits for the word to reuse it.
+// writes it out, and the worker waits for the word to reuse it. Its messages are
+// frames (CellKitSupervision) on high, close-on-exec descriptors.
 
+import CellKitDocuments
 import CellKitRuntime
+import CellKitSupervision
 import Foundation
 
+/// The kinds of frame a render worker sends (`Frame.kind`).
+enum RenderFrame: UInt16 {
+    /// `value` bytes at the start of the output buffer are ready; the worker waits for an
+    /// acknowledgement before it writes there again.
+    case chunk = 1
+    /// The table is complete (its last chunk sent); the payload is its warnings, one a line.
+    case done = 2
+    /// The render failed; the payload is a `WorkerFailure` as JSON.
+    case failed = 3
+}
+
+/// Why a worker's render failed, as it crosses to the supervisor: a document's error keeps its
+/// type and place.
+struct WorkerFailure: Codable {
+    var message: String
+    var document: DocumentError?
+}
+
 /// The render worker's side of the channel to its supervisor (`IsolatedRender`).
-package final class IsolationWorker {
-    /// The descriptors a worker inherits: the shared memory, its messages, the acknowledgements.
-    package static let memoryFD: Int32 = 3, messageFD: Int32 = 4, ackFD: Int32 = 5
+final class IsolationWorker {
+    /// The descriptors an exec'd worker inherits: the shared memory, its messages, the acknowledgements.
+    static let memoryFD: Int32 = 3, messageFD: Int32 = 4, ackFD: Int32 = 5
 
     let region: SharedRegion
+    let sender: ChunkSink
     /// The buffer a worker renders into: in the shared memory, flushed to the supervisor.
-    package let out: OutputBuffer
+    let out: OutputBuffer
 
-    /// Attaches to what the supervisor passed on and installs the progress record. Call it before
-    /// any plugin is loaded or cell made.
-    package init() throws {
-        region = try SharedRegion(attaching: Self.memoryFD)
-        // Not passed on to anything a plugin starts: a child holding the pipe would hide our end.
-        for fd in [Self.memoryFD, Self.messageFD, Self.ackFD] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    /// Attaches to what the supervisor passed on (moving the channels to high descriptors) and
+    /// installs the progress record. Call it before any plugin is loaded or cell made.
+    init(_ plan: WorkerPlan) throws {
+        guard let memory = WorkerChannel(adopting: Self.memoryFD),
+            let messages = WorkerChannel(adopting: Self.messageFD),
+            let acks = WorkerChannel(adopting: Self.ackFD)
+        else { throw OutputError(description: "the render worker's descriptors are missing") }
+        region = try SharedRegion(attaching: memory.fd)
         HookProgress.install(UnsafeMutableRawPointer(region.record))
+        sender = ChunkSink(
+            region: region, frames: FrameSender(channel: messages, key: plan.key), acks: acks,
+            supervisor: plan.supervisor)
         // Handed over 4 MiB at a time: the worker waits while the supervisor writes a chunk out, and
         // at 256 KiB a chunk those waits cost a plain 1,000,000-row table a sixth of its time.
-        out = OutputBuffer(
-            ChunkSink(region: region), storage: region.output, capacity: SharedRegion.outputCapacity,
-            flushAt: 4 << 20)
+        out = OutputBuffer(sender, storage: region.output, capacity: SharedRegion.outputCapacity, flushAt: 4 << 20)
     }
 
     /// Hands over what is left in the buffer and tells the supervisor the table is complete,
-    /// with this worker's warnings (the buffer is free once the last chunk is acknowledged).
-    package func finish(warnings: [String]) throws {
+    /// with this worker's warnings.
+    func finish(warnings: [String]) throws {
         try out.flush()
-        Self.send(WorkerMessage(kind: .done, bytes: region.leave(warnings.joined(separator: "\n"))))
+        sender.send(Frame(kind: RenderFrame.done.rawValue, payload: Array(warnings.joined(separator: "\n").utf8)))
     }
 
     /// Tells the supervisor the render failed, and why. Call it after flushing what was drawn.
-    package func fail(_ message: String) {
-        Self.send(WorkerMessage(kind: .failed, bytes: region.leave(message)))
-    }
-
-    static func send(_ message: WorkerMessage) {
-        var raw = message.encoded
-        _ = withUnsafeBytes(of: &raw) { write(messageFD, $0.baseAddress, WorkerMessage.size) }
+    func fail(_ error: any Error) {
+        let failure = WorkerFailure(message: String(describing: error), document: error as? DocumentError)
+        let payload = (try? JSONEncoder().encode(failure)).map(Array.init) ?? Array(failure.message.utf8)
+        sender.send(Frame(kind: RenderFrame.failed.rawValue, payload: payload))
     }
 
     /// Hands a full buffer to the supervisor and waits until it is written out.
     final class ChunkSink: OutputSink {
         let region: SharedRegion
-        init(region: SharedRegion) { self.region = region }
+        var frames: FrameSender
+        let acks: WorkerChannel
+        let supervisor: pid_t
+
+        init(region: SharedRegion, frames: FrameSender, acks: WorkerChannel, supervisor: pid_t) {
+            (self.region, self.frames, self.acks, self.supervisor) = (region, frames, acks, supervisor)
+        }
+
+        func send(_ frame: Frame) { frames.send(frame) }
 
         func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
             guard bytes.count > 0 else { return }
             precondition(bytes.baseAddress == UnsafePointer(region.output), "a worker flushes its whole shared buffer")
-            IsolationWorker.send(WorkerMessage(kind: .chunk, bytes: bytes.count))
-            var ack: UInt8 = 0
-            while true {
-                let n = read(IsolationWorker.ackFD, &ack, 1)
-                if n == 1 { break }
-                if n < 0, errno == EINTR { continue }
+            frames.send(Frame(kind: RenderFrame.chunk.rawValue, value: UInt64(bytes.count)))
+            guard acks.readByte(supervisor: supervisor) else {
                 throw OutputError(description: "the render's supervisor went away")
             }
             region.record.pointee.bytesDone = 0  // handed over: nothing of it is pending now

@@ -14,6 +14,9 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
     static let outputCapacity = 255 << 20
     static let size = outputOffset + outputCapacity
 
+    /// The memory's name (a memfd's), which a worker checks it inherited (`WorkerRole.isSharedMemory`).
+    static let name = "cellkit-render"
+
     /// The descriptor of the memory (close-on-exec in the supervisor).
     package let fd: Int32
     let base: UnsafeMutableRawPointer
@@ -22,18 +25,17 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
     package var record: UnsafeMutablePointer<HookProgress.Header> {
         base.assumingMemoryBound(to: HookProgress.Header.self)
     }
-    /// Text a worker leaves at the start of the output buffer for its last message (warnings, an
-    /// error), cut to the buffer's size.
-    func leave(_ text: String) -> Int {
-        let bytes = Array(text.utf8.prefix(Self.outputCapacity))
-        bytes.withUnsafeBufferPointer { output.update(from: $0.baseAddress!, count: $0.count) }
-        return bytes.count
+    /// Copies `bytes` to the start of the output buffer (a document read from standard input, for
+    /// an exec'd worker that cannot read it again); returns how many were copied.
+    func leave(_ bytes: [UInt8]) -> Int {
+        let count = min(bytes.count, Self.outputCapacity)
+        bytes.withUnsafeBufferPointer { output.update(from: $0.baseAddress!, count: count) }
+        return count
     }
 
-    /// The text a worker left at the start of the output buffer (`leave(_:)`).
-    func text(count: Int) -> String {
-        String(
-            decoding: UnsafeBufferPointer(start: output, count: min(max(count, 0), Self.outputCapacity)), as: UTF8.self)
+    /// The first `count` bytes of the output buffer (what `leave(_:)` put there).
+    func bytes(count: Int) -> [UInt8] {
+        Array(UnsafeBufferPointer(start: output, count: min(max(count, 0), Self.outputCapacity)))
     }
 
     /// The output buffer.
@@ -42,9 +44,9 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
     /// New shared memory, zeroed.
     package init() throws {
         var fd: Int32 = -1
-        if let create = Self.memfdCreate { fd = create("cellkit-render", 1) }  // MFD_CLOEXEC
+        if let create = Self.memfdCreate { fd = create(Self.name, 1) }  // MFD_CLOEXEC
         if fd < 0 {  // no memfd: an unlinked temporary file
-            var template = Array((NSTemporaryDirectory() + "/cellkit-render.XXXXXX").utf8CString)
+            var template = Array((NSTemporaryDirectory() + "/\(Self.name).XXXXXX").utf8CString)
             fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             if fd >= 0 {
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -90,33 +92,4 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32).self)
     }()
-}
-
-/// What a worker tells its supervisor, one fixed-size message at a time over a pipe (atomic writes).
-struct WorkerMessage {
-    enum Kind: UInt64 {
-        /// `bytes` bytes at the start of the output buffer are ready; the worker waits for an
-        /// acknowledgement before it writes there again.
-        case chunk = 1
-        /// The table is complete (its last chunk sent); `bytes` bytes at the start of the output
-        /// buffer are its warnings, one a line. The worker exits 0.
-        case done = 2
-        /// The render failed; `bytes` bytes at the start of the output buffer are the error's
-        /// message. The worker exits 1.
-        case failed = 3
-    }
-
-    var kind: Kind
-    var bytes: Int = 0
-
-    static let size = 16
-
-    var encoded: (UInt64, UInt64) { (kind.rawValue, UInt64(bytes)) }
-
-    init(kind: Kind, bytes: Int = 0) { (self.kind, self.bytes) = (kind, bytes) }
-
-    init?(_ raw: (UInt64, UInt64)) {
-        guard let kind = Kind(rawValue: raw.0) else { return nil }
-        (self.kind, bytes) = (kind, Int(raw.1))
-    }
 }

@@ -4,6 +4,7 @@
 // never outlives the process (PendingTemporaries.swift).
 
 import CellKitDocuments
+import CellKitModel
 import Foundation
 
 /// A file a render reads, which its output must never replace.
@@ -21,7 +22,8 @@ extension TableDocument {
     /// Every file rendering the document reads: the document itself, its stylesheet, its asset
     /// catalog and the catalog's image files, and each section's rows data file.
     public var inputFiles: [InputFile] {
-        var files = [InputFile(path: path, role: "the table document")]
+        var files =
+            TableDocument.isStandardInput(path) ? [] : [InputFile(path: path, role: "the table document")]
         if let source = stylesheet.source { files.append(InputFile(path: source, role: "the stylesheet")) }
         if let source = assets.source { files.append(InputFile(path: source, role: "the asset catalog")) }
         for (name, image) in assets.images.sorted(by: { $0.key < $1.key }) {
@@ -158,7 +160,7 @@ public final class AtomicFileSink: OutputSink {
             }
             guard count >= 0 else { throw OutputError(description: "cannot write \(path): \(reason())") }
             let link = String(decoding: buffer[..<count], as: UTF8.self)
-            let base = (current as NSString).deletingLastPathComponent
+            let base = PathText.folder(of: current)
             current = link.hasPrefix("/") || base.isEmpty ? link : base + "/" + link
         }
         throw OutputError(description: "cannot write \(path): too many levels of symbolic links")
@@ -180,7 +182,7 @@ public final class AtomicFileSink: OutputSink {
     /// Opens a new `.NAME.XXXXXX` beside `target`, exclusively, with mode 0666 less the umask.
     private static func createTemporary(beside target: String, for path: String) throws -> (Int32, String) {
         let folder = folder(of: target)
-        let stem = folder + "/." + (target as NSString).lastPathComponent + "."
+        let stem = folder + "/." + PathText.lastComponent(of: target) + "."
         let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
         for _ in 0..<100 {
             let name = stem + String(decoding: (0..<6).map { _ in letters.randomElement()! }, as: UTF8.self)
@@ -193,7 +195,7 @@ public final class AtomicFileSink: OutputSink {
 
     /// The folder holding `path`: "." for a bare name.
     private static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         return folder.isEmpty ? "." : folder
     }
 

@@ -1,6 +1,7 @@
 // A table cell: UITableViewCell's anatomy in character cells (seeds 000, 002, 003).
 
 import CCellKit
+import CProcess
 import CellKitModel
 import Glibc
 import Synchronization
@@ -170,9 +171,11 @@ public final class Cell {
         if let progress { HookProgress.enter(progress, hook, poolSlot: slot, indexPath: shownIndexPath) }
     }
 
-    /// Records that the hook entered last returned (see `HookProgress`): one store.
+    /// Records that the hook entered last returned (see `HookProgress`): one store. A child that
+    /// the hook forked (in a worker, `WorkerRole`) ends here, before it draws or says anything.
     @inlinable @inline(__always)
     func leaveHook() {
+        if ck_process_forked() != 0 { _exit(0) }
         if let progress { HookProgress.leave(progress) }
     }
 

@@ -609,7 +609,7 @@ struct RegistryCache {
     private static func makeFolder(_ folder: String) -> Bool {
         var info = stat()
         if stat(folder, &info) == 0 { return info.st_mode & S_IFMT == S_IFDIR }
-        let parent = (folder as NSString).deletingLastPathComponent
+        let parent = PathText.folder(of: folder)
         guard parent != folder, !parent.isEmpty, makeFolder(parent) else { return false }
         return mkdir(folder, 0o700) == 0 || errno == EEXIST
     }

@@ -99,7 +99,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
     /// The folder of the running executable (where `swift build` puts plugin libraries).
     public static func executableDirectory() -> String? {
         guard let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        return (exe as NSString).deletingLastPathComponent
+        return PathText.folder(of: exe)
     }
 
     /// `path` made absolute against the current folder, with `~` expanded.

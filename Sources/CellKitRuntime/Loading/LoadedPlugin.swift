@@ -23,6 +23,9 @@ final class LoadedPlugin: @unchecked Sendable {  // immutable after init
         defer { HookProgress.loaded() }
         do { handle = try DynamicLibrary.open(path) } catch { throw .loadFailed(path: path, reason: error.message) }
         HookProgress.loaded()
+        if let symbol = DynamicLibrary.symbol(handle, CK_DESCRIPTOR_SYMBOL) {
+            HookProgress.registerLibrary(containing: symbol, path: path)  // a crash in its code names it
+        }
         try Self.checkDescriptor(handle, path: path)
         HookProgress.loading(path, .pluginInit)
         context = try Self.runInit(handle, path: path)

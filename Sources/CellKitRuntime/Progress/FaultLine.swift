@@ -2,6 +2,7 @@
 // prepared in advance: a signal handler builds it too, so no allocation, no lock,
 // nothing but loads and stores (async-signal-safe).
 
+import Foundation
 import Glibc
 
 /// How plugin code ended the process (or the wait for it).
@@ -12,6 +13,9 @@ package enum FaultOutcome: Sendable, Equatable {
     case exit(Int32)
     /// No progress within the time, in tenths of a second.
     case timeout(tenths: Int)
+    /// The worker's channel to its supervisor was closed, replaced or written to by another
+    /// hand (a plugin): what was wrong.
+    case channel(String)
 }
 
 /// A line such as `libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 1.1`.
@@ -64,6 +68,9 @@ package enum FaultLine {
         case .exit(let status):
             line.add("exited with status ")
             line.add(Int(status))
+        case .channel:
+            line.add(
+                "broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own)")
         case .timeout(let tenths):
             line.add("did not return within ")
             line.add(tenths / 10)
@@ -97,12 +104,29 @@ package enum FaultLine {
         return line.count + 1
     }
 
-    /// The line as a string, without its newline (for a supervisor, not a signal handler).
+    /// The line as a string, without its newline (for a supervisor, not a signal handler). A
+    /// crash placed in a library other than the running hook's (`FaultBlame`) names that library
+    /// first: `libthreads.so crashed (SIGSEGV) in its own code, while libfoo.so: …`.
     package static func text(_ record: UnsafePointer<HookProgress.Header>, _ outcome: FaultOutcome) -> String {
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 2048)
         defer { buffer.deallocate() }
         let count = write(record, outcome, into: buffer, capacity: 2048)
-        return String(decoding: UnsafeBufferPointer(start: buffer, count: count - 1), as: UTF8.self)
+        let line = String(decoding: UnsafeBufferPointer(start: buffer, count: count - 1), as: UTF8.self)
+        guard case .signal(let signal) = outcome, let library = blamedLibrary(record) else { return line }
+        let safe = String(
+            library.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+        let name = signalName(signal)
+        let crashed = " crashed (\(name.utf8CodeUnitCount > 0 ? "\(name)" : "signal \(signal)"))"
+        let running = line.replacingOccurrences(of: crashed, with: " was running")
+        return "\(safe)\(crashed) in its own code; at that moment \(running)"
+    }
+
+    /// The library a crash was placed in, when it is not the running hook's own plugin; nil otherwise.
+    package static func blamedLibrary(_ record: UnsafePointer<HookProgress.Header>) -> String? {
+        guard let library = HookProgress.faultLibraryName(record) else { return nil }
+        let phase = HookProgress.Phase(rawValue: record.pointee.phase) ?? .host
+        if phase == .hook, HookProgress.pluginFile(record, slot: Int(record.pointee.typeSlot)) == library { return nil }
+        return library
     }
 
     /// Whether `signal` is one a fault raises (rather than one sent to stop the process).

@@ -4,6 +4,7 @@
 // can read (CrashReporter.swift). Entering a hook costs a few plain stores and
 // no system call; nothing is recorded until a record is installed.
 
+import CProcess
 import CellKitModel
 import Glibc
 
@@ -47,6 +48,11 @@ public enum HookProgress {
         /// The signal that crashed one of CellKit's own threads beside the plugins
         /// (`HelperThreads`), or 0: when set, the crash is CellKit's whatever `phase` says.
         package var helperFault: Int32 = 0
+        /// The library a crash's faulting instruction is in, as its entry in the library table
+        /// plus one (`FaultBlame`), or 0 when the crash was not placed.
+        package var faultLibrary: Int32 = 0
+        /// The library table's entries in use.
+        package var libraryCount: Int64 = 0
 
         /// A record of nothing: host code, no rows.
         package init() {}
@@ -77,6 +83,50 @@ public enum HookProgress {
     package static let loadIdentifierOffset = 256, loadFileOffset = 384, nameLength = 256
     /// The type table: an identifier and a plugin file name per slot, C strings.
     package static let typesOffset = 1024, entrySize = 384, entryFileOffset = 80, maxTypes = 1024
+
+    /// The library table: each loaded plugin's address range (two words) and file name (a C
+    /// string), so that a crash handler can name the library an address is in without a lock.
+    package static let librariesOffset = 401_408, libraryEntrySize = 272, maxLibraries = 256
+
+    /// Enters the loaded object that holds `address` (a symbol of the plugin at `path`) in the
+    /// library table.
+    package static func registerLibrary(containing address: UnsafeRawPointer, path: String) {
+        guard let record, Int(record.pointee.libraryCount) < maxLibraries else { return }
+        var start: UInt = 0, end: UInt = 0
+        guard ck_process_object_range(address, &start, &end) == 0 else { return }
+        let entry =
+            UnsafeMutableRawPointer(record) + librariesOffset + Int(record.pointee.libraryCount) * libraryEntrySize
+        entry.storeBytes(of: UInt64(start), as: UInt64.self)
+        entry.storeBytes(of: UInt64(end), toByteOffset: 8, as: UInt64.self)
+        copy(fileName(path), to: entry + 16)
+        record.pointee.libraryCount += 1
+    }
+
+    /// The table entry (plus one) of the library holding `address`, or 0. Loads only: a signal
+    /// handler calls it.
+    package static func library(holding address: UInt, in record: UnsafePointer<Header>) -> Int32 {
+        let count = min(Int(record.pointee.libraryCount), maxLibraries)
+        let table = UnsafeRawPointer(record) + librariesOffset
+        for i in 0..<count {
+            let start = table.load(fromByteOffset: i * libraryEntrySize, as: UInt64.self)
+            let end = table.load(fromByteOffset: i * libraryEntrySize + 8, as: UInt64.self)
+            if UInt64(address) >= start, UInt64(address) < end { return Int32(i + 1) }
+        }
+        return 0
+    }
+
+    /// The file name of the library a crash was placed in (`Header.faultLibrary`), or nil.
+    package static func faultLibraryName(_ record: UnsafePointer<Header>) -> String? {
+        let index = Int(record.pointee.faultLibrary) - 1
+        guard index >= 0, index < min(Int(record.pointee.libraryCount), maxLibraries) else { return nil }
+        return string(UnsafeRawPointer(record) + librariesOffset + index * libraryEntrySize + 16)
+    }
+
+    /// The file name (`libfoo.so`) of the plugin of the type at `slot`, or nil.
+    package static func pluginFile(_ record: UnsafePointer<Header>, slot: Int) -> String? {
+        guard slot >= 0, slot < Int(record.pointee.typeCount), slot < maxTypes else { return nil }
+        return string(UnsafeRawPointer(record) + typesOffset + slot * entrySize + entryFileOffset)
+    }
 
     /// The record the process writes to, or nil for none. Set before any cell is made, for the
     /// life of the process: cells take it when they are made.

@@ -8,11 +8,13 @@ import Glibc
 package enum Spawn {
     /// Starts `executable` with `arguments` (after argv[0], which is `executable`), this process's
     /// environment with `environment` set over it, no signal blocked, and `defaultSignals` (all,
-    /// when nil) reset to their default action; `files` adds the file actions (redirections).
+    /// when nil) reset to their default action, in a process group of its own if `newGroup`;
+    /// `files` adds the file actions (redirections).
     /// Returns the process id, or why `posix_spawn` failed.
     package static func start(
         _ executable: String, _ arguments: [String], setting environment: [String: String] = [:],
-        defaultSignals: [Int32]? = nil, files: (inout posix_spawn_file_actions_t) -> Void = { _ in }
+        defaultSignals: [Int32]? = nil, newGroup: Bool = false,
+        files: (inout posix_spawn_file_actions_t) -> Void = { _ in }
     ) -> Result<pid_t, Failure> {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -27,7 +29,12 @@ package enum Spawn {
         }
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

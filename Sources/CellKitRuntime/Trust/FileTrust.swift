@@ -177,15 +177,15 @@ enum FileTrust {
         var result: [(folder: String, entry: String)] = [], seen = Set<String>()
         var current = path
         for _ in 0...maxSymlinkHops {
-            let named = (current as NSString).deletingLastPathComponent
+            let named = PathText.folder(of: current)
             let parent = realPath(named) ?? named
-            var entry = (parent == "/" ? "" : parent) + "/" + (current as NSString).lastPathComponent
+            var entry = (parent == "/" ? "" : parent) + "/" + PathText.lastComponent(of: current)
             var folder = parent
             while true {
                 if seen.insert(folder + "\u{0}" + entry).inserted { result.append((folder, entry)) }
                 if folder == "/" || folder.isEmpty { break }
                 entry = folder
-                folder = (folder as NSString).deletingLastPathComponent
+                folder = PathText.folder(of: folder)
             }
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { break }
             current = target.hasPrefix("/") ? target : parent + "/" + target

@@ -5,16 +5,17 @@
 // another thread at fork() would stay held in the child forever — so it is
 // checked each time, and a process with more threads starts workers with exec.
 
+import CProcess
 import CellKitRuntime
 import Glibc
 
 /// Starting a render worker with `fork()`, set up as `posix_spawn` would set up a new process.
-enum ForkedWorker {
-    /// Whether `plan`'s worker may be forked: it would run this program (`/proc/self/exe`), this
-    /// process has a single thread, and `CELLKIT_WORKER_EXEC` is not set (`1` starts workers with
-    /// exec, to compare the two).
-    static func mayFork(_ plan: WorkerPlan) -> Bool {
-        plan.executable == "/proc/self/exe" && getenv("CELLKIT_WORKER_EXEC") == nil && threadCount() == 1
+package enum ForkedWorker {
+    /// Whether a worker running `executable` may be forked: it would run this program
+    /// (`/proc/self/exe`), this process has a single thread, and `CELLKIT_WORKER_EXEC` is not set
+    /// (`1` starts workers with exec, to compare the two).
+    package static func mayFork(executable: String) -> Bool {
+        executable == "/proc/self/exe" && getenv("CELLKIT_WORKER_EXEC") == nil && threadCount() == 1
     }
 
     /// This process's threads, from `/proc/self/task` (0 when it cannot be read). A thread joined
@@ -36,15 +37,24 @@ enum ForkedWorker {
     /// runtime's backtracer is turned off for a Swift plugin's runtime (`SWIFT_BACKTRACE`), signal
     /// handlers are reset to the default action (ignored signals stay ignored, except SIGPIPE and
     /// the termination signals), no signal is blocked, and the supervisor's pending temporaries
-    /// are forgotten (a plugin's `exit()` must not remove them). Returns the child's process id.
+    /// are forgotten (`prepare`: a plugin's `exit()` must not remove them). The
+    /// child leads a process group of its own and dies by SIGKILL with the thread that forked it.
+    /// Returns the child's process id.
     static func start(
-        moving: [(from: Int32, to: Int32)], closing: [Int32], body: () -> Int32
+        moving: [(from: Int32, to: Int32)], closing: [Int32], prepare: () -> Void, body: () -> Int32
     ) -> Result<pid_t, Spawn.Failure> {
         fflush(nil)  // else the child's exit would write the supervisor's buffered output again
+        let parent = getpid()
         let pid = fork()
         if pid < 0 { return .failure(Spawn.Failure(code: errno)) }
-        if pid > 0 { return .success(pid) }
-        PendingTemporaries.forgetInChild()
+        if pid > 0 {
+            _ = setpgid(pid, pid)  // both sides set it: whichever runs first, the group exists before a kill
+            return .success(pid)
+        }
+        _ = setpgid(0, 0)
+        _ = ck_process_parent_death_signal(SIGKILL)
+        if getppid() != parent { _exit(1) }  // the supervisor died before the signal was set
+        prepare()
         // As for an exec'd worker: a Swift plugin's shared runtime, loaded here after resetSignals(),
         // would otherwise put its backtracer (a long report, 0.4 s) in front of the fault's one line.
         setenv("SWIFT_BACKTRACE", "enable=no", 1)

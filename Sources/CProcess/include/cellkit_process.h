@@ -1,0 +1,34 @@
+/* The operating-system calls CellKit's supervisor and workers need that Swift cannot make
+ * itself (prctl is variadic; a signal context's registers are machine-specific). Host-only:
+ * plugins never see this header. */
+#ifndef CELLKIT_PROCESS_H
+#define CELLKIT_PROCESS_H
+
+#include <stdint.h>
+
+/* Set once in a child made by fork() in a process that called ck_process_watch_forks(). */
+extern volatile int ck_process_forked_flag;
+
+/* Whether this process is a fork() of the worker that called ck_process_watch_forks(): a
+ * plain load, cheap enough to test after every hook. */
+static inline int ck_process_forked(void) { return ck_process_forked_flag; }
+
+/* From now on, a child that fork() makes gets the flag above and dies by SIGKILL when its
+ * parent dies. Call once; later calls do nothing. */
+void ck_process_watch_forks(void);
+
+/* prctl(PR_SET_PDEATHSIG, signal): 0, or -1 with errno. */
+int ck_process_parent_death_signal(int signal);
+
+/* prctl(PR_SET_CHILD_SUBREAPER, on): 0, or -1 with errno. */
+int ck_process_child_subreaper(int on);
+
+/* The instruction address a signal interrupted, from the handler's third argument; 0 when
+ * this machine's context is not known. */
+uintptr_t ck_process_fault_address(const void *ucontext);
+
+/* The first and one-past-last address of the loaded object that holds `address` (its PT_LOAD
+ * segments): 0 when found, -1 when no loaded object holds it. */
+int ck_process_object_range(const void *address, uintptr_t *start, uintptr_t *end);
+
+#endif

@@ -1,0 +1,80 @@
+#define _GNU_SOURCE
+#include "cellkit_process.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <ucontext.h>
+
+volatile int ck_process_forked_flag = 0;
+
+static void forked_child(void) {
+    ck_process_forked_flag = 1;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static void ck_process_register_fork_handler(void) { pthread_atfork(0, 0, forked_child); }
+
+void ck_process_watch_forks(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, ck_process_register_fork_handler);
+}
+
+int ck_process_parent_death_signal(int signal) { return prctl(PR_SET_PDEATHSIG, signal); }
+
+int ck_process_child_subreaper(int on) { return prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0); }
+
+uintptr_t ck_process_fault_address(const void *ucontext) {
+    const ucontext_t *context = ucontext;
+    if (!context) return 0;
+#if defined(__x86_64__)
+    return (uintptr_t)context->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)context->uc_mcontext.pc;
+#else
+    return 0;
+#endif
+}
+
+struct range_search {
+    uintptr_t base, start, end;
+    int found;
+};
+
+static int range_of_object(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    struct range_search *search = data;
+    if (info->dlpi_addr != search->base) return 0;
+    uintptr_t low = UINTPTR_MAX, high = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD) continue;
+        uintptr_t start = info->dlpi_addr + segment->p_vaddr;
+        if (start < low) low = start;
+        if (start + segment->p_memsz > high) high = start + segment->p_memsz;
+    }
+    if (low >= high) return 0;
+    search->start = low;
+    search->end = high;
+    search->found = 1;
+    return 1;
+}
+
+int ck_process_object_range(const void *address, uintptr_t *start, uintptr_t *end) {
+    Dl_info info;
+    if (!dladdr(address, &info) || !info.dli_fbase) return -1;
+    struct link_map *map = 0;
+    /* dli_fbase is where the object is mapped; dl_iterate_phdr names objects by their load bias. */
+    if (dladdr1(address, &info, (void **)&map, RTLD_DL_LINKMAP) && map) {
+        struct range_search search = {(uintptr_t)map->l_addr, 0, 0, 0};
+        dl_iterate_phdr(range_of_object, &search);
+        if (search.found) {
+            *start = search.start;
+            *end = search.end;
+            return 0;
+        }
+    }
+    return -1;
+}

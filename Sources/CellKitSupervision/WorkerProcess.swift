@@ -1,0 +1,155 @@
+// A worker process as the supervisor holds it: started in a process group of its own,
+// killed as a group, reaped, and followed by a sweep of whatever it left behind (the
+// supervisor is a child subreaper while it has workers, so orphans come back to it).
+// How a wait status reads is decoded here once for render and check.
+
+import CProcess
+import CellKitRuntime
+import Glibc
+import Synchronization
+
+extension FaultOutcome {
+    /// How a process ended, from `waitpid`'s status.
+    package init(waitStatus status: Int32) {
+        self = status & 0x7f == 0 ? .exit((status >> 8) & 0xff) : .signal(status & 0x7f)
+    }
+}
+
+/// A running worker: its process id (also its process group), owned by one supervisor.
+package final class WorkerProcess {
+    /// The worker's process id, and its process group's.
+    package let pid: pid_t
+    private var reaped: FaultOutcome?
+
+    init(pid: pid_t) { self.pid = pid }
+
+    /// Forks a worker that runs `body` and exits with its status (`ForkedWorker`); the child
+    /// gets `moving` descriptors at their targets and dies with this thread; `prepare` runs first in
+    /// the child (to forget state of the supervisor's that the child must not act on).
+    package static func fork(
+        moving: [(from: Int32, to: Int32)], closing: [Int32], prepare: () -> Void, body: () -> Int32
+    ) -> Result<WorkerProcess, Spawn.Failure> {
+        Descendants.adopt()
+        return ForkedWorker.start(moving: moving, closing: closing, prepare: prepare, body: body)
+            .map(WorkerProcess.init)
+    }
+
+    /// Starts `executable` with `arguments` as a worker in a process group of its own (it sets its
+    /// parent-death signal itself: `WorkerRole.enter`).
+    package static func spawn(
+        _ executable: String, _ arguments: [String], setting environment: [String: String],
+        files: (inout posix_spawn_file_actions_t) -> Void
+    ) -> Result<WorkerProcess, Spawn.Failure> {
+        Descendants.adopt()
+        return Spawn.start(
+            executable, arguments, setting: environment, defaultSignals: nil, newGroup: true, files: files
+        ).map(WorkerProcess.init)
+    }
+
+    deinit { finish() }
+
+    /// Kills the worker's whole process group.
+    package func kill() { _ = Glibc.kill(-pid, SIGKILL) }
+
+    /// Whether the worker has ended (reaping it if so), without waiting.
+    package func hasEnded() -> Bool {
+        if reaped != nil { return true }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return false }
+        reaped = FaultOutcome(waitStatus: status)
+        return true
+    }
+
+    /// Waits for the worker to end: how it ended.
+    @discardableResult
+    package func wait() -> FaultOutcome {
+        if let reaped { return reaped }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let outcome = FaultOutcome(waitStatus: status)
+        reaped = outcome
+        return outcome
+    }
+
+    /// Ends the worker if it still runs, and everything it started: its process group, then any
+    /// orphan that came back to this process.
+    package func finish() {
+        kill()
+        wait()
+        Descendants.sweep()
+    }
+}
+
+/// The processes workers leave behind. While a render or check runs, this process is a child
+/// subreaper: a process a plugin started and left (whatever group it moved to) becomes its
+/// child when its parent dies, and `sweep()` kills and reaps every such child.
+package enum Descendants {
+    private struct State {
+        var adopted = false
+        /// The children this process had before its first worker (an embedding program's own).
+        var before: Set<pid_t> = []
+    }
+
+    private static let state = Mutex(State())
+
+    /// Makes this process a child subreaper (once), noting the children it had before any worker:
+    /// those are its own and never touched.
+    static func adopt() {
+        state.withLock { state in
+            guard !state.adopted else { return }
+            state.adopted = true
+            _ = ck_process_child_subreaper(1)
+            if hasChildren() { state.before = Set(children()) }
+        }
+    }
+
+    /// Kills and reaps every child of this process that is not one it had before its first worker,
+    /// repeating while orphans keep arriving (at most 50 rounds).
+    package static func sweep() {
+        for _ in 0..<50 {
+            guard hasChildren() else { return }  // the usual case: one waitid, no /proc scan
+            let before = state.withLock { $0.before }
+            let strays = children().filter { !before.contains($0) }
+            if strays.isEmpty { return }
+            for pid in strays { _ = Glibc.kill(pid, SIGKILL) }
+            for pid in strays {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            }
+        }
+    }
+
+    /// Whether this process has any child, running or ended (without reaping it).
+    static func hasChildren() -> Bool {
+        var info = siginfo_t()
+        return waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0
+    }
+
+    /// The children of this process, from `/proc`.
+    static func children() -> [pid_t] {
+        let own = getpid()
+        var found: [pid_t] = []
+        guard let folder = opendir("/proc") else { return [] }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if let pid = pid_t(name), pid != own, parent(of: pid) == own { found.append(pid) }
+        }
+        return found
+    }
+
+    /// The parent of `pid`, from `/proc/PID/stat` (its fourth field), or -1.
+    static func parent(of pid: pid_t) -> pid_t {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return -1 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0, let close = buffer[..<n].lastIndex(of: UInt8(ascii: ")")) else { return -1 }
+        let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1 else { return -1 }
+        return pid_t(String(decoding: fields[1], as: UTF8.self)) ?? -1
+    }
+}
