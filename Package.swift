@@ -65,7 +65,9 @@ let package = Package(
         .target(name: "CellKitPlugin", dependencies: ["CCellKit"]),
         .executableTarget(
             name: "CellKitCommand",
-            dependencies: ["CellKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "CellKit", "CellKitSupervision", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             // A release `cellkit` carries the Swift runtime and Foundation inside it: a process starts in
             // about 3 ms instead of 9 (the loader relocating libFoundation and ICU), and a render starts
             // one or two. `-static-stdlib` must reach the compiler too: a module compiled against the

@@ -5,6 +5,7 @@
 
 import CellKitModel
 import CellKitRuntime
+import CellKitSupervision
 import Foundation
 import Glibc
 
@@ -266,15 +267,18 @@ package struct CheckSupervisor {
             return (.exited(-1), nil)
         }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }  // fd 3 in the worker is a dup2: not close-on-exec
-        let pid: pid_t
-        do { pid = try spawn(arguments(from, excluded), pipe: fds[1]) } catch {
+        let worker: WorkerProcess
+        do { worker = try spawn(arguments(from, excluded), pipe: fds[1]) } catch {
             close(fds[0])
             close(fds[1])
             report.error = "\(error)"
             return (.exited(-1), nil)
         }
         close(fds[1])
-        defer { close(fds[0]) }
+        defer {
+            close(fds[0])
+            worker.finish()  // its process group, and whatever it left behind
+        }
         var last: Mark?
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -285,7 +289,7 @@ package struct CheckSupervisor {
         while ending == nil {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 {
-                kill(pid, SIGKILL)
+                worker.kill()
                 ending = .timedOut
                 break
             }
@@ -316,11 +320,14 @@ package struct CheckSupervisor {
                 }
             }
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = worker.wait()
         if state.done, last != nil { state.unitsRun += 1 }
         if ending == nil {
-            ending = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
+            switch status {
+            case .exit(let code): ending = .exited(code)
+            case .signal(let signal): ending = .signaled(signal)
+            default: ending = .timedOut
+            }
         }
         return (ending!, last)
     }
@@ -330,16 +337,19 @@ package struct CheckSupervisor {
     }
 
     /// Starts the worker with the pipe's write end as fd 3, its output discarded, no signal
-    /// blocked or ignored, and the Swift runtime's crash backtracer off (a crash is a finding).
-    private func spawn(_ arguments: [String], pipe: Int32) throws -> pid_t {
-        let started = Spawn.start(executable, arguments, setting: ["SWIFT_BACKTRACE": "enable=no"]) { actions in
+    /// blocked or ignored, the Swift runtime's crash backtracer off (a crash is a finding), in a
+    /// process group of its own.
+    private func spawn(_ arguments: [String], pipe: Int32) throws -> WorkerProcess {
+        let started = WorkerProcess.spawn(
+            executable, arguments, setting: ["SWIFT_BACKTRACE": "enable=no", "CELLKIT_SUPERVISOR": "\(getpid())"]
+        ) { actions in
             posix_spawn_file_actions_adddup2(&actions, pipe, 3)
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         switch started {
-        case .success(let pid): return pid
+        case .success(let worker): return worker
         case .failure(let failure):
             throw SpawnError(description: "cannot start the worker \(executable): \(failure)")
         }

@@ -254,6 +254,10 @@ package final class IsolatedRender {
         }
         let blamed: String? = if case .signal = outcome { FaultLine.blamedLibrary(record) } else { nil }
         report(FaultLine.text(record, outcome))
+        if case .channel = outcome {  // what it drew since its last acknowledged chunk is not trusted
+            record.pointee.bytesDone = 0
+            record.pointee.rowsDone = record.pointee.rowsHandedOver
+        }
         if let blamed {  // placed by address in another plugin than the running hook's
             let pending = Int(record.pointee.bytesDone)
             if pending > 0 { try sink.write(UnsafeBufferPointer(start: region.output, count: pending)) }

@@ -90,6 +90,7 @@ final class IsolationWorker {
                 throw OutputError(description: "the render's supervisor went away")
             }
             region.record.pointee.bytesDone = 0  // handed over: nothing of it is pending now
+            region.record.pointee.rowsHandedOver = region.record.pointee.rowsDone
         }
     }
 }

@@ -48,6 +48,7 @@ package struct HookProbe {
         cell._lastError = nil
         cell.enterHook(kind)
         let answer = hook(cell)
+        cell.leaveHook()
         if kind == .prepareCellForReuse {
             cell.isSelected = false
             if cell.hasScratch { cell.freeScratch() }

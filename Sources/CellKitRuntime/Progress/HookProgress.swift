@@ -53,6 +53,9 @@ public enum HookProgress {
         package var faultLibrary: Int32 = 0
         /// The library table's entries in use.
         package var libraryCount: Int64 = 0
+        /// Rows whose bytes the supervisor has acknowledged (written out): where a worker whose
+        /// channel broke is resumed, its unsent output not trusted.
+        package var rowsHandedOver: Int64 = 0
 
         /// A record of nothing: host code, no rows.
         package init() {}
