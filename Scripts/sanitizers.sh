@@ -13,7 +13,7 @@
 #      silently lost its instrumentation cannot pass.
 #
 # Environment: ASAN_SCRATCH / TSAN_SCRATCH (scratch paths), SANITIZERS=asan|tsan|all.
-# Called by .ci/run; the README's "Sanitizers" section explains the choices.
+# Called by .ci/run; CONTRIBUTING.md's "Sanitizers" section explains the choices.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
