@@ -116,9 +116,10 @@ package struct FrameDecoder: Sendable {
     /// The next whole frame, nil when more bytes are needed; throws at the first invalid one (every
     /// field is checked before the payload is read).
     package mutating func nextFrame() throws(FrameError) -> Frame? {
-        guard pending.count >= 4 else { return nil }
         let bytes = pending[...]
-        guard Frame.read(UInt32.self, bytes, at: 0) == Frame.magic else { throw .badMagic }
+        for i in 0..<min(4, pending.count) where bytes[i] != UInt8(truncatingIfNeeded: Frame.magic >> (i * 8)) {
+            throw .badMagic  // a stray byte is caught when it arrives, not when the next frame does
+        }
         guard pending.count >= Frame.headerSize else { return nil }
         guard Frame.read(UInt16.self, bytes, at: 6) == 0 else { throw .reserved }
         let sequence = Frame.read(UInt32.self, bytes, at: 8)

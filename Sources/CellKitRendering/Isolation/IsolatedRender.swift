@@ -132,29 +132,35 @@ package final class IsolatedRender {
         var reading = Reading(key: plan.key)
         var lastCounter = region.record.pointee.counter
         var lastChange = Date()
-        var ended = false, closed = false, timedOut = false
+        var ended = false, timedOut = false
+        // When the channel closed, and where the worker was then: if it lives on, the hook it was
+        // in (or had run last) broke the channel.
+        var closed: (at: Date, record: HookProgress.Header)?
         let tick = Int32(max(10, min(100, plan.hookTimeout * 100)))
         var descriptor = pollfd(fd: worker.messages, events: Int16(POLLIN), revents: 0)
         while reading.fault == nil {
-            let ready = closed ? 0 : poll(&descriptor, 1, ended ? 0 : tick)
+            let ready = closed != nil ? 0 : poll(&descriptor, 1, ended ? 0 : tick)
             if ready < 0, errno == EINTR { continue }
             if ready > 0 {
                 guard try read(worker, into: &reading) else {  // every writer closed the channel
-                    closed = true
-                    if !reading.done, reading.failed == nil, !worker.process.hasEnded() {
-                        reading.fault = "its channel was closed"
-                    }
+                    closed = (Date(), region.record.pointee)
                     continue
                 }
                 lastChange = Date()
                 continue
             }
-            if ended || (closed && worker.process.hasEnded()) { break }  // and its last frames are read
+            if ended || (closed != nil && worker.process.hasEnded()) { break }  // and its last frames are read
             if worker.process.hasEnded() {
                 ended = true
                 continue
             }
-            if closed { usleep(useconds_t(tick) * 1000) }
+            if let closed {  // a dying process closes its descriptors before it can be reaped: a grace
+                if !reading.done, reading.failed == nil, Date().timeIntervalSince(closed.at) > 0.5 {
+                    reading.fault = "its channel was closed"
+                    break
+                }
+                usleep(10_000)
+            }
             // The supervisor's own clock: plugin code (or a worker that said it is done) that makes no
             // progress within the hook timeout is stopped, whatever the worker does with its channel.
             let counter = region.record.pointee.counter
@@ -170,12 +176,24 @@ package final class IsolatedRender {
         if reading.fault != nil || timedOut { worker.process.kill() }
         let status = worker.process.wait()
         worker.process.finish()
+        if reading.fault != nil || status == .exit(WorkerExit.channelBroken), let closed {
+            Self.restore(closed.record, into: region.record)  // blame where it was when the channel closed
+        }
         if let fault = reading.fault { return .died(.channel(fault)) }
         if reading.done, status == .exit(0) || timedOut { return .completed }
         if timedOut { return .died(.timeout(tenths: Int((plan.hookTimeout * 10).rounded()))) }
         if let failed = reading.failed { return .failed(failed) }
         if status == .exit(WorkerExit.channelBroken) { return .died(.channel("its channel was closed or replaced")) }
         return .died(status)
+    }
+
+    /// Puts back where plugin code was (phase, hook, type, row) as `saved` says.
+    private static func restore(_ saved: HookProgress.Header, into record: UnsafeMutablePointer<HookProgress.Header>) {
+        record.pointee.phase = saved.phase
+        record.pointee.hook = saved.hook
+        record.pointee.typeSlot = saved.typeSlot
+        record.pointee.section = saved.section
+        record.pointee.row = saved.row
     }
 
     /// What the supervisor has read of one worker.

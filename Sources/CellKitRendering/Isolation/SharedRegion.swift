@@ -61,15 +61,17 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
         base = try Self.map(fd)
     }
 
-    /// The memory behind `fd`, which a supervisor passed on.
+    /// The memory behind `fd`, which a supervisor passed on; `fd` is closed once mapped (a plugin
+    /// writing to every descriptor must not reach the progress record through it).
     package init(attaching fd: Int32) throws {
-        self.fd = fd
         base = try Self.map(fd)
+        close(fd)
+        self.fd = -1
     }
 
     deinit {
         munmap(base, Self.size)
-        close(fd)
+        if fd >= 0 { close(fd) }
     }
 
     private static func map(_ fd: Int32) throws -> UnsafeMutableRawPointer {

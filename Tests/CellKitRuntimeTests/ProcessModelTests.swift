@@ -1,0 +1,292 @@
+// The process model against hostile plugins: a plugin that forks and goes on, a
+// supervisor killed while a hook loops, a worker's channel closed, written to or
+// forged, a crash on a plugin's own thread, an environment variable that used to make
+// any command a worker, and documents from standard input or one-character paths.
+// Tests whose plugins fork run contained: as an unprivileged user (when run as root,
+// where RLIMIT_NPROC does not bind) under a process limit, with a deadline, and each
+// checks that no process of its run is left.
+
+import CellKitRuntime
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("process model: workers can't run away, outlive or fool their supervisor", .serialized)
+struct ProcessModelTests {
+    let command = OutputCommandTests()
+    let isolation = IsolationTests()
+
+    /// A one-type plugin `Faulty` (IsolationTests.faulty) with `customize` as its customize hook's body.
+    static func plugin(_ customize: String, extra: String = "") -> String {
+        IsolationTests.faulty(
+            """
+            #include <fcntl.h>
+            #include <signal.h>
+            #include <string.h>
+            #include <pthread.h>
+            \(extra)
+            CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); \(customize) }
+            """)
+    }
+
+    /// The command line that runs cellkit contained: under a limit of 60 processes, as uid 65534 when
+    /// run as root (the limit binds only a user that is not root).
+    static func contained(_ arguments: [String]) -> [String] {
+        let cellkit = Fixtures.buildDirectory + "/cellkit"
+        let user = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        return ["/usr/bin/prlimit", "--nproc=60", "--"] + user + [cellkit] + arguments
+    }
+
+    /// Processes whose command line holds `marker` (the test's own folder): those the run left.
+    static func processes(marked marker: String) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { name in
+            guard let pid = pid_t(name), pid != getpid(),
+                let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                String(decoding: data, as: UTF8.self).contains(marker),
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let state = stat.split(separator: ")").last?.split(separator: " ").first, state != "Z"
+            else { return nil }
+            return pid
+        }
+    }
+
+    /// Waits up to `seconds` for no process marked `marker` to be left; kills what is, and returns it.
+    static func leftOver(_ marker: String, within seconds: Double) -> [pid_t] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var left = processes(marked: marker)
+        while !left.isEmpty, Date() < deadline {
+            usleep(50_000)
+            left = processes(marked: marker)
+        }
+        for pid in left { kill(pid, SIGKILL) }
+        return left
+    }
+
+    /// Starts `argv` with its output (both streams) in `log`; its process id.
+    func start(_ argv: [String], log: String, stdin: String? = nil) throws -> pid_t {
+        let started = Spawn.start(argv[0], Array(argv.dropFirst())) { actions in
+            if let stdin { posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0) }
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        guard case .success(let pid) = started else { throw OutputCommandTests.SpawnFailed(description: "\(started)") }
+        return pid
+    }
+
+    /// Runs `argv` to its end (at most `timeout` seconds); how it ended and what it printed.
+    func run(_ argv: [String], timeout: Double = 60, stdin: String? = nil) throws -> (OutputCommandTests.Ending, String)
+    {
+        let log = try Fixtures.folder() + "/log"
+        let ending = command.wait(try start(argv, log: log, stdin: stdin), timeout: timeout)
+        return (ending, try command.contents(log))
+    }
+
+    // MARK: Forks
+
+    static let forks = plugin("fork();")
+
+    @Test("a hook that forks and returns: render draws the table once, nothing is left running")
+    func forkInRender() throws {
+        let folder = try Render.write(["t.yaml": "title: Forks\nsections:\n  - cell: Faulty\n    rows: 3\n"])
+        try Fixtures.compileC(Self.forks, name: "forks", in: folder)
+        let (ending, log) = try run(
+            Self.contained(["render", folder + "/t.yaml", "--plugin-path", folder]), timeout: 60)
+        #expect(ending == .exited(0), "\(log)")
+        #expect(log.components(separatedBy: "│ faulty").count - 1 == 3, "three rows, drawn once:\n\(log)")
+        #expect(log.components(separatedBy: "Forks").count - 1 == 1, "one title:\n\(log)")
+        #expect(Self.leftOver(folder, within: 2).isEmpty)
+    }
+
+    @Test("a hook that forks and returns: check runs each unit once, in one worker, and ends")
+    func forkInCheck() throws {
+        let folder = try Fixtures.folder()
+        try Fixtures.compileC(Self.forks, name: "forks", in: folder)
+        let (ending, log) = try run(Self.contained(["check", folder + "/libforks.so"]), timeout: 120)
+        #expect(ending == .exited(0), "\(log)")
+        let counts = log.split(separator: "\n").first { $0.contains("units run in") }
+        let numbers = counts?.split(separator: " ").compactMap { Int($0) } ?? []
+        #expect(numbers.count == 4 && numbers[1] == numbers[2] && numbers[1] > 0, "S samples; N of N units: \(log)")
+        #expect(log.contains("run in 1 worker\n"), "\(log)")
+        #expect(log.components(separatedBy: "Clean:").count - 1 == 1, "one verdict: \(log)")
+        #expect(Self.leftOver(folder, within: 2).isEmpty)
+    }
+
+    // MARK: The supervisor killed
+
+    /// Starts a render whose hook loops, waits for its worker, sends `signal` to the supervisor alone;
+    /// nothing of it may be left after 2 s.
+    func killSupervisor(_ signal: Int32, command: String) throws {
+        let folder = try Render.write(["t.yaml": "sections:\n  - cell: Faulty\n    rows: 2\n"])
+        try Fixtures.compileC(Self.plugin("for (;;) {}"), name: "loops", in: folder)
+        var arguments = [command, command == "render" ? folder + "/t.yaml" : folder + "/libloops.so"]
+        arguments += ["--plugin-path", folder, "--hook-timeout", "300"]
+        let pid = try start(Self.contained(arguments), log: folder + "/log")
+        // Its worker: a second process marked with the folder, seen within 20 s.
+        let deadline = Date().addingTimeInterval(20)
+        while Self.processes(marked: folder).count < 2, Date() < deadline { usleep(20_000) }
+        usleep(200_000)  // the hook is looping
+        let ours = Self.processes(marked: folder)
+        #expect(ours.count >= 2, "cellkit and its worker: \(ours)")
+        // prlimit and setpriv exec: the spawned process is cellkit itself.
+        kill(pid, signal)
+        _ = self.command.wait(pid, timeout: 10)
+        let left = Self.leftOver(folder, within: 2)
+        #expect(left.isEmpty, "\(command), \(signal): left running: \(left)")
+    }
+
+    @Test("SIGKILL to render alone while a hook loops: its worker dies with it")
+    func renderKilled() throws { try killSupervisor(SIGKILL, command: "render") }
+
+    @Test("SIGTERM to render alone while a hook loops: its worker dies with it")
+    func renderTerminated() throws { try killSupervisor(SIGTERM, command: "render") }
+
+    @Test("SIGKILL to check alone while a hook loops: its worker dies with it")
+    func checkKilled() throws { try killSupervisor(SIGKILL, command: "check") }
+
+    // MARK: The channel
+
+    /// Every descriptor from 3 to 4095.
+    static let everyDescriptor = "for (int fd = 3; fd < 4096; fd++)"
+
+    @Test("a hook that closes every descriptor and returns: that plugin's fault, its rows placeholders")
+    func closesAll() throws {
+        let drawn = try isolation.check(
+            "closesall", Self.plugin("\(Self.everyDescriptor) close(fd);"),
+            // The row is where the worker was when cellkit saw the channel close: the hook's own, or
+            // a later one (the worker checks its channels when it sends, not after every hook).
+            line:
+                "libclosesall.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 1.…"
+        )
+        isolation.expectRows(drawn, plugin: "libclosesall.so")
+    }
+
+    @Test("a hook that closes every descriptor and loops: named within the timeout, not a hang")
+    func closesAllAndLoops() throws {
+        let start = Date()
+        let drawn = try isolation.check(
+            "closesloops", Self.plugin("\(Self.everyDescriptor) close(fd); for (;;) {}"),
+            line:
+                "libclosesloops.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 1.1",
+            timeout: 30)
+        isolation.expectRows(drawn, plugin: "libclosesloops.so")
+        #expect(Date().timeIntervalSince(start) < 25, "well within --hook-timeout 30 + 10 s")
+    }
+
+    @Test("a hook that writes a stray byte to every descriptor: a named fault, never a trusted length")
+    func strayByte() throws {
+        let drawn = try isolation.check(
+            "straybyte", Self.plugin("\(Self.everyDescriptor) (void)!write(fd, \"x\", 1); sleep(2);"),
+            line:
+                "libstraybyte.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 1.1"
+        )
+        isolation.expectRows(drawn, plugin: "libstraybyte.so")
+    }
+
+    @Test("forged messages (a chunk of 4 MB past the buffer, a 'done'): no over-read, no exit 0")
+    func forged() throws {
+        // The old 16-byte messages, and a frame with the right magic but no key.
+        let forge = """
+            unsigned long long chunk[2] = {1, 300ull << 20}, done[2] = {2, 0};
+            unsigned char frame[32] = {'C', 'K', 'F', 'R', 2, 0, 0, 0, 1, 0, 0, 0};
+            \(Self.everyDescriptor) {
+                (void)!write(fd, chunk, 16); (void)!write(fd, done, 16); (void)!write(fd, frame, 32);
+            }
+            sleep(2);
+            """
+        let drawn = try isolation.check(
+            "forged", Self.plugin(forge),
+            line:
+                "libforged.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 1.1"
+        )
+        isolation.expectRows(drawn, plugin: "libforged.so")
+    }
+
+    // MARK: Blame by address
+
+    @Test("a crash on a thread a plugin started is blamed on that plugin, not the hook that was running")
+    func threadCrashBlamed() throws {
+        let folder = try Render.write([
+            "t.yaml":
+                "sections:\n  - rows:\n      - {cell: Faulty}\n      - {cell: Slow}\n      - {cell: Slow}\n      - {cell: Faulty}\n"
+        ])
+        let threads = Self.plugin(
+            "pthread_t t; pthread_create(&t, 0, later, 0); pthread_detach(t);",
+            extra: "static void *later(void *p) { usleep(300000); volatile int *z = 0; *z = (int)(long)p; return p; }")
+        try Fixtures.compileC(threads, name: "threads", in: folder, extraFlags: ["-pthread"])
+        let slow = """
+            #include <unistd.h>
+            #include "cellkit.h"
+            CK_PLUGIN("Slow", "1.0.0", "Takes its time");
+            CK_EXPORT void customizeCellForSlow(ck_cell *cell, ck_index_path ip) {
+                (void)ip; sleep(2); ck_set_text(ck_text_label(cell), "slow");
+            }
+            """
+        try Fixtures.compileC(slow, name: "slow", in: folder)
+        let (ending, log) = try command.run(["render", folder + "/t.yaml", "--plugin-path", folder], timeout: 60)
+        #expect(ending == .exited(3), "\(log)")
+        #expect(
+            log.hasPrefix(
+                "libthreads.so crashed (SIGSEGV) in its own code; at that moment libslow.so: customizeCellForSlow was running at row 0.1"
+            ), "\(log)")
+        // Row 0.0 was drawn before the crash; the Faulty row after it is a placeholder.
+        #expect(log.components(separatedBy: "│ faulty").count - 1 == 1, "\(log)")
+        #expect(log.contains("⚠ libthreads.so faulted: this Faulty row is not drawn"), "\(log)")
+        #expect(log.components(separatedBy: "│ slow").count - 1 == 2, "Slow is not quarantined: \(log)")
+    }
+
+    // MARK: Start-up
+
+    @Test("CELLKIT_RENDER_WORKER in the environment makes no worker: list runs, descriptor 3 is untouched")
+    func environmentMakesNoWorker() throws {
+        let folder = try Fixtures.folder()
+        let kept = folder + "/kept"
+        try "previous".write(toFile: kept, atomically: true, encoding: .utf8)
+        let log = folder + "/log"
+        let started = Spawn.start(
+            Fixtures.buildDirectory + "/cellkit", ["list", "--json"], setting: ["CELLKIT_RENDER_WORKER": "{}"]
+        ) { actions in
+            posix_spawn_file_actions_addopen(&actions, 3, kept, O_RDWR, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
+        guard case .success(let pid) = started else { throw OutputCommandTests.SpawnFailed(description: "\(started)") }
+        #expect(command.wait(pid, timeout: 60) == .exited(0))
+        #expect(try command.contents(kept) == "previous")
+        #expect(try command.contents(log).hasPrefix("{"), "list's JSON")
+    }
+
+    // MARK: Paths
+
+    static let small = "title: Small\nsections:\n  - cell: Default\n    rows:\n      - Hello\n"
+
+    @Test("render - reads the document from standard input; /dev/stdin too")
+    func standardInput() throws {
+        let folder = try Render.write(["t.yaml": Self.small])
+        for path in ["-", "/dev/stdin"] {
+            let (ending, log) = try run(
+                [Fixtures.buildDirectory + "/cellkit", "render", path], stdin: folder + "/t.yaml")
+            #expect(ending == .exited(0), "\(path): \(log)")
+            #expect(log.contains("│ Hello"), "\(path): \(log)")
+        }
+        let (ending, log) = try run(
+            [Fixtures.buildDirectory + "/cellkit", "render", "-"], stdin: "/dev/null")
+        #expect(ending == .exited(1), "an empty document is an error, named: \(log)")
+        #expect(log.hasPrefix("Error: -:1:1: the document is empty"), "\(log)")
+    }
+
+    @Test("one-character paths (a, t, .) render or say what is wrong; no trap")
+    func oneCharacterPaths() throws {
+        let folder = try Render.write(["a": Self.small])
+        let cellkit = Fixtures.buildDirectory + "/cellkit"
+        let (ending, log) = try run(["/bin/sh", "-c", "cd \"$0\" && exec \"$1\" render a", folder, cellkit])
+        #expect(ending == .exited(0), "\(log)")
+        #expect(log.contains("│ Hello"))
+        for name in ["t", "."] {
+            let (ending, log) = try run([
+                "/bin/sh", "-c", "cd \"$0\" && exec \"$1\" render \"$2\"", folder, cellkit, name,
+            ])
+            #expect(ending == .exited(1), "\(name): \(log)")
+            #expect(log.hasPrefix("Error: \(name):1:1:"), "\(name): \(log)")
+        }
+    }
+}
