@@ -90,7 +90,8 @@ let package = Package(
             name: "CellKitThreadCheck", dependencies: ["CellKit", "CellKitDocuments", "CellKitModel", "CellKitRuntime"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -DCELLKIT_FUZZ); a replay tool otherwise.
         .executableTarget(
-            name: "CellKitFuzz", dependencies: ["CellKitModel", "CellKitRuntime", "CellKitDocuments"],
+            name: "CellKitFuzz",
+            dependencies: ["CellKitModel", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision"],
             path: "Fuzz/Sources"),
         // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
         .target(name: "CellKitTestSupport", dependencies: ["CellKit"], path: "Tests/CellKitTestSupport"),

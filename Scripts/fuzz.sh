@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-30}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(elf jsonl csv document)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(elf jsonl csv document frames)
 SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
 CONFIGURATION=${FUZZ_CONFIGURATION:-release}
 JOBS=${FUZZ_JOBS:-1}
@@ -42,7 +42,8 @@ max_len() {
         elf) echo 16384 ;;
         jsonl | csv) echo 4096 ;;
         document) echo 8192 ;;
-        *) die "unknown target '$1' (elf, jsonl, csv, document)" ;;
+        frames) echo 4096 ;;
+        *) die "unknown target '$1' (elf, jsonl, csv, document, frames)" ;;
     esac
 }
 for target in "${TARGETS[@]}"; do max_len "$target" >/dev/null; done

@@ -7,6 +7,7 @@
 import CellKitDocuments
 import CellKitModel
 import CellKitRuntime
+import CellKitSupervision
 import Foundation
 
 /// One fuzz target; its raw value names it on the command line and its corpus folder (`Fuzz/corpus/<name>`).
@@ -19,6 +20,8 @@ enum FuzzTarget: String, CaseIterable {
     case csv
     /// `TableDocument(contentsOf:)` with a stylesheet, an asset catalog and data files (see `DocumentInput`).
     case document
+    /// The supervisor's `FrameDecoder` over bytes from a worker (see `FuzzFrames`).
+    case frames
 
     /// Runs one input; returns the first refusal met (for the replay tool's listing), nil if it was read whole.
     @discardableResult
@@ -28,6 +31,7 @@ enum FuzzTarget: String, CaseIterable {
         case .jsonl: FuzzJSONLines.run(input)
         case .csv: FuzzCSV.run(input)
         case .document: FuzzDocument.run(input)
+        case .frames: FuzzFrames.run(input)
         }
     }
 }
@@ -237,5 +241,50 @@ enum FuzzDocument {
             }
         }
         return nil
+    }
+}
+
+// MARK: - Worker frames
+
+/// What a supervisor reads from a worker, two ways by the first byte. Even: the bytes as they
+/// are, in pieces of a size the second byte gives (a hostile or broken worker). Odd: the rest cut
+/// into payloads that are sent as real frames and read back, each equal to what was sent, then
+/// the same bytes with one byte changed, which must be refused or read as other frames, never trap.
+enum FuzzFrames {
+    static let key: UInt64 = 0x0123_4567_89AB_CDEF
+
+    static func run(_ input: UnsafeRawBufferPointer) -> (any Error)? {
+        guard input.count >= 2 else { return nil }
+        let bytes = Array(input)
+        let piece = Int(bytes[1] % 64) + 1
+        if bytes[0] % 2 == 0 { return decode(Array(bytes.dropFirst(2)), piece: piece).error }
+        var frames: [Frame] = []
+        var stream: [UInt8] = []
+        for (n, chunk) in bytes.dropFirst(2).split(separator: 0xFF, omittingEmptySubsequences: false).enumerated() {
+            let frame = Frame(kind: UInt16(chunk.first ?? 0), value: UInt64(chunk.count), payload: Array(chunk))
+            frames.append(frame)
+            stream += frame.encoded(sequence: UInt32(n + 1), key: key)
+        }
+        let (read, error) = decode(stream, piece: piece)
+        precondition(error == nil && read == frames, "frames sent are read back unchanged")
+        let at = Int(bytes[1]) * 7 % stream.count
+        stream[at] ^= bytes[0] | 1
+        return decode(stream, piece: piece).error
+    }
+
+    /// Reads `stream` in pieces of `piece` bytes: the frames before the first refusal, and it.
+    static func decode(_ stream: [UInt8], piece: Int) -> (frames: [Frame], error: FrameError?) {
+        var decoder = FrameDecoder(key: key)
+        var frames: [Frame] = []
+        var start = 0
+        while start < stream.count {
+            let end = min(stream.count, start + piece)
+            stream[start..<end].withUnsafeBytes { decoder.append($0) }
+            start = end
+            do {
+                while let frame = try decoder.nextFrame() { frames.append(frame) }
+            } catch { return (frames, error) }
+        }
+        return (frames, nil)
     }
 }

@@ -124,9 +124,12 @@ package enum FaultLine {
     /// The library a crash was placed in, when it is not the running hook's own plugin; nil otherwise.
     package static func blamedLibrary(_ record: UnsafePointer<HookProgress.Header>) -> String? {
         guard let library = HookProgress.faultLibraryName(record) else { return nil }
-        let phase = HookProgress.Phase(rawValue: record.pointee.phase) ?? .host
-        if phase == .hook, HookProgress.pluginFile(record, slot: Int(record.pointee.typeSlot)) == library { return nil }
-        return library
+        switch HookProgress.Phase(rawValue: record.pointee.phase) ?? .host {
+        case .hook where HookProgress.pluginFile(record, slot: Int(record.pointee.typeSlot)) == library: return nil
+        case .constructor where HookProgress.loadingFile(record) == library: return nil
+        case .pluginInit where HookProgress.loadingFile(record) == library: return nil
+        default: return library
+        }
     }
 
     /// Whether `signal` is one a fault raises (rather than one sent to stop the process).

@@ -125,6 +125,11 @@ public enum HookProgress {
         return string(UnsafeRawPointer(record) + librariesOffset + index * libraryEntrySize + 16)
     }
 
+    /// The file name of the plugin the last load was of.
+    package static func loadingFile(_ record: UnsafePointer<Header>) -> String {
+        string(UnsafeRawPointer(record) + loadFileOffset)
+    }
+
     /// The file name (`libfoo.so`) of the plugin of the type at `slot`, or nil.
     package static func pluginFile(_ record: UnsafePointer<Header>, slot: Int) -> String? {
         guard slot >= 0, slot < Int(record.pointee.typeCount), slot < maxTypes else { return nil }
