@@ -56,7 +56,10 @@ struct RenderCommand: ParsableCommand {
         case auto, always, never
     }
 
-    @Argument(help: ArgumentHelp("The table document: a .yaml, .yml or .json file.", valueName: "table"))
+    @Argument(
+        help: ArgumentHelp(
+            "The table document: a .yaml, .yml or .json file; - (or /dev/stdin) reads it from standard input.",
+            valueName: "table"))
     var table: String
 
     @Option(help: "text (box drawing), ansi (with colour), html (a standalone page) or json (the laid-out rows).")
