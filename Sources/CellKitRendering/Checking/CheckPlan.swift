@@ -172,6 +172,18 @@ package struct CheckMessage: Codable, Sendable {
     package var done: Bool?
     /// Why the type or the table cannot be checked (the worker then exits with status 2).
     package var failure: String?
+    /// What a hook wrote to standard output (the table's stream, in a render).
+    package var output: Output?
+
+    /// Bytes a hook wrote to standard output.
+    package struct Output: Codable, Sendable {
+        /// The hook (or routine step) that ran, as marked.
+        package var hook: String
+        /// The sample it ran for.
+        package var sample: Int
+        /// The first bytes written, as text.
+        package var text: String
+    }
 
     /// A host call that failed.
     package struct HostError: Codable, Sendable {
@@ -195,8 +207,15 @@ package struct CheckMessage: Codable, Sendable {
     package init() {}
 }
 
-/// The worker's lines: "S<unit> <hook>" before each hook (or the routine's step) runs, "J<json>" else.
+/// The worker's frames (`Frame`, kind `mark` before each hook or routine step, payload
+/// "<unit> <hook> <sample>"; kind `message`, payload a `CheckMessage` as JSON) and the names of steps.
 package enum CheckWire {
+    /// The frame kind of a mark.
+    package static let mark: UInt16 = 1
+    /// The frame kind of a `CheckMessage`.
+    package static let message: UInt16 = 2
+    /// The environment variable that hands the worker its frames' key (unset once read).
+    package static let keyVariable = "CELLKIT_CHECK_KEY"
     /// The hook name of the step that loads the plugin (`cellkit_plugin_init`).
     package static let load = "load"
     /// The hook name of a routine step that runs init (on a new cell) and customize.

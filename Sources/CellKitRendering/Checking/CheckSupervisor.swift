@@ -78,6 +78,8 @@ package struct CheckSupervisor {
     /// How a worker ended.
     enum Ending: Equatable {
         case exited(Int32), signaled(Int32), timedOut
+        /// The worker's channel carried what its own code did not write (a plugin's).
+        case channel(String)
     }
 
     /// Checks the cell type `identifier`.
@@ -207,6 +209,16 @@ package struct CheckSupervisor {
                             "\(customize) leaves \(d.property) = \(d.reused) from \(plan.name(d.from)) on \(plan.name(d.row)) (a new cell has \(d.fresh)): reset it in \(customize) or in \(prepare)"
                     ), key: "reuse \(d.property)")
             }
+            if let output = message.output {
+                let hook = symbol(output.hook)
+                let text = CellSnapshot.quoted(output.text)
+                find(
+                    CheckFinding(
+                        kind: "stdout", hook: hook, row: row(output.sample),
+                        message:
+                            "\(hook) wrote to standard output at \(row(output.sample) ?? "a row") (\(text)): in a render that is the table's stream; write to standard error, or not at all"
+                    ), key: "stdout")
+            }
             if let failure = message.failure { report.error = failure }
             if message.done == true { done = true }
         }
@@ -238,6 +250,12 @@ package struct CheckSupervisor {
                 return CheckFinding(
                     kind: "exit", hook: hook, row: last.flatMap { row($0.sample) },
                     message: "\(who) called exit(\(status))\(place): a plugin must return, never end the process")
+            case .channel(let what):
+                return CheckFinding(
+                    kind: "channel", hook: hook, row: last.flatMap { row($0.sample) },
+                    message:
+                        "\(who) wrote to cellkit's channel to its worker\(place) (it sent \(what)): a plugin must not touch descriptors it did not open"
+                )
             case .timedOut:
                 let seconds = timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)"
                 return CheckFinding(
@@ -267,8 +285,9 @@ package struct CheckSupervisor {
             return (.exited(-1), nil)
         }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }  // fd 3 in the worker is a dup2: not close-on-exec
+        let key = WorkerRole.newKey()
         let worker: WorkerProcess
-        do { worker = try spawn(arguments(from, excluded), pipe: fds[1]) } catch {
+        do { worker = try spawn(arguments(from, excluded), pipe: fds[1], key: key) } catch {
             close(fds[0])
             close(fds[1])
             report.error = "\(error)"
@@ -280,13 +299,13 @@ package struct CheckSupervisor {
             worker.finish()  // its process group, and whatever it left behind
         }
         var last: Mark?
-        var pending: [UInt8] = []
+        var decoder = FrameDecoder(key: key)
         var buffer = [UInt8](repeating: 0, count: 65536)
         // Until the first step: the worker's own start-up, allowed more time than a hook.
         var deadline = Date().addingTimeInterval(max(hookTimeout, 30))
         var started = false
         var ending: Ending?
-        while ending == nil {
+        reading: while ending == nil {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 {
                 worker.kill()
@@ -300,24 +319,26 @@ package struct CheckSupervisor {
             let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
             if n <= 0 { break }  // the worker closed the pipe: it ended
-            pending += buffer[0..<n]
-            while let newline = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                if line.hasPrefix("S") {
-                    let parts = line.dropFirst().split(separator: " ")
-                    if parts.count == 3, let unit = Int(parts[0]), let sample = Int(parts[2]) {
-                        if let previous = last, previous.unit != unit, previous.unit >= 0 { state.unitsRun += 1 }
-                        last = Mark(unit: unit, hook: String(parts[1]), sample: sample)
+            buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+            do {
+                while let frame = try decoder.nextFrame() {
+                    if frame.kind == CheckWire.mark {
+                        let parts = String(decoding: frame.payload, as: UTF8.self).split(separator: " ")
+                        if parts.count == 3, let unit = Int(parts[0]), let sample = Int(parts[2]) {
+                            if let previous = last, previous.unit != unit, previous.unit >= 0 { state.unitsRun += 1 }
+                            last = Mark(unit: unit, hook: String(parts[1]), sample: sample)
+                        }
+                        started = true
+                        deadline = Date().addingTimeInterval(hookTimeout)
+                    } else if let message = try? JSONDecoder().decode(CheckMessage.self, from: Data(frame.payload)) {
+                        state.receive(message, report: &report)
+                        if started { deadline = Date().addingTimeInterval(hookTimeout) }
                     }
-                    started = true
-                    deadline = Date().addingTimeInterval(hookTimeout)
-                } else if line.hasPrefix("J"),
-                    let message = try? JSONDecoder().decode(CheckMessage.self, from: Data(line.dropFirst().utf8))
-                {
-                    state.receive(message, report: &report)
-                    if started { deadline = Date().addingTimeInterval(hookTimeout) }
                 }
+            } catch {
+                worker.kill()
+                ending = .channel(error.description)
+                break reading
             }
         }
         let status = worker.wait()
@@ -339,10 +360,11 @@ package struct CheckSupervisor {
     /// Starts the worker with the pipe's write end as fd 3, its output discarded, no signal
     /// blocked or ignored, the Swift runtime's crash backtracer off (a crash is a finding), in a
     /// process group of its own.
-    private func spawn(_ arguments: [String], pipe: Int32) throws -> WorkerProcess {
-        let started = WorkerProcess.spawn(
-            executable, arguments, setting: ["SWIFT_BACKTRACE": "enable=no", "CELLKIT_SUPERVISOR": "\(getpid())"]
-        ) { actions in
+    private func spawn(_ arguments: [String], pipe: Int32, key: UInt64) throws -> WorkerProcess {
+        let environment = [
+            "SWIFT_BACKTRACE": "enable=no", "CELLKIT_SUPERVISOR": "\(getpid())", CheckWire.keyVariable: "\(key)",
+        ]
+        let started = WorkerProcess.spawn(executable, arguments, setting: environment) { actions in
             posix_spawn_file_actions_adddup2(&actions, pipe, 3)
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

@@ -5,6 +5,7 @@
 import CellKitDocuments
 import CellKitModel
 import CellKitRuntime
+import CellKitSupervision
 import Foundation
 import Glibc
 
@@ -20,8 +21,10 @@ package struct CheckWorker {
     package var from = 0
     /// Samples left out of the reuse units.
     package var excluded: [Int] = []
-    /// The pipe to the parent.
+    /// The pipe to the parent, as inherited.
     package var fd: Int32 = 3
+    /// The frames to the parent and the capture of standard output, set up by `run()`.
+    private let wire = Wire()
     /// Table rows of the type used as samples, at most.
     package var maxTableRows = 24
     /// Columns a cell gets.
@@ -34,6 +37,7 @@ package struct CheckWorker {
 
     /// Runs the units from `from` to the end; returns the exit status (0 done; 2 the type or table cannot be used).
     package func run() -> Int32 {
+        guard wire.attach(fd) else { return 2 }
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)  // a crash is a finding, not a core file
         mark(-1, CheckWire.load, sample: -1)
@@ -42,6 +46,7 @@ package struct CheckWorker {
         do { type = try registry.cellType(named: identifier) } catch {
             return fail(error.description)
         }
+        checkOutput()
         var samples: [CheckSample] = []
         var skipped = 0
         var document: TableDocument?
@@ -158,6 +163,7 @@ package struct CheckWorker {
             let start = DispatchTime.now().uptimeNanoseconds
             let answer = probe.run(kind, on: cell) ?? 0
             times[kind.rawValue, default: []].append(DispatchTime.now().uptimeNanoseconds - start)
+            worker.checkOutput()
             if let error = cell.lastError {
                 var message = CheckMessage()
                 message.hostError = .init(hook: kind, sample: sample, message: error)
@@ -176,6 +182,7 @@ package struct CheckWorker {
                 worker.mark(unit, HookKind.prepareCellForReuse.rawValue, sample: from)
             }
             queue.recycle(first)
+            worker.checkOutput()
             let reused = dequeue(queue, row, unit: unit, hook: HookKind.customizeCell.rawValue)
             let reusedHeight = height(queue, reused, unit: unit, sample: row)
             guard queue.statistics(for: type).reused == 1 else { return }  // not reused: nothing to compare
@@ -201,6 +208,7 @@ package struct CheckWorker {
         private func dequeue(_ queue: CellQueue, _ i: Int, unit: Int, hook: String) -> Cell {
             let s = samples[i]
             worker.mark(unit, hook, sample: i)
+            defer { worker.checkOutput() }
             return queue.dequeueCell(
                 type, at: s.indexPath, style: s.style, selectable: s.selectable, rowsInSection: s.rowsInSection,
                 data: s.data)
@@ -209,6 +217,7 @@ package struct CheckWorker {
         private func height(_ queue: CellQueue, _ cell: Cell, unit: Int, sample: Int) -> Double? {
             guard probe.has(.heightForCell) else { return queue.height(of: cell) }
             worker.mark(unit, HookKind.heightForCell.rawValue, sample: sample)
+            defer { worker.checkOutput() }
             return queue.height(of: cell)
         }
 
@@ -226,12 +235,23 @@ package struct CheckWorker {
     // MARK: The pipe
 
     /// Says that `hook` is about to run for `sample` in `unit`.
-    func mark(_ unit: Int, _ hook: String, sample: Int) { write("S\(unit) \(hook) \(sample)\n") }
+    func mark(_ unit: Int, _ hook: String, sample: Int) {
+        wire.lastMark = (hook, sample)
+        wire.send(Frame(kind: CheckWire.mark, payload: Array("\(unit) \(hook) \(sample)".utf8)))
+    }
 
-    /// Sends `message` as one JSON line.
+    /// Sends `message` as JSON.
     func send(_ message: CheckMessage) {
         guard let data = try? JSONEncoder().encode(message) else { return }
-        write("J" + String(decoding: data, as: UTF8.self) + "\n")
+        wire.send(Frame(kind: CheckWire.message, payload: Array(data)))
+    }
+
+    /// Reports what the hook marked last wrote to standard output, if anything.
+    func checkOutput() {
+        guard let text = wire.takeOutput(), let (hook, sample) = wire.lastMark else { return }
+        var message = CheckMessage()
+        message.output = .init(hook: hook, sample: sample, text: text)
+        send(message)
     }
 
     private func fail(_ reason: String) -> Int32 {
@@ -241,16 +261,47 @@ package struct CheckWorker {
         return 2
     }
 
-    private func write(_ line: String) {
-        var bytes = Array(line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
+    /// The worker's frames to its parent, and standard output made a pipe it reads itself: a
+    /// hook's `printf` is caught, after each hook, and named.
+    final class Wire {
+        var sender: FrameSender?
+        var capture: Int32 = -1
+        var lastMark: (String, Int)?
+
+        /// Takes over the parent's pipe at `fd` (moved high) with the key from the environment,
+        /// and puts a pipe of its own at standard output.
+        func attach(_ fd: Int32) -> Bool {
+            guard let channel = WorkerChannel(adopting: fd), let text = getenv(CheckWire.keyVariable),
+                let key = UInt64(String(cString: text))
+            else { return false }
+            unsetenv(CheckWire.keyVariable)
+            sender = FrameSender(channel: channel, key: key)
+            var ends: [Int32] = [0, 0]
+            if pipe(&ends) == 0 {
+                for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+                _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+                dup2(ends[1], 1)
+                close(ends[1])
+                capture = ends[0]
             }
-            offset += n
+            return true
+        }
+
+        func send(_ frame: Frame) { sender?.send(frame) }
+
+        /// What was written to standard output since the last call (at most 200 bytes kept), or nil.
+        func takeOutput() -> String? {
+            fflush(nil)  // a plugin's printf sits in the C library's buffer until then
+            guard capture >= 0 else { return nil }
+            var kept: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(capture, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }
+                if kept.count < 200 { kept += buffer[..<min(n, 200 - kept.count)] }
+            }
+            return kept.isEmpty ? nil : String(decoding: kept, as: UTF8.self)
         }
     }
 }
