@@ -18,7 +18,8 @@ struct CellKitCommand: ParsableCommand {
             to offer an identifier wins.
             """,
         subcommands: [
-            RenderCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self, CheckWorkerCommand.self,
+            RenderCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self, SDKCommand.self,
+            CheckWorkerCommand.self,
         ])
 
     /// ArgumentParser's `main`, except that every message it would print (errors
