@@ -16,7 +16,10 @@ struct CellKitCommand: ParsableCommand {
             CELLKIT_PLUGIN_PATH (colon-separated), then the folder of the cellkit executable, then \
             $XDG_DATA_HOME/cellkit/plugins (default ~/.local/share/cellkit/plugins). The first plugin \
             to offer an identifier wins.
+
+            cellkit \(CellKitVersion.described).
             """,
+        version: CellKitVersion.described,
         subcommands: [
             RenderCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self, SDKCommand.self,
             CheckWorkerCommand.self,

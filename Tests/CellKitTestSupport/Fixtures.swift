@@ -120,28 +120,44 @@ public enum Fixtures {
     public static func output(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws
         -> String
     {
+        let result = try execute(tool, arguments, environment: environment)
+        guard result.status == 0 else {
+            throw CommandFailed(
+                description: "\(arguments.joined(separator: " ")) failed: \(result.errors)\(result.output)")
+        }
+        return result.output
+    }
+
+    /// Runs `tool` with `arguments` (and `environment` added to this process's) from `folder`
+    /// (default: this process's); returns its exit status, standard output and standard error.
+    public static func execute(
+        _ tool: String, _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil
+    ) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         // Standard error goes to a file: a tool filling one pipe while we read the other would block.
         let errorPath = root + "/stderr-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        guard FileManager.default.createFile(atPath: errorPath, contents: nil),
+            let errorFile = FileHandle(forWritingAtPath: errorPath)
+        else { throw CommandFailed(description: "cannot create \(errorPath) for \(tool)'s standard error") }
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        process.standardError = errorFile
         try process.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-            throw CommandFailed(description: "\(arguments.joined(separator: " ")) failed: \(message)\(text)")
-        }
-        return text
+        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, text, errors)
     }
+
+    /// The `cellkit` that `swift build` / `swift test` built, beside the tests.
+    public static var cellkit: String { buildDirectory + "/cellkit" }
 
     /// The path of `name` on `PATH`, or nil when it is not installed.
     public static func tool(_ name: String) -> String? {
