@@ -21,7 +21,8 @@ struct CellKitCommand: ParsableCommand {
             """,
         version: CellKitVersion.described,
         subcommands: [
-            RenderCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self, SDKCommand.self,
+            RenderCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self, NewCommand.self,
+            SDKCommand.self,
             CheckWorkerCommand.self,
         ])
 
