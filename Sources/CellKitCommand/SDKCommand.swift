@@ -30,18 +30,20 @@ struct SDKInstallCommand: ParsableCommand {
               cp libplugin.so "$(pkg-config --variable=pluginsdir cellkit)"
             """)
 
+    /// The prefix as given (`~` is expanded and a relative path made absolute by `SDKInstaller`).
     @Option(
         help: ArgumentHelp(
             "The folder to install under (include/ and lib/pkgconfig/ are made in it).", valueName: "dir"))
     var prefix: String = "~/.local"
 
     func run() throws {
-        let installed = try SDKInstaller(prefix: prefix).install()
-        for path in installed { print("wrote \(path.terminalSafe)") }
-        let pkgconfig = SDKInstaller(prefix: prefix).pkgconfigDirectory
+        let installer = SDKInstaller(prefix: prefix)
+        for path in try installer.install() { print("wrote \(path.terminalSafe)") }
         print("compile a plugin with:  cc -shared -fPIC $(pkg-config --cflags cellkit) plugin.c -o libplugin.so")
-        if !SDKInstaller.defaultPkgConfigDirectories.contains(pkgconfig) {
-            print("pkg-config finds cellkit.pc with:  export PKG_CONFIG_PATH=\(pkgconfig.terminalSafe)")
+        let searched = (ProcessInfo.processInfo.environment["PKG_CONFIG_PATH"] ?? "").split(separator: ":")
+        let folder = installer.pkgconfigDirectory
+        if !SDKInstaller.defaultPkgConfigDirectories.contains(folder), !searched.contains(Substring(folder)) {
+            print("pkg-config finds cellkit.pc with:  export PKG_CONFIG_PATH=\(folder.terminalSafe)")
         }
     }
 }
