@@ -6,6 +6,7 @@
 # from a clean folder on the 2-core machine) and checks, with the bundled plugins and a C
 # plugin built here that crashes:
 #   - the binary has no shared Swift runtime or Foundation;
+#   - a copy of it outside the checkout installs the SDK (`cellkit sdk install`);
 #   - the showcase (two Swift plugins) draws the same bytes isolated, in the process, and with
 #     workers started by exec (CELLKIT_WORKER_EXEC=1);
 #   - a crash in a C hook after a Swift plugin's row: isolated, exit 3 and exactly the one line
@@ -27,6 +28,15 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME="$work/cache"
+
+# `cellkit sdk install` from a copy of the release cellkit outside the checkout: the header it
+# writes is embedded in the binary, and is cellkit.h as it is.
+mkdir "$work/elsewhere"
+cp "$cellkit" "$work/elsewhere/cellkit"
+(cd "$work/elsewhere" && ./cellkit sdk install --prefix "$work/sdk" >/dev/null) || die "cellkit sdk install failed"
+cmp "$work/sdk/include/cellkit/cellkit.h" Sources/CCellKit/include/cellkit.h ||
+    die "the release cellkit installs another cellkit.h (run python3 Scripts/embed-header.py)"
+grep -qx 'Cflags: -I${includedir}/cellkit' "$work/sdk/lib/pkgconfig/cellkit.pc" || die "cellkit.pc has no Cflags line"
 
 showcase=Manifests/Tables/showcase.yaml
 "$cellkit" render "$showcase" --format html >"$work/forked.html"

@@ -16,9 +16,14 @@ struct CellKitCommand: ParsableCommand {
             CELLKIT_PLUGIN_PATH (colon-separated), then the folder of the cellkit executable, then \
             $XDG_DATA_HOME/cellkit/plugins (default ~/.local/share/cellkit/plugins). The first plugin \
             to offer an identifier wins.
+
+            cellkit \(CellKitVersion.described).
             """,
+        version: CellKitVersion.described,
         subcommands: [
-            RenderCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self, CheckWorkerCommand.self,
+            RenderCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self, NewCommand.self,
+            SDKCommand.self,
+            CheckWorkerCommand.self,
         ])
 
     /// ArgumentParser's `main`, except that every message it would print (errors

@@ -17,7 +17,12 @@ struct RenderCommand: ParsableCommand {
               cellkit render Manifests/Tables/showcase.yaml
               cellkit render table.yaml --format ansi --select 1.0
               cellkit render big.yaml --rows 1000..1019 --width 100
-              cellkit render table.yaml --format html --output table.html
+              cellkit render table.yaml --output table.html
+
+            Without --format, the format is the one --output's extension names (.html or .htm: \
+            html, .json: json, .txt: text), else text. An explicit --format wins; if it is not the \
+            one the extension names, a warning says so. --color always with a format other than \
+            ansi warns too: only ansi has colour.
 
             --output writes a temporary file beside FILE and renames it over FILE once the table \
             is complete; through a symbolic link, the file it names is replaced and the link stays. \
@@ -62,8 +67,12 @@ struct RenderCommand: ParsableCommand {
             valueName: "table"))
     var table: String
 
-    @Option(help: "text (box drawing), ansi (with colour), html (a standalone page) or json (the laid-out rows).")
-    var format: Format = .text
+    @Option(
+        help: """
+            text (box drawing), ansi (with colour), html (a standalone page) or json (the laid-out rows); \
+            default: the one --output's extension names (.html, .json, .txt), else text.
+            """)
+    var format: Format?
 
     @Option(help: ArgumentHelp("Columns; default: the document's width, else the terminal's, else 80.", valueName: "n"))
     var width: Int?

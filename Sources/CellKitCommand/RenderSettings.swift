@@ -8,7 +8,8 @@ import Foundation
 /// The options of `cellkit render`, as values, and what the command does with them.
 struct RenderSettings: Equatable {
     var table: String
-    var format: RenderCommand.Format = .text
+    /// `--format`; nil when not given (the format is then `resolvedFormat`'s choice).
+    var format: RenderCommand.Format?
     var width: Int?
     var select: String?
     var rows: String?
@@ -40,7 +41,42 @@ struct RenderSettings: Equatable {
         if let rows { _ = try Self.window(rows) }
     }
 
+    /// The format drawn: `--format`, else the one `--output`'s extension names, else text.
+    var resolvedFormat: RenderCommand.Format {
+        format ?? output.flatMap(Self.format(forExtensionOf:)) ?? .text
+    }
+
+    /// The format a file name's extension names (.html, .htm, .json, .txt, .text), or nil.
+    static func format(forExtensionOf path: String) -> RenderCommand.Format? {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "html", "htm": .html
+        case "json": .json
+        case "txt", "text": .text
+        default: nil
+        }
+    }
+
+    /// Options that contradict each other: printed as warnings before the table, and counted by
+    /// `--strict`.
+    var optionWarnings: [String] {
+        var warnings: [String] = []
+        if let format, let output, let named = Self.format(forExtensionOf: output), named != format,
+            !(format == .ansi && named == .text)
+        {
+            warnings.append(
+                "--output \(output): writing \(format.rawValue) (--format \(format.rawValue)), but the file's extension "
+                    + "says \(named.rawValue); leave out --format to write \(named.rawValue), or rename the file")
+        }
+        if color == .always, resolvedFormat != .ansi {
+            warnings.append(
+                "--color always: the \(resolvedFormat.rawValue) format has no colour, so it is ignored; "
+                    + "colour needs --format ansi")
+        }
+        return warnings
+    }
+
     func run() throws {
+        _ = Output.printWarnings(optionWarnings)
         let document = try TableDocument(contentsOf: table, root: root)
         if !noIsolation { return try runIsolated(document) }
         CrashReporter.install()  // a crash or exit() in plugin code names the plugin before the process ends
@@ -68,8 +104,10 @@ struct RenderSettings: Equatable {
         try failIfStrict(warned: Output.printWarnings(context))
     }
 
-    /// With `--strict`, exit status 2 when anything was warned about (the table is drawn).
+    /// With `--strict`, exit status 2 when anything was warned about (the table is drawn): `warned`
+    /// lines after the table, and `optionWarnings` before it.
     func failIfStrict(warned: Int) throws {
+        let warned = warned + optionWarnings.count
         guard strict, warned > 0 else { return }
         FileHandle.standardError.write(
             Data("cellkit: --strict: \(warned) \(warned == 1 ? "warning" : "warnings"); exit status 2\n".utf8))
@@ -85,9 +123,9 @@ struct RenderSettings: Equatable {
         try DocumentRender.draw(renderer, source, format: renderFormat(color: color), ascii: ascii, to: out)
     }
 
-    /// The library's format for `--format`: ansi without colour is text.
+    /// The library's format for `resolvedFormat`: ansi without colour is text.
     func renderFormat(color: Bool) -> DocumentRender.Format {
-        switch format {
+        switch resolvedFormat {
         case .text: .text
         case .ansi: color ? .ansi : .text
         case .html: .html

@@ -21,6 +21,7 @@ struct RenderArgumentsTests {
             ["render", "t.yaml"],
             ["render", "t.yaml", "--no-isolation"],
             ["render", "--format", "html", "t.yaml", "--output", "t.html"],
+            ["render", "t.yaml", "--output", "t.json"], ["render", "t.yaml", "--format", "text", "--output=t.html"],
             ["render", "t.yaml", "--format=ansi", "--color", "always", "--select", "1.0"],
             [
                 "render", "big.yaml", "--width=60", "--rows", "1000..1019", "--plugin-path", "a", "--plugin-path=b",
@@ -51,7 +52,8 @@ struct RenderArgumentsTests {
     /// Arguments drawn from the options, their valid and invalid values, and strays.
     static let pool = [
         "t.yaml", "other.yaml", "", "-", "--", "--format", "text", "ansi", "html", "json", "xml", "--format=html",
-        "--format=", "--width", "40", "19", "20", "1000", "1001", "-5", "+30", "0x20", " 30", "--width=80", "--select",
+        "--format=", "--output=t.html", "--output", "t.json", "--width", "40", "19", "20", "1000", "1001", "-5", "+30",
+        "0x20", " 30", "--width=80", "--select",
         "1.0", "1.x", "--rows", "0..9", "5..", "..3", "9..1", "--output", "o.txt", "--output=", "--root", "/r",
         "--ascii", "--ascii=true", "--strict", "--no-isolation", "--no-cache", "--allow-unsafe-permissions",
         "--plugin-path", "p", "--plugin-path=q", "--color", "auto", "always", "never", "sometimes", "--color=never",

@@ -5,10 +5,12 @@ import CellKit
 import Foundation
 
 public enum Fixtures {
+    /// The repository's root folder (the package's).
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
     /// The folder holding cellkit.h.
-    public static let headerDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/CCellKit/include").path
+    public static let headerDirectory = repositoryRoot + "/Sources/CCellKit/include"
 
     /// The folder `swift build` / `swift test` put the package's plugins in (beside the test binary).
     public static let buildDirectory = SearchPath.executableDirectory()!
@@ -110,16 +112,58 @@ public enum Fixtures {
     }
 
     public static func run(_ tool: String, _ arguments: [String]) throws {
+        _ = try output(tool, arguments)
+    }
+
+    /// Runs `tool` with `arguments` (and `environment` added to this process's); returns its
+    /// standard output, or throws with its standard error if it exits with a status other than 0.
+    public static func output(_ tool: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> String
+    {
+        let result = try execute(tool, arguments, environment: environment)
+        guard result.status == 0 else {
+            throw CommandFailed(
+                description: "\(arguments.joined(separator: " ")) failed: \(result.errors)\(result.output)")
+        }
+        return result.output
+    }
+
+    /// Runs `tool` with `arguments` (and `environment` added to this process's) from `folder`
+    /// (default: this process's); returns its exit status, standard output and standard error.
+    public static func execute(
+        _ tool: String, _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil
+    ) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        // Standard error goes to a file: a tool filling one pipe while we read the other would block.
+        let errorPath = root + "/stderr-\(UUID().uuidString)"
+        guard FileManager.default.createFile(atPath: errorPath, contents: nil),
+            let errorFile = FileHandle(forWritingAtPath: errorPath)
+        else { throw CommandFailed(description: "cannot create \(errorPath) for \(tool)'s standard error") }
+        defer { try? FileManager.default.removeItem(atPath: errorPath) }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = errorFile
         try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CommandFailed(description: "\(arguments.joined(separator: " ")) failed: \(message)")
+        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, text, errors)
+    }
+
+    /// The `cellkit` that `swift build` / `swift test` built, beside the tests.
+    public static var cellkit: String { buildDirectory + "/cellkit" }
+
+    /// The path of `name` on `PATH`, or nil when it is not installed.
+    public static func tool(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
         }
     }
 }

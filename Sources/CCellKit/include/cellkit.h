@@ -11,6 +11,16 @@
  *
  *     cc -shared -fPIC -I <dir of cellkit.h> plugin.c -o libplugin.so
  *
+ * or, after `cellkit sdk install` (which installs this header and cellkit.pc):
+ *
+ *     cc -shared -fPIC $(pkg-config --cflags cellkit) plugin.c -o libplugin.so
+ *
+ * C++ works too (g++ or clang++, C++11 or later): the declarations here have
+ * C linkage, and CK_PLUGIN, CK_SIGNATURE and CK_EXPORT give a .cpp file's
+ * descriptor, signatures and hooks C names and external linkage. Mark every
+ * hook CK_EXPORT, and let no C++ exception leave a hook: the host is C code
+ * and cannot unwind one.
+ *
  * ---------------------------------------------------------------------------
  * THE NAMING RULE
  *
@@ -64,10 +74,25 @@ extern "C" {
 #define CK_ABI_MAJOR 1
 #define CK_ABI_MINOR 1
 
+/* CK_EXPORT: a hook or descriptor the host finds by name in the ELF symbol table. Under C++ it
+ * also gives C linkage (no name mangling) and external linkage (a namespace-scope const is
+ * otherwise internal in C++), so a .cpp plugin exports the same symbols as a .c one. */
 #if defined(__GNUC__) || defined(__clang__)
-#define CK_EXPORT __attribute__((visibility("default"), used))
+#define CK_VISIBLE __attribute__((visibility("default"), used))
 #else
-#define CK_EXPORT
+#define CK_VISIBLE
+#endif
+#ifdef __cplusplus
+#define CK_EXPORT extern "C" CK_VISIBLE
+#else
+#define CK_EXPORT CK_VISIBLE
+#endif
+
+/* A compile-time check: static_assert in C++ (11 or later), _Static_assert in C (11 or later). */
+#ifdef __cplusplus
+#define CK_STATIC_ASSERT(condition, message) static_assert(condition, message)
+#else
+#define CK_STATIC_ASSERT(condition, message) _Static_assert(condition, message)
 #endif
 
 /* ---- Values ------------------------------------------------------------ */
@@ -353,9 +378,9 @@ typedef struct ck_plugin_descriptor {
 
 /** Declares the plugin. Use once per plugin, at file scope. */
 #define CK_PLUGIN(name, version, description)                                                   \
-    _Static_assert(sizeof(name) <= 64, "CK_PLUGIN: name longer than 63 bytes");                 \
-    _Static_assert(sizeof(version) <= 32, "CK_PLUGIN: version longer than 31 bytes");           \
-    _Static_assert(sizeof(description) <= 160, "CK_PLUGIN: description longer than 159 bytes"); \
+    CK_STATIC_ASSERT(sizeof(name) <= 64, "CK_PLUGIN: name longer than 63 bytes");                 \
+    CK_STATIC_ASSERT(sizeof(version) <= 32, "CK_PLUGIN: version longer than 31 bytes");           \
+    CK_STATIC_ASSERT(sizeof(description) <= 160, "CK_PLUGIN: description longer than 159 bytes"); \
     CK_EXPORT const ck_plugin_descriptor cellkit_plugin = {                                     \
         {'C', 'K', 'P', 'L', 'U', 'G', 'I', 'N'}, CK_ABI_MAJOR, CK_ABI_MINOR, name, version, description}
 

@@ -1,0 +1,96 @@
+// The command line's conventions: --version (and in --help), the format from --output's
+// extension (an explicit --format wins, a mismatch warns), --color always without ansi warns.
+// Each checked on the settings both parsers give (RenderArguments and ArgumentParser) and on
+// the built cellkit.
+
+import ArgumentParser
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@testable import CellKitCommand
+
+@Suite("CLI conventions: --version, the format from --output, warnings about options")
+struct CLIConventionsTests {
+    /// The settings both parsers give `arguments`; fails the test if they differ or either refuses.
+    func settings(_ arguments: [String]) throws -> RenderSettings {
+        let fast = try #require(RenderArguments.settings(arguments), "the fast path reads \(arguments)")
+        let parsed = try #require(try CellKitCommand.parseAsRoot(arguments) as? RenderCommand).settings
+        #expect(fast == parsed, "\(arguments)")
+        return fast
+    }
+
+    @Test("cellkit --version prints the version and the plugin ABI; --help shows them")
+    func version() throws {
+        #expect(CellKitVersion.described == "\(CellKitVersion.current) (plugin ABI 1.1)")
+        let printed = try Fixtures.output(Fixtures.cellkit, ["--version"])
+        #expect(printed == CellKitVersion.described + "\n")
+        let help = try Fixtures.output(Fixtures.cellkit, ["--help"])
+        #expect(help.contains("cellkit \(CellKitVersion.described)."), "\(help)")
+        #expect(help.contains("--version"), "\(help)")
+    }
+
+    @Test(
+        "Without --format, --output's extension names the format",
+        arguments: [
+            ("t.html", RenderCommand.Format.html), ("T.HTM", .html), ("out/t.json", .json), ("t.txt", .text),
+            ("t.out", .text), ("t", .text),
+        ])
+    func formatFromExtension(output: String, format: RenderCommand.Format) throws {
+        let settings = try settings(["render", "t.yaml", "--output", output])
+        #expect(settings.format == nil)
+        #expect(settings.resolvedFormat == format)
+        #expect(settings.optionWarnings.isEmpty, "\(settings.optionWarnings)")
+    }
+
+    @Test("An explicit --format wins over the extension, and a mismatch warns")
+    func explicitFormatWins() throws {
+        let mismatch = try settings(["render", "t.yaml", "--format", "text", "--output", "t.html"])
+        #expect(mismatch.resolvedFormat == .text)
+        #expect(
+            mismatch.optionWarnings == [
+                "--output t.html: writing text (--format text), but the file's extension says html; "
+                    + "leave out --format to write html, or rename the file"
+            ])
+        for agreeing in [["--format=html", "--output=t.html"], ["--format", "ansi", "--output", "t.txt"]] {
+            let settings = try settings(["render", "t.yaml"] + agreeing)
+            #expect(settings.optionWarnings.isEmpty, "\(agreeing): \(settings.optionWarnings)")
+        }
+        #expect(try settings(["render", "t.yaml", "--format", "json"]).resolvedFormat == .json)
+        #expect(try settings(["render", "t.yaml"]).resolvedFormat == .text)
+    }
+
+    @Test("--color always warns unless the format is ansi")
+    func colorAlways() throws {
+        let text = try settings(["render", "t.yaml", "--color", "always"])
+        #expect(
+            text.optionWarnings == [
+                "--color always: the text format has no colour, so it is ignored; colour needs --format ansi"
+            ])
+        let html = try settings(["render", "t.yaml", "--color=always", "--output", "t.html"])
+        #expect(html.optionWarnings.count == 1 && html.optionWarnings[0].contains("the html format has no colour"))
+        #expect(try settings(["render", "t.yaml", "--color", "always", "--format", "ansi"]).optionWarnings.isEmpty)
+        #expect(try settings(["render", "t.yaml", "--color", "never"]).optionWarnings.isEmpty)
+    }
+
+    @Test("The built cellkit writes HTML into x.html without --format, and warns on standard error at a mismatch")
+    func endToEnd() throws {
+        let folder = try Fixtures.folder()
+        let table = Fixtures.repositoryRoot + "/Manifests/Tables/seed-004-foobar.yaml"
+        let html = folder + "/x.html"
+        let inferred = try Fixtures.execute(Fixtures.cellkit, ["render", table, "--output", html])
+        #expect(inferred.status == 0 && inferred.errors.isEmpty, "\(inferred)")
+        #expect(try String(contentsOfFile: html, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+
+        let forced = try Fixtures.execute(
+            Fixtures.cellkit, ["render", table, "--format", "text", "--output", html, "--strict"])
+        #expect(forced.status == 2, "--strict counts the warning: \(forced)")
+        #expect(forced.errors.hasPrefix("warning: --output \(html): writing text (--format text)"), "\(forced.errors)")
+        #expect(try String(contentsOfFile: html, encoding: .utf8).contains("Row: 3"), "the table is still written")
+        #expect(!(try String(contentsOfFile: html, encoding: .utf8).contains("<html")), "as text")
+
+        let colored = try Fixtures.execute(Fixtures.cellkit, ["render", table, "--color", "always", "--no-isolation"])
+        #expect(colored.status == 0)
+        #expect(colored.errors.contains("warning: --color always: the text format has no colour"), "\(colored.errors)")
+    }
+}
