@@ -20,7 +20,8 @@ struct CheckCommand: ParsableCommand {
 
             Samples: empty data, typical data and hostile data (very long texts, control characters, \
             values of the wrong type, numbers and nulls for every key, deep nesting), and with --table \
-            the table's rows of the type (up to 24). Each sample runs on a new cell, each hook timed; \
+            the table's rows of the type (the first 24; every other row of the type then runs once \
+            through the routine, so a fault at any row is found). Each sample runs on a new cell, each hook timed; \
             then each sample is laid out through the reuse routine on a cell another sample of the \
             same style gave back, and compared with the same sample on a new cell: every property \
             that differs is reported with both values.
@@ -84,27 +85,39 @@ struct CheckCommand: ParsableCommand {
     private func resolve() throws -> (PluginFile, String?) {
         if target.contains("/") || target.hasSuffix(".so") || FileManager.default.fileExists(atPath: target) {
             switch PluginFile.read(path: SearchPath.absolute(target)) {
-            case .failure(let rejection):
-                Output.print(["\(rejection.path): \(rejection.reason)"])
-                throw ExitCode(2)
+            case .failure(let rejection): throw refuse("\(rejection.path): \(rejection.reason)", plugin: rejection.path)
             case .success(let found):
                 return (discovery.allowUnsafePermissions ? found : found.checkingPermissions(), nil)
             }
         }
         let identifier: CellIdentifier
-        do { identifier = try CellIdentifier(target) } catch { throw ValidationError(error.description.terminalSafe) }
+        do { identifier = try CellIdentifier(target) } catch {
+            guard json else { throw ValidationError(error.description.terminalSafe) }
+            throw refuse(error.description, plugin: target)
+        }
         if BuiltinCells.names.contains(target) {
-            Output.print(["'\(target)' is a built-in cell type: no plugin code to check"])
-            throw ExitCode(2)
+            throw refuse("'\(target)' is a built-in cell type: no plugin code to check", plugin: target)
         }
         let catalog = Catalog(options: discovery.options)
         guard let registration = catalog.registration(for: identifier) else {
             let error = CellKitError.unknownIdentifier(
                 name: target, nearest: catalog.nearest(to: target), searched: catalog.options.searchPath.describedPaths)
-            Output.print(["Error: \(error.description)"])
-            throw ExitCode(2)
+            throw refuse("Error: \(error.description)", plugin: target)
         }
         return (catalog.plugin(at: registration.pluginIndex), target)
+    }
+
+    /// Prints why `plugin` cannot be checked (as JSON with `--json`: a report whose `error` says
+    /// it); the exit status 2 to throw.
+    private func refuse(_ reason: String, plugin: String) -> ExitCode {
+        if json {
+            var report = CheckReport(plugin: plugin, name: "", version: "")
+            report.error = reason
+            try? Output.printJSON(report)
+        } else {
+            Output.print([reason])
+        }
+        return ExitCode(2)
     }
 
     private func lines(_ report: CheckReport) -> [String] {
@@ -119,9 +132,13 @@ struct CheckCommand: ParsableCommand {
                 lines.append("  cannot check: \(error)")
                 continue
             }
-            let skipped = type.tableRowsSkipped > 0 ? ", \(type.tableRowsSkipped) more table rows not sampled" : ""
+            let skipped = type.tableRowsSkipped > 0 ? " and \(type.tableRowsSkipped) more table rows" : ""
+            let notRun = type.unitsPlanned - type.unitsRun - type.unitsFaulted
+            let outcome =
+                (type.unitsFaulted > 0 ? ", \(type.unitsFaulted) faulted" : "")
+                + (notRun > 0 ? ", \(notRun) not run" : "")
             lines.append(
-                "  \(type.samples.count) samples\(skipped); \(type.unitsRun) of \(type.unitsPlanned) units run in \(type.workers) worker\(type.workers == 1 ? "" : "s")"
+                "  \(type.samples.count) samples\(skipped); \(type.unitsRun) of \(type.unitsPlanned) units run\(outcome) in \(type.workers) worker\(type.workers == 1 ? "" : "s")"
             )
             lines += type.findings.map { "  FAIL \($0.message)" }
             if type.findings.isEmpty {

@@ -103,37 +103,46 @@ package struct FrameDecoder: Sendable {
     let key: UInt64
     var next: UInt32 = 1
     var pending: [UInt8] = []
+    /// Where the first byte not taken yet is in `pending` (taken bytes are dropped in bulk).
+    var start = 0
 
     /// A decoder for frames tagged with `key`, numbered from 1.
     package init(key: UInt64) { self.key = key }
 
     /// Bytes that arrived; frames are taken out by `nextFrame()`.
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) { pending += bytes }
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if start > 0, start >= pending.count / 2 {
+            pending.removeFirst(start)
+            start = 0
+        }
+        pending += bytes
+    }
 
     /// Bytes received that are not yet a whole frame.
-    package var buffered: Int { pending.count }
+    package var buffered: Int { pending.count - start }
 
     /// The next whole frame, nil when more bytes are needed; throws at the first invalid one (every
     /// field is checked before the payload is read).
     package mutating func nextFrame() throws(FrameError) -> Frame? {
-        let bytes = pending[...]
-        for i in 0..<min(4, pending.count) where bytes[i] != UInt8(truncatingIfNeeded: Frame.magic >> (i * 8)) {
+        let bytes = pending[start...]
+        let available = bytes.count
+        for i in 0..<min(4, available) where bytes[start + i] != UInt8(truncatingIfNeeded: Frame.magic >> (i * 8)) {
             throw .badMagic  // a stray byte is caught when it arrives, not when the next frame does
         }
-        guard pending.count >= Frame.headerSize else { return nil }
+        guard available >= Frame.headerSize else { return nil }
         guard Frame.read(UInt16.self, bytes, at: 6) == 0 else { throw .reserved }
         let sequence = Frame.read(UInt32.self, bytes, at: 8)
         let length = Int(Frame.read(UInt32.self, bytes, at: 12))
         guard length <= Frame.maxPayload else { throw .tooLong(length) }
         guard sequence == next else { throw .outOfOrder(expected: next, found: sequence) }
-        guard pending.count >= Frame.headerSize + length else { return nil }
-        let payload = bytes[Frame.headerSize..<(Frame.headerSize + length)]
+        guard available >= Frame.headerSize + length else { return nil }
+        let payload = bytes[(start + Frame.headerSize)..<(start + Frame.headerSize + length)]
         let tag = Frame.read(UInt64.self, bytes, at: 24)
-        guard tag == Frame.tag(key: key, header: bytes[0..<24], payload: payload) else { throw .badTag }
+        guard tag == Frame.tag(key: key, header: bytes[start..<(start + 24)], payload: payload) else { throw .badTag }
         let frame = Frame(
             kind: Frame.read(UInt16.self, bytes, at: 4), value: Frame.read(UInt64.self, bytes, at: 16),
             payload: Array(payload))
-        pending.removeFirst(Frame.headerSize + length)
+        start += Frame.headerSize + length
         next &+= 1
         return frame
     }

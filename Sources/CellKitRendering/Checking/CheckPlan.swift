@@ -22,6 +22,11 @@ package struct CheckSample: Sendable {
     /// The row's data.
     package var data: RowValue
 
+    /// The label of the sample whose keys have the types plugins expect.
+    static let typicalLabel = "typical data"
+    /// How the labels of a table's rows start ("table row 0.3").
+    static let tableRowPrefix = "table row "
+
     /// The keys plugins commonly read, for the hostile samples.
     static let keys = [
         "text", "title", "detail", "subtitle", "value", "image", "accessory", "name", "project", "description",
@@ -97,6 +102,16 @@ package struct CheckPlan: Codable, Sendable {
     package var excluded: [Int]
     /// Table rows of the type past the ones sampled.
     package var tableRowsSkipped = 0
+    /// Those rows, run once each through the routine after the other units (`CheckWorker`).
+    package var sweepCount = 0
+
+    /// The sample of typical data, whose keys have the types plugins expect; nil when none.
+    package var typicalSample: Int? { samples.firstIndex { $0.label == CheckSample.typicalLabel } }
+
+    /// Whether sample `i` is one of the table's rows.
+    package func isTableRow(_ i: Int) -> Bool {
+        samples.indices.contains(i) && samples[i].label.hasPrefix(CheckSample.tableRowPrefix)
+    }
 
     /// The plan for `samples` of the type `identifier` with `hooks`.
     package init(identifier: String, hooks: [HookKind], samples: [CheckSample], excluded: [Int]) {
@@ -125,16 +140,19 @@ package struct CheckPlan: Codable, Sendable {
     }
 
     /// How many units the check has.
-    package var unitCount: Int { samples.count + pairs.count }
+    package var unitCount: Int { samples.count + pairs.count + sweepCount }
 
-    /// The unit numbered `index` (from 0): fresh units first, then reuse units.
+    /// The unit numbered `index` (from 0) below `samples.count + pairs.count`: fresh units first,
+    /// then reuse units (the table's other rows follow them).
     package func unit(_ index: Int, pairs: [(from: Int, row: Int)]) -> CheckUnit {
         index < samples.count
             ? .fresh(index) : .reuse(from: pairs[index - samples.count].from, row: pairs[index - samples.count].row)
     }
 
     /// "row 2 (typical data)".
-    package func name(_ sample: Int) -> String { "\(samples[sample].row) (\(samples[sample].label))" }
+    package func name(_ sample: Int) -> String {
+        samples.indices.contains(sample) ? "\(samples[sample].row) (\(samples[sample].label))" : "a table row"
+    }
 
     /// The hook's symbol for this type: "customizeCellForFoo".
     package func symbol(_ hook: HookKind) -> String { hook.prefix + identifier }
@@ -174,6 +192,8 @@ package struct CheckMessage: Codable, Sendable {
     package var failure: String?
     /// What a hook wrote to standard output (the table's stream, in a render).
     package var output: Output?
+    /// Symbols of the plugin that look like this type's hooks but are not (`NearMiss`).
+    package var nearMisses: [String]?
 
     /// Bytes a hook wrote to standard output.
     package struct Output: Codable, Sendable {
@@ -220,6 +240,8 @@ package enum CheckWire {
     package static let load = "load"
     /// The hook name of a routine step that runs init (on a new cell) and customize.
     package static let dequeue = "dequeue"
+    /// The hook name of a table row's step through the routine: init if no cell was free, customize.
+    package static let routine = "routine"
 }
 
 /// A cell's properties as (path, value) pairs in a fixed order, to compare a reused cell with a fresh one.

@@ -6,6 +6,7 @@
 import CellKitModel
 import CellKitRuntime
 import CellKitSupervision
+import CellKitText
 import Foundation
 import Glibc
 
@@ -41,7 +42,7 @@ package struct CheckTypeReport: Codable, Sendable {
     package var hooks: [String] = []
     /// The sample rows, "row 0 (empty data)".
     package var samples: [String] = []
-    /// Table rows of the type not sampled (past the limit).
+    /// Table rows of the type past the samples: each run once through the routine, after the samples.
     package var tableRowsSkipped = 0
     /// Everything that makes the plugin not clean.
     package var findings: [CheckFinding] = []
@@ -51,6 +52,9 @@ package struct CheckTypeReport: Codable, Sendable {
     package var timings: [HookTiming] = []
     /// Units run to the end, and planned.
     package var unitsRun = 0, unitsPlanned = 0
+    /// Units that ended in a crash, exit, timeout or broken channel (`unitsRun` counts the others);
+    /// the rest of `unitsPlanned` were not run.
+    package var unitsFaulted = 0
     /// Workers started (one more after each crash, exit or timeout).
     package var workers = 0
     /// Why the type could not be checked (the table or the type cannot be used); nil when it was.
@@ -100,7 +104,7 @@ package struct CheckSupervisor {
             next.excluded = excluded
             if fatal >= maxFatal, from < next.unitCount {
                 report.notes.append(
-                    "stopped after \(fatal) crashes, exits or timeouts: \(next.unitCount - from) of \(next.unitCount) units not run"
+                    "stopped after \(fatal) crashes, exits or timeouts: the \(next.unitCount - from) units after the last one that faulted were not run"
                 )
                 break
             }
@@ -121,6 +125,7 @@ package struct CheckSupervisor {
             }
         }
         report.unitsRun = state.unitsRun
+        report.unitsFaulted = fatal
         report.findings += state.findings
         report.notes = state.notes + report.notes
         return report
@@ -141,6 +146,8 @@ package struct CheckSupervisor {
         var seen: Set<String> = []
         var done = false
         var unitsRun = 0
+        /// Where the table rows past the samples are ("table row 3.140"), by their sample number.
+        var places: [Int: String] = [:]
 
         init(identifier: String) { self.identifier = identifier }
 
@@ -153,6 +160,7 @@ package struct CheckSupervisor {
         }
 
         func row(_ sample: Int) -> String? {
+            if let place = places[sample] { return place }
             guard let plan, plan.samples.indices.contains(sample) else { return nil }
             return plan.name(sample)
         }
@@ -162,6 +170,8 @@ package struct CheckSupervisor {
             case CheckWire.load: "loading the plugin (cellkit_plugin_init)"
             case CheckWire.dequeue:
                 "\(HookKind.initCell.prefix)\(identifier)/\(HookKind.customizeCell.prefix)\(identifier) (the routine, new cell)"
+            case CheckWire.routine:
+                "\(HookKind.initCell.prefix)\(identifier)/\(HookKind.customizeCell.prefix)\(identifier) (the routine)"
             default: hook + identifier
             }
         }
@@ -172,7 +182,17 @@ package struct CheckSupervisor {
             if let e = message.hostError {
                 let hook = e.hook.prefix + identifier
                 let row = row(e.sample) ?? "a row"
-                if HookProbe.isDataRead(e.message) {
+                let realistic = plan.map { e.sample == $0.typicalSample || $0.isTableRow(e.sample) } ?? false
+                if HookProbe.isWrongType(e.message), realistic {
+                    // A hostile sample has every key of the wrong type on purpose; typical data and
+                    // the table's own rows do not: there a read of the wrong type is a bug.
+                    find(
+                        CheckFinding(
+                            kind: "dataType", hook: hook, row: row,
+                            message:
+                                "\(hook) read the row's data as the wrong type at \(row): \(e.message); read it with the type the data has, or convert it"
+                        ), key: "type \(hook) \(e.message)")
+                } else if HookProbe.isDataRead(e.message) {
                     note("\(hook) at \(row): a data read failed (handled through its status): \(e.message)")
                 } else {
                     find(
@@ -209,6 +229,11 @@ package struct CheckSupervisor {
                             "\(customize) leaves \(d.property) = \(d.reused) from \(plan.name(d.from)) on \(plan.name(d.row)) (a new cell has \(d.fresh)): reset it in \(customize) or in \(prepare)"
                     ), key: "reuse \(d.property)")
             }
+            for miss in message.nearMisses ?? [] {
+                find(
+                    CheckFinding(kind: "nearMiss", hook: nil, row: nil, message: TextSanitizer.visible(miss)),
+                    key: "near \(miss)")
+            }
             if let output = message.output {
                 let hook = symbol(output.hook)
                 let text = CellSnapshot.quoted(output.text)
@@ -229,7 +254,9 @@ package struct CheckSupervisor {
             var place = ""
             if let last, let row = row(last.sample) {
                 place = " at \(row)"
-                if let plan, last.unit >= plan.samples.count {
+                if let plan, last.unit >= plan.samples.count + plan.pairs.count {
+                    // a table row past the samples: its place says it all
+                } else if let plan, last.unit >= plan.samples.count {
                     let pair = plan.pairs[last.unit - plan.samples.count]
                     if last.sample == pair.row, last.hook != CheckWire.dequeue {
                         place += " on a cell reused from \(plan.name(pair.from))"
@@ -323,8 +350,9 @@ package struct CheckSupervisor {
             do {
                 while let frame = try decoder.nextFrame() {
                     if frame.kind == CheckWire.mark {
-                        let parts = String(decoding: frame.payload, as: UTF8.self).split(separator: " ")
-                        if parts.count == 3, let unit = Int(parts[0]), let sample = Int(parts[2]) {
+                        let parts = String(decoding: frame.payload, as: UTF8.self).split(separator: " ", maxSplits: 3)
+                        if parts.count >= 3, let unit = Int(parts[0]), let sample = Int(parts[2]) {
+                            if parts.count == 4 { state.places[sample] = String(parts[3]) }
                             if let previous = last, previous.unit != unit, previous.unit >= 0 { state.unitsRun += 1 }
                             last = Mark(unit: unit, hook: String(parts[1]), sample: sample)
                         }

@@ -47,6 +47,12 @@ package struct CheckWorker {
             return fail(error.description)
         }
         checkOutput()
+        let misses = registry.nearMisses(for: type)
+        if !misses.isEmpty {
+            var message = CheckMessage()
+            message.nearMisses = misses.map(\.description)
+            send(message)
+        }
         var samples: [CheckSample] = []
         var skipped = 0
         var document: TableDocument?
@@ -79,12 +85,14 @@ package struct CheckWorker {
             }
         }
         samples += CheckSample.synthesized(section: section)
+        let sweepStart = samples.count
         let context = CellContext(stylesheet: document?.stylesheet ?? Stylesheet())
         context.contentWidth = contentWidth
         let probe = HookProbe(type: type, context: context)
         var plan = CheckPlan(
             identifier: identifier, hooks: HookKind.allCases.filter(probe.has), samples: samples, excluded: excluded)
         plan.tableRowsSkipped = skipped
+        plan.sweepCount = skipped
         var message = CheckMessage()
         message.plan = plan
         send(message)
@@ -93,12 +101,23 @@ package struct CheckWorker {
             worker: self, registry: registry, type: type, probe: probe, context: context,
             layout: CellLayout(assets: document?.assets ?? AssetCatalog()), samples: samples)
         let pairs = plan.pairs
-        for unit in from..<plan.unitCount {
+        let sampled = samples.count + pairs.count
+        for unit in min(from, sampled)..<sampled {
             switch plan.unit(unit, pairs: pairs) {
             case .fresh(let i): run.fresh(unit, i)
             case .reuse(let from, let row): run.reuse(unit, from: from, row: row)
             }
             run.sendWarnings()
+        }
+        if skipped > 0, let document {
+            // The table's rows past the samples, each through the routine as a render draws them:
+            // a fault at any row of the table is found, not only at the rows sampled.
+            do {
+                try run.sweep(
+                    document, registry: registry, firstUnit: sampled, from: max(from, sampled), base: sweepStart)
+            } catch {
+                return fail("\(error)")
+            }
         }
         var done = CheckMessage()
         done.done = true
@@ -221,6 +240,52 @@ package struct CheckWorker {
             return queue.height(of: cell)
         }
 
+        /// Runs the table's rows of the type past the first `maxTableRows` (unit `firstUnit + k` for
+        /// the k-th), from unit `from`, through one queue, as a render would; marks name each row
+        /// (sample `base + k`, with its place).
+        mutating func sweep(
+            _ document: TableDocument, registry: CellRegistry, firstUnit: Int, from: Int, base: Int
+        ) throws {
+            let table = try DocumentTable(document, registry: registry)
+            let queue = CellQueue(registry: registry, context: context)
+            var k = 0, seen = 0
+            for s in 0..<table.numberOfSections() {
+                let info = table.sectionInfo(s)
+                let count = try table.numberOfRows(inSection: s)
+                for r in 0..<count {
+                    let path = IndexPath(section: s, row: r)
+                    let row = try table.row(at: path)
+                    guard row.identifier == worker.identifier else { continue }
+                    seen += 1
+                    guard seen > worker.maxTableRows else { continue }
+                    defer { k += 1 }
+                    let unit = firstUnit + k
+                    guard unit >= from else { continue }
+                    worker.mark(unit, CheckWire.routine, sample: base + k, place: "table row \(s).\(r)")
+                    let cell = queue.dequeueCell(
+                        type, at: path, style: info.cellStyle, selectable: info.selectable, rowsInSection: count,
+                        data: row.data)
+                    worker.checkOutput()
+                    if let error = cell.lastError {
+                        var message = CheckMessage()
+                        message.hostError = .init(hook: .customizeCell, sample: base + k, message: error)
+                        worker.send(message)
+                    }
+                    if probe.has(.heightForCell) {
+                        worker.mark(unit, HookKind.heightForCell.rawValue, sample: base + k)
+                    }
+                    let height = queue.height(of: cell)
+                    _ = layout.layout(cell, width: worker.contentWidth, height: height.map(TableRenderer.rowLines))
+                    if probe.has(.prepareCellForReuse) {
+                        worker.mark(unit, HookKind.prepareCellForReuse.rawValue, sample: base + k)
+                    }
+                    queue.recycle(cell)
+                    worker.checkOutput()
+                    sendWarnings()
+                }
+            }
+        }
+
         /// Sends the context's warnings not sent yet.
         mutating func sendWarnings() {
             let warnings = context.warnings
@@ -235,9 +300,10 @@ package struct CheckWorker {
     // MARK: The pipe
 
     /// Says that `hook` is about to run for `sample` in `unit`.
-    func mark(_ unit: Int, _ hook: String, sample: Int) {
+    func mark(_ unit: Int, _ hook: String, sample: Int, place: String? = nil) {
         wire.lastMark = (hook, sample)
-        wire.send(Frame(kind: CheckWire.mark, payload: Array("\(unit) \(hook) \(sample)".utf8)))
+        let text = "\(unit) \(hook) \(sample)" + (place.map { " " + $0 } ?? "")
+        wire.send(Frame(kind: CheckWire.mark, payload: Array(text.utf8)))
     }
 
     /// Sends `message` as JSON.

@@ -183,7 +183,11 @@ private func onData(
         guard let value = cell.dataValue(at: path) else {
             throw MissingValue(message: "the row's data has no value at '\(path.debugDescriptionEscaped)'")
         }
-        try body(cell, value)
+        do { try body(cell, value) } catch let error as WrongType {
+            throw CellError(
+                status: CK_ERR_WRONG_TYPE,
+                message: "expected \(error.expected) at '\(path.debugDescriptionEscaped)', found \(error.found)")
+        }
     }
 }
 
@@ -193,8 +197,14 @@ private struct MissingValue: Error {
     let message: String
 }
 
-private func wrongType(_ value: RowValue, _ expected: String) -> CellError {
-    CellError(status: CK_ERR_WRONG_TYPE, message: "expected \(expected), found \(value.typeName)")
+/// A data read that found a value of another type; `onData` names the key in its message.
+private struct WrongType: Error {
+    let expected: String
+    let found: String
+}
+
+private func wrongType(_ value: RowValue, _ expected: String) -> WrongType {
+    WrongType(expected: expected, found: value.typeName)
 }
 
 // MARK: - Cell properties, by C code

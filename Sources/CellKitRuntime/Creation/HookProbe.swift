@@ -56,8 +56,12 @@ package struct HookProbe {
         return answer
     }
 
+    /// Whether a failed host call's message is a read of the row's data that found a value of
+    /// another type than the one asked for.
+    package static func isWrongType(_ message: String) -> Bool { message.hasPrefix("expected ") }
+
     /// Whether a failed host call's message is a read of the row's data that found no value,
-    /// or a value of another type: hooks are expected to handle those through the status.
+    /// or a value of another type.
     package static func isDataRead(_ message: String) -> Bool {
         message.hasPrefix("the row's data has no value at") || message.hasPrefix("expected ")
     }

@@ -58,6 +58,7 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         let exported = image.dynamicSymbols.filter { $0.isExported && $0.kind == .function }
         let exportedNames = Set(exported.map(\.name))
         var misses = exported.compactMap { misspelledPrefix($0.name) ?? invalidIdentifier($0.name) }
+        misses += exported.compactMap { misspelledHook($0.name, identifiers: declared.types.map(\.identifier.name)) }
         misses += caseCollisions(declared.types + declared.incomplete)
         misses += declared.incomplete.flatMap { type in
             type.hooks.map {
@@ -101,6 +102,26 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
             return NearMiss(
                 symbol: name, suggestion: kind.prefix + cleaned(rest),
                 explanation: "hook prefixes are case-sensitive: the rule is \(kind.prefix)<Identifier>")
+        }
+        return nil
+    }
+
+    /// `customiseCellForFoo` beside `initCellForFoo`: a name within 2 edits of a hook of a
+    /// declared cell type (the prefix misspelled) that is not itself a hook; it is never called.
+    private static func misspelledHook(_ name: String, identifiers: [String]) -> NearMiss? {
+        guard HookKind.parse(symbol: name) == nil else { return nil }
+        for identifier in identifiers where name.hasSuffix(identifier) && name.count > identifier.count {
+            let prefix = String(name.dropLast(identifier.count))
+            for kind in HookKind.byPrefixLength where prefix != kind.prefix {
+                let distance = editDistance(prefix, kind.prefix)
+                guard distance <= 2 else { continue }
+                let hook = kind.prefix + identifier
+                return NearMiss(
+                    symbol: name, suggestion: hook,
+                    explanation:
+                        "\(distance) letter\(distance == 1 ? "" : "s") from \(hook), a hook of cell type '\(identifier)': as spelled it is never called"
+                )
+            }
         }
         return nil
     }
