@@ -189,4 +189,28 @@ struct RegistryCacheTests {
             #expect(mutant.plugins.count + mutant.rejections.count == cold.plugins.count + cold.rejections.count)
         }
     }
+
+    @Test("a record edited so that it still parses fails its checksum: the file is read again and the record rebuilt")
+    func checksum() throws {
+        let (plugins, cache) = try Fixtures.cachedPlugins()
+        let cold = Fixtures.cachedCatalog(plugins, cache: cache)
+        let file = cache + "/registry.json"
+        let original = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(original.contains("customizeCellForFoobar"))
+        // Valid JSON still, with every key as it was: only the hook's name changed.
+        let forged = original.replacingOccurrences(of: "customizeCellForFoobar", with: "customizeCellForFoobaz")
+        try forged.write(toFile: file, atomically: false, encoding: .utf8)
+        let warm = Fixtures.cachedCatalog(plugins, cache: cache)
+        let foobar = try #require(warm.plugins.firstIndex { $0.path.hasSuffix("libFoobarCells.so") })
+        let hooks = warm.plugin(at: foobar).cellTypes.flatMap { $0.hooks.map(\.symbol) }
+        #expect(hooks.contains("customizeCellForFoobar"), "\(hooks)")
+        #expect(!hooks.contains("customizeCellForFoobaz"))
+        #expect(try summary(warm) == summary(cold))
+        let rebuilt = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(rebuilt.contains("customizeCellForFoobar") && !rebuilt.contains("customizeCellForFoobaz"), "rebuilt")
+        let sweptFolder = try Fixtures.folder()
+        try "stale".write(toFile: sweptFolder + "/.registry.json.999999999.7", atomically: false, encoding: .utf8)
+        RegistryCache.sweepStaleTemporaries(in: sweptFolder)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sweptFolder).isEmpty, "a stale temporary is swept")
+    }
 }

@@ -5,6 +5,7 @@
 
 import CellKitDocuments
 import CellKitModel
+import CellKitRuntime
 import Foundation
 
 /// A file a render reads, which its output must never replace.

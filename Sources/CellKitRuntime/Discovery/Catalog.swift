@@ -181,10 +181,19 @@ public struct Catalog: Sendable {
     private func plugin(at index: Int, _ state: inout Storage.State) -> PluginFile {
         if let plugin = state.plugins[index] { return plugin }
         let f = found[index], path = path(of: f)
+        if let cached = RegistryCache.record(f.record, in: state.cache, path: path)?.decoded(path: path) {
+            state.plugins[index] = cached
+            return cached
+        }
+        // A cache record that does not decode or whose checksum does not match: read the file,
+        // and store what it gives, so that the record is rebuilt.
+        let examined = PluginFile.examine(path: path, diagnosing: false)
+        if examined.fromContents, state.cache != nil, let key = RegistryCache.FileKey(path: path) {
+            state.cache!.store(path, key: key, examined.outcome)
+            state.cache!.save()
+        }
         let plugin =
-            RegistryCache.record(f.record, in: state.cache, path: path)?.decoded(path: path)
-            // A cache line that does not decode (it was checked as JSON when read): read the file.
-            ?? ((try? PluginFile.examine(path: path, diagnosing: false).outcome.get())
+            ((try? examined.outcome.get())
                 ?? PluginFile(
                     path: path,
                     descriptor: PluginDescriptor(name: "?", version: "", summary: "", abiMajor: 0, abiMinor: 0),

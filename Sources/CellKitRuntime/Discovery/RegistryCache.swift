@@ -214,9 +214,25 @@ struct RegistryCache {
                 var parser = JSONValueParser(text)
                 return try? parser.parseDocument()
             }
-            guard case .list(let parts)? = parsed, parts.count == 2 else { return nil }
+            // `[record, near misses, "checksum"]`: a record edited or corrupted (yet still JSON) is
+            // not trusted; the caller reads the file again and stores what it gives.
+            guard case .list(let parts)? = parsed, parts.count == 3, case .string(let sum) = parts[2],
+                let comma = text.lastIndex(of: UInt8(ascii: ",")),
+                sum == Self.checksum(path: path, body: text[text.startIndex..<comma])
+            else { return nil }
             plugin = PluginFile(cacheJSON: parts[0], nearMisses: parts[1], path: path)
             return plugin
+        }
+
+        /// The checksum of a record's line without its last element (`body`) for the plugin at
+        /// `path`: FNV-1a, 64 bits, as 16 hexadecimal digits.
+        static func checksum<Bytes: Collection<UInt8>>(path: String, body: Bytes) -> String {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ 0) &* 0x0000_0100_0000_01B3
+            for byte in body { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            let digits = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
         }
 
         /// The record's line in `tails` (what follows the heads, read at once, from `start` in the
@@ -257,7 +273,7 @@ struct RegistryCache {
         #endif
         let abi = PluginFile.hostABI
         return
-            "cellkit-registry-cache 5; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
+            "cellkit-registry-cache 6; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
     }()
 
     /// The first line of a cache file of this format, whose heads are `heads` bytes long:
@@ -553,8 +569,9 @@ struct RegistryCache {
             switch entry.content {
             case .plugin(let usable, let identifiers, let stored):
                 if let plugin = stored.plugin {
-                    record = Array(
-                        "[\(plugin.cacheJSON),\(plugin.knownNearMisses.map(NearMiss.cacheJSON) ?? "null")]".utf8)
+                    let body = Array(
+                        "[\(plugin.cacheJSON),\(plugin.knownNearMisses.map(NearMiss.cacheJSON) ?? "null")".utf8)
+                    record = body + Array(",\"\(Record.checksum(path: entry.path, body: body[...]))\"]".utf8)
                 } else if let tails, let line = stored.copy(from: tails) {
                     record = Array(line)  // read from the file and never decoded: copied as it was
                 } else {
@@ -586,9 +603,13 @@ struct RegistryCache {
     func save() {
         guard isDirty, Self.makeFolder(folder), FileTrust.problem(forFolder: folder) == nil else { return }
         let data = contents()
+        Self.sweepStaleTemporaries(in: folder)
         let temporary = folder + "/.\(Self.fileName).\(getpid()).\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return }
+        // Removed if a signal ends the process mid-save (SIGKILL aside: the next save sweeps it).
+        let slot = PendingTemporaries.add(temporary)
+        defer { if let slot { PendingTemporaries.remove(slot) } }
         let written = data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
@@ -602,6 +623,18 @@ struct RegistryCache {
         guard close(fd) == 0, written, rename(temporary, file) == 0 else {
             unlink(temporary)
             return
+        }
+    }
+
+    /// Removes the temporaries `save()` left in `folder` when a process was killed mid-save:
+    /// `.<fileName>.<pid>.<n>` whose process no longer runs.
+    static func sweepStaleTemporaries(in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        let stem = ".\(fileName)."
+        for name in names where name.hasPrefix(stem) {
+            let parts = name.dropFirst(stem.count).split(separator: ".")
+            guard parts.count == 2, let pid = pid_t(parts[0]), pid != getpid(), UInt32(parts[1]) != nil else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
         }
     }
 

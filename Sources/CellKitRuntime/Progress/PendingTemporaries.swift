@@ -2,23 +2,29 @@
 // (a plugin may call exit() mid-render) and by signal handlers, which touch only
 // memory prepared in advance and call only async-signal-safe functions.
 
-import CellKitRuntime
 import Foundation
 import Synchronization
 
 /// The temporaries of the `AtomicFileSink`s not yet committed or aborted, as C strings in fixed
 /// slots, with the handlers that remove them installed while there is at least one.
 ///
-/// Termination signals (SIGINT, SIGTERM, SIGHUP) get a handler only where the action is the
+/// Termination signals (`terminationSignals`: SIGINT, SIGTERM, SIGHUP, SIGQUIT and every other
+/// catchable one that ends a process) get a handler only where the action is the
 /// default one (an ignored SIGHUP stays ignored; a handler the program set stays): it removes
 /// the temporaries, restores the default action and raises the signal again, so the process
 /// dies by it. Crash signals (`CrashReporter.signals`) get a handler that removes the temporaries
 /// and hands over to the action that was there before (the Swift runtime's backtracer, the crash
 /// reporter's, or the default), installed and handed over to as `CrashReporter` does its own.
-enum PendingTemporaries {
+package enum PendingTemporaries {
     /// How many temporaries can be pending at once; past that, one is removed only by its sink.
     static let capacity = 64
-    static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// Every signal whose default action ends the process and that can be caught, crashes aside:
+    /// a temporary is removed whichever one ends it (SIGKILL cannot be caught: stale cache
+    /// temporaries are swept by the next save instead).
+    static let terminationSignals: [Int32] = [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGPIPE,
+        SIGIO, SIGPWR, SIGSTKFLT,
+    ]
 
     /// Each slot holds a C string's address (0 = free), published with release ordering and read
     /// by the handlers with acquire ordering. A disarmed string is not freed at once — a handler
@@ -55,7 +61,7 @@ enum PendingTemporaries {
     private static let state = Mutex(State())
 
     /// Arms removal of `path`; returns the slot to give `remove(_:)`, or nil if every slot is taken.
-    static func add(_ path: String) -> Int? {
+    package static func add(_ path: String) -> Int? {
         state.withLock { state -> Int? in
             // Everything the handlers read exists before any handler does.
             _ = slots
@@ -75,7 +81,7 @@ enum PendingTemporaries {
     }
 
     /// Disarms `slot` (its file was renamed into place or removed); the last one removes the handlers.
-    static func remove(_ slot: Int) {
+    package static func remove(_ slot: Int) {
         state.withLock { state in
             let address = slots[slot].exchange(0, ordering: .acquiringAndReleasing)
             guard let path = UnsafeMutablePointer<CChar>(bitPattern: address) else { return }
@@ -90,7 +96,7 @@ enum PendingTemporaries {
     /// to remove), so that neither its atexit function nor a handler removes them. Each string
     /// moves to `retired`, still reachable: LeakSanitizer, at a plugin's `exit()` in the child,
     /// counted it as leaked and changed the exit status.
-    static func forgetInChild() {
+    package static func forgetInChild() {
         for i in 0..<capacity {
             let address = slots[i].exchange(0, ordering: .relaxed)
             guard let path = UnsafeMutablePointer<CChar>(bitPattern: address) else { continue }
@@ -152,7 +158,7 @@ enum PendingTemporaries {
         unsafeBitCast(handler, to: Int.self)
     }
 
-    /// SIGINT, SIGTERM, SIGHUP: remove the temporaries, then die by the signal.
+    /// A termination signal: remove the temporaries, then die by the signal.
     private static let terminationHandler: @convention(c) (Int32) -> Void = { signal in
         PendingTemporaries.removeAll()
         var action = sigaction()
