@@ -177,8 +177,16 @@ struct OutputCommandTests {
     }
 
     @Test("SIGTERM mid-render: the process dies by SIGTERM, the temporary is removed, the old file stays")
-    func sigterm() throws {
-        let folder = try streamedTable(rows: 300_000)
+    func sigterm() throws { try interrupted(by: SIGTERM) }
+
+    @Test(
+        "SIGQUIT, SIGUSR1, SIGALRM, SIGXCPU, SIGXFSZ mid-render: each removes the temporary, the process dies by it",
+        arguments: [SIGQUIT, SIGUSR1, SIGALRM, SIGXCPU, SIGXFSZ])
+    func otherSignals(_ signal: Int32) throws { try interrupted(by: signal) }
+
+    /// Sends `signal` to a render to `--output` once its temporary holds rows; the temporary must go.
+    func interrupted(by signal: Int32) throws {
+        let folder = try streamedTable(rows: 300_000, name: "interrupted\(signal)")
         let pid = try start(
             ["render", folder + "/t.yaml", "--output", folder + "/out.txt"], log: try Fixtures.folder() + "/log")
         // Wait until the temporary holds rendered rows: the render is under way.
@@ -194,10 +202,10 @@ struct OutputCommandTests {
             }
             usleep(2_000)
         }
-        kill(pid, SIGTERM)
+        kill(pid, signal)
         let ending = wait(pid)
-        #expect(temporary != nil, "the render was under way when SIGTERM was sent")
-        #expect(ending == .signaled(SIGTERM))
+        #expect(temporary != nil, "the render was under way when signal \(signal) was sent")
+        #expect(ending == .signaled(signal))
         #expect(try files(folder) == ["out.txt", "rows.jsonl", "t.yaml"])
         #expect(try contents(folder + "/out.txt") == "previous")
     }

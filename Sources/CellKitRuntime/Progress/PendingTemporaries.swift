@@ -56,6 +56,8 @@ package enum PendingTemporaries {
         /// The termination signals whose handler is ours, to put back to the default.
         var installedTermination: [Int32] = []
         var installedCrash = false
+        /// SIGQUIT's action before ours, when it was a handler (the Swift runtime's backtracer).
+        var previousQuit: sigaction?
     }
 
     private static let state = Mutex(State())
@@ -116,7 +118,13 @@ package enum PendingTemporaries {
     private static func install(_ state: inout State) {
         for signal in terminationSignals {
             var current = sigaction()
-            guard sigaction(signal, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else {
+            guard sigaction(signal, nil, &current) == 0 else { continue }
+            let handler = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)  // 0 default, 1 ignored
+            if signal == SIGQUIT, handler > 1 {
+                // The Swift runtime's backtracer takes SIGQUIT and lets the process go on: ours goes
+                // first while a temporary is pending (the process then dies by it), and it comes back after.
+                state.previousQuit = current
+            } else if handler != 0 {
                 continue  // ignored, or the program's own handler: leave it
             }
             var action = sigaction()
@@ -132,9 +140,11 @@ package enum PendingTemporaries {
         for signal in state.installedTermination where handler(of: signal) == address(terminationHandler) {
             var action = sigaction()
             sigemptyset(&action.sa_mask)
+            if signal == SIGQUIT, let previous = state.previousQuit { action = previous }
             _ = sigaction(signal, &action, nil)
         }
         state.installedTermination = []
+        state.previousQuit = nil
         if state.installedCrash {
             for (i, signal) in CrashReporter.signals.enumerated() where handler(of: signal) == address(crashHandler) {
                 _ = sigaction(signal, previousCrashActions + i, nil)
