@@ -633,7 +633,9 @@ struct RegistryCache {
         let stem = ".\(fileName)."
         for name in names where name.hasPrefix(stem) {
             let parts = name.dropFirst(stem.count).split(separator: ".")
-            guard parts.count == 2, let pid = pid_t(parts[0]), pid != getpid(), UInt32(parts[1]) != nil else { continue }
+            guard parts.count == 2, let pid = pid_t(parts[0]), pid != getpid(), UInt32(parts[1]) != nil else {
+                continue
+            }
             if kill(pid, 0) != 0, errno == ESRCH { unlink(folder + "/" + name) }
         }
     }
