@@ -229,19 +229,13 @@ enum RenderBenchmark {
     /// Renders one table to /dev/null (its rows read ahead unless `readAhead` is false); prints
     /// "seconds maxRSS-KiB".
     static func renderOne(_ path: String, readAhead: Bool) throws {
-        let document = try TableDocument(contentsOf: path)
-        let registry = CellRegistry()
-        let source = try DocumentTable(document, registry: registry)
-        source.readsAhead = readAhead
-        let renderer = TableRenderer(
-            queue: CellQueue(registry: registry), layout: CellLayout(assets: document.assets), width: 80)
+        // Through the entry point `cellkit render --no-isolation` and embedders use.
+        var render = DocumentRender(documentPath: path)
+        render.width = 80
+        render.readsAhead = readAhead
         let null = open("/dev/null", O_WRONLY)
-        let out = OutputBuffer(DescriptorSink(fd: null, name: "/dev/null"))
-        var format = TextFormat()
         let start = Date()
-        _ = try source.numberOfRows(inSection: 0)  // the counting pass is part of the run
-        try renderer.render(source, delegate: source, format: &format, to: out)
-        try out.flush()
+        _ = try render.runInProcess(to: DescriptorSink(fd: null, name: "/dev/null"))
         let seconds = Date().timeIntervalSince(start)
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -53,9 +53,8 @@ struct RenderCommand: ParsableCommand {
     /// The exit status of a table drawn with placeholders for a plugin that faulted.
     static let faultedStatus: Int32 = 3
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, ansi, html, json
-    }
+    /// The library's one format type: `--format`'s values are its cases.
+    typealias Format = DocumentRender.Format
 
     enum ColorMode: String, ExpressibleByArgument, CaseIterable {
         case auto, always, never
@@ -144,3 +143,6 @@ enum Terminal {
         return Int(size.ws_col)
     }
 }
+
+/// `--format`'s values, read from the command line as the library's names them.
+extension DocumentRender.Format: ExpressibleByArgument {}

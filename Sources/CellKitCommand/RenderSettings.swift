@@ -75,33 +75,49 @@ struct RenderSettings: Equatable {
         return warnings
     }
 
+    /// Renders through `DocumentRender`, the one entry point the library gives embedders too: in
+    /// worker processes, or in this one with `--no-isolation`. Writes to standard output or
+    /// `--output`; exits with `RenderCommand.faultedStatus` when a plugin faulted.
     func run() throws {
         _ = Output.printWarnings(optionWarnings)
         let document = try TableDocument(contentsOf: table, root: root)
-        if !noIsolation { return try runIsolated(document) }
-        CrashReporter.install()  // a crash or exit() in plugin code names the plugin before the process ends
-        let registry = CellRegistry(options: discoveryOptions)
-        let source = try DocumentTable(document, registry: registry)
-        let context = CellContext(stylesheet: document.stylesheet)
-        let renderer = TableRenderer(
-            queue: CellQueue(registry: registry, context: context), layout: CellLayout(assets: document.assets),
-            width: width ?? document.width ?? Terminal.columns ?? 80)
-        renderer.selected = try select.map { try Self.indexPath($0) } ?? document.selected
-        if let rows { renderer.window = try Self.window(rows) }
-
         // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
         let file = try output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }
-        let out = OutputBuffer(file ?? DescriptorSink())
+        let render = try documentRender(document)
+        let outcome: DocumentRender.Outcome
         do {
-            try render(renderer, source, out, color: useColor)
-            try out.flush()
-            try file?.commit()
+            if noIsolation {
+                CrashReporter.install()  // a crash or exit() in plugin code names the plugin before the process ends
+                outcome = try render.runInProcess(to: file ?? DescriptorSink())
+            } else {
+                outcome = try render.run(to: file ?? DescriptorSink()) { line in
+                    FileHandle.standardError.write(Data("\(line.terminalSafe)\n".utf8))
+                }
+            }
         } catch {
             file?.abort()  // the destination keeps what it had
-            try? out.flush()
             throw error
         }
-        try failIfStrict(warned: Output.printWarnings(context))
+        try file?.commit()
+        let warned = Output.printWarnings(outcome.warnings)
+        if outcome.faulted { throw ExitCode(RenderCommand.faultedStatus) }
+        try failIfStrict(warned: warned)
+    }
+
+    /// The render these options ask for, of `document` (already read).
+    func documentRender(_ document: TableDocument) throws -> DocumentRender {
+        var render = DocumentRender(
+            documentPath: table, root: root, discovery: discoveryOptions, format: renderFormat(color: useColor))
+        // What a worker cannot tell by itself: its standard output is not the terminal.
+        render.width = width ?? document.width ?? Terminal.columns ?? 80
+        render.ascii = ascii
+        render.selected = try select.map { try Self.indexPath($0) }
+        render.rows = try rows.map { try Self.window($0) }
+        render.hookTimeout = hookTimeout
+        render.workerArguments = ["render"]  // for ps; the worker reads its job from its environment
+        render.forksWorkers = true  // one thread; a forked worker forgets our pending temporaries
+        render.document = document  // rendered as read: a forked worker does not read it again
+        return render
     }
 
     /// With `--strict`, exit status 2 when anything was warned about (the table is drawn): `warned`
@@ -114,23 +130,9 @@ struct RenderSettings: Equatable {
         throw ExitCode(2)
     }
 
-    /// The render through worker processes (RenderIsolation.swift).
-    private func runIsolated(_ document: TableDocument) throws {
-        try RenderIsolation.supervise(self, document)
-    }
-
-    func render(_ renderer: TableRenderer, _ source: DocumentTable, _ out: OutputBuffer, color: Bool) throws {
-        try DocumentRender.draw(renderer, source, format: renderFormat(color: color), ascii: ascii, to: out)
-    }
-
     /// The library's format for `resolvedFormat`: ansi without colour is text.
     func renderFormat(color: Bool) -> DocumentRender.Format {
-        switch resolvedFormat {
-        case .text: .text
-        case .ansi: color ? .ansi : .text
-        case .html: .html
-        case .json: .json
-        }
+        resolvedFormat == .ansi && !color ? .text : resolvedFormat
     }
 
     var useColor: Bool {

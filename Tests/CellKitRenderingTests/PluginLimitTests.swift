@@ -215,7 +215,9 @@ struct PluginLimitTests {
         let (output, warnings, seconds) = try render("ManySubviews")
         #expect(
             warnings == [
-                "libbig.so: initCellForManySubviews added more than 256 subviews at row 0.0; add_subview refused the rest with CK_ERR_LIMIT (a cell has at most 256 subviews)"
+                "libbig.so: initCellForManySubviews added more than 256 subviews at row 0.0; add_subview refused the rest with CK_ERR_LIMIT (a cell has at most 256 subviews)",
+                // The failed host calls follow the warnings, as `cellkit render` prints them.
+                "libbig.so: initCellForManySubviews: 99,744 host calls failed; the first: add_subview: the cell already has 256 subviews, the most a cell may have (CK_MAX_SUBVIEWS); add fewer, or reuse them by tag",
             ])
         #expect(counter("add_ok") == 256)
         #expect(counter("first_refused") == 257)

@@ -23,35 +23,25 @@ public enum Render {
     /// One registry over the package's built plugins, shared by the rendering tests.
     public static let registry = Fixtures.registry([Fixtures.buildDirectory])
 
-    public enum Format { case text, ansi, html, json }
+    /// The library's formats.
+    public typealias Format = DocumentRender.Format
 
-    /// `path` rendered with `format`; warnings come back beside the output. `readsAhead`: whether
-    /// long data files are read ahead on a helper thread (`DocumentTable.readsAhead`).
+    /// `path` rendered with `format` through `DocumentRender.runInProcess`, the entry point the
+    /// command uses; warnings come back beside the output. `readsAhead`: whether long data files
+    /// are read ahead on a helper thread (`DocumentTable.readsAhead`).
     public static func table(
         _ path: String, _ format: Format, width: Int? = nil, selected: CellKit.IndexPath? = nil,
         window: RowWindow? = nil, registry: CellRegistry = Render.registry, readsAhead: Bool = true
     ) throws -> (output: String, warnings: [String]) {
-        let document = try TableDocument(contentsOf: path)
-        let source = try DocumentTable(document, registry: registry)
-        source.readsAhead = readsAhead
-        let context = CellContext(stylesheet: document.stylesheet)
-        let renderer = TableRenderer(
-            queue: CellQueue(registry: registry, context: context),
-            layout: CellLayout(assets: document.assets), width: width ?? document.width ?? 80)
-        renderer.selected = selected ?? document.selected
-        if let window { renderer.window = window }
+        var render = DocumentRender(documentPath: path, format: format)
+        render.width = width
+        render.selected = selected
+        render.rows = window
+        render.registry = registry
+        render.readsAhead = readsAhead
         let sink = MemorySink()
-        let out = OutputBuffer(sink)
-        switch format {
-        case .text: var f = TextFormat(); try renderer.render(source, delegate: source, format: &f, to: out)
-        case .ansi: var f = TextFormat(color: true); try renderer.render(source, delegate: source, format: &f, to: out)
-        case .html:
-            var f = HTMLFormat(assets: document.assets);
-            try renderer.render(source, delegate: source, format: &f, to: out)
-        case .json: var f = JSONFormat(); try renderer.render(source, delegate: source, format: &f, to: out)
-        }
-        try out.flush()
-        return (sink.text, context.warnings)
+        let outcome = try render.runInProcess(to: sink)
+        return (sink.text, outcome.warnings)
     }
 
     /// Writes `files` (name → contents) into a new folder; returns the folder.

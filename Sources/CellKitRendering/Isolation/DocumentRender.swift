@@ -99,6 +99,11 @@ public struct DocumentRender: Sendable {
     /// The document at `documentPath`, when this program has read it already (with `root`): a
     /// worker forked from this process renders it instead of reading the file again.
     package var document: TableDocument?
+    /// The registry an in-process render uses instead of one made from `discovery` (the tests
+    /// share one over the package's plugins).
+    package var registry: CellRegistry?
+    /// Whether an in-process render reads long data files ahead on a helper thread.
+    package var readsAhead = true
 
     /// A render of the document at `documentPath`, reading files under `root` (default: its
     /// folder), with plugins found by `discovery`, written as `format`.
@@ -138,9 +143,10 @@ public struct DocumentRender: Sendable {
     /// Returns the warnings; throws the document's, a plugin's or `sink`'s error, after writing
     /// the rows drawn so far.
     public func runInProcess(to sink: any OutputSink) throws -> Outcome {
-        let document = try TableDocument(contentsOf: documentPath, root: root)
-        let registry = CellRegistry(options: discovery)
+        let document = try self.document ?? TableDocument(contentsOf: documentPath, root: root)
+        let registry = self.registry ?? CellRegistry(options: discovery)
         let source = try DocumentTable(document, registry: registry)
+        source.readsAhead = readsAhead
         let context = CellContext(stylesheet: document.stylesheet)
         let renderer = try makeRenderer(document, registry: registry, context: context)
         let out = OutputBuffer(sink)
