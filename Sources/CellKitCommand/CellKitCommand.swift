@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import CellKit
+import CellKitModel
 import Foundation
 
 @main
@@ -31,6 +32,7 @@ struct CellKitCommand: ParsableCommand {
     /// error found while running (not parsing) prints without the usage text.
     static func main() {
         DocumentRender.runWorkerIfRequested()  // a render's worker (`cellkit render` starts them): renders, exits
+        refuseInvalidUTF8Arguments()
         if let settings = RenderArguments.settings(Array(CommandLine.arguments.dropFirst())) {
             do { try settings.run() } catch { failed(error) }
             return
@@ -38,6 +40,25 @@ struct CellKitCommand: ParsableCommand {
         var command: any ParsableCommand
         do { command = try parseAsRoot() } catch { finish(error, message: fullMessage(for: error)) }
         do { try command.run() } catch { failed(error) }
+    }
+
+    /// Ends the process (status 64) if an argument is not valid UTF-8: Swift would repair it,
+    /// and a repaired path names another file, or none.
+    private static func refuseInvalidUTF8Arguments() {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
+            guard String(validating: bytes, as: UTF8.self) == nil else { continue }
+            let shown = TextSanitizer.visible(PathText.escapingInvalidUTF8(bytes))
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    Error: argument \(index), '\(shown)', is not valid UTF-8, and cellkit reads paths as UTF-8. \
+                    Rename the file or folder; a table document can also come on standard input: cellkit render - < FILE
+
+                    """.utf8))
+            Foundation.exit(64)
+        }
     }
 
     /// Ends the process for an error a command's run threw.

@@ -290,4 +290,49 @@ struct ProcessModelTests {
             #expect(log.hasPrefix("Error: \(name):1:1:"), "\(name): \(log)")
         }
     }
+
+    @Test("non-UTF-8 names: an argument is refused with its bytes shown and the fix; a plugin file is skipped, named")
+    func nonUTF8Names() throws {
+        let folder = try Render.write(["t.yaml": Self.small])
+        // `t\xFF.yaml` and `lib\xFF.so`, made through the C library: a Swift string cannot hold them.
+        func make(_ bytes: [UInt8], from source: String) throws {
+            let data = try Data(contentsOf: URL(fileURLWithPath: source))
+            let fd = (Array(folder.utf8) + [UInt8(ascii: "/")] + bytes + [0]).withUnsafeBufferPointer {
+                $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+            }
+            #expect(fd >= 0)
+            _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        try make([UInt8(ascii: "t"), 0xFF] + Array(".yaml".utf8), from: folder + "/t.yaml")
+        let plugins = try Fixtures.folder()
+        try Fixtures.compileC(Self.forks, name: "forks", in: plugins)
+        let cellkit = Fixtures.buildDirectory + "/cellkit"
+        let (ending, log) = try run([
+            "/bin/sh", "-c", "cd \"$0\" && exec \"$1\" render \"$(printf 't\\377.yaml')\"", folder, cellkit,
+        ])
+        #expect(ending == .exited(64), "\(log)")
+        #expect(log.hasPrefix("Error: argument 2, 't\\xFF.yaml', is not valid UTF-8"), "\(log)")
+        #expect(log.contains("cellkit render - < FILE"), "the fix: \(log)")
+        let (piped, table) = try run([
+            "/bin/sh", "-c", "cd \"$0\" && exec \"$1\" render - < \"$(printf 't\\377.yaml')\"", folder, cellkit,
+        ])
+        #expect(piped == .exited(0), "\(table)")
+        #expect(table.contains("│ Hello"))
+        let oddFolder = try Fixtures.folder()
+        try FileManager.default.copyItem(atPath: plugins + "/libforks.so", toPath: oddFolder + "/libforks.so")
+        _ = (Array(oddFolder.utf8) + Array("/libforks.so".utf8) + [0]).withUnsafeBufferPointer { from in
+            (Array(oddFolder.utf8) + Array("/lib".utf8) + [0xFF] + Array(".so".utf8) + [0]).withUnsafeBufferPointer {
+                to in
+                from.withMemoryRebound(to: CChar.self) { f in
+                    to.withMemoryRebound(to: CChar.self) { rename(f.baseAddress!, $0.baseAddress!) }
+                }
+            }
+        }
+        let (_, list) = try run([cellkit, "list", "--plugin-path", oddFolder])
+        #expect(
+            list.contains(
+                "\(oddFolder)/lib\\xFF.so: its name is not valid UTF-8 (CellKit reads paths as UTF-8); rename the file"),
+            "\(list)")
+    }
 }

@@ -23,6 +23,28 @@ package enum PathText {
         return String(decoding: bytes[(slash + 1)...], as: UTF8.self)
     }
 
+    /// `bytes` as text, each byte that is not part of valid UTF-8 written as `\xFF`.
+    package static func escapingInvalidUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        var text = "", rest = Array(bytes)[...]
+        while !rest.isEmpty {
+            // The longest valid prefix (at most 4 bytes a scalar), else one byte escaped.
+            var taken = 0
+            for length in (1...min(4, rest.count)).reversed() {
+                if let scalar = String(validating: rest.prefix(length), as: UTF8.self), scalar.unicodeScalars.count == 1 {
+                    text += scalar
+                    taken = length
+                    break
+                }
+            }
+            if taken == 0 {
+                text += "\\x" + String(rest.first!, radix: 16, uppercase: true)
+                taken = 1
+            }
+            rest = rest.dropFirst(taken)
+        }
+        return text
+    }
+
     /// `path` without trailing slashes ("/" stays "/").
     private static func trimmed(_ path: String) -> String {
         var bytes = Array(path.utf8)

@@ -201,7 +201,15 @@ extension Catalog {
                 let isPlain = RegistryCache.isPlain(name)
                 guard isPlain ? isLibraryName(ascii: name) : isLibraryName(String(decoding: name, as: UTF8.self))
                 else { return }
-                plain = plain && isPlain
+                plain = plain && isPlain  // (a listing with such a name is not stored: it is listed again)
+                if !isPlain, String(validating: name, as: UTF8.self) == nil {
+                    // Paths are UTF-8 strings here: a repaired name would name another file (or none).
+                    rejections.append(
+                        Rejection(
+                            path: path + "/" + PathText.escapingInvalidUTF8(name),
+                            reason: "its name is not valid UTF-8 (CellKit reads paths as UTF-8); rename the file"))
+                    return
+                }
                 found.append(Name(name, at: names.count))
                 names.append(contentsOf: name)
             }
