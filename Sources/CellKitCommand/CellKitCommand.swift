@@ -47,7 +47,8 @@ struct CellKitCommand: ParsableCommand {
     private static func refuseInvalidUTF8Arguments() {
         for index in 1..<Int(CommandLine.argc) {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
             guard String(validating: bytes, as: UTF8.self) == nil else { continue }
             let shown = TextSanitizer.visible(PathText.escapingInvalidUTF8(bytes))
             FileHandle.standardError.write(

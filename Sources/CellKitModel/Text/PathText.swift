@@ -30,7 +30,8 @@ package enum PathText {
             // The longest valid prefix (at most 4 bytes a scalar), else one byte escaped.
             var taken = 0
             for length in (1...min(4, rest.count)).reversed() {
-                if let scalar = String(validating: rest.prefix(length), as: UTF8.self), scalar.unicodeScalars.count == 1 {
+                if let scalar = String(validating: rest.prefix(length), as: UTF8.self), scalar.unicodeScalars.count == 1
+                {
                     text += scalar
                     taken = length
                     break
