@@ -1,4 +1,4 @@
-// `swift run -c release cellkit-bench [dispatch|render|list]`: what the cell-creation routine
+// `swift run -c release cellkit-bench [dispatch|render|list|startup]`: what the cell-creation routine
 // costs per row, against the same hooks called directly, in one run. Variants are run in
 // interleaved rounds and the median is reported, because these machines are
 // shared and noisy: compare the differences, not the absolute times.
@@ -15,18 +15,20 @@ enum Benchmarks {
         case "render":
             failing("cellkit-bench render") { try RenderBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
         case "list": failing("cellkit-bench list") { try ListBenchmark.run() }
+        case "startup": failing("cellkit-bench startup") { try StartupBenchmark.run() }
         case "-h", "--help", "help":
             print(
                 """
-                usage: cellkit-bench [dispatch | render [plain | wrapped] | list]   (build with swift build -c release)
+                usage: cellkit-bench [dispatch | render [plain | wrapped] | list | startup]   (build with swift build -c release)
                   dispatch        the cell-creation routine's cost per row, against direct calls and libffi
                   render          plain and wrapped tables of 100,000 to 1,000,000 rows, then isolation's cost
                   render plain    the plain table, then isolation's cost; render wrapped: the wrapped table only
                   list            start-up with 10, 100 and 1,000 generated plugins, cold and warm cache
+                  startup         a 4-row table, whole process, beside column -t and sqlite3 -box (from the package folder)
                 """)
         case let other:
             FileHandle.standardError.write(
-                Data("cellkit-bench: unknown benchmark '\(other)'; use dispatch, render or list\n".utf8))
+                Data("cellkit-bench: unknown benchmark '\(other)'; use dispatch, render, list or startup\n".utf8))
             exit(2)
         }
     }
