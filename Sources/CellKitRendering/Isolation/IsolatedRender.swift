@@ -155,11 +155,14 @@ package final class IsolatedRender {
                 continue
             }
             if let closed {  // a dying process closes its descriptors before it can be reaped: a grace
-                if !reading.done, reading.failed == nil, Date().timeIntervalSince(closed.at) > 0.5 {
+                let waited = Date().timeIntervalSince(closed.at)
+                if !reading.done, reading.failed == nil, waited > 0.5 {
                     reading.fault = "its channel was closed"
                     break
                 }
-                usleep(10_000)
+                // Short naps first: a worker that is ending is reaped within a millisecond or two,
+                // and a flat 10 ms nap cost every render that much.
+                usleep(useconds_t(min(10_000, 50 + waited * 20_000)))
             }
             // The supervisor's own clock: plugin code (or a worker that said it is done) that makes no
             // progress within the hook timeout is stopped, whatever the worker does with its channel.
