@@ -35,7 +35,10 @@ enum StartupBenchmark {
             "XDG_CACHE_HOME=\(root)/cache", "XDG_DATA_HOME=\(root)/data", "HOME=\(root)", "PATH=/usr/bin:/bin",
         ]
         var variants: [(name: String, run: ListBenchmark.Run)] = [
-            ("cellkit render (worker)", .init(executable: cellkit, arguments: ["render", table], environment: environment)),
+            (
+                "cellkit render (worker)",
+                .init(executable: cellkit, arguments: ["render", table], environment: environment)
+            ),
             (
                 "cellkit render --no-isolation",
                 .init(executable: cellkit, arguments: ["render", table, "--no-isolation"], environment: environment)
@@ -51,7 +54,9 @@ enum StartupBenchmark {
                     "sqlite3 -box",
                     .init(
                         executable: sqlite,
-                        arguments: ["-box", ":memory:", "select column1 as cell, column2 as text from (values \(values))"],
+                        arguments: [
+                            "-box", ":memory:", "select column1 as cell, column2 as text from (values \(values))",
+                        ],
                         environment: environment)
                 ))
         }
@@ -60,7 +65,8 @@ enum StartupBenchmark {
         for _ in 0..<rounds {
             for (i, variant) in variants.enumerated() { times[i].append(try variant.run.time()) }
         }
-        print("cellkit-bench startup: a 4-row table (seed-004-foobar.yaml), whole process, \(rounds) rounds alternating")
+        print(
+            "cellkit-bench startup: a 4-row table (seed-004-foobar.yaml), whole process, \(rounds) rounds alternating")
         print("  what                               median      p10      p90")
         for (i, variant) in variants.enumerated() {
             let sorted = times[i].sorted()

@@ -6,6 +6,7 @@
 // where RLIMIT_NPROC does not bind) under a process limit, with a deadline, and each
 // checks that no process of its run is left.
 
+import CellKit
 import CellKitRuntime
 import CellKitTestSupport
 import Foundation
@@ -334,5 +335,19 @@ struct ProcessModelTests {
             list.contains(
                 "\(oddFolder)/lib\\xFF.so: its name is not valid UTF-8 (CellKit reads paths as UTF-8); rename the file"),
             "\(list)")
+    }
+
+    @Test("a document's error met in an exec'd worker arrives as a DocumentError, with its file and line")
+    func typedErrorAcrossTheBoundary() throws {
+        let folder = try command.streamedTable(rows: 100, unknownAt: 50)
+        var render = DocumentRender(
+            documentPath: folder + "/t.yaml", discovery: Fixtures.options([Fixtures.buildDirectory]))
+        render.executable = Fixtures.buildDirectory + "/cellkit"  // this test process is no cellkit
+        let error = #expect(throws: DocumentError.self) { try render.run(to: MemorySink()) }
+        #expect(error?.file == folder + "/rows.jsonl")
+        #expect(error?.line == 50)
+        #expect(
+            error?.message.hasPrefix("no usable plugin provides cell identifier 'Nowhere'") == true,
+            "\(String(describing: error))")
     }
 }

@@ -261,8 +261,7 @@ package final class IsolatedRender {
         guard let failure = try? JSONDecoder().decode(WorkerFailure.self, from: Data(payload)) else {
             return DocumentRender.WorkerError(description: String(decoding: payload, as: UTF8.self))
         }
-        if let document = failure.document { return document }
-        return DocumentRender.WorkerError(description: failure.message)
+        return failure.error
     }
 
     /// After a worker died: its line, the rows it finished, and the next worker's plan.

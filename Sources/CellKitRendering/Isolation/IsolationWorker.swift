@@ -21,11 +21,28 @@ enum RenderFrame: UInt16 {
     case failed = 3
 }
 
-/// Why a worker's render failed, as it crosses to the supervisor: a document's error keeps its
-/// type and place.
+/// Why a worker's render failed, as it crosses to the supervisor: a document's, a plugin's or the
+/// output's error keeps its type (and a document's its place); anything else is its message.
 struct WorkerFailure: Codable {
     var message: String
     var document: DocumentError?
+    var plugin: CellKitError?
+    var output: OutputError?
+
+    init(_ error: any Error) {
+        message = String(describing: error)
+        document = error as? DocumentError
+        plugin = error as? CellKitError
+        output = error as? OutputError
+    }
+
+    /// The error as the worker met it.
+    var error: any Error {
+        if let document { return document }
+        if let plugin { return plugin }
+        if let output { return output }
+        return DocumentRender.WorkerError(description: message)
+    }
 }
 
 /// The render worker's side of the channel to its supervisor (`IsolatedRender`).
@@ -64,7 +81,7 @@ final class IsolationWorker {
 
     /// Tells the supervisor the render failed, and why. Call it after flushing what was drawn.
     func fail(_ error: any Error) {
-        let failure = WorkerFailure(message: String(describing: error), document: error as? DocumentError)
+        let failure = WorkerFailure(error)
         let payload = (try? JSONEncoder().encode(failure)).map(Array.init) ?? Array(failure.message.utf8)
         sender.send(Frame(kind: RenderFrame.failed.rawValue, payload: payload))
     }

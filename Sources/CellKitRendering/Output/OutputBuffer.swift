@@ -121,7 +121,7 @@ public protocol OutputSink: AnyObject {
 }
 
 /// An error writing output, naming where.
-public struct OutputError: Error, CustomStringConvertible {
+public struct OutputError: Error, Codable, CustomStringConvertible {
     /// What failed and why, with the path or "standard output": "cannot write out.html: No space left on device".
     public let description: String
 }

@@ -94,7 +94,7 @@ public struct CellIdentifier: Hashable, Comparable, Sendable, CustomStringConver
 }
 
 /// An identifier that breaks the naming rule.
-public struct IdentifierError: Error, CustomStringConvertible, Equatable {
+public struct IdentifierError: Error, CustomStringConvertible, Equatable, Codable {
     /// The refused text.
     public let name: String
     /// What is wrong with it.

@@ -4,7 +4,7 @@
 import CellKitModel
 
 /// A failure to resolve an identifier to a working cell type.
-public enum CellKitError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum CellKitError: Error, Equatable, Sendable, Codable, CustomStringConvertible {
     /// The name breaks the naming rule; nothing was looked up.
     case invalidIdentifier(IdentifierError)
     /// No built-in type and no usable plugin offers `name`. `nearest` is the closest known
