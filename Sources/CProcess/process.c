@@ -8,10 +8,21 @@
 #include <sys/prctl.h>
 #include <ucontext.h>
 
-volatile int ck_process_forked_flag = 0;
+volatile int ck_process_hook_flags = 0;
+static void (*volatile hook_check)(void) = 0;
+
+void ck_process_check_after_hooks(void (*check)(void)) {
+    hook_check = check;
+    ck_process_hook_flags |= 2;
+}
+
+void ck_process_run_hook_check(void) {
+    void (*check)(void) = hook_check;
+    if (check) check();
+}
 
 static void forked_child(void) {
-    ck_process_forked_flag = 1;
+    ck_process_hook_flags |= 1;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 

@@ -70,7 +70,7 @@ struct CheckCommand: ParsableCommand {
                 let name = type.identifier.name, path = plugin.path
                 let supervisor = CheckSupervisor(executable: "/proc/self/exe", hookTimeout: timeout) { from, excluded in
                     ["check-worker", path, "--identifier", name, "--from", "\(from)"]
-                        + (excluded.isEmpty ? [] : ["--exclude", excluded.map(String.init).joined(separator: ",")])
+                        + (excluded.isEmpty ? [] : ["--exclude=" + excluded.map(String.init).joined(separator: ",")])
                         + (table.map { ["--table", $0] } ?? []) + forward
                         + (unsafe ? ["--allow-unsafe-permissions"] : []) + (noCache ? ["--no-cache"] : [])
                 }

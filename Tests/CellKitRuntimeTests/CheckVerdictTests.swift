@@ -140,4 +140,25 @@ struct CheckVerdictTests {
             #expect((json["error"] as? String)?.isEmpty == false)
         }
     }
+
+    @Test("a checkmark set when 'done' is true and never reset: found without --table (rows vary the keys read)")
+    func reuseWithoutTable() throws {
+        let path = try checks.plugin(
+            "Todo",
+            """
+            CK_EXPORT void customizeCellForTodo(ck_cell *cell, ck_index_path ip) {
+                (void)ip; int done = 0;
+                cell->host->data_bool(cell->host->row_data(cell), "done", &done);
+                ck_set_text(ck_text_label(cell), "todo");
+                if (done) ck_set_accessory(cell, CK_ACCESSORY_CHECKMARK);
+            }
+            """)
+        let (ending, text) = try spawner.run(["check", path])
+        #expect(ending == .exited(1), "\(text)")
+        #expect(
+            text.contains(
+                "FAIL customizeCellForTodo leaves accessoryType = checkmark from row 102 (typical data, 'done' true)"),
+            "\(text)")
+        #expect(text.contains("12 samples;"), "9 built in, 3 that vary 'done': \(text)")
+    }
 }

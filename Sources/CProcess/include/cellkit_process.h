@@ -6,12 +6,21 @@
 
 #include <stdint.h>
 
-/* Set once in a child made by fork() in a process that called ck_process_watch_forks(). */
-extern volatile int ck_process_forked_flag;
+/* What to do after every hook: bit 0, set in a child made by fork() in a process that called
+ * ck_process_watch_forks(); bit 1, run the check ck_process_check_after_hooks() installed. */
+extern volatile int ck_process_hook_flags;
 
-/* Whether this process is a fork() of the worker that called ck_process_watch_forks(): a
- * plain load, cheap enough to test after every hook. */
-static inline int ck_process_forked(void) { return ck_process_forked_flag; }
+/* Whether this process is a fork() of the worker that called ck_process_watch_forks(). */
+static inline int ck_process_forked(void) { return ck_process_hook_flags & 1; }
+
+/* The flags above: one plain load, cheap enough to test after every hook. */
+static inline int ck_process_after_hook(void) { return ck_process_hook_flags; }
+
+/* From now on, `check` runs after every hook (bit 1). */
+void ck_process_check_after_hooks(void (*check)(void));
+
+/* Runs the check ck_process_check_after_hooks() installed, if any. */
+void ck_process_run_hook_check(void);
 
 /* From now on, a child that fork() makes gets the flag above and dies by SIGKILL when its
  * parent dies. Call once; later calls do nothing. */

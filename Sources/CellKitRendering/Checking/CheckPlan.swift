@@ -22,6 +22,36 @@ package struct CheckSample: Sendable {
     /// The row's data.
     package var data: RowValue
 
+    /// Samples that each change one top-level key of `base` that hooks read (at most 12 keys):
+    /// a text, number or truth value changed and the key left out; a key `base` lacks set to
+    /// `true`, a number and a text. Their rows count from `firstRow`.
+    package static func varied(_ base: CheckSample, keys: [String], firstRow: Int) -> [CheckSample] {
+        guard case .object(let fields) = base.data else { return [] }
+        var out: [CheckSample] = []
+        for key in keys.filter({ !$0.isEmpty && !$0.contains(".") }).prefix(12) {
+            let values: [(String, RowValue?)] =
+                switch fields[key] {
+                case .string(let text)?:
+                    [("'\(key)' changed", .string(text == "Changed" ? "Other" : "Changed")), ("without '\(key)'", nil)]
+                case .number(let n)?: [("'\(key)' changed", .number(n == 0 ? 1 : 0)), ("without '\(key)'", nil)]
+                case .bool(let b)?: [("'\(key)' \(!b)", .bool(!b)), ("without '\(key)'", nil)]
+                case nil, .null?:
+                    [("'\(key)' true", .bool(true)), ("'\(key)' 1", .number(1)), ("'\(key)' a text", .string("Value"))]
+                default: [("without '\(key)'", nil)]
+                }
+            for (what, value) in values {
+                var changed = fields
+                changed[key] = value
+                var sample = base
+                sample.label = "\(typicalLabel), \(what)"
+                sample.indexPath = IndexPath(section: base.indexPath.section, row: firstRow + out.count)
+                sample.data = .object(changed)
+                out.append(sample)
+            }
+        }
+        return out
+    }
+
     /// The label of the sample whose keys have the types plugins expect.
     static let typicalLabel = "typical data"
     /// How the labels of a table's rows start ("table row 0.3").

@@ -95,6 +95,12 @@ package struct CheckSupervisor {
             report.workers += 1
             let (ending, last) = runWorker(from: from, excluded: excluded, state: &state, report: &report)
             if state.done || report.error != nil { break }
+            if let last, last.unit == -1, last.hook == CheckWire.dequeue, !excluded.contains(-1) {
+                // The key probe (typical data, before the plan) faulted: the next worker goes without
+                // it, and the same fault is found, with its row, by the units.
+                excluded.append(-1)
+                continue
+            }
             fatal += 1
             state.findings.append(state.fatal(ending, at: last, timeout: hookTimeout))
             guard let plan = state.plan, let last, last.unit >= 0 else { break }

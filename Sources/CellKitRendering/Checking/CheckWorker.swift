@@ -85,10 +85,16 @@ package struct CheckWorker {
             }
         }
         samples += CheckSample.synthesized(section: section)
-        let sweepStart = samples.count
-        let context = CellContext(stylesheet: document?.stylesheet ?? Stylesheet())
+        let context = CellContext(stylesheet: document?.stylesheet ?? Stylesheet(), recordingKeys: true)
         context.contentWidth = contentWidth
         let probe = HookProbe(type: type, context: context)
+        // Rows that vary every key the hooks read on typical data, so that reuse is tested where it
+        // matters even without --table (a probe dequeue; a crash in it is reported, and the next
+        // worker goes without: `excluded` holds -1).
+        if !excluded.contains(-1), let typical = samples.firstIndex(where: { $0.label == CheckSample.typicalLabel }) {
+            samples += probeKeys(samples[typical], sample: typical, type: type, registry: registry, context: context)
+        }
+        let sweepStart = samples.count
         var plan = CheckPlan(
             identifier: identifier, hooks: HookKind.allCases.filter(probe.has), samples: samples, excluded: excluded)
         plan.tableRowsSkipped = skipped
@@ -123,6 +129,22 @@ package struct CheckWorker {
         done.done = true
         send(done)
         return 0
+    }
+
+    /// Runs the routine once on `base` (sample `sample`) and returns samples that each change one
+    /// key the hooks read (`CheckSample.varied`).
+    private func probeKeys(
+        _ base: CheckSample, sample: Int, type: CellType, registry: CellRegistry, context: CellContext
+    ) -> [CheckSample] {
+        mark(-1, CheckWire.dequeue, sample: sample)
+        _ = context.keysRead?.take()
+        let queue = CellQueue(registry: registry, poolLimit: 1, context: context)
+        let cell = queue.dequeueCell(
+            type, at: base.indexPath, style: base.style, selectable: base.selectable,
+            rowsInSection: base.rowsInSection, data: base.data)
+        _ = queue.height(of: cell)
+        _ = wire.takeOutput()  // what it printed is found, with its row, by the units
+        return CheckSample.varied(base, keys: context.keysRead?.take() ?? [], firstRow: base.indexPath.row + 100)
     }
 
     /// The state of one worker's run.

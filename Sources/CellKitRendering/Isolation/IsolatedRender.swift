@@ -52,6 +52,9 @@ package struct WorkerPlan: Sendable, Codable {
     package var quarantinedFiles: [String] = []
     /// Rows that faulted outside plugin code: drawn as placeholders.
     package var placeholderRows: [Int] = []
+    /// Whether the worker checks its channels after every hook (a system call each): set after a
+    /// channel broke somewhere, so that the next worker stops in the very hook that breaks it.
+    package var checksChannels = false
     /// Whether long data files are read ahead on a helper thread (`DocumentTable.readsAhead`);
     /// off after a helper crashed, so that a fault of the same bug falls on the row that has it.
     package var readsAhead = true
@@ -102,6 +105,10 @@ package final class IsolatedRender {
         region = try SharedRegion()
     }
 
+    /// A broken channel's line, held while a worker that checks its channels after every hook
+    /// looks for the hook that breaks it; reported as it is if none does.
+    private var heldLine: String?
+
     /// Runs workers until one completes the table or fails; every fault is reported and skipped.
     package func run() throws -> Ending {
         var faults = 0
@@ -110,7 +117,9 @@ package final class IsolatedRender {
             let worker = try Worker(plan: plan, region: region, forking: forking, document: document)
             let death = try supervise(worker)
             switch death {
-            case .completed: return .complete(faults: faults)
+            case .completed:
+                if let heldLine { report(heldLine) }  // the fault did not come back: it is what was seen
+                return .complete(faults: faults)
             case .failed(let message): return .failed(message)
             case .died(let outcome):
                 faults += 1
@@ -273,11 +282,21 @@ package final class IsolatedRender {
             record.pointee.phase = HookProgress.Phase.hook.rawValue  // the hook that ran last broke it
         }
         let blamed: String? = if case .signal = outcome { FaultLine.blamedLibrary(record) } else { nil }
-        report(FaultLine.text(record, outcome))
         if case .channel = outcome {  // what it drew since its last acknowledged chunk is not trusted
             record.pointee.bytesDone = 0
             record.pointee.rowsDone = record.pointee.rowsHandedOver
+            if !plan.checksChannels {
+                // Seen from here, the hook that broke it is only where the worker was when it was
+                // noticed: run again from the last chunk, checking after every hook, to catch it.
+                plan.checksChannels = true
+                heldLine = FaultLine.text(record, outcome)
+                plan.resumeAt = Int(record.pointee.rowsHandedOver)
+                return
+            }
+            plan.checksChannels = false  // caught in the act: the hook is known
+            heldLine = nil
         }
+        report(FaultLine.text(record, outcome))
         if let blamed {  // placed by address in another plugin than the running hook's
             let pending = Int(record.pointee.bytesDone)
             if pending > 0 { try sink.write(UnsafeBufferPointer(start: region.output, count: pending)) }

@@ -5,10 +5,12 @@
 // writes it out, and the worker waits for the word to reuse it. Its messages are
 // frames (CellKitSupervision) on high, close-on-exec descriptors.
 
+import CProcess
 import CellKitDocuments
 import CellKitRuntime
 import CellKitSupervision
 import Foundation
+import Synchronization
 
 /// The kinds of frame a render worker sends (`Frame.kind`).
 enum RenderFrame: UInt16 {
@@ -64,12 +66,26 @@ final class IsolationWorker {
         else { throw OutputError(description: "the render worker's descriptors are missing") }
         region = try SharedRegion(attaching: memory.fd)
         HookProgress.install(UnsafeMutableRawPointer(region.record))
+        if plan.checksChannels {
+            Self.checked.withLock { $0 = (messages, acks) }
+            ck_process_check_after_hooks(Self.checkChannels)
+        }
         sender = ChunkSink(
             region: region, frames: FrameSender(channel: messages, key: plan.key), acks: acks,
             supervisor: plan.supervisor)
         // Handed over 4 MiB at a time: the worker waits while the supervisor writes a chunk out, and
         // at 256 KiB a chunk those waits cost a plain 1,000,000-row table a sixth of its time.
         out = OutputBuffer(sender, storage: region.output, capacity: SharedRegion.outputCapacity, flushAt: 4 << 20)
+    }
+
+    /// The channels checked after every hook, when the plan asks for it.
+    private static let checked = Mutex<(WorkerChannel, WorkerChannel)?>(nil)
+
+    /// Ends the worker (`WorkerExit.channelBroken`) if a channel is no longer the supervisor's: run
+    /// after every hook, while the progress record still names it, so the line names that hook.
+    private static let checkChannels: @convention(c) () -> Void = {
+        guard let (messages, acks) = IsolationWorker.checked.withLock({ $0 }) else { return }
+        if !messages.check() || !acks.check() { _exit(WorkerExit.channelBroken) }
     }
 
     /// Hands over what is left in the buffer and tells the supervisor the table is complete,

@@ -172,11 +172,21 @@ public final class Cell {
     }
 
     /// Records that the hook entered last returned (see `HookProgress`): one store. A child that
-    /// the hook forked (in a worker, `WorkerRole`) ends here, before it draws or says anything.
+    /// the hook forked (in a worker, `WorkerRole`) ends here, before it draws or says anything;
+    /// a worker told to check its channels after every hook does it here.
     @inlinable @inline(__always)
     func leaveHook() {
-        if ck_process_forked() != 0 { _exit(0) }
+        let flags = ck_process_after_hook()
+        if flags != 0 { Self.afterHook(flags) }
         if let progress { HookProgress.leave(progress) }
+    }
+
+    /// What `ck_process_after_hook()`'s flags ask for after a hook: a forked child ends; a worker
+    /// checking its channels after every hook checks them (while the record still names the hook).
+    @usableFromInline @inline(never)
+    static func afterHook(_ flags: Int32) {
+        if flags & 1 != 0 { _exit(0) }
+        ck_process_run_hook_check()
     }
 
     /// The process's progress record when the cell was made (`HookProgress.record`), or nil:

@@ -21,8 +21,34 @@ public final class CellContext: Sendable {
         var failureIndex: [FailedHostCalls.Key: Int] = [:]
     }
 
+    /// The row-data keys hooks read through this context, when recording (`cellkit check`); nil
+    /// otherwise, so that a render pays one load a data read.
+    package let keysRead: KeyRecorder?
+
     /// A context whose hooks apply styles from `stylesheet`.
-    public init(stylesheet: Stylesheet = Stylesheet()) { self.stylesheet = stylesheet }
+    public init(stylesheet: Stylesheet = Stylesheet()) { (self.stylesheet, keysRead) = (stylesheet, nil) }
+
+    /// A context that also records the row-data keys hooks read (`keysRead`).
+    package init(stylesheet: Stylesheet, recordingKeys: Bool) {
+        (self.stylesheet, keysRead) = (stylesheet, recordingKeys ? KeyRecorder() : nil)
+    }
+
+    /// The key paths hooks asked the row's data for, in the order first asked.
+    package final class KeyRecorder: Sendable {
+        private let keys = Mutex<[String]>([])
+
+        /// Notes `path`.
+        package func note(_ path: String) {
+            keys.withLock { if !$0.contains(path) { $0.append(path) } }
+        }
+
+        /// The paths noted, and forgets them.
+        package func take() -> [String] {
+            keys.withLock { keys in
+                defer { keys = [] }; return keys
+            }
+        }
+    }
 
     /// Columns a cell has; new cells get it as their content view's width, so hooks
     /// can place subviews against the right edge (seed 000's labels). The renderer

@@ -180,6 +180,7 @@ private func onData(
     let cellHandle = handle.map { UnsafeMutablePointer<ck_cell>($0) }
     return onCell(function, cellHandle) { cell in
         let path = keyPath.map { String(cString: $0) } ?? ""
+        cell.context.keysRead?.note(path)
         guard let value = cell.dataValue(at: path) else {
             throw MissingValue(message: "the row's data has no value at '\(path.debugDescriptionEscaped)'")
         }
