@@ -19,9 +19,11 @@ extension FaultOutcome {
 package final class WorkerProcess {
     /// The worker's process id, and its process group's.
     package let pid: pid_t
+    /// This process's children when the worker started (an embedding program's own): spared.
+    private let spared: Set<pid_t>
     private var reaped: FaultOutcome?
 
-    init(pid: pid_t) { self.pid = pid }
+    init(pid: pid_t, sparing spared: Set<pid_t>) { (self.pid, self.spared) = (pid, spared) }
 
     /// Forks a worker that runs `body` and exits with its status (`ForkedWorker`); the child
     /// gets `moving` descriptors at their targets and dies with this thread; `prepare` runs first in
@@ -29,9 +31,9 @@ package final class WorkerProcess {
     package static func fork(
         moving: [(from: Int32, to: Int32)], closing: [Int32], prepare: () -> Void, body: () -> Int32
     ) -> Result<WorkerProcess, Spawn.Failure> {
-        Descendants.adopt()
+        let spared = Descendants.adopt()
         return ForkedWorker.start(moving: moving, closing: closing, prepare: prepare, body: body)
-            .map(WorkerProcess.init)
+            .map { WorkerProcess(pid: $0, sparing: spared) }
     }
 
     /// Starts `executable` with `arguments` as a worker in a process group of its own (it sets its
@@ -40,10 +42,10 @@ package final class WorkerProcess {
         _ executable: String, _ arguments: [String], setting environment: [String: String],
         files: (inout posix_spawn_file_actions_t) -> Void
     ) -> Result<WorkerProcess, Spawn.Failure> {
-        Descendants.adopt()
+        let spared = Descendants.adopt()
         return Spawn.start(
             executable, arguments, setting: environment, defaultSignals: nil, newGroup: true, files: files
-        ).map(WorkerProcess.init)
+        ).map { WorkerProcess(pid: $0, sparing: spared) }
     }
 
     deinit { finish() }
@@ -72,44 +74,42 @@ package final class WorkerProcess {
     }
 
     /// Ends the worker if it still runs, and everything it started: its process group, then any
-    /// orphan that came back to this process.
+    /// orphan that came back to this process. Once: a process group id is not killed again later,
+    /// when it could have been reused.
     package func finish() {
+        guard !finished else { return }
+        finished = true
         kill()
         wait()
-        Descendants.sweep()
+        Descendants.sweep(sparing: spared)
     }
+
+    private var finished = false
 }
 
 /// The processes workers leave behind. While a render or check runs, this process is a child
 /// subreaper: a process a plugin started and left (whatever group it moved to) becomes its
-/// child when its parent dies, and `sweep()` kills and reaps every such child.
+/// child when its parent dies, and `sweep(sparing:)` kills and reaps every such child. The
+/// children this process had when a worker started are its own (an embedding program's) and
+/// are spared; one it starts on another thread while a worker runs is not told apart.
 package enum Descendants {
-    private struct State {
-        var adopted = false
-        /// The children this process had before its first worker (an embedding program's own).
-        var before: Set<pid_t> = []
-    }
+    private static let subreaper = Mutex(false)
 
-    private static let state = Mutex(State())
-
-    /// Makes this process a child subreaper (once), noting the children it had before any worker:
-    /// those are its own and never touched.
-    static func adopt() {
-        state.withLock { state in
-            guard !state.adopted else { return }
-            state.adopted = true
-            _ = ck_process_child_subreaper(1)
-            if hasChildren() { state.before = Set(children()) }
+    /// Makes this process a child subreaper (once); returns the children it has now, to spare.
+    static func adopt() -> Set<pid_t> {
+        subreaper.withLock { done in
+            if !done { _ = ck_process_child_subreaper(1) }
+            done = true
         }
+        return hasChildren() ? Set(children()) : []  // one waitid in the usual case: no child
     }
 
-    /// Kills and reaps every child of this process that is not one it had before its first worker,
-    /// repeating while orphans keep arriving (at most 50 rounds).
-    package static func sweep() {
+    /// Kills and reaps every child of this process but `spared`, repeating while orphans keep
+    /// arriving (at most 50 rounds).
+    package static func sweep(sparing spared: Set<pid_t>) {
         for _ in 0..<50 {
             guard hasChildren() else { return }  // the usual case: one waitid, no /proc scan
-            let before = state.withLock { $0.before }
-            let strays = children().filter { !before.contains($0) }
+            let strays = children().filter { !spared.contains($0) }
             if strays.isEmpty { return }
             for pid in strays { _ = Glibc.kill(pid, SIGKILL) }
             for pid in strays {
