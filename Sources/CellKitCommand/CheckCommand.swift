@@ -19,18 +19,21 @@ struct CheckCommand: ParsableCommand {
             and the check goes on in a new worker after that row (at most 3 such faults a type).
 
             Samples: empty data, typical data and hostile data (very long texts, control characters, \
-            values of the wrong type, numbers and nulls for every key, deep nesting), and with --table \
-            the table's rows of the type (the first 24; every other row of the type then runs once \
-            through the routine, so a fault at any row is found). Each sample runs on a new cell, each hook timed; \
-            then each sample is laid out through the reuse routine on a cell another sample of the \
-            same style gave back, and compared with the same sample on a new cell: every property \
-            that differs is reported with both values.
+            values of the wrong type, numbers and nulls for every key, deep nesting); rows that each \
+            change one key the hooks read on typical data (so reuse is tested without a table); and \
+            with --table the table's rows of the type (the first 24; every other row of the type then \
+            runs once through the routine, so a fault at any row is found). Each sample runs on a new \
+            cell, each hook timed; then each sample is laid out through the reuse routine on a cell \
+            another sample of the same style gave back, and compared with the same sample on a new \
+            cell: every property that differs is reported with both values.
 
             Reported: crashes (the signal), exit(), timeouts, failed host calls with their last_error, \
             the context's limit warnings (heights, frames, text sizes, subviews, styles), height \
-            answers outside 1-200 lines, and reuse differences. Failed reads of the row's data (a \
-            missing key, a value of another type) and missing images are notes: hooks handle those \
-            through the status.
+            answers outside 1-200 lines, reuse differences, symbols a letter or two from one of the \
+            type's hooks (never called), writes to standard output, writes to cellkit's own channel, \
+            and reads of the row's data as the wrong type on typical data or a table row (naming the \
+            key). Other failed data reads (a missing key, the hostile samples' wrong types) and \
+            missing images are notes: hooks handle those through the status.
 
             Exit status: 0 the plugin is clean; 1 it has findings; 2 it cannot be checked (not found, \
             unusable, a built-in type, the table cannot be read); 64 a malformed option.
