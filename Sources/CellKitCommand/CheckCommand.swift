@@ -39,10 +39,12 @@ struct CheckCommand: ParsableCommand {
             unusable, a built-in type, the table cannot be read); 64 a malformed option.
             """)
 
-    @Argument(help: "A plugin file, or a registered cell identifier.")
+    @Argument(help: "A plugin file, or a registered cell identifier.", completion: Completions.pluginsAndIdentifiers)
     var target: String
 
-    @Option(help: ArgumentHelp("A table document whose rows of the type are samples too.", valueName: "doc"))
+    @Option(
+        help: ArgumentHelp("A table document whose rows of the type are samples too.", valueName: "doc"),
+        completion: Completions.tables)
     var table: String?
 
     @Option(help: ArgumentHelp("Seconds a hook may run before its worker is killed.", valueName: "s"))

@@ -7,7 +7,8 @@ struct DiscoveryFlags: ParsableArguments {
     @Option(
         name: .customLong("plugin-path"),
         help: ArgumentHelp(
-            "A folder (or one .so file) to search before the others; repeat for more.", valueName: "dir"))
+            "A folder (or one .so file) to search before the others; repeat for more.", valueName: "dir"),
+        completion: .directory)
     var pluginPaths: [String] = []
 
     @Flag(help: "Load plugins from files and folders that others can write. Only for folders you trust.")

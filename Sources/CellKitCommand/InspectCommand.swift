@@ -15,7 +15,7 @@ struct InspectCommand: ParsableCommand {
             No plugin code runs.
             """)
 
-    @Argument(help: "A plugin file, or a registered cell identifier.")
+    @Argument(help: "A plugin file, or a registered cell identifier.", completion: Completions.pluginsAndIdentifiers)
     var target: String
 
     @OptionGroup var discovery: DiscoveryFlags

@@ -63,7 +63,7 @@ struct RenderCommand: ParsableCommand {
     @Argument(
         help: ArgumentHelp(
             "The table document: a .yaml, .yml or .json file; - (or /dev/stdin) reads it from standard input.",
-            valueName: "table"))
+            valueName: "table"), completion: Completions.tables)
     var table: String
 
     @Option(
@@ -89,13 +89,13 @@ struct RenderCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Write to FILE (a regular file, new or replaced) instead of standard output; it appears only once complete.",
-            valueName: "file"))
+            valueName: "file"), completion: .file())
     var output: String?
 
     @Option(
         help: ArgumentHelp(
             "The folder the document may read files from (stylesheet, assets, rowsFrom); default: the document's own folder.",
-            valueName: "dir"))
+            valueName: "dir"), completion: .directory)
     var root: String?
 
     @Flag(help: "Draw borders with ASCII instead of box-drawing characters (text and ansi).")
