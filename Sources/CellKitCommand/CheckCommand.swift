@@ -62,6 +62,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
         let (plugin, only) = try resolve()
         let types = plugin.cellTypes.filter { only == nil || $0.identifier.name == only }
         var report = CheckReport(plugin: plugin.path, name: plugin.descriptor.name, version: plugin.descriptor.version)

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import CellKit
+import Foundation
 
 struct DiscoveryFlags: ParsableArguments {
     @Option(
@@ -20,8 +21,35 @@ struct DiscoveryFlags: ParsableArguments {
         ))
     var noCache = false
 
+    @Flag(
+        name: [.short, .long],
+        help:
+            "Say on standard error where plugins are searched for, where each was found, and why each file was skipped."
+    )
+    var verbose = false
+
     var options: DiscoveryOptions {
         Self.options(pluginPaths: pluginPaths, allowUnsafePermissions: allowUnsafePermissions, noCache: noCache)
+    }
+
+    /// With `verbose`, prints on standard error the search path, each plugin found (with its cell
+    /// types) and each file skipped with the reason: discovery as the command's workers will see it.
+    static func explain(_ options: DiscoveryOptions) {
+        let catalog = Catalog(options: options)
+        var lines: [String] = []
+        let searchPath = catalog.options.searchPath
+        for (i, (entry, path)) in zip(searchPath.entries, searchPath.describedPaths).enumerated() {
+            lines.append("cellkit: search path \(i + 1): \(path) (\(entry.origin.rawValue))")
+        }
+        let plugins = catalog.plugins
+        var types: [Int: [String]] = [:]
+        for r in catalog.registrations { types[r.pluginIndex, default: []].append(r.identifier.name) }
+        for (i, plugin) in plugins.enumerated() {
+            let offered = types[i].map { $0.joined(separator: ", ") } ?? "no cell type it wins"
+            lines.append("cellkit: found \(plugin.path): \(offered)")
+        }
+        lines += catalog.rejections.map { "cellkit: skipped \($0.path): \($0.reason)" }
+        FileHandle.standardError.write(Data((lines.map(\.terminalSafe).joined(separator: "\n") + "\n").utf8))
     }
 
     /// The discovery options these flags' values give.

@@ -125,7 +125,7 @@ struct RenderCommand: ParsableCommand {
             table: table, format: format, width: width, select: select, rows: rows, output: output, root: root,
             ascii: ascii, color: color, strict: strict, pluginPaths: discovery.pluginPaths,
             allowUnsafePermissions: discovery.allowUnsafePermissions, noCache: discovery.noCache,
-            noIsolation: noIsolation, hookTimeout: hookTimeout)
+            noIsolation: noIsolation, hookTimeout: hookTimeout, verbose: discovery.verbose)
     }
 
     func validate() throws { try settings.validate() }

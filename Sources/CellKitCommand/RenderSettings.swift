@@ -23,6 +23,7 @@ struct RenderSettings: Equatable {
     var noCache = false
     var noIsolation = false
     var hookTimeout: Double = 10
+    var verbose = false
 
     var discoveryOptions: DiscoveryOptions {
         DiscoveryFlags.options(
@@ -80,6 +81,7 @@ struct RenderSettings: Equatable {
     /// `--output`; exits with `RenderCommand.faultedStatus` when a plugin faulted.
     func run() throws {
         _ = Output.printWarnings(optionWarnings)
+        if verbose { DiscoveryFlags.explain(discoveryOptions) }
         let document = try TableDocument(contentsOf: table, root: root)
         // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
         let file = try output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }
