@@ -85,8 +85,8 @@ public struct DocumentRender: Sendable {
     public var hookTimeout: Double = 10
     /// The program a worker runs: this program, by default (`/proc/self/exe`).
     public var executable = "/proc/self/exe"
-    /// A worker's arguments after its name, for programs that want them (in `ps`, say); a worker
-    /// ignores them, as it finds its job in its environment.
+    /// A worker's arguments after its name and `--cellkit-render-worker`, for programs that want
+    /// them (in `ps`, say); a worker ignores them, as it finds its job in its environment.
     public var workerArguments: [String] = []
     /// Fork workers from this process while it has a single thread, instead of starting
     /// `executable` (off by default). A forked worker skips a whole process start-up (about 3 ms
@@ -163,7 +163,10 @@ public struct DocumentRender: Sendable {
     /// In a process started as a render's worker, renders what its parent asked for and exits
     /// (status 0 when the table is complete, 1 when it failed: the parent learns why); in any
     /// other process, returns at once. Call it first thing in `main`, before parsing arguments or
-    /// loading plugins: `run(to:report:)` starts this program again as its worker.
+    /// loading plugins: `run(to:report:)` starts this program again as its worker. A process is a
+    /// worker only when its first argument is `--cellkit-render-worker`, its environment holds the
+    /// job and it inherited the supervisor's shared memory: the environment variable alone, set in
+    /// a shell, makes no worker. A worker dies with its supervisor, in a process group of its own.
     public static func runWorkerIfRequested() {
         // A worker only when its supervisor made it one: the argument first, the plan in the
         // environment, and the supervisor's shared memory inherited (an environment variable
