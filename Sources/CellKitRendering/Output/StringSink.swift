@@ -8,8 +8,8 @@ import Foundation
 ///
 /// ```swift
 /// let sink = StringSink()
-/// let outcome = try DocumentRender(documentPath: "table.yaml").run(to: sink)
-/// print(sink.text, terminator: "")
+/// _ = try DocumentRender(documentPath: "table.yaml").runInProcess(to: sink)
+/// let table: String = sink.text
 /// ```
 ///
 /// Writing never fails. Like any sink it is used by one thread at a time; read it once the
