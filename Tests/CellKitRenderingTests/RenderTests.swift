@@ -189,7 +189,7 @@ struct RenderTests {
         func render(_ source: TableDataSource) throws -> String {
             let renderer = TableRenderer(
                 queue: CellQueue(registry: Render.registry), layout: CellLayout(assets: document.assets), width: 60)
-            let sink = MemorySink()
+            let sink = StringSink()
             let out = OutputBuffer(sink)
             var format = JSONFormat()
             try renderer.render(source, delegate: nil, format: &format, to: out)

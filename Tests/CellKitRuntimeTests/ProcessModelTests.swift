@@ -343,7 +343,7 @@ struct ProcessModelTests {
         var render = DocumentRender(
             documentPath: folder + "/t.yaml", discovery: Fixtures.options([Fixtures.buildDirectory]))
         render.executable = Fixtures.buildDirectory + "/cellkit"  // this test process is no cellkit
-        let error = #expect(throws: DocumentError.self) { try render.run(to: MemorySink()) }
+        let error = #expect(throws: DocumentError.self) { try render.run(to: StringSink()) }
         #expect(error?.file == folder + "/rows.jsonl")
         #expect(error?.line == 50)
         #expect(

@@ -4,14 +4,6 @@
 import CellKit
 import Foundation
 
-/// Collects rendered bytes.
-public final class MemorySink: OutputSink {
-    public init() {}
-    public var data: [UInt8] = []
-    public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws { data.append(contentsOf: bytes) }
-    public var text: String { String(decoding: data, as: UTF8.self) }
-}
-
 public enum Render {
     /// The repository's root folder.
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -39,7 +31,7 @@ public enum Render {
         render.rows = window
         render.registry = registry
         render.readsAhead = readsAhead
-        let sink = MemorySink()
+        let sink = StringSink()
         let outcome = try render.runInProcess(to: sink)
         return (sink.text, outcome.warnings)
     }

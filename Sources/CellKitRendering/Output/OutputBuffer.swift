@@ -112,11 +112,39 @@ public final class OutputBuffer {
     }
 }
 
-/// A destination for rendered bytes.
+/// A destination for rendered bytes: where an `OutputBuffer` flushes, and what
+/// `DocumentRender.run(to:report:)` and `runInProcess(to:)` write the table to.
+///
+/// The library ships `DescriptorSink` (a file descriptor, standard output by default),
+/// `AtomicFileSink` (a file that appears only when complete) and `StringSink` (memory). A sink of
+/// your own implements one method, ``write(_:)``:
+///
+/// - **When.** `OutputBuffer.flush()` calls it: about every 256 KiB while a table renders, and once
+///   more when the owner flushes at the end. An isolated render (`run(to:report:)`) calls it as
+///   whole rows arrive from the worker. A table's bytes therefore arrive in several calls, cut at
+///   any byte (even inside a UTF-8 sequence): concatenate them, in order, to get the output.
+/// - **With what.** A buffer that is valid only during the call (copy what you keep); it may be
+///   empty.
+/// - **Threads.** It is called on the thread that renders (the one that called `flush()`, `run` or
+///   `runInProcess`), never on two threads at once for one render. A sink shared between renders
+///   on several threads must guard itself.
+/// - **Errors.** Write every byte or throw. The error ends the render and is rethrown to whoever
+///   called `flush()`, `run` or `runInProcess` (the sinks here throw an `OutputError` naming
+///   where). The buffer keeps bytes the sink refused.
+///
+/// A sink that counts lines instead of keeping them:
+///
+/// ```swift
+/// final class LineCounter: OutputSink {
+///     var lines = 0
+///     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+///         lines += bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+///     }
+/// }
+/// ```
 public protocol OutputSink: AnyObject {
-    /// Writes all of `bytes`, or throws (an `OutputError` naming where, for the sinks here).
-    /// Called by `OutputBuffer.flush()` with the buffered bytes, in order (about 256 KiB at a time
-    /// while a table renders).
+    /// Writes all of `bytes`, in order after those of earlier calls, or throws (an `OutputError`
+    /// naming where, for the sinks here). `bytes` is valid only during the call.
     func write(_ bytes: UnsafeBufferPointer<UInt8>) throws
 }
 
