@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "CellKitText", dependencies: ["CellKitModel"]),
         .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CCellKit", "CFFI", "CProcess"]),
         // Supervisor and worker processes: spawn, frames, process groups, what a worker does first.
-        .target(name: "CellKitSupervision", dependencies: ["CellKitRuntime", "CProcess"]),
+        .target(name: "CellKitSupervision", dependencies: ["CellKitModel", "CellKitRuntime", "CProcess"]),
         .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "Yams"]),
         .target(
             name: "CellKitRendering",

@@ -47,6 +47,23 @@ enum Benchmarks {
     static func setting(_ name: String, default fallback: Int) -> Int {
         getenv(name).flatMap { Int(String(cString: $0)) } ?? fallback
     }
+
+    /// The built `cellkit` beside this program; throws if it is not there.
+    static func cellkit() throws -> String {
+        let cellkit = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/cellkit"
+        guard FileManager.default.isExecutableFile(atPath: cellkit) else {
+            throw RenderBenchmark.Failure("no \(cellkit): build it first")
+        }
+        return cellkit
+    }
+
+    /// A new folder `cellkit-bench-NAME-XXXXXX` in the temporary folder, mode 0700 as `mkdtemp`
+    /// makes it (the trust checks refuse plugins in folders others can write).
+    static func temporaryFolder(_ name: String) throws -> String {
+        var template = Array((NSTemporaryDirectory() + "cellkit-bench-\(name)-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw RenderBenchmark.Failure("cannot make a temporary folder") }
+        return String(cString: made)
+    }
 }
 
 enum DispatchBenchmark {

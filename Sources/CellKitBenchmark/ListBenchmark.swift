@@ -16,14 +16,8 @@ enum ListBenchmark {
     static let rounds = Benchmarks.setting("CELLKIT_BENCH_ROUNDS", default: 11)
 
     static func run() throws {
-        let cellkit = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/cellkit"
-        guard FileManager.default.isExecutableFile(atPath: cellkit) else {
-            throw RenderBenchmark.Failure("no \(cellkit): build it first")
-        }
-        // 0700, as mkdtemp makes it: the trust checks refuse plugins in folders others can write.
-        var template = Array((NSTemporaryDirectory() + "cellkit-bench-list-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw RenderBenchmark.Failure("cannot make a temporary folder") }
-        let root = String(cString: made)
+        let cellkit = try Benchmarks.cellkit()
+        let root = try Benchmarks.temporaryFolder("list")
         defer { try? FileManager.default.removeItem(atPath: root) }
 
         let start = Date()

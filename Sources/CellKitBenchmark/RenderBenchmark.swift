@@ -126,10 +126,7 @@ enum RenderBenchmark {
     /// worker (the default), side by side: whole runs of `cellkit render TABLE > /dev/null`, start-up
     /// included, alternating, five each; medians.
     static func compareIsolation(rows: Int, in folder: String) throws {
-        let cellkit = (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/cellkit"
-        guard FileManager.default.isExecutableFile(atPath: cellkit) else {
-            throw Failure("no \(cellkit): build it first")
-        }
+        let cellkit = try Benchmarks.cellkit()
         let table = folder + "/table-\(rows).yaml"
         if !FileManager.default.fileExists(atPath: table) { _ = try generate(rows: rows, in: folder) }
         /// CPU seconds (user and system) of the children waited for so far, theirs included.

@@ -15,17 +15,12 @@ enum StartupBenchmark {
     static let rows = [("Foobar", "Row: 0"), ("Foobar", "Row: 1"), ("Bar", "First bar"), ("Bar", "Second bar")]
 
     static func run() throws {
-        let cellkit = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path + "/cellkit"
-        guard FileManager.default.isExecutableFile(atPath: cellkit) else {
-            throw RenderBenchmark.Failure("no \(cellkit): build it first")
-        }
+        let cellkit = try Benchmarks.cellkit()
         let table = FileManager.default.currentDirectoryPath + "/Manifests/Tables/seed-004-foobar.yaml"
         guard FileManager.default.fileExists(atPath: table) else {
             throw RenderBenchmark.Failure("run it from the package's folder: no \(table)")
         }
-        var template = Array((NSTemporaryDirectory() + "cellkit-bench-startup-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw RenderBenchmark.Failure("cannot make a temporary folder") }
-        let root = String(cString: made)
+        let root = try Benchmarks.temporaryFolder("startup")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let tsv = root + "/rows.tsv"
         try (["cell\ttext"] + rows.map { "\($0.0)\t\($0.1)" }).joined(separator: "\n").appending("\n")

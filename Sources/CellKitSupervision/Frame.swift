@@ -3,6 +3,8 @@
 // replayed message is a named fault and never a length the supervisor trusts. Every
 // length and count is checked against a limit before it is used.
 
+import CellKitModel
+
 /// One message: a kind, a value (a byte count in shared memory, say) and up to
 /// `maxPayload` bytes carried inline.
 package struct Frame: Equatable, Sendable {
@@ -56,20 +58,11 @@ package struct Frame: Equatable, Sendable {
         return value
     }
 
-    /// A keyed 64-bit tag of the header's first 24 bytes and the payload. Not a cryptographic MAC:
-    /// a plugin that reads the worker's memory can find the key; it stops blind forgery, stray
-    /// bytes and replays.
+    /// A keyed 64-bit tag of the header's first 24 bytes and the payload (`Hash64`, seeded with
+    /// the key). Not a cryptographic MAC: a plugin that reads the worker's memory can find the
+    /// key; it stops blind forgery, stray bytes and replays.
     static func tag(key: UInt64, header: ArraySlice<UInt8>, payload: ArraySlice<UInt8>) -> UInt64 {
-        var state = key ^ 0x9E37_79B9_7F4A_7C15
-        func mix(_ byte: UInt8) {
-            state = (state ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        for byte in header { mix(byte) }
-        for byte in payload { mix(byte) }
-        state ^= key
-        state = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        state = (state ^ (state >> 27)) &* 0x94D0_49BB_1331_11EB
-        return state ^ (state >> 31)
+        Hash64.of(payload, seed: Hash64.of(header, seed: key))
     }
 }
 
@@ -117,9 +110,6 @@ package struct FrameDecoder: Sendable {
         }
         pending += bytes
     }
-
-    /// Bytes received that are not yet a whole frame.
-    package var buffered: Int { pending.count - start }
 
     /// The next whole frame, nil when more bytes are needed; throws at the first invalid one (every
     /// field is checked before the payload is read).

@@ -30,13 +30,14 @@ package struct WorkerChannel: Sendable {
         (device, inode, owner) = (UInt64(info.st_dev), UInt64(info.st_ino), getpid())
     }
 
-    /// The lowest number channels are moved to: high above what a program opens, below the limit.
-    static var highDescriptor: Int32 {
+    /// The lowest number channels are moved to: high above what a program opens, below the limit
+    /// (read once).
+    static let highDescriptor: Int32 = {
         var limit = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
         let soft = limit.rlim_cur > 1 << 20 ? 4096 : Int(limit.rlim_cur)
         return Int32(max(16, min(soft - 16, 1000)))
-    }
+    }()
 
     /// Whether the descriptor is still the file the supervisor gave and this is still the worker
     /// process. A child that a plugin forked ends here, silently.

@@ -130,10 +130,9 @@ package struct CheckPlan: Codable, Sendable {
     package var samples: [Sample]
     /// Samples left out of the reuse units (their fresh unit failed).
     package var excluded: [Int]
-    /// Table rows of the type past the ones sampled.
+    /// Table rows of the type past the ones sampled: each one unit, run through the routine after
+    /// the other units (`CheckWorker`).
     package var tableRowsSkipped = 0
-    /// Those rows, run once each through the routine after the other units (`CheckWorker`).
-    package var sweepCount = 0
 
     /// The sample of typical data, whose keys have the types plugins expect; nil when none.
     package var typicalSample: Int? { samples.firstIndex { $0.label == CheckSample.typicalLabel } }
@@ -170,7 +169,7 @@ package struct CheckPlan: Codable, Sendable {
     }
 
     /// How many units the check has.
-    package var unitCount: Int { samples.count + pairs.count + sweepCount }
+    package var unitCount: Int { samples.count + pairs.count + tableRowsSkipped }
 
     /// The unit numbered `index` (from 0) below `samples.count + pairs.count`: fresh units first,
     /// then reuse units (the table's other rows follow them).

@@ -98,7 +98,6 @@ package struct CheckWorker {
         var plan = CheckPlan(
             identifier: identifier, hooks: HookKind.allCases.filter(probe.has), samples: samples, excluded: excluded)
         plan.tableRowsSkipped = skipped
-        plan.sweepCount = skipped
         var message = CheckMessage()
         message.plan = plan
         send(message)

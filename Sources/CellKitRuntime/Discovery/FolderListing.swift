@@ -22,6 +22,7 @@
 // and a network file system whose server's clock lags this machine's by more than the margin or
 // whose folder times are cached by the client.
 
+import CellKitModel
 import Foundation
 
 /// The detail text of a folder listing's cache entry.
@@ -57,8 +58,9 @@ enum FolderListing {
             joined.append(UInt8(ascii: "/"))
             joined.append(contentsOf: name)
         }
-        let hash = joined.withUnsafeBufferPointer { Self.hash($0, seed: UInt64(bitPattern: reading)) }
-        return hex(UInt64(bitPattern: reading)) + "." + hex(hash) + String(decoding: joined, as: UTF8.self)
+        let hash = joined.withUnsafeBufferPointer { Hash64.of($0, seed: UInt64(bitPattern: reading)) }
+        return Hash64.hex(UInt64(bitPattern: reading)) + "." + Hash64.hex(hash)
+            + String(decoding: joined, as: UTF8.self)
     }
 
     /// The names part (`/name/name…`) of `detail` if it is whole (its hash agrees) and the listing
@@ -71,36 +73,9 @@ enum FolderListing {
             let hash = RegistryCache.FileKey.hex16(UnsafeRawPointer(detail.baseAddress! + 17))
         else { return nil }
         let names = UnsafeBufferPointer(rebasing: detail[33...])
-        guard isSettled(key, reading: Int64(bitPattern: reading)), Self.hash(names, seed: reading) == hash,
+        guard isSettled(key, reading: Int64(bitPattern: reading)), Hash64.of(names, seed: reading) == hash,
             names.isEmpty || names[0] == UInt8(ascii: "/")
         else { return nil }
         return names
-    }
-
-    /// A 64-bit hash of `bytes`, eight at a time (a multiply and a shift each): a check against
-    /// damage, not against anyone (the cache file is the user's own, and only theirs to write).
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
-        let prime: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var h = (seed ^ UInt64(bytes.count)) &* prime
-        var i = 0
-        while i + 8 <= bytes.count {
-            h =
-                (h ^ UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)))
-                &* prime
-            h ^= h >> 29
-            i += 8
-        }
-        while i < bytes.count {
-            h = (h ^ UInt64(bytes[i])) &* prime
-            h ^= h >> 29
-            i += 1
-        }
-        return h
-    }
-
-    /// `value` as 16 lowercase hexadecimal digits.
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -225,14 +225,9 @@ struct RegistryCache {
         }
 
         /// The checksum of a record's line without its last element (`body`) for the plugin at
-        /// `path`: FNV-1a, 64 bits, as 16 hexadecimal digits.
+        /// `path`: `Hash64` of the body, seeded with the path's, as 16 hexadecimal digits.
         static func checksum<Bytes: Collection<UInt8>>(path: String, body: Bytes) -> String {
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            hash = (hash ^ 0) &* 0x0000_0100_0000_01B3
-            for byte in body { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            let digits = String(hash, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
+            Hash64.hex(Hash64.of(body, seed: Hash64.of(path.utf8, seed: 0)))
         }
 
         /// The record's line in `tails` (what follows the heads, read at once, from `start` in the
@@ -273,7 +268,7 @@ struct RegistryCache {
         #endif
         let abi = PluginFile.hostABI
         return
-            "cellkit-registry-cache 6; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
+            "cellkit-registry-cache 7; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
     }()
 
     /// The first line of a cache file of this format, whose heads are `heads` bytes long:

@@ -2,7 +2,6 @@
 // prepared in advance: a signal handler builds it too, so no allocation, no lock,
 // nothing but loads and stores (async-signal-safe).
 
-import Foundation
 import Glibc
 
 /// How plugin code ended the process (or the wait for it).
@@ -25,6 +24,15 @@ package enum FaultLine {
     /// written as `?`, so nothing reaches a terminal raw.
     package static func write(
         _ record: UnsafePointer<HookProgress.Header>, _ outcome: FaultOutcome,
+        into buffer: UnsafeMutablePointer<UInt8>, capacity: Int
+    ) -> Int {
+        write(record, outcome, running: false, into: buffer, capacity: capacity)
+    }
+
+    /// `write(_:_:into:capacity:)`, saying "was running" in place of the outcome when `running`
+    /// (the plugin code that ran while another library crashed).
+    static func write(
+        _ record: UnsafePointer<HookProgress.Header>, _ outcome: FaultOutcome, running: Bool,
         into buffer: UnsafeMutablePointer<UInt8>, capacity: Int
     ) -> Int {
         var line = Writer(base: buffer, capacity: capacity - 1)
@@ -56,6 +64,7 @@ package enum FaultLine {
         }
         line.add(" ")
         switch outcome {
+        case _ where running: line.add("was running")
         case .signal(let signal):
             if isCrash(signal) {
                 line.add("crashed (")
@@ -110,15 +119,15 @@ package enum FaultLine {
     package static func text(_ record: UnsafePointer<HookProgress.Header>, _ outcome: FaultOutcome) -> String {
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: 2048)
         defer { buffer.deallocate() }
-        let count = write(record, outcome, into: buffer, capacity: 2048)
+        let blamed: String? = if case .signal = outcome { blamedLibrary(record) } else { nil }
+        let count = write(record, outcome, running: blamed != nil, into: buffer, capacity: 2048)
         let line = String(decoding: UnsafeBufferPointer(start: buffer, count: count - 1), as: UTF8.self)
-        guard case .signal(let signal) = outcome, let library = blamedLibrary(record) else { return line }
+        guard let blamed, case .signal(let signal) = outcome else { return line }
         let safe = String(
-            library.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+            blamed.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
         let name = signalName(signal)
-        let crashed = " crashed (\(name.utf8CodeUnitCount > 0 ? "\(name)" : "signal \(signal)"))"
-        let running = line.replacingOccurrences(of: crashed, with: " was running")
-        return "\(safe)\(crashed) in its own code; at that moment \(running)"
+        return
+            "\(safe) crashed (\(name.utf8CodeUnitCount > 0 ? "\(name)" : "signal \(signal)")) in its own code; at that moment \(line)"
     }
 
     /// The library a crash was placed in, when it is not the running hook's own plugin; nil otherwise.
