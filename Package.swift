@@ -106,7 +106,8 @@ let package = Package(
             ]),
         .testTarget(
             name: "CellKitRuntimeTests",
-            dependencies: ["CellKitRuntime", "CellKitModel", "CCellKit", "CellKitTestSupport"]),
+            dependencies: ["CellKitRuntime", "CellKitModel", "CCellKit", "CellKitTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "CellKitDocumentsTests",
             dependencies: ["CellKitDocuments", "CellKit", "CellKitTestSupport"]),

@@ -76,10 +76,11 @@ enum EmbeddedHeader {
         extern "C" {
         #endif
 
-        /* ABI 1.1 (1.1 added view_apply_style). A new host function or property raises the minor; the major
-         * changes only if an existing entry ever had to change, which it must not. */
+        /* ABI 1.2 (1.1 added view_apply_style; 1.2 init_error, data_type, data_text and
+         * view_apply_optional_style). A new host function or property raises the minor; the major changes
+         * only if an existing entry ever had to change, which it must not. */
         #define CK_ABI_MAJOR 1
-        #define CK_ABI_MINOR 1
+        #define CK_ABI_MINOR 2
 
         /* CK_EXPORT: a hook or descriptor the host finds by name in the ELF symbol table. Under C++ it
          * also gives C linkage (no name mangling) and external linkage (a namespace-scope const is
@@ -142,7 +143,8 @@ enum EmbeddedHeader {
             CK_ERR_UNKNOWN_PROPERTY = 6, /* the property is not one of this target's */
             CK_ERR_READ_ONLY = 7,        /* the property can be read, not set */
             CK_ERR_WRONG_THREAD = 8,     /* called from a thread that is not running the cell's hook (THREADS) */
-            CK_ERR_LIMIT = 9             /* a per-cell budget is spent, e.g. CK_MAX_SUBVIEWS (LIMITS) */
+            CK_ERR_LIMIT = 9,            /* a per-cell budget is spent, e.g. CK_MAX_SUBVIEWS (LIMITS) */
+            CK_ERR_REFUSED = 10          /* 1.2: cellkit_plugin_init refuses to start (see init_error) */
         } ck_status;
 
         /* ---- Limits --------------------------------------------------------------
@@ -248,7 +250,7 @@ enum EmbeddedHeader {
             CK_PART_TEXT_LABEL = 0,
             CK_PART_DETAIL_TEXT_LABEL = 1,
             CK_PART_IMAGE_VIEW = 2,
-            CK_PART_CONTENT_VIEW = 3,        /* its frame's width is the cell's width in columns */
+            CK_PART_CONTENT_VIEW = 3,        /* its frame: where subviews show (see below) */
             CK_PART_ACCESSORY_VIEW = 4 /* NULL until set_accessory_view made one */
         } ck_cell_part;
 
@@ -302,6 +304,23 @@ enum EmbeddedHeader {
 
         /** The row's data: read it through host->data_*. */
         typedef struct ck_data ck_data;
+
+        /** 1.2: what host->data_type says a value is. */
+        typedef enum ck_data_type {
+            CK_DATA_NULL = 0,
+            CK_DATA_BOOL = 1,
+            CK_DATA_NUMBER = 2,
+            CK_DATA_STRING = 3,
+            CK_DATA_LIST = 4,
+            CK_DATA_OBJECT = 5
+        } ck_data_type;
+
+        /* The content view's frame, read with view_get_frame, is the part of the row subviews show in:
+         * x 0 is the row's left edge, and the width is the cell's width less the right margin (1 column)
+         * and the accessory as it is set when the frame is read (a standard accessory takes 1 column, an
+         * accessory view its width, at most a third of the row). A subview placed at x = width - w ends
+         * flush against the accessory, nothing cut. Set the accessory first, then read the frame. (Before 1.2 the width
+         * was the whole cell's, so a flush subview lost 1 to 3 columns.) */
 
         /* ---- The host's function table (append-only) ---------------------------- */
 
@@ -362,6 +381,24 @@ enum EmbeddedHeader {
              *  break, lines, alignment) to the view. CK_ERR_NOT_FOUND for an unknown
              *  style; the renderer also warns about it once. */
             ck_status (*view_apply_style)(ck_view *view, const char *name);
+
+            /* -- 1.2: errors at load, typed data, optional styles -- */
+            /** Called from cellkit_plugin_init only: records why the plugin refuses to start (at most
+             *  512 bytes are kept). list, inspect, render and check show it in place of a bare status.
+             *  Returns CK_ERR_REFUSED, so `return host->init_error(host, "…");` refuses in one line.
+             *  Outside cellkit_plugin_init it records nothing and returns CK_ERR_WRONG_THREAD. */
+            ck_status (*init_error)(const ck_host *host, const char *message);
+            /** The type of the value at key_path (ck_data_type); CK_ERR_NOT_FOUND when there is none,
+             *  which is an answer, not a failed call: it is not counted in the table's warnings. */
+            ck_status (*data_type)(const ck_data *data, const char *key_path, int32_t *out);
+            /** The value at key_path as text: a string as it is, a number as JSON writes it (42, 4.5,
+             *  1e+21: integers without a fraction, others in the shortest form that reads back the same),
+             *  a bool as true or false. null, a list or an object: CK_ERR_WRONG_TYPE. Valid until the
+             *  hook returns. */
+            ck_status (*data_text)(const ck_data *data, const char *key_path, const char **out);
+            /** view_apply_style for a style the stylesheet may lack: CK_ERR_NOT_FOUND with no warning
+             *  and no failed call counted when it has no such style (or the table has no stylesheet). */
+            ck_status (*view_apply_optional_style)(ck_view *view, const char *name);
         };
 
         /** True if the host's table has `entry` (it may be older than this header). */
@@ -398,7 +435,8 @@ enum EmbeddedHeader {
         /**
          * Optional: runs once, right after the plugin is loaded and its ABI checked.
          * Whatever it stores in *context is passed to hooks that declare `context`.
-         * Return CK_OK, or anything else to refuse loading.
+         * Return CK_OK, or anything else to refuse loading; say why with
+         * `return ck_init_fail(host, "libfoo.so.3 is missing: apt-get install libfoo3");`.
          */
         typedef ck_status (*ck_plugin_init_fn)(const ck_host *host, void **context);
         #define CK_INIT_SYMBOL "cellkit_plugin_init"
@@ -420,6 +458,27 @@ enum EmbeddedHeader {
         /* ABI 1.1; on an older host, says CK_ERR_UNKNOWN_PROPERTY instead of crashing. */
         static inline ck_status ck_apply_style(ck_view *v, const char *name) {
             return CK_HOST_HAS(v->host, view_apply_style) ? v->host->view_apply_style(v, name) : CK_ERR_UNKNOWN_PROPERTY;
+        }
+
+        /* ABI 1.2 conveniences; on an older host they answer as it would have: a refusal without a
+         * message, CK_ERR_UNKNOWN_PROPERTY, and the style applied with view_apply_style. */
+        static inline ck_status ck_init_fail(const ck_host *h, const char *message) {
+            return CK_HOST_HAS(h, init_error) ? h->init_error(h, message) : CK_ERR_REFUSED;
+        }
+        static inline ck_status ck_data_type_of(ck_cell *c, const char *key_path, ck_data_type *out) {
+            int32_t type = 0;
+            if (!CK_HOST_HAS(c->host, data_type)) return CK_ERR_UNKNOWN_PROPERTY;
+            ck_status s = c->host->data_type(c->host->row_data(c), key_path, &type);
+            if (s == CK_OK && out) *out = (ck_data_type)type;
+            return s;
+        }
+        static inline ck_status ck_data_text(ck_cell *c, const char *key_path, const char **out) {
+            if (!CK_HOST_HAS(c->host, data_text)) return CK_ERR_UNKNOWN_PROPERTY;
+            return c->host->data_text(c->host->row_data(c), key_path, out);
+        }
+        static inline ck_status ck_apply_optional_style(ck_view *v, const char *name) {
+            return CK_HOST_HAS(v->host, view_apply_optional_style) ? v->host->view_apply_optional_style(v, name)
+                                                                   : ck_apply_style(v, name);
         }
 
         /* ---- A complete plugin ---------------------------------------------------

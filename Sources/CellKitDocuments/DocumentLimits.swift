@@ -23,6 +23,8 @@ public enum DocumentLimits {
     public static let inlineRows = 50_000
     /// The most styles a stylesheet may define: 1,000.
     public static let styles = 1_000
+    /// The most stylesheets a document's stylesheets may include, over all `include:` lists: 64.
+    public static let stylesheetIncludes = 64
     /// The most images an asset catalog may name: 1,000.
     public static let images = 1_000
     /// The largest image file inlined into HTML: 1 MiB. A larger one draws the placeholder, with a warning.

@@ -62,7 +62,7 @@ struct NodeReader {
     private func composedByDefaultRules(_ text: String) throws(DocumentError) -> Node {
         let node: Node?
         do { node = try Yams.compose(yaml: text, .default, .default, .utf8) } catch {
-            throw DocumentError(file: file, yaml: error, quoting: quotes)
+            throw DocumentError(file: file, yaml: error, quoting: quotes, text: text)
         }
         guard let node else { throw empty() }
         try YAMLGuard.walk(node, self)

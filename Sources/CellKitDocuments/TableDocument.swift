@@ -179,8 +179,15 @@ public struct TableDocument: Sendable {
                 row: try reader.int(row, in: 0...Int(Int32.max)))
         }
         if let n = f["stylesheet"] {
-            let (file, bytes) = try readReferenced(n, reader)
-            stylesheet = try StylesheetFile.load(bytes, file: file.display)
+            let root = folder
+            var sheets = StylesheetFile { (node, reader, from) throws(DocumentError) in
+                try Self.readReferenced(node, reader, root: root, from: from)
+            }
+            for item in n.sequence ?? [n] {
+                let (file, bytes) = try readReferenced(item, reader)
+                try sheets.add(bytes, file, includedBy: nil)
+            }
+            stylesheet = try sheets.flattened()
         }
         if let n = f["assets"] {
             let (file, bytes) = try readReferenced(n, reader)
@@ -208,9 +215,15 @@ public struct TableDocument: Sendable {
     /// The file a document's key names (`stylesheet:`, `assets:`), confined to the root and read whole
     /// (at most `DocumentLimits.fileBytes`); problems are errors at the key's value.
     private func readReferenced(_ node: Node, _ reader: NodeReader) throws(DocumentError) -> (ConfinedPath, [UInt8]) {
+        try Self.readReferenced(node, reader, root: folder, from: PathText.folder(of: path))
+    }
+
+    private static func readReferenced(_ node: Node, _ reader: NodeReader, root: FileRoot, from: String)
+        throws(DocumentError) -> (ConfinedPath, [UInt8])
+    {
         let written = try reader.string(node)
         do throws(FileProblem) {
-            let file = try folder.resolve(written, from: PathText.folder(of: path))
+            let file = try root.resolve(written, from: from)
             let bytes = try FileAccess.read(
                 file.real, name: written, limit: DocumentLimits.fileBytes,
                 tooLarge: "split it (the limit is DocumentLimits.fileBytes)")
@@ -288,35 +301,84 @@ public struct TableDocument: Sendable {
 
 // MARK: - Stylesheets and asset catalogs
 
-/// Loads a stylesheet file: `styles:` mapping names to properties, with `extends`.
-enum StylesheetFile {
+/// Loads stylesheet files: each a `styles:` mapping of names to properties, with `extends`, and an
+/// `include:` list of stylesheets read before it (a later file's style replaces an earlier one of the
+/// same name; `extends` reaches any style read). Included paths are read from the including file's
+/// folder, confined to the document's root like every file a document names.
+struct StylesheetFile {
     /// One style as written: its own properties, the style it extends, and where to report problems.
     private struct Entry {
         var style: Style
         var extends: String?
         var node: Node
+        var reader: NodeReader
     }
 
-    /// Parses `bytes`, the stylesheet `file`. Its text is quoted in messages only once its top level is a
-    /// stylesheet's; `extends` chains are resolved without recursion, each style once.
-    static func load(_ bytes: [UInt8], file: String) throws(DocumentError) -> Stylesheet {
-        var (reader, root) = try NodeReader.parse(bytes, file: file, quotes: false)
-        let top = try reader.fields(root, allowed: ["styles"], what: "the stylesheet")
-        guard let stylesNode = top["styles"], let mapping = stylesNode.mapping else {
+    /// Reads a file a stylesheet names: the path at `node`, read by `reader`, from the folder given.
+    typealias Read = (Node, NodeReader, String) throws(DocumentError) -> (ConfinedPath, [UInt8])
+    private let read: Read
+    private var raw: [String: Entry] = [:]
+    private var files = 0
+    private var chain: [ConfinedPath] = []  // the files being read, outermost first
+    private var source: String?
+
+    /// A loader reading included files with `read`.
+    init(read: @escaping Read) { self.read = read }
+
+    /// Adds the stylesheet `bytes` read from `file`, its includes first; `includedBy` is the include
+    /// item that named it (nil for a file the document names).
+    mutating func add(_ bytes: [UInt8], _ file: ConfinedPath, includedBy: (Node, NodeReader)?) throws(DocumentError) {
+        try admit(file, includedBy)
+        chain.append(file)
+        defer { chain.removeLast() }
+        source = source ?? file.display
+        var (reader, root) = try NodeReader.parse(bytes, file: file.display, quotes: false)
+        let top = try reader.fields(root, allowed: ["include", "styles"], what: "the stylesheet")
+        guard top["styles"] != nil || top["include"] != nil else {
             throw reader.error(root, "the stylesheet needs a 'styles' mapping of style names to properties")
         }
         reader.quotes = true
-        guard mapping.count <= DocumentLimits.styles else {
-            throw reader.error(
-                Array(mapping)[DocumentLimits.styles].key,
-                "more than \(FileAccess.grouped(DocumentLimits.styles)) styles (the limit, DocumentLimits.styles); split the stylesheet"
-            )
+        if let list = top["include"] {
+            for item in list.sequence ?? [list] {
+                let (included, text) = try read(item, reader, PathText.folder(of: file.display))
+                try add(text, included, includedBy: (item, reader))
+            }
         }
-        var raw: [String: Entry] = [:]
+        guard let stylesNode = top["styles"] else { return }
+        guard let mapping = stylesNode.mapping else {
+            throw reader.error(stylesNode, "'styles' must be a mapping of style names to properties")
+        }
         for (key, value) in mapping {
             let name = try reader.string(key)
-            raw[name] = try style(value, reader)
+            if raw[name] == nil, raw.count == DocumentLimits.styles {
+                throw reader.error(
+                    key,
+                    "more than \(FileAccess.grouped(DocumentLimits.styles)) styles (the limit, DocumentLimits.styles, counts included files); remove some"
+                )
+            }
+            raw[name] = try Self.style(value, reader)
         }
+    }
+
+    /// Refuses a file that includes itself, or one past the depth or file-count limits.
+    private mutating func admit(_ file: ConfinedPath, _ includedBy: (Node, NodeReader)?) throws(DocumentError) {
+        guard let (node, reader) = includedBy else { return }
+        if chain.contains(where: { $0.real == file.real }) {
+            let loop = (chain.drop { $0.real != file.real } + [file]).map(\.display).joined(separator: " → ")
+            throw reader.error(node, "the stylesheet includes itself through \(loop); remove one include")
+        }
+        files += 1
+        guard files <= DocumentLimits.stylesheetIncludes else {
+            throw reader.error(
+                node,
+                "more than \(DocumentLimits.stylesheetIncludes) included stylesheets (the limit, DocumentLimits.stylesheetIncludes); merge some"
+            )
+        }
+    }
+
+    /// The styles read so far, each with what it extends applied beneath it; `extends` chains are
+    /// resolved without recursion, each style once.
+    func flattened() throws(DocumentError) -> Stylesheet {
         var flat: [String: Style] = [:]
         for name in raw.keys.sorted() where flat[name] == nil {
             // Up the chain to a style already flattened (or one that extends none), then back down.
@@ -327,20 +389,20 @@ enum StylesheetFile {
                     base = done
                     break
                 }
+                let entry = raw[current]!
                 if let at = position[current] {
-                    let loop = Array(chain[at...]) + [current]
-                    throw reader.error(
-                        raw[loop[0]]!.node,
+                    let loop = Array(chain[at...]) + [current], first = raw[loop[0]]!
+                    throw first.reader.error(
+                        first.node,
                         "style '\(loop[0])' extends itself through \(loop.joined(separator: " → ")); break the cycle")
                 }
-                let entry = raw[current]!
                 position[current] = chain.count
                 chain.append(current)
                 guard let parent = entry.extends else { break }
                 guard raw[parent] != nil else {
                     let names = raw.keys.sorted()
                     let list = names.prefix(20).joined(separator: ", ") + (names.count > 20 ? ", …" : "")
-                    throw reader.error(
+                    throw entry.reader.error(
                         entry.node,
                         "style '\(current)' extends '\(parent)', which the stylesheet does not define; styles: \(list)")
                 }
@@ -353,7 +415,7 @@ enum StylesheetFile {
                 below = style
             }
         }
-        return Stylesheet(styles: flat, source: file)
+        return Stylesheet(styles: flat, source: source)
     }
 
     private static func style(_ node: Node, _ r: NodeReader) throws(DocumentError) -> Entry {
@@ -377,7 +439,7 @@ enum StylesheetFile {
         s.alignment = try f["alignment"].map { (n: Node) throws(DocumentError) in try r.choice(n, TextAlignment.self) }
         return Entry(
             style: s, extends: try f["extends"].map { (n: Node) throws(DocumentError) in try r.string(n) },
-            node: f["extends"] ?? node)
+            node: f["extends"] ?? node, reader: r)
     }
 }
 

@@ -35,7 +35,8 @@ public struct Cell {
     public var detailTextLabel: View { part(CK_PART_DETAIL_TEXT_LABEL)! }
     /// The image at the left (`CK_PART_IMAGE_VIEW`); set its `imageName` to show one.
     public var imageView: View { part(CK_PART_IMAGE_VIEW)! }
-    /// The view subviews go in (`CK_PART_CONTENT_VIEW`); its frame's width is the cell's width in columns.
+    /// The view subviews go in (`CK_PART_CONTENT_VIEW`); its frame's width is the columns subviews show in:
+    /// the cell's width less the right margin and the accessory as set when read (ABI 1.2).
     public var contentView: View { part(CK_PART_CONTENT_VIEW)! }
     /// The custom accessory view, if `setAccessoryView` made one.
     public var accessoryView: View? { part(CK_PART_ACCESSORY_VIEW) }
@@ -223,6 +224,11 @@ public struct View {
     @discardableResult
     public func applyStyle(_ name: String) -> Bool { ck_apply_style(raw, name) == CK_OK }
 
+    /// Applies a style the stylesheet may not have (ABI 1.2): false, with no warning, if it has none.
+    /// On an older host it is `applyStyle`.
+    @discardableResult
+    public func applyOptionalStyle(_ name: String) -> Bool { ck_apply_optional_style(raw, name) == CK_OK }
+
     private func int(_ p: ck_view_property) -> Int64 { var v: Int64 = 0; _ = host.view_get_int(raw, p, &v); return v }
     private func setInt(_ p: ck_view_property, _ v: some BinaryInteger) {
         _ = host.view_set_int(raw, p, Int64(truncatingIfNeeded: v))
@@ -267,6 +273,42 @@ public struct RowData {
         var out: Int64 = 0
         return host.pointee.data_count(raw, keyPath, &out) == CK_OK ? Int(out) : nil
     }
+    /// The type of the value at `keyPath` (`data_type`, ABI 1.2); nil if there is none or the host is older.
+    public func type(_ keyPath: String) -> ck_data_type? {
+        guard hostHas(host, \.data_type), let read = host.pointee.data_type else { return nil }
+        var out: Int32 = 0
+        return read(raw, keyPath, &out) == CK_OK ? ck_data_type(rawValue: UInt32(out)) : nil
+    }
+    /// The string, number or bool at `keyPath` as text (`data_text`, ABI 1.2: numbers as JSON writes
+    /// them); nil if missing, null, a list or an object, or if the host is older.
+    public func text(_ keyPath: String) -> String? {
+        guard hostHas(host, \.data_text), let read = host.pointee.data_text else { return nil }
+        var out: UnsafePointer<CChar>?
+        guard read(raw, keyPath, &out) == CK_OK, let out else { return nil }
+        return String(cString: out)
+    }
+}
+
+// MARK: - Loading
+
+/// For a plugin's `cellkit_plugin_init`: refuses to load, saying why (ABI 1.2's `init_error`; an older
+/// host shows only the status). Return what it returns:
+///
+///     @_cdecl("cellkit_plugin_init")
+///     public func initialize(_ host: UnsafePointer<ck_host>?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?)
+///         -> ck_status
+///     {
+///         refuseToLoad(host, "no config at ~/.config/foo.yaml: run `foo --init`")
+///     }
+public func refuseToLoad(_ host: UnsafePointer<ck_host>?, _ message: String) -> ck_status {
+    guard let host else { return CK_ERR_REFUSED }
+    return ck_init_fail(host, message)
+}
+
+/// Whether the host's table reaches `entry` (CK_HOST_HAS in cellkit.h): it may be older than the header.
+func hostHas<T>(_ host: UnsafePointer<ck_host>, _ entry: KeyPath<ck_host, T>) -> Bool {
+    guard let offset = MemoryLayout<ck_host>.offset(of: entry) else { return false }
+    return Int(host.pointee.size) >= offset + MemoryLayout<T>.size
 }
 
 // MARK: - Colours

@@ -22,7 +22,7 @@ struct CLIConventionsTests {
 
     @Test("cellkit --version prints the version and the plugin ABI; --help shows them")
     func version() throws {
-        #expect(CellKitVersion.described == "\(CellKitVersion.current) (plugin ABI 1.1)")
+        #expect(CellKitVersion.described == "\(CellKitVersion.current) (plugin ABI 1.2)")
         let printed = try Fixtures.output(Fixtures.cellkit, ["--version"])
         #expect(printed == CellKitVersion.described + "\n")
         let help = try Fixtures.output(Fixtures.cellkit, ["--help"])

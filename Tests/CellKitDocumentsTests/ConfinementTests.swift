@@ -140,7 +140,7 @@ struct ConfinementTests {
             ["table.yaml": "stylesheet: ../shadow\nsections:\n  - {cell: Default, rows: 1}\n"],
             outside: ["shadow": secret])
         let message = box.failure(root: box.outer)
-        #expect(message == "<outer>/shadow:1:1: the stylesheet has a key that is not one of: styles")
+        #expect(message == "<outer>/shadow:1:1: the stylesheet has a key that is not one of: include, styles")
         try "a secret sentence\n".write(toFile: box.outer + "/shadow", atomically: true, encoding: .utf8)
         #expect(box.failure(root: box.outer) == "<outer>/shadow:1:1: expected the stylesheet (a mapping), found a text")
         // A mapping with other keys, and a YAML error with duplicate keys: neither quotes the file.
@@ -151,7 +151,7 @@ struct ConfinementTests {
         }
         #expect(
             box.failure(root: box.outer)
-                == "<outer>/shadow:1:1: a mapping here names a key twice; each key may appear once")
+                == "<outer>/shadow:2:1: a mapping here names a key twice (first at 1:1); each key may appear once")
     }
 
     @Test("a folder, FIFO or device where a file is expected is refused without blocking")

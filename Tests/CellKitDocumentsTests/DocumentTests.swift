@@ -100,6 +100,56 @@ struct DocumentTests {
                 == "styles.yaml:2:16: style 'a' extends 'nowhere', which the stylesheet does not define; styles: a")
     }
 
+    @Test("stylesheets include others: included first, a later style replaces, extends reaches across files")
+    func stylesheetIncludes() throws {
+        let files = [
+            "styles.yaml":
+                "include: [common/base.yaml]\nstyles:\n  title: {extends: base, top: 1}\n  shared: {left: 9}\n",
+            "common/base.yaml": "include: colors.yaml\nstyles:\n  base: {left: 2}\n  shared: {left: 1}\n",
+            "common/colors.yaml": "styles:\n  red: {textColor: '#FF0000'}\n",
+        ]
+        let table = try open("stylesheet: styles.yaml\nsections:\n  - {cell: Default, rows: 1}\n", files: files)
+        let styles = table.document.stylesheet.styles
+        #expect(styles["title"]?.left == 2 && styles["title"]?.top == 1)
+        #expect(styles["shared"]?.left == 9)  // the including file's own style wins
+        #expect(styles["red"] != nil)  // two levels down, read from the included file's folder
+        // A document may also name several stylesheets, read in order.
+        let listed = try open(
+            "stylesheet: [common/colors.yaml, styles.yaml]\nsections:\n  - {cell: Default, rows: 1}\n", files: files)
+        #expect(listed.document.stylesheet.styles["title"]?.left == 2)
+
+        // Errors name the including file and the include; paths as the document's folder shows them.
+        func failing(_ files: [String: String], name: String) throws -> String {
+            let folder = try Render.write(
+                files.merging(["table.yaml": "stylesheet: a.yaml\nsections: []\n"]) { a, _ in a }, name: name)
+            do { _ = try TableDocument(contentsOf: folder + "/table.yaml") } catch {
+                return "\(error)".replacingOccurrences(of: folder + "/", with: "")
+            }
+            return "no error"
+        }
+        let loop = ["a.yaml": "include: b.yaml\nstyles: {}\n", "b.yaml": "include: [a.yaml]\n"]
+        #expect(
+            try failing(loop, name: "includeLoop")
+                == "b.yaml:1:11: the stylesheet includes itself through a.yaml → b.yaml → a.yaml; remove one include")
+        let missing = try failing(["a.yaml": "include: [nope.yaml]\n"], name: "includeMissing")
+        #expect(missing.hasPrefix("a.yaml:1:11: ") && missing.contains("nope.yaml"), "\(missing)")
+        let outside = try failing(["a.yaml": "include: ../../etc/passwd\n"], name: "includeOutside")
+        #expect(outside.hasPrefix("a.yaml:1:10: ") && outside.contains("outside"), "\(outside)")
+    }
+
+    @Test("a duplicate key is reported where it is written again, naming the first")
+    func duplicateKeyPlace() throws {
+        #expect(
+            failure("title: a\nsections: []\ntitle: b\n")
+                == "table.yaml:3:1: duplicate key title (first at 1:1); each key may appear once")
+        #expect(
+            failure("sections:\n  - header: x\n    cell: Default\n    header: y\n    rows: 1\n")
+                == "table.yaml:4:5: duplicate key header (first at 2:5); each key may appear once")
+        #expect(
+            failure("sections:\n  - {cell: Default, rows: 1, cell: Other}\n")
+                == "table.yaml:2:30: duplicate key cell (first at 2:6); each key may appear once")
+    }
+
     @Test("JSON Lines rows stream; a bad line is reported at its line and column")
     func jsonLines() throws {
         let rows = (0..<50).map { #"{"cell": "Default", "text": "row \#($0)"}"# }.joined(separator: "\n") + "\n\n"

@@ -21,7 +21,7 @@ struct ResolutionTests {
         }
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch {
-            throw DocumentError(file: reader.file, yaml: error, quoting: true)
+            throw DocumentError(file: reader.file, yaml: error, quoting: true, text: text)
         }
         guard let node else { throw DocumentError(file: reader.file, line: 1, column: 1, "empty") }
         try YAMLGuard.walk(node, reader)

@@ -34,7 +34,7 @@ struct CompletionTests {
     func bash() throws {
         let folder = try Fixtures.folder()
         for file in ["t.yaml", "notes.txt", "libx.so"] {
-            FileManager.default.createFile(atPath: folder + "/" + file, contents: Data())
+            _ = FileManager.default.createFile(atPath: folder + "/" + file, contents: Data())
         }
         try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: false)
         let script = folder + "/cellkit.bash"

@@ -39,7 +39,12 @@ public enum Render {
     /// Writes `files` (name → contents) into a new folder; returns the folder.
     public static func write(_ files: [String: String], name: String = #function) throws -> String {
         let folder = try Fixtures.folder(name)
-        for (file, text) in files { try text.write(toFile: folder + "/" + file, atomically: true, encoding: .utf8) }
+        for (file, text) in files {
+            let path = folder + "/" + file  // a name with a slash is written into its subfolder
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
         return folder
     }
 }

@@ -35,6 +35,17 @@ public enum RowValue: Sendable, Equatable, Hashable {
         return current
     }
 
+    /// A string as it is, a number as JSON writes it (42, 4.5, 1e+21), a bool as `true` or `false`;
+    /// nil for null, a list or an object. What `data_text` answers (cellkit.h, ABI 1.2).
+    package var text: String? {
+        switch self {
+        case .string(let s): s
+        case .bool(let b): b ? "true" : "false"
+        case .number(let n): n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : "\(n)"
+        case .null, .list, .object: nil
+        }
+    }
+
     /// The name of the value's type, for error messages.
     package var typeName: String {
         switch self {

@@ -123,7 +123,7 @@ public struct CellLayout: Sendable {
     /// The images rows name; a name not in it draws a placeholder and a warning.
     var assets: AssetCatalog
     /// Columns of padding on each side of the content.
-    var padding = 1
+    var padding = Cell.margin
 
     /// A layout drawing images from `assets` (usually the document's `assets`).
     public init(assets: AssetCatalog) { self.assets = assets }
@@ -334,9 +334,9 @@ public struct CellLayout: Sendable {
                 role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), laidOut: glyph, textColor: color)
             right -= 1
         }
-        return LabelArea(
-            x: x, width: max(0, right - x), accessoryX: right + (accessory == nil ? 0 : 1), image: image,
-            accessory: accessory)
+        // Where subviews are cut: what hooks were told the content view's width is.
+        let clip = cell.subviewWidth(inRowWidth: width)  // right + 1 with an accessory, else right
+        return LabelArea(x: x, width: max(0, right - x), accessoryX: clip, image: image, accessory: accessory)
     }
 
     /// The glyph of a standard accessory, laid out once: a switch, as a dictionary hashed the

@@ -102,6 +102,22 @@ public final class Cell {
     /// The view between the image and the accessory; custom subviews live here.
     @inlinable public var contentView: View! { _contentView }
     @usableFromInline @exclusivity(unchecked) var _contentView: View!
+    /// Columns kept clear at each side of a row: the layout's margin.
+    public static let margin = 1
+
+    /// The columns subviews show in, from the row's left edge, in a row `width` columns wide: the width
+    /// less the right margin and the accessory as set now (a standard one takes a column, an accessory
+    /// view its width, at most a third of the row). What hooks read as the content view's frame.
+    public func subviewWidth(inRowWidth width: Int) -> Int {
+        var taken = Self.margin
+        if let view = accessoryView, !view.isHidden {
+            taken += min(view.frame.width, width / 3)
+        } else if accessoryType != .none {
+            taken += 1
+        }
+        return max(0, width - taken)
+    }
+
     /// The content view's subviews, in the order they were added (later ones draw on top).
     @inlinable public var subviews: [View] { _subviews }
     @usableFromInline @exclusivity(unchecked) var _subviews: [View] = []

@@ -8,6 +8,7 @@
 import CCellKit
 import CellKitModel
 import Foundation
+import Synchronization
 
 enum HostTable {
     /// The one table, built once and never freed: plugins keep pointers to it.
@@ -78,7 +79,14 @@ enum HostTable {
                 view.frame = Rect(frame)
                 view.owner.checkFrame(frame, of: view)
             } },
-            view_get_frame: { v, out in onView("view_get_frame", v) { out?.pointee = $0.frame.c } },
+            view_get_frame: { v, out in onView("view_get_frame", v) { view in
+                // The content view's width is worked out when read (cellkit.h: the content view's frame).
+                var frame = view.frame
+                if view === view.owner.contentView {
+                    frame.width = view.owner.subviewWidth(inRowWidth: view.owner.context.contentWidth)
+                }
+                out?.pointee = frame.c
+            } },
             row_data: { c in c.map { OpaquePointer($0) } },
             row_position: { c, out in onCell("row_position", c) { cell in
                 out?.pointee = ck_row_position(
@@ -128,7 +136,28 @@ enum HostTable {
                     view.owner.context.warn("\(view.owner.reuseIdentifier): \(error.message)")
                     throw error
                 }
-            } }
+            } },
+            init_error: { _, message in InitMessages.record(message) },
+            data_type: { d, path, out in onData("data_type", d, path) { _, value in out?.pointee = value.cType } },
+            data_text: { d, path, out in onData("data_text", d, path) { cell, value in
+                guard let text = value.text else { throw wrongType(value, "a string, a number or a bool") }
+                out?.pointee = cell.cString(text)
+            } },
+            view_apply_optional_style: { v, name in
+                // An answer, not a failure: a missing style sets last_error but is neither counted nor warned.
+                let styleName = name.map { String(cString: $0) }
+                return View.borrow(v) { view -> ck_status in
+                    guard view.owner.isOnHookThread else { return CK_ERR_WRONG_THREAD }
+                    guard let styleName else { return CK_ERR_INVALID_ARGUMENT }
+                    guard view.owner.context.stylesheet.has(styleName) else {
+                        view.owner._lastError = "no style '\(styleName)' (optional: not warned)"
+                        return CK_ERR_NOT_FOUND
+                    }
+                    return onView("view_apply_optional_style", v) { view in
+                        try view.owner.context.stylesheet.apply(styleName, to: view)
+                    }
+                } ?? CK_ERR_INVALID_ARGUMENT
+            }
         )
     }
 }
@@ -187,7 +216,9 @@ private func onData(
         do { try body(cell, value) } catch let error as WrongType {
             throw CellError(
                 status: CK_ERR_WRONG_TYPE,
-                message: "expected \(error.expected) at '\(path.debugDescriptionEscaped)', found \(error.found)")
+                message:
+                    "expected \(error.expected) at '\(path.debugDescriptionEscaped)' in row \(cell.indexPath), found \(error.found)"
+                    + (error.found == RowValue.number(0).typeName ? " (data_text reads it as text)" : ""))
         }
     }
 }
@@ -199,9 +230,61 @@ private struct MissingValue: Error {
 }
 
 /// A data read that found a value of another type; `onData` names the key in its message.
+/// The messages `init_error` records, by the thread running a plugin's `cellkit_plugin_init`:
+/// a thread has an entry only while it runs one, so a call from anywhere else records nothing.
+enum InitMessages {
+    private static let pending = Mutex<[UInt: String]>([:])
+    /// The most of a message kept, in bytes (cellkit.h: init_error).
+    static let limit = 512
+
+    /// Runs `body` (a plugin's init) with a slot for its message; returns the message it recorded.
+    static func collecting<T>(_ body: () -> T) -> (T, String?) {
+        let me = UInt(pthread_self())
+        pending.withLock { $0[me] = "" }
+        let result = body()
+        let message = pending.withLock { $0.removeValue(forKey: me) }
+        return (result, message.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    static func record(_ message: UnsafePointer<CChar>?) -> ck_status {
+        let me = UInt(pthread_self())
+        let text = message.map(kept) ?? ""
+        return pending.withLock { slots in
+            guard slots[me] != nil else { return CK_ERR_WRONG_THREAD }
+            slots[me] = text.isEmpty ? "(an empty message)" : text
+            return CK_ERR_REFUSED
+        }
+    }
+
+    /// At most `limit` bytes of `message`, cut back to a whole character, invalid UTF-8 replaced.
+    private static func kept(_ message: UnsafePointer<CChar>) -> String {
+        var bytes = Array(UnsafeRawBufferPointer(start: message, count: strnlen(message, limit)))
+        if bytes.count == limit, let lead = bytes.lastIndex(where: { $0 & 0xC0 != 0x80 }), bytes[lead] >= 0xC0 {
+            bytes.removeSubrange(lead...)  // a character the cut split
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
 private struct WrongType: Error {
     let expected: String
     let found: String
+}
+
+extension RowValue {
+    /// The value's `ck_data_type`, as `data_type` answers it.
+    fileprivate var cType: Int32 {
+        let type: ck_data_type
+        switch self {
+        case .null: type = CK_DATA_NULL
+        case .bool: type = CK_DATA_BOOL
+        case .number: type = CK_DATA_NUMBER
+        case .string: type = CK_DATA_STRING
+        case .list: type = CK_DATA_LIST
+        case .object: type = CK_DATA_OBJECT
+        }
+        return Int32(type.rawValue)
+    }
 }
 
 private func wrongType(_ value: RowValue, _ expected: String) -> WrongType {

@@ -4,6 +4,9 @@ import CCellKit
 import CellKitModel
 
 extension Stylesheet {
+    /// Whether the sheet has a style `name` (`view_apply_optional_style` asks before applying).
+    func has(_ name: String) -> Bool { styles[name] != nil }
+
     /// Applies the style `name` to `view`; throws for an unknown name.
     func apply(_ name: String, to view: View) throws(CellError) {
         guard let style = styles[name] else {

@@ -2,6 +2,7 @@
 
 import CCellKit
 import CellKitModel
+import CellKitText
 import Foundation
 
 /// A plugin mapped into the process, its ABI checked and its init run.
@@ -56,9 +57,10 @@ final class LoadedPlugin: @unchecked Sendable {  // immutable after init
         guard let raw = DynamicLibrary.symbol(handle, CK_INIT_SYMBOL) else { return nil }
         let initialize = unsafeBitCast(raw, to: ck_plugin_init_fn.self)
         var context: UnsafeMutableRawPointer?
-        let status = initialize(HostTable.pointer, &context)
+        let (status, message) = InitMessages.collecting { initialize(HostTable.pointer, &context) }
         guard status == CK_OK else {
-            throw .loadFailed(path: path, reason: "\(CK_INIT_SYMBOL) refused to start (status \(status.rawValue))")
+            let why = message.map { ": " + TextSanitizer.visible($0) } ?? " (status \(status.rawValue))"
+            throw .loadFailed(path: path, reason: "\(CK_INIT_SYMBOL) refused to start\(why)")
         }
         return context
     }

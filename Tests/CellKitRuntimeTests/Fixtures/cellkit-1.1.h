@@ -1,0 +1,449 @@
+/*
+ * cellkit.h — the one header a CellKit cell plugin includes.
+ *
+ * A plugin is a shared library that exports C functions named after a cell
+ * identifier. The host finds them in the library's ELF symbol table, so
+ * `cellkit list` can show a plugin without running any of its code, and calls
+ * them when a table needs a cell of that type. Plugins never link against the
+ * host: everything they can do to a cell goes through `cell->host`, a
+ * versioned, append-only table of functions (the pattern of SQLite's
+ * sqlite3ext.h). Build a plugin with nothing but a C compiler:
+ *
+ *     cc -shared -fPIC -I <dir of cellkit.h> plugin.c -o libplugin.so
+ *
+ * or, after `cellkit sdk install` (which installs this header and cellkit.pc):
+ *
+ *     cc -shared -fPIC $(pkg-config --cflags cellkit) plugin.c -o libplugin.so
+ *
+ * C++ works too (g++ or clang++, C++11 or later): the declarations here have
+ * C linkage, and CK_PLUGIN, CK_SIGNATURE and CK_EXPORT give a .cpp file's
+ * descriptor, signatures and hooks C names and external linkage. Mark every
+ * hook CK_EXPORT, and let no C++ exception leave a hook: the host is C code
+ * and cannot unwind one.
+ *
+ * ---------------------------------------------------------------------------
+ * THE NAMING RULE
+ *
+ * For a cell identifier <Id> a plugin may export, each optional but at least
+ * one of the first two:
+ *
+ *     void   initCellFor<Id>(ck_cell *cell, ck_index_path indexPath);
+ *            runs once, when a new cell of the type is made;
+ *     void   customizeCellFor<Id>(ck_cell *cell, ck_index_path indexPath);
+ *            runs every time a cell is handed out for a row;
+ *     double heightForCellFor<Id>(ck_cell *cell, ck_index_path indexPath);
+ *            returns the row's height in lines, after customize ran
+ *            (1..CK_MAX_ROW_HEIGHT; <= 0 for the table's default);
+ *     void   prepareCellForReuseFor<Id>(ck_cell *cell, ck_index_path indexPath);
+ *            runs when a used cell goes back to the reuse pool.
+ *
+ * <Id> is an ASCII letter followed by ASCII letters, digits or underscores,
+ * at most 64 characters. The host refuses any other identifier before it
+ * builds a symbol name from it.
+ *
+ * A hook may take other parameters than (cell, indexPath). It then exports
+ * a signature string beside itself, named cellkit_signature_<hook>:
+ *
+ *     CK_SIGNATURE(customizeCellForBar, "void (cell, section, row, data)");
+ *
+ * Parameters come from: cell (ck_cell *), indexPath (ck_index_path),
+ * section and row (int64_t), data (const ck_data *), host (const ck_host *),
+ * context (void *, what cellkit_plugin_init stored). The return type is void,
+ * except for heightForCellFor<Id>, which returns double, float or int32_t.
+ * The host calls a list of at most six argument words (indexPath takes two,
+ * every other parameter one) through a typed pointer, the words in registers;
+ * a longer list through libffi.
+ *
+ * Every plugin exports one descriptor, made with CK_PLUGIN(name, version,
+ * description). Its ABI version is checked before any hook runs: the major
+ * must equal the host's, the minor must not exceed it.
+ * ---------------------------------------------------------------------------
+ */
+#ifndef CELLKIT_H
+#define CELLKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ABI 1.1 (1.1 added view_apply_style). A new host function or property raises the minor; the major
+ * changes only if an existing entry ever had to change, which it must not. */
+#define CK_ABI_MAJOR 1
+#define CK_ABI_MINOR 1
+
+/* CK_EXPORT: a hook or descriptor the host finds by name in the ELF symbol table. Under C++ it
+ * also gives C linkage (no name mangling) and external linkage (a namespace-scope const is
+ * otherwise internal in C++), so a .cpp plugin exports the same symbols as a .c one. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CK_VISIBLE __attribute__((visibility("default"), used))
+#else
+#define CK_VISIBLE
+#endif
+#ifdef __cplusplus
+#define CK_EXPORT extern "C" CK_VISIBLE
+#else
+#define CK_EXPORT CK_VISIBLE
+#endif
+
+/* A compile-time check: static_assert in C++ (11 or later), _Static_assert in C (11 or later). */
+#ifdef __cplusplus
+#define CK_STATIC_ASSERT(condition, message) static_assert(condition, message)
+#else
+#define CK_STATIC_ASSERT(condition, message) _Static_assert(condition, message)
+#endif
+
+/* ---- Values ------------------------------------------------------------ */
+
+/** Where a row is: its section and its row within that section. */
+typedef struct ck_index_path {
+    int64_t section;
+    int64_t row;
+} ck_index_path;
+
+/** A rectangle in character cells: x and width in columns, y and height in lines. */
+typedef struct ck_rect {
+    int32_t x, y, width, height;
+} ck_rect;
+
+/** A colour as 0xRRGGBBAA. CK_COLOR_NONE (0) means "not set: use the default". */
+typedef uint32_t ck_color;
+#define CK_COLOR_NONE 0x00000000u
+#define CK_RGB(r, g, b) ((ck_color)(((uint32_t)(r) << 24) | ((uint32_t)(g) << 16) | ((uint32_t)(b) << 8) | 0xFFu))
+
+/** Where the row stands in its section (seed 000 picks backgrounds by it). */
+typedef struct ck_row_position {
+    int64_t section;
+    int64_t row;
+    int64_t rows_in_section;
+    int32_t is_first;
+    int32_t is_last;
+} ck_row_position;
+
+/** Status returned by host functions. Anything but CK_OK leaves the target
+ *  unchanged and records a message that host->last_error(cell) returns.
+ *  (CK_ERR_WRONG_THREAD records none: see THREADS below.) */
+typedef enum ck_status {
+    CK_OK = 0,
+    CK_ERR_INVALID_ARGUMENT = 1, /* a NULL handle, an out-of-range value */
+    CK_ERR_TAG_ZERO = 2,         /* tag 0 is every view's default tag */
+    CK_ERR_DUPLICATE_TAG = 3,    /* the cell already has a view with that tag */
+    CK_ERR_NOT_FOUND = 4,        /* no view with that tag, no value at that key path */
+    CK_ERR_WRONG_TYPE = 5,       /* the value exists but has another type */
+    CK_ERR_UNKNOWN_PROPERTY = 6, /* the property is not one of this target's */
+    CK_ERR_READ_ONLY = 7,        /* the property can be read, not set */
+    CK_ERR_WRONG_THREAD = 8,     /* called from a thread that is not running the cell's hook (THREADS) */
+    CK_ERR_LIMIT = 9             /* a per-cell budget is spent, e.g. CK_MAX_SUBVIEWS (LIMITS) */
+} ck_status;
+
+/* ---- Limits --------------------------------------------------------------
+ *
+ * The host keeps every value a plugin gives it within these ranges, so no
+ * plugin can make a table stall, allocate without bound or crash. A value
+ * outside its range is CLAMPED to the nearest end (the call returns CK_OK);
+ * a double that is not finite (inf, NaN) is IGNORED (CK_ERR_INVALID_ARGUMENT,
+ * the target unchanged). Either way the table's warnings say so, once per
+ * hook and limit, naming the plugin file, the hook and the first row:
+ *
+ *     libbig.so: customizeCellForBig set a row height of 1e+19 at row 0.3;
+ *     clamped to 200 lines (rows are 1 to 200 lines tall)
+ *
+ *   row height (CK_CELL_ROW_HEIGHT, a height hook's answer)  1 .. 200 lines;
+ *              0 (or, from a height hook, anything <= 0) means "the table's
+ *              default"; a negative CK_CELL_ROW_HEIGHT is ignored; a row as
+ *              tall as its content is cut at 200 lines too
+ *   frames (add_subview, set_accessory_view, view_set_frame)
+ *              x and y -10000 .. 10000, width and height 0 .. 10000; drawn
+ *              clipped to the row
+ *   indentation level 0 .. 10000; indentation width 0 .. 10000 columns
+ *   font size 1 .. 1000 points
+ *   number of lines 0 .. 200 (0: as many as fit)
+ *   text (CK_VIEW_TEXT, and any string a hook sets) at most CK_MAX_TEXT_BYTES
+ *              bytes: a longer one is cut at a UTF-8 character boundary
+ *   subviews   at most CK_MAX_SUBVIEWS a cell: add_subview past it returns
+ *              NULL, and last_error says why (status CK_ERR_LIMIT)
+ * ------------------------------------------------------------------------- */
+#define CK_MAX_ROW_HEIGHT 200
+#define CK_MAX_FRAME_EXTENT 10000
+#define CK_MAX_INDENTATION 10000
+#define CK_MAX_FONT_SIZE 1000
+#define CK_MAX_NUMBER_OF_LINES 200
+#define CK_MAX_TEXT_BYTES 65536
+#define CK_MAX_SUBVIEWS 256
+
+/* ---- Threads -------------------------------------------------------------
+ *
+ * A cell, its views and its row data may be used only by the thread running
+ * one of the cell's hooks, while it runs. A plugin may start threads of its
+ * own, but they must not call the host: a host call from any other thread is
+ * refused with CK_ERR_WRONG_THREAD (NULL from cell_part, add_subview,
+ * set_accessory_view and view_with_tag) and touches nothing, and
+ * host->last_error(cell) from that thread returns a fixed message explaining
+ * this rule. Hand results back to the hook's thread (join the worker inside
+ * the hook) and make the host calls there.
+ * ------------------------------------------------------------------------- */
+
+typedef enum ck_cell_style {
+    CK_STYLE_DEFAULT = 0,  /* image, text label */
+    CK_STYLE_SUBTITLE = 1, /* image, text label above a smaller detail label */
+    CK_STYLE_VALUE1 = 2,   /* text label left, detail label right-aligned */
+    CK_STYLE_VALUE2 = 3    /* small right-aligned text label, detail label beside it */
+} ck_cell_style;
+
+typedef enum ck_selection_style {
+    CK_SELECTION_NONE = 0,
+    CK_SELECTION_BLUE = 1,
+    CK_SELECTION_GRAY = 2,
+    CK_SELECTION_DEFAULT = 3
+} ck_selection_style;
+
+typedef enum ck_accessory_type {
+    CK_ACCESSORY_NONE = 0,
+    CK_ACCESSORY_DISCLOSURE_INDICATOR = 1,
+    CK_ACCESSORY_CHECKMARK = 2,
+    CK_ACCESSORY_DETAIL_BUTTON = 3
+} ck_accessory_type;
+
+typedef enum ck_text_alignment {
+    CK_ALIGN_NATURAL = 0,
+    CK_ALIGN_LEFT = 1,
+    CK_ALIGN_CENTER = 2,
+    CK_ALIGN_RIGHT = 3
+} ck_text_alignment;
+
+typedef enum ck_line_break_mode {
+    CK_BREAK_WORD_WRAP = 0,
+    CK_BREAK_CHAR_WRAP = 1,
+    CK_BREAK_CLIP = 2,
+    CK_BREAK_TRUNCATE_HEAD = 3,
+    CK_BREAK_TRUNCATE_TAIL = 4,
+    CK_BREAK_TRUNCATE_MIDDLE = 5
+} ck_line_break_mode;
+
+typedef enum ck_font_weight {
+    CK_WEIGHT_REGULAR = 0,
+    CK_WEIGHT_LIGHT = 1,
+    CK_WEIGHT_MEDIUM = 2,
+    CK_WEIGHT_SEMIBOLD = 3,
+    CK_WEIGHT_BOLD = 4
+} ck_font_weight;
+
+typedef enum ck_view_kind {
+    CK_VIEW_PLAIN = 0,
+    CK_VIEW_LABEL = 1,
+    CK_VIEW_IMAGE = 2
+} ck_view_kind;
+
+/** The standard parts of a cell (seed 000: UITableViewCell's subviews). */
+typedef enum ck_cell_part {
+    CK_PART_TEXT_LABEL = 0,
+    CK_PART_DETAIL_TEXT_LABEL = 1,
+    CK_PART_IMAGE_VIEW = 2,
+    CK_PART_CONTENT_VIEW = 3,        /* its frame's width is the cell's width in columns */
+    CK_PART_ACCESSORY_VIEW = 4 /* NULL until set_accessory_view made one */
+} ck_cell_part;
+
+/** Properties of a cell. The comment names the getter/setter pair to use. */
+typedef enum ck_cell_property {
+    CK_CELL_STYLE = 0,                   /* int: ck_cell_style */
+    CK_CELL_SELECTION_STYLE = 1,         /* int: ck_selection_style */
+    CK_CELL_ACCESSORY_TYPE = 2,          /* int: ck_accessory_type */
+    CK_CELL_INDENTATION_LEVEL = 3,       /* int: 0 or more */
+    CK_CELL_INDENTATION_WIDTH = 4,       /* int: columns per level, 0 or more */
+    CK_CELL_ROW_HEIGHT = 5,              /* double: lines, 1..CK_MAX_ROW_HEIGHT; 0 = the table's default */
+    CK_CELL_BACKGROUND_COLOR = 6,        /* int: ck_color */
+    CK_CELL_SELECTED_BACKGROUND_COLOR = 7, /* int: ck_color */
+    CK_CELL_BACKGROUND_IMAGE = 8,        /* string: an image name */
+    CK_CELL_SELECTED_BACKGROUND_IMAGE = 9, /* string: an image name */
+    CK_CELL_REUSE_IDENTIFIER = 10        /* string, read-only */
+} ck_cell_property;
+
+/** Properties of a view. Label properties apply to label views only. */
+typedef enum ck_view_property {
+    CK_VIEW_TAG = 0,                  /* int, read-only: set when the view is added */
+    CK_VIEW_KIND = 1,                 /* int, read-only: ck_view_kind */
+    CK_VIEW_HIDDEN = 2,               /* int: 0 or 1 */
+    CK_VIEW_BACKGROUND_COLOR = 3,     /* int: ck_color */
+    CK_VIEW_TEXT = 4,                 /* string, label: UTF-8 text */
+    CK_VIEW_FONT_SIZE = 5,            /* double, label: points, 17 by default */
+    CK_VIEW_FONT_WEIGHT = 6,          /* int, label: ck_font_weight */
+    CK_VIEW_TEXT_COLOR = 7,           /* int, label: ck_color */
+    CK_VIEW_HIGHLIGHTED_TEXT_COLOR = 8, /* int, label: ck_color when the row is selected */
+    CK_VIEW_ALIGNMENT = 9,            /* int, label: ck_text_alignment */
+    CK_VIEW_LINE_BREAK_MODE = 10,     /* int, label: ck_line_break_mode */
+    CK_VIEW_NUMBER_OF_LINES = 11,     /* int, label: 0 = as many as fit */
+    CK_VIEW_IMAGE_NAME = 12           /* string, image: a name from the asset catalog */
+} ck_view_property;
+
+/* ---- Handles ------------------------------------------------------------ */
+
+typedef struct ck_host ck_host;
+
+/** A cell. The host owns it; a hook may use it only while it runs. */
+typedef struct ck_cell {
+    const ck_host *host; /* the function table: everything a hook can do */
+    void *host_private;  /* the host's; never touch */
+} ck_cell;
+
+/** A view inside a cell (a part or a subview). Valid as long as its cell. */
+typedef struct ck_view {
+    const ck_host *host;
+    void *host_private;
+} ck_view;
+
+/** The row's data: read it through host->data_*. */
+typedef struct ck_data ck_data;
+
+/* ---- The host's function table (append-only) ---------------------------- */
+
+/**
+ * Handed to every hook through cell->host (and view->host). Entries are only
+ * ever added at the end, with a new minor version; `size` is the table's size
+ * as the host built it, so a plugin compiled against a newer header can test
+ * CK_HOST_HAS(host, entry) before using an entry the host may not have.
+ */
+struct ck_host {
+    uint32_t abi_major;
+    uint32_t abi_minor;
+    uint32_t size;
+
+    /* -- 1.0: cells -- */
+    ck_status (*cell_set_int)(ck_cell *cell, ck_cell_property property, int64_t value);
+    ck_status (*cell_get_int)(ck_cell *cell, ck_cell_property property, int64_t *out);
+    ck_status (*cell_set_double)(ck_cell *cell, ck_cell_property property, double value);
+    ck_status (*cell_get_double)(ck_cell *cell, ck_cell_property property, double *out);
+    /* A string copied by the host. A string read back is valid until the hook returns. */
+    ck_status (*cell_set_string)(ck_cell *cell, ck_cell_property property, const char *value);
+    ck_status (*cell_get_string)(ck_cell *cell, ck_cell_property property, const char **out);
+    ck_view *(*cell_part)(ck_cell *cell, ck_cell_part part);
+    /** Makes the custom accessory view (replacing the accessory type's glyph). */
+    ck_view *(*set_accessory_view)(ck_cell *cell, ck_view_kind kind, ck_rect frame);
+
+    /* -- 1.0: the content view's subviews -- */
+    /** Adds a subview with a tag >= 1; NULL on error (tag 0, a duplicate tag). */
+    ck_view *(*add_subview)(ck_cell *cell, ck_view_kind kind, ck_rect frame, int32_t tag);
+    /** The subview with this tag, or NULL. */
+    ck_view *(*view_with_tag)(ck_cell *cell, int32_t tag);
+
+    /* -- 1.0: views -- */
+    ck_status (*view_set_int)(ck_view *view, ck_view_property property, int64_t value);
+    ck_status (*view_get_int)(ck_view *view, ck_view_property property, int64_t *out);
+    ck_status (*view_set_double)(ck_view *view, ck_view_property property, double value);
+    ck_status (*view_get_double)(ck_view *view, ck_view_property property, double *out);
+    ck_status (*view_set_string)(ck_view *view, ck_view_property property, const char *value);
+    ck_status (*view_get_string)(ck_view *view, ck_view_property property, const char **out);
+    ck_status (*view_set_frame)(ck_view *view, ck_rect frame);
+    ck_status (*view_get_frame)(ck_view *view, ck_rect *out);
+
+    /* -- 1.0: the row -- */
+    const ck_data *(*row_data)(ck_cell *cell);
+    ck_status (*row_position)(ck_cell *cell, ck_row_position *out);
+    /* Key paths are dot-separated; a number indexes a list: "logos.0". "" is the row's data itself. */
+    ck_status (*data_string)(const ck_data *data, const char *key_path, const char **out);
+    ck_status (*data_number)(const ck_data *data, const char *key_path, double *out);
+    ck_status (*data_bool)(const ck_data *data, const char *key_path, int32_t *out);
+    ck_status (*data_count)(const ck_data *data, const char *key_path, int64_t *out);
+
+    /* -- 1.0: errors -- */
+    /** The message of the last failed call on this cell, or NULL. */
+    const char *(*last_error)(ck_cell *cell);
+
+    /* -- 1.1: stylesheets -- */
+    /** Applies the table stylesheet's style `name` (frame, font, colour, line
+     *  break, lines, alignment) to the view. CK_ERR_NOT_FOUND for an unknown
+     *  style; the renderer also warns about it once. */
+    ck_status (*view_apply_style)(ck_view *view, const char *name);
+};
+
+/** True if the host's table has `entry` (it may be older than this header). */
+#define CK_HOST_HAS(host, entry) \
+    ((host)->size >= offsetof(ck_host, entry) + sizeof(((ck_host *)0)->entry))
+
+/* ---- What a plugin exports --------------------------------------------- */
+
+/** The descriptor. Plain bytes, no pointers: the host reads it straight from the file. */
+typedef struct ck_plugin_descriptor {
+    char magic[8]; /* "CKPLUGIN" */
+    uint32_t abi_major;
+    uint32_t abi_minor;
+    char name[64];
+    char version[32];
+    char description[160];
+} ck_plugin_descriptor;
+
+#define CK_DESCRIPTOR_SYMBOL "cellkit_plugin"
+#define CK_SIGNATURE_PREFIX "cellkit_signature_"
+
+/** Declares the plugin. Use once per plugin, at file scope. */
+#define CK_PLUGIN(name, version, description)                                                   \
+    CK_STATIC_ASSERT(sizeof(name) <= 64, "CK_PLUGIN: name longer than 63 bytes");                 \
+    CK_STATIC_ASSERT(sizeof(version) <= 32, "CK_PLUGIN: version longer than 31 bytes");           \
+    CK_STATIC_ASSERT(sizeof(description) <= 160, "CK_PLUGIN: description longer than 159 bytes"); \
+    CK_EXPORT const ck_plugin_descriptor cellkit_plugin = {                                     \
+        {'C', 'K', 'P', 'L', 'U', 'G', 'I', 'N'}, CK_ABI_MAJOR, CK_ABI_MINOR, name, version, description}
+
+/** Declares the parameter list of `hook` (see THE NAMING RULE above). */
+#define CK_SIGNATURE(hook, text) \
+    CK_EXPORT const char cellkit_signature_##hook[] = text
+
+/**
+ * Optional: runs once, right after the plugin is loaded and its ABI checked.
+ * Whatever it stores in *context is passed to hooks that declare `context`.
+ * Return CK_OK, or anything else to refuse loading.
+ */
+typedef ck_status (*ck_plugin_init_fn)(const ck_host *host, void **context);
+#define CK_INIT_SYMBOL "cellkit_plugin_init"
+
+/* ---- Conveniences for C plugins ----------------------------------------- */
+
+static inline ck_view *ck_text_label(ck_cell *c) { return c->host->cell_part(c, CK_PART_TEXT_LABEL); }
+static inline ck_view *ck_detail_text_label(ck_cell *c) { return c->host->cell_part(c, CK_PART_DETAIL_TEXT_LABEL); }
+static inline ck_view *ck_image_view(ck_cell *c) { return c->host->cell_part(c, CK_PART_IMAGE_VIEW); }
+static inline ck_status ck_set_text(ck_view *v, const char *s) { return v->host->view_set_string(v, CK_VIEW_TEXT, s); }
+static inline ck_status ck_set_image(ck_view *v, const char *n) { return v->host->view_set_string(v, CK_VIEW_IMAGE_NAME, n); }
+static inline ck_status ck_set_text_color(ck_view *v, ck_color c) { return v->host->view_set_int(v, CK_VIEW_TEXT_COLOR, c); }
+static inline ck_status ck_set_font(ck_view *v, double size, ck_font_weight w) {
+    ck_status s = v->host->view_set_double(v, CK_VIEW_FONT_SIZE, size);
+    return s != CK_OK ? s : v->host->view_set_int(v, CK_VIEW_FONT_WEIGHT, w);
+}
+static inline ck_status ck_set_alignment(ck_view *v, ck_text_alignment a) { return v->host->view_set_int(v, CK_VIEW_ALIGNMENT, a); }
+static inline ck_status ck_set_accessory(ck_cell *c, ck_accessory_type a) { return c->host->cell_set_int(c, CK_CELL_ACCESSORY_TYPE, a); }
+/* ABI 1.1; on an older host, says CK_ERR_UNKNOWN_PROPERTY instead of crashing. */
+static inline ck_status ck_apply_style(ck_view *v, const char *name) {
+    return CK_HOST_HAS(v->host, view_apply_style) ? v->host->view_apply_style(v, name) : CK_ERR_UNKNOWN_PROPERTY;
+}
+
+/* ---- A complete plugin ---------------------------------------------------
+ *
+ *  #include <stdio.h>
+ *  #include "cellkit.h"
+ *
+ *  CK_PLUGIN("Foobar", "1.0.0", "Seed 004: centred blue rows");
+ *
+ *  // Once per new cell: the look shared by every Foobar row.
+ *  CK_EXPORT void initCellForFoobar(ck_cell *cell, ck_index_path ip) {
+ *      (void)ip;
+ *      ck_view *label = ck_text_label(cell);
+ *      ck_set_alignment(label, CK_ALIGN_CENTER);
+ *      ck_set_text_color(label, CK_RGB(0, 0, 255));
+ *      ck_set_font(label, 16, CK_WEIGHT_BOLD);
+ *  }
+ *
+ *  // Every time a cell is handed out: this row's content.
+ *  CK_EXPORT void customizeCellForFoobar(ck_cell *cell, ck_index_path ip) {
+ *      char text[32];
+ *      snprintf(text, sizeof text, "Row: %lld", (long long)ip.row);
+ *      ck_set_text(ck_text_label(cell), text);
+ *  }
+ *
+ *  // Another parameter list (one word: called with it in a register).
+ *  CK_SIGNATURE(heightForCellForFoobar, "double (row)");
+ *  CK_EXPORT double heightForCellForFoobar(int64_t row) { return row == 0 ? 2 : 1; }
+ * ------------------------------------------------------------------------- */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CELLKIT_H */
