@@ -18,7 +18,9 @@ func swiftPlugin(_ name: String) -> [Target] {
     ]
 }
 
-let cPlugins = ["FoobarCells", "ProjectCells", "BenchmarkCells"]
+// Plugins/BenchmarkCells is not among them: the benchmarks, the tests and the sanitizers build it
+// where they need it, so that it is never installed beside a user's `cellkit`.
+let cPlugins = ["FoobarCells", "ProjectCells"]
 let swiftPlugins = ["ContactsCells", "DrawnCells"]
 
 let package = Package(

@@ -10,7 +10,11 @@ import Foundation
 @main
 enum Benchmarks {
     static func main() {
-        switch CommandLine.arguments.dropFirst().first ?? "dispatch" {
+        let benchmark = CommandLine.arguments.dropFirst().first ?? "dispatch"
+        if ["dispatch", "render", "list", "startup"].contains(benchmark) {
+            failing("cellkit-bench") { try BenchmarkPlugin.install() }
+        }
+        switch benchmark {
         case "dispatch": failing("cellkit-bench") { try DispatchBenchmark.run() }
         case "render":
             failing("cellkit-bench render") { try RenderBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }

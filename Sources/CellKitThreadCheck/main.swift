@@ -11,8 +11,9 @@
 //
 //     cellkit-threadcheck [--plugin-dir DIR] [--threads N] [--rows N] [--also IDENTIFIER]… [--canary]
 //
-// DIR defaults to this executable's folder, where `swift build` puts the C
-// plugins FoobarCells and BenchmarkCells. `--also` resolves further identifiers
+// DIR defaults to this executable's folder, where `swift build` puts the C plugin
+// FoobarCells; BenchmarkCells is built there by Scripts/sanitizers.sh (it is no
+// package product, so it never sits beside a user's cellkit). `--also` resolves further identifiers
 // in every thread and runs their rows unchecked (for trying other plugins).
 // Then a long data file is read ahead on a helper thread (ReadAhead.swift).
 // `--canary` races on purpose (all threads increment one unlocked counter) and
@@ -273,7 +274,8 @@ for name in checked.map(\.name) + options.extra {
         fail(
             """
             cellkit-threadcheck: no plugin in \(options.pluginDirectory) provides '\(name)'.
-            Build the C plugins beside this tool: swift build --product FoobarCells --product BenchmarkCells (same --sanitize and --scratch-path)
+            Build the C plugins beside this tool: swift build --product FoobarCells (same --sanitize and --scratch-path), and
+            cc -shared -fPIC -I Sources/CCellKit/include Plugins/BenchmarkCells/BenchmarkCells.c -o \(options.pluginDirectory)/libBenchmarkCells.so
             """, status: 2)
     }
     pluginPaths.insert(registry.catalog.plugin(at: registration.pluginIndex).path)

@@ -43,6 +43,13 @@ struct CLIConventionsTests {
         #expect(settings.optionWarnings.isEmpty, "\(settings.optionWarnings)")
     }
 
+    @Test("the plugins beside the built cellkit are the examples only: the benchmarks' own are not installed")
+    func noBenchmarkPlugins() throws {
+        let listed = try Fixtures.output(Fixtures.cellkit, ["list", "--plugin-path", Fixtures.buildDirectory])
+        #expect(listed.contains("FoobarCells"), "\(listed)")
+        #expect(!listed.contains("BenchmarkCells") && !listed.contains("BenchAlpha"), "\(listed)")
+    }
+
     @Test("An explicit --format wins over the extension, and a mismatch warns")
     func explicitFormatWins() throws {
         let mismatch = try settings(["render", "t.yaml", "--format", "text", "--output", "t.html"])

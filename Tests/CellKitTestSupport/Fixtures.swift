@@ -68,6 +68,21 @@ public enum Fixtures {
         return output
     }
 
+    /// A folder holding `Plugins/BenchmarkCells` built with `cc`, once per test process: it is no
+    /// package product (it would sit beside every user's `cellkit`).
+    public static let benchmarkPlugins: String = {
+        let folder = root + "/benchmark-plugins"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let source = try String(
+                contentsOfFile: repositoryRoot + "/Plugins/BenchmarkCells/BenchmarkCells.c", encoding: .utf8)
+            try compileC(source, name: "BenchmarkCells", in: folder)
+        } catch {
+            fatalError("cannot build Plugins/BenchmarkCells for the tests: \(error)")
+        }
+        return folder
+    }()
+
     /// A registry over exactly `paths` (folders or files), in that order.
     public static func registry(_ paths: [String], allowUnsafe: Bool = false) -> CellRegistry {
         CellRegistry(options: options(paths, allowUnsafe: allowUnsafe))

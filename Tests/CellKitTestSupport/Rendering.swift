@@ -12,8 +12,8 @@ public enum Render {
     /// A path under Manifests/Tables, relative to the root (so errors and output carry no machine paths).
     public static func manifest(_ name: String) -> String { root + "/Manifests/Tables/" + name }
 
-    /// One registry over the package's built plugins, shared by the rendering tests.
-    public static let registry = Fixtures.registry([Fixtures.buildDirectory])
+    /// One registry over the package's built plugins and BenchmarkCells, shared by the rendering tests.
+    public static let registry = Fixtures.registry([Fixtures.buildDirectory, Fixtures.benchmarkPlugins])
 
     /// The library's formats.
     public typealias Format = DocumentRender.Format
