@@ -69,8 +69,8 @@
 extern "C" {
 #endif
 
-/* ABI 1.2 (1.1 added view_apply_style; 1.2 init_error, data_type, data_text and
- * view_apply_optional_style). A new host function or property raises the minor; the major changes
+/* ABI 1.2 (1.1 added view_apply_style; 1.2 init_error, data_type, data_text,
+ * view_apply_optional_style and CK_ACCESSORY_DETAIL_DISCLOSURE_BUTTON). A new host function or property raises the minor; the major changes
  * only if an existing entry ever had to change, which it must not. */
 #define CK_ABI_MAJOR 1
 #define CK_ABI_MINOR 2
@@ -205,7 +205,8 @@ typedef enum ck_accessory_type {
     CK_ACCESSORY_NONE = 0,
     CK_ACCESSORY_DISCLOSURE_INDICATOR = 1,
     CK_ACCESSORY_CHECKMARK = 2,
-    CK_ACCESSORY_DETAIL_BUTTON = 3
+    CK_ACCESSORY_DETAIL_BUTTON = 3,
+    CK_ACCESSORY_DETAIL_DISCLOSURE_BUTTON = 4 /* 1.2: the info button and the chevron */
 } ck_accessory_type;
 
 typedef enum ck_text_alignment {

@@ -38,6 +38,18 @@ public enum AccessoryType: Int32, CaseIterable, Sendable, Codable {
     case checkmark
     /// A tinted "ⓘ" (`CK_ACCESSORY_DETAIL_BUTTON`).
     case detailButton
+    /// A tinted "ⓘ" then a grey "›": details, and the row leads somewhere
+    /// (`CK_ACCESSORY_DETAIL_DISCLOSURE_BUTTON`, ABI 1.2; UIKit's detailDisclosureButton).
+    case detailDisclosureButton
+
+    /// The columns the standard accessory's glyph takes at the right of the row.
+    public var columns: Int {
+        switch self {
+        case .none: 0
+        case .disclosureIndicator, .checkmark, .detailButton: 1
+        case .detailDisclosureButton: 2
+        }
+    }
 }
 
 /// Horizontal text alignment in a label (C `ck_text_alignment`).

@@ -133,6 +133,8 @@ public struct CellLayout: Sendable {
         static let secondaryText = Color(red: 0x8E, green: 0x8E, blue: 0x93)
         static let tint = Color(red: 0x00, green: 0x7A, blue: 0xFF)
         static let selectedGray = Color(red: 0xD1, green: 0xD1, blue: 0xD6)
+        /// Text and glyphs on the blue selection.
+        static let onTint = Color(red: 0xFF, green: 0xFF, blue: 0xFF)
         static let accessory = Color(red: 0xC7, green: 0xC7, blue: 0xCC)
     }
 
@@ -150,8 +152,12 @@ public struct CellLayout: Sendable {
         var labels = 0
         // The cell holds its labels: `unowned(unsafe)` spares a retain and release of each per row.
         unowned(unsafe) let textLabel = cell.textLabel!, detailTextLabel = cell.detailTextLabel!
-        let text = lineCount(textLabel, width: area.width, memo: &memo)
-        let detail = lineCount(detailTextLabel, width: area.width, memo: &memo)
+        // value1's labels are measured at the widths they are laid out at (a wrapping detail was
+        // measured at the whole width and then cut).
+        let widths =
+            cell.style == .value1 ? Self.value1Widths(cell, width: area.width) : (text: area.width, detail: area.width)
+        let text = lineCount(textLabel, width: widths.text, memo: &memo)
+        let detail = lineCount(detailTextLabel, width: widths.detail, memo: &memo)
         switch cell.style {
         case .subtitle: labels = text + detail
         case .default: labels = text
@@ -276,6 +282,11 @@ public struct CellLayout: Sendable {
             }
         }
         if var accessory = area.accessory {
+            // On the blue selection a standard accessory turns white, as UIKit highlights it (tint on tint
+            // was invisible); on the grey one it keeps its colour.
+            if selected, cell.selectionStyle == .blue, cell.accessoryView == nil {
+                accessory.textColor = Palette.onTint
+            }
             accessory.frame.y = max(0, (height - accessory.frame.height) / 2)
             accessory.frame.height = min(accessory.frame.height, height)
             row.views.append(accessory)
@@ -328,10 +339,11 @@ public struct CellLayout: Sendable {
             accessory = placed
             right -= 1
         } else if let glyph = Self.accessoryGlyph(cell.accessoryType) {
-            right -= 1
+            let w = cell.accessoryType.columns
+            right -= w
             let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
             accessory = PlacedView(
-                role: .accessory, frame: Rect(x: right, y: 0, width: 1, height: 1), laidOut: glyph, textColor: color)
+                role: .accessory, frame: Rect(x: right, y: 0, width: w, height: 1), laidOut: glyph, textColor: color)
             right -= 1
         }
         // Where subviews are cut: what hooks were told the content view's width is.
@@ -347,12 +359,13 @@ public struct CellLayout: Sendable {
         case .disclosureIndicator: Glyphs.disclosure
         case .checkmark: Glyphs.checkmark
         case .detailButton: Glyphs.detail
+        case .detailDisclosureButton: Glyphs.detailDisclosure
         }
     }
 
     private enum Glyphs {
         static let disclosure = LaidOutText(lines: ["›"]), checkmark = LaidOutText(lines: ["✓"])
-        static let detail = LaidOutText(lines: ["ⓘ"])
+        static let detail = LaidOutText(lines: ["ⓘ"]), detailDisclosure = LaidOutText(lines: ["ⓘ›"])
     }
 
     private func imageView(_ name: String, role: PlacedView.Role, warn context: CellContext?) -> PlacedView {
@@ -392,10 +405,9 @@ public struct CellLayout: Sendable {
             textFrame = Rect(x: area.x, y: top, width: area.width, height: min(lines, height - top))
             detailFrame = Rect(x: area.x, y: top + lines, width: area.width, height: max(0, height - top - lines))
         case .value1:
-            let want = detail.textBytes.map { TextSanitizer.visible($0).withBytes { TextWidth.columns($0) } } ?? 0
-            let w = min(want, area.width / 2)
+            let (t, w) = Self.value1Widths(cell, width: area.width)
             detailFrame = Rect(x: area.x + area.width - w, y: 0, width: w, height: height)
-            textFrame.width = max(0, area.width - w - (w > 0 ? 1 : 0))
+            textFrame.width = t
             detailDefaults.alignment = .right
         case .value2:
             let w = min(10, area.width / 3)
@@ -418,6 +430,20 @@ public struct CellLayout: Sendable {
         {
             views.append(placed)
         }
+    }
+
+    /// value1's label widths in an area `width` columns wide, as UIKit shares the row: the text label
+    /// its own width and the detail all the room left (it used to be capped at half the row); when
+    /// both are too wide, the detail at least half the row but no more than it needs.
+    static func value1Widths(_ cell: Cell, width: Int) -> (text: Int, detail: Int) {
+        func wanted(_ label: View) -> Int {
+            guard !label.isHidden, let text = label.textBytes else { return 0 }
+            return TextSanitizer.visible(text).withBytes { TextWidth.columns($0) }
+        }
+        let detail = cell.detailTextLabel.frame == .zero ? wanted(cell.detailTextLabel) : 0
+        guard detail > 0 else { return (width, 0) }
+        let text = wanted(cell.textLabel), given = min(detail, max(width - text - 1, width / 2))
+        return (max(0, width - given - 1), given)
     }
 
     /// What a style gives a label that the plugin did not set.
@@ -455,9 +481,13 @@ public struct CellLayout: Sendable {
 
     private func style(_ placed: inout PlacedView, from view: View, defaults: Defaults, selected: Bool) {
         placed.alignment = view.alignment == .natural ? defaults.alignment : view.alignment
+        // Selected, a label takes its highlighted colour; failing that, white on the blue selection
+        // only: on UIKit's grey one (iOS 7 on) the text keeps its colour.
+        let white = selected && view.cell?.selectionStyle == .blue ? Palette.onTint : nil
         placed.textColor =
             selected
-            ? (view.highlightedTextColor ?? Color(red: 255, green: 255, blue: 255)) : (view.textColor ?? defaults.color)
+            ? (view.highlightedTextColor ?? white ?? view.textColor ?? defaults.color)
+            : (view.textColor ?? defaults.color)
         placed.backgroundColor = view.backgroundColor
         placed.bold = view.fontWeight == .semibold || view.fontWeight == .bold
         placed.small = defaults.small || view.fontSize < 14

@@ -106,14 +106,14 @@ public final class Cell {
     public static let margin = 1
 
     /// The columns subviews show in, from the row's left edge, in a row `width` columns wide: the width
-    /// less the right margin and the accessory as set now (a standard one takes a column, an accessory
-    /// view its width, at most a third of the row). What hooks read as the content view's frame.
+    /// less the right margin and the accessory as set now (a standard one takes its glyph's columns, an
+    /// accessory view its width, at most a third of the row). What hooks read as the content view's frame.
     public func subviewWidth(inRowWidth width: Int) -> Int {
         var taken = Self.margin
         if let view = accessoryView, !view.isHidden {
             taken += min(view.frame.width, width / 3)
-        } else if accessoryType != .none {
-            taken += 1
+        } else {
+            taken += accessoryType.columns
         }
         return max(0, width - taken)
     }

@@ -228,16 +228,17 @@ public final class CellQueue {
         return cell.rowHeight
     }
 
-    /// A height hook's answer outside 1...maxRowHeight: nil (none) for 0, negatives and values that
-    /// are not finite, else as given, for the renderer to clamp; a warning for all but 0.
+    /// A height hook's answer outside 1...maxRowHeight: for 0, negatives and values that are not
+    /// finite, the cell's own `rowHeight` (nil if it has none), as UIKit's automatic dimension
+    /// falls back to the cell's; else as given, for the renderer to clamp; a warning for all but 0.
     @inline(never)
     private static func outOfRange(_ height: Double, of cell: Cell) -> Double? {
-        if height == 0 { return nil }
+        if height == 0 { return cell.rowHeight }
         let rule = PluginLimits.rowHeightRule
         guard height.isFinite, height > 0 else {
             let why = height.isFinite ? "it is negative" : "it is not a finite number"
             cell.warnLimit(.rowHeight, "returned a row height of \(height)", "ignored, as \(why) (\(rule))")
-            return nil
+            return cell.rowHeight
         }
         let lines = height < 1 ? 1 : PluginLimits.maxRowHeight
         cell.warnLimit(
@@ -322,7 +323,7 @@ public final class CellQueue {
     private func makeCell(_ type: CellType, style: CellStyle, selectable: Bool, pool: Int) -> Cell {
         Cell(
             reuseIdentifier: type.identifier, owner: id, slot: pool, style: style,
-            selectionStyle: selectable ? .blue : .none, context: context,
+            selectionStyle: selectable ? .default : .none, context: context,
             pluginFile: type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath)
     }
 

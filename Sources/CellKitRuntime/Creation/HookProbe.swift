@@ -33,7 +33,7 @@ package struct HookProbe {
     ) -> Cell {
         let cell = Cell(
             reuseIdentifier: type.identifier, owner: 0, slot: -1, style: style,
-            selectionStyle: selectable ? .blue : .none, context: context,
+            selectionStyle: selectable ? .default : .none, context: context,
             pluginFile: type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath)
         cell.show(indexPath, rowsInSection: rowsInSection, data: .value(data))
         return cell

@@ -3,6 +3,7 @@
 // declared with discovery (Discovery/BuiltinNames.swift).
 
 import CellKitModel
+import CellKitText
 
 extension BuiltinCells {
     static func style(of name: String) -> CellStyle? {
@@ -18,20 +19,22 @@ extension BuiltinCells {
         cell.textLabel.text = text(cell, textKeys)
         cell.detailTextLabel.text = text(cell, detailKeys)
         cell.imageView.imageName = text(cell, imageKeys)
-        cell.accessoryType =
-            text(cell, accessoryKeys).flatMap { name in AccessoryType.allCases.first { "\($0)" == name } } ?? .none
+        cell.accessoryType = text(cell, accessoryKeys).map { accessory(named: $0, for: cell) } ?? .none
+    }
+
+    /// The accessory called `name`; an unknown name is none, with a warning listing the names.
+    private static func accessory(named name: String, for cell: Cell) -> AccessoryType {
+        if let type = AccessoryType.allCases.first(where: { "\($0)" == name }) { return type }
+        let names = AccessoryType.allCases.map { "\($0)" }.joined(separator: ", ")
+        cell.context.warn(
+            "\(cell.reuseIdentifier) rows: the accessory '\(TextSanitizer.visible(name))' is not one of: \(names); drawn with none"
+        )
+        return .none
     }
 
     /// The first of `keys` present, as text (numbers and bools written out).
     private static func text(_ cell: Cell, _ keys: [String]) -> String? {
-        for key in keys {
-            switch cell.dataValue(at: key) {
-            case .string(let s)?: return s
-            case .number(let n)?: return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
-            case .bool(let b)?: return b ? "true" : "false"
-            default: continue
-            }
-        }
+        for key in keys { if let text = cell.dataValue(at: key)?.text { return text } }
         return nil
     }
 }
