@@ -33,7 +33,8 @@
  *            runs every time a cell is handed out for a row;
  *     double heightForCellFor<Id>(ck_cell *cell, ck_index_path indexPath);
  *            returns the row's height in lines, after customize ran
- *            (1..CK_MAX_ROW_HEIGHT; <= 0 for the table's default);
+ *            (1..CK_MAX_ROW_HEIGHT; <= 0 for the cell's CK_CELL_ROW_HEIGHT,
+ *            else the table's default);
  *     void   prepareCellForReuseFor<Id>(ck_cell *cell, ck_index_path indexPath);
  *            runs when a used cell goes back to the reuse pool.
  *
@@ -153,8 +154,8 @@ typedef enum ck_status {
  *     clamped to 200 lines (rows are 1 to 200 lines tall)
  *
  *   row height (CK_CELL_ROW_HEIGHT, a height hook's answer)  1 .. 200 lines;
- *              0 (or, from a height hook, anything <= 0) means "the table's
- *              default"; a negative CK_CELL_ROW_HEIGHT is ignored; a row as
+ *              0 (or, from a height hook, anything <= 0) means "the cell's
+ *              CK_CELL_ROW_HEIGHT, else the table's default"; a negative CK_CELL_ROW_HEIGHT is ignored; a row as
  *              tall as its content is cut at 200 lines too
  *   frames (add_subview, set_accessory_view, view_set_frame)
  *              x and y -10000 .. 10000, width and height 0 .. 10000; drawn
@@ -196,9 +197,9 @@ typedef enum ck_cell_style {
 
 typedef enum ck_selection_style {
     CK_SELECTION_NONE = 0,
-    CK_SELECTION_BLUE = 1,
-    CK_SELECTION_GRAY = 2,
-    CK_SELECTION_DEFAULT = 3
+    CK_SELECTION_BLUE = 1,   /* the tint behind white text and accessory (before iOS 7) */
+    CK_SELECTION_GRAY = 2,   /* light grey; text and accessory keep their colours */
+    CK_SELECTION_DEFAULT = 3 /* grey, as UIKit since iOS 7; what a selectable row's cell starts with */
 } ck_selection_style;
 
 typedef enum ck_accessory_type {
