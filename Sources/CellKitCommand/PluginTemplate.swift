@@ -107,7 +107,12 @@ enum PluginTemplate {
     }
 
     /// A C project: the plugin's source, a Makefile using pkg-config, a sample table.
-    static func c(name: String) -> [(path: String, text: String)] {
+    /// This `cellkit`'s own path (symbolic links resolved), for the Makefile's fallback.
+    static var executable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "cellkit"
+    }
+
+    static func c(name: String, cellkit: String = executable) -> [(path: String, text: String)] {
         let source = """
             /* The \(name) cell plugin for CellKit, made by `cellkit new c \(name)`. Its rows show a title
              * and a detail from the row's data. Build it with `make` (see the Makefile). */
@@ -149,15 +154,17 @@ enum PluginTemplate {
             #   make install   copy it to the folder cellkit searches (cellkit.pc's pluginsdir)
 
             # `cellkit sdk install` puts cellkit.pc in ~/.local/lib/pkgconfig unless given --prefix.
+            # Given to $(shell) by hand: GNU Make before 4.4 does not export variables to it.
             export PKG_CONFIG_PATH := $(if $(PKG_CONFIG_PATH),$(PKG_CONFIG_PATH):)$(HOME)/.local/lib/pkgconfig
-            CELLKIT_CFLAGS := $(shell pkg-config --cflags cellkit 2>/dev/null)
+            CELLKIT_CFLAGS := $(shell PKG_CONFIG_PATH='$(PKG_CONFIG_PATH)' pkg-config --cflags cellkit 2>/dev/null)
             ifeq ($(strip $(CELLKIT_CFLAGS)),)
             $(error pkg-config finds no cellkit.pc: run `cellkit sdk install` (or add its lib/pkgconfig folder to PKG_CONFIG_PATH))
             endif
 
             CC ?= cc
             CFLAGS ?= -O2 -Wall -Wextra
-            CELLKIT ?= cellkit
+            # The cellkit on PATH, else the one that wrote this project; or: make render CELLKIT=/path/to/cellkit
+            CELLKIT ?= $(or $(shell command -v cellkit 2>/dev/null),\(cellkit))
 
             lib\(name).so: \(name).c
             \t$(CC) -shared -fPIC $(CFLAGS) $(CELLKIT_CFLAGS) \(name).c -o $@

@@ -38,6 +38,18 @@ struct CheckVerdictTests {
         #expect(render.contains("warning: libnear.so: cell type Near has a near miss: " + line), "render: \(render)")
     }
 
+    @Test("a type with no customize hook (a static one in a stripped file looks the same): FAIL naming it")
+    func noCustomizeHook() throws {
+        let path = try checks.plugin(
+            "Bare",
+            """
+            CK_EXPORT void initCellForBare(ck_cell *cell, ck_index_path ip) { (void)ip; ck_set_text(ck_text_label(cell), "same"); }
+            """)
+        let (ending, text) = try spawner.run(["check", path])
+        #expect(ending == .exited(1), "\(text)")
+        #expect(text.contains("FAIL the type has no customizeCellForBare hook"), "\(text)")
+    }
+
     @Test("a hook that prints to standard output: FAIL quoting what it wrote")
     func printsToStandardOutput() throws {
         let path = try checks.plugin(
@@ -72,7 +84,7 @@ struct CheckVerdictTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForTyped read the row's data as the wrong type at row 2 (typical data): expected a string at 'count', found a number"
+                "FAIL customizeCellForTyped read the row's data as the wrong type at row 2 (typical data): expected a string at 'count' in row 0.2, found a number"
             ), "\(text)")
         #expect(text.components(separatedBy: "FAIL").count - 1 == 1, "hostile samples are notes: \(text)")
         #expect(text.contains("(numbers for every key): a data read failed (handled through its status)"), "\(text)")

@@ -59,6 +59,20 @@ struct NewProjectTests {
         #expect(checked.contains("Clean: 1 cell type checked."), "\(checked)")
     }
 
+    @Test(
+        "new c as a stranger runs it: the SDK in ~/.local, no PKG_CONFIG_PATH, no cellkit on PATH",
+        .enabled(if: Fixtures.tool("make") != nil, "make is not installed (apt-get install make)"))
+    func cProjectDefaults() throws {
+        let root = try Fixtures.folder()
+        let home = ["HOME": root, "PKG_CONFIG_PATH": "", "PATH": "/usr/local/bin:/usr/bin:/bin"]
+        _ = try run(Fixtures.cellkit, ["sdk", "install"], in: root, environment: home)  // into $HOME/.local
+        _ = try run(Fixtures.cellkit, ["new", "c", "Sunny", "--dir", root], in: root, environment: home)
+        // GNU Make before 4.4 gave $(shell) none of the Makefile's exports: pkg-config missed ~/.local.
+        let rendered = try Fixtures.execute("/usr/bin/env", ["make", "render"], environment: home, in: root + "/Sunny")
+        #expect(rendered.status == 0, "\(rendered.output)\n\(rendered.errors)")
+        #expect(rendered.output.contains("Sunny"), "the cellkit that wrote the project draws it:\n\(rendered.output)")
+    }
+
     @Test("new c without the SDK: make names the missing cellkit.pc and the fix")
     func cProjectWithoutSDK() throws {
         let root = try Fixtures.folder()

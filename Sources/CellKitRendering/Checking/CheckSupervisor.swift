@@ -12,7 +12,7 @@ import Glibc
 
 /// Something a check found that makes the plugin not clean.
 package struct CheckFinding: Codable, Sendable, Equatable {
-    /// What kind: crash, exit, timeout, hostCall, limit, height, reuse, load.
+    /// What kind: crash, exit, timeout, hostCall, limit, height, reuse, load, nearMiss, stdout, dataType, channel, noCustomize.
     package var kind: String
     /// The hook concerned, as its symbol; nil when none is known.
     package var hook: String?
@@ -117,6 +117,14 @@ package struct CheckSupervisor {
             if from >= next.unitCount { break }
         }
         if let plan = state.plan {
+            if !plan.hooks.contains(.customizeCell) {  // e.g. a static customize hook in a stripped file
+                report.findings.append(
+                    CheckFinding(
+                        kind: "noCustomize", hook: nil, row: nil,
+                        message:
+                            "the type has no customizeCellFor\(identifier) hook, so every row shows only what its other hooks set, whatever its data; export customizeCellFor\(identifier) (CK_EXPORT in C, public @_cdecl in Swift)"
+                    ))
+            }
             report.hooks = plan.hooks.map(plan.symbol)
             report.samples = plan.samples.indices.map(plan.name)
             report.tableRowsSkipped = plan.tableRowsSkipped

@@ -102,9 +102,14 @@ public struct SearchPath: Sendable, Equatable, Codable {
         return PathText.folder(of: exe)
     }
 
-    /// `path` made absolute against the current folder, with `~` expanded.
+    /// `path` made absolute against the current folder, with `~` expanded to `$HOME` as a shell does
+    /// (Foundation's expansion reads the password file, not `HOME`) and `~user` to that user's home.
     package static func absolute(_ path: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let expanded =
+            if let home, path == "~" || path.hasPrefix("~/") { home + path.dropFirst() } else {
+                (path as NSString).expandingTildeInPath
+            }
         let full = expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
         return (full as NSString).standardizingPath
     }
