@@ -76,7 +76,9 @@ struct LimitsTests {
             try failure(["table.yaml": "stylesheet: s.yaml\nsections: [{cell: Default, rows: 1}]\n", "s.yaml": sheet])
         }
         #expect(
-            message == "s.yaml:1002:3: more than 1,000 styles (the limit, DocumentLimits.styles); split the stylesheet")
+            message
+                == "s.yaml:1002:3: more than 1,000 styles (the limit, DocumentLimits.styles, counts included files); remove some"
+        )
     }
 
     @Test("a 1,000-style chain, the most allowed, is flattened iteratively, each style once")

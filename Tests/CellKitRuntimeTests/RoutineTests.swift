@@ -120,7 +120,7 @@ struct RoutineTests {
         let type = try queue.registry.cellType(named: "Counted")
         let selectable = queue.dequeueCell(type, at: IndexPath(section: 0, row: 0), style: .value1, selectable: true)
         let plain = queue.dequeueCell(type, at: IndexPath(section: 1, row: 0), style: .subtitle, selectable: false)
-        #expect((selectable.selectionStyle, selectable.style) == (.blue, .value1))
+        #expect((selectable.selectionStyle, selectable.style) == (.default, .value1))  // UIKit's grey
         #expect((plain.selectionStyle, plain.style) == (.none, .subtitle))
     }
 
@@ -147,7 +147,7 @@ struct RoutineTests {
         #expect(fixed !== selectable && fixed.selectionStyle == .none)
         queue.recycle(fixed)
         let back = queue.dequeueCell(type, at: IndexPath(section: 0, row: 1), selectable: true)
-        #expect(back === selectable && back.selectionStyle == .blue)
+        #expect(back === selectable && back.selectionStyle == .default)
         #expect(queue.dequeueCell(type, at: IndexPath(section: 1, row: 1), selectable: false) === fixed)
     }
 
