@@ -42,6 +42,24 @@
       if (inset < im.getBoundingClientRect().right - r.left) fail("a separator not inset past the image", row);
     }
   });
+  // Legible: text and accessories differ from what is behind them (contrast ratio at least 1.5; a
+  // checkmark tinted like its selected row's background was invisible).
+  const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+  const luminance = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const behind = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(style(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  document.querySelectorAll("main .l, main .a").forEach((el) => {
+    if (!el.textContent.trim() && !el.classList.contains("a")) return;
+    const [a, b] = [luminance(rgb(style(el).color)), luminance(behind(el))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 1.5) fail("invisible: contrast " + ratio.toFixed(2), el.closest("li") || el);
+  });
   document.querySelectorAll("[role=img]").forEach((el) => { if (!el.getAttribute("aria-label")) fail("an image with no text", el); });
   const root = document.documentElement;
   const report = {

@@ -320,7 +320,8 @@ public struct CellLayout: Sendable {
         if row.identifier != cell.reuseIdentifier.name { row.identifier = cell.reuseIdentifier.name }
         (row.width, row.height, row.position, row.isSelected) = (width, height, cell.position, selected)
         row.cellStyle = cell.style
-        row.accessoryType = area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
+        row.accessoryType =
+            area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
         row.background = fill
         row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
     }
@@ -552,7 +553,8 @@ public struct CellLayout: Sendable {
         case .image:
             guard let name = view.imageName else {
                 return PlacedView(
-                    role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor, hasOwnFrame: true)
+                    role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor,
+                    hasOwnFrame: true)
             }
             var placed = imageView(name, role: .subview, warn: view.cell?.context)
             placed.tag = view.tag

@@ -213,32 +213,32 @@ public struct HTMLFormat: RowFormat {
     // MARK: Views
 
     /// A label with its whole text; CSS wraps and cuts it as its number of lines and break mode say.
-    /// In a grid, `area` places it and its frame's lines bound its lines.
-    private func label(_ view: UnsafePointer<PlacedView>, _ row: RowLayout, area grid: Grid?, _ out: OutputBuffer) {
-        let v = view.pointee
+    /// In a grid, `area` places it and its frame's lines bound its lines. The view is read in place:
+    /// a copy retained its strings and arrays.
+    private func label(_ v: UnsafePointer<PlacedView>, _ row: RowLayout, area grid: Grid?, _ out: OutputBuffer) {
         out.put("<div class=\"l")
-        switch v.role {
+        switch v.pointee.role {
         case .textLabel: out.put(" t")
         case .detailTextLabel: out.put(" d")
         default: break
         }
-        var lines = v.numberOfLines
-        if grid != nil { lines = lines == 0 ? v.frame.height : min(lines, max(1, v.frame.height)) }
-        let truncates =
-            v.lineBreakMode != .wordWrap && v.lineBreakMode != .charWrap && v.lineBreakMode != .clip
+        var lines = v.pointee.numberOfLines
+        let frame = v.pointee.frame, mode = v.pointee.lineBreakMode
+        if grid != nil { lines = lines == 0 ? frame.height : min(lines, max(1, frame.height)) }
+        let truncates = mode != .wordWrap && mode != .charWrap && mode != .clip
         if lines == 1, truncates {
             out.put(" n1")
         } else if lines > 0 {
             out.put(truncates ? " nn" : " cl")
         }
-        if v.lineBreakMode == .charWrap { out.put(" cw") }
-        if v.small { out.put(" s") }
-        if v.bold { out.put(" b") }
+        if mode == .charWrap { out.put(" cw") }
+        if v.pointee.small { out.put(" s") }
+        if v.pointee.bold { out.put(" b") }
         out.put("\"")
         var styles = StyleAttribute(out)
         if let grid {
             styles.next()
-            area(v.frame, grid, out)
+            area(frame, grid, out)
         }
         if lines > 1 || (lines == 1 && !truncates) {
             styles.next()
@@ -250,14 +250,17 @@ public struct HTMLFormat: RowFormat {
             out.put("color:")
             out.put(color: c)
         }
-        if let c = v.backgroundColor {
+        if let c = v.pointee.backgroundColor {
             styles.next()
             out.put("background:")
             out.put(color: c)
         }
-        if v.alignment != defaultAlignment(v, row) {
+        let alignment = v.pointee.alignment
+        if alignment != defaultAlignment(v, row) {
             styles.next()
-            out.put(v.alignment == .center ? "text-align:center" : v.alignment == .right ? "text-align:right" : "text-align:left")
+            out.put(
+                alignment == .center
+                    ? "text-align:center" : alignment == .right ? "text-align:right" : "text-align:left")
         }
         styles.close()
         out.put(">")
@@ -266,20 +269,20 @@ public struct HTMLFormat: RowFormat {
     }
 
     /// The view's whole text, escaped; its laid-out lines when it keeps no text (glyphs, placeholders).
-    private func text(_ v: borrowing PlacedView, _ out: OutputBuffer) {
-        if let bytes = v.fullText.bytes {
+    private func text(_ v: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
+        if let bytes = v.pointee.fullText.bytes {
             bytes.withBytes { out.putEscaped($0) }
             return
         }
-        for i in 0..<v.laidOut.count {
+        for i in 0..<v.pointee.laidOut.count {
             if i > 0 { out.write(byte: 0x0A) }
-            out.putEscaped(v.laidOut.unsafeBytes(ofLine: i))
+            out.putEscaped(v.pointee.laidOut.unsafeBytes(ofLine: i))
         }
     }
 
     /// The alignment a label has when nothing sets it: right for value1's detail and value2's label.
-    private func defaultAlignment(_ v: borrowing PlacedView, _ row: RowLayout) -> TextAlignment {
-        switch (row.cellStyle, v.role) {
+    private func defaultAlignment(_ v: UnsafePointer<PlacedView>, _ row: RowLayout) -> TextAlignment {
+        switch (row.cellStyle, v.pointee.role) {
         case (.value1, .detailTextLabel), (.value2, .textLabel): .right
         default: .left
         }
@@ -287,8 +290,8 @@ public struct HTMLFormat: RowFormat {
 
     /// The label's colour for CSS: nil for the page's text colour (also on a grey selection, which
     /// keeps dark text, as UIKit does); the palette's own colours are drawn from the page's palette.
-    private func textColor(_ v: borrowing PlacedView, _ row: RowLayout) -> Color? {
-        guard let c = v.textColor else { return nil }
+    private func textColor(_ v: UnsafePointer<PlacedView>, _ row: RowLayout) -> Color? {
+        guard let c = v.pointee.textColor else { return nil }
         if row.isSelected, c == Color(red: 255, green: 255, blue: 255),
             row.backgroundColor == CellLayout.Palette.selectedGray
         {
@@ -366,7 +369,7 @@ public struct HTMLFormat: RowFormat {
                 }
                 styles.close()
                 out.put(">")
-                text(view.pointee, out)
+                text(view, out)
                 out.put("</span>")
             }
         }

@@ -7,9 +7,9 @@ enum HTMLStyleSheet {
     /// The style sheet (`.t`'s maximum width is added per table).
     static let css: StaticString = """
         :root{color-scheme:light dark;--bg:#f2f2f7;--cell:#fff;--fg:#000;--fg2:#8a8a8e;--sep:#c6c6c8;\
-        --head:#6d6d72;--tint:#007aff;--sel:#d1d1d6;--chev:#bcbcc0}
+        --head:#6d6d72;--tint:#007aff;--blue:#007aff;--sel:#d1d1d6;--chev:#bcbcc0}
         @media (prefers-color-scheme:dark){:root{--bg:#000;--cell:#1c1c1e;--fg:#fff;--fg2:#98989f;\
-        --sep:#38383a;--head:#8d8d93;--tint:#0a84ff;--sel:#3a3a3c;--chev:#5a5a5f}}
+        --sep:#38383a;--head:#8d8d93;--tint:#0a84ff;--blue:#0a84ff;--sel:#3a3a3c;--chev:#5a5a5f}}
         *{box-sizing:border-box}
         body{margin:0;padding:20px 0 32px;background:var(--bg);color:var(--fg);font:17px/22px -apple-system,\
         system-ui,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif,\
@@ -37,12 +37,12 @@ enum HTMLStyleSheet {
         border-bottom:1px solid var(--sep)}
         .r.im{--in:60px}
         .sel{background:var(--sel)}
-        .blu{background:var(--tint);color:#fff;--fg:#fff;--fg2:#fff;--chev:#fff;--tint:#fff}
+        .blu{background:var(--blue);color:#fff;--fg:#fff;--fg2:#fff;--chev:#fff;--tint:#fff}
         .bgi{background-size:100% 100%}
         .c{flex:1;min-width:0;display:flex;flex-direction:column;justify-content:center}
         .c2,.c3{flex-direction:row;align-items:center;gap:0 8px}
         .c2 .t,.c2 .d{flex:0 1 auto}
-        .c2 .d{margin-left:auto;text-align:right}
+        .c2 .d{flex-shrink:100;min-width:min(30%,4em);margin-left:auto;text-align:right}
         .c3 .t{flex:none;width:28%;max-width:7em;text-align:right}
         .c3 .d{flex:1}
         .l{min-width:0;overflow:hidden;overflow-wrap:anywhere;white-space:pre-line;unicode-bidi:isolate}
