@@ -226,7 +226,12 @@ public struct HTMLFormat: RowFormat {
         let frame = v.pointee.frame, mode = v.pointee.lineBreakMode
         if grid != nil { lines = lines == 0 ? frame.height : min(lines, max(1, frame.height)) }
         let truncates = mode != .wordWrap && mode != .charWrap && mode != .clip
-        if lines == 1, truncates {
+        // One line cut at its head: the ellipsis at the start (right to left), the text itself
+        // isolated in a <bdi>. The middle is cut at the tail: CSS has no middle ellipsis.
+        let head = lines == 1 && mode == .truncateHead
+        if head {
+            out.put(" n1 hd")
+        } else if lines == 1, truncates {
             out.put(" n1")
         } else if lines > 0 {
             out.put(truncates ? " nn" : " cl")
@@ -263,9 +268,9 @@ public struct HTMLFormat: RowFormat {
                     ? "text-align:center" : alignment == .right ? "text-align:right" : "text-align:left")
         }
         styles.close()
-        out.put(">")
+        out.put(head ? "><bdi>" : ">")
         text(v, out)
-        out.put("</div>")
+        out.put(head ? "</bdi></div>" : "</div>")
     }
 
     /// The view's whole text, escaped; its laid-out lines when it keeps no text (glyphs, placeholders).

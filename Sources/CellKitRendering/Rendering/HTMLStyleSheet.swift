@@ -47,6 +47,7 @@ enum HTMLStyleSheet {
         .c3 .d{flex:1}
         .l{min-width:0;overflow:hidden;overflow-wrap:anywhere;white-space:pre-line;unicode-bidi:isolate}
         .n1{white-space:nowrap;text-overflow:ellipsis}
+        .hd{direction:rtl;text-align:left}
         .nn{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:var(--n)}
         .cl{max-height:calc(var(--n)*1lh)}
         .cw{word-break:break-all}
