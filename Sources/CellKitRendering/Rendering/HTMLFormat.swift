@@ -20,8 +20,10 @@ public struct HTMLFormat: RowFormat {
     let assets: AssetCatalog
     private var style = TableStyle.grouped
     private var sections = 0
-    /// Image names seen so far → the number of the CSS class drawing their file (0: no file).
-    private var imageClasses: [String: Int] = [:]
+    /// Image names seen so far → the CSS class drawing their file ("" for none). Named by a hash of the
+    /// image's name, not by a count: a render worker started again after a fault writes the rows after the
+    /// last one delivered with a new format, and its classes must mean what the first worker's meant.
+    private var imageClasses: [String: String] = [:]
 
     /// A page drawing images from `assets` (usually the document's `assets`).
     public init(assets: AssetCatalog) { self.assets = assets }
@@ -106,9 +108,9 @@ public struct HTMLFormat: RowFormat {
         let gray = row.isSelected && background == CellLayout.Palette.selectedGray
         let blue = row.isSelected && background == CellLayout.Palette.tint
         if gray { out.put(" sel") } else if blue { out.put(" blu") }
-        if let name = row.background.imageName, let n = imageClasses[name], n > 0 {
-            out.put(" bgi i")
-            out.put(n)
+        if let name = row.background.imageName, let file = imageClasses[name], !file.isEmpty {
+            out.put(" bgi ")
+            out.write(file)
         }
         out.put("\" role=\"option\"")
         if row.isSelected { out.put(" aria-selected=\"true\"") }
@@ -309,12 +311,12 @@ public struct HTMLFormat: RowFormat {
     private func image(_ view: UnsafePointer<PlacedView>, _ row: RowLayout, _ grid: Grid?, _ out: OutputBuffer) {
         let v = view.pointee
         let name = v.imageName ?? ""
-        let file = imageClasses[name] ?? 0
+        let file = imageClasses[name] ?? ""
         out.put(v.role == .accessory ? "<span class=\"iv av" : "<span class=\"iv")
         if v.missingImage { out.put(" x") }
-        if file > 0 {
-            out.put(" im i")
-            out.put(file)
+        if !file.isEmpty {
+            out.put(" im ")
+            out.write(file)
         }
         out.put("\" role=\"img\" aria-label=\"")
         out.putEscaped(name)
@@ -331,7 +333,7 @@ public struct HTMLFormat: RowFormat {
         }
         styles.close()
         out.put(">")
-        if file == 0 {
+        if file.isEmpty {
             let emoji = assets.image(named: name)?.emoji ?? (v.missingImage ? AssetCatalog.placeholder.glyph : nil)
             if let emoji {
                 out.put("<span>")
@@ -407,13 +409,13 @@ public struct HTMLFormat: RowFormat {
         guard let image = assets.image(named: name),
             let inline = image.inline ?? image.file.flatMap({ try? ImageFile.load($0, name: $0).get() })
         else {
-            imageClasses[name] = 0
+            imageClasses[name] = ""
             return
         }
-        let n = imageClasses.values.reduce(0, max) + 1
-        imageClasses[name] = n
-        out.put("<style>.i")
-        out.put(n)
+        let file = "i" + Hash64.hex(Hash64.of(Array(name.utf8), seed: 0))
+        imageClasses[name] = file
+        out.put("<style>.")
+        out.write(file)
         out.put("{background-image:url(data:")
         out.write(inline.mediaType)
         out.put(";base64,")
