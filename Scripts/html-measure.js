@@ -4,13 +4,24 @@
 (function () {
   const px = (v) => parseFloat(v) || 0;
   const failures = [];
-  const fail = (what, el) => failures.push(what + (el ? ": " + (el.textContent || el.getAttribute("aria-label") || el.className).slice(0, 80) : ""));
+  const named = (el) => (el.textContent || el.getAttribute("aria-label") || el.className).slice(0, 80);
+  const fail = (what, el) => failures.push(what + (el ? ": " + named(el) : ""));
   const style = (el) => getComputedStyle(el);
   const body = style(document.body);
-  // The body's font and every label's: the platform stack, never a monospace one.
-  const mono = (family) => /mono|courier|consolas|menlo/i.test(family.split(",")[0]) || /^\s*monospace/i.test(family);
+  const labels = [...document.querySelectorAll("main .l")];
+
+  // The page is standalone: no script of its own.
+  if (document.scripts.length > 0) fail("the page has a script");
+
+  // The body's font and every label's: the platform stack, never a monospace one. Every label is
+  // bidi-isolated.
+  const mono = (family) => /mono|courier|consolas|menlo/i.test(family.split(",")[0]);
   if (mono(body.fontFamily)) fail("the body font is monospace (" + body.fontFamily + ")");
-  document.querySelectorAll("main .l").forEach((el) => { if (mono(style(el).fontFamily)) fail("a monospace label", el); });
+  labels.forEach((el) => {
+    if (mono(style(el).fontFamily)) fail("a monospace label", el);
+    if (!["isolate", "plaintext"].includes(style(el).unicodeBidi)) fail("a label not bidi-isolated", el);
+  });
+
   // No clipped glyph: whatever hides its overflow either fits or ends with a CSS ellipsis
   // (one line) or a line clamp (several).
   const truncated = [];
@@ -21,20 +32,30 @@
     const ellipsis = s.textOverflow === "ellipsis" && s.whiteSpace === "nowrap";
     const clamp = s.webkitLineClamp !== "none" && s.webkitLineClamp !== "";
     if (wide && !ellipsis) fail("a clipped glyph (" + el.scrollWidth + " px in " + el.clientWidth + ")", el);
-    if (el.classList.contains("iv") && tall) fail("a clipped image (" + el.scrollHeight + " px in " + el.clientHeight + ")", el);
+    if (el.classList.contains("iv") && tall) {
+      fail("a clipped image (" + el.scrollHeight + " px in " + el.clientHeight + ")", el);
+    }
     if (el.classList.contains("l") && (wide || (tall && clamp))) truncated.push(el.textContent);
   });
-  // Rows: at least 44 px, list items of a listbox; accessories inside the trailing inset.
+
+  // Rows: at least 44 px, options of a listbox; accessories inside the trailing inset and hidden from
+  // screen readers; separators inset past a row's image.
   const rows = [...document.querySelectorAll("main li")];
   rows.forEach((row) => {
     const r = row.getBoundingClientRect();
     if (r.height < 43.5) fail("a row " + r.height + " px tall", row);
-    if (row.getAttribute("role") !== "option" || row.parentElement.getAttribute("role") !== "listbox") fail("a row outside list semantics", row);
+    if (row.getAttribute("role") !== "option" || row.parentElement.getAttribute("role") !== "listbox") {
+      fail("a row outside list semantics", row);
+    }
     row.querySelectorAll(":scope > .a, :scope > .av").forEach((a) => {
       const b = a.getBoundingClientRect();
-      if (b.right > r.right - 16 + 0.5 || b.left < r.left || b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5)
-        fail("an accessory outside the row's trailing inset (" + [b.left, b.right, r.left, r.right].map(Math.round) + ")", row);
-      if (a.tagName.toLowerCase() === "svg" && a.getAttribute("aria-hidden") !== "true") fail("an accessory not hidden from screen readers", row);
+      if (b.right > r.right - 16 + 0.5 || b.left < r.left || b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5) {
+        const at = [b.left, b.right, r.left, r.right].map(Math.round);
+        fail("an accessory outside the row's trailing inset (" + at + ")", row);
+      }
+      if (a.tagName.toLowerCase() === "svg" && a.getAttribute("aria-hidden") !== "true") {
+        fail("an accessory not hidden from screen readers", row);
+      }
     });
     const im = row.querySelector(":scope > .iv");
     if (im && row.classList.contains("im") && row.nextElementSibling) {
@@ -42,11 +63,12 @@
       if (inset < im.getBoundingClientRect().right - r.left) fail("a separator not inset past the image", row);
     }
   });
+
   // Legible: text and accessories differ from what is behind them (contrast ratio at least 1.5; a
   // checkmark tinted like its selected row's background was invisible).
   const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
-  const luminance = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const linear = (v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  const luminance = ([r, g, b]) => 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
   const behind = (el) => {
     for (let e = el; e; e = e.parentElement) {
       const c = rgb(style(e).backgroundColor);
@@ -60,18 +82,19 @@
     const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
     if (ratio < 1.5) fail("invisible: contrast " + ratio.toFixed(2), el.closest("li") || el);
   });
-  document.querySelectorAll("[role=img]").forEach((el) => { if (!el.getAttribute("aria-label")) fail("an image with no text", el); });
-  const root = document.documentElement;
-  const report = {
+  document.querySelectorAll("[role=img]").forEach((el) => {
+    if (!el.getAttribute("aria-label")) fail("an image with no text", el);
+  });
+
+  const ips = (selector) => [...document.querySelectorAll(selector)].map((el) => el.dataset.ip);
+  return JSON.stringify({
     failures, truncated,
-    width: innerWidth, scrollWidth: root.scrollWidth,
-    selected: [...document.querySelectorAll("[aria-selected=true]")].map((el) => el.dataset.ip),
-    checked: [...document.querySelectorAll("[aria-checked=true]")].map((el) => el.dataset.ip),
+    width: innerWidth, scrollWidth: document.documentElement.scrollWidth,
+    selected: ips("[aria-selected=true]"), checked: ips("[aria-checked=true]"),
     rows: rows.length,
     fontFamily: body.fontFamily,
     background: body.backgroundColor, color: body.color,
     cell: rows.length ? style(rows[0].parentElement).backgroundColor : "",
-    texts: [...document.querySelectorAll("main .l")].map((el) => el.textContent),
-  };
-  return JSON.stringify(report);
+    texts: labels.map((el) => el.textContent),
+  });
 })();
