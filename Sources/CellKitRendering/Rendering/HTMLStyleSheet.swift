@@ -29,7 +29,7 @@ enum HTMLStyleSheet {
         .insetGrouped ul{margin:0 16px;border-radius:10px;overflow:hidden}
         .plain{background:var(--cell)}
         .plain section{margin:0}
-        .plain h2{padding:4px 16px;background:var(--bg);color:var(--fg);font-size:15px;line-height:20px;\
+        .plain h2{position:sticky;top:0;z-index:1;padding:4px 16px;background:var(--bg);color:var(--fg);font-size:15px;line-height:20px;\
         font-weight:600;text-transform:none}
         .r{position:relative;display:flex;align-items:center;gap:0 16px;padding:6px 16px;\
         min-height:max(44px,calc(var(--h,1)*22px + 12px))}
@@ -41,8 +41,8 @@ enum HTMLStyleSheet {
         .bgi{background-size:100% 100%}
         .c{flex:1;min-width:0;display:flex;flex-direction:column;justify-content:center}
         .c2,.c3{flex-direction:row;align-items:center;gap:0 8px}
-        .c2 .t,.c2 .d{flex:0 1 auto}
-        .c2 .d{flex-shrink:100;min-width:min(30%,4em);margin-left:auto;text-align:right}
+        .c2 .t{flex:none;max-width:70%}
+        .c2 .d{flex:0 1 auto;margin-left:auto;text-align:right}
         .c3 .t{flex:none;width:28%;max-width:7em;text-align:right}
         .c3 .d{flex:1}
         .l{min-width:0;overflow:hidden;overflow-wrap:anywhere;white-space:pre-line;unicode-bidi:isolate}
