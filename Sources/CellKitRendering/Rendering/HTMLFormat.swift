@@ -218,39 +218,26 @@ public struct HTMLFormat: RowFormat {
     /// In a grid, `area` places it and its frame's lines bound its lines. The view is read in place:
     /// a copy retained its strings and arrays.
     private func label(_ v: UnsafePointer<PlacedView>, _ row: RowLayout, area grid: Grid?, _ out: OutputBuffer) {
+        let cut = Cut(v, grid: grid)
         out.put("<div class=\"l")
         switch v.pointee.role {
         case .textLabel: out.put(" t")
         case .detailTextLabel: out.put(" d")
         default: break
         }
-        var lines = v.pointee.numberOfLines
-        let frame = v.pointee.frame, mode = v.pointee.lineBreakMode
-        if grid != nil { lines = lines == 0 ? frame.height : min(lines, max(1, frame.height)) }
-        let truncates = mode != .wordWrap && mode != .charWrap && mode != .clip
-        // One line cut at its head: the ellipsis at the start (right to left), the text itself
-        // isolated in a <bdi>. The middle is cut at the tail: CSS has no middle ellipsis.
-        let head = lines == 1 && mode == .truncateHead
-        if head {
-            out.put(" n1 hd")
-        } else if lines == 1, truncates {
-            out.put(" n1")
-        } else if lines > 0 {
-            out.put(truncates ? " nn" : " cl")
-        }
-        if mode == .charWrap { out.put(" cw") }
+        cut.classes(out)
         if v.pointee.small { out.put(" s") }
         if v.pointee.bold { out.put(" b") }
         out.put("\"")
         var styles = StyleAttribute(out)
         if let grid {
             styles.next()
-            area(frame, grid, out)
+            area(v.pointee.frame, grid, out)
         }
-        if lines > 1 || (lines == 1 && !truncates) {
+        if cut.countsLines {
             styles.next()
             out.put("--n:")
-            out.put(lines)
+            out.put(cut.lines)
         }
         if let c = textColor(v, row) {
             styles.next()
@@ -270,9 +257,42 @@ public struct HTMLFormat: RowFormat {
                     ? "text-align:center" : alignment == .right ? "text-align:right" : "text-align:left")
         }
         styles.close()
-        out.put(head ? "><bdi>" : ">")
+        out.put(cut.head ? "><bdi>" : ">")
         text(v, out)
-        out.put(head ? "</bdi></div>" : "</div>")
+        out.put(cut.head ? "</bdi></div>" : "</div>")
+    }
+
+    /// How CSS wraps and cuts a label: its lines (0: as many as it takes; in a grid, at most its
+    /// frame's), with an ellipsis or not.
+    private struct Cut {
+        var lines: Int
+        let mode: LineBreakMode
+
+        init(_ v: UnsafePointer<PlacedView>, grid: Grid?) {
+            (lines, mode) = (v.pointee.numberOfLines, v.pointee.lineBreakMode)
+            let height = max(1, v.pointee.frame.height)
+            if grid != nil { lines = lines == 0 ? height : min(lines, height) }
+        }
+
+        /// Whether text that does not fit ends with an ellipsis (else it is cut at a line).
+        var truncates: Bool { mode != .wordWrap && mode != .charWrap && mode != .clip }
+        /// One line cut at its head: the ellipsis at the start (right to left), the text itself
+        /// isolated in a <bdi>. The middle is cut at the tail: CSS has no middle ellipsis.
+        var head: Bool { lines == 1 && mode == .truncateHead }
+        /// Whether the style sets `--n`, the lines the class keeps.
+        var countsLines: Bool { lines > 1 || (lines == 1 && !truncates) }
+
+        /// n1: one line and an ellipsis; nn: a line clamp; cl: lines cut with no ellipsis.
+        func classes(_ out: OutputBuffer) {
+            if head {
+                out.put(" n1 hd")
+            } else if lines == 1, truncates {
+                out.put(" n1")
+            } else if lines > 0 {
+                out.put(truncates ? " nn" : " cl")
+            }
+            if mode == .charWrap { out.put(" cw") }
+        }
     }
 
     /// The view's whole text, escaped; its laid-out lines when it keeps no text (glyphs, placeholders).
