@@ -38,7 +38,7 @@ struct RenderTests {
         #expect(ansi.components(separatedBy: "\n").allSatisfy { $0.isEmpty || $0.hasSuffix("\u{1B}[0m") })
         let html = try Render.table(Render.manifest(name + ".yaml"), .html).output
         #expect(html.hasPrefix("<!DOCTYPE html>"))
-        #expect(html.hasSuffix("</div></body></html>\n"))
+        #expect(html.hasSuffix("</main></body></html>\n"))
         #expect(!html.contains("src=\"/"))  // images are inlined, not linked to this machine's files
     }
 

@@ -1,6 +1,12 @@
-// The `html` format: one standalone page that looks like an iOS grouped table.
-// Views keep their character-cell frames (a monospace grid), so the page and
-// the terminal agree. Every text is escaped; images are inlined as data URIs.
+// The `html` format: one standalone page laid out by the browser, the way iOS draws a table.
+// No script, no network: a small inline style sheet (light and dark palettes), the
+// accessories as inline SVG symbols, images inlined once each as data URIs. Each section
+// is a list (`role="listbox"`, its rows options with their selected and checked state);
+// a row is a flex box: image, labels placed by the cell's style, accessory. A row whose
+// views have frames of their own (plugin-drawn) places them on a CSS grid made from the
+// row's columns and lines. Labels carry their whole text; the browser wraps it and cuts it
+// (ellipsis, line clamp), so copy and screen readers get every character. Bytes are
+// written and escaped straight into the output buffer: rows stream.
 
 import CellKitDocuments
 import CellKitModel
@@ -13,158 +19,559 @@ public struct HTMLFormat: RowFormat {
     /// The catalog whose image files are inlined and whose emoji stand for images without one.
     let assets: AssetCatalog
     private var style = TableStyle.grouped
-    private var inlined: [String: String] = [:]  // image name → data URI
+    private var sections = 0
+    /// Image names seen so far → the CSS class drawing their file ("" for none). Named by a hash of the
+    /// image's name, not by a count: a render worker started again after a fault writes the rows after the
+    /// last one delivered with a new format, and its classes must mean what the first worker's meant.
+    private var imageClasses: [String: String] = [:]
 
     /// A page drawing images from `assets` (usually the document's `assets`).
     public init(assets: AssetCatalog) { self.assets = assets }
 
-    /// As `TextFormat`'s, so the page's rows have the terminal's widths.
+    /// As `TextFormat`'s: rows are laid out (and plugin frames given) in the terminal's columns.
     public func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
         TextFormat().contentWidth(tableWidth: tableWidth, style: style)
     }
 
-    /// One line of text is this many em tall.
-    static let lineHeight = 1.6
-
-    /// Writes the page's head and style sheet, then the title (also the page's `<title>`) and header.
+    /// Writes the page's head, style sheet and accessory symbols, then the title (also the page's
+    /// `<title>`) and the table header. The page grows with the window up to about 11 px a column.
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
-        style = table.style
-        let title = escape(table.title ?? "CellKit table")
-        out.write(
-            """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title)</title>
-            <style>
-            body{margin:0;padding:16px 0 32px;background:#f2f2f7;font:15px/\(Self.lineHeight) ui-monospace,"SF Mono",Menlo,"DejaVu Sans Mono",monospace;color:#000}
-            .table{width:\(width + 2)ch;margin:0 auto}
-            .table.plain{background:#fff}
-            h1{font-size:17px;text-align:center;margin:0 0 12px}
-            .theader{padding:0 1ch 12px;font-weight:600}
-            .section{margin:0 0 24px}
-            .section h2{font-size:13px;font-weight:400;color:#6d6d72;text-transform:uppercase;margin:0;padding:0 1ch 6px}
-            .plain .section h2{text-transform:none;background:#f2f2f7;font-weight:600;padding:2px 1ch}
-            .rows{background:#fff;overflow:hidden}
-            .grouped .rows,.insetGrouped .rows{border-radius:10px;border:1px solid #c6c6c8}
-            .insetGrouped .rows{margin:0 2ch}
-            .footer{font-size:13px;color:#6d6d72;padding:6px 1ch 0;margin:0}
-            .row{position:relative;border-bottom:1px solid #c6c6c8;margin-left:0}
-            .row:last-child{border-bottom:0}
-            .v{position:absolute;overflow:hidden;white-space:pre}
-            .v img{width:100%;height:100%;object-fit:contain}
-            .small{font-size:12px}
-            .photo{border:2px solid rgba(0,0,0,.4);border-radius:4px;box-sizing:border-box;display:flex;align-items:center;justify-content:center}
-            .missing{color:#8e8e93;outline:1px dashed #8e8e93}
-            </style></head><body>
-            <div class="table \(table.style.rawValue)">
-
-            """)
-        if table.title != nil { out.write("<h1>\(title)</h1>\n") }
-        if let header = table.header { out.write("<div class=\"theader\">\(escape(header))</div>\n") }
+        (style, sections, imageClasses) = (table.style, 0, [:])
+        out.put("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+        out.put("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        out.put("<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
+        out.putEscaped(table.title ?? "CellKit table")
+        out.put("</title>\n<style>\n")
+        out.put(HTMLStyleSheet.css)
+        out.put(".tb{max-width:")
+        out.put(max(390, 11 * width))
+        out.put("px}\n</style></head>\n<body class=\"")
+        out.write(table.style.rawValue)
+        out.put("\">\n")
+        out.put(HTMLStyleSheet.symbols)
+        out.put("<main class=\"tb\">\n")
+        if let title = table.title { out.element("h1", title) }
+        if let header = table.header { out.element("p class=\"th\"", header, close: "p") }
     }
 
-    /// Opens the section's `<div>` with its header as an `<h2>`.
+    /// Opens the section and its list, labelled by the section's header.
     public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
-        out.write("<div class=\"section\">\n")
-        if let header = section.header { out.write("<h2>\(escape(header))</h2>\n") }
-        out.write("<div class=\"rows\">\n")
-    }
-
-    /// Writes the row as a `<div>` whose views are placed on the character grid; image files are inlined
-    /// as data URIs, once per name.
-    public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
-        var css = "height:\(em(row.height))"
-        if let c = row.backgroundColor { css += ";background:\(c.css)" }
-        if let name = row.background.imageName, let uri = dataURI(name) {
-            css += ";background-image:url('\(uri)');background-size:100% 100%"
+        sections += 1
+        out.put("<section>\n")
+        if let header = section.header {
+            out.put("<h2 id=\"s")
+            out.put(index)
+            out.put("\">")
+            out.putEscaped(header)
+            out.put("</h2>\n<ul role=\"listbox\" aria-labelledby=\"s")
+            out.put(index)
+            out.put("\">\n")
+        } else {
+            out.put("<ul role=\"listbox\">\n")
         }
-        out.write(
-            "<div class=\"row\(row.isSelected ? " selected" : "")\" data-index-path=\"\(row.indexPath)\" data-cell=\"\(escape(row.identifier))\" style=\"\(css)\">"
-        )
-        for view in row.views { write(view, out) }
-        out.write("</div>\n")
     }
 
-    /// Closes the section, with its footer as a paragraph.
+    /// Writes the row as a list item: its views, its background, its selected and checked state.
+    public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
+        row.views.withUnsafeBufferPointer { views in
+            defineImages(views, row: row, out)
+            var drawn = false
+            for k in views.indices where views[k].hasOwnFrame || views[k].role == .subview { drawn = true }
+            open(row, views, out)
+            if drawn { gridRow(row, views, out) } else { styledRow(row, views, out) }
+            out.put("</li>\n")
+        }
+    }
+
+    /// Closes the list, then writes the section's footer.
     public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
-        out.write("</div>\n")
-        if let footer = section.footer { out.write("<p class=\"footer\">\(escape(footer))</p>\n") }
-        out.write("</div>\n")
+        out.put("</ul>\n")
+        if let footer = section.footer { out.element("p class=\"f\"", footer, close: "p") }
+        out.put("</section>\n")
     }
 
     /// Writes the table footer and closes the page.
     public mutating func end(_ table: TableInfo, to out: OutputBuffer) throws {
-        if let footer = table.footer { out.write("<p class=\"footer\">\(escape(footer))</p>\n") }
-        out.write("</div></body></html>\n")
+        if let footer = table.footer { out.element("p class=\"f tf\"", footer, close: "p") }
+        out.put("</main></body></html>\n")
+    }
+
+    // MARK: Rows
+
+    private typealias Views = UnsafeBufferPointer<PlacedView>
+
+    /// `<li …>`: classes for the image inset and the selection, the state, the height and background.
+    private func open(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
+        out.put("<li class=\"r")
+        for k in views.indices where views[k].role == .imageView && !views[k].hasOwnFrame { out.put(" im") }
+        let background = row.backgroundColor
+        let gray = row.isSelected && background == CellLayout.Palette.selectedGray
+        let blue = row.isSelected && background == CellLayout.Palette.tint
+        if gray { out.put(" sel") } else if blue { out.put(" blu") }
+        if let name = row.background.imageName, let file = imageClasses[name], !file.isEmpty {
+            out.put(" bgi ")
+            out.write(file)
+        }
+        out.put("\" role=\"option\"")
+        if row.isSelected { out.put(" aria-selected=\"true\"") }
+        if row.accessoryType == .checkmark { out.put(" aria-checked=\"true\"") }
+        out.put(" data-ip=\"")
+        out.put(row.indexPath.section)
+        out.put(".")
+        out.put(row.indexPath.row)
+        out.put("\"")
+        let height = row.height > 1
+        let fill = background != nil && !gray && !blue
+        if height || fill {
+            out.put(" style=\"")
+            if height {
+                out.put("--h:")
+                out.put(row.height)
+            }
+            if fill, let background {
+                out.put(height ? ";background:" : "background:")
+                out.put(color: background)
+            }
+            out.put("\"")
+        }
+        out.put(">")
+    }
+
+    /// A row whose views the cell's style placed: image, labels side by side or stacked, accessory.
+    private func styledRow(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
+        for k in views.indices where views[k].role == .imageView { image(views.baseAddress! + k, row, nil, out) }
+        out.put("<div class=\"c c")
+        out.put(Int(row.cellStyle.rawValue))
+        out.put("\">")
+        for k in views.indices where views[k].role == .textLabel || views[k].role == .detailTextLabel {
+            label(views.baseAddress! + k, row, area: nil, out)
+        }
+        out.put("</div>")
+        accessory(row, views, out)
+    }
+
+    /// The columns of a drawn row's grid: right of a styled image, left of the accessory.
+    private struct Grid {
+        var left: Int, right: Int
+        var columns: Int { max(1, right - left) }
+    }
+
+    /// A row whose views have frames of their own: a grid of the row's columns (fractions of the row's
+    /// width) and lines (22 px each), each view on the cells its frame covers.
+    private func gridRow(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
+        var grid = Grid(left: 1, right: row.width - 1)
+        for k in views.indices {
+            let f = views[k].frame
+            if views[k].role == .imageView, !views[k].hasOwnFrame {
+                image(views.baseAddress! + k, row, nil, out)
+                grid.left = f.x + f.width + 1
+            } else if views[k].role == .accessory {
+                grid.right = f.x - 1
+            }
+        }
+        grid.right = max(grid.right, grid.left + 1)
+        out.put("<div class=\"g\" style=\"--c:")
+        out.put(grid.columns)
+        out.put("\">")
+        for k in views.indices {
+            let view = views.baseAddress! + k
+            switch view.pointee.role {
+            case .accessory: continue
+            case .imageView where !view.pointee.hasOwnFrame: continue
+            default: break
+            }
+            if view.pointee.imageName != nil {
+                image(view, row, grid, out)
+            } else if view.pointee.fullText.bytes != nil || !view.pointee.laidOut.isEmpty {
+                label(view, row, area: grid, out)
+            } else {
+                out.put("<span class=\"v\" style=\"")
+                area(view.pointee.frame, grid, out)
+                if let c = view.pointee.backgroundColor {
+                    out.put(";background:")
+                    out.put(color: c)
+                }
+                out.put("\"></span>")
+            }
+        }
+        out.put("</div>")
+        accessory(row, views, out)
+    }
+
+    /// `grid-area` for `frame`: its lines and its columns within the grid (clamped to it).
+    private func area(_ frame: Rect, _ grid: Grid, _ out: OutputBuffer) {
+        let start = min(max(frame.x, grid.left), grid.right - 1)
+        let end = max(start + 1, min(frame.x + frame.width, grid.right))
+        out.put("grid-area:")
+        out.put(frame.y + 1)
+        out.put("/")
+        out.put(start - grid.left + 1)
+        out.put("/span ")
+        out.put(max(1, frame.height))
+        out.put("/span ")
+        out.put(end - start)
     }
 
     // MARK: Views
 
-    private mutating func write(_ view: PlacedView, _ out: OutputBuffer) {
-        let f = view.frame
-        var css = "left:\(f.x)ch;top:\(em(f.y));width:\(f.width)ch;height:\(em(f.height))"
-        if let c = view.textColor { css += ";color:\(c.css)" }
-        if let c = view.backgroundColor { css += ";background:\(c.css)" }
-        if view.bold { css += ";font-weight:700" }
-        if view.alignment == .center || view.alignment == .right {
-            css += ";text-align:\(view.alignment == .center ? "center" : "right")"
+    /// A label with its whole text; CSS wraps and cuts it as its number of lines and break mode say.
+    /// In a grid, `area` places it and its frame's lines bound its lines. The view is read in place:
+    /// a copy retained its strings and arrays.
+    private func label(_ v: UnsafePointer<PlacedView>, _ row: RowLayout, area grid: Grid?, _ out: OutputBuffer) {
+        let cut = Cut(v, grid: grid)
+        out.put("<div class=\"l")
+        switch v.pointee.role {
+        case .textLabel: out.put(" t")
+        case .detailTextLabel: out.put(" d")
+        default: break
         }
-        var classes = "v"
-        if let name = view.imageName {
-            if f.height >= 3 { classes += " photo" } else { css += ";text-align:center" }
-            if view.missingImage { classes += " missing" }
-            out.write(
-                "<div class=\"\(classes)\" style=\"\(css)\" title=\"\(escape(name))\">\(imageHTML(name, glyph: view.lines.first.map(String.init) ?? ""))</div>"
-            )
-        } else {
-            // A smaller font only inside: the frame stays in the table's character grid.
-            let text = view.lines.map { escape(String($0)) }.joined(separator: "\n")
-            out.write(
-                "<div class=\"\(classes)\" style=\"\(css)\">\(view.small ? "<span class=\"small\">\(text)</span>" : text)</div>"
-            )
+        cut.classes(out)
+        if v.pointee.small { out.put(" s") }
+        if v.pointee.bold { out.put(" b") }
+        out.put("\"")
+        var styles = StyleAttribute(out)
+        if let grid {
+            styles.next()
+            area(v.pointee.frame, grid, out)
+        }
+        if cut.countsLines {
+            styles.next()
+            out.put("--n:")
+            out.put(cut.lines)
+        }
+        if let c = textColor(v, row) {
+            styles.next()
+            out.put("color:")
+            out.put(color: c)
+        }
+        if let c = v.pointee.backgroundColor {
+            styles.next()
+            out.put("background:")
+            out.put(color: c)
+        }
+        let alignment = v.pointee.alignment
+        if alignment != defaultAlignment(v, row) {
+            styles.next()
+            out.put(
+                alignment == .center
+                    ? "text-align:center" : alignment == .right ? "text-align:right" : "text-align:left")
+        }
+        styles.close()
+        out.put(cut.head ? "><bdi>" : ">")
+        text(v, out)
+        out.put(cut.head ? "</bdi></div>" : "</div>")
+    }
+
+    /// How CSS wraps and cuts a label: its lines (0: as many as it takes; in a grid, at most its
+    /// frame's), with an ellipsis or not.
+    private struct Cut {
+        var lines: Int
+        let mode: LineBreakMode
+
+        init(_ v: UnsafePointer<PlacedView>, grid: Grid?) {
+            (lines, mode) = (v.pointee.numberOfLines, v.pointee.lineBreakMode)
+            let height = max(1, v.pointee.frame.height)
+            if grid != nil { lines = lines == 0 ? height : min(lines, height) }
+        }
+
+        /// Whether text that does not fit ends with an ellipsis (else it is cut at a line).
+        var truncates: Bool { mode != .wordWrap && mode != .charWrap && mode != .clip }
+        /// One line cut at its head: the ellipsis at the start (right to left), the text itself
+        /// isolated in a <bdi>. The middle is cut at the tail: CSS has no middle ellipsis.
+        var head: Bool { lines == 1 && mode == .truncateHead }
+        /// Whether the style sets `--n`, the lines the class keeps.
+        var countsLines: Bool { lines > 1 || (lines == 1 && !truncates) }
+
+        /// n1: one line and an ellipsis; nn: a line clamp; cl: lines cut with no ellipsis.
+        func classes(_ out: OutputBuffer) {
+            if head {
+                out.put(" n1 hd")
+            } else if lines == 1, truncates {
+                out.put(" n1")
+            } else if lines > 0 {
+                out.put(truncates ? " nn" : " cl")
+            }
+            if mode == .charWrap { out.put(" cw") }
         }
     }
 
-    /// An image: the file inlined, else the emoji, else the glyph.
-    private mutating func imageHTML(_ name: String, glyph: String) -> String {
-        if let uri = dataURI(name) { return "<img alt=\"\(escape(name))\" src=\"\(uri)\">" }
-        return escape(assets.image(named: name)?.emoji ?? glyph)
+    /// The view's whole text, escaped; its laid-out lines when it keeps no text (glyphs, placeholders).
+    private func text(_ v: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
+        if let bytes = v.pointee.fullText.bytes {
+            bytes.withBytes { out.putEscaped($0) }
+            return
+        }
+        for i in 0..<v.pointee.laidOut.count {
+            if i > 0 { out.write(byte: 0x0A) }
+            out.putEscaped(v.pointee.laidOut.unsafeBytes(ofLine: i))
+        }
     }
 
-    private mutating func dataURI(_ name: String) -> String? {
-        if let known = inlined[name] { return known.isEmpty ? nil : known }
-        var uri = ""
+    /// The alignment a label has when nothing sets it: right for value1's detail and value2's label.
+    private func defaultAlignment(_ v: UnsafePointer<PlacedView>, _ row: RowLayout) -> TextAlignment {
+        switch (row.cellStyle, v.pointee.role) {
+        case (.value1, .detailTextLabel), (.value2, .textLabel): .right
+        default: .left
+        }
+    }
+
+    /// The label's colour for CSS: nil for the page's text colour (also on a grey selection, which
+    /// keeps dark text, as UIKit does); the palette's own colours are drawn from the page's palette.
+    private func textColor(_ v: UnsafePointer<PlacedView>, _ row: RowLayout) -> Color? {
+        guard let c = v.pointee.textColor else { return nil }
+        if row.isSelected, c == Color(red: 255, green: 255, blue: 255),
+            row.backgroundColor == CellLayout.Palette.selectedGray
+        {
+            return nil
+        }
+        return c
+    }
+
+    /// An image: its file (a CSS class holding the data URI) or its emoji, named for screen readers.
+    private func image(_ view: UnsafePointer<PlacedView>, _ row: RowLayout, _ grid: Grid?, _ out: OutputBuffer) {
+        let v = view.pointee
+        let name = v.imageName ?? ""
+        let file = imageClasses[name] ?? ""
+        out.put(v.role == .accessory ? "<span class=\"iv av" : "<span class=\"iv")
+        if v.missingImage { out.put(" x") }
+        if !file.isEmpty {
+            out.put(" im ")
+            out.write(file)
+        }
+        out.put("\" role=\"img\" aria-label=\"")
+        out.putEscaped(name)
+        out.put("\"")
+        var styles = StyleAttribute(out)
+        if let grid {
+            styles.next()
+            area(v.frame, grid, out)
+        }
+        if let c = v.backgroundColor {
+            styles.next()
+            out.put("background-color:")
+            out.put(color: c)
+        }
+        styles.close()
+        out.put(">")
+        if file.isEmpty {
+            let emoji = assets.image(named: name)?.emoji ?? (v.missingImage ? AssetCatalog.placeholder.glyph : nil)
+            if let emoji {
+                out.put("<span>")
+                out.putEscaped(emoji)
+                out.put("</span>")
+            } else if !v.laidOut.isEmpty {
+                out.put("<span>")
+                out.putEscaped(v.laidOut.unsafeBytes(ofLine: 0))
+                out.put("</span>")
+            }
+        }
+        out.put("</span>")
+    }
+
+    /// The accessory: a standard one as an inline SVG symbol (hidden from screen readers: the row's
+    /// state says it), or the cell's accessory view.
+    private func accessory(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
+        for k in views.indices where views[k].role == .accessory {
+            let view = views.baseAddress! + k
+            if let symbol = Self.symbol(row.accessoryType) {
+                out.put("<svg class=\"a ")
+                out.put(symbol)
+                out.put("\" aria-hidden=\"true\"><use href=\"#ck-")
+                out.put(symbol)
+                out.put("\"/></svg>")
+            } else if view.pointee.imageName != nil {
+                image(view, row, nil, out)
+            } else {
+                out.put("<span class=\"av l n1\"")
+                var styles = StyleAttribute(out)
+                if let c = view.pointee.textColor {
+                    styles.next()
+                    out.put("color:")
+                    out.put(color: c)
+                }
+                if let c = view.pointee.backgroundColor {
+                    styles.next()
+                    out.put("background:")
+                    out.put(color: c)
+                }
+                styles.close()
+                out.put(">")
+                text(view, out)
+                out.put("</span>")
+            }
+        }
+    }
+
+    /// The symbol (and class) of a standard accessory.
+    private static func symbol(_ type: AccessoryType) -> StaticString? {
+        switch type {
+        case .none: nil
+        case .disclosureIndicator: "chev"
+        case .checkmark: "check"
+        case .detailButton: "info"
+        }
+    }
+
+    // MARK: Images
+
+    /// Writes, before the row, a `<style>` giving each image file the row shows for the first time a
+    /// class of its own with the file as a data URI: a file is in the page once however many rows show it.
+    private mutating func defineImages(_ views: Views, row: RowLayout, _ out: OutputBuffer) {
+        if let name = row.background.imageName, imageClasses[name] == nil { define(name, out) }
+        for k in views.indices {
+            if let name = views[k].imageName, imageClasses[name] == nil { define(name, out) }
+        }
+    }
+
+    private mutating func define(_ name: String, _ out: OutputBuffer) {
         // The bytes checked when the catalog loaded (a PNG, or a self-contained SVG, within the size limits);
         // a catalog built in code has its file checked the same way now. Anything else draws the emoji or glyph.
-        if let image = assets.image(named: name),
+        guard let image = assets.image(named: name),
             let inline = image.inline ?? image.file.flatMap({ try? ImageFile.load($0, name: $0).get() })
-        {
-            uri = "data:\(inline.mediaType);base64," + Data(inline.bytes).base64EncodedString()
+        else {
+            imageClasses[name] = ""
+            return
         }
-        inlined[name] = uri
-        return uri.isEmpty ? nil : uri
-    }
-
-    private func em(_ lines: Int) -> String {
-        let v = Double(lines) * Self.lineHeight
-        return v == v.rounded() ? "\(Int(v))em" : "\(v)em"
+        let file = "i" + Hash64.hex(Hash64.of(Array(name.utf8), seed: 0))
+        imageClasses[name] = file
+        out.put("<style>.")
+        out.write(file)
+        out.put("{background-image:url(data:")
+        out.write(inline.mediaType)
+        out.put(";base64,")
+        out.write(Data(inline.bytes).base64EncodedString())
+        out.put(")}</style>\n")
     }
 }
 
-/// Text safe inside HTML elements and attribute values; control characters made visible.
-func escape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in TextSanitizer.visible(text, keepNewlines: true).unicodeScalars {
-        switch scalar {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        default: out.unicodeScalars.append(scalar)
+/// A `style` attribute written as its declarations come: opened before the first, `;` between.
+private struct StyleAttribute {
+    let out: OutputBuffer
+    var started = false
+
+    init(_ out: OutputBuffer) { self.out = out }
+
+    /// Before a declaration.
+    mutating func next() {
+        out.put(started ? ";" : " style=\"")
+        started = true
+    }
+
+    /// After the last.
+    func close() { if started { out.put("\"") } }
+}
+
+// MARK: - Writing bytes
+
+extension OutputBuffer {
+    /// Appends a literal's bytes (markup: never escaped).
+    @inline(__always)
+    fileprivate func put(_ literal: StaticString) {
+        write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends `n` in decimal.
+    fileprivate func put(_ n: Int) {
+        if n >= 0, n < 10 { return write(byte: 0x30 + UInt8(n)) }
+        append(atMost: 20) { p in
+            var v = n.magnitude, digits = 0
+            repeat {
+                digits += 1
+                v /= 10
+            } while v > 0
+            var at = digits + (n < 0 ? 1 : 0)
+            let total = at
+            v = n.magnitude
+            repeat {
+                at -= 1
+                p[at] = 0x30 + UInt8(v % 10)
+                v /= 10
+            } while v > 0
+            if n < 0 { p[0] = 0x2D }
+            return total
         }
     }
-    return out
+
+    /// Appends `c` as CSS: the page palette's variable for UIKit's grey and tint (so that they follow
+    /// the dark palette), else `#rrggbb`, or `rgba(…)` when not opaque.
+    fileprivate func put(color c: Color) {
+        if c == CellLayout.Palette.secondaryText { return put("var(--fg2)") }
+        if c == CellLayout.Palette.tint { return put("var(--tint)") }
+        guard c.alpha == 255 else { return write(c.css) }
+        let hex: StaticString = "0123456789abcdef"
+        let digits = hex.utf8Start
+        append(atMost: 7) { p in
+            p[0] = 0x23
+            for (i, component) in [c.red, c.green, c.blue].enumerated() {
+                p[1 + 2 * i] = digits[Int(component >> 4)]
+                p[2 + 2 * i] = digits[Int(component & 15)]
+            }
+            return 7
+        }
+    }
+
+    /// `<tag>text</close>` with the text escaped.
+    fileprivate func element(_ tag: String, _ text: String, close: String? = nil) {
+        write("<" + tag + ">")
+        putEscaped(text)
+        write("</" + (close ?? tag) + ">\n")
+    }
+
+    /// Appends `text` escaped (`putEscaped(_:)` of its bytes).
+    fileprivate func putEscaped(_ text: String) {
+        text.withBorrowedUTF8 { putEscaped($0) }
+    }
+
+    /// Appends UTF-8 `bytes` safe inside HTML elements and attribute values: `& < > " '` as
+    /// references; C0 controls (but newline) as their control pictures (␛), a tab as a space, DEL
+    /// as ␡, C1 controls as U+FFFD. Everything else is kept as it is, format characters included
+    /// (soft hyphens, zero-width spaces, joiners, bidi marks work in the browser; every label is
+    /// bidi-isolated by the style sheet). Runs of plain bytes are copied whole.
+    fileprivate func putEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        let n = bytes.count
+        var run = 0, i = 0
+        while i < n {
+            let b = base[i]
+            if !HTMLEscape.special(b) {
+                i += 1
+                continue
+            }
+            if b == 0xC2, i + 1 < n, base[i + 1] >= 0xA0 || base[i + 1] < 0x80 {
+                i += 1  // a lead byte of U+00A0…U+00BF: plain
+                continue
+            }
+            write(UnsafeBufferPointer(start: base + run, count: i - run))
+            i += 1
+            switch b {
+            case 0x26: put("&amp;")
+            case 0x3C: put("&lt;")
+            case 0x3E: put("&gt;")
+            case 0x22: put("&quot;")
+            case 0x27: put("&#39;")
+            case 0x0A: write(byte: 0x0A)
+            case 0x09: write(byte: 0x20)
+            case 0x7F: put("\u{2421}")
+            case 0xC2:  // a C1 control (U+0080…U+009F): two bytes
+                put("\u{FFFD}")
+                i += 1
+            default: write([0xE2, 0x90, 0x80 + b])  // U+2400 + b, the control's picture
+            }
+            run = i
+        }
+        write(UnsafeBufferPointer(start: base + run, count: n - run))
+    }
+}
+
+/// Which bytes `putEscaped` looks at.
+private enum HTMLEscape {
+    /// Bits 0–63: the C0 controls and `" & ' < >`.
+    static let low: UInt64 =
+        0xFFFF_FFFF | 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+
+    /// A byte to escape, or 0xC2 (which may start a C1 control).
+    @inline(__always)
+    static func special(_ b: UInt8) -> Bool {
+        b < 64 ? (low >> UInt64(b)) & 1 != 0 : (b == 0x7F || b == 0xC2)
+    }
 }

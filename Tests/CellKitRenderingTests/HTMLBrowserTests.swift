@@ -1,0 +1,229 @@
+// The HTML format as a browser draws it: every bundled table and a set of layout cases rendered
+// to HTML, opened in headless Chromium (Scripts/html-browser.py drives it over the DevTools
+// pipe) and measured there (Scripts/html-measure.js): the platform font, no clipped glyph, rows of
+// 44 px or more in list semantics, accessories inside the trailing inset, no horizontal overflow at
+// 390 px, the dark palette under prefers-color-scheme: dark, the selected and checked state, and
+// the whole text of a truncated label in the page. CI installs chromium and sets
+// CELLKIT_REQUIRE_CHROMIUM=1: there a missing browser fails these tests instead of skipping them.
+// CELLKIT_UPDATE_SCREENSHOTS=1 also writes the showcase's screenshots into Manifests/.
+
+import CellKit
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("HTML in a browser", .serialized)
+struct HTMLBrowserTests {
+    static let required = ProcessInfo.processInfo.environment["CELLKIT_REQUIRE_CHROMIUM"] == "1"
+    static let chromium = Fixtures.tool("chromium") ?? Fixtures.tool("chromium-browser")
+    /// Whether the tests can run: a browser installed, or one required (and then they say it is missing).
+    static let available = required || chromium != nil
+
+    static let bundled = [
+        "seed-004-foobar", "seed-003-projects", "seed-000-custom-drawn", "seed-002-contacts", "showcase",
+    ]
+
+    /// A label too long for a 390 px row, whose whole text must still be in the page.
+    static let longDetail = "MyHomeNetwork-5GHz-Extended-Guest-Upstairs-Office-Corner"
+    static let paragraph =
+        "A paragraph long enough to wrap over several lines in a phone-sized window, so that the browser "
+        + "clamps it at the label's number of lines and ends it with an ellipsis, keeping every word in the page."
+
+    /// A C plugin for the layout cases: the row's text and detail, number of lines, break mode, accessory.
+    static let linesPlugin = """
+        #include "cellkit.h"
+        CK_PLUGIN("LinesCells", "1.0.0", "HTML layout cases");
+        static void lines(ck_view *v, const ck_data *data, double n, double mode, int hasMode) {
+            v->host->view_set_int(v, CK_VIEW_NUMBER_OF_LINES, (int64_t)n);
+            if (hasMode) v->host->view_set_int(v, CK_VIEW_LINE_BREAK_MODE, (int64_t)mode);
+            (void)data;
+        }
+        CK_SIGNATURE(customizeCellForLines, "void (cell, data)");
+        CK_EXPORT void customizeCellForLines(ck_cell *cell, const ck_data *data) {
+            const char *s = 0; double n = 1, mode = 4, accessory = 0;
+            if (cell->host->data_string(data, "text", &s) == CK_OK) ck_set_text(ck_text_label(cell), s);
+            if (cell->host->data_string(data, "detail", &s) == CK_OK) ck_set_text(ck_detail_text_label(cell), s);
+            cell->host->data_number(data, "lines", &n);
+            int hasMode = cell->host->data_number(data, "mode", &mode) == CK_OK;
+            lines(ck_text_label(cell), data, n, mode, hasMode);
+            lines(ck_detail_text_label(cell), data, n, mode, hasMode);
+            if (cell->host->data_number(data, "accessory", &accessory) == CK_OK)
+                ck_set_accessory(cell, (ck_accessory_type)accessory);
+        }
+        """
+
+    /// The layout cases: value1 with a detail too long for a phone, a selected and checked row, every
+    /// line break mode at 1, 2 and unlimited lines, value2, bidi and invisible characters, hostile markup.
+    static func cases(style: String) -> String {
+        """
+        title: Layout cases (\(style))
+        style: \(style)
+        width: 64
+        selected: {section: 0, row: 1}
+        sections:
+          - header: Value1
+            style: value1
+            rows:
+              - {cell: Lines, text: Wi-Fi, detail: \(longDetail), accessory: 1}
+              - {cell: Lines, text: Row 0.1 (selected), detail: value, accessory: 2}
+              - {cell: Lines, text: Info, detail: detail button, accessory: 3}
+          - header: Subtitle, lines and break modes
+            footer: Numbers of lines 2, 0 and 1 with every break mode.
+            style: subtitle
+            rows:
+              - {cell: Lines, text: Two lines, detail: "\(paragraph)", lines: 2}
+              - {cell: Lines, text: All lines, detail: "\(paragraph)", lines: 0}
+              - {cell: Lines, text: Word wrap, detail: "\(paragraph)", lines: 1, mode: 0}
+              - {cell: Lines, text: Char wrap, detail: "\(paragraph)", lines: 2, mode: 1}
+              - {cell: Lines, text: Clip, detail: "\(paragraph)", lines: 1, mode: 2}
+              - {cell: Lines, text: Head, detail: "\(paragraph)", lines: 1, mode: 3}
+              - {cell: Lines, text: Middle, detail: "\(paragraph)", lines: 1, mode: 5}
+          - header: Value2
+            style: value2
+            rows:
+              - {cell: Lines, text: Address, detail: "1 Infinite Loop, Cupertino, California 95014, United States"}
+          - header: Text
+            rows:
+              - {cell: Default, text: "Donau\\u00ADdampf\\u00ADschiff\\u00ADfahrts\\u00ADgesellschafts\\u00ADkapitäns\\u00ADmütze"}
+              - {cell: Default, text: "RTL: \\u05E9\\u05DC\\u05D5\\u05DD \\u05E2\\u05D5\\u05DC\\u05DD\\u200F! then LTR", accessory: disclosureIndicator}
+              - {cell: Default, text: "<b>not bold</b> & \\"quoted\\" \\e[31m", image: nowhere}
+              - {cell: Default, text: "https://example.com/a/very/long/path/with\\u200Bbreaks\\u200Bwhere\\u200Ballowed/and-more"}
+        """
+    }
+
+    /// One page to measure: its file, viewport width, colour scheme and optional screenshot.
+    struct Job: Encodable {
+        let page: String
+        let width: Int
+        var dark = false
+        var screenshot: String?
+    }
+
+    /// What html-measure.js reports of a page.
+    struct Report: Decodable {
+        let failures: [String]
+        let truncated: [String]
+        let width: Int
+        let scrollWidth: Int
+        let selected: [String]
+        let checked: [String]
+        let rows: Int
+        let fontFamily: String
+        let background: String
+        let color: String
+        let cell: String
+        let texts: [String]
+    }
+
+    /// Measures `jobs` in one browser; their reports in order.
+    static func measure(_ jobs: [Job]) throws -> [Report] {
+        let chromium = try #require(chromium, "chromium is not installed (apt-get install chromium); CI installs it")
+        let input = try Fixtures.folder() + "/jobs.json"
+        try JSONEncoder().encode(jobs).write(to: URL(fileURLWithPath: input))
+        let output = try Fixtures.output(
+            "/bin/sh",
+            [
+                "-c", "python3 \"$0\" --chromium \"$1\" < \"$2\"", Render.root + "/Scripts/html-browser.py", chromium,
+                input,
+            ])
+        return try JSONDecoder().decode([Report].self, from: Data(output.utf8))
+    }
+
+    /// `html` written to a new file; its path.
+    static func page(_ html: String, _ name: String) throws -> String {
+        let path = try Fixtures.folder(name) + "/\(name).html"
+        try html.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The standalone page's promises, read in its bytes: no script, nothing loaded from elsewhere.
+    static func checkStandalone(_ html: String, _ name: String) {
+        for forbidden in ["<script", "<link", "src=\"http", "url(http", "@import", "<iframe"] {
+            #expect(!html.contains(forbidden), "\(name) has \(forbidden)")
+        }
+        #expect(html.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "\(name) has an event handler")
+        let css = html.components(separatedBy: "<style>")[1].components(separatedBy: "</style>")[0]
+        #expect(css.utf8.count < 6_000, "\(name): \(css.utf8.count) bytes of CSS")
+    }
+
+    @Test(
+        "every bundled table and the layout cases fit 390 px with nothing clipped, in list semantics",
+        .enabled(if: available, "chromium is not installed (apt-get install chromium); CI installs it"))
+    func narrow() throws {
+        var jobs: [Job] = [], names: [String] = []
+        for name in Self.bundled {
+            let html = try Render.table(Render.manifest(name + ".yaml"), .html).output
+            Self.checkStandalone(html, name)
+            jobs.append(Job(page: try Self.page(html, name), width: 390))
+            names.append(name)
+        }
+        let registry = try Self.casesRegistry()
+        for style in ["insetGrouped", "grouped", "plain"] {
+            let folder = try Render.write(["cases.yaml": Self.cases(style: style)], name: "cases" + style)
+            let (html, _) = try Render.table(folder + "/cases.yaml", .html, registry: registry)
+            Self.checkStandalone(html, style)
+            for width in [390, 800] { jobs.append(Job(page: try Self.page(html, "cases-\(style)"), width: width)) }
+            names += ["cases \(style) 390", "cases \(style) 800"]
+        }
+        let reports = try Self.measure(jobs)
+        try #require(reports.count == jobs.count)
+        for (name, report) in zip(names, reports) {
+            #expect(report.failures.isEmpty, "\(name): \(report.failures)")
+            #expect(report.scrollWidth <= report.width, "\(name): \(report.scrollWidth) px wide in \(report.width)")
+            #expect(report.rows > 0, "\(name)")
+            #expect(!report.fontFamily.lowercased().hasPrefix("monospace"), "\(name)")
+            #expect(report.fontFamily.contains("-apple-system") && report.fontFamily.contains("sans-serif"))
+        }
+        for (name, report) in zip(names, reports) where name.hasPrefix("cases") {
+            #expect(report.selected == ["0.1"], "\(name)")
+            #expect(report.checked == ["0.1"], "\(name)")
+            // The whole strings are in the page, however the browser cut them.
+            #expect(report.texts.contains(Self.longDetail), "\(name)")
+            #expect(report.texts.filter { $0 == Self.paragraph }.count == 7, "\(name)")
+            #expect(report.texts.contains("<b>not bold</b> & \"quoted\" ␛[31m"), "\(name)")
+            // Invisible characters reach the browser as they are: soft hyphens, the RLM, zero-width spaces.
+            #expect(report.texts.contains { $0.hasPrefix("Donau\u{00AD}dampf") }, "\(name)")
+            #expect(report.texts.contains { $0.contains("\u{05DD}\u{200F}!") }, "\(name)")
+            #expect(report.texts.contains { $0.contains("with\u{200B}breaks") }, "\(name)")
+        }
+        // At 390 px the long detail and the paragraphs are cut by CSS, their text whole in the DOM.
+        let phone = reports[Self.bundled.count]
+        #expect(phone.truncated.contains(Self.longDetail), "\(phone.truncated)")
+        #expect(!phone.truncated.contains("Wi-Fi"), "value1 keeps its label whole and cuts the detail, as UIKit does")
+        #expect(phone.truncated.contains(Self.paragraph), "\(phone.truncated)")
+    }
+
+    @Test(
+        "the showcase in light and dark: the palettes, the selected row; its screenshots",
+        .enabled(if: available, "chromium is not installed (apt-get install chromium); CI installs it"))
+    func showcase() throws {
+        let html = try Render.table(Render.manifest("showcase.yaml"), .html).output
+        let path = try Self.page(html, "showcase")
+        let update = ProcessInfo.processInfo.environment["CELLKIT_UPDATE_SCREENSHOTS"] == "1"
+        func shot(_ suffix: String) -> String? { update ? Render.root + "/Manifests/showcase-html-\(suffix).png" : nil }
+        let reports = try Self.measure([
+            Job(page: path, width: 800, screenshot: shot("light")),
+            Job(page: path, width: 800, dark: true, screenshot: shot("dark")),
+            Job(page: path, width: 390, screenshot: shot("narrow")),
+        ])
+        try #require(reports.count == 3)
+        let (light, dark, narrow) = (reports[0], reports[1], reports[2])
+        #expect(light.background == "rgb(242, 242, 247)" && light.cell == "rgb(255, 255, 255)")
+        #expect(light.color == "rgb(0, 0, 0)")
+        #expect(dark.background == "rgb(0, 0, 0)" && dark.cell == "rgb(28, 28, 30)", "\(dark)")
+        #expect(dark.color == "rgb(255, 255, 255)")
+        for report in reports {
+            #expect(report.failures.isEmpty, "\(report.failures)")
+            #expect(report.selected == ["3.0"])
+            #expect(report.scrollWidth <= report.width)
+        }
+        #expect(narrow.truncated.contains("Backgrounds by position; this one is selected."))
+    }
+
+    /// The package's plugins and LinesCells, built for the layout cases.
+    static func casesRegistry() throws -> CellRegistry {
+        let folder = try Fixtures.folder("lines")
+        try Fixtures.compileC(linesPlugin, name: "LinesCells", in: folder)
+        return Fixtures.registry([Fixtures.buildDirectory, folder])
+    }
+}

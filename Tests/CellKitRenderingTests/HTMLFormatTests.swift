@@ -1,0 +1,77 @@
+// The HTML format's bytes, without a browser: escaping on bytes, the whole text of a cut label,
+// the state on the row, image classes that mean the same in every render.
+
+import CellKit
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("HTML format")
+struct HTMLFormatTests {
+    static func html(_ table: String, width: Int = 40) throws -> String {
+        let folder = try Render.write(["t.yaml": table])
+        return try Render.table(folder + "/t.yaml", .html, width: width).output
+    }
+
+    @Test("text is escaped on its bytes: markup and controls replaced, format characters kept")
+    func escaping() throws {
+        let page = try Self.html(
+            """
+            title: "<T> & 'q'"
+            sections:
+              - rows:
+                  - {cell: Default, text: "<b>&\\"'\\e[1m\\tx\\u0085y\\u202Ez\\u00ADw\\u200F"}
+            """)
+        #expect(page.contains("<title>&lt;T&gt; &amp; &#39;q&#39;</title>"))
+        // Format characters (RLO, soft hyphen, RLM) reach the browser as they are; the label is isolated.
+        #expect(page.contains(">&lt;b&gt;&amp;&quot;&#39;␛[1m x\u{FFFD}y\u{202E}z\u{00AD}w\u{200F}</div>"))
+        #expect(!page.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x85 || $0.value == 0x09 })
+        #expect(!page.contains("‹U+"), "no placeholder for an invisible character")
+    }
+
+    @Test("a label cut in the terminal has its whole text in the page; the row carries its state")
+    func wholeText() throws {
+        let detail = "MyHomeNetwork-5GHz-Extended-Guest-Upstairs"
+        let table = """
+            selected: {section: 0, row: 0}
+            sections:
+              - style: value1
+                rows:
+                  - {cell: Value1, text: Wi-Fi, detail: \(detail), accessory: checkmark}
+                  - {cell: Value1, text: Other, accessory: disclosureIndicator}
+            """
+        let text = try Render.table(try Render.write(["t.yaml": table]) + "/t.yaml", .text, width: 30).output
+        #expect(!text.contains(detail), "the terminal cuts it")
+        let page = try Self.html(table, width: 30)
+        #expect(page.contains(">\(detail)</div>"))
+        #expect(page.contains(#"role="option" aria-selected="true" aria-checked="true" data-ip="0.0""#))
+        #expect(page.contains(#"<li class="r" role="option" data-ip="0.1">"#), "no state on the other row")
+        #expect(page.contains(##"<svg class="a check" aria-hidden="true"><use href="#ck-check"/></svg>"##))
+        #expect(page.contains(#"<ul role="listbox">"#))
+    }
+
+    @Test("an image file is in the page once, under a class named after the image, whatever came before")
+    func imageClasses() throws {
+        let catalog = "images:\n  a: {glyph: A, file: a.svg}\n  b: {glyph: B, file: b.svg}\n"
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>"#
+        var classes: [[String: String]] = []
+        for order in [["a", "b", "a"], ["b", "a"]] {
+            let rows = order.map { "      - {cell: Default, text: x, image: \($0)}" }.joined(separator: "\n")
+            let folder = try Render.write([
+                "assets.yaml": catalog, "a.svg": svg, "b.svg": svg,
+                "t.yaml": "assets: assets.yaml\nsections:\n  - rows:\n\(rows)\n",
+            ])
+            let page = try Render.table(folder + "/t.yaml", .html, width: 40).output
+            #expect(page.components(separatedBy: "<style>.i").count - 1 == 2, "each file once")
+            var named: [String: String] = [:]
+            for name in ["a", "b"] {
+                let match = try #require(
+                    page.firstMatch(of: try Regex(#"class="iv im (i[0-9a-f]+)" role="img" aria-label=""# + name)))
+                named[name] = String(match.output[1].substring!)
+            }
+            classes.append(named)
+        }
+        #expect(classes[0] == classes[1])
+        #expect(classes[0]["a"] != classes[0]["b"])
+    }
+}
