@@ -409,6 +409,7 @@ public struct HTMLFormat: RowFormat {
         case .disclosureIndicator: "chev"
         case .checkmark: "check"
         case .detailButton: "info"
+        case .detailDisclosureButton: "more"
         }
     }
 

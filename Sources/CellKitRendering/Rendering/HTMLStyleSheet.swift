@@ -65,6 +65,7 @@ enum HTMLStyleSheet {
         .av{flex:none;max-width:33%}
         .a{flex:none;width:20px;height:20px;color:var(--tint)}
         .chev{color:var(--chev);width:10px;margin-left:-6px}
+        .more{width:40px}
         .v{min-width:0}
 
         """
