@@ -48,6 +48,12 @@ struct CheckVerdictTests {
         let (ending, text) = try spawner.run(["check", path])
         #expect(ending == .exited(1), "\(text)")
         #expect(text.contains("FAIL the type has no customizeCellForBare hook"), "\(text)")
+        let folder = PathText.folder(of: path)
+        try "sections:\n  - cell: Bare\n    rows: 2\n".write(
+            toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        let (rendered, render) = try spawner.run(["render", folder + "/t.yaml", "--plugin-path", folder])
+        #expect(rendered == .exited(0))
+        #expect(render.contains("warning: libbare.so: cell type Bare has no customizeCellForBare hook"), "\(render)")
     }
 
     @Test("a hook that prints to standard output: FAIL quoting what it wrote")

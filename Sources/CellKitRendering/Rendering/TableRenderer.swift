@@ -207,6 +207,12 @@ public final class TableRenderer {
             let file = type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath
             queue.context.warn("\(file): cell type \(type.identifier) has a near miss: \(miss)")
         }
+        if !type.customizes {  // e.g. a static customize hook in a stripped file: no near miss to show
+            let file = type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath
+            queue.context.warn(
+                "\(file): cell type \(type.identifier) has no customizeCellFor\(type.identifier) hook: every row shows only what initCellFor\(type.identifier) set; export one (CK_EXPORT)"
+            )
+        }
         return type.reuseSlot
     }
 

@@ -55,6 +55,8 @@ public final class CellType: Sendable {
     let customizeCell: Hook?
     let heightForCell: Hook?
     let prepareForReuse: Hook?
+    /// Whether the type has a customize hook: without one every row shows only what init set.
+    package var customizes: Bool { customizeCell != nil }
 
     /// The type `declaration` names in `plugin`; its declared lists in registers where they fit and
     /// `registers` allows.
