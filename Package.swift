@@ -49,7 +49,7 @@ let package = Package(
         // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
         .target(name: "CellKitModel", dependencies: ["CCellKit"]),
         .target(name: "CellKitText", dependencies: ["CellKitModel"]),
-        .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CCellKit", "CFFI", "CProcess"]),
+        .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CellKitText", "CCellKit", "CFFI", "CProcess"]),
         // Supervisor and worker processes: spawn, frames, process groups, what a worker does first.
         .target(name: "CellKitSupervision", dependencies: ["CellKitModel", "CellKitRuntime", "CProcess"]),
         .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "Yams"]),
