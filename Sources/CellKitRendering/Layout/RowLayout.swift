@@ -53,6 +53,16 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     public var imageName: String?
     /// True when `imageName` is not in the asset catalog (drawn as a placeholder).
     public var missingImage = false
+    /// A label's whole text as its view holds it (neither cut nor made visible), for a format that lays
+    /// text out itself (HTML); nil for images and glyphs, whose `lines` are all there is.
+    package var fullText = FullText()
+    /// A label's number of lines (0: as many as its frame holds) and line break mode, for the same.
+    package var numberOfLines = 1
+    /// How a label's text is wrapped or cut; see `numberOfLines`.
+    package var lineBreakMode = LineBreakMode.truncateTail
+    /// True when a hook gave the view its frame (every subview; a standard part whose frame was set),
+    /// false when the cell's style placed it.
+    package var hasOwnFrame = false
 
     private enum CodingKeys: String, CodingKey {
         case role, tag, frame, lines, alignment, textColor, backgroundColor, bold, small, imageName, missingImage
@@ -75,6 +85,26 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     }
 }
 
+/// A label's whole text, compared by its bytes (`PlacedView.fullText`).
+package struct FullText: Equatable, Sendable {
+    /// The text; nil for a view that has none.
+    package var bytes: TextBytes?
+
+    /// No text.
+    package init() {}
+    /// The text `bytes` (held, not copied).
+    package init(_ bytes: TextBytes?) { self.bytes = bytes }
+
+    /// Whether both hold the same bytes (or neither holds any).
+    package static func == (a: FullText, b: FullText) -> Bool {
+        switch (a.bytes, b.bytes) {
+        case (nil, nil): true
+        case (let x?, let y?): x === y || x.withBytes { p in y.withBytes { q in p.elementsEqual(q) } }
+        default: false
+        }
+    }
+}
+
 /// A row ready to draw: its size, background and placed views in paint order.
 public struct RowLayout: Sendable, Encodable {
     /// Where the row is in the table, section and row counted from 0.
@@ -93,9 +123,19 @@ public struct RowLayout: Sendable, Encodable {
     public var background: Fill
     /// The colour the background draws with (the fill's colour, else its image's colour).
     public var backgroundColor: Color?
+    /// The cell's style, which placed its standard parts.
+    package var cellStyle = CellStyle.default
+    /// The standard accessory drawn; `.none` when there is none or the cell's accessory view replaces it.
+    package var accessoryType = AccessoryType.none
     /// The views in paint order: image, labels, subviews (in the order they were added), accessory.
     /// Later views are drawn over earlier ones.
     public var views: [PlacedView]
+    /// The row's number counted from 0 across all sections of the table (not only the window).
+    package var tableIndex = 0
+    /// The cell's selection style (what selecting it draws), whether or not it is selected.
+    package var selectionStyle = SelectionStyle.default
+    /// Why the row is a placeholder: the fault of its plugin (or of the render); nil for a drawn row.
+    package var fault: RowFault?
     /// Emptied line lists of the views of rows before, whose memory the next row's labels reuse
     /// (`recycleViews()`): a list allocated and freed per label per row was 3 % of a wrapped row.
     var spareLines: [[TextLine]] = []
@@ -260,6 +300,7 @@ public struct CellLayout: Sendable {
                 image.frame.y = (height - 1) / 2
             } else {
                 image.frame = Self.clip(image.frame, width: width, height: height)
+                image.hasOwnFrame = true
             }
             row.views.append(image)
         }
@@ -284,7 +325,11 @@ public struct CellLayout: Sendable {
         // Set only when it changes: storing the same string retained it and released the old one.
         if row.identifier != cell.reuseIdentifier.name { row.identifier = cell.reuseIdentifier.name }
         (row.width, row.height, row.position, row.isSelected) = (width, height, cell.position, selected)
+        row.cellStyle = cell.style
+        row.accessoryType =
+            area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
         row.background = fill
+        row.selectionStyle = cell.selectionStyle
         row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
     }
 
@@ -450,6 +495,7 @@ public struct CellLayout: Sendable {
         var placed = PlacedView(
             role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: height), laidOut: consume lines)
         style(&placed, from: label, defaults: defaults, selected: selected)
+        placed.hasOwnFrame = label.frame != .zero
         return placed
     }
 
@@ -461,6 +507,8 @@ public struct CellLayout: Sendable {
         placed.backgroundColor = view.backgroundColor
         placed.bold = view.fontWeight == .semibold || view.fontWeight == .bold
         placed.small = defaults.small || view.fontSize < 14
+        placed.fullText = FullText(view.textBytes)
+        (placed.numberOfLines, placed.lineBreakMode) = (view.numberOfLines, view.lineBreakMode)
     }
 
     // MARK: Text
@@ -511,12 +559,15 @@ public struct CellLayout: Sendable {
         switch view.kind {
         case .image:
             guard let name = view.imageName else {
-                return PlacedView(role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor)
+                return PlacedView(
+                    role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor,
+                    hasOwnFrame: true)
             }
             var placed = imageView(name, role: .subview, warn: view.cell?.context)
             placed.tag = view.tag
             placed.frame = frame
             placed.backgroundColor = view.backgroundColor
+            placed.hasOwnFrame = true
             return placed
         case .label:
             // Text is laid out at the whole frame, then cut where the row or the accessory cuts it;
@@ -531,9 +582,11 @@ public struct CellLayout: Sendable {
             lines.keepFirst(frame.height)
             var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: consume lines)  // moved
             style(&placed, from: view, defaults: Defaults(), selected: selected)
+            placed.hasOwnFrame = true
             return placed
         case .plain:
-            return PlacedView(role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor)
+            return PlacedView(
+                role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor, hasOwnFrame: true)
         }
     }
 }
