@@ -17,11 +17,17 @@ import Foundation
 enum RenderBenchmark {
     static let sizes = [100_000, 300_000, 1_000_000]
 
-    /// `render`, `render plain`, `render wrapped`, or `render one TABLE [--one-thread]` (a size's own
-    /// process; `--one-thread`: no read-ahead helper).
+    /// `render`, `render plain`, `render wrapped`, `render formats`, or `render one TABLE [--one-thread]`
+    /// (a size's own process; `--one-thread`: no read-ahead helper) and `render one-format TABLE FORMAT`.
     static func run(_ arguments: [String]) throws {
         if arguments.first == "one", arguments.count == 2 || arguments.count == 3 {
             try renderOne(arguments[1], readAhead: arguments.count == 2)
+        } else if arguments.first == "one-format", arguments.count == 3,
+            let format = DocumentRender.Format(rawValue: arguments[2])
+        {
+            try renderOne(arguments[1], readAhead: true, format: format)
+        } else if arguments.first == "formats" {
+            try compareFormats()
         } else if arguments.first == "wrapped" || arguments.first == "plain" {
             try run(kinds: [arguments.first == "wrapped" ? .wrapped : .plain])
         } else {
@@ -85,10 +91,14 @@ enum RenderBenchmark {
     }
 
     /// Renders `table` in a child process (`render one`); its seconds and peak resident KiB.
-    static func renderChild(_ table: String, rows: Int, readAhead: Bool = true) throws -> (Double, Double) {
+    static func renderChild(
+        _ table: String, rows: Int, readAhead: Bool = true, format: DocumentRender.Format? = nil
+    ) throws -> (Double, Double) {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["render", "one", table] + (readAhead ? [] : ["--one-thread"])
+        child.arguments =
+            format.map { ["render", "one-format", table, $0.rawValue] }
+            ?? ["render", "one", table] + (readAhead ? [] : ["--one-thread"])
         let pipe = Pipe()
         child.standardOutput = pipe
         try child.run()
@@ -120,6 +130,37 @@ enum RenderBenchmark {
                 format: "%d rows, 7 runs each in turns: rows read ahead on a helper thread %.0f rows/s, "
                     + "on the table's thread alone %.0f rows/s; time ×%.3f (pairs ×%.3f–×%.3f)",
                 rows, Double(rows) / median(ahead), Double(rows) / median(alone), ratios[3], ratios[0], ratios[6]))
+    }
+
+    /// The 1,000,000-row wrapped table in each format, the formats in turns (a busy moment slows one
+    /// round, not one format), `runs` rounds; per format the median rows/s, its share of text's
+    /// and the peak resident memory.
+    static func compareFormats() throws {
+        let folder = NSTemporaryDirectory() + "cellkit-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rows = sizes.last!
+        let table = try generate(.wrapped, rows: rows, in: folder)
+        let formats = DocumentRender.Format.allCases
+        var seconds: [DocumentRender.Format: [Double]] = [:], peak: [DocumentRender.Format: Double] = [:]
+        for _ in 0..<runs {
+            for format in formats {
+                let (s, kib) = try renderChild(table, rows: rows, format: format)
+                seconds[format, default: []].append(s)
+                peak[format] = max(peak[format] ?? 0, kib / 1024)
+            }
+        }
+        print("Formats: the wrapped table, \(rows) rows, in each format in turns, \(runs) rounds; medians")
+        print("format      seconds      rows/s   of text's   peak RSS")
+        func median(_ f: DocumentRender.Format) -> Double { seconds[f]!.sorted()[runs / 2] }
+        let text = Double(rows) / median(.text)
+        for format in formats {
+            let r = Double(rows) / median(format)
+            print(
+                String(
+                    format: "%-8@ %10.3f %11.0f %10.0f %% %8.1f MiB", format.rawValue as NSString, median(format), r,
+                    r / text * 100, peak[format]!))
+        }
     }
 
     /// The command line's render of `rows` rows, plugins in the process (`--no-isolation`) and in a
@@ -225,9 +266,9 @@ enum RenderBenchmark {
 
     /// Renders one table to /dev/null (its rows read ahead unless `readAhead` is false); prints
     /// "seconds maxRSS-KiB".
-    static func renderOne(_ path: String, readAhead: Bool) throws {
+    static func renderOne(_ path: String, readAhead: Bool, format: DocumentRender.Format = .text) throws {
         // Through the entry point `cellkit render --no-isolation` and embedders use.
-        var render = DocumentRender(documentPath: path)
+        var render = DocumentRender(documentPath: path, format: format)
         render.width = 80
         render.readsAhead = readAhead
         let null = open("/dev/null", O_WRONLY)

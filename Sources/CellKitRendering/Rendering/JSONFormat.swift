@@ -314,8 +314,13 @@ public struct JSONFormat: RowFormat {
 
         /// The standard accessory's name; `view` for a row whose cell has an accessory view.
         static func accessory(_ row: RowLayout) -> [UInt8] {
-            if row.accessoryType == .none, row.views.last?.role == .accessory { return Array("\"view\"".utf8) }
+            if row.accessoryType == .none,
+                row.views.withUnsafeBufferPointer({ $0.last?.role == .accessory })  // the view itself not copied
+            {
+                return view
+            }
             return lookUp(row.accessoryType.rawValue, in: accessories)
         }
+        private static let view = Array("\"view\"".utf8)
     }
 }
