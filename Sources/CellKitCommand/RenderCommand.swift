@@ -32,8 +32,8 @@ struct RenderCommand: ParsableCommand {
             files, rowsFrom data files), by any name. On an error, SIGINT, SIGTERM, SIGHUP or exit \
             the temporary is removed and FILE keeps what it had.
 
-            On a terminal, a document wider than the terminal is drawn as wide as the terminal, \
-            with a warning first (--width draws it at the document's width). ansi's colours follow \
+            On a terminal, text and ansi of a document wider than the terminal are drawn as wide \
+            as the terminal, with a warning first (--width draws it at the document's width). ansi's colours follow \
             the terminal's depth, from NO_COLOR, COLORTERM and TERM (truecolor, 256, 16, none), \
             each colour written as the nearest of its palette; --color-depth sets it.
 
@@ -84,7 +84,7 @@ struct RenderCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Columns; default: the document's width (at most the terminal's, on a terminal), else the terminal's, else 80.",
+            "Columns; default: the document's width (text and ansi: at most a terminal's), else the terminal's, else 80.",
             valueName: "n"))
     var width: Int?
 

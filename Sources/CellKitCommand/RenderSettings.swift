@@ -117,13 +117,16 @@ struct RenderSettings: Equatable {
         try failIfStrict(warned: warned + noticed)
     }
 
-    /// The width drawn: `--width`; else the document's, cut to the terminal's columns when standard
-    /// output is a terminal narrower than it (`terminalColumns`; never with `--output`), with the
+    /// The width drawn: `--width`; else the document's, cut to the terminal's columns when text or
+    /// ansi goes to a terminal narrower than it (`terminalColumns`; never with `--output`), with the
     /// warning that says so; else the terminal's columns; else 80.
     func tableWidth(_ document: TableDocument, terminalColumns: Int?) -> (width: Int, warning: String?) {
         if let width { return (width, nil) }
         guard let wanted = document.width else { return (terminalColumns ?? 80, nil) }
-        guard output == nil, let columns = terminalColumns, columns < wanted else { return (wanted, nil) }
+        // Only what is drawn for the terminal: JSON and HTML keep the document's layout wherever they go.
+        guard output == nil, resolvedFormat == .text || resolvedFormat == .ansi, let columns = terminalColumns,
+            columns < wanted
+        else { return (wanted, nil) }
         return (
             columns,
             "the table is \(wanted) columns wide (its document's width) but the terminal has \(columns): "

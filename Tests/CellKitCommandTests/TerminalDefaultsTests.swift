@@ -26,7 +26,7 @@ struct TerminalDefaultsTests {
         return (folder + "/t.yaml", try TableDocument(contentsOf: folder + "/t.yaml"))
     }
 
-    @Test("the document's width, cut to a narrower terminal with a warning; --width and --output are not cut")
+    @Test("the document's width, cut to a narrower terminal with a warning; --width, --output and json are not cut")
     func widths() throws {
         let (path, document) = try document()
         let plain = RenderSettings(table: path)
@@ -42,6 +42,9 @@ struct TerminalDefaultsTests {
         var file = plain
         file.output = "/tmp/t.txt"
         #expect(file.tableWidth(document, terminalColumns: 40) == (64, nil))
+        var json = plain
+        json.format = .json
+        #expect(json.tableWidth(document, terminalColumns: 40) == (64, nil), "JSON keeps the document's layout")
         var unset = document
         unset.width = nil
         #expect(plain.tableWidth(unset, terminalColumns: 52) == (52, nil))

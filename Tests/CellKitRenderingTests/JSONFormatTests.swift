@@ -172,6 +172,15 @@ struct JSONFormatTests {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         let rows = try Self.rows(try Render.table(Render.manifest(table), .json).output, .json)
         #expect(lines.count == rows.count + 1, "\(table)")
+        let document =
+            try JSONSerialization.jsonObject(
+                with: Data(try Render.table(Render.manifest(table), .json).output.utf8)) as! [String: Any]
+        let withTexts = (document["sections"] as! [[String: Any]]).filter {
+            ($0["header"] != nil || $0["footer"] != nil) && !($0["rows"] as! [Any]).isEmpty
+        }
+        #expect(
+            lines.filter { $0.contains("\"sectionTexts\":") }.count == withTexts.count,
+            "\(table): a section's texts on its first row")
         for line in lines { #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(line.utf8)) } }
     }
 

@@ -10,6 +10,13 @@ import Testing
 struct JSONFaultTests {
     let command = OutputCommandTests()
 
+    /// CI installs jsonschema and sets this (JSONFormatTests has the schema tests proper).
+    static let required = ProcessInfo.processInfo.environment["CELLKIT_REQUIRE_JSONSCHEMA"] == "1"
+
+    /// The Python with jsonschema: .ci/run's virtual environment under .build, else python3; nil for none.
+    static let python: String? = [Render.root + "/.build/jsonschema-venv/bin/python3", Fixtures.tool("python3")]
+        .compactMap { $0 }.first { (try? Fixtures.execute($0, ["-c", "import jsonschema"]))?.status == 0 }
+
     /// Renders IsolationTests' table with plugin `name` built from `body` as `format` to a file; the
     /// rows, and standard error.
     func render(_ name: String, _ body: String, format: String) throws -> ([[String: Any]], String) {
@@ -22,6 +29,12 @@ struct JSONFaultTests {
         ])
         #expect(ending == .exited(3), "\(log)")
         let text = try command.contents(out)
+        if let python = Self.python {  // the fault object is in the schema too
+            let check = try Fixtures.execute(python, [Render.root + "/Scripts/check-json-schema.py", out])
+            #expect(check.status == 0, "\(check.output)\(check.errors)")
+        } else {
+            #expect(!Self.required, "the Python package jsonschema is missing (pip install jsonschema)")
+        }
         if format == "jsonl" {
             let lines = try text.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) }
             return (lines.dropFirst().map { $0 as! [String: Any] }, log)
