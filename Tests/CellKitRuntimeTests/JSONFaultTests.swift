@@ -64,6 +64,10 @@ struct JSONFaultTests {
             #expect(log.contains(message + "\n"), "the line printed: \(log)")
         }
         #expect(rows.filter { $0["fault"] != nil }.count == 2, "real rows carry no fault")
+        if format == "jsonl" {  // each section's texts once, on its first row, though workers resumed inside one
+            #expect(rows.compactMap { $0["sectionTexts"] as? [String: Any] }.count == 3)
+            #expect(rows.filter { $0["sectionTexts"] != nil }.map { $0["row"] as? Int } == [0, 0, 0])
+        }
     }
 
     @Test("exit(3) in an init hook: outcome exit, the status")

@@ -82,7 +82,9 @@ public struct JSONFormat: RowFormat {
     /// Writes the row as one JSON object on its own line.
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
         if !jsonLines, !isFirst { out.write(byte: 0x2C) }
-        Self.write(row, sectionTexts: jsonLines ? pendingSection : nil, out)
+        // Only on the section's first row: after a worker's fault, the rows before the resumed one
+        // were delivered by the worker before (with the texts), and this one skipped them.
+        Self.write(row, sectionTexts: jsonLines && isFirst ? pendingSection : nil, out)
         pendingSection = nil
         out.write(byte: 0x0A)
     }
