@@ -19,7 +19,7 @@ enum Benchmarks {
         case "-h", "--help", "help":
             print(
                 """
-                usage: cellkit-bench [dispatch | render [plain | wrapped | formats] | list | startup]   (build with swift build -c release)
+                usage: cellkit-bench [dispatch | render [plain | wrapped | formats [FORMAT...]] | list | startup]   (build with swift build -c release)
                   dispatch        the cell-creation routine's cost per row, against direct calls and libffi
                   render          plain and wrapped tables of 100,000 to 1,000,000 rows, then isolation's cost
                   render plain    the plain table, then isolation's cost; render wrapped: the wrapped table only

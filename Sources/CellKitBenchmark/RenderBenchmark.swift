@@ -17,7 +17,7 @@ import Foundation
 enum RenderBenchmark {
     static let sizes = [100_000, 300_000, 1_000_000]
 
-    /// `render`, `render plain`, `render wrapped`, `render formats`, or `render one TABLE [--one-thread]`
+    /// `render`, `render plain`, `render wrapped`, `render formats [FORMAT...]`, or `render one TABLE [--one-thread]`
     /// (a size's own process; `--one-thread`: no read-ahead helper) and `render one-format TABLE FORMAT`.
     static func run(_ arguments: [String]) throws {
         if arguments.first == "one", arguments.count == 2 || arguments.count == 3 {
@@ -27,7 +27,8 @@ enum RenderBenchmark {
         {
             try renderOne(arguments[1], readAhead: true, format: format)
         } else if arguments.first == "formats" {
-            try compareFormats()
+            let named = arguments.dropFirst().compactMap(DocumentRender.Format.init(rawValue:))
+            try compareFormats(named.isEmpty ? DocumentRender.Format.allCases : [.text] + named.filter { $0 != .text })
         } else if arguments.first == "wrapped" || arguments.first == "plain" {
             try run(kinds: [arguments.first == "wrapped" ? .wrapped : .plain])
         } else {
@@ -132,16 +133,15 @@ enum RenderBenchmark {
                 rows, Double(rows) / median(ahead), Double(rows) / median(alone), ratios[3], ratios[0], ratios[6]))
     }
 
-    /// The 1,000,000-row wrapped table in each format, the formats in turns (a busy moment slows one
-    /// round, not one format), `runs` rounds; per format the median rows/s, its share of text's
-    /// and the peak resident memory.
-    static func compareFormats() throws {
+    /// The 1,000,000-row wrapped table in each of `formats` (text first), the formats in turns (a busy
+    /// moment slows one round, not one format), `runs` rounds; per format the median rows/s, its share
+    /// of text's and the peak resident memory. `render formats [FORMAT...]`: all four by default.
+    static func compareFormats(_ formats: [DocumentRender.Format]) throws {
         let folder = NSTemporaryDirectory() + "cellkit-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let rows = sizes.last!
         let table = try generate(.wrapped, rows: rows, in: folder)
-        let formats = DocumentRender.Format.allCases
         var seconds: [DocumentRender.Format: [Double]] = [:], peak: [DocumentRender.Format: Double] = [:]
         for _ in 0..<runs {
             for format in formats {

@@ -322,6 +322,7 @@ public struct CellLayout: Sendable {
             row.views.append(accessory)
         }
         row.indexPath = cell.indexPath
+        row.selectionStyle = cell.selectionStyle
         // Set only when it changes: storing the same string retained it and released the old one.
         if row.identifier != cell.reuseIdentifier.name { row.identifier = cell.reuseIdentifier.name }
         (row.width, row.height, row.position, row.isSelected) = (width, height, cell.position, selected)
@@ -329,7 +330,6 @@ public struct CellLayout: Sendable {
         row.accessoryType =
             area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
         row.background = fill
-        row.selectionStyle = cell.selectionStyle
         row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
     }
 
