@@ -8,6 +8,7 @@
 // holds the two to the same settings on random argument lists.
 
 import ArgumentParser
+import CellKit
 
 /// Reads `render TABLE [options]` when every argument is a plain, valid case.
 enum RenderArguments {
@@ -79,6 +80,9 @@ enum RenderArguments {
             case "--color":
                 guard let color = RenderCommand.ColorMode(argument: text) else { return false }
                 s.color = color
+            case "--color-depth":
+                guard let depth = ColorDepth(argument: text) else { return false }
+                s.colorDepth = depth
             case "--width":
                 guard let width = Int(argument: text) else { return false }
                 s.width = width

@@ -20,7 +20,7 @@ struct RenderCommand: ParsableCommand {
               cellkit render table.yaml --output table.html
 
             Without --format, the format is the one --output's extension names (.html or .htm: \
-            html, .json: json, .txt: text), else text. An explicit --format wins; if it is not the \
+            html, .json: json, .jsonl or .ndjson: jsonl, .txt: text), else text. An explicit --format wins; if it is not the \
             one the extension names, a warning says so. --color always with a format other than \
             ansi warns too: only ansi has colour.
 
@@ -32,7 +32,15 @@ struct RenderCommand: ParsableCommand {
             files, rowsFrom data files), by any name. On an error, SIGINT, SIGTERM, SIGHUP or exit \
             the temporary is removed and FILE keeps what it had.
 
-            Warnings go to standard error after the table, then one line per plugin hook whose \
+            On a terminal, text and ansi of a document wider than the terminal are drawn as wide \
+            as the terminal, with a warning first (--width draws it at the document's width). ansi's colours follow \
+            the terminal's depth, from NO_COLOR, COLORTERM and TERM (truecolor, 256, 16, none), \
+            each colour written as the nearest of its palette; --color-depth sets it.
+
+            json and jsonl are versioned ("format": "cellkit.render", "version": 1) and described \
+            by Schemas/cellkit-render-1.schema.json: one document, or a header line then a row a line.
+
+            Other warnings go to standard error after the table, then one line per plugin hook whose \
             host calls failed (how many, and the first failure's message).
 
             Plugins run in a worker process: a plugin that crashes, calls exit() or does not return \
@@ -68,12 +76,16 @@ struct RenderCommand: ParsableCommand {
 
     @Option(
         help: """
-            text (box drawing), ansi (with colour), html (a standalone page) or json (the laid-out rows); \
-            default: the one --output's extension names (.html, .json, .txt), else text.
+            text (box drawing), ansi (with colour), html (a standalone page), json (the laid-out rows) or \
+            jsonl (a header line, then a row a line); default: the one --output's extension names \
+            (.html, .json, .jsonl, .txt), else text.
             """)
     var format: Format?
 
-    @Option(help: ArgumentHelp("Columns; default: the document's width, else the terminal's, else 80.", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Columns; default: the document's width (text and ansi: at most a terminal's), else the terminal's, else 80.",
+            valueName: "n"))
     var width: Int?
 
     @Option(
@@ -104,6 +116,12 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "For ansi: colour always, never, or auto (only on a terminal, and not when NO_COLOR is set).")
     var color: ColorMode = .auto
 
+    @Option(
+        help: ArgumentHelp(
+            "For ansi: the colours the terminal shows, truecolor, 256, 16 or none; default: from NO_COLOR, COLORTERM and TERM.",
+            valueName: "depth"))
+    var colorDepth: ColorDepth?
+
     @Flag(
         help: "Exit with status 2 if anything was warned about (failed host calls included); the table is still drawn.")
     var strict = false
@@ -123,7 +141,7 @@ struct RenderCommand: ParsableCommand {
     var settings: RenderSettings {
         RenderSettings(
             table: table, format: format, width: width, select: select, rows: rows, output: output, root: root,
-            ascii: ascii, color: color, strict: strict, pluginPaths: discovery.pluginPaths,
+            ascii: ascii, color: color, colorDepth: colorDepth, strict: strict, pluginPaths: discovery.pluginPaths,
             allowUnsafePermissions: discovery.allowUnsafePermissions, noCache: discovery.noCache,
             noIsolation: noIsolation, hookTimeout: hookTimeout, verbose: discovery.verbose)
     }
@@ -146,3 +164,6 @@ enum Terminal {
 
 /// `--format`'s values, read from the command line as the library's names them.
 extension DocumentRender.Format: ExpressibleByArgument {}
+
+/// `--color-depth`'s values: truecolor, 256, 16, none.
+extension ColorDepth: ExpressibleByArgument {}

@@ -17,6 +17,8 @@ struct RenderSettings: Equatable {
     var root: String?
     var ascii = false
     var color: RenderCommand.ColorMode = .auto
+    /// `--color-depth`; nil: what the environment says (`ColorDepth.fromEnvironment`).
+    var colorDepth: ColorDepth?
     var strict = false
     var pluginPaths: [String] = []
     var allowUnsafePermissions = false
@@ -47,11 +49,12 @@ struct RenderSettings: Equatable {
         format ?? output.flatMap(Self.format(forExtensionOf:)) ?? .text
     }
 
-    /// The format a file name's extension names (.html, .htm, .json, .txt, .text), or nil.
+    /// The format a file name's extension names (.html, .htm, .json, .jsonl, .ndjson, .txt, .text), or nil.
     static func format(forExtensionOf path: String) -> RenderCommand.Format? {
         switch (path as NSString).pathExtension.lowercased() {
         case "html", "htm": .html
         case "json": .json
+        case "jsonl", "ndjson": .jsonl
         case "txt", "text": .text
         default: nil
         }
@@ -67,6 +70,11 @@ struct RenderSettings: Equatable {
             warnings.append(
                 "--output \(output): writing \(format.rawValue) (--format \(format.rawValue)), but the file's extension "
                     + "says \(named.rawValue); leave out --format to write \(named.rawValue), or rename the file")
+        }
+        if colorDepth != nil, resolvedFormat != .ansi {
+            warnings.append(
+                "--color-depth: the \(resolvedFormat.rawValue) format has no colour, so it is ignored; "
+                    + "colour needs --format ansi")
         }
         if color == .always, resolvedFormat != .ansi {
             warnings.append(
@@ -85,6 +93,9 @@ struct RenderSettings: Equatable {
         let document = try TableDocument(contentsOf: table, root: root)
         // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
         let file = try output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }
+        // Before the table, which it explains; once, and counted by --strict.
+        let noticed =
+            tableWidth(document, terminalColumns: Terminal.columns).warning.map { Output.printWarnings([$0]) } ?? 0
         let render = try documentRender(document)
         let outcome: DocumentRender.Outcome
         do {
@@ -103,15 +114,33 @@ struct RenderSettings: Equatable {
         try file?.commit()
         let warned = Output.printWarnings(outcome.warnings)
         if outcome.faulted { throw ExitCode(RenderCommand.faultedStatus) }
-        try failIfStrict(warned: warned)
+        try failIfStrict(warned: warned + noticed)
+    }
+
+    /// The width drawn: `--width`; else the document's, cut to the terminal's columns when text or
+    /// ansi goes to a terminal narrower than it (`terminalColumns`; never with `--output`), with the
+    /// warning that says so; else the terminal's columns; else 80.
+    func tableWidth(_ document: TableDocument, terminalColumns: Int?) -> (width: Int, warning: String?) {
+        if let width { return (width, nil) }
+        guard let wanted = document.width else { return (terminalColumns ?? 80, nil) }
+        // Only what is drawn for the terminal: JSON and HTML keep the document's layout wherever they go.
+        guard output == nil, resolvedFormat == .text || resolvedFormat == .ansi, let columns = terminalColumns,
+            columns < wanted
+        else { return (wanted, nil) }
+        return (
+            columns,
+            "the table is \(wanted) columns wide (its document's width) but the terminal has \(columns): "
+                + "drawn \(columns) wide; --width \(wanted) draws it as wide as the document says"
+        )
     }
 
     /// The render these options ask for, of `document` (already read).
     func documentRender(_ document: TableDocument) throws -> DocumentRender {
         var render = DocumentRender(
             documentPath: table, root: root, discovery: discoveryOptions, format: renderFormat(color: useColor))
+        render.colorDepth = resolvedColorDepth
         // What a worker cannot tell by itself: its standard output is not the terminal.
-        render.width = width ?? document.width ?? Terminal.columns ?? 80
+        render.width = tableWidth(document, terminalColumns: Terminal.columns).width
         render.ascii = ascii
         render.selected = try select.map { try Self.indexPath($0) }
         render.rows = try rows.map { try Self.window($0) }
@@ -141,9 +170,16 @@ struct RenderSettings: Equatable {
         switch color {
         case .always: true
         case .never: false
-        case .auto:
-            output == nil && Terminal.isTerminal && ProcessInfo.processInfo.environment["NO_COLOR", default: ""].isEmpty
+        case .auto: output == nil && Terminal.isTerminal && resolvedColorDepth != .none
         }
+    }
+
+    /// `--color-depth`, else the environment's (`NO_COLOR`, `COLORTERM`, `TERM`); with `--color
+    /// always` and an environment that says none (a pipe in CI, say), 24-bit colour.
+    var resolvedColorDepth: ColorDepth {
+        if let colorDepth { return colorDepth }
+        let found = ColorDepth.fromEnvironment(ProcessInfo.processInfo.environment)
+        return color == .always && found == .none ? .truecolor : found
     }
 
     // MARK: Parsing options

@@ -34,7 +34,7 @@ struct CLIConventionsTests {
         "Without --format, --output's extension names the format",
         arguments: [
             ("t.html", RenderCommand.Format.html), ("T.HTM", .html), ("out/t.json", .json), ("t.txt", .text),
-            ("t.out", .text), ("t", .text),
+            ("t.out", .text), ("t", .text), ("rows.jsonl", .jsonl), ("t.ndjson", .jsonl),
         ])
     func formatFromExtension(output: String, format: RenderCommand.Format) throws {
         let settings = try settings(["render", "t.yaml", "--output", output])

@@ -23,6 +23,7 @@ struct RenderArgumentsTests {
             ["render", "--format", "html", "t.yaml", "--output", "t.html"],
             ["render", "t.yaml", "--output", "t.json"], ["render", "t.yaml", "--format", "text", "--output=t.html"],
             ["render", "t.yaml", "--format=ansi", "--color", "always", "--select", "1.0"],
+            ["render", "t.yaml", "--format=ansi", "--color-depth", "256"], ["render", "t.yaml", "--output", "r.jsonl"],
             [
                 "render", "big.yaml", "--width=60", "--rows", "1000..1019", "--plugin-path", "a", "--plugin-path=b",
                 "--ascii", "--strict", "--no-cache", "--allow-unsafe-permissions", "--hook-timeout", "2.5",
@@ -59,6 +60,7 @@ struct RenderArgumentsTests {
         "--plugin-path", "p", "--plugin-path=q", "--color", "auto", "always", "never", "sometimes", "--color=never",
         "--hook-timeout", "2", "0", "-1", "nan", "inf", "1e-3", "86400", "86401", "--hook-timeout=0.5", "--help", "-h",
         "--version", "--unknown", "-x", "render", "--width=-3", "--select=0.0", "--rows=..", "=",
+        "jsonl", "--format=jsonl", "--color-depth", "256", "16", "truecolor", "none", "8", "--color-depth=16",
     ]
 
     @Test("10,000 random lists: whenever the fast path reads one, ArgumentParser reads the same settings")

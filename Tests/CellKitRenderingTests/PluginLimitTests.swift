@@ -112,7 +112,8 @@ struct PluginLimitTests {
         let (output, warnings) = try Render.table(document + "/t.yaml", .text, registry: registry)
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        return (output, warnings, seconds)
+        // Several of these types have only an init hook on purpose: that warning is not what is tested.
+        return (output, warnings.filter { !$0.contains("has no customizeCellFor") }, seconds)
     }
 
     func counter(_ name: String) -> Int32 { Fixtures.counter(name, in: library) }

@@ -45,7 +45,7 @@ struct RenderTests {
     @Test("seed 004: Foobar rows are centred, blue and bold; Bar rows are not selectable")
     func seed004() throws {
         let json = try Render.table(Render.manifest("seed-004-foobar.yaml"), .json).output
-        #expect(json.contains(#""alignment":"center","bold":true"#))
+        #expect(json.contains(##""alignment":"center","textColor":"#0000ffff","bold":true"##))
         #expect(json.contains(##""textColor":"#0000ffff""##))
         let selectedBar = try Render.table(
             Render.manifest("seed-004-foobar.yaml"), .text, selected: IndexPath(section: 1, row: 0)

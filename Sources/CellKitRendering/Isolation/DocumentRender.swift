@@ -33,8 +33,11 @@ public struct DocumentRender: Sendable {
         case ansi
         /// A standalone HTML page, images from the asset catalog inlined (`HTMLFormat`).
         case html
-        /// Each laid-out row as JSON, for tools (`JSONFormat`).
+        /// Each laid-out row as JSON, for tools: one versioned document (`JSONFormat`).
         case json
+        /// JSON Lines: a header line, then one row object a line, for streaming tools
+        /// (`JSONFormat(jsonLines: true)`).
+        case jsonl
     }
 
     /// How a render ended, when it drew the table.
@@ -74,6 +77,8 @@ public struct DocumentRender: Sendable {
     public var format: Format
     /// ASCII borders instead of box-drawing characters (`text` and `ansi`).
     public var ascii = false
+    /// The colours `ansi` writes: 24-bit by default, or the nearest of a smaller palette.
+    public var colorDepth = ColorDepth.truecolor
     /// Columns; `nil`: the document's width, else 80.
     public var width: Int?
     /// The row drawn as selected; `nil`: the document's selection.
@@ -151,7 +156,7 @@ public struct DocumentRender: Sendable {
         let renderer = try makeRenderer(document, registry: registry, context: context)
         let out = OutputBuffer(sink)
         do {
-            try Self.draw(renderer, source, format: format, ascii: ascii, to: out)
+            try Self.draw(renderer, source, format: format, ascii: ascii, colorDepth: colorDepth, to: out)
             try out.flush()
         } catch {
             try? out.flush()
@@ -198,6 +203,7 @@ public struct DocumentRender: Sendable {
         var cacheFolder: String?
         var format: Format
         var ascii: Bool
+        var colorDepth: ColorDepth
         var width: Int?
         var selected: CellKitModel.IndexPath?
         var rows: [Int]?  // first, last
@@ -207,7 +213,7 @@ public struct DocumentRender: Sendable {
         Job(
             documentPath: documentPath, root: root, searchPath: discovery.searchPath,
             allowUnsafePermissions: discovery.allowUnsafePermissions, useCache: discovery.useCache,
-            cacheFolder: discovery.cacheFolder, format: format, ascii: ascii, width: width,
+            cacheFolder: discovery.cacheFolder, format: format, ascii: ascii, colorDepth: colorDepth, width: width,
             selected: selected, rows: rows.map { [$0.first, $0.last] })
     }
 
@@ -218,7 +224,7 @@ public struct DocumentRender: Sendable {
                 searchPath: job.searchPath, allowUnsafePermissions: job.allowUnsafePermissions,
                 useCache: job.useCache, cacheFolder: job.cacheFolder),
             format: job.format)
-        (ascii, width, selected) = (job.ascii, job.width, job.selected)
+        (ascii, colorDepth, width, selected) = (job.ascii, job.colorDepth, job.width, job.selected)
         if let rows = job.rows, rows.count == 2 { self.rows = RowWindow(first: rows[0], last: rows[1]) }
     }
 
@@ -236,7 +242,8 @@ public struct DocumentRender: Sendable {
 
     /// Draws `source` with `renderer` in `format` into `out` (not flushed).
     package static func draw(
-        _ renderer: TableRenderer, _ source: DocumentTable, format: Format, ascii: Bool, to out: OutputBuffer
+        _ renderer: TableRenderer, _ source: DocumentTable, format: Format, ascii: Bool,
+        colorDepth: ColorDepth = .truecolor, to out: OutputBuffer
     ) throws {
         switch format {
         case .text:
@@ -244,12 +251,13 @@ public struct DocumentRender: Sendable {
             try renderer.render(source, delegate: source, format: &f, to: out)
         case .ansi:
             var f = TextFormat(ascii: ascii, color: true)
+            f.colorDepth = colorDepth
             try renderer.render(source, delegate: source, format: &f, to: out)
         case .html:
             var f = HTMLFormat(assets: source.document.assets)
             try renderer.render(source, delegate: source, format: &f, to: out)
-        case .json:
-            var f = JSONFormat()
+        case .json, .jsonl:
+            var f = JSONFormat(jsonLines: format == .jsonl, window: renderer.window)
             try renderer.render(source, delegate: source, format: &f, to: out)
         }
     }
@@ -308,12 +316,19 @@ public struct DocumentRender: Sendable {
             let renderer = try settings.makeRenderer(document, registry: registry, context: context)
             renderer.skipRows = plan.resumeAt
             renderer.placeholderRows = Set(plan.placeholderRows)
+            renderer.faultOfType = { name in
+                RowFault.find(
+                    in: plan.faults, identifier: name, file: pluginPath(name).map { PathText.lastComponent(of: $0) })
+            }
+            for fault in plan.faults { if let row = fault.windowRow { renderer.faultOfRow[row] = fault } }
             renderer.quarantine = { name in
                 guard isQuarantined(name) else { return nil }
                 let file = pluginPath(name).map { PathText.lastComponent(of: $0) } ?? "its plugin"
                 return "⚠ \(file) faulted: this \(name) row is not drawn"
             }
-            try draw(renderer, source, format: settings.format, ascii: settings.ascii, to: worker.out)
+            try draw(
+                renderer, source, format: settings.format, ascii: settings.ascii, colorDepth: settings.colorDepth,
+                to: worker.out)
             try worker.finish(warnings: warnings(context))
         } catch {
             try? worker.out.flush()  // as the render in one process does: the rows drawn so far

@@ -52,6 +52,8 @@ package struct WorkerPlan: Sendable, Codable {
     package var quarantinedFiles: [String] = []
     /// Rows that faulted outside plugin code: drawn as placeholders.
     package var placeholderRows: [Int] = []
+    /// Every fault so far, for the placeholder rows to carry (`RowLayout.fault`).
+    package var faults: [RowFault] = []
     /// Whether the worker checks its channels after every hook (a system call each): set after a
     /// channel broke somewhere, so that the next worker stops in the very hook that breaks it.
     package var checksChannels = false
@@ -296,7 +298,9 @@ package final class IsolatedRender {
             plan.checksChannels = false  // caught in the act: the hook is known
             heldLine = nil
         }
-        report(FaultLine.text(record, outcome))
+        let line = FaultLine.text(record, outcome)
+        report(line)
+        plan.faults.append(RowFault(record: record, outcome: outcome, line: line, blamed: blamed))
         if let blamed {  // placed by address in another plugin than the running hook's
             let pending = Int(record.pointee.bytesDone)
             if pending > 0 { try sink.write(UnsafeBufferPointer(start: region.output, count: pending)) }

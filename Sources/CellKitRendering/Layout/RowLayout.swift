@@ -130,6 +130,12 @@ public struct RowLayout: Sendable, Encodable {
     /// The views in paint order: image, labels, subviews (in the order they were added), accessory.
     /// Later views are drawn over earlier ones.
     public var views: [PlacedView]
+    /// The row's number counted from 0 across all sections of the table (not only the window).
+    package var tableIndex = 0
+    /// The cell's selection style (what selecting it draws), whether or not it is selected.
+    package var selectionStyle = SelectionStyle.default
+    /// Why the row is a placeholder: the fault of its plugin (or of the render); nil for a drawn row.
+    package var fault: RowFault?
     /// Emptied line lists of the views of rows before, whose memory the next row's labels reuse
     /// (`recycleViews()`): a list allocated and freed per label per row was 3 % of a wrapped row.
     var spareLines: [[TextLine]] = []
@@ -327,6 +333,7 @@ public struct CellLayout: Sendable {
             row.views.append(accessory)
         }
         row.indexPath = cell.indexPath
+        row.selectionStyle = cell.selectionStyle
         // Set only when it changes: storing the same string retained it and released the old one.
         if row.identifier != cell.reuseIdentifier.name { row.identifier = cell.reuseIdentifier.name }
         (row.width, row.height, row.position, row.isSelected) = (width, height, cell.position, selected)

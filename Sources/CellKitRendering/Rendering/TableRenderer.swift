@@ -30,6 +30,14 @@ public protocol RowFormat {
     mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws
     /// Ends the table, after the last `endSection`; the last call of a render.
     mutating func end(_ table: TableInfo, to out: OutputBuffer) throws
+    /// Right before `end`: the rows in the window (`drawn`, those delivered by an earlier render
+    /// included) and in the whole table (`total`). The default does nothing.
+    mutating func tableRows(drawn: Int, total: Int, to out: OutputBuffer) throws
+}
+
+extension RowFormat {
+    /// Does nothing: the text formats say nothing of the rows left out.
+    public mutating func tableRows(drawn: Int, total: Int, to out: OutputBuffer) throws {}
 }
 
 /// Which rows to draw: a range over the whole table, counted from 0 across sections.
@@ -73,6 +81,11 @@ public final class TableRenderer {
     package var quarantine: ((String) -> String?)?
     /// Rows (counted from 0 in the window) drawn as a placeholder whatever their type. Isolation/.
     package var placeholderRows: Set<Int> = []
+    /// The fault that quarantined a cell type, carried by its placeholder rows. Isolation/.
+    package var faultOfType: ((String) -> RowFault?)?
+    /// The fault of each row in `placeholderRows` (counted from 0 in the window). Isolation/.
+    package var faultOfRow: [Int: RowFault] = [:]
+    @exclusivity(unchecked) private var typeFaults: [String: RowFault] = [:]
     @exclusivity(unchecked) private var placeholders: [String: String] = [:]
 
     /// A renderer drawing the whole table `width` columns wide with no row selected.
@@ -116,6 +129,7 @@ public final class TableRenderer {
                         if index == skip { out.discard() }
                         continue
                     }
+                    laidOut.tableIndex = before - count + r
                     if placeholderRows.isEmpty || !placeholderRows.contains(index) {
                         try layoutRow(
                             IndexPath(section: s, row: r), count: count, info: info, source: source,
@@ -124,12 +138,13 @@ public final class TableRenderer {
                         try source.row(at: IndexPath(section: s, row: r), into: &current)
                         placeholder(
                             current, at: IndexPath(section: s, row: r), count: count, width: cellWidth,
-                            into: &laidOut)
+                            fault: faultOfRow[index], into: &laidOut)
                     }
                     try format.row(laidOut, isFirst: r == first, isLast: r == last, to: out)
                     // Let go of the row's text before the next row's hooks set theirs: a label
                     // that alone holds its text's buffer writes the next text into it.
                     laidOut.recycleViews()
+                    if laidOut.fault != nil { laidOut.fault = nil }
                     index += 1
                     if let progress { HookProgress.rowsDone(progress, rows: index, bytes: out.count) }
                     try out.flushIfFull()
@@ -138,6 +153,7 @@ public final class TableRenderer {
             }
             try format.endSection(info, index: s, to: out)
         }
+        try format.tableRows(drawn: index, total: before, to: out)
         try format.end(table, to: out)
         warnOutside(rows: before, selectedExists: selectedExists)
     }
@@ -163,7 +179,8 @@ public final class TableRenderer {
     ) throws {
         try source.row(at: indexPath, into: &row)
         guard let slot = try reuseSlot(row, at: indexPath) else {
-            return placeholder(row, at: indexPath, count: count, width: width, into: &laidOut)
+            return placeholder(
+                row, at: indexPath, count: count, width: width, fault: typeFaults[row.identifier], into: &laidOut)
         }
         // The row's data moves into the cell; reading `row.rowData` copied it (a retain per row).
         let cell = queue.dequeue(
@@ -193,6 +210,7 @@ public final class TableRenderer {
         for known in types where known.name == row.identifier { return known.slot }
         if let quarantine, let text = quarantine(row.identifier) {
             placeholders[row.identifier] = text
+            typeFaults[row.identifier] = faultOfType?(row.identifier)
             types.append((row.identifier, nil))
             return nil
         }
@@ -219,15 +237,18 @@ public final class TableRenderer {
     /// A row drawn without its cell type: one line naming why, in red. No hook runs.
     @inline(never)
     private func placeholder(
-        _ row: TableRow, at indexPath: IndexPath, count: Int, width: Int, into laidOut: inout RowLayout
+        _ row: TableRow, at indexPath: IndexPath, count: Int, width: Int, fault: RowFault?,
+        into laidOut: inout RowLayout
     ) {
         let text = placeholders[row.identifier] ?? "⚠ row not drawn: the render faulted here (\(row.identifier))"
+        laidOut.fault = fault ?? RowFault(message: text)
         laidOut.indexPath = indexPath
         laidOut.identifier = row.identifier
         laidOut.width = width
         laidOut.height = 1
         laidOut.position = RowPosition(row: indexPath.row, rowsInSection: count)
         laidOut.isSelected = false
+        (laidOut.accessoryType, laidOut.selectionStyle) = (.none, .none)
         laidOut.background = Fill()
         laidOut.backgroundColor = nil
         let inner = max(1, width - 2)

@@ -14,6 +14,8 @@ public struct TextFormat: RowFormat {
     public var ascii: Bool
     /// ANSI colour and weight (the `ansi` format).
     public var color: Bool
+    /// The colours the terminal shows: 24-bit colours are written as the nearest of its palette.
+    public var colorDepth = ColorDepth.truecolor
 
     private let canvas = Canvas()
     /// Rows with no colour, image or overlap are written without the canvas (see `DirectLines`).
@@ -207,7 +209,7 @@ public struct TextFormat: RowFormat {
             return
         }
         canvas.forEachRun(line: y) { style, columns in
-            out.write(Self.sgr(style))
+            out.write(Self.sgr(style, depth: colorDepth))
             canvas.write(line: y, columns: columns, to: out)
         }
         out.write("\u{1B}[0m")
@@ -220,18 +222,19 @@ public struct TextFormat: RowFormat {
 
     private func write(_ text: String, _ style: TextStyle?, _ out: OutputBuffer) {
         guard color, let style else { out.write(text); return }
-        out.write(Self.sgr(style))
+        out.write(Self.sgr(style, depth: colorDepth))
         out.write(text)
         out.write("\u{1B}[0m")
     }
 
-    /// The SGR sequence that sets `style` from a reset state (24-bit colour).
-    static func sgr(_ style: TextStyle) -> String {
+    /// The SGR sequence that sets `style` from a reset state, its colours at `depth`
+    /// (`ColorDepth.parameters`).
+    static func sgr(_ style: TextStyle, depth: ColorDepth = .truecolor) -> String {
         var codes = "0"
         if style.bold { codes += ";1" }
         if style.dim { codes += ";2" }
-        if let c = style.foreground { codes += ";38;2;\(c.red);\(c.green);\(c.blue)" }
-        if let c = style.background { codes += ";48;2;\(c.red);\(c.green);\(c.blue)" }
+        if let c = style.foreground { codes += depth.parameters(c, background: false) }
+        if let c = style.background { codes += depth.parameters(c, background: true) }
         return "\u{1B}[" + codes + "m"
     }
 }

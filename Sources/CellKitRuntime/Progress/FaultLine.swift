@@ -159,7 +159,7 @@ package enum FaultLine {
     }
 
     /// The signal's name ("SIGSEGV"); an empty string for one without a name here.
-    static func signalName(_ signal: Int32) -> StaticString {
+    package static func signalName(_ signal: Int32) -> StaticString {
         switch signal {
         case SIGSEGV: "SIGSEGV"
         case SIGBUS: "SIGBUS"

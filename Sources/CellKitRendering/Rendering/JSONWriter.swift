@@ -1,0 +1,185 @@
+// JSON written straight into an OutputBuffer as bytes: keys and punctuation copied
+// from static strings, numbers written digit by digit, strings escaped by a scanner
+// that copies runs of plain bytes eight at a time. No Encodable, no intermediate
+// String, no key sorting: a million rows of JSON cost little more than the text.
+
+import CellKitModel
+import CellKitText
+import Foundation
+
+extension OutputBuffer {
+    /// Appends `text` (ASCII: keys, punctuation) as it is.
+    @inline(__always)
+    func raw(_ text: StaticString) {
+        write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `n` in decimal.
+    @inline(__always)
+    func decimal(_ n: Int) {
+        append(atMost: 20) { p in JSONBytes.decimal(n, into: p) }
+    }
+
+    /// Appends `true` or `false`.
+    @inline(__always)
+    func boolean(_ value: Bool) { value ? raw("true") : raw("false") }
+
+    /// Appends `"#rrggbbaa"`, the colour as `Color.description` writes it.
+    func color(_ color: Color) {
+        append(atMost: 11) { p in
+            p[0] = 0x22
+            p[1] = 0x23
+            let hex: StaticString = "0123456789abcdef"
+            for k in 0..<8 { p[2 + k] = hex.utf8Start[Int(color.rawValue >> UInt32(28 - 4 * k)) & 0xF] }
+            p[10] = 0x22
+            return 11
+        }
+    }
+
+    /// Appends `text` as a JSON string (`JSONBytes.escape`).
+    @inline(__always)
+    func jsonString(_ text: String) { text.withBorrowedUTF8 { jsonString($0) } }
+
+    /// Appends UTF-8 `bytes` as a JSON string, quoted and escaped (`JSONBytes.escape`).
+    func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) {
+        write(byte: 0x22)
+        var start = 0
+        while start < bytes.count {
+            // At most 4 KiB of input at a time, so a long text never needs more than ~24 KiB of room.
+            let end = min(bytes.count, start + 4096)
+            append(atMost: (end - start) * 6 + 24) { p in
+                let (used, written) = JSONBytes.escape(bytes, from: start, to: end, into: p)
+                start = used
+                return written
+            }
+        }
+        write(byte: 0x22)
+    }
+}
+
+/// The byte-level pieces of JSON writing (`OutputBuffer.jsonString`), on raw memory.
+enum JSONBytes {
+    /// Writes `n` in decimal at `p`; returns the bytes written (at most 20).
+    @inline(__always)
+    static func decimal(_ n: Int, into p: UnsafeMutablePointer<UInt8>) -> Int {
+        if n >= 0, n < 10 {
+            p[0] = 0x30 + UInt8(n)
+            return 1
+        }
+        var value = n.magnitude, k = 0
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits, backwards
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[k] = 0x30 + UInt8(value % 10)
+                value /= 10
+                k += 1
+            } while value > 0
+        }
+        var at = 0
+        if n < 0 {
+            p[0] = 0x2D
+            at = 1
+        }
+        withUnsafeBytes(of: &digits) { d in
+            while k > 0 {
+                k -= 1
+                p[at] = d[k]
+                at += 1
+            }
+        }
+        return at
+    }
+
+    /// Whether any of the 8 bytes of `w` needs a look of its own: below 0x20, 0x7F and above, `"`, `\`.
+    @inline(__always)
+    static func needsLook(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
+        let control = (w &- 0x2020_2020_2020_2020) & ~w & high
+        return (w & high) | control | hasZero(w ^ 0x2222_2222_2222_2222) | hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+            | hasZero(w ^ 0x7F7F_7F7F_7F7F_7F7F) != 0
+    }
+
+    /// Escapes `bytes[from..<to]` (UTF-8; a sequence starting before `to` is taken whole) into `p`;
+    /// returns where it stopped in `bytes` and the bytes written (at most 6 per byte read).
+    ///
+    /// The rule: `"` and `\` are escaped; newline, tab, carriage return, backspace and form feed take
+    /// their short escapes; every other C0 control, DEL, every C1 control, the invisible format
+    /// and bidirectional control characters (`UTF8Bytes.isHidden`: soft hyphen, ZWSP, LRM/RLM,
+    /// the embeddings, overrides and isolates, BOM…) and U+2028/U+2029 are written `\uXXXX`, so JSON
+    /// printed on a terminal is inert and nothing is lost; any other character (non-BMP ones
+    /// included) is written as its UTF-8. A byte that is not well-formed UTF-8 becomes `\ufffd`.
+    static func escape(
+        _ bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int, into p: UnsafeMutablePointer<UInt8>
+    ) -> (Int, Int) {
+        let base = bytes.baseAddress!
+        var i = from, out = 0, run = from
+        @inline(__always) func flush(_ upTo: Int) {
+            if upTo > run { (p + out).update(from: base + run, count: upTo - run) }
+            out += upTo - run
+        }
+        while i < end {
+            if i + 8 <= end, !needsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
+            }
+            let b = base[i]
+            if b >= 0x20, b < 0x7F, b != 0x22, b != 0x5C {
+                i += 1
+                continue
+            }
+            if b >= 0x80 {
+                guard let (value, length) = UTF8Bytes.decode(bytes, at: i) else {
+                    flush(i)
+                    out += unicode(0xFFFD, into: p + out)
+                    i += 1
+                    run = i
+                    continue
+                }
+                if value <= 0x9F || UTF8Bytes.isHidden(value) || value == 0x2028 || value == 0x2029 {
+                    flush(i)
+                    out += unicode(value, into: p + out)
+                    run = i + length
+                }
+                i += length
+                continue
+            }
+            flush(i)
+            out += short(b, into: p + out)
+            i += 1
+            run = i
+        }
+        flush(i)
+        return (i, out)
+    }
+
+    /// `\"`, `\\`, `\n`…, or `\u00XX` for byte `b` (ASCII); the bytes written.
+    @inline(__always)
+    private static func short(_ b: UInt8, into p: UnsafeMutablePointer<UInt8>) -> Int {
+        let letter: UInt8? =
+            switch b {
+            case 0x22: 0x22
+            case 0x5C: 0x5C
+            case 0x0A: 0x6E  // n
+            case 0x09: 0x74  // t
+            case 0x0D: 0x72  // r
+            case 0x08: 0x62  // b
+            case 0x0C: 0x66  // f
+            default: nil
+            }
+        guard let letter else { return unicode(UInt32(b), into: p) }
+        p[0] = 0x5C
+        p[1] = letter
+        return 2
+    }
+
+    /// `\uXXXX` (lower-case hex) for a BMP scalar; the 6 bytes written.
+    @inline(__always)
+    private static func unicode(_ value: UInt32, into p: UnsafeMutablePointer<UInt8>) -> Int {
+        let hex: StaticString = "0123456789abcdef"
+        p[0] = 0x5C
+        p[1] = 0x75
+        for k in 0..<4 { p[2 + k] = hex.utf8Start[Int(value >> UInt32(12 - 4 * k)) & 0xF] }
+        return 6
+    }
+}
