@@ -28,6 +28,11 @@ struct BrowseCommand: ParsableCommand {
             A data file (rowsFrom) is read as it is when the view opens: rows appended while \
             browsing are not shown.
 
+            Plugins run in a worker process that lives as long as the view: a plugin that \
+            crashes, calls exit() or does not return from a hook within --hook-timeout seconds \
+            costs only its own rows, drawn as placeholders as render draws them; the status line \
+            names the plugin file, the hook, the cell type and the row, and the view goes on.
+
             Exit status: 0 on q; with --pick, 0 when a row was picked and 1 on q; 1 when standard \
             input or output is not a terminal (without --pick), or the document, a data file or a \
             plugin cannot be used.
@@ -52,6 +57,9 @@ struct BrowseCommand: ParsableCommand {
             valueName: "seconds"))
     var hookTimeout: Double = 10
 
+    @Flag(help: "Run plugins in this process: no worker, and a plugin's crash ends the view (the terminal restored).")
+    var noIsolation = false
+
     @Flag(help: "Enter prints the selected row's data as a JSON line on standard output and exits (q exits 1).")
     var pick = false
 
@@ -72,11 +80,21 @@ struct BrowseCommand: ParsableCommand {
         }
         let options = discovery.options
         if discovery.verbose { DiscoveryFlags.explain(options) }
-        let table = try BrowseTable(path: self.table, root: root, discovery: options)
+        let table = try BrowseTable(
+            path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout)
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
         var view = BrowseView(table: table, screen: screen, file: self.table, pick: pick, stats: stats)
         let outcome: BrowseView.Outcome
+        // Standard error is the terminal the view is drawn on: what a plugin or a worker writes
+        // there while the view is up would scribble over it, so it goes to /dev/null meanwhile.
+        let savedError = dup(2)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        if null >= 0 { dup2(null, 2) }
+        defer {
+            if savedError >= 0 { dup2(savedError, 2) }
+            for fd in [savedError, null] where fd >= 0 { close(fd) }
+        }
         do {
             try screen.start()
             outcome = try view.run()

@@ -27,6 +27,8 @@ struct BrowseView {
     private var prompt: (kind: Prompt, text: String)?
     private var message: String?
     private var query: (text: String, forward: Bool)?
+    /// Plugin faults shown in the status line so far.
+    private var faultsShown = 0
 
     static let minimumColumns = 20
     static let minimumLines = 3
@@ -64,6 +66,7 @@ struct BrowseView {
     private mutating func handle(_ key: Key) throws -> Outcome? {
         if prompt != nil { return try handlePrompt(key) }
         message = nil
+        faultsShown = table.faults.count  // a fault line stays until the next key
         switch key {
         case .character("q"), .escape: return .quit
         case .up, .character("k"): try move(to: cursor - 1)
@@ -254,6 +257,7 @@ struct BrowseView {
             }
         }
         if let message { return message }
+        if table.faults.count > faultsShown, let line = table.faults.last { return "⚠ " + line }
         var parts = [table.rowCount == 0 ? "no rows" : "row \(cursor + 1) of \(table.rowCount)"]
         if let section = table.section(of: cursor) {
             parts.append(section.header ?? "section \(section.index + 1)")
@@ -261,7 +265,7 @@ struct BrowseView {
         parts.append((file as NSString).lastPathComponent)
         if stats {
             let s = table.statistics
-            parts.append("cells made \(s.created), reused \(s.reused)")
+            parts.append("cells made \(s.made), reused \(s.reused)")
         }
         return parts.joined(separator: " · ")
     }

@@ -151,11 +151,14 @@ struct BrowseTests {
 
     @Test("the first screen is the first rows render --format ansi draws at that width, under the title")
     func firstScreen() throws {
+        let render = try Self.rendered(Self.showcase, width: 80, select: "0.0")
         let tmux = try Tmux(Self.line("'\(Self.showcase)'"))
-        let lines = try tmux.wait("the status line") { Self.status($0).contains("row 1 of 11") }
+        // Waited for whole: a screen read while the view writes it is part old, part new.
+        let lines = try tmux.wait("the first screen") {
+            Self.status($0).contains("row 1 of 11") && $0.count > 23 && Array($0[1..<23]) == Array(render[2..<24])
+        }
         #expect(try tmux.alternateScreen())
         #expect(lines[0].trimmingCharacters(in: .whitespaces) == "CellKit showcase")
-        let render = try Self.rendered(Self.showcase, width: 80, select: "0.0")
         // render: the title, a blank line, then the table; the view: the title line, then the table.
         #expect(Array(lines[1..<23]) == Array(render[2..<24]))
         try tmux.keys("q")
@@ -215,11 +218,9 @@ struct BrowseTests {
     func resize() throws {
         let tmux = try Tmux(Self.line("'\(Self.showcase)'"))
         try tmux.wait("the first screen") { Self.status($0).contains("row 1 of 11") }
-        try tmux.run(["resize-window", "-t", "main", "-x", "60", "-y", "20"])
-        let lines = try tmux.wait("the new width") {
-            $0.contains { $0.hasPrefix("  ╭") && $0.count == 58 }  // the inset box, less its margin
-        }
         let render = try Self.rendered(Self.showcase, width: 60, select: "0.0")
+        try tmux.run(["resize-window", "-t", "main", "-x", "60", "-y", "20"])
+        let lines = try tmux.wait("the new width") { $0.count > 19 && Array($0[1..<19]) == Array(render[2..<20]) }
         #expect(Array(lines[1..<19]) == Array(render[2..<20]))
         try tmux.run(["resize-window", "-t", "main", "-x", "12", "-y", "20"])
         try tmux.wait("the message") { $0.joined().contains("too small") }
@@ -291,5 +292,80 @@ struct BrowseErrorTests {
         #expect(result.status == 1)
         #expect(result.errors.contains("not one"), "\(result.errors)")
         #expect(result.output.isEmpty)
+    }
+}
+
+@Suite(
+    "cellkit browse with plugins that crash and hang", .serialized,
+    .enabled(if: Tmux.available, "tmux is not installed (apt-get install tmux); CI installs it"))
+struct BrowseFaultTests {
+    static func plugin(_ name: String, _ body: String) -> String {
+        """
+        #include <unistd.h>
+        #include "cellkit.h"
+        CK_PLUGIN("\(name)", "1.0.0", "Faults on purpose");
+        CK_EXPORT void customizeCellFor\(name)(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; \(body) }
+        """
+    }
+
+    /// Processes whose command line holds `marker`, zombies aside.
+    static func processes(marked marker: String) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { name in
+            guard let pid = pid_t(name), pid != getpid(),
+                let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                String(decoding: data, as: UTF8.self).contains(marker),
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let state = stat.split(separator: ")").last?.split(separator: " ").first, state != "Z"
+            else { return nil }
+            return pid
+        }
+    }
+
+    @Test("a crashing and a hanging plugin's rows become placeholders, the status line names them, the view goes on")
+    func crashAndHang() throws {
+        let folder = try Fixtures.folder()
+        _ = try Fixtures.compileC(
+            Self.plugin("Crashy", "volatile int *nowhere = 0; *nowhere = 1;"), name: "crashy", in: folder)
+        _ = try Fixtures.compileC(Self.plugin("Hangy", "for (;;) sleep(1);"), name: "hangy", in: folder)
+        try """
+        title: Hostile
+        sections:
+          - rows:
+              - {cell: Default, text: Before}
+              - {cell: Crashy}
+              - {cell: Default, text: Between}
+              - {cell: Hangy}
+              - {cell: Default, text: After}
+        """.write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        // Contained as ProcessModelTests runs hostile plugins: a process limit, an unprivileged user.
+        let user = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let command =
+            "/usr/bin/prlimit --nproc=60 -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml' --plugin-path '\(folder)'"
+            + " --no-cache --hook-timeout 1; echo EXIT=$?; echo DONE; sleep 600"
+        do {
+            let tmux = try Tmux(command)
+            var lines = try tmux.wait("both placeholders and the fault line") {
+                $0.joined().contains("libcrashy.so faulted") && $0.joined().contains("libhangy.so faulted")
+                    && BrowseTests.status($0).contains("⚠") && $0.joined().contains("After")
+            }
+            let text = lines.joined(separator: "\n")
+            for kept in ["Before", "Between", "After"] { #expect(text.contains(kept), "\(text)") }
+            #expect(BrowseTests.status(lines).contains("⚠"), "the status line names the fault:\n\(text)")
+            #expect(BrowseTests.status(lines).contains("libhangy.so"), "\(text)")
+            try tmux.keys("G")
+            lines = try tmux.wait("the view going on") { BrowseTests.status($0).contains("row 5 of 5") }
+            try tmux.keys("q")
+            try tmux.wait("the exit") { $0.contains("EXIT=0") && $0.contains("DONE") }
+        }
+        // The tmux server is gone: no process of this run is left (workers included).
+        let deadline = Date().addingTimeInterval(5)
+        var left = Self.processes(marked: folder)
+        while !left.isEmpty, Date() < deadline {
+            usleep(50_000)
+            left = Self.processes(marked: folder)
+        }
+        for pid in left { kill(pid, SIGKILL) }
+        #expect(left.isEmpty, "processes left: \(left)")
     }
 }

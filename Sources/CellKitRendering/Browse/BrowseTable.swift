@@ -6,6 +6,7 @@ import CellKitDocuments
 import CellKitModel
 import CellKitRuntime
 import CellKitText
+import Foundation
 
 /// Rows of a table drawn as lines: what a window of the view shows.
 public struct BrowseWindow: Sendable {
@@ -26,8 +27,9 @@ public struct BrowseWindow: Sendable {
     public init(lines: [String] = [], rows: [RowSpan] = []) { (self.lines, self.rows) = (lines, rows) }
 }
 
-/// A table document drawn window by window with cells reused across windows. Use it from one
-/// thread at a time.
+/// A table document drawn window by window with cells reused across windows: in this process,
+/// or with plugins in a worker process that lives as long as the table (`isolated`). Use it from
+/// one thread at a time.
 public final class BrowseTable {
     /// The document as loaded.
     public let document: TableDocument
@@ -36,36 +38,63 @@ public final class BrowseTable {
     /// Rows in the table.
     public private(set) var rowCount: Int
     /// The warnings of the document and of hooks' host calls so far.
-    public var warnings: [String] { DocumentRender.warnings(context) }
+    public var warnings: [String] {
+        switch backend {
+        case .inProcess(let renderer, _): DocumentRender.warnings(renderer.queue.context)
+        case .isolated: workerWarnings
+        }
+    }
+    /// One line per plugin fault so far (file, hook, cell type, row, signal or timeout), oldest first.
+    public private(set) var faults: [String] = []
+    /// Cells made and reused so far, over every cell type (by the worker, when isolated).
+    public private(set) var statistics: (made: Int, reused: Int) = (0, 0)
 
+    private enum Backend {
+        case inProcess(TableRenderer, StringSink)
+        case isolated(IsolatedRender, DocumentRender.Job, StringSink)
+    }
     private let source: DocumentTable
-    private let renderer: TableRenderer
-    private let context: CellContext
-    private let sink = StringSink()
+    private var backend: Backend
+    private var workerWarnings: [String] = []
 
     /// Opens the document at `path` (reading files under `root`, default its folder) with plugins
-    /// found by `discovery`, and counts its rows. Throws the document's error.
-    public convenience init(path: String, root: String?, discovery: DiscoveryOptions) throws {
+    /// found by `discovery`, and counts its rows. `isolated`: plugins are loaded and run only in a
+    /// worker process, which a crash or a hang of more than `hookTimeout` seconds in plugin code
+    /// kills; the plugin is then quarantined (its rows drawn as placeholders, a line in `faults`)
+    /// and a new worker draws the window. Throws the document's error.
+    public init(path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10)
+        throws
+    {
         let document = try TableDocument(contentsOf: path, root: root)
-        try self.init(document, registry: CellRegistry(options: discovery))
-    }
-
-    /// Opens `document` with `registry`, and counts its rows.
-    package init(_ document: TableDocument, registry: CellRegistry) throws {
+        let registry = CellRegistry(options: discovery)
         self.document = document
-        let source = try DocumentTable(document, registry: registry)
+        // Isolated: identifiers only looked up in the catalog here, never loaded.
+        let source = try DocumentTable(document, registry: registry, leavingUnloaded: { _ in isolated })
         self.source = source
         source.readsAhead = false  // windows are short: a helper thread reading ahead is wasted
-        context = CellContext(stylesheet: document.stylesheet)
-        renderer = TableRenderer(
-            queue: CellQueue(registry: registry, context: context), layout: CellLayout(assets: document.assets),
-            width: document.width ?? 80)
+        let sink = StringSink()
+        if isolated {
+            var render = DocumentRender(documentPath: path, root: root, discovery: discovery, format: .ansi)
+            render.hookTimeout = hookTimeout
+            let plan = WorkerPlan(
+                executable: render.executable, arguments: [], job: render.job, hookTimeout: hookTimeout)
+            let supervisor = try IsolatedRender(plan: plan, sink: sink, forking: true, document: document) { _ in }
+            supervisor.keepsWorker = true
+            supervisor.restartsWindow = { sink.removeAll() }
+            backend = .isolated(supervisor, render.job, sink)
+        } else {
+            let context = CellContext(stylesheet: document.stylesheet)
+            let renderer = TableRenderer(
+                queue: CellQueue(registry: registry, context: context), layout: CellLayout(assets: document.assets),
+                width: document.width ?? 80)
+            backend = .inProcess(renderer, sink)
+        }
         let counts = try (0..<source.numberOfSections()).map { try source.numberOfRows(inSection: $0) }
         (sectionCounts, rowCount) = (counts, counts.reduce(0, +))
+        if case .isolated(let supervisor, _, _) = backend {
+            supervisor.report = { [weak self] line in self?.faults.append(line) }
+        }
     }
-
-    /// Cells made and reused so far, over every cell type.
-    public var statistics: CellStatistics { renderer.queue.totalStatistics }
 
     /// The index path of row `row` counted across sections; nil past the end.
     public func indexPath(of row: Int) -> CellKitModel.IndexPath? {
@@ -96,16 +125,47 @@ public final class BrowseTable {
     public func window(first: Int, maxLines: Int, width: Int, selected: Int?) throws -> BrowseWindow {
         guard rowCount > 0 else { return BrowseWindow(lines: [], rows: []) }
         let first = min(max(0, first), rowCount - 1)
-        renderer.width = width
-        renderer.window = RowWindow(first: first, last: min(rowCount - 1, first + max(1, maxLines) - 1))
-        renderer.selected = selected.flatMap { isSelectable($0) ? indexPath(of: $0) : nil }
-        sink.removeAll()
-        let out = OutputBuffer(sink)
-        let windowed = WindowSource(source, showsHeader: first == 0)
-        var format = SpanFormat(TextFormat(color: true), sink: sink, firstRow: first)
+        let request = BrowseRequest(
+            first: first, last: min(rowCount - 1, first + max(1, maxLines) - 1), width: width,
+            selected: selected.flatMap { isSelectable($0) ? indexPath(of: $0) : nil }, showsHeader: first == 0)
+        switch backend {
+        case .inProcess(let renderer, let sink):
+            renderer.width = width
+            renderer.window = RowWindow(first: request.first, last: request.last)
+            renderer.selected = request.selected
+            sink.removeAll()
+            let out = OutputBuffer(sink)
+            let spans = try Self.draw(renderer, source, firstRow: first, showsHeader: first == 0, to: out) { out in
+                sink.bytes.count + out.count
+            }
+            try out.flush()
+            let counts = renderer.queue.totalStatistics
+            statistics = (counts.created, counts.reused)
+            return Self.lines(of: sink.bytes, spans: spans)
+        case .isolated(let supervisor, var job, let sink):
+            job.browse = request
+            sink.removeAll()
+            if case .failed(let error) = try supervisor.request(job, Array(try JSONEncoder().encode(request))) {
+                throw error
+            }
+            let reply = try JSONDecoder().decode(BrowseReply.self, from: Data(supervisor.reply))
+            workerWarnings = reply.warnings
+            statistics = (reply.made, reply.reused)
+            let spans = reply.spans.filter { $0.count == 3 }.map { (row: $0[0], start: $0[1], end: $0[2]) }
+            return Self.lines(of: sink.bytes, spans: spans)
+        }
+    }
+
+    /// Draws `renderer`'s window of `source` (rows from `firstRow`) as `render --format ansi` does,
+    /// without the title, into `out`; each row's byte range, as `offset` places `out`'s end.
+    static func draw(
+        _ renderer: TableRenderer, _ source: DocumentTable, firstRow: Int, showsHeader: Bool, to out: OutputBuffer,
+        offset: @escaping (OutputBuffer) -> Int
+    ) throws -> [(row: Int, start: Int, end: Int)] {
+        let windowed = WindowSource(source, showsHeader: showsHeader)
+        var format = SpanFormat(TextFormat(color: true), firstRow: firstRow, offset: offset)
         try renderer.render(windowed, delegate: source, format: &format, to: out)
-        try out.flush()
-        return Self.lines(of: sink.bytes, spans: format.spans)
+        return format.spans
     }
 
     /// The output split into lines, and each row's byte range turned into lines.
@@ -191,14 +251,14 @@ private final class WindowSource: TableDataSource {
 /// A format that notes where each row's bytes start and end in what another format writes.
 private struct SpanFormat<Base: RowFormat>: RowFormat {
     var base: Base
-    let sink: StringSink
     var next: Int
+    let offset: (OutputBuffer) -> Int
     var spans: [(row: Int, start: Int, end: Int)] = []
     private var rowStart = 0
 
-    init(_ base: Base, sink: StringSink, firstRow: Int) { (self.base, self.sink, next) = (base, sink, firstRow) }
-
-    private func offset(_ out: OutputBuffer) -> Int { sink.bytes.count + out.count }
+    init(_ base: Base, firstRow: Int, offset: @escaping (OutputBuffer) -> Int) {
+        (self.base, next, self.offset) = (base, firstRow, offset)
+    }
 
     func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
         base.contentWidth(tableWidth: tableWidth, style: style)
