@@ -47,8 +47,10 @@ struct BrowseView {
     mutating func run() throws -> Outcome {
         try draw()
         while true {
-            switch try screen.next(timeout: nil) {
-            case .timeout: continue
+            // While a data file is counted, the status line follows the count.
+            switch try screen.next(timeout: table.isCounting ? 0.2 : nil) {
+            case .timeout:
+                if try table.refresh() { try draw() }
             case .resized, .resumed:
                 try settle()
                 try draw()
@@ -258,7 +260,8 @@ struct BrowseView {
         }
         if let message { return message }
         if table.faults.count > faultsShown, let line = table.faults.last { return "⚠ " + line }
-        var parts = [table.rowCount == 0 ? "no rows" : "row \(cursor + 1) of \(table.rowCount)"]
+        let of = table.isCounting ? "of ≥ \(table.rowCount), counting" : "of \(table.rowCount)"
+        var parts = [table.rowCount == 0 ? "no rows" : "row \(cursor + 1) \(of)"]
         if let section = table.section(of: cursor) {
             parts.append(section.header ?? "section \(section.index + 1)")
         }

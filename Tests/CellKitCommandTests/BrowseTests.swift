@@ -369,3 +369,42 @@ struct BrowseFaultTests {
         #expect(left.isEmpty, "processes left: \(left)")
     }
 }
+
+@Suite("cellkit browse over a long data file", .enabled(if: Tmux.available, "tmux is not installed; CI installs it"))
+struct BrowseLongTableTests {
+    @Test("a 1,000,000-row JSON Lines table opens at once, counted in the background; G and :row reach far rows")
+    func longTable() throws {
+        let folder = try Fixtures.folder()
+        let rows = 1_000_000
+        var text = ""
+        text.reserveCapacity(rows * 52)
+        for i in 0..<rows { text += "{\"text\": \"Item \(i)\", \"detail\": \"code-\(i)x\"}\n" }
+        try text.write(toFile: folder + "/rows.jsonl", atomically: false, encoding: .utf8)
+        try "title: Long\nsections:\n  - {header: Items, cell: Subtitle, rowsFrom: rows.jsonl}\n"
+            .write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        let pidFile = folder + "/pid"
+        let inner = "sh -c 'echo $$ > \(pidFile); exec \(Fixtures.cellkit) browse \(folder)/t.yaml'"
+        let tmux = try Tmux("\(inner); echo EXIT=$?; echo DONE; sleep 600")
+        let started = Date()
+        var lines = try tmux.wait("the first screen") { BrowseTests.status($0).contains("row 1 of") }
+        let firstScreen = Date().timeIntervalSince(started)
+        #expect(firstScreen < 3, "the first screen took \(firstScreen) s (a debug build, in tmux)")
+        #expect(lines.joined().contains("Item 0"))
+        lines = try tmux.wait("the count") { BrowseTests.status($0).contains("row 1 of 1000000 ") }
+        try tmux.keys("G")
+        lines = try tmux.wait("the end") { BrowseTests.status($0).contains("row 1000000 of 1000000") }
+        #expect(lines.joined().contains("Item 999999"))
+        try tmux.type(":654321")
+        try tmux.keys("Enter")
+        lines = try tmux.wait(":654321") { BrowseTests.status($0).contains("row 654321 of") }
+        #expect(lines.joined().contains("Item 654320"))
+        let pid = try #require(
+            Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        let kilobytes = try #require(peak.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") })
+        #expect(kilobytes < 64 * 1024, "peak RSS \(kilobytes) kB: memory does not grow with the file")
+        try tmux.keys("q")
+        try tmux.wait("the exit") { $0.contains("EXIT=0") && $0.contains("DONE") }
+    }
+}

@@ -17,6 +17,11 @@ struct BrowseRequest: Codable, Sendable {
     var width: Int
     var selected: CellKitModel.IndexPath?
     var showsHeader: Bool
+    /// Rows of each section as far as they are counted: the worker does not count a data file again.
+    var counts: [Int]
+    /// A place an index noted at or before the window's first row, in its section (section, place).
+    var section: Int
+    var place: RowIndex.Place?
 }
 
 /// A browse worker's answer, in its `done` frame: each row's bytes, the warnings and the worker's
@@ -39,6 +44,9 @@ enum BrowseService {
             renderer.width = request.width
             renderer.window = RowWindow(first: request.first, last: request.last)
             renderer.selected = request.selected
+            for (section, count) in request.counts.enumerated() { source.setCount(count, section: section) }
+            let (section, place) = (request.section, request.place)
+            source.locate = { s, row in s == section ? place.flatMap { $0.row <= row ? $0 : nil } : nil }
             // A window is far below the 4 MiB a worker hands over at a time: its offsets are the buffer's.
             let spans = try BrowseTable.draw(
                 renderer, source, firstRow: request.first, showsHeader: request.showsHeader, to: worker.out

@@ -55,6 +55,10 @@ public final class BrowseTable {
     }
     private let source: DocumentTable
     private var backend: Backend
+    /// The sparse index of each section's data file (nil for rows written in the document).
+    private let indexes: [RowIndex?]
+    /// Whether a data file is still being counted: `rowCount` is then a lower bound.
+    public private(set) var isCounting = false
     private var workerWarnings: [String] = []
 
     /// Opens the document at `path` (reading files under `root`, default its folder) with plugins
@@ -89,11 +93,51 @@ public final class BrowseTable {
                 width: document.width ?? 80)
             backend = .inProcess(renderer, sink)
         }
-        let counts = try (0..<source.numberOfSections()).map { try source.numberOfRows(inSection: $0) }
-        (sectionCounts, rowCount) = (counts, counts.reduce(0, +))
+        // Data files are counted and indexed on threads of their own; the view starts with the rows
+        // counted within a few milliseconds (or all of them, in a small file).
+        let indexes: [RowIndex?] = document.sections.map {
+            guard case .file(let file) = $0.rows else { return nil }
+            return RowIndex(file)
+        }
+        self.indexes = indexes
+        for index in indexes { index?.start() }
+        let deadline = Date().addingTimeInterval(0.05)
+        while indexes.contains(where: { $0.map { $0.progress.count == nil && $0.error == nil } ?? false }),
+            Date() < deadline
+        {
+            usleep(1000)
+        }
+        source.locate = { section, row in indexes[section]?.place(before: row) }
+        (sectionCounts, rowCount) = ([], 0)
+        _ = try refresh()
+        for s in 0..<source.numberOfSections() where indexes[s] == nil {
+            sectionCounts[s] = try source.numberOfRows(inSection: s)
+        }
+        rowCount = sectionCounts.reduce(0, +)
         if case .isolated(let supervisor, _, _) = backend {
             supervisor.report = { [weak self] line in self?.faults.append(line) }
         }
+    }
+
+    deinit { for index in indexes { index?.stop() } }
+
+    /// Takes the rows the indexes have counted since; true when the count changed. Throws the
+    /// error that stopped an index (a data file that cannot be read).
+    public func refresh() throws -> Bool {
+        var counts = sectionCounts.count == indexes.count ? sectionCounts : Array(repeating: 0, count: indexes.count)
+        var counting = false
+        for (s, index) in indexes.enumerated() {
+            guard let index else { continue }
+            if let error = index.error { throw error }
+            let (rows, count) = index.progress
+            counts[s] = count ?? rows
+            counting = counting || count == nil
+            source.setCount(counts[s], section: s)
+        }
+        let changed = counts != sectionCounts || counting != isCounting
+        (sectionCounts, isCounting) = (counts, counting)
+        rowCount = counts.reduce(0, +)
+        return changed
     }
 
     /// The index path of row `row` counted across sections; nil past the end.
@@ -127,7 +171,9 @@ public final class BrowseTable {
         let first = min(max(0, first), rowCount - 1)
         let request = BrowseRequest(
             first: first, last: min(rowCount - 1, first + max(1, maxLines) - 1), width: width,
-            selected: selected.flatMap { isSelectable($0) ? indexPath(of: $0) : nil }, showsHeader: first == 0)
+            selected: selected.flatMap { isSelectable($0) ? indexPath(of: $0) : nil }, showsHeader: first == 0,
+            counts: sectionCounts, section: indexPath(of: first)?.section ?? 0,
+            place: indexPath(of: first).flatMap { indexes[$0.section]?.place(before: $0.row) })
         switch backend {
         case .inProcess(let renderer, let sink):
             renderer.width = width
