@@ -76,7 +76,14 @@ struct BrowseView {
         case .pageDown, .character(" "), .character("f"): try page(1)
         case .pageUp, .character("b"): try page(-1)
         case .home, .character("g"): try move(to: 0)
-        case .end, .character("G"): try move(to: table.rowCount - 1)
+        case .end, .character("G"):
+            if table.isCounting {  // the last row counted so far is not the last row
+                message = "counting the rows…"
+                try draw()
+                message = nil
+                try table.finishCounting()
+            }
+            try move(to: table.rowCount - 1)
         case .wheelDown: try scroll(3)
         case .wheelUp: try scroll(-3)
         case .character(":"): prompt = (.row, "")

@@ -93,8 +93,8 @@ public final class BrowseTable {
                 width: document.width ?? 80)
             backend = .inProcess(renderer, sink)
         }
-        // Data files are counted and indexed on threads of their own; the view starts with the rows
-        // counted within a few milliseconds (or all of them, in a small file).
+        // Data files are counted and indexed on threads of their own; the view starts once a few
+        // screens of rows are counted (or all of them, in a small file), within 50 ms at most.
         let indexes: [RowIndex?] = document.sections.map {
             guard case .file(let file) = $0.rows else { return nil }
             return RowIndex(file)
@@ -102,7 +102,9 @@ public final class BrowseTable {
         self.indexes = indexes
         for index in indexes { index?.start() }
         let deadline = Date().addingTimeInterval(0.05)
-        while indexes.contains(where: { $0.map { $0.progress.count == nil && $0.error == nil } ?? false }),
+        while indexes.contains(where: { index in
+            index.map { $0.progress.count == nil && $0.progress.rows < 4096 && $0.error == nil } ?? false
+        }),
             Date() < deadline
         {
             usleep(1000)
@@ -138,6 +140,15 @@ public final class BrowseTable {
         (sectionCounts, isCounting) = (counts, counting)
         rowCount = counts.reduce(0, +)
         return changed
+    }
+
+    /// Waits until every data file is counted (End: the last row must be the last). About 50 ms
+    /// per million JSON Lines rows on a warm page cache.
+    public func finishCounting() throws {
+        while isCounting {
+            usleep(1000)
+            _ = try refresh()
+        }
     }
 
     /// The index path of row `row` counted across sections; nil past the end.
