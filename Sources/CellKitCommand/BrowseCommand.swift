@@ -16,7 +16,8 @@ struct BrowseCommand: ParsableCommand {
             back to their queues and are dequeued for the rows coming in.
 
             Keys: ↑/↓ or j/k a row; PgUp/PgDn, b/space a page; Home/End or g/G the first and last \
-            row; :N row N; / and ? search the rows' data forward and back, n and N again; Enter \
+            row; :N row N; / and ? search the rows' data forward and back, n and N again (Esc \
+            stops a long search); Enter \
             selects the row (shows its data); q or Esc quits. The mouse wheel scrolls. The view \
             follows the terminal's size; Ctrl-Z suspends it. The terminal is restored on q, on an \
             error, on SIGINT, SIGTERM and SIGHUP, and if the process crashes.
@@ -25,8 +26,9 @@ struct BrowseCommand: ParsableCommand {
             and exits 0; q exits 1 and prints nothing. The view is drawn on /dev/tty, so \
             `cellkit browse t.yaml --pick | jq .id` works in a pipeline.
 
-            A data file (rowsFrom) is read as it is when the view opens: rows appended while \
-            browsing are not shown.
+            A data file (rowsFrom) is counted and indexed in the background: the status line says \
+            "of ≥ M, counting" meanwhile, and End waits for the count. Rows appended while the \
+            file is counted may be shown; rows appended after are not.
 
             Plugins run in a worker process that lives as long as the view: a plugin that \
             crashes, calls exit() or does not return from a hook within --hook-timeout seconds \

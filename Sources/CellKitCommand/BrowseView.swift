@@ -139,8 +139,22 @@ struct BrowseView {
         let forward = query.forward != reverse
         let start = forward ? cursor + 1 : cursor - 1
         let wrapped = forward ? (start >= table.rowCount ? 0 : start) : (start < 0 ? table.rowCount - 1 : start)
-        guard let found = try table.search(query.text, from: wrapped, forward: forward) else {
-            message = "not found: \(query.text)"
+        var cancelled = false
+        var lastShown = Date()
+        let found = try table.search(query.text, from: wrapped, forward: forward) { searched in
+            if screen.escapePressed() {
+                cancelled = true
+                return true
+            }
+            if Date().timeIntervalSince(lastShown) > 0.2 {  // a long search says how far it is
+                lastShown = Date()
+                message = "searching… \(searched) rows (Esc stops)"
+                try? draw()
+            }
+            return false
+        }
+        guard let found else {
+            message = cancelled ? "search stopped" : "not found: \(query.text)"
             return
         }
         try move(to: found)

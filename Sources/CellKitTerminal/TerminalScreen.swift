@@ -173,6 +173,20 @@ public final class TerminalScreen {
     /// A string capability's bytes (`el`, `sgr0`, `rev`, `bold` ...), or none.
     public func capability(_ name: String) -> [UInt8] { caps[name] ?? [] }
 
+    /// Whether Escape was pressed since the last read, without waiting: what is typed meanwhile is
+    /// read and dropped (a long search polls it to be cancelled).
+    public func escapePressed() -> Bool {
+        var pressed = false
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while poll(&descriptor, 1, 0) > 0, descriptor.revents & Int16(POLLIN) != 0 {
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { break }
+            if buffer.prefix(n).contains(0x1B) { pressed = true }
+        }
+        return pressed
+    }
+
     /// Waits up to `timeout` seconds (nil: for ever) for keys, a resize or a resumption.
     public func next(timeout: Double?) throws -> TerminalEvent {
         if let event = signalEvent() { return event }

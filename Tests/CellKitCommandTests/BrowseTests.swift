@@ -398,6 +398,11 @@ struct BrowseLongTableTests {
         try tmux.keys("Enter")
         lines = try tmux.wait(":654321") { BrowseTests.status($0).contains("row 654321 of") }
         #expect(lines.joined().contains("Item 654320"))
+        try tmux.type("/no such text")
+        try tmux.keys("Enter")
+        try tmux.wait("a long search saying how far it is") { BrowseTests.status($0).contains("searching…") }
+        try tmux.keys("Escape")
+        try tmux.wait("the search stopped") { BrowseTests.status($0).contains("search stopped") }
         let pid = try #require(
             Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)

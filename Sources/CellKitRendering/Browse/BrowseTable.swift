@@ -257,14 +257,18 @@ public final class BrowseTable {
     }
 
     /// The first row from `start` on (or back, when not `forward`), wrapping around the table, whose
-    /// data holds `query` (ignoring case) in any string or number; nil when none does.
-    public func search(_ query: String, from start: Int, forward: Bool) throws -> Int? {
+    /// data holds `query` (ignoring case) in any string or number; nil when none does, or when
+    /// `stop` (asked every 1,024 rows, with the rows searched) returns true.
+    public func search(_ query: String, from start: Int, forward: Bool, stop: (Int) -> Bool = { _ in false })
+        throws -> Int?
+    {
         guard rowCount > 0, !query.isEmpty else { return nil }
         let needle = query.lowercased()
         var matches: Int?
         // Forward in file order: a streamed section is read in order, never backwards.
-        let order = forward ? Array(start..<rowCount) + Array(0..<start) : Array(0..<rowCount)
-        for row in order {
+        for searched in 0..<rowCount {
+            let row = forward ? (start + searched) % rowCount : searched
+            if searched % 1024 == 1023, stop(searched) { return nil }
             guard let data = try data(of: row), Self.contains(data, needle) else { continue }
             if forward { return row }
             if row <= start || (matches.map { $0 > start } ?? true) { matches = row }
