@@ -322,6 +322,25 @@ struct BrowseFaultTests {
         }
     }
 
+    @Test("with --no-isolation a crash ends the view, and the terminal is restored: no alternate screen, echo on")
+    func crashRestores() throws {
+        let folder = try Fixtures.folder()
+        _ = try Fixtures.compileC(
+            Self.plugin("Crashy", "volatile int *nowhere = 0; *nowhere = 1;"), name: "crashy", in: folder)
+        try "sections:\n  - rows:\n      - {cell: Default, text: Before}\n      - {cell: Crashy}\n"
+            .write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        let user = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let command =
+            "ulimit -c 0; /usr/bin/prlimit --nproc=60 -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml'"
+            + " --plugin-path '\(folder)' --no-cache --no-isolation; echo EXIT=$?;"
+            + " stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}echo'; echo DONE; sleep 600"
+        let tmux = try Tmux(command)
+        let lines = try tmux.wait("the crash") { $0.contains("DONE") }
+        #expect(lines.contains("EXIT=139"), "died by SIGSEGV: \(lines.joined(separator: "\n"))")
+        #expect(lines.contains("echo"), "echo is back on after the crash")
+        #expect(!(try tmux.alternateScreen()))
+    }
+
     @Test("a crashing and a hanging plugin's rows become placeholders, the status line names them, the view goes on")
     func crashAndHang() throws {
         let folder = try Fixtures.folder()
