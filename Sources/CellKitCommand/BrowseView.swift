@@ -70,7 +70,8 @@ struct BrowseView {
         message = nil
         faultsShown = table.faults.count  // a fault line stays until the next key
         switch key {
-        case .character("q"), .escape: return .quit
+        case .character("q"), .escape, .character("\u{03}"): return .quit  // Ctrl-C too: raw mode reads it
+        case .character("\u{1A}"): screen.suspend()  // Ctrl-Z
         case .up, .character("k"): try move(to: cursor - 1)
         case .down, .character("j"): try move(to: cursor + 1)
         case .pageDown, .character(" "), .character("f"): try page(1)

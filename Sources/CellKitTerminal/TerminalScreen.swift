@@ -173,6 +173,14 @@ public final class TerminalScreen {
     /// A string capability's bytes (`el`, `sgr0`, `rev`, `bold` ...), or none.
     public func capability(_ name: String) -> [UInt8] { caps[name] ?? [] }
 
+    /// Suspends the process as Ctrl-Z does in a shell (raw mode reads it as a key): the terminal is
+    /// restored and the process stops; continued, it returns with raw mode and the alternate
+    /// screen back (draw everything again).
+    public func suspend() {
+        raise(SIGTSTP)
+        _ = signalEvent()  // continued: raw mode and the alternate screen again, before anything is drawn
+    }
+
     /// Whether Escape was pressed since the last read, without waiting: what is typed meanwhile is
     /// read and dropped (a long search polls it to be cancelled).
     public func escapePressed() -> Bool {

@@ -245,6 +245,33 @@ struct BrowseTests {
         #expect(!(try tmux.alternateScreen()))
     }
 
+    @Test("Ctrl-Z restores the terminal and stops; continued, the view comes back; Ctrl-C quits")
+    func suspend() throws {
+        let pidFile = try Fixtures.folder() + "/pid"
+        let inner = "sh -c 'echo $$ > \(pidFile); exec \(Fixtures.cellkit) browse \(Self.showcase)'"
+        let tmux = try Tmux("\(inner); echo EXIT=$?; echo DONE; sleep 600")
+        try tmux.wait("the first screen") { Self.status($0).contains("row 1 of 11") }
+        let pid = try #require(
+            Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try tmux.keys("C-z")
+        let deadline = Date().addingTimeInterval(10)
+        func state() -> String {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            return stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? ""
+        }
+        while state() != "T", Date() < deadline { usleep(20_000) }
+        #expect(state() == "T", "stopped by Ctrl-Z")
+        #expect(!(try tmux.alternateScreen()), "the normal screen back while stopped")
+        #expect(kill(pid, SIGCONT) == 0)
+        try tmux.wait("the view again") { Self.status($0).contains("row 1 of 11") }
+        #expect(try tmux.alternateScreen())
+        try tmux.keys("j")
+        try tmux.wait("keys again") { Self.status($0).contains("row 2 of 11") }
+        try tmux.keys("C-c")
+        try tmux.wait("the exit") { $0.contains("EXIT=0") && $0.contains("DONE") }
+        #expect(!(try tmux.alternateScreen()))
+    }
+
     @Test("--pick prints the selected row's data as one JSON line on standard output; q prints nothing, exit 1")
     func pick() throws {
         let table = try Self.numbered(50)
