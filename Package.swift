@@ -46,6 +46,9 @@ let package = Package(
         // Host-only OS calls Swift cannot make (prctl, a signal context's registers): plugins never see it.
         .target(name: "CProcess"),
         .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+        // terminfo through ncurses (setupterm, tigetstr, tparm) and the signal handlers that restore
+        // a terminal: `cellkit browse`. Host-only.
+        .target(name: "CTerminal", linkerSettings: [.linkedLibrary("tinfo")]),
         // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
         .target(name: "CellKitModel", dependencies: ["CCellKit"]),
         .target(name: "CellKitText", dependencies: ["CellKitModel"]),
@@ -53,6 +56,8 @@ let package = Package(
         // Supervisor and worker processes: spawn, frames, process groups, what a worker does first.
         .target(name: "CellKitSupervision", dependencies: ["CellKitModel", "CellKitRuntime", "CProcess"]),
         .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "Yams"]),
+        // A full-screen terminal: raw mode, the alternate screen, keys, resizes, restored on any exit.
+        .target(name: "CellKitTerminal", dependencies: ["CTerminal", "CellKitText"]),
         .target(
             name: "CellKitRendering",
             dependencies: [
@@ -68,7 +73,8 @@ let package = Package(
         .executableTarget(
             name: "CellKitCommand",
             dependencies: [
-                "CellKit", "CellKitSupervision", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CellKit", "CellKitSupervision", "CellKitTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A release `cellkit` carries the Swift runtime and Foundation inside it: a process starts in
             // about 3 ms instead of 9 (the loader relocating libFoundation and ICU), and a render starts

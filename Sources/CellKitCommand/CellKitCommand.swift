@@ -22,7 +22,8 @@ struct CellKitCommand: ParsableCommand {
             """,
         version: CellKitVersion.described,
         subcommands: [
-            RenderCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self, NewCommand.self,
+            RenderCommand.self, BrowseCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self,
+            NewCommand.self,
             SDKCommand.self,
             CheckWorkerCommand.self,
         ])

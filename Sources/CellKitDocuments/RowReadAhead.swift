@@ -90,11 +90,14 @@ package final class RowReader {
     /// attribution: `HelperThreads.mark`).
     package init(
         _ file: DataFile, skipping: Int, rows: Int, readAhead: Bool, limits: Limits = .standard,
-        marking: (@Sendable (Bool) -> Void)? = nil
+        marking: (@Sendable (Bool) -> Void)? = nil, from start: RowIndex.Place? = nil
     ) throws(DocumentError) {
         self.file = file
         stream = try RowStream(file)
-        try stream.skip(skipping)
+        if let place = start {
+            try stream.seek(toOffset: place.offset, line: place.line, rows: place.row)
+        }
+        try stream.skip(skipping - stream.rowsRead)
         read = stream.rowsRead
         guard readAhead, file.format == .jsonLines, rows - stream.rowsRead >= limits.minimumRows else {
             (helper, ring, plan) = (nil, nil, nil)

@@ -68,6 +68,12 @@ package final class RowStream {
     // Read through a getter by other modules: a stored property accessed from another
     // module gets a runtime exclusivity check whatever its own attribute says.
     @exclusivity(unchecked) private var readCount = 0
+    /// The file offset of the buffer's first byte.
+    @exclusivity(unchecked) private var bufferOffset = 0
+    /// The file offset of the next record not read yet (blank lines before it included).
+    package var nextOffset: Int { bufferOffset + start }
+    /// The line the next record starts on (1-based).
+    package var nextLineNumber: Int { nextLine }
 
     package static let initialBuffer = 1 << 20
     package static let longestRecord = 16 << 20
@@ -97,6 +103,29 @@ package final class RowStream {
             return file.format == .csv ? try csvRow(record, line: line) : try jsonRow(record, line: line)
         }
         return nil
+    }
+
+    /// Goes to byte `offset` of the file, where a record starts on line `line` and `rows` rows
+    /// come before it (a place a `RowIndex` noted).
+    package func seek(toOffset offset: Int, line: Int, rows: Int) throws(DocumentError) {
+        guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw error(line, column: 1, "cannot seek: \(String(cString: strerror(errno)))")
+        }
+        (bufferOffset, start, end, atEOF, nextLine, readCount) = (offset, 0, 0, false, line, rows)
+    }
+
+    /// Counts the rows, calling `note` with (rows before it, offset, line) before every
+    /// `stride`-th row and every `stride` rows with the count so far; `note` returning false stops.
+    /// Returns the count, or nil when stopped.
+    package func index(every stride: Int, note: (Int, Int, Int) -> Bool) throws(DocumentError) -> Int? {
+        var n = 0
+        while true {
+            let offset = nextOffset, line = nextLine
+            guard let (record, _) = try nextRecord() else { return n }
+            if isBlank(record) { continue }
+            if n % stride == 0, !note(n, offset, line) { return nil }
+            n += 1
+        }
     }
 
     /// Skips `count` rows without parsing them.
@@ -334,6 +363,7 @@ package final class RowStream {
     private func refill() throws(DocumentError) {
         let pending = end - start
         if start > 0 {
+            bufferOffset += start
             buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: pending)
             (start, end) = (0, pending)
         }

@@ -207,6 +207,8 @@ public struct DocumentRender: Sendable {
         var width: Int?
         var selected: CellKitModel.IndexPath?
         var rows: [Int]?  // first, last
+        /// A window of `cellkit browse`: the worker stays alive for the next (Browse/).
+        var browse: BrowseRequest?
     }
 
     var job: Job {
@@ -325,6 +327,9 @@ public struct DocumentRender: Sendable {
                 guard isQuarantined(name) else { return nil }
                 let file = pluginPath(name).map { PathText.lastComponent(of: $0) } ?? "its plugin"
                 return "⚠ \(file) faulted: this \(name) row is not drawn"
+            }
+            if let request = plan.job.browse {
+                return try BrowseService.serve(request, worker, renderer, source, plan: plan) { warnings(context) }
             }
             try draw(
                 renderer, source, format: settings.format, ascii: settings.ascii, colorDepth: settings.colorDepth,

@@ -86,7 +86,8 @@ package final class IsolatedRender {
     /// The warnings of the worker that completed the table, one a line.
     package private(set) var warnings: [String] = []
     let sink: OutputSink
-    let report: (String) -> Void
+    /// Where each fault's line goes.
+    package var report: (String) -> Void
     let region: SharedRegion
     /// Whether workers may be forked (`ForkedWorker.mayFork`) rather than started with exec.
     let forking: Bool
@@ -107,6 +108,19 @@ package final class IsolatedRender {
         region = try SharedRegion()
     }
 
+    /// Whether a worker that completed a window stays alive for the next (`cellkit browse`): its
+    /// cells and loaded plugins are kept, and `request(_:)` asks it for another window.
+    package var keepsWorker = false
+    /// The worker kept alive, and what was read of it (its frames are numbered across windows).
+    private var live: (worker: Worker, reading: Reading)?
+    /// Whether a worker ever wrote to the progress record (a new one then gets it zeroed).
+    private var recordWritten = false
+    /// What the last `done` frame carried besides warnings, for a kept worker (JSON).
+    package private(set) var reply: [UInt8] = []
+    /// Called when a kept worker's window is drawn again from its first row, after a fault: the
+    /// sink is to be emptied.
+    package var restartsWindow: () -> Void = {}
+
     /// A broken channel's line, held while a worker that checks its channels after every hook
     /// looks for the hook that breaks it; reported as it is if none does.
     private var heldLine: String?
@@ -115,19 +129,57 @@ package final class IsolatedRender {
     package func run() throws -> Ending {
         var faults = 0
         while true {
-            region.resetRecord(written: faults > 0)
-            let worker = try Worker(plan: plan, region: region, forking: forking, document: document)
-            let death = try supervise(worker)
+            var (worker, reading) = try live ?? newWorker()
+            let death = try supervise(worker, &reading)
+            live = keepsWorker && isCompleted(death) ? (worker, reading) : nil
             switch death {
             case .completed:
                 if let heldLine { report(heldLine) }  // the fault did not come back: it is what was seen
+                heldLine = nil
                 return .complete(faults: faults)
             case .failed(let message): return .failed(message)
             case .died(let outcome):
                 faults += 1
                 try recover(outcome)
+                if keepsWorker {  // the window again from its first row, the faulty type quarantined
+                    plan.resumeAt = 0
+                    restartsWindow()
+                }
             }
         }
+    }
+
+    private func isCompleted(_ death: Death) -> Bool { if case .completed = death { true } else { false } }
+
+    /// A worker started by the plan, with the progress record made ready for it.
+    private func newWorker() throws -> (Worker, Reading) {
+        region.resetRecord(written: recordWritten)
+        recordWritten = true
+        return (try Worker(plan: plan, region: region, forking: forking, document: document), Reading(key: plan.key))
+    }
+
+    /// Asks for another render of the job with `job` changed (a window of `cellkit browse`): a kept
+    /// worker gets `request` (bytes the worker reads at the start of the output buffer, after their
+    /// length as four bytes) and a word on its channel; a new one gets the changed job in its plan.
+    package func request(_ job: DocumentRender.Job, _ request: [UInt8]) throws -> Ending {
+        plan.job = job
+        plan.resumeAt = 0
+        plan.placeholderRows = []
+        if let (worker, _) = live {
+            var length = UInt32(request.count).littleEndian
+            withUnsafeBytes(of: &length) {
+                UnsafeMutableRawPointer(region.output).copyMemory(from: $0.baseAddress!, byteCount: 4)
+            }
+            request.withUnsafeBytes {
+                (region.output + 4).update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: request.count)
+            }
+            let record = region.record
+            (record.pointee.rowsDone, record.pointee.bytesDone, record.pointee.rowsHandedOver) = (0, 0, 0)
+            record.pointee.phase = HookProgress.Phase.host.rawValue
+            record.pointee.counter &+= 1
+            worker.acknowledge()
+        }
+        return try run()
     }
 
     enum Death {
@@ -139,8 +191,8 @@ package final class IsolatedRender {
     /// Reads the worker's frames until it ends; writes its chunks out. The worker's word is
     /// checked, never trusted: a frame that is malformed, forged or out of order, a chunk longer
     /// than the buffer, or a channel closed while the worker lives is that worker's fault.
-    private func supervise(_ worker: Worker) throws -> Death {
-        var reading = Reading(key: plan.key)
+    private func supervise(_ worker: Worker, _ reading: inout Reading) throws -> Death {
+        (reading.done, reading.failed) = (false, nil)
         var lastCounter = region.record.pointee.counter
         var lastChange = Date()
         var ended = false, timedOut = false
@@ -158,6 +210,7 @@ package final class IsolatedRender {
                     continue
                 }
                 lastChange = Date()
+                if keepsWorker, reading.done, reading.fault == nil { return .completed }  // it waits for more
                 continue
             }
             if ended || (closed != nil && worker.process.hasEnded()) { break }  // and its last frames are read
@@ -260,6 +313,10 @@ package final class IsolatedRender {
             worker.acknowledge()
         case .done:
             reading.done = true
+            if keepsWorker {
+                reply = frame.payload
+                return
+            }
             let text = String(decoding: frame.payload, as: UTF8.self)
             warnings = text.isEmpty ? [] : text.components(separatedBy: "\n")
         case .failed: reading.failed = Self.failure(frame.payload)

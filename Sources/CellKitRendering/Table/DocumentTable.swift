@@ -25,6 +25,14 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     /// Whether a long data file is read and checked on a helper thread ahead of the rows drawn
     /// (`RowReader`); off only to measure what that saves.
     package var readsAhead = true
+    /// Where a data file's row starts, if an index has noted a place at or before it (section, row):
+    /// reading row R then seeks there instead of reading every row before it (`cellkit browse`).
+    package var locate: ((Int, Int) -> RowIndex.Place?)?
+
+    /// Sets the number of rows of `section` to `count`, as far as a data file is counted so far
+    /// (`cellkit browse`): the file is not counted again when asked.
+    package func setCount(_ count: Int, section: Int) { counts[section] = count }
+
     /// Whether the document's warnings were passed to the context.
     @exclusivity(unchecked) private var warned = false
 
@@ -144,12 +152,17 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         case .file(let file):
             // Out of order (or first): open the file again if it is already past the row, then skip to it.
             var stream = streams[indexPath.section]
-            if stream == nil || stream!.rowsRead > indexPath.row {
+            // A place noted by an index (browse): seek there rather than read every row before it.
+            let place = locate?(indexPath.section, indexPath.row)
+            if stream == nil || stream!.rowsRead > indexPath.row
+                || place.map({ $0.row > stream!.rowsRead + 1024 }) == true
+            {
                 streams[indexPath.section] = nil  // its helper, if any, stops first
                 // Read ahead only in a counted file (the renderer counts first): a count is a pass.
                 let rows = counts[indexPath.section] ?? 0
                 stream = try RowReader(
-                    file, skipping: indexPath.row, rows: rows, readAhead: readsAhead, marking: HelperThreads.mark)
+                    file, skipping: indexPath.row, rows: rows, readAhead: readsAhead, marking: HelperThreads.mark,
+                    from: place)
                 streams[indexPath.section] = stream
             }
             try stream!.skip(to: indexPath.row)

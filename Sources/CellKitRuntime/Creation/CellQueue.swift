@@ -305,6 +305,14 @@ public final class CellQueue {
         }
     }
 
+    /// Cells made and reused by this queue, over every cell type, style and selectability.
+    public var totalStatistics: CellStatistics {
+        (0..<capacity).filter { pools[$0].isReady }.reduce(into: CellStatistics()) { total, index in
+            total.created += pools[index].statistics.created
+            total.reused += pools[index].statistics.reused
+        }
+    }
+
     /// Cells of `type` waiting in this queue's pools.
     public func pooledCount(for type: CellType) -> Int {
         pools(of: type).reduce(0) { $0 + $1.count }

@@ -1,0 +1,155 @@
+#define _GNU_SOURCE
+#include "cellkit_terminal.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <term.h>
+#include <termios.h>
+#include <unistd.h>
+
+static int saved_fd = -1;
+static struct termios saved;
+static struct termios raw_attributes;
+static char restore_bytes[256];
+static size_t restore_length;
+static volatile sig_atomic_t active;
+static volatile sig_atomic_t pending;
+static int wakeup_fd = -1;
+
+int ck_term_setup(const char *term, int fd) {
+    int error = 0;
+    return setupterm((char *)term, fd, &error) == OK ? 0 : -1;
+}
+
+int ck_term_string(const char *name, char *out, size_t size) {
+    char *value = tigetstr((char *)name);
+    if (value == NULL || value == (char *)-1) return -1;
+    size_t length = strlen(value);
+    if (length + 1 > size) return -1;
+    memcpy(out, value, length + 1);
+    return (int)length;
+}
+
+int ck_term_number(const char *name) {
+    int value = tigetnum((char *)name);
+    return value < 0 ? -1 : value;
+}
+
+int ck_term_param(const char *name, int a, int b, char *out, size_t size) {
+    char *capability = tigetstr((char *)name);
+    if (capability == NULL || capability == (char *)-1) return -1;
+    char *value = tiparm(capability, a, b);
+    if (value == NULL) return -1;
+    size_t length = strlen(value);
+    if (length + 1 > size) return -1;
+    memcpy(out, value, length + 1);
+    return (int)length;
+}
+
+static void write_all(int fd, const char *bytes, size_t length) {
+    while (length > 0) {
+        ssize_t n = write(fd, bytes, length);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        bytes += n;
+        length -= (size_t)n;
+    }
+}
+
+int ck_term_enter(int fd, const char *restore, size_t length) {
+    if (length >= sizeof restore_bytes) return errno = EINVAL, -1;
+    if (tcgetattr(fd, &saved) != 0) return -1;
+    memcpy(restore_bytes, restore, length);
+    restore_length = length;
+    raw_attributes = saved;
+    raw_attributes.c_iflag &= ~(tcflag_t)(BRKINT | ICRNL | INPCK | ISTRIP | IXON);
+    raw_attributes.c_lflag &= ~(tcflag_t)(ECHO | ICANON | IEXTEN | ISIG);
+    raw_attributes.c_cflag |= CS8;
+    raw_attributes.c_cc[VMIN] = 1;
+    raw_attributes.c_cc[VTIME] = 0;
+    saved_fd = fd;
+    if (tcsetattr(fd, TCSAFLUSH, &raw_attributes) != 0) return -1;
+    active = 1;
+    return 0;
+}
+
+int ck_term_leave(void) {
+    if (!active || saved_fd < 0) return -1;
+    active = 0;
+    write_all(saved_fd, restore_bytes, restore_length);
+    tcsetattr(saved_fd, TCSAFLUSH, &saved);
+    return 0;
+}
+
+int ck_term_reenter(void) {
+    if (saved_fd < 0) return -1;
+    if (tcsetattr(saved_fd, TCSAFLUSH, &raw_attributes) != 0) return -1;
+    active = 1;
+    return 0;
+}
+
+static void die_restored(int signal) {
+    int saved_errno = errno;
+    ck_term_leave();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal, &action, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(signal);
+    errno = saved_errno;
+}
+
+static void wake(int bit) {
+    int saved_errno = errno;
+    pending |= bit;
+    if (wakeup_fd >= 0) {
+        char byte = 1;
+        (void)!write(wakeup_fd, &byte, 1);
+    }
+    errno = saved_errno;
+}
+
+static void on_signal(int signal) {
+    switch (signal) {
+    case SIGWINCH: wake(1); break;
+    case SIGCONT: wake(2); break;
+    case SIGTSTP: {
+        int saved_errno = errno;
+        int was_active = active;
+        ck_term_leave();
+        if (was_active) active = 0;
+        raise(SIGSTOP);
+        errno = saved_errno;
+        break;
+    }
+    default: die_restored(signal);
+    }
+}
+
+void ck_term_install_handlers(int wakeup) {
+    wakeup_fd = wakeup;
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+                                  SIGABRT, SIGWINCH, SIGCONT, SIGTSTP};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = on_signal;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = signals[i] == SIGWINCH || signals[i] == SIGCONT ? SA_RESTART : 0;
+        if (signals[i] == SIGSEGV || signals[i] == SIGBUS) action.sa_flags |= SA_NODEFER | SA_RESETHAND;
+        sigaction(signals[i], &action, NULL);
+    }
+}
+
+int ck_term_take_signals(void) {
+    int bits = pending;
+    pending = 0;
+    return bits;
+}

@@ -1,0 +1,119 @@
+// `cellkit browse TABLE`: a table document in a full-screen, scrolling view on the terminal.
+
+import ArgumentParser
+import CellKit
+import CellKitTerminal
+import Foundation
+
+struct BrowseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "Browse a table document in a full-screen view that scrolls, reusing cells as rows come and go.",
+        discussion: """
+            The table is drawn as render --format ansi draws it, at the terminal's width, on the \
+            alternate screen, with the title above and a status line below (row N of M, the \
+            section, the file). Only the rows on screen are laid out: cells leaving the screen go \
+            back to their queues and are dequeued for the rows coming in.
+
+            Keys: ↑/↓ or j/k a row; PgUp/PgDn, b/space a page; Home/End or g/G the first and last \
+            row; :N row N; / and ? search the rows' data forward and back, n and N again (Esc \
+            stops a long search); Enter \
+            selects the row (shows its data); q or Esc quits. The mouse wheel scrolls. The view \
+            follows the terminal's size; Ctrl-Z suspends it. The terminal is restored on q, on an \
+            error, on SIGINT, SIGTERM and SIGHUP, and if the process crashes.
+
+            --pick: Enter prints the selected row's data as one line of JSON on standard output \
+            and exits 0; q exits 1 and prints nothing. The view is drawn on /dev/tty, so \
+            `cellkit browse t.yaml --pick | jq .id` works in a pipeline.
+
+            A data file (rowsFrom) is counted and indexed in the background: the status line says \
+            "of ≥ M, counting" meanwhile, and End waits for the count. Rows appended while the \
+            file is counted may be shown; rows appended after are not.
+
+            Plugins run in a worker process that lives as long as the view: a plugin that \
+            crashes, calls exit() or does not return from a hook within --hook-timeout seconds \
+            costs only its own rows, drawn as placeholders as render draws them; the status line \
+            names the plugin file, the hook, the cell type and the row, and the view goes on.
+
+            Exit status: 0 on q; with --pick, 0 when a row was picked and 1 on q; 1 when standard \
+            input or output is not a terminal (without --pick), or the document, a data file or a \
+            plugin cannot be used.
+            """)
+
+    @Argument(
+        help: ArgumentHelp("The table document: a .yaml, .yml or .json file.", valueName: "table"),
+        completion: Completions.tables)
+    var table: String
+
+    @Option(
+        help: ArgumentHelp(
+            "The folder the document may read files from (stylesheet, assets, rowsFrom); default: the document's own folder.",
+            valueName: "dir"), completion: .directory)
+    var root: String?
+
+    @OptionGroup var discovery: DiscoveryFlags
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a hook (or a plugin's loading) may run before its worker is stopped and its type quarantined.",
+            valueName: "seconds"))
+    var hookTimeout: Double = 10
+
+    @Flag(help: "Run plugins in this process: no worker, and a plugin's crash ends the view (the terminal restored).")
+    var noIsolation = false
+
+    @Flag(help: "Enter prints the selected row's data as a JSON line on standard output and exits (q exits 1).")
+    var pick = false
+
+    @Flag(help: "Show in the status line how many cells were made and how many reused.")
+    var stats = false
+
+    func validate() throws {
+        guard hookTimeout > 0, hookTimeout.isFinite else {
+            throw ValidationError("--hook-timeout \(hookTimeout) must be a number of seconds above 0")
+        }
+    }
+
+    func run() throws {
+        guard pick || (isatty(0) == 1 && isatty(1) == 1) else {
+            throw BrowseError(
+                "cellkit browse draws on a terminal, and standard \(isatty(0) == 1 ? "output" : "input") is not one; "
+                    + "use cellkit render to print a table, or --pick to choose a row in a pipeline")
+        }
+        let options = discovery.options
+        if discovery.verbose { DiscoveryFlags.explain(options) }
+        let table = try BrowseTable(
+            path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout)
+        let screen: TerminalScreen
+        do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
+        var view = BrowseView(table: table, screen: screen, file: self.table, pick: pick, stats: stats)
+        let outcome: BrowseView.Outcome
+        // Standard error is the terminal the view is drawn on: what a plugin or a worker writes
+        // there while the view is up would scribble over it, so it goes to /dev/null meanwhile.
+        let savedError = dup(2)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        if null >= 0 { dup2(null, 2) }
+        defer {
+            if savedError >= 0 { dup2(savedError, 2) }
+            for fd in [savedError, null] where fd >= 0 { close(fd) }
+        }
+        do {
+            try screen.start()
+            outcome = try view.run()
+            screen.stop()
+        } catch {
+            screen.stop()
+            throw error
+        }
+        switch outcome {
+        case .quit: if pick { throw ExitCode(1) }
+        case .picked(let line): print(line)
+        }
+    }
+}
+
+/// Why the view cannot be shown: no terminal, or one that is not described (exit status 1).
+struct BrowseError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,408 @@
+// A table document drawn a window of rows at a time, as `render --format ansi` draws those rows,
+// for `cellkit browse`. One TableRenderer (so one CellQueue) lives as long as the view: cells
+// that leave the screen go back to their pools and are dequeued for the rows coming in.
+
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
+import CellKitText
+import Foundation
+
+/// Rows of a table drawn as lines: what a window of the view shows.
+public struct BrowseWindow: Sendable {
+    /// One drawn row: its number across the table, and the lines it takes in `lines`.
+    public struct RowSpan: Sendable, Equatable {
+        /// The row, counted from 0 across sections.
+        public var row: Int
+        /// Its first line in `lines`.
+        public var firstLine: Int
+        /// How many lines it takes (its borders below it included).
+        public var lineCount: Int
+    }
+    /// The lines, with their ANSI colour sequences and no newline.
+    public var lines: [String]
+    /// The rows drawn, in order.
+    public var rows: [RowSpan]
+    /// A window of these lines and rows (none by default).
+    public init(lines: [String] = [], rows: [RowSpan] = []) { (self.lines, self.rows) = (lines, rows) }
+}
+
+/// A table document drawn window by window with cells reused across windows: in this process,
+/// or with plugins in a worker process that lives as long as the table (`isolated`). Use it from
+/// one thread at a time.
+public final class BrowseTable {
+    /// The document as loaded.
+    public let document: TableDocument
+    /// Rows in each section; a streamed section is counted when the table opens.
+    public private(set) var sectionCounts: [Int]
+    /// Rows in the table.
+    public private(set) var rowCount: Int
+    /// The warnings of the document and of hooks' host calls so far.
+    public var warnings: [String] {
+        switch backend {
+        case .inProcess(let renderer, _): DocumentRender.warnings(renderer.queue.context)
+        case .isolated: workerWarnings
+        }
+    }
+    /// One line per plugin fault so far (file, hook, cell type, row, signal or timeout), oldest first.
+    public private(set) var faults: [String] = []
+    /// Cells made and reused so far, over every cell type (by the worker, when isolated).
+    public private(set) var statistics: (made: Int, reused: Int) = (0, 0)
+
+    private enum Backend {
+        case inProcess(TableRenderer, StringSink)
+        case isolated(IsolatedRender, DocumentRender.Job, StringSink)
+    }
+    private let source: DocumentTable
+    private var backend: Backend
+    /// The sparse index of each section's data file (nil for rows written in the document).
+    private let indexes: [RowIndex?]
+    /// Whether a data file is still being counted: `rowCount` is then a lower bound.
+    public private(set) var isCounting = false
+    private var workerWarnings: [String] = []
+
+    /// Opens the document at `path` (reading files under `root`, default its folder) with plugins
+    /// found by `discovery`, and counts its rows. `isolated`: plugins are loaded and run only in a
+    /// worker process, which a crash or a hang of more than `hookTimeout` seconds in plugin code
+    /// kills; the plugin is then quarantined (its rows drawn as placeholders, a line in `faults`)
+    /// and a new worker draws the window. Throws the document's error.
+    public init(path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10)
+        throws
+    {
+        let document = try TableDocument(contentsOf: path, root: root)
+        let registry = CellRegistry(options: discovery)
+        self.document = document
+        // Isolated: identifiers only looked up in the catalog here, never loaded.
+        let source = try DocumentTable(document, registry: registry, leavingUnloaded: { _ in isolated })
+        self.source = source
+        source.readsAhead = false  // windows are short: a helper thread reading ahead is wasted
+        let sink = StringSink()
+        if isolated {
+            var render = DocumentRender(documentPath: path, root: root, discovery: discovery, format: .ansi)
+            render.hookTimeout = hookTimeout
+            let plan = WorkerPlan(
+                executable: render.executable, arguments: [], job: render.job, hookTimeout: hookTimeout)
+            let supervisor = try IsolatedRender(plan: plan, sink: sink, forking: true, document: document) { _ in }
+            supervisor.keepsWorker = true
+            supervisor.restartsWindow = { sink.removeAll() }
+            backend = .isolated(supervisor, render.job, sink)
+        } else {
+            let context = CellContext(stylesheet: document.stylesheet)
+            let renderer = TableRenderer(
+                queue: CellQueue(registry: registry, context: context), layout: CellLayout(assets: document.assets),
+                width: document.width ?? 80)
+            backend = .inProcess(renderer, sink)
+        }
+        // Data files are counted and indexed on threads of their own; the view starts once a few
+        // screens of rows are counted (or all of them, in a small file), within 50 ms at most.
+        let indexes: [RowIndex?] = document.sections.map {
+            guard case .file(let file) = $0.rows else { return nil }
+            return RowIndex(file)
+        }
+        self.indexes = indexes
+        for index in indexes { index?.start() }
+        let deadline = Date().addingTimeInterval(0.05)
+        while indexes.contains(where: { index in
+            index.map { $0.progress.count == nil && $0.progress.rows < 4096 && $0.error == nil } ?? false
+        }),
+            Date() < deadline
+        {
+            usleep(1000)
+        }
+        source.locate = { section, row in indexes[section]?.place(before: row) }
+        (sectionCounts, rowCount) = ([], 0)
+        _ = try refresh()
+        for s in 0..<source.numberOfSections() where indexes[s] == nil {
+            sectionCounts[s] = try source.numberOfRows(inSection: s)
+        }
+        rowCount = sectionCounts.reduce(0, +)
+        if case .isolated(let supervisor, _, _) = backend {
+            supervisor.report = { [weak self] line in self?.faults.append(line) }
+        }
+    }
+
+    deinit { for index in indexes { index?.stop() } }
+
+    /// Takes the rows the indexes have counted since; true when the count changed. Throws the
+    /// error that stopped an index (a data file that cannot be read).
+    public func refresh() throws -> Bool {
+        var counts = sectionCounts.count == indexes.count ? sectionCounts : Array(repeating: 0, count: indexes.count)
+        var counting = false
+        for (s, index) in indexes.enumerated() {
+            guard let index else { continue }
+            if let error = index.error { throw error }
+            let (rows, count) = index.progress
+            counts[s] = count ?? rows
+            counting = counting || count == nil
+            source.setCount(counts[s], section: s)
+        }
+        let changed = counts != sectionCounts || counting != isCounting
+        (sectionCounts, isCounting) = (counts, counting)
+        rowCount = counts.reduce(0, +)
+        return changed
+    }
+
+    /// Waits until every data file is counted (End: the last row must be the last). About 50 ms
+    /// per million JSON Lines rows on a warm page cache.
+    public func finishCounting() throws {
+        while isCounting {
+            usleep(1000)
+            _ = try refresh()
+        }
+    }
+
+    /// The index path of row `row` counted across sections; nil past the end.
+    public func indexPath(of row: Int) -> CellKitModel.IndexPath? {
+        var rest = row
+        for (s, count) in sectionCounts.enumerated() {
+            if rest < count { return CellKitModel.IndexPath(section: s, row: rest) }
+            rest -= count
+        }
+        return nil
+    }
+
+    /// The section row `row` is in, and its header (nil for none).
+    public func section(of row: Int) -> (index: Int, header: String?)? {
+        guard let path = indexPath(of: row) else { return nil }
+        return (path.section, document.sections[path.section].header)
+    }
+
+    /// Whether row `row` can be selected (its section's `selectable`).
+    public func isSelectable(_ row: Int) -> Bool {
+        guard let path = indexPath(of: row) else { return false }
+        return document.sections[path.section].selectable
+    }
+
+    /// Rows `first` on, as many as fit in `maxLines` lines (at least one when there is one), drawn
+    /// `width` columns wide with row `selected` (across the table) drawn selected. The lines are those
+    /// `render --format ansi --width W --rows first..` draws, without the title (the view shows it
+    /// in its header line); the table header comes with row 0, the footer with the last row.
+    public func window(first: Int, maxLines: Int, width: Int, selected: Int?) throws -> BrowseWindow {
+        guard rowCount > 0 else { return BrowseWindow(lines: [], rows: []) }
+        let first = min(max(0, first), rowCount - 1)
+        let request = BrowseRequest(
+            first: first, last: min(rowCount - 1, first + max(1, maxLines) - 1), width: width,
+            selected: selected.flatMap { isSelectable($0) ? indexPath(of: $0) : nil }, showsHeader: first == 0,
+            counts: sectionCounts, section: indexPath(of: first)?.section ?? 0,
+            place: indexPath(of: first).flatMap { indexes[$0.section]?.place(before: $0.row) })
+        switch backend {
+        case .inProcess(let renderer, let sink):
+            renderer.width = width
+            renderer.window = RowWindow(first: request.first, last: request.last)
+            renderer.selected = request.selected
+            sink.removeAll()
+            let out = OutputBuffer(sink)
+            let spans = try Self.draw(renderer, source, firstRow: first, showsHeader: first == 0, to: out) { out in
+                sink.bytes.count + out.count
+            }
+            try out.flush()
+            let counts = renderer.queue.totalStatistics
+            statistics = (counts.created, counts.reused)
+            return Self.lines(of: sink.bytes, spans: spans)
+        case .isolated(let supervisor, var job, let sink):
+            job.browse = request
+            sink.removeAll()
+            if case .failed(let error) = try supervisor.request(job, Array(try JSONEncoder().encode(request))) {
+                throw error
+            }
+            let reply = try JSONDecoder().decode(BrowseReply.self, from: Data(supervisor.reply))
+            workerWarnings = reply.warnings
+            statistics = (reply.made, reply.reused)
+            let spans = reply.spans.filter { $0.count == 3 }.map { (row: $0[0], start: $0[1], end: $0[2]) }
+            return Self.lines(of: sink.bytes, spans: spans)
+        }
+    }
+
+    /// Draws `renderer`'s window of `source` (rows from `firstRow`) as `render --format ansi` does,
+    /// without the title, into `out`; each row's byte range, as `offset` places `out`'s end.
+    static func draw(
+        _ renderer: TableRenderer, _ source: DocumentTable, firstRow: Int, showsHeader: Bool, to out: OutputBuffer,
+        offset: @escaping (OutputBuffer) -> Int
+    ) throws -> [(row: Int, start: Int, end: Int)] {
+        let windowed = WindowSource(source, showsHeader: showsHeader)
+        var format = SpanFormat(TextFormat(color: true), firstRow: firstRow, offset: offset)
+        try renderer.render(windowed, delegate: source, format: &format, to: out)
+        return format.spans
+    }
+
+    /// The output split into lines, and each row's byte range turned into lines.
+    private static func lines(of bytes: [UInt8], spans: [(row: Int, start: Int, end: Int)]) -> BrowseWindow {
+        var lines: [String] = []
+        var lineStarts: [Int] = []
+        var start = 0
+        for (i, byte) in bytes.enumerated() where byte == 0x0A {
+            lineStarts.append(start)
+            lines.append(String(decoding: bytes[start..<i], as: UTF8.self))
+            start = i + 1
+        }
+        func line(at offset: Int) -> Int {
+            var low = 0, high = lineStarts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if lineStarts[mid] < offset { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+        let rows = spans.map { span in
+            let firstLine = line(at: span.start)
+            return BrowseWindow.RowSpan(row: span.row, firstLine: firstLine, lineCount: line(at: span.end) - firstLine)
+        }
+        return BrowseWindow(lines: lines, rows: rows)
+    }
+
+    /// Row `row`'s data (nil past the end).
+    public func data(of row: Int) throws -> RowValue? {
+        guard let path = indexPath(of: row) else { return nil }
+        return try source.row(at: path).data
+    }
+
+    /// The first row from `start` on (or back, when not `forward`), wrapping around the table, whose
+    /// data holds `query` (ignoring case) in any string or number; nil when none does, or when
+    /// `stop` (asked every 1,024 rows, with the rows searched) returns true.
+    public func search(_ query: String, from start: Int, forward: Bool, stop: (Int) -> Bool = { _ in false })
+        throws -> Int?
+    {
+        guard rowCount > 0, !query.isEmpty else { return nil }
+        let needle = query.lowercased()
+        var matches: Int?
+        // Forward in file order: a streamed section is read in order, never backwards.
+        for searched in 0..<rowCount {
+            let row = forward ? (start + searched) % rowCount : searched
+            if searched % 1024 == 1023, stop(searched) { return nil }
+            guard let data = try data(of: row), Self.contains(data, needle) else { continue }
+            if forward { return row }
+            if row <= start || (matches.map { $0 > start } ?? true) { matches = row }
+        }
+        return matches
+    }
+
+    /// Whether a string or number in `value` holds `needle` (lower case).
+    static func contains(_ value: RowValue, _ needle: String) -> Bool {
+        switch value {
+        case .null, .bool: false
+        case .number(let n): RowJSON.number(n).contains(needle)
+        case .string(let s): s.lowercased().contains(needle)
+        case .list(let items): items.contains { contains($0, needle) }
+        case .object(let fields): fields.contains { contains($0.value, needle) }
+        }
+    }
+}
+
+/// A data source that serves another's rows with no title (and the header only when asked):
+/// the view draws the title in its header line.
+private final class WindowSource: TableDataSource {
+    let base: DocumentTable
+    let showsHeader: Bool
+    init(_ base: DocumentTable, showsHeader: Bool) { (self.base, self.showsHeader) = (base, showsHeader) }
+    var tableInfo: TableInfo {
+        var info = base.tableInfo
+        info.title = nil
+        if !showsHeader { info.header = nil }
+        return info
+    }
+    func numberOfSections() -> Int { base.numberOfSections() }
+    func sectionInfo(_ section: Int) -> SectionInfo { base.sectionInfo(section) }
+    func numberOfRows(inSection section: Int) throws -> Int { try base.numberOfRows(inSection: section) }
+    func row(at indexPath: CellKitModel.IndexPath) throws -> TableRow { try base.row(at: indexPath) }
+    func row(at indexPath: CellKitModel.IndexPath, into row: inout TableRow) throws {
+        try base.row(at: indexPath, into: &row)
+    }
+}
+
+/// A format that notes where each row's bytes start and end in what another format writes.
+private struct SpanFormat<Base: RowFormat>: RowFormat {
+    var base: Base
+    var next: Int
+    let offset: (OutputBuffer) -> Int
+    var spans: [(row: Int, start: Int, end: Int)] = []
+    private var rowStart = 0
+
+    init(_ base: Base, firstRow: Int, offset: @escaping (OutputBuffer) -> Int) {
+        (self.base, next, self.offset) = (base, firstRow, offset)
+    }
+
+    func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
+        base.contentWidth(tableWidth: tableWidth, style: style)
+    }
+    mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
+        try base.begin(table, width: width, to: out)
+    }
+    mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
+        try base.beginSection(section, index: index, to: out)
+        rowStart = offset(out)
+    }
+    mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
+        try base.row(row, isFirst: isFirst, isLast: isLast, to: out)
+        let end = offset(out)
+        spans.append((next, rowStart, end))
+        next += 1
+        rowStart = end
+    }
+    mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
+        try base.endSection(section, index: index, to: out)
+        if !spans.isEmpty { spans[spans.count - 1].end = offset(out) }
+    }
+    mutating func end(_ table: TableInfo, to out: OutputBuffer) throws { try base.end(table, to: out) }
+}
+
+/// Row data as one line of JSON (`--pick`).
+public enum RowJSON {
+    /// `value` as compact JSON: object keys sorted, integers without a fraction.
+    public static func text(_ value: RowValue) -> String {
+        var out = ""
+        write(value, to: &out)
+        return out
+    }
+
+    static func write(_ value: RowValue, to out: inout String) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += number(n)
+        case .string(let s): string(s, to: &out)
+        case .list(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                write(item, to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (i, key) in fields.keys.sorted().enumerated() {
+                if i > 0 { out += "," }
+                string(key, to: &out)
+                out += ":"
+                write(fields[key]!, to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// A number as JSON writes it: whole numbers without ".0"; not finite ones as null.
+    static func number(_ n: Double) -> String {
+        guard n.isFinite else { return "null" }
+        if n == n.rounded(), abs(n) < 9.007_199_254_740_992e15 { return String(Int64(n)) }
+        return "\(n)"
+    }
+
+    static func string(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _
+            where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
