@@ -335,19 +335,8 @@ struct BrowseFaultTests {
         """
     }
 
-    /// Processes whose command line holds `marker`, zombies aside.
-    static func processes(marked marker: String) -> [pid_t] {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        return entries.compactMap { name in
-            guard let pid = pid_t(name), pid != getpid(),
-                let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-                String(decoding: data, as: UTF8.self).contains(marker),
-                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let state = stat.split(separator: ")").last?.split(separator: " ").first, state != "Z"
-            else { return nil }
-            return pid
-        }
-    }
+    /// Processes whose command line holds `marker` (the test's own folder): those the run left.
+    static func processes(marked marker: String) -> [pid_t] { Fixtures.processes(marked: marker) }
 
     @Test("with --no-isolation a crash ends the view, and the terminal is restored: no alternate screen, echo on")
     func crashRestores() throws {

@@ -83,6 +83,21 @@ public enum Fixtures {
         return folder
     }()
 
+    /// Processes whose command line holds `marker` (a test's own folder), zombies aside: those a
+    /// contained test checks are gone when it ends.
+    public static func processes(marked marker: String) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { name in
+            guard let pid = pid_t(name), pid != getpid(),
+                let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+                String(decoding: data, as: UTF8.self).contains(marker),
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let state = stat.split(separator: ")").last?.split(separator: " ").first, state != "Z"
+            else { return nil }
+            return pid
+        }
+    }
+
     /// A registry over exactly `paths` (folders or files), in that order.
     public static func registry(_ paths: [String], allowUnsafe: Bool = false) -> CellRegistry {
         CellRegistry(options: options(paths, allowUnsafe: allowUnsafe))

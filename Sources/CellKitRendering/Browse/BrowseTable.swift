@@ -347,35 +347,38 @@ private struct SpanFormat<Base: RowFormat>: RowFormat {
 
 /// Row data as one line of JSON (`--pick`).
 public enum RowJSON {
-    /// `value` as compact JSON: object keys sorted, integers without a fraction.
+    /// `value` as compact JSON: object keys sorted, integers without a fraction, strings escaped as
+    /// the JSON format escapes them (`JSONWriter.swift`: controls, bidi and invisible characters).
     public static func text(_ value: RowValue) -> String {
-        var out = ""
-        write(value, to: &out)
-        return out
+        let sink = StringSink()
+        let out = OutputBuffer(sink)
+        write(value, to: out)
+        try? out.flush()  // a StringSink does not fail
+        return sink.text
     }
 
-    static func write(_ value: RowValue, to out: inout String) {
+    static func write(_ value: RowValue, to out: OutputBuffer) {
         switch value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += number(n)
-        case .string(let s): string(s, to: &out)
+        case .null: out.raw("null")
+        case .bool(let b): out.boolean(b)
+        case .number(let n): out.write(number(n))
+        case .string(let s): out.jsonString(s)
         case .list(let items):
-            out += "["
+            out.raw("[")
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                write(item, to: &out)
+                if i > 0 { out.raw(",") }
+                write(item, to: out)
             }
-            out += "]"
+            out.raw("]")
         case .object(let fields):
-            out += "{"
+            out.raw("{")
             for (i, key) in fields.keys.sorted().enumerated() {
-                if i > 0 { out += "," }
-                string(key, to: &out)
-                out += ":"
-                write(fields[key]!, to: &out)
+                if i > 0 { out.raw(",") }
+                out.jsonString(key)
+                out.raw(":")
+                write(fields[key]!, to: out)
             }
-            out += "}"
+            out.raw("}")
         }
     }
 
@@ -384,25 +387,5 @@ public enum RowJSON {
         guard n.isFinite else { return "null" }
         if n == n.rounded(), abs(n) < 9.007_199_254_740_992e15 { return String(Int64(n)) }
         return "\(n)"
-    }
-
-    static func string(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _
-            where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-                || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
