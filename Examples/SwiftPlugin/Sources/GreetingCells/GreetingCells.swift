@@ -39,8 +39,12 @@ private enum Tag {
 @_cdecl("initCellForBadge")
 public func initCellForBadge(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath: ck_index_path) {
     let cell = Cell(raw)
-    let width = Int32(cell.contentView.frame.width)  // the cell's width in columns
-    let countWidth: Int32 = 6, countX = width - countWidth - 3  // a gap before the accessory
+    // The accessory first: the content view's width leaves out the margin and the accessory (ABI 1.2).
+    if let star = cell.setAccessoryView(CK_VIEW_IMAGE, frame: ck_rect(x: 0, y: 0, width: 1, height: 1)) {
+        star.imageName = "star"
+    }
+    let width = Int32(cell.contentView.frame.width)  // the columns subviews show in
+    let countWidth: Int32 = 6, countX = width - countWidth - 1  // a gap before the star
     cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: 1, y: 0, width: max(1, countX - 2), height: 1), tag: Tag.title)
     if let count = cell.addSubview(
         CK_VIEW_LABEL, frame: ck_rect(x: countX, y: 0, width: countWidth, height: 1), tag: Tag.count)
@@ -50,13 +54,10 @@ public func initCellForBadge(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath:
         count.textColor = rgb(200, 30, 30)
     }
     if let note = cell.addSubview(
-        CK_VIEW_LABEL, frame: ck_rect(x: 3, y: 1, width: max(1, width - 6), height: 1), tag: Tag.note)
+        CK_VIEW_LABEL, frame: ck_rect(x: 3, y: 1, width: max(1, width - 4), height: 1), tag: Tag.note)
     {
         note.fontSize = 12
         note.textColor = rgb(120, 120, 120)
-    }
-    if let star = cell.setAccessoryView(CK_VIEW_IMAGE, frame: ck_rect(x: 0, y: 0, width: 1, height: 1)) {
-        star.imageName = "star"
     }
 }
 
