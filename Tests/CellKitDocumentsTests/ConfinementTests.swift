@@ -203,7 +203,7 @@ struct ConfinementTests {
         let (bad, warnings, _) = try html("x.png", Array("root:*:19000:0:99999:7:::\n".utf8))
         #expect(!bad.contains("base64"))
         #expect(!bad.contains("root:"))
-        #expect(bad.contains(">▢</div>"))
+        #expect(bad.contains("<span>▢</span>"))
         #expect(
             warnings == [
                 "<outer>/doc/assets.yaml:2:23: image 'x': 'x.png' is not a PNG or SVG image (checked by its content, not its name); HTML draws the placeholder ▢"

@@ -221,11 +221,12 @@ public final class TableRenderer {
             throw mark.error(error.description)
         }
         types.append((row.identifier, type.reuseSlot))
-        for miss in queue.registry.nearMisses(for: type) {
+        let misses = queue.registry.nearMisses(for: type)
+        for miss in misses {
             let file = type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath
             queue.context.warn("\(file): cell type \(type.identifier) has a near miss: \(miss)")
         }
-        if !type.customizes {  // e.g. a static customize hook in a stripped file: no near miss to show
+        if !type.customizes, misses.isEmpty {  // a static customize hook in a stripped file: no near miss shows
             let file = type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath
             queue.context.warn(
                 "\(file): cell type \(type.identifier) has no customizeCellFor\(type.identifier) hook: every row shows only what initCellFor\(type.identifier) set; export one (CK_EXPORT)"
