@@ -41,9 +41,16 @@ public enum RowValue: Sendable, Equatable, Hashable {
         switch self {
         case .string(let s): s
         case .bool(let b): b ? "true" : "false"
-        case .number(let n): n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : "\(n)"
+        case .number(let n): Self.jsonNumber(n)
         case .null, .list, .object: nil
         }
+    }
+
+    /// `n` as JSON writes it: a whole number below 2^53 without a fraction, others in Swift's shortest
+    /// form that reads back the same; not finite ones (YAML's .inf, .nan) as `null`.
+    package static func jsonNumber(_ n: Double) -> String {
+        guard n.isFinite else { return "null" }
+        return n == n.rounded() && abs(n) < 9.007_199_254_740_992e15 ? String(Int64(n)) : "\(n)"
     }
 
     /// The name of the value's type, for error messages.

@@ -280,7 +280,7 @@ public final class BrowseTable {
     static func contains(_ value: RowValue, _ needle: String) -> Bool {
         switch value {
         case .null, .bool: false
-        case .number(let n): RowJSON.number(n).contains(needle)
+        case .number(let n): RowValue.jsonNumber(n).contains(needle)
         case .string(let s): s.lowercased().contains(needle)
         case .list(let items): items.contains { contains($0, needle) }
         case .object(let fields): fields.contains { contains($0.value, needle) }
@@ -361,7 +361,7 @@ public enum RowJSON {
         switch value {
         case .null: out.raw("null")
         case .bool(let b): out.boolean(b)
-        case .number(let n): out.write(number(n))
+        case .number(let n): out.write(RowValue.jsonNumber(n))
         case .string(let s): out.jsonString(s)
         case .list(let items):
             out.raw("[")
@@ -380,12 +380,5 @@ public enum RowJSON {
             }
             out.raw("}")
         }
-    }
-
-    /// A number as JSON writes it: whole numbers without ".0"; not finite ones as null.
-    static func number(_ n: Double) -> String {
-        guard n.isFinite else { return "null" }
-        if n == n.rounded(), abs(n) < 9.007_199_254_740_992e15 { return String(Int64(n)) }
-        return "\(n)"
     }
 }

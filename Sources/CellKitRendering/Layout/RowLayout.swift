@@ -195,7 +195,7 @@ public struct CellLayout: Sendable {
         // value1's labels are measured at the widths they are laid out at (a wrapping detail was
         // measured at the whole width and then cut).
         let widths =
-            cell.style == .value1 ? Self.value1Widths(cell, width: area.width) : (text: area.width, detail: area.width)
+            area.value1 ?? (text: area.width, detail: area.width)
         let text = lineCount(textLabel, width: widths.text, memo: &memo)
         let detail = lineCount(detailTextLabel, width: widths.detail, memo: &memo)
         switch cell.style {
@@ -354,6 +354,8 @@ public struct CellLayout: Sendable {
     /// Where the labels go: right of the image, left of the accessory.
     private struct LabelArea {
         var x: Int, width: Int, accessoryX: Int
+        /// value1's label widths, worked out once for measuring and placing (`value1Widths`).
+        var value1: (text: Int, detail: Int)?
         var image: PlacedView?, accessory: PlacedView?
     }
 
@@ -393,7 +395,11 @@ public struct CellLayout: Sendable {
         }
         // Where subviews are cut: what hooks were told the content view's width is.
         let clip = cell.subviewWidth(inRowWidth: width)  // right + 1 with an accessory, else right
-        return LabelArea(x: x, width: max(0, right - x), accessoryX: clip, image: image, accessory: accessory)
+        let width = max(0, right - x)
+        return LabelArea(
+            x: x, width: width, accessoryX: clip,
+            value1: cell.style == .value1 ? Self.value1Widths(cell, width: width) : nil, image: image,
+            accessory: accessory)
     }
 
     /// The glyph of a standard accessory, laid out once: a switch, as a dictionary hashed the
@@ -450,7 +456,7 @@ public struct CellLayout: Sendable {
             textFrame = Rect(x: area.x, y: top, width: area.width, height: min(lines, height - top))
             detailFrame = Rect(x: area.x, y: top + lines, width: area.width, height: max(0, height - top - lines))
         case .value1:
-            let (t, w) = Self.value1Widths(cell, width: area.width)
+            let (t, w) = area.value1 ?? Self.value1Widths(cell, width: area.width)
             detailFrame = Rect(x: area.x + area.width - w, y: 0, width: w, height: height)
             textFrame.width = t
             detailDefaults.alignment = .right

@@ -239,16 +239,8 @@ public struct HTMLFormat: RowFormat {
             out.put("--n:")
             out.put(cut.lines)
         }
-        if let c = textColor(v, row) {
-            styles.next()
-            out.put("color:")
-            out.put(color: c)
-        }
-        if let c = v.pointee.backgroundColor {
-            styles.next()
-            out.put("background:")
-            out.put(color: c)
-        }
+        styles.color("color:", textColor(v, row))
+        styles.color("background:", v.pointee.backgroundColor)
         let alignment = v.pointee.alignment
         if alignment != defaultAlignment(v, row) {
             styles.next()
@@ -384,16 +376,8 @@ public struct HTMLFormat: RowFormat {
             } else {
                 out.put("<span class=\"av l n1\"")
                 var styles = StyleAttribute(out)
-                if let c = view.pointee.textColor {
-                    styles.next()
-                    out.put("color:")
-                    out.put(color: c)
-                }
-                if let c = view.pointee.backgroundColor {
-                    styles.next()
-                    out.put("background:")
-                    out.put(color: c)
-                }
+                styles.color("color:", view.pointee.textColor)
+                styles.color("background:", view.pointee.backgroundColor)
                 styles.close()
                 out.put(">")
                 text(view, out)
@@ -456,6 +440,14 @@ private struct StyleAttribute {
     mutating func next() {
         out.put(started ? ";" : " style=\"")
         started = true
+    }
+
+    /// A colour declaration (`property` ends in a colon), when there is a colour.
+    mutating func color(_ property: StaticString, _ color: Color?) {
+        guard let color else { return }
+        next()
+        out.put(property)
+        out.put(color: color)
     }
 
     /// After the last.
