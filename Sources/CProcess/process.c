@@ -1,11 +1,17 @@
 #define _GNU_SOURCE
 #include "cellkit_process.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <ucontext.h>
 
 volatile int ck_process_hook_flags = 0;
@@ -88,4 +94,40 @@ int ck_process_object_range(const void *address, uintptr_t *start, uintptr_t *en
         }
     }
     return -1;
+}
+
+int ck_process_spawn_close_from(posix_spawn_file_actions_t *actions, int low) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np(actions, low);
+#else
+    (void)actions;
+    (void)low;
+    return ENOSYS;
+#endif
+}
+
+int ck_process_close_from(int low) {
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)low, ~0U, 0) == 0) return 0;
+#endif
+    /* Linux before 5.9: read the open descriptors without malloc (getdents64 into the stack). */
+    int folder = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (folder < 0) return -1;
+    char buffer[4096];
+    int closed;
+    do { /* a folder changed while listed may skip entries: list again until nothing is left */
+        closed = 0;
+        lseek(folder, 0, SEEK_SET);
+        long n;
+        while ((n = syscall(SYS_getdents64, folder, buffer, sizeof buffer)) > 0) {
+            for (long at = 0; at < n;) {
+                struct dirent64 *entry = (struct dirent64 *)(buffer + at);
+                int fd = atoi(entry->d_name);
+                if (fd >= low && fd != folder && entry->d_name[0] != '.' && close(fd) == 0) closed = 1;
+                at += entry->d_reclen;
+            }
+        }
+    } while (closed);
+    close(folder);
+    return 0;
 }

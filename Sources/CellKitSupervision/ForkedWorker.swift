@@ -62,7 +62,8 @@ package enum ForkedWorker {
         for fd in closing { close(fd) }
         for (from, to) in moving { dup2(from, to) }
         dup2(2, 1)
-        closeOnExecDescriptors()
+        // Only the descriptors moved here: not the supervisor's, nor an embedding program's files.
+        _ = ck_process_close_from(max(3, (moving.map(\.to).max() ?? 2) + 1))
         let status = body()
         fflush(nil)
         _exit(status)
@@ -84,20 +85,5 @@ package enum ForkedWorker {
         var none = sigset_t()
         sigemptyset(&none)
         sigprocmask(SIG_SETMASK, &none, nil)
-    }
-
-    /// Closes the descriptors marked close-on-exec, as exec would.
-    private static func closeOnExecDescriptors() {
-        guard let folder = opendir("/proc/self/fd") else { return }
-        let own = dirfd(folder)
-        var marked: [Int32] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { $0.prefix { $0 != 0 } }
-            if let fd = Int32(String(decoding: name, as: UTF8.self)), fd != own, fcntl(fd, F_GETFD) & FD_CLOEXEC != 0 {
-                marked.append(fd)
-            }
-        }
-        closedir(folder)
-        for fd in marked { close(fd) }
     }
 }

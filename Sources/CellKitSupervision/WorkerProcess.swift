@@ -37,14 +37,16 @@ package final class WorkerProcess {
     }
 
     /// Starts `executable` with `arguments` as a worker in a process group of its own (it sets its
-    /// parent-death signal itself: `WorkerRole.enter`).
+    /// parent-death signal itself: `WorkerRole.enter`); it holds descriptors 0 up to `keeping`
+    /// (those `files` sets) and no other.
     package static func spawn(
-        _ executable: String, _ arguments: [String], setting environment: [String: String],
+        _ executable: String, _ arguments: [String], setting environment: [String: String], keeping: Int32,
         files: (inout posix_spawn_file_actions_t) -> Void
     ) -> Result<WorkerProcess, Spawn.Failure> {
         let spared = Descendants.adopt()
         return Spawn.start(
-            executable, arguments, setting: environment, defaultSignals: nil, newGroup: true, files: files
+            executable, arguments, setting: environment, defaultSignals: nil, newGroup: true, keeping: keeping,
+            files: files
         ).map { WorkerProcess(pid: $0, sparing: spared) }
     }
 

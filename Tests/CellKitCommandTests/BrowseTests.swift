@@ -45,13 +45,8 @@ final class Tmux {
 
     deinit { _ = try? run(["kill-server"]) }
 
-    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), which Swift's Glibc module leaves out.
-    static let closeFrom = unsafeBitCast(
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")!,
-        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-
-    /// Runs tmux with `arguments` on this server; its standard output. Started with posix_spawn and
-    /// every descriptor above 2 closed: a server started by new-session keeps what it inherits, and a
+    /// Runs tmux with `arguments` on this server; its standard output. Started by `Spawn`, which
+    /// closes every descriptor above 2: a server started by new-session keeps what it inherits, and a
     /// pipe another test reads to its end would never end while the server lives.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
@@ -61,7 +56,6 @@ final class Tmux {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            _ = Self.closeFrom(&actions, 3)
         }
         let pid = try started.get()
         var status: Int32 = 0

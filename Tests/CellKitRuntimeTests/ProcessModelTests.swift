@@ -174,6 +174,34 @@ struct ProcessModelTests {
         isolation.expectRows(drawn, plugin: "libstraybyte.so")
     }
 
+    @Test(
+        "a worker holds only the descriptors it is given: a file its host left open is out of a plugin's reach",
+        arguments: [[:], ["CELLKIT_WORKER_EXEC": "1"]])
+    func workerKeepsNoHostDescriptor(environment: [String: String]) throws {
+        let folder = try Render.write(["t.yaml": IsolationTests.table], name: "hostfile")
+        let plugins = try Fixtures.folder("hostfileplugins"), host = folder + "/host.txt"
+        try Fixtures.compileC(
+            Self.plugin("\(Self.everyDescriptor) (void)!write(fd, \"x\", 1);"), name: "x", in: plugins)
+        try "the host's".write(toFile: host, atomically: true, encoding: .utf8)
+        let log = folder + "/log"
+        let arguments = ["render", folder + "/t.yaml", "--plugin-path", plugins]
+        // As an embedding program's file: descriptor 7, open for writing, not close-on-exec.
+        let started = Spawn.start(
+            Self.contained(arguments)[0], Array(Self.contained(arguments).dropFirst()),
+            setting: environment, keeping: 8
+        ) { actions in
+            posix_spawn_file_actions_addopen(&actions, 7, host, O_WRONLY | O_APPEND, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
+        guard case .success(let pid) = started else { throw OutputCommandTests.SpawnFailed(description: "\(started)") }
+        let ending = command.wait(pid, timeout: 60)
+        let said = try command.contents(log)
+        #expect(ending == .exited(3), "\(said)")
+        #expect(try command.contents(host) == "the host's", "a plugin wrote into its host's file")
+        #expect(Self.leftOver(folder, within: 2).isEmpty)
+    }
+
     @Test("forged messages (a chunk of 4 MB past the buffer, a 'done'): no over-read, no exit 0")
     func forged() throws {
         // The old 16-byte messages, and a frame with the right magic but no key.
@@ -235,7 +263,8 @@ struct ProcessModelTests {
         try "previous".write(toFile: kept, atomically: true, encoding: .utf8)
         let log = folder + "/log"
         let started = Spawn.start(
-            Fixtures.buildDirectory + "/cellkit", ["list", "--json"], setting: ["CELLKIT_RENDER_WORKER": "{}"]
+            Fixtures.buildDirectory + "/cellkit", ["list", "--json"], setting: ["CELLKIT_RENDER_WORKER": "{}"],
+            keeping: 4
         ) { actions in
             posix_spawn_file_actions_addopen(&actions, 3, kept, O_RDWR, 0)
             posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

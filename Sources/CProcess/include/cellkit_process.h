@@ -4,6 +4,7 @@
 #ifndef CELLKIT_PROCESS_H
 #define CELLKIT_PROCESS_H
 
+#include <spawn.h>
 #include <stdint.h>
 
 /* What to do after every hook: bit 0, set in a child made by fork() in a process that called
@@ -39,5 +40,14 @@ uintptr_t ck_process_fault_address(const void *ucontext);
 /* The first and one-past-last address of the loaded object that holds `address` (its PT_LOAD
  * segments): 0 when found, -1 when no loaded object holds it. */
 int ck_process_object_range(const void *address, uintptr_t *start, uintptr_t *end);
+
+/* Adds to `actions` the closing of every descriptor from `low` up in the child (glibc 2.34's
+ * posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not show): 0, or an
+ * error number. */
+int ck_process_spawn_close_from(posix_spawn_file_actions_t *actions, int low);
+
+/* Closes every descriptor from `low` up (close_range, else one by one from /proc/self/fd): 0, or
+ * -1 with errno. Safe in a child just forked from a threaded process: no allocation. */
+int ck_process_close_from(int low);
 
 #endif

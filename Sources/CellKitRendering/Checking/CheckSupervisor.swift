@@ -406,7 +406,7 @@ package struct CheckSupervisor {
         let environment = [
             "SWIFT_BACKTRACE": "enable=no", "CELLKIT_SUPERVISOR": "\(getpid())", CheckWire.keyVariable: "\(key)",
         ]
-        let started = WorkerProcess.spawn(executable, arguments, setting: environment) { actions in
+        let started = WorkerProcess.spawn(executable, arguments, setting: environment, keeping: 4) { actions in
             posix_spawn_file_actions_adddup2(&actions, pipe, 3)
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)

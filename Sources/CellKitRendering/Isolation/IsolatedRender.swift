@@ -445,7 +445,8 @@ package final class IsolatedRender {
             } else {
                 started = WorkerProcess.spawn(
                     plan.executable, [WorkerPlan.argument] + plan.arguments,
-                    setting: ["SWIFT_BACKTRACE": "enable=no", WorkerPlan.environmentName: planText]
+                    setting: ["SWIFT_BACKTRACE": "enable=no", WorkerPlan.environmentName: planText],
+                    keeping: IsolationWorker.ackFD + 1
                 ) { actions in
                     for (source, target) in zip(sources, targets) {
                         posix_spawn_file_actions_adddup2(&actions, source, target)

@@ -1,7 +1,10 @@
 // Starting a helper process (a render or check worker, or cellkit in a test) with a
 // clean signal state: nothing blocked, whatever the starting thread has blocked
-// (Foundation's Process passes the thread's mask on, and test threads block SIGTERM).
+// (Foundation's Process passes the thread's mask on, and test threads block SIGTERM),
+// and no descriptor but the ones it is given: a file another thread opened without
+// O_CLOEXEC (an embedding program's, a test's) is out of a plugin's reach.
 
+import CProcess
 import Glibc
 
 /// `posix_spawn` with a clean signal state, written once for every process CellKit starts.
@@ -9,12 +12,13 @@ package enum Spawn {
     /// Starts `executable` with `arguments` (after argv[0], which is `executable`), this process's
     /// environment with `environment` set over it, no signal blocked, and `defaultSignals` (all,
     /// when nil) reset to their default action, in a process group of its own if `newGroup`;
-    /// `files` adds the file actions (redirections).
+    /// `files` adds the file actions (redirections); every descriptor from `keeping` up is closed
+    /// in the child after them (by default all but standard input, output and error).
     /// Returns the process id, or why `posix_spawn` failed.
     package static func start(
         _ executable: String, _ arguments: [String], setting environment: [String: String] = [:],
         defaultSignals: [Int32]? = nil, newGroup: Bool = false,
-        files: (inout posix_spawn_file_actions_t) -> Void = { _ in }
+        keeping: Int32 = 3, files: (inout posix_spawn_file_actions_t) -> Void = { _ in }
     ) -> Result<pid_t, Failure> {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -39,6 +43,8 @@ package enum Spawn {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         files(&actions)
+        let closing = ck_process_spawn_close_from(&actions, keeping)
+        guard closing == 0 else { return .failure(Failure(code: closing)) }
         var variables: [String: String] = [:]
         var entry = environ
         while let text = entry.pointee {
