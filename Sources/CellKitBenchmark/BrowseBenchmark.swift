@@ -24,18 +24,29 @@ enum BrowseBenchmark {
         try generate(data)
         try "title: Ten million rows\nsections:\n  - {header: Items, cell: Subtitle, rowsFrom: rows.jsonl}\n"
             .write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        // The same rows in a plugin's cells (BenchmarkCells' BenchBrowse, C: two labels set per row).
+        try "title: Ten million rows\nsections:\n  - {header: Items, cell: BenchBrowse, rowsFrom: rows.jsonl}\n"
+            .write(toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
         _ = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         print("cellkit browse on \(rows) rows (\(fileSize(data) >> 20) MiB of JSON Lines), 100×40, \(pages) page downs")
         let browse = try measureBrowse(cellkit, table: folder + "/t.yaml")
+        let plugin = try measureBrowse(cellkit, table: folder + "/p.yaml")
         let less = try measureLess(data)
         print(
             """
             | | first screen | End at the first screen (\(browse.endEstimated ? "read back, counting" : "counted first")) | End once counted | page down median | page down p99 | peak RSS | cells made |
             |---|---|---|---|---|---|---|---|
-            | cellkit browse | \(ms(browse.first)) | \(ms(browse.end)) (exact numbers \(ms(browse.counted)) from start) | \(ms(browse.endCounted)) | \(ms(browse.pageMedian)) | \(ms(browse.pageP99)) | \
-            view \(browse.rss >> 10) MiB, worker \(browse.workerRSS >> 10) MiB | \(browse.cellsMade) |
+            \(row("cellkit browse (Subtitle, built in)", browse))
+            \(row("cellkit browse, plugin cell (BenchBrowse, C)", plugin))
             | less -S | \(ms(less.first)) | \(ms(less.end)) | | | | \(less.rss >> 10) MiB | |
             """)
+    }
+
+    /// A table row of `figures` (a variant).
+    static func row(_ name: String, _ f: BrowseFigures) -> String {
+        "| \(name) | \(ms(f.first)) | \(ms(f.end)) (exact numbers \(ms(f.counted)) from start) | \(ms(f.endCounted)) | "
+            + "\(ms(f.pageMedian)) | \(ms(f.pageP99)) | view \(f.rss >> 10) MiB, worker \(f.workerRSS >> 10) MiB | "
+            + "\(f.cellsMade) |"
     }
 
     static func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
