@@ -145,6 +145,8 @@ enum BrowseBenchmark {
 final class PseudoTerminal {
     let master: Int32
     let pid: pid_t
+    /// The program and its arguments, for messages.
+    let command: String
     private var seen: [UInt8] = []
     private var mark = 0
 
@@ -181,6 +183,7 @@ final class PseudoTerminal {
         let failed = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard failed == 0 else { throw BrowseBenchmark.Failure("cannot start \(executable): \(failed)") }
         self.pid = pid
+        command = ([(executable as NSString).lastPathComponent] + arguments).joined(separator: " ")
     }
 
     /// The output since the last key sent, as text.
@@ -203,10 +206,10 @@ final class PseudoTerminal {
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
             guard left > 0, poll(&descriptor, 1, left) > 0 else {
-                throw BrowseBenchmark.Failure("'\(text)' did not appear within \(timeout) s")
+                throw BrowseBenchmark.Failure("\(command): '\(text)' did not appear within \(timeout) s")
             }
             let n = read(master, &buffer, buffer.count)
-            guard n > 0 else { throw BrowseBenchmark.Failure("the program ended before '\(text)'") }
+            guard n > 0 else { throw BrowseBenchmark.Failure("\(command) ended before '\(text)'") }
             seen += buffer.prefix(n)
         }
     }
@@ -241,7 +244,7 @@ final class PseudoTerminal {
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
             guard Date() < deadline else {
                 kill(pid, SIGKILL)
-                throw BrowseBenchmark.Failure("the program did not end after q")
+                throw BrowseBenchmark.Failure("\(command) did not end within 10 s of q")
             }
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, 20) > 0 { _ = read(master, &buffer, buffer.count) }
