@@ -159,8 +159,9 @@ public final class BrowseTable {
         return changed
     }
 
-    /// Waits until every data file is counted (End: the last row must be the last). About 50 ms
-    /// per million JSON Lines rows on a warm page cache.
+    /// Waits until every data file is counted (End in a CSV file, `:N` past the rows counted, a
+    /// search from rows read back): the rows are numbered exactly then. About 50 ms per million
+    /// JSON Lines rows on a warm page cache.
     public func finishCounting() throws {
         while isCounting {
             usleep(1000)
