@@ -49,7 +49,6 @@ struct BrowseView {
     mutating func run() throws -> Outcome {
         try draw()
         while true {
-            // While a data file is counted, the status line follows the count.
             // While a data file is counted or a search runs, the status line follows them.
             let timeout = search != nil ? 0.1 : table.isCounting ? 0.2 : nil
             switch try screen.next(timeout: timeout) {
