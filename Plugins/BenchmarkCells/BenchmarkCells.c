@@ -60,3 +60,29 @@ CK_EXPORT void customizeCellForBenchWrapped(ck_cell *cell, const ck_data *data) 
         if (view && host->data_string(data, keys[tag], &text) == CK_OK) ck_set_text(view, text);
     }
 }
+
+/* The browse benchmark's plugin cell: the Subtitle cell's two lines (`text` in bold, then
+ * `detail`) as two labels made once per cell and set per row from its data, so that
+ * `cellkit-bench browse` measures a plugin's cells drawn through the worker beside the
+ * built-in Subtitle. */
+enum { BROWSE_TEXT = 1, BROWSE_DETAIL = 2 };
+
+CK_EXPORT void initCellForBenchBrowse(ck_cell *cell, ck_index_path indexPath) {
+    (void)indexPath;
+    const ck_host *host = cell->host;
+    host->cell_set_double(cell, CK_CELL_ROW_HEIGHT, 2);
+    ck_view *text = host->add_subview(cell, CK_VIEW_LABEL, (ck_rect){1, 0, 60, 1}, BROWSE_TEXT);
+    host->add_subview(cell, CK_VIEW_LABEL, (ck_rect){1, 1, 60, 1}, BROWSE_DETAIL);
+    if (text) ck_set_font(text, 17, CK_WEIGHT_BOLD);
+}
+
+CK_SIGNATURE(customizeCellForBenchBrowse, "void (cell, data)");
+CK_EXPORT void customizeCellForBenchBrowse(ck_cell *cell, const ck_data *data) {
+    const ck_host *host = cell->host;
+    static const char *const keys[] = {"", "text", "detail"};
+    for (int32_t tag = BROWSE_TEXT; tag <= BROWSE_DETAIL; tag++) {
+        const char *value = "";
+        ck_view *view = host->view_with_tag(cell, tag);
+        if (view && host->data_string(data, keys[tag], &value) == CK_OK) ck_set_text(view, value);
+    }
+}

@@ -24,18 +24,29 @@ enum BrowseBenchmark {
         try generate(data)
         try "title: Ten million rows\nsections:\n  - {header: Items, cell: Subtitle, rowsFrom: rows.jsonl}\n"
             .write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        // The same rows in a plugin's cells (BenchmarkCells' BenchBrowse, C: two labels set per row).
+        try "title: Ten million rows\nsections:\n  - {header: Items, cell: BenchBrowse, rowsFrom: rows.jsonl}\n"
+            .write(toFile: folder + "/p.yaml", atomically: true, encoding: .utf8)
         _ = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         print("cellkit browse on \(rows) rows (\(fileSize(data) >> 20) MiB of JSON Lines), 100×40, \(pages) page downs")
         let browse = try measureBrowse(cellkit, table: folder + "/t.yaml")
+        let plugin = try measureBrowse(cellkit, table: folder + "/p.yaml")
         let less = try measureLess(data)
         print(
             """
-            | | first screen | End at the first screen (file counted) | End once counted | page down median | page down p99 | peak RSS | cells made |
+            | | first screen | End at the first screen (\(browse.endEstimated ? "read back, counting" : "counted first")) | End once counted | page down median | page down p99 | peak RSS | cells made |
             |---|---|---|---|---|---|---|---|
-            | cellkit browse | \(ms(browse.first)) | \(ms(browse.end)) (\(ms(browse.counted)) from start) | \(ms(browse.endCounted)) | \(ms(browse.pageMedian)) | \(ms(browse.pageP99)) | \
-            view \(browse.rss >> 10) MiB, worker \(browse.workerRSS >> 10) MiB | \(browse.cellsMade) |
+            \(row("cellkit browse (Subtitle, built in)", browse))
+            \(row("cellkit browse, plugin cell (BenchBrowse, C)", plugin))
             | less -S | \(ms(less.first)) | \(ms(less.end)) | | | | \(less.rss >> 10) MiB | |
             """)
+    }
+
+    /// A table row of `figures` (a variant).
+    static func row(_ name: String, _ f: BrowseFigures) -> String {
+        "| \(name) | \(ms(f.first)) | \(ms(f.end)) (exact numbers \(ms(f.counted)) from start) | \(ms(f.endCounted)) | "
+            + "\(ms(f.pageMedian)) | \(ms(f.pageP99)) | view \(f.rss >> 10) MiB, worker \(f.workerRSS >> 10) MiB | "
+            + "\(f.cellsMade) |"
     }
 
     static func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
@@ -63,6 +74,7 @@ enum BrowseBenchmark {
     }
 
     struct BrowseFigures {
+        var endEstimated = false
         var first = 0.0, counted = 0.0, end = 0.0, endCounted = 0.0, pageMedian = 0.0, pageP99 = 0.0, rss = 0,
             workerRSS = 0,
             cellsMade = 0
@@ -75,11 +87,14 @@ enum BrowseBenchmark {
         try terminal.wait(for: "row 1 of", timeout: 30)
         figures.first = Date().timeIntervalSince(start)
         let total = "of \(rows)"
-        // End at once: while the file is still counted, End waits for the count (the last row).
+        // End at once: while the file is still counted, its last rows are read back from its end
+        // and shown numbered from an estimate; the exact numbers follow once it is counted.
         let endStart = Date()
         terminal.send("G")
-        try terminal.wait(for: "row \(rows) of \(rows)", timeout: 60)
+        try terminal.wait(for: "Item \(rows - 1)", timeout: 60)
         figures.end = Date().timeIntervalSince(endStart)
+        figures.endEstimated = terminal.recent.contains("last rows, counting")
+        try terminal.wait(for: "row \(rows) of \(rows)", timeout: 60)
         figures.counted = Date().timeIntervalSince(start)
         // End again, counted: the jump itself.
         terminal.send("g")
@@ -130,6 +145,8 @@ enum BrowseBenchmark {
 final class PseudoTerminal {
     let master: Int32
     let pid: pid_t
+    /// The program and its arguments, for messages.
+    let command: String
     private var seen: [UInt8] = []
     private var mark = 0
 
@@ -166,6 +183,7 @@ final class PseudoTerminal {
         let failed = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard failed == 0 else { throw BrowseBenchmark.Failure("cannot start \(executable): \(failed)") }
         self.pid = pid
+        command = ([(executable as NSString).lastPathComponent] + arguments).joined(separator: " ")
     }
 
     /// The output since the last key sent, as text.
@@ -188,10 +206,10 @@ final class PseudoTerminal {
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             let left = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
             guard left > 0, poll(&descriptor, 1, left) > 0 else {
-                throw BrowseBenchmark.Failure("'\(text)' did not appear within \(timeout) s")
+                throw BrowseBenchmark.Failure("\(command): '\(text)' did not appear within \(timeout) s")
             }
             let n = read(master, &buffer, buffer.count)
-            guard n > 0 else { throw BrowseBenchmark.Failure("the program ended before '\(text)'") }
+            guard n > 0 else { throw BrowseBenchmark.Failure("\(command) ended before '\(text)'") }
             seen += buffer.prefix(n)
         }
     }
@@ -226,7 +244,7 @@ final class PseudoTerminal {
         while wait4(pid, &status, WNOHANG, &usage) == 0 {
             guard Date() < deadline else {
                 kill(pid, SIGKILL)
-                throw BrowseBenchmark.Failure("the program did not end after q")
+                throw BrowseBenchmark.Failure("\(command) did not end within 10 s of q")
             }
             var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, 20) > 0 { _ = read(master, &buffer, buffer.count) }

@@ -11,7 +11,7 @@ import Foundation
 enum Benchmarks {
     static func main() {
         let benchmark = CommandLine.arguments.dropFirst().first ?? "dispatch"
-        if ["dispatch", "render", "list", "startup"].contains(benchmark) {
+        if ["dispatch", "render", "list", "startup", "browse"].contains(benchmark) {
             failing("cellkit-bench") { try BenchmarkPlugin.install() }
         }
         switch benchmark {

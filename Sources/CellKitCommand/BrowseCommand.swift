@@ -16,9 +16,9 @@ struct BrowseCommand: ParsableCommand {
             back to their queues and are dequeued for the rows coming in.
 
             Keys: ↑/↓ or j/k a row; PgUp/PgDn, b/space a page; Home/End or g/G the first and last \
-            row; :N row N; / and ? search the rows' data forward and back, n and N again (Esc \
-            stops a long search); Enter \
-            selects the row (shows its data); q or Esc quits. The mouse wheel scrolls. The view \
+            row; :N row N; / and ? search the rows' data forward and back, n and N again (in the \
+            background: the view goes on, the status line counts the rows searched, Esc stops it); \
+            Enter selects the row (shows its data); q or Esc quits. The mouse wheel scrolls. The view \
             follows the terminal's size; Ctrl-Z suspends it. The terminal is restored on q, on an \
             error, on SIGINT, SIGTERM and SIGHUP, and if the process crashes.
 
@@ -27,8 +27,11 @@ struct BrowseCommand: ParsableCommand {
             `cellkit browse t.yaml --pick | jq .id` works in a pipeline.
 
             A data file (rowsFrom) is counted and indexed in the background: the status line says \
-            "of ≥ M, counting" meanwhile, and End waits for the count. Rows appended while the \
-            file is counted may be shown; rows appended after are not.
+            "of ≥ M, counting" meanwhile. End shows a JSON Lines file's last rows at once, read \
+            back from its end and numbered "≈" until the count numbers them; with a CSV file (a \
+            line end may be inside quotes) or two files still counted, End waits for the count, \
+            and so do :N past the rows counted and a search started from the rows read back. Rows \
+            appended while the file is counted may be shown; rows appended after are not.
 
             Plugins run in a worker process that lives as long as the view: a plugin that \
             crashes, calls exit() or does not return from a hook within --hook-timeout seconds \

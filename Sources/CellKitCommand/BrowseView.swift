@@ -27,6 +27,8 @@ struct BrowseView {
     private var prompt: (kind: Prompt, text: String)?
     private var message: String?
     private var query: (text: String, forward: Bool)?
+    /// The search running on its own thread, if any (`/`, `?`, n, N).
+    private var search: BrowseSearch?
     /// Plugin faults shown in the status line so far.
     private var faultsShown = 0
 
@@ -47,10 +49,16 @@ struct BrowseView {
     mutating func run() throws -> Outcome {
         try draw()
         while true {
-            // While a data file is counted, the status line follows the count.
-            switch try screen.next(timeout: table.isCounting ? 0.2 : nil) {
+            // While a data file is counted or a search runs, the status line follows them.
+            let timeout = search != nil ? 0.1 : table.isCounting ? 0.2 : nil
+            switch try screen.next(timeout: timeout) {
             case .timeout:
-                if try table.refresh() { try draw() }
+                let changed = try table.refresh()
+                try takeRenumberings()
+                if changed || search != nil {
+                    try searchEnded()
+                    try draw()
+                }
             case .resized, .resumed:
                 try settle()
                 try draw()
@@ -58,6 +66,7 @@ struct BrowseView {
                 for key in keys {
                     if let outcome = try handle(key) { return outcome }
                 }
+                try searchEnded()
                 try draw()
             }
         }
@@ -69,6 +78,12 @@ struct BrowseView {
         if prompt != nil { return try handlePrompt(key) }
         message = nil
         faultsShown = table.faults.count  // a fault line stays until the next key
+        if key == .escape, let running = search {  // Esc stops a search first
+            running.cancel()
+            search = nil
+            message = "search stopped"
+            return nil
+        }
         switch key {
         case .character("q"), .escape, .character("\u{03}"): return .quit  // Ctrl-C too: raw mode reads it
         case .character("\u{1A}"): screen.suspend()  // Ctrl-Z
@@ -78,12 +93,9 @@ struct BrowseView {
         case .pageUp, .character("b"): try page(-1)
         case .home, .character("g"): try move(to: 0)
         case .end, .character("G"):
-            if table.isCounting {  // the last row counted so far is not the last row
-                message = "counting the rows…"
-                try draw()
-                message = nil
-                try table.finishCounting()
-            }
+            // While counting, the last rows of a JSON Lines file are read back from its end;
+            // otherwise the last row counted so far is not the last row: wait for the count.
+            if table.isCounting, try !table.readEnd(rows: 2 * bodyLines + 16) { try waitForCount() }
             try move(to: table.rowCount - 1)
         case .wheelDown: try scroll(3)
         case .wheelUp: try scroll(-3)
@@ -112,6 +124,7 @@ struct BrowseView {
                     message = "not a row number: \(text)"
                     return nil
                 }
+                if table.isEstimated, n > table.exactRows { try waitForCount() }  // its number must be exact
                 try move(to: min(n, table.rowCount) - 1, toTop: true)
             case .search(let forward):
                 if !text.isEmpty { query = (text, forward) }
@@ -132,33 +145,61 @@ struct BrowseView {
         return nil
     }
 
+    /// Starts the search again from the cursor (n, N, or a new query): on a thread of its own,
+    /// the view going on meanwhile; `searchEnded` moves the cursor once it ends.
     private mutating func searchAgain(reverse: Bool) throws {
         guard let query else {
             message = "no search yet: / searches forward, ? back"
             return
         }
+        search?.cancel()
+        // The rows read back from the end are numbered from an estimate: the search needs the count.
+        if table.isEstimated { try waitForCount() }
         let forward = query.forward != reverse
         let start = forward ? cursor + 1 : cursor - 1
         let wrapped = forward ? (start >= table.rowCount ? 0 : start) : (start < 0 ? table.rowCount - 1 : start)
-        var cancelled = false
-        var lastShown = Date()
-        let found = try table.search(query.text, from: wrapped, forward: forward) { searched in
-            if screen.escapePressed() {
-                cancelled = true
-                return true
-            }
-            if Date().timeIntervalSince(lastShown) > 0.2 {  // a long search says how far it is
-                lastShown = Date()
-                message = "searching… \(searched) rows (Esc stops)"
-                try? draw()
-            }
-            return false
+        search = table.startSearch(query.text, from: wrapped, forward: forward)
+    }
+
+    /// Takes the search's outcome once it has one: the cursor on the row found, or a message.
+    private mutating func searchEnded() throws {
+        guard let running = search else { return }
+        switch running.state {
+        case .searching: return
+        case .found(let row):
+            search = nil
+            if table.isEstimated || row >= table.rowCount { try waitForCount() }
+            try move(to: row)
+        case .notFound:
+            search = nil
+            message = "not found: \(running.query)"
+        case .stopped:
+            search = nil
+            message = "search stopped"
+        case .failed(let error):
+            search = nil
+            message = "search failed: \(error)"
         }
-        guard let found else {
-            message = cancelled ? "search stopped" : "not found: \(query.text)"
-            return
-        }
-        try move(to: found)
+    }
+
+    /// Waits for the rows to be counted, saying so (a row number past those counted, or a search).
+    private mutating func waitForCount() throws {
+        guard table.isCounting else { return }
+        message = "counting the rows…"
+        try draw()
+        message = nil
+        try table.finishCounting()
+        try takeRenumberings()
+    }
+
+    /// Moves the rows kept (top, cursor) as the table numbered its rows anew (the count replacing
+    /// the estimate of the rows read back from the end).
+    private mutating func takeRenumberings() throws {
+        let changes = table.takeRenumberings()
+        guard !changes.isEmpty else { return }
+        for change in changes { (top, cursor) = (change.apply(top), change.apply(cursor)) }
+        (top, cursor) = (min(max(0, top), max(0, table.rowCount - 1)), min(max(0, cursor), max(0, table.rowCount - 1)))
+        window = BrowseWindow()
     }
 
     // MARK: Moving
@@ -212,6 +253,8 @@ struct BrowseView {
         // Fill from the bottom: the rows before the cursor that fit above it.
         let from = max(top, cursor - bodyLines + 1)
         let w = try table.window(first: from, maxLines: cursor - from + 1, width: width, selected: cursor)
+        let moved = table.takeRenumberings()
+        for change in moved { (top, cursor) = (change.apply(top), change.apply(cursor)) }
         if let end = w.rows.last.map({ $0.firstLine + max(1, $0.lineCount - 1) }) {
             top = w.rows.first(where: { end - $0.firstLine <= bodyLines })?.row ?? cursor
         } else {
@@ -226,6 +269,7 @@ struct BrowseView {
 
     private mutating func render() throws {
         window = try table.window(first: top, maxLines: bodyLines, width: width, selected: cursor)
+        for change in table.takeRenumberings() { (top, cursor) = (change.apply(top), change.apply(cursor)) }
     }
 
     // MARK: Drawing
@@ -282,8 +326,16 @@ struct BrowseView {
         }
         if let message { return message }
         if table.faults.count > faultsShown, let line = table.faults.last { return "⚠ " + line }
-        let of = table.isCounting ? "of ≥ \(table.rowCount), counting" : "of \(table.rowCount)"
-        var parts = [table.rowCount == 0 ? "no rows" : "row \(cursor + 1) \(of)"]
+        var parts: [String] = []
+        if let search, case .searching(let rows) = search.state {
+            parts.append("searching… \(rows) rows (Esc stops)")
+        }
+        if table.isEstimated(cursor) {  // the last rows, read back from the end before the count
+            parts.append("row ≈\(cursor + 1) of ≈\(table.rowCount), last rows, counting")
+        } else {
+            let of = table.isCounting ? "of ≥ \(table.rowCount), counting" : "of \(table.rowCount)"
+            parts.append(table.rowCount == 0 ? "no rows" : "row \(cursor + 1) \(of)")
+        }
         if let section = table.section(of: cursor) {
             parts.append(section.header ?? "section \(section.index + 1)")
         }

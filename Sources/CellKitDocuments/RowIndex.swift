@@ -13,6 +13,9 @@ package final class RowIndex: Sendable {
         package var row: Int
         package var offset: Int
         package var line: Int
+
+        /// Row `row` at byte `offset`, on line `line` (0: not known).
+        package init(row: Int, offset: Int, line: Int) { (self.row, self.offset, self.line) = (row, offset, line) }
     }
 
     /// Rows between two places noted.
@@ -45,7 +48,10 @@ package final class RowIndex: Sendable {
         do {
             let stream = try RowStream(file)
             let count = try stream.index(every: stride) { row, offset, line in
-                state.withLock { s in
+                #if DEBUG
+                if let delay = Self.testDelay { usleep(delay) }
+                #endif
+                return state.withLock { s in
                     if row % stride == 0 { s.places.append(Place(row: row, offset: offset, line: line)) }
                     s.rows = row
                     return !s.stopped
@@ -59,11 +65,20 @@ package final class RowIndex: Sendable {
         }
     }
 
+    #if DEBUG
+    /// Tests only: microseconds the count waits at each place it notes, so that a view can be seen
+    /// while its file is still counted (`cellkit browse`'s End before the count).
+    static let testDelay = getenv("CELLKIT_TEST_SLOW_INDEX").flatMap { UInt32(String(cString: $0)) }
+    #endif
+
     /// The rows counted so far, and the whole count once known.
     package var progress: (rows: Int, count: Int?) { state.withLock { ($0.rows, $0.count) } }
 
     /// The error that stopped the count (an unreadable file), if any.
     package var error: DocumentError? { state.withLock { $0.error } }
+
+    /// The last place noted so far (where the count is, give or take `stride` rows); nil before the first.
+    package var lastPlace: Place? { state.withLock { $0.places.last } }
 
     /// The noted place at or before row `row`, or nil when none is yet (read from the start).
     package func place(before row: Int) -> Place? {

@@ -58,6 +58,8 @@ package final class RowStream {
     /// The byte that ends a line: LF (also ending CRLF lines), or CR in a file whose lines end with CR only
     /// (as classic Mac OS wrote them), found from the first line end in the file.
     @exclusivity(unchecked) private var lineEnd: UInt8 = 0x0A
+    /// The byte that ends the file's lines: LF, or CR in a file whose lines end with CR only.
+    package var lineEndByte: UInt8 { lineEnd }
     @exclusivity(unchecked) private var header: [String] = []
     /// The index of the JSON Lines record being read, kept to reuse its memory.
     @exclusivity(unchecked) private var members = JSONValueParser.MemberIndex()

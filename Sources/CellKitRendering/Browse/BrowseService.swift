@@ -22,6 +22,8 @@ struct BrowseRequest: Codable, Sendable {
     /// A place an index noted at or before the window's first row, in its section (section, place).
     var section: Int
     var place: RowIndex.Place?
+    /// Changes when a row number may have come to mean another record: the worker closes its files.
+    var numbering = 0
 }
 
 /// A browse worker's answer, in its `done` frame: each row's bytes, the warnings and the worker's
@@ -40,7 +42,10 @@ enum BrowseService {
         plan: WorkerPlan, warnings: () -> [String]
     ) throws {
         var request = first
+        var numbering = first.numbering
         while true {
+            if request.numbering != numbering { source.closeStreams() }
+            numbering = request.numbering
             renderer.width = request.width
             renderer.window = RowWindow(first: request.first, last: request.last)
             renderer.selected = request.selected

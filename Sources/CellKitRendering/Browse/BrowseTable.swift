@@ -34,9 +34,9 @@ public final class BrowseTable {
     /// The document as loaded.
     public let document: TableDocument
     /// Rows in each section; a streamed section is counted when the table opens.
-    public private(set) var sectionCounts: [Int]
+    public internal(set) var sectionCounts: [Int]
     /// Rows in the table.
-    public private(set) var rowCount: Int
+    public internal(set) var rowCount: Int
     /// The warnings of the document and of hooks' host calls so far.
     public var warnings: [String] {
         switch backend {
@@ -53,10 +53,20 @@ public final class BrowseTable {
         case inProcess(TableRenderer, StringSink)
         case isolated(IsolatedRender, DocumentRender.Job, StringSink)
     }
-    private let source: DocumentTable
+    let source: DocumentTable
     private var backend: Backend
     /// The sparse index of each section's data file (nil for rows written in the document).
-    private let indexes: [RowIndex?]
+    let indexes: [RowIndex?]
+    /// The last rows of the one data file still counted, read back from its end (End before the
+    /// count is done; `BrowseTail.swift`).
+    var tail: BrowseTail?
+    /// Bumped when a row number may come to mean another record (the rows numbered anew, or the
+    /// rows read moving between those read back and the rest): the data files open are closed then.
+    var numbering = 0
+    /// Whether the last row read was one of the tail's.
+    var readingTail = false
+    /// Rows numbered anew and not yet taken by the view (`takeRenumberings()`).
+    var renumberings: [Renumbering] = []
     /// Whether a data file is still being counted: `rowCount` is then a lower bound.
     public private(set) var isCounting = false
     private var workerWarnings: [String] = []
@@ -109,7 +119,6 @@ public final class BrowseTable {
         {
             usleep(1000)
         }
-        source.locate = { section, row in indexes[section]?.place(before: row) }
         (sectionCounts, rowCount) = ([], 0)
         _ = try refresh()
         for s in 0..<source.numberOfSections() where indexes[s] == nil {
@@ -119,6 +128,7 @@ public final class BrowseTable {
         if case .isolated(let supervisor, _, _) = backend {
             supervisor.report = { [weak self] line in self?.faults.append(line) }
         }
+        source.locate = { [weak self] section, row in self?.place(section: section, row: row) }
     }
 
     deinit { for index in indexes { index?.stop() } }
@@ -132,6 +142,13 @@ public final class BrowseTable {
             guard let index else { continue }
             if let error = index.error { throw error }
             let (rows, count) = index.progress
+            if let tail, tail.section == s {
+                guard let count else {  // numbered from the estimate until the count comes
+                    (counts[s], counting) = (tail.estimate, true)
+                    continue
+                }
+                endTail(count: count, rowsBefore: counts[..<s].reduce(0, +))
+            }
             counts[s] = count ?? rows
             counting = counting || count == nil
             source.setCount(counts[s], section: s)
@@ -142,8 +159,9 @@ public final class BrowseTable {
         return changed
     }
 
-    /// Waits until every data file is counted (End: the last row must be the last). About 50 ms
-    /// per million JSON Lines rows on a warm page cache.
+    /// Waits until every data file is counted (End in a CSV file, `:N` past the rows counted, a
+    /// search from rows read back): the rows are numbered exactly then. About 50 ms per million
+    /// JSON Lines rows on a warm page cache.
     public func finishCounting() throws {
         while isCounting {
             usleep(1000)
@@ -177,14 +195,34 @@ public final class BrowseTable {
     /// `width` columns wide with row `selected` (across the table) drawn selected. The lines are those
     /// `render --format ansi --width W --rows first..` draws, without the title (the view shows it
     /// in its header line); the table header comes with row 0, the footer with the last row.
+    /// When the rows at the end were read back before the count (`readEnd`), a row just above them
+    /// is read back too, a row far above them and not counted yet waits for the count, and the rows
+    /// may be numbered anew on the way (`takeRenumberings()`): the window's rows are numbered anew.
     public func window(first: Int, maxLines: Int, width: Int, selected: Int?) throws -> BrowseWindow {
         guard rowCount > 0 else { return BrowseWindow(lines: [], rows: []) }
+        let mark = renumberings.count
+        let first = try reach(first)
+        let selected = selected.map { moved($0, since: mark) }
+        do {
+            return try draw(first: first, maxLines: maxLines, width: width, selected: selected)
+        } catch  where tail != nil {
+            // A record read back that cannot be drawn: counted first, so that its error names its line.
+            let counted = renumberings.count
+            try finishCounting()
+            return try draw(
+                first: moved(first, since: counted), maxLines: maxLines, width: width,
+                selected: selected.map { moved($0, since: counted) })
+        }
+    }
+
+    private func draw(first: Int, maxLines: Int, width: Int, selected: Int?) throws -> BrowseWindow {
         let first = min(max(0, first), rowCount - 1)
+        enterRegion(of: first)
         let request = BrowseRequest(
             first: first, last: min(rowCount - 1, first + max(1, maxLines) - 1), width: width,
             selected: selected.flatMap { isSelectable($0) ? indexPath(of: $0) : nil }, showsHeader: first == 0,
             counts: sectionCounts, section: indexPath(of: first)?.section ?? 0,
-            place: indexPath(of: first).flatMap { indexes[$0.section]?.place(before: $0.row) })
+            place: indexPath(of: first).flatMap { place(section: $0.section, row: $0.row) }, numbering: numbering)
         switch backend {
         case .inProcess(let renderer, let sink):
             renderer.width = width
@@ -252,28 +290,10 @@ public final class BrowseTable {
 
     /// Row `row`'s data (nil past the end).
     public func data(of row: Int) throws -> RowValue? {
+        let row = try reach(row)
+        enterRegion(of: row)
         guard let path = indexPath(of: row) else { return nil }
         return try source.row(at: path).data
-    }
-
-    /// The first row from `start` on (or back, when not `forward`), wrapping around the table, whose
-    /// data holds `query` (ignoring case) in any string or number; nil when none does, or when
-    /// `stop` (asked every 1,024 rows, with the rows searched) returns true.
-    public func search(_ query: String, from start: Int, forward: Bool, stop: (Int) -> Bool = { _ in false })
-        throws -> Int?
-    {
-        guard rowCount > 0, !query.isEmpty else { return nil }
-        let needle = query.lowercased()
-        var matches: Int?
-        // Forward in file order: a streamed section is read in order, never backwards.
-        for searched in 0..<rowCount {
-            let row = forward ? (start + searched) % rowCount : searched
-            if searched % 1024 == 1023, stop(searched) { return nil }
-            guard let data = try data(of: row), Self.contains(data, needle) else { continue }
-            if forward { return row }
-            if row <= start || (matches.map { $0 > start } ?? true) { matches = row }
-        }
-        return matches
     }
 
     /// Whether a string or number in `value` holds `needle` (lower case).

@@ -33,6 +33,10 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     /// (`cellkit browse`): the file is not counted again when asked.
     package func setCount(_ count: Int, section: Int) { counts[section] = count }
 
+    /// Closes the data files read so far: the next row asked is read from a place `locate` gives, or
+    /// from the start (`cellkit browse`, when its rows are numbered anew).
+    package func closeStreams() { streams = Array(repeating: nil, count: streams.count) }
+
     /// Whether the document's warnings were passed to the context.
     @exclusivity(unchecked) private var warned = false
 
