@@ -8,11 +8,12 @@ import Yams
 
 /// UITableView's styles: how sections are set apart. The raw value is the name a document writes.
 public enum TableStyle: String, CaseIterable, Sendable, Encodable {
-    /// Rows edge to edge with rules between them; section headers on a tinted band.
+    /// Rows edge to edge with separators between them; section headers on a tinted band.
     case plain
-    /// Each section in a bordered box, sections apart by a blank line. The default.
+    /// Sections edge to edge between full-width rules, no sides or corners (UIKit's grouped since
+    /// iOS 7), apart by a blank line. The default.
     case grouped
-    /// As `grouped`, with the boxes inset 2 columns from each side.
+    /// Each section a box with rounded corners, inset 2 columns from each side (iOS 13's insetGrouped).
     case insetGrouped
 }
 

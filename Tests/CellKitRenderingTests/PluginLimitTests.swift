@@ -118,11 +118,12 @@ struct PluginLimitTests {
 
     func counter(_ name: String) -> Int32 { Fixtures.counter(name, in: library) }
 
-    /// Lines the rendered table has between its top and bottom borders.
+    /// Lines the rendered (grouped) table has between its section's top and bottom edges: the
+    /// full-width rules (separators between rows start past the margin).
     func rowLines(_ output: String) -> Int {
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let top = lines.firstIndex(where: { $0.contains("╭") }),
-            let bottom = lines.firstIndex(where: { $0.contains("╰") })
+        func edge(_ line: Substring) -> Bool { !line.isEmpty && line.allSatisfy { $0 == "─" } }
+        guard let top = lines.firstIndex(where: edge), let bottom = lines.lastIndex(where: edge), bottom > top
         else { return -1 }
         return bottom - top - 1
     }

@@ -57,8 +57,9 @@ struct CppPluginTests {
         ])
         #expect(rendered == 0, "\(table)")
         for text in [
-            "TALLY (C++)", "│ Ada                        ★★★★★ 5/5 │", "│ Grace                      ★★★☆☆ 3/5 │",
-            "│ Entry 2                    ★★★★★ 5/5 │",
+            "TALLY (C++)", "\n Ada                          ★★★★★ 5/5 \n",
+            "\n Grace                        ★★★☆☆ 3/5 \n",
+            "\n Entry 2                      ★★★★★ 5/5 \n",
         ] {
             #expect(table.contains(text), "render shows \(text):\n\(table)")
         }

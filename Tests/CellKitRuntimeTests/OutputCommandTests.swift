@@ -153,7 +153,7 @@ struct OutputCommandTests {
         let (status, text) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder + "/links/out.txt"])
         #expect(status == 0, "\(text)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/links/out.txt") == "../real.txt")
-        #expect(try contents(folder + "/real.txt").contains("│ one"))
+        #expect(try contents(folder + "/real.txt").contains("\n one"))
         #expect(try files(folder) == ["links", "real.txt", "t.yaml"])
         #expect(try files(folder + "/links") == ["out.txt"])
     }
@@ -167,7 +167,7 @@ struct OutputCommandTests {
         let (status, _) = try command.cellkit(["render", folder + "/t.yaml", "--output", folder + "/secret.txt"])
         #expect(status == 0)
         #expect(try mode(folder + "/secret.txt") == 0o600)
-        #expect(try contents(folder + "/secret.txt").contains("│ one"))
+        #expect(try contents(folder + "/secret.txt").contains("\n one"))
         let (created, _) = try run(["render", folder + "/t.yaml", "--output", folder + "/new.txt"], umask: "027")
         #expect(created == .exited(0))
         #expect(try mode(folder + "/new.txt") == 0o640)

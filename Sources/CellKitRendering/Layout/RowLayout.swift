@@ -127,6 +127,9 @@ public struct RowLayout: Sendable, Encodable {
     package var cellStyle = CellStyle.default
     /// The standard accessory drawn; `.none` when there is none or the cell's accessory view replaces it.
     package var accessoryType = AccessoryType.none
+    /// Columns from the row's left edge to where its separator starts: where its labels start (past the
+    /// margin, the indentation and an image), as UIKit's separatorInset follows the text label's leading edge.
+    package var separatorInset = 0
     /// The views in paint order: image, labels, subviews (in the order they were added), accessory.
     /// Later views are drawn over earlier ones.
     public var views: [PlacedView]
@@ -338,6 +341,7 @@ public struct CellLayout: Sendable {
         if row.identifier != cell.reuseIdentifier.name { row.identifier = cell.reuseIdentifier.name }
         (row.width, row.height, row.position, row.isSelected) = (width, height, cell.position, selected)
         row.cellStyle = cell.style
+        row.separatorInset = min(area.x, width)
         row.accessoryType =
             area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
         row.background = fill

@@ -95,6 +95,12 @@ package final class Canvas {
         return styles[Int(styleIndex[y * width + x])]
     }
 
+    /// Whether column `x` of line `y` holds a space (nothing painted there); false outside the canvas.
+    package func isBlank(atX x: Int, y: Int) -> Bool {
+        guard x >= 0, x < width, y >= 0, y < height else { return false }
+        return cells[y * width + x] == 0x20
+    }
+
     /// Paints sanitized `text` from column `x` of line `y`, never past `limit`; returns the column after it.
     /// Text goes on in whole grapheme clusters: a wide one that would cross `limit` is left out (a space
     /// stays), as a terminal would cut it, and nothing after it shows. A cluster of no width (a mark with

@@ -50,10 +50,14 @@ public struct TextFormat: RowFormat {
     /// Columns outside the border on each side.
     private func margin(_ style: TableStyle) -> Int { style == .insetGrouped ? 2 : 0 }
 
-    /// The whole width for `plain`; otherwise less the two border columns, and for `insetGrouped`
-    /// the 2-column margin on each side.
+    /// Whether sections are boxes with sides and rounded corners (`insetGrouped`); `plain` and `grouped`
+    /// rows run edge to edge, as UIKit draws them.
+    private var boxed: Bool { style == .insetGrouped }
+
+    /// The whole width for `plain` and `grouped` (edge to edge); for `insetGrouped` less the two border
+    /// columns and the 2-column margin on each side.
     public func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
-        style == .plain ? tableWidth : tableWidth - 2 - 2 * margin(style)
+        style == .insetGrouped ? tableWidth - 2 - 2 * margin(style) : tableWidth
     }
 
     // MARK: Table and sections
@@ -121,28 +125,46 @@ public struct TextFormat: RowFormat {
 
     // MARK: Rows
 
-    /// Writes the row's lines; boxed styles put them between side borders (heavy when selected), with
-    /// the box's top before the first row and its bottom after the last. A rule separates rows.
+    /// Writes the row's lines, then what follows it, as UIKit draws a table: between rows a separator
+    /// from where the row's text starts (`RowLayout.separatorInset`) to the right edge; after a section's
+    /// last row its bottom edge instead. `plain` has no section edges; `grouped` sections have full-width
+    /// rules above and below and no sides; `insetGrouped` sections are boxes with rounded corners, inset
+    /// from the sides, with heavy sides by the selected row. Without colour, a selected row of `plain` or
+    /// `grouped` shows heavy marks in its side margins (with colour its background shows it).
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
-        let writesDirectly = !color && !paintsEveryRow && direct.prepare(row)
+        let marksSelection = row.isSelected && !color && !boxed
+        let writesDirectly = !color && !paintsEveryRow && !marksSelection && direct.prepare(row)
         var painted = !writesDirectly
-        if painted { canvas.paint(row) }
+        if painted {
+            canvas.paint(row)
+            if marksSelection { markSelection() }
+        }
         if rules.width != row.width { rules = Rules(self, width: row.width) }
         if style != .plain, isFirst { out.write(rules.top) }
         for y in 0..<row.height {
-            if style != .plain { out.write(row.isSelected ? rules.selectedLeft : rules.left) }
+            if boxed { out.write(row.isSelected ? rules.selectedLeft : rules.left) }
             if !writesDirectly || !direct.write(row, line: y, to: out) {
                 if !painted { canvas.paint(row) }
                 painted = true
                 writeCanvasLine(y, out)
             }
-            if style != .plain { out.write(row.isSelected ? rules.selectedRight : rules.right) }
+            if boxed { out.write(row.isSelected ? rules.selectedRight : rules.right) }
             out.write(byte: 0x0A)
         }
-        if style == .plain {
-            if !isLast { out.write(rules.separator) }
-        } else {
-            out.write(isLast ? rules.bottom : rules.separator)
+        if !isLast {
+            rules.writeSeparator(inset: row.separatorInset, to: out)
+        } else if style != .plain {
+            out.write(rules.bottom)
+        }
+    }
+
+    /// The selection mark in the row's first and last columns (its margins), where nothing is drawn.
+    private func markSelection() {
+        let edges = canvas.width > 1 ? [0, canvas.width - 1] : [0]
+        for y in 0..<canvas.height {
+            for x in edges where canvas.isBlank(atX: x, y: y) {
+                canvas.put(box.selected, x: x, y: y, limit: x + 1, style: canvas.index(of: canvas.style(atX: x, y: y)))
+            }
         }
     }
 
@@ -151,17 +173,21 @@ public struct TextFormat: RowFormat {
     /// owns: writing arrays held by the format retained and released each, per row.
     private final class Rules {
         let width: Int
-        let top, separator, bottom, left, right, selectedLeft, selectedRight: UnsafeBufferPointer<UInt8>
+        let top, bottom, left, right, selectedLeft, selectedRight: UnsafeBufferPointer<UInt8>
+        /// A separator's parts: what comes before its inset, spaces, the rule's glyphs, what ends the line.
+        private let opening, spaces, rule, closing: UnsafeBufferPointer<UInt8>
+        /// Bytes of one glyph of `rule`.
+        private let glyphBytes: Int
         private let storage: UnsafeMutableBufferPointer<UInt8>
 
         /// None yet: the first row makes them.
         init() {
             width = -1
+            glyphBytes = 1
             storage = .allocate(capacity: 0)
             let none = UnsafeBufferPointer(storage)
-            (top, separator, bottom, left, right, selectedLeft, selectedRight) = (
-                none, none, none, none, none, none, none
-            )
+            (top, bottom, left, right, selectedLeft, selectedRight) = (none, none, none, none, none, none)
+            (opening, spaces, rule, closing) = (none, none, none, none)
         }
 
         init(_ f: TextFormat, width: Int) {
@@ -174,17 +200,26 @@ public struct TextFormat: RowFormat {
                 if newline { f.writeLine(text, border, out) } else { f.write(text, border, out) }
                 return out.bytes
             }
+            let (top, bottom) =
+                switch f.style {
+                case .plain: ([UInt8](), [UInt8]())
+                case .grouped: (bytes(inner), bytes(inner))
+                case .insetGrouped:
+                    (
+                        bytes(m + f.box.topLeft + inner + f.box.topRight),
+                        bytes(m + f.box.bottomLeft + inner + f.box.bottomRight)
+                    )
+                }
             let pieces = [
-                bytes(m + f.box.topLeft + inner + f.box.topRight),
-                f.style == .plain
-                    ? bytes(" " + String(repeating: f.box.horizontal, count: max(0, width - 1)))
-                    : bytes(m + f.box.left + inner + f.box.right),
-                bytes(m + f.box.bottomLeft + inner + f.box.bottomRight),
-                Array(m.utf8) + bytes(f.box.vertical, newline: false),
-                bytes(f.box.vertical, newline: false),
-                Array(m.utf8) + bytes(f.box.selected, newline: false),
-                bytes(f.box.selected, newline: false),
+                top, bottom,
+                Array(m.utf8) + bytes(f.box.vertical, newline: false), bytes(f.box.vertical, newline: false),
+                Array(m.utf8) + bytes(f.box.selected, newline: false), bytes(f.box.selected, newline: false),
+                (f.color ? Array(TextFormat.sgr(border, depth: f.colorDepth).utf8) : [])
+                    + Array((f.boxed ? m + f.box.vertical : "").utf8),
+                Array(repeating: 0x20, count: width), Array(inner.utf8),
+                Array((f.boxed ? f.box.right : "").utf8) + Array((f.color ? "\u{1B}[0m\n" : "\n").utf8),
             ]
+            glyphBytes = f.box.horizontal.utf8.count
             storage = .allocate(capacity: pieces.reduce(0) { $0 + $1.count })
             var slices: [UnsafeBufferPointer<UInt8>] = []
             var at = 0
@@ -194,8 +229,19 @@ public struct TextFormat: RowFormat {
                 slices.append(UnsafeBufferPointer(slice))
                 at += piece.count
             }
-            (top, separator, bottom, left, right, selectedLeft, selectedRight) =
-                (slices[0], slices[1], slices[2], slices[3], slices[4], slices[5], slices[6])
+            (self.top, self.bottom, left, right, selectedLeft, selectedRight) =
+                (slices[0], slices[1], slices[2], slices[3], slices[4], slices[5])
+            (opening, spaces, rule, closing) = (slices[6], slices[7], slices[8], slices[9])
+        }
+
+        /// Writes the separator under a row whose text starts `inset` columns in: blank to there, then
+        /// the rule to the right edge (at least one column of it).
+        func writeSeparator(inset: Int, to out: OutputBuffer) {
+            let inset = max(0, min(inset, width - 1))
+            out.write(opening)
+            out.write(UnsafeBufferPointer(rebasing: spaces[0..<inset]))
+            out.write(UnsafeBufferPointer(rebasing: rule[(inset * glyphBytes)...]))
+            out.write(closing)
         }
 
         deinit { storage.deallocate() }
