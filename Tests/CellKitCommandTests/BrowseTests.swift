@@ -73,19 +73,49 @@ final class Tmux {
     /// Types `text` literally.
     func type(_ text: String) throws { try run(["send-keys", "-t", "main", "-l", text]) }
 
-    /// The pane's lines, trailing spaces removed.
-    func screen() throws -> [String] {
-        try run(["capture-pane", "-p", "-t", "main"]).split(separator: "\n", omittingEmptySubsequences: false)
-            .map { String($0.reversed().drop { $0 == " " }.reversed()) }
+    /// The pane's lines, trailing spaces removed. With `marking`, colours are read too and a line
+    /// that sets a background colour (the selected row: ANSI shows it by its background alone)
+    /// starts with `Tmux.background`, its escape sequences taken out.
+    func screen(marking: Bool = false) throws -> [String] {
+        try run(["capture-pane", "-p", "-t", "main"] + (marking ? ["-e"] : []))
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in
+                let plain = String(line).replacingOccurrences(
+                    of: "\u{1B}\\[[0-9;:]*[A-Za-z]", with: "", options: .regularExpression)
+                let marked = marking && Self.setsBackground(String(line)) ? Self.background + plain : plain
+                return String(marked.reversed().drop { $0 == " " }.reversed())
+            }
     }
 
-    /// Waits (up to 10 s) until `condition` holds for the screen; returns the screen, or fails.
+    /// What `screen(marking: true)` puts before a line with a background colour.
+    static let background = "▒"
+
+    /// Whether an SGR sequence in `line` sets a background colour (40–47, 48;…, 100–107).
+    static func setsBackground(_ line: String) -> Bool {
+        line.split(separator: "\u{1B}").contains { sequence in
+            guard sequence.hasPrefix("["), sequence.contains("m") else { return false }
+            let parameters = sequence.dropFirst().prefix { $0 != "m" }.split(separator: ";").map { Int($0) ?? -1 }
+            var k = 0
+            while k < parameters.count {
+                switch parameters[k] {
+                case 40...47, 100...107, 48: return true
+                case 38: k += parameters.count > k + 1 && parameters[k + 1] == 5 ? 3 : 5
+                default: k += 1
+                }
+            }
+            return false
+        }
+    }
+
+    /// Waits (up to 10 s) until `condition` holds for the screen (read with `marking`: see
+    /// `screen(marking:)`); returns the screen, or fails.
     @discardableResult
     func wait(
-        _ what: String, sourceLocation: SourceLocation = #_sourceLocation, until condition: ([String]) -> Bool
+        _ what: String, marking: Bool = false, sourceLocation: SourceLocation = #_sourceLocation,
+        until condition: ([String]) -> Bool
     ) throws -> [String] {
         let deadline = Date().addingTimeInterval(10)
-        var lines = try screen()
+        var lines = try screen(marking: marking)
         while !condition(lines) {
             guard Date() < deadline else {
                 Issue.record(
@@ -94,7 +124,7 @@ final class Tmux {
                 return lines
             }
             usleep(30_000)
-            lines = try screen()
+            lines = try screen(marking: marking)
         }
         return lines
     }
