@@ -191,6 +191,26 @@ struct BrowseTests {
         #expect(!(try tmux.alternateScreen()))
     }
 
+    @Test("the view asks for SGR mouse reports; the wheel scrolls three rows a notch, the cursor kept in view")
+    func mouseWheel() throws {
+        let tmux = try Tmux(Self.line("'\(try Self.numbered(300))'"))
+        try tmux.wait("the first screen") { Self.status($0).contains("row 1 of 300") }
+        // What makes a terminal send the wheel as `ESC [ < 64/65 ; x ; y M` (tmux follows the modes asked).
+        #expect(try tmux.run(["display-message", "-p", "-t", "main", "#{mouse_sgr_flag}"]).hasPrefix("1"))
+        try tmux.type("\u{1B}[<65;10;10M")
+        var lines = try tmux.wait("a notch down") { Self.status($0).contains("row 4 of 300") }
+        try tmux.type("\u{1B}[<65;10;10M")
+        lines = try tmux.wait("two notches down") { Self.status($0).contains("row 7 of 300") }
+        #expect(lines.compactMap(Self.item).first == 6, "the view scrolled: \(lines.joined(separator: "\n"))")
+        // Up: the view scrolls back; the cursor, still in view, stays on its row (as less and browsers do).
+        try tmux.type("\u{1B}[<64;10;10M")
+        lines = try tmux.wait("a notch up") { $0.compactMap(Self.item).first == 3 }
+        #expect(Self.status(lines).contains("row 7 of 300"), "\(lines.joined(separator: "\n"))")
+        try tmux.keys("q")
+        try tmux.wait("the exit") { $0.contains("EXIT=0") && $0.contains("DONE") }
+        #expect(try tmux.run(["display-message", "-p", "-t", "main", "#{mouse_sgr_flag}"]).hasPrefix("0"), "mouse off")
+    }
+
     @Test("a page down shows the rows after the last one shown; G the last rows; :row and search the row asked")
     func moving() throws {
         let table = try Self.numbered(300)
