@@ -517,9 +517,11 @@ extension OutputBuffer {
 
     /// Appends UTF-8 `bytes` safe inside HTML elements and attribute values: `& < > " '` as
     /// references; C0 controls (but newline) as their control pictures (␛), a tab as a space, DEL
-    /// as ␡, C1 controls as U+FFFD. Everything else is kept as it is, format characters included
-    /// (soft hyphens, zero-width spaces, joiners, bidi marks work in the browser; every label is
-    /// bidi-isolated by the style sheet). Runs of plain bytes are copied whole.
+    /// as ␡, C1 controls as U+FFFD; the byte order mark U+FEFF is left out. Everything else is kept
+    /// as it is, format characters included (soft hyphens, zero-width spaces, word joiners, LRM/RLM/ALM,
+    /// the embeddings, overrides and isolates work in the browser, and cannot reach past a label:
+    /// every label, header and footer is bidi-isolated by the style sheet). Runs of plain bytes are
+    /// copied whole.
     fileprivate func putEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         let n = bytes.count
@@ -532,6 +534,10 @@ extension OutputBuffer {
             }
             if b == 0xC2, i + 1 < n, base[i + 1] >= 0xA0 || base[i + 1] < 0x80 {
                 i += 1  // a lead byte of U+00A0…U+00BF: plain
+                continue
+            }
+            if b == 0xEF, i + 2 >= n || base[i + 1] != 0xBB || base[i + 2] != 0xBF {
+                i += 1  // a lead byte of U+F000…U+FFFF but the byte order mark: plain
                 continue
             }
             write(UnsafeBufferPointer(start: base + run, count: i - run))
@@ -548,6 +554,7 @@ extension OutputBuffer {
             case 0xC2:  // a C1 control (U+0080…U+009F): two bytes
                 put("\u{FFFD}")
                 i += 1
+            case 0xEF: i += 2  // the byte order mark: left out
             default: write([0xE2, 0x90, 0x80 + b])  // U+2400 + b, the control's picture
             }
             run = i
@@ -562,9 +569,9 @@ private enum HTMLEscape {
     static let low: UInt64 =
         0xFFFF_FFFF | 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
 
-    /// A byte to escape, or 0xC2 (which may start a C1 control).
+    /// A byte to escape, 0xC2 (which may start a C1 control) or 0xEF (which may start the byte order mark).
     @inline(__always)
     static func special(_ b: UInt8) -> Bool {
-        b < 64 ? (low >> UInt64(b)) & 1 != 0 : (b == 0x7F || b == 0xC2)
+        b < 64 ? (low >> UInt64(b)) & 1 != 0 : (b == 0x7F || b == 0xC2 || b == 0xEF)
     }
 }
