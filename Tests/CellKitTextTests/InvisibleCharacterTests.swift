@@ -4,6 +4,7 @@
 // markers that are never cut.
 
 import CellKitModel
+import CellKitTestSupport
 import Foundation
 import Testing
 
@@ -217,6 +218,40 @@ struct InvisibleCharacterTests {
         #expect(TextSanitizer.tableAction(0x200F, keepNewlines: true) == .keep)
         #expect(TextSanitizer.tableAction(0xFEFF, keepNewlines: true) == .drop)
         #expect(TextSanitizer.tableAction(0x0A, keepNewlines: false) == .replace("\u{240A}"))
+    }
+
+    @Test(
+        "seeded random texts of every kind of piece: lines fit, markers whole, nothing invisible drawn",
+        arguments: [1, 2, 3, 5, 8, 13])
+    func randomPieces(width: Int) {
+        let pieces = [
+            "a", "word", " ", "-", "日本", "👍", "👍🏽", "e\u{301}", "\u{301}", "🇫🇷", "\u{AD}", "\u{200B}", "\u{2060}",
+            "\u{200E}", "\u{200F}", "\u{061C}", "\u{FEFF}", "\u{202E}", "\u{2066}", "\u{2069}", "\u{85}", "\u{1B}",
+            "\t",
+            "\n", "\u{600}", "›", "‹", "U+",
+        ]
+        var rng = SplitMix64(seed: UInt64(width))
+        for _ in 0..<200 {
+            let text = (0..<Int.random(in: 1...14, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }
+                .joined()
+            for mode in LineBreakMode.allCases {
+                for maxLines in [1, 2, 100] {
+                    let result = laid(text, width, maxLines, mode)
+                    for (i, line) in result.strings.map(String.init).enumerated() {
+                        let context = "\(mode) \(maxLines) width \(width): \(text.debugDescription) → '\(line)'"
+                        #expect(result.columns(i) == TextWidth.columns(line), "\(context)")
+                        #expect(result.columns(i) <= width || clusters(line).count == 1, "\(context)")
+                        #expect(
+                            !line.unicodeScalars.contains {
+                                [0xAD, 0x200B, 0x2060, 0xFEFF, 0x202E, 0x2066, 0x2069, 0x85, 0x1B].contains($0.value)
+                            }, "\(context)")
+                        let marked = line.replacingOccurrences(
+                            of: "‹U\\+(202E|2066|2069|0085)›", with: "", options: .regularExpression)
+                        #expect(!marked.contains("‹U+202") && !marked.contains("‹U+0085"), "a cut marker: \(context)")
+                    }
+                }
+            }
+        }
     }
 
     @Test("on clean text the unit layout breaks lines as the byte layout does, in every mode")
