@@ -45,6 +45,33 @@ package struct DisplayText: Sendable {
         }
     }
 
+    /// A line already drawn (`tableLines`), its markers found again by their form (`‹U+` hex digits `›`).
+    init(drawn line: Substring) {
+        bytes = Array(line.utf8)
+        let prefix = Array("‹U+".utf8), close = Array("›".utf8)
+        var i = 0
+        while i + prefix.count + 4 + close.count <= bytes.count {
+            guard bytes[i..<i + prefix.count].elementsEqual(prefix) else {
+                i += 1
+                continue
+            }
+            var j = i + prefix.count
+            while j < bytes.count, j - i - prefix.count < 6,
+                (0x30...0x39).contains(bytes[j]) || (0x41...0x46).contains(bytes[j])
+            {
+                j += 1
+            }
+            if j - i - prefix.count >= 4, j + close.count <= bytes.count,
+                bytes[j..<j + close.count].elementsEqual(close)
+            {
+                markers.append(i..<j + close.count)
+                i = j + close.count
+            } else {
+                i += 1
+            }
+        }
+    }
+
     /// Whether only pictures and left-out characters changed the text: its lines are the byte layout's.
     package var isPlain: Bool { marks.isEmpty && markers.isEmpty }
 }
@@ -274,6 +301,19 @@ extension TextLayout {
         let display = TextBytes(text).withBytes { DisplayText($0, keepNewlines: true) }
         let units = DisplayUnits(display, width: width)
         return units.count == 0 ? [] : units.lines(width: width, maxLines: maxLines, mode: mode)
+    }
+
+    /// `laidOut`'s lines cut to `width` columns where a frame narrower than the one they were laid out at
+    /// clips them (a subview reaching past the row), in whole clusters and never inside a marker: for
+    /// text that was not clean (clean text has no marker, and the canvas cuts it as it paints).
+    package static func clipped(_ laidOut: LaidOutText, width: Int) -> LaidOutText {
+        guard (0..<laidOut.count).contains(where: { laidOut.columns($0) > width }) else { return laidOut }
+        return LaidOutText(
+            lines: laidOut.strings.map { line in
+                guard TextWidth.columns(line) > width else { return line }
+                let units = DisplayUnits(DisplayText(drawn: line), width: width)
+                return units.string(0, units.fit(from: 0, to: units.count, width: width))[...]
+            })
     }
 
     /// `tableLines` of a String (a title, a header, a footer).

@@ -209,6 +209,17 @@ struct InvisibleCharacterTests {
                 == ["one␊two"])
     }
 
+    @Test("lines clipped by a narrower frame keep their markers whole")
+    func clippedByFrame() {
+        let text = laid("ab\u{202E}cd\u{2066}ef", 40)
+        #expect(text.strings == ["ab‹U+202E›cd‹U+2066›ef"])
+        #expect(TextLayout.clipped(text, width: 40).strings == ["ab‹U+202E›cd‹U+2066›ef"])
+        #expect(TextLayout.clipped(text, width: 14).strings == ["ab‹U+202E›cd"])
+        #expect(TextLayout.clipped(text, width: 9).strings == ["ab"], "not '‹U+202'")
+        #expect(TextLayout.clipped(text, width: 5).strings == ["ab\u{FFFD}cd"], "a marker wider than the frame")
+        #expect(TextLayout.clipped(laid("‹U+12 and ‹U+12AB›", 40), width: 12).strings == ["‹U+12 and "])
+    }
+
     @Test("messages keep showing every invisible character (`visible`), tables follow the policy")
     func messagesStayVisible() {
         #expect(TextSanitizer.visible("a\u{AD}b\u{200B}c\u{200F}") == "a‹U+00AD›b‹U+200B›c‹U+200F›")

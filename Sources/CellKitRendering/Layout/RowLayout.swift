@@ -616,6 +616,9 @@ public struct CellLayout: Sendable {
                         reusing: memo.spareLines())
                 } ?? LaidOutText()
             lines.keepFirst(frame.height)
+            if frame.width < f.width, view.textBytes?.isClean == false {
+                lines = TextLayout.clipped(lines, width: frame.width)  // a marker the row's edge cuts: left out
+            }
             var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: consume lines)  // moved
             style(&placed, from: view, defaults: Defaults(), selected: selected)
             placed.hasOwnFrame = true
