@@ -351,9 +351,15 @@ package enum TextLayout {
                 && bytes[from + 2] == 0x90
     }
 
+    /// The first byte from `i` that does not start a space of its own (a space before a combining mark
+    /// is a cluster with it, and stays; one before a CJK word or an emoji goes, as before ASCII).
     static func skipSpaces(_ bytes: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
         var i = i
-        while i < bytes.count, bytes[i] == 0x20, i + 1 == bytes.count || bytes[i + 1] < 0x80 { i += 1 }
+        while i < bytes.count, bytes[i] == 0x20,
+            i + 1 == bytes.count || bytes[i + 1] < 0x80 || TextWidth.nextCluster(bytes, from: i).end == i + 1
+        {
+            i += 1
+        }
         return i
     }
 

@@ -15,6 +15,12 @@ import CellKitModel
 ///   U+202A–E, U+2066–9) and invisible format characters (U+00AD, U+180E, U+200B,
 ///   U+2060–4, U+206A–F, U+FEFF, U+FFF9–B) become `‹U+202E›`.
 /// - Joiners and variation selectors stay: emoji sequences and many scripts need them.
+///
+/// That is for messages, names and paths, where a hidden character must be seen. A table's own
+/// text (titles, headers, footers, labels) follows the text policy instead (`tableAction`,
+/// drawn by `TextLayout.tableLines`): only controls and the bidirectional embeddings,
+/// overrides and isolates are neutralised, and soft hyphens, zero-width spaces, word joiners
+/// and LRM/RLM/ALM do their work unseen.
 public enum TextSanitizer {
     /// `text` made visible as described above; newlines are kept when `keepNewlines`.
     public static func visible(_ text: String, keepNewlines: Bool = false) -> String {
@@ -26,10 +32,7 @@ public enum TextSanitizer {
             case 0x09: out.append(" ")
             case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + s.value)!)
             case 0x7F: out.append("\u{2421}")
-            case _ where isHidden(s.value):
-                let hex = String(s.value, radix: 16, uppercase: true)
-                out.append(
-                    contentsOf: "‹U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex)›".unicodeScalars)
+            case _ where isHidden(s.value): out.append(contentsOf: marker(s.value).unicodeScalars)
             default: out.append(s)
             }
         }
@@ -58,6 +61,55 @@ public enum TextSanitizer {
             }
         }
         return String(out)
+    }
+
+    /// The visible marker a neutralised character is drawn as: `‹U+202E›` (at least four hex digits).
+    package static func marker(_ v: UInt32) -> String {
+        let hex = String(v, radix: 16, uppercase: true)
+        return "‹U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "›"
+    }
+
+    // MARK: The text policy of a table's text
+
+    /// What the terminal formats (`text`, `ansi`, and the drawn lines of `json`) do with one scalar of
+    /// a table's text: a title, a header or footer, a label. The one text policy (ARCHITECTURE.md,
+    /// "Text"); messages and names keep `visible`, which shows every invisible character.
+    package enum TableAction: Equatable {
+        /// Drawn as it is: letters, marks, joiners, LRM/RLM/ALM (no width), U+2061–2064, U+180E.
+        case keep
+        /// Drawn as another scalar: a C0 control as its picture (`␛`), DEL as `␡`, a tab as a space.
+        case replace(Unicode.Scalar)
+        /// Neutralised, drawn as its `marker` (`‹U+202E›`), which wrapping and truncation never cut:
+        /// C1 controls, and the bidirectional embeddings, overrides and isolates (U+202A–202E,
+        /// U+2066–2069), which could reorder what a terminal shows (Trojan Source).
+        case marker
+        /// Left out: the byte order mark U+FEFF, the deprecated format characters U+206A–206F and
+        /// the interlinear annotation characters U+FFF9–FFFB.
+        case drop
+        /// The soft hyphen U+00AD: a place the line may break, drawn as `-` where it does, else nothing.
+        case softHyphen
+        /// The zero-width space U+200B: a place the line may break; never drawn.
+        case zeroWidthSpace
+        /// The word joiner U+2060: no break on either side of it; never drawn.
+        case wordJoiner
+    }
+
+    /// The terminal formats' action for scalar `v` of a table's text; a newline is kept when `keepNewlines`
+    /// (a label's lines), else drawn as `␊`.
+    @inline(__always)
+    package static func tableAction(_ v: UInt32, keepNewlines: Bool) -> TableAction {
+        switch v {
+        case 0x0A: keepNewlines ? .keep : .replace("\u{240A}")
+        case 0x09: .replace(" ")
+        case 0x00..<0x20: .replace(Unicode.Scalar(0x2400 + v)!)
+        case 0x7F: .replace("\u{2421}")
+        case 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069: .marker
+        case 0xAD: .softHyphen
+        case 0x200B: .zeroWidthSpace
+        case 0x2060: .wordJoiner
+        case 0xFEFF, 0x206A...0x206F, 0xFFF9...0xFFFB: .drop
+        default: .keep
+        }
     }
 
     /// Whether a scalar above ASCII would act on the terminal or the text's order

@@ -59,6 +59,15 @@ struct TextLayoutTests {
         #expect(TextLayout.lines(text, width: 16, maxLines: 2, mode: .wordWrap) == ["No beer and no", "TV make Colin"])
     }
 
+    @Test("a line never starts with the space it broke at, before a CJK word or an emoji too")
+    func noLeadingSpace() {
+        #expect(TextLayout.lines("ipsum 日本語", width: 6, maxLines: 5, mode: .wordWrap) == ["ipsum", "日本語"])
+        #expect(TextLayout.lines("lorem 👨‍👩‍👧 x", width: 6, maxLines: 5, mode: .wordWrap) == ["lorem", "👨‍👩‍👧 x"])
+        #expect(
+            TextLayout.lines("ab \u{301}cd", width: 2, maxLines: 5, mode: .wordWrap).first == "ab",
+            "a space a mark joins is a cluster of its own kind, kept")
+    }
+
     @Test("char wrap ignores word boundaries; wide glyphs never split")
     func charWrap() {
         #expect(TextLayout.lines("ab cdef", width: 3, maxLines: 5, mode: .charWrap) == ["ab", "cde", "f"])

@@ -383,7 +383,9 @@ public struct CellLayout: Sendable {
                 view.imageName.map { imageView($0, role: .accessory, warn: cell.context) }
                 ?? PlacedView(
                     role: .accessory, frame: .zero,
-                    laidOut: LaidOutText(lines: view.text.map { [TextSanitizer.visible($0)[...]] } ?? []))
+                    laidOut: view.textBytes.map {
+                        TextLayout.tableLines($0, width: w, maxLines: 1, mode: .clip, keepNewlines: false)
+                    } ?? LaidOutText(), fullText: FullText(view.textBytes))
             placed.frame = Rect(x: right, y: 0, width: w, height: max(1, view.frame.height))
             placed.textColor = view.textColor
             placed.backgroundColor = view.backgroundColor
@@ -493,7 +495,7 @@ public struct CellLayout: Sendable {
     static func value1Widths(_ cell: Cell, width: Int) -> (text: Int, detail: Int) {
         func wanted(_ label: View) -> Int {
             guard !label.isHidden, let text = label.textBytes else { return 0 }
-            return TextSanitizer.visible(text).withBytes { TextWidth.columns($0) }
+            return TextLayout.tableColumns(text)
         }
         let detail = cell.detailTextLabel.frame == .zero ? wanted(cell.detailTextLabel) : 0
         guard detail > 0 else { return (width, 0) }
@@ -565,9 +567,7 @@ public struct CellLayout: Sendable {
         // Clean text is laid out as it is (the sanitizer returns it), as the reader laid the member out.
         // The record is read in place (a copy of it retained its storage and plan per label).
         guard text.isClean, record?.hasPlan == true else {
-            return TextLayout.laidOut(
-                TextSanitizer.visible(text, keepNewlines: true), width: width, maxLines: maxLines, mode: mode,
-                reusing: consume lines)
+            return TextLayout.tableLines(text, width: width, maxLines: maxLines, mode: mode, reusing: consume lines)
         }
         let planned = text.withBytes {
             record!.plannedLines(for: $0, width: width, maxLines: maxLines, mode: mode.rawValue)
@@ -620,6 +620,9 @@ public struct CellLayout: Sendable {
                         reusing: memo.spareLines())
                 } ?? LaidOutText()
             lines.keepFirst(frame.height)
+            if frame.width < f.width, view.textBytes?.isClean == false {
+                lines = TextLayout.clipped(lines, width: frame.width)  // a marker the row's edge cuts: left out
+            }
             var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: consume lines)  // moved
             style(&placed, from: view, defaults: Defaults(), selected: selected)
             placed.hasOwnFrame = true

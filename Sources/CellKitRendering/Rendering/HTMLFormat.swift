@@ -40,7 +40,7 @@ public struct HTMLFormat: RowFormat {
         out.put("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
         out.put("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         out.put("<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
-        out.putEscaped(table.title ?? "CellKit table")
+        out.putText(table.title ?? "CellKit table")
         out.put("</title>\n<style>\n")
         out.put(HTMLStyleSheet.css)
         out.put(".tb{max-width:")
@@ -62,7 +62,7 @@ public struct HTMLFormat: RowFormat {
             out.put("<h2 id=\"s")
             out.put(index)
             out.put("\">")
-            out.putEscaped(header)
+            out.putText(header)
             out.put("</h2>\n<ul role=\"listbox\" aria-labelledby=\"s")
             out.put(index)
             out.put("\">\n")
@@ -290,7 +290,8 @@ public struct HTMLFormat: RowFormat {
     /// The view's whole text, escaped; its laid-out lines when it keeps no text (glyphs, placeholders).
     private func text(_ v: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
         if let bytes = v.pointee.fullText.bytes {
-            bytes.withBytes { out.putEscaped($0) }
+            // Only text that is not clean can hold a byte order mark (`TextBytes.isClean`).
+            if bytes.isClean { bytes.withBytes { out.putEscaped($0) } } else { out.putText(bytes.string) }
             return
         }
         for i in 0..<v.pointee.laidOut.count {
@@ -503,10 +504,10 @@ extension OutputBuffer {
         }
     }
 
-    /// `<tag>text</close>` with the text escaped.
+    /// `<tag>text</close>` with the text escaped and without byte order marks.
     fileprivate func element(_ tag: String, _ text: String, close: String? = nil) {
         write("<" + tag + ">")
-        putEscaped(text)
+        putText(text)
         write("</" + (close ?? tag) + ">\n")
     }
 
@@ -515,11 +516,19 @@ extension OutputBuffer {
         text.withBorrowedUTF8 { putEscaped($0) }
     }
 
+    /// Appends a table's text escaped, without its byte order marks (U+FEFF), which the text policy
+    /// leaves out of every format but JSON (ARCHITECTURE.md, "Text").
+    fileprivate func putText(_ text: String) {
+        guard text.unicodeScalars.contains("\u{FEFF}") else { return putEscaped(text) }
+        putEscaped(String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\u{FEFF}" })))
+    }
+
     /// Appends UTF-8 `bytes` safe inside HTML elements and attribute values: `& < > " '` as
     /// references; C0 controls (but newline) as their control pictures (␛), a tab as a space, DEL
-    /// as ␡, C1 controls as U+FFFD. Everything else is kept as it is, format characters included
-    /// (soft hyphens, zero-width spaces, joiners, bidi marks work in the browser; every label is
-    /// bidi-isolated by the style sheet). Runs of plain bytes are copied whole.
+    /// as ␡, C1 controls as U+FFFD. Everything else is kept as it is, format characters included (soft hyphens, zero-width spaces, word joiners, LRM/RLM/ALM,
+    /// the embeddings, overrides and isolates work in the browser, and cannot reach past a label:
+    /// every label, header and footer is bidi-isolated by the style sheet). Runs of plain bytes are
+    /// copied whole.
     fileprivate func putEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         let n = bytes.count

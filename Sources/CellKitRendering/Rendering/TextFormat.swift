@@ -67,8 +67,9 @@ public struct TextFormat: RowFormat {
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
         (self.width, style, sectionsStarted, rules) = (width, table.style, 0, Rules())
         if let title = table.title {
-            let text = TextSanitizer.visible(title)
-            let line = TextLayout.lines(text, width: width, maxLines: 1, mode: .truncateTail).first ?? ""
+            let line =
+                TextLayout.tableLines(title, width: width, maxLines: 1, mode: .truncateTail, keepNewlines: false)
+                .first ?? ""
             let pad = max(0, (width - TextWidth.columns(line)) / 2)
             writeLine(String(repeating: " ", count: pad) + line, TextStyle(bold: true), out)
             out.write(byte: 0x0A)
@@ -88,10 +89,7 @@ public struct TextFormat: RowFormat {
         if style == .plain {
             // Wrapped on the band, a column in from either edge, so a long header never runs past the table.
             let band = TextStyle(foreground: Self.headerColor, background: Self.plainHeaderBackground, bold: true)
-            for text in TextLayout.lines(
-                TextSanitizer.visible(header, keepNewlines: true), width: max(1, width - 2), maxLines: 1000,
-                mode: .wordWrap)
-            {
+            for text in TextLayout.tableLines(header, width: max(1, width - 2), maxLines: 1000, mode: .wordWrap) {
                 let line = " " + text
                 writeLine(line + String(repeating: " ", count: max(0, width - TextWidth.columns(line))), band, out)
             }
@@ -116,9 +114,7 @@ public struct TextFormat: RowFormat {
     /// Text wrapped to the table, indented past the border.
     private func wrapped(_ text: String, _ style: TextStyle, _ out: OutputBuffer) {
         let indent = margin(self.style) + 1
-        for line in TextLayout.lines(
-            TextSanitizer.visible(text, keepNewlines: true), width: width - 2 * indent, maxLines: 1000, mode: .wordWrap)
-        {
+        for line in TextLayout.tableLines(text, width: width - 2 * indent, maxLines: 1000, mode: .wordWrap) {
             writeLine(String(repeating: " ", count: indent) + line, style, out)
         }
     }
