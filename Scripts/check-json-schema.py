@@ -10,6 +10,10 @@ import json
 import os
 import sys
 
+if not sys.argv[1:] or any(a in ("-h", "--help") for a in sys.argv[1:]):
+    print(__doc__.strip())
+    sys.exit(0 if sys.argv[1:] else 2)
+
 try:
     import jsonschema
 except ImportError:
@@ -65,7 +69,12 @@ if __name__ == "__main__":
         sys.exit(0)
     failed = 0
     for path in sys.argv[1:]:
-        found = check(path)
+        try:
+            found = check(path)
+        except OSError as error:
+            print(f"{path}: cannot be read ({error.strerror}); give the path of a cellkit render --format json or jsonl output")
+            failed += 1
+            continue
         print(f"{path}: {'valid' if not found else f'{len(found)} errors'}")
         for line in found[:20]:
             print("  " + line)

@@ -70,7 +70,8 @@ int ck_term_enter(int fd, const char *restore, size_t length) {
     raw_attributes.c_cc[VMIN] = 1;
     raw_attributes.c_cc[VTIME] = 0;
     saved_fd = fd;
-    if (tcsetattr(fd, TCSAFLUSH, &raw_attributes) != 0) return -1;
+    /* TCSADRAIN, not TCSAFLUSH: keys typed while cellkit started are read, not thrown away. */
+    if (tcsetattr(fd, TCSADRAIN, &raw_attributes) != 0) return -1;
     active = 1;
     return 0;
 }
@@ -85,7 +86,7 @@ int ck_term_leave(void) {
 
 int ck_term_reenter(void) {
     if (saved_fd < 0) return -1;
-    if (tcsetattr(saved_fd, TCSAFLUSH, &raw_attributes) != 0) return -1;
+    if (tcsetattr(saved_fd, TCSADRAIN, &raw_attributes) != 0) return -1;
     active = 1;
     return 0;
 }

@@ -191,6 +191,16 @@ struct BrowseTests {
         #expect(!(try tmux.alternateScreen()))
     }
 
+    @Test("keys typed while cellkit starts are read, not thrown away: G sent at once reaches the last row")
+    func typeAhead() throws {
+        let tmux = try Tmux(Self.line("'\(try Self.numbered(300))'"))
+        try tmux.keys("G")  // before the view is up: in the terminal's input queue when it turns raw
+        try tmux.wait("the last row") { Self.status($0).contains("row 300 of 300") }
+        try tmux.keys("q")
+        // The terminal echoed the G before cellkit turned echo off: "GEXIT=0".
+        try tmux.wait("the exit") { $0.joined().contains("EXIT=0") && $0.contains("DONE") }
+    }
+
     @Test("the view asks for SGR mouse reports; the wheel scrolls three rows a notch, the cursor kept in view")
     func mouseWheel() throws {
         let tmux = try Tmux(Self.line("'\(try Self.numbered(300))'"))

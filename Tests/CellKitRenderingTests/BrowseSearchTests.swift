@@ -67,6 +67,20 @@ struct BrowseSearchTests {
         #expect(table.startSearch("", from: 0, forward: true) == nil)
     }
 
+    @Test("a search sees text as it reads: case and the format characters not seen (SHY, ZWSP, WJ, BOM, RLM) aside")
+    func unseenCharacters() {
+        let data = RowValue.object([
+            "text": .string("\u{FEFF}Donau\u{AD}dampf\u{AD}schiff\u{AD}fahrt"),
+            "url": .string("https://example.org/\u{200B}very/\u{200B}long"), "n": .string("10\u{2060}000"),
+            "he": .string("\u{05E9}\u{200F}\u{05DC}"),
+        ])
+        for needle in ["dampfschiff", "donaudampf", "org/very/long", "10000", "\u{05E9}\u{05DC}"] {
+            #expect(BrowseTable.contains(data, BrowseTable.searchable(needle)), "\(needle)")
+        }
+        #expect(!BrowseTable.contains(data, "dampf schiff"))
+        #expect(BrowseTable.searchable("ÄÖ\u{AD}Ü") == "äöü")
+    }
+
     @Test("a cancel stops the search: stopped, not found")
     func cancel() throws {
         let table = try table()

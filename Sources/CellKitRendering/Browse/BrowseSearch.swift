@@ -61,7 +61,7 @@ public final class BrowseSearch: Sendable {
     }
 
     private func run(_ plan: Plan) {
-        let needle = query.lowercased()
+        let needle = BrowseTable.searchable(query)
         var searcher = Searcher(plan: plan, needle: needle, search: self)
         do {
             let found = plan.forward ? try searcher.forward() : try searcher.backward()
