@@ -296,18 +296,16 @@ public final class BrowseTable {
         return try source.row(at: path).data
     }
 
-    /// `text` in lower case without the format characters a reader does not see (soft hyphen,
-    /// zero-width space, word joiner, byte order mark, LRM/RLM/ALM): `dampfschiff` finds
-    /// `Dampf\u{AD}schiff`.
+    /// `text` in lower case without the characters a reader does not see (`UTF8Bytes.isHidden`:
+    /// soft hyphen, zero-width space, word joiner, byte order mark, bidi marks and controls):
+    /// `dampfschiff` finds `Dampf\u{AD}schiff`.
     static func searchable(_ text: String) -> String {
         let lower = text.lowercased()
         guard lower.utf8.contains(where: { $0 >= 0x80 }) else { return lower }
         var kept = String.UnicodeScalarView()
-        kept.append(contentsOf: lower.unicodeScalars.lazy.filter { !unseen.contains($0.value) })
+        kept.append(contentsOf: lower.unicodeScalars.lazy.filter { !UTF8Bytes.isHidden($0.value) })
         return String(kept)
     }
-
-    private static let unseen: Set<UInt32> = [0xAD, 0x200B, 0x2060, 0xFEFF, 0x200E, 0x200F, 0x061C]
 
     /// Whether a string or number in `value` holds `needle` (lower case).
     static func contains(_ value: RowValue, _ needle: String) -> Bool {
