@@ -46,6 +46,10 @@ let package = Package(
         // Host-only OS calls Swift cannot make (prctl, a signal context's registers): plugins never see it.
         .target(name: "CProcess"),
         .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
+        // libseccomp (Debian's libseccomp-dev): the worker's system-call filter.
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        // The worker's sandbox: a PID namespace, Landlock and seccomp (SECURITY.md). Host-only.
+        .target(name: "CSandbox", dependencies: ["CProcess", "CSeccomp"]),
         // terminfo through ncurses (setupterm, tigetstr, tparm) and the signal handlers that restore
         // a terminal: `cellkit browse`. Host-only.
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("tinfo")]),
@@ -54,7 +58,8 @@ let package = Package(
         .target(name: "CellKitText", dependencies: ["CellKitModel"]),
         .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CellKitText", "CCellKit", "CFFI", "CProcess"]),
         // Supervisor and worker processes: spawn, frames, process groups, what a worker does first.
-        .target(name: "CellKitSupervision", dependencies: ["CellKitModel", "CellKitRuntime", "CProcess"]),
+        .target(
+            name: "CellKitSupervision", dependencies: ["CellKitModel", "CellKitRuntime", "CProcess", "CSandbox"]),
         .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "Yams"]),
         // A full-screen terminal: raw mode, the alternate screen, keys, resizes, restored on any exit.
         .target(name: "CellKitTerminal", dependencies: ["CTerminal", "CellKitText"]),

@@ -65,6 +65,9 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Run plugins in this process: no worker, and a plugin's crash ends the view (the terminal restored).")
     var noIsolation = false
 
+    @Option(help: SandboxMode.help)
+    var sandbox: SandboxMode = .on
+
     @Flag(help: "Enter prints the selected row's data as a JSON line on standard output and exits (q exits 1).")
     var pick = false
 
@@ -86,7 +89,8 @@ struct BrowseCommand: ParsableCommand {
         let options = discovery.options
         if discovery.verbose { DiscoveryFlags.explain(options) }
         let table = try BrowseTable(
-            path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout)
+            path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,
+            sandbox: sandbox == .on)
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
         var view = BrowseView(table: table, screen: screen, file: self.table, pick: pick, stats: stats)

@@ -226,7 +226,7 @@ struct CheckWorkerCommand: ParsableCommand {
     func run() throws {
         // Dies with its supervisor; a child a plugin forks ends after its hook; crashes placed by address.
         let supervisor = ProcessInfo.processInfo.environment["CELLKIT_SUPERVISOR"].flatMap { Int32($0) }
-        WorkerRole.enter(supervisor: supervisor ?? getppid())
+        WorkerRole.enter(supervisor: supervisor ?? getppid(), sandboxed: true)
         // The plugin under check first, so that it provides the identifier even if another plugin offers it too.
         var search = SearchPath.standard(options: discovery.pluginPaths)
         search.entries.insert(.init(path: plugin, origin: .option), at: 0)

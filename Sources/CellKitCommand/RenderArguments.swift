@@ -89,6 +89,9 @@ enum RenderArguments {
             case "--hook-timeout":
                 guard let seconds = Double(argument: text) else { return false }
                 s.hookTimeout = seconds
+            case "--sandbox":
+                guard let mode = SandboxMode(argument: text) else { return false }
+                s.sandbox = mode
             case "--select": s.select = text
             case "--rows": s.rows = text
             case "--output": s.output = text

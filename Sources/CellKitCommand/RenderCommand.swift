@@ -137,13 +137,16 @@ struct RenderCommand: ParsableCommand {
             valueName: "seconds"))
     var hookTimeout: Double = 10
 
+    @Option(help: SandboxMode.help)
+    var sandbox: SandboxMode = .on
+
     /// The values parsed, for the work (`RenderSettings`).
     var settings: RenderSettings {
         RenderSettings(
             table: table, format: format, width: width, select: select, rows: rows, output: output, root: root,
             ascii: ascii, color: color, colorDepth: colorDepth, strict: strict, pluginPaths: discovery.pluginPaths,
             allowUnsafePermissions: discovery.allowUnsafePermissions, noCache: discovery.noCache,
-            noIsolation: noIsolation, hookTimeout: hookTimeout, verbose: discovery.verbose)
+            noIsolation: noIsolation, hookTimeout: hookTimeout, sandbox: sandbox, verbose: discovery.verbose)
     }
 
     func validate() throws { try settings.validate() }
@@ -160,6 +163,19 @@ enum Terminal {
         guard isTerminal, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 else { return nil }
         return Int(size.ws_col)
     }
+}
+
+/// `--sandbox`'s values.
+enum SandboxMode: String, ExpressibleByArgument, CaseIterable, Equatable {
+    /// Workers run in the sandbox (the default).
+    case on
+    /// Workers run with the user's full rights.
+    case off
+
+    static let help = ArgumentHelp(
+        "on: plugins run in a sandbox (own PID namespace; read-only plugins, libraries and the document's root; "
+            + "no network, processes or programs); off: with your full rights. See SECURITY.md.",
+        valueName: "on|off")
 }
 
 /// `--format`'s values, read from the command line as the library's names them.

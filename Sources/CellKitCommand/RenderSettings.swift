@@ -25,6 +25,8 @@ struct RenderSettings: Equatable {
     var noCache = false
     var noIsolation = false
     var hookTimeout: Double = 10
+    /// `--sandbox`: whether workers run in the sandbox (SECURITY.md).
+    var sandbox: SandboxMode = .on
     var verbose = false
 
     var discoveryOptions: DiscoveryOptions {
@@ -145,6 +147,7 @@ struct RenderSettings: Equatable {
         render.selected = try select.map { try Self.indexPath($0) }
         render.rows = try rows.map { try Self.window($0) }
         render.hookTimeout = hookTimeout
+        render.sandbox = sandbox == .on
         render.workerArguments = ["render"]  // for ps; the worker reads its job from its environment
         render.forksWorkers = true  // one thread; a forked worker forgets our pending temporaries
         render.document = document  // rendered as read: a forked worker does not read it again

@@ -60,7 +60,8 @@ package struct WorkerChannel: Sendable {
     }
 
     /// Reads one byte; ends the worker with `WorkerExit.channelBroken` if the channel is gone or
-    /// closed while the supervisor still lives (`supervisor`), returns false if the supervisor is gone.
+    /// closed while the supervisor still lives (`supervisor`: the parent it expects,
+    /// `WorkerRole.expectedParent`), returns false if the supervisor is gone.
     package func readByte(supervisor: pid_t) -> Bool {
         guard check() else { _exit(WorkerExit.channelBroken) }
         var byte: UInt8 = 0

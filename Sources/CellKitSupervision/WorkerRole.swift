@@ -6,18 +6,29 @@
 import CProcess
 import CellKitRuntime
 import Glibc
+import Synchronization
 
 /// The worker side's start.
 package enum WorkerRole {
     /// Makes this process a worker of `supervisor`: SIGKILL when it dies (ends now if it died
-    /// already), forks watched (`ck_process_watch_forks`: a forked child ends after the hook and
-    /// dies with this process), and crashes placed by address (`FaultBlame`).
-    package static func enter(supervisor: pid_t) {
+    /// already), in a PID namespace of its own when `sandboxed` (`Sandbox.enterNamespace()`: this
+    /// process then waits for the worker, which goes on in a child), forks watched
+    /// (`ck_process_watch_forks`: a forked child ends after the hook and dies with this process),
+    /// and crashes placed by address (`FaultBlame`).
+    package static func enter(supervisor: pid_t, sandboxed: Bool) {
         _ = ck_process_parent_death_signal(SIGKILL)
         if getppid() != supervisor { _exit(1) }
+        if sandboxed { Sandbox.enterNamespace() }
+        parent.withLock { $0 = getppid() }
         ck_process_watch_forks()
         FaultBlame.install()
     }
+
+    private static let parent = Mutex<pid_t>(0)
+
+    /// The worker's parent as `enter` left it: the supervisor, or the init of its PID namespace.
+    /// The supervisor is gone when it is another.
+    package static var expectedParent: pid_t { parent.withLock { $0 } }
 
     /// Whether `fd` is the shared memory a supervisor made (a memfd named `name`, or an unlinked
     /// temporary file of that name): what an

@@ -75,10 +75,12 @@ public final class BrowseTable {
     /// found by `discovery`, and counts its rows. `isolated`: plugins are loaded and run only in a
     /// worker process, which a crash or a hang of more than `hookTimeout` seconds in plugin code
     /// kills; the plugin is then quarantined (its rows drawn as placeholders, a line in `faults`)
-    /// and a new worker draws the window. Throws the document's error.
-    public init(path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10)
-        throws
-    {
+    /// and a new worker draws the window; `sandbox`: the worker runs in the sandbox
+    /// (`DocumentRender.sandbox`). Throws the document's error.
+    public init(
+        path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10,
+        sandbox: Bool = true
+    ) throws {
         let document = try TableDocument(contentsOf: path, root: root)
         let registry = CellRegistry(options: discovery)
         self.document = document
@@ -90,6 +92,7 @@ public final class BrowseTable {
         if isolated {
             var render = DocumentRender(documentPath: path, root: root, discovery: discovery, format: .ansi)
             render.hookTimeout = hookTimeout
+            render.sandbox = sandbox
             let plan = WorkerPlan(
                 executable: render.executable, arguments: [], job: render.job, hookTimeout: hookTimeout)
             let supervisor = try IsolatedRender(plan: plan, sink: sink, forking: true, document: document) { _ in }

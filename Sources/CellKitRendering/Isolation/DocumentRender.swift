@@ -88,6 +88,12 @@ public struct DocumentRender: Sendable {
     /// Seconds plugin code (a hook, a plugin's constructor or `cellkit_plugin_init`) may run
     /// without returning before its worker is killed and its cell type quarantined; more than 0.
     public var hookTimeout: Double = 10
+    /// Whether workers run in the sandbox (SECURITY.md, "The sandbox"): a PID namespace of their
+    /// own, then, once the plugins are loaded, read-only access to the plugins, the system's
+    /// libraries and the document's root, no network, and no new processes, programs or sockets.
+    /// On by default; `cellkit render --sandbox off` turns it off. What the kernel cannot apply
+    /// is said in the warnings.
+    public var sandbox = true
     /// The program a worker runs: this program, by default (`/proc/self/exe`).
     public var executable = "/proc/self/exe"
     /// A worker's arguments after its name and `--cellkit-render-worker`, for programs that want
@@ -209,6 +215,8 @@ public struct DocumentRender: Sendable {
         var rows: [Int]?  // first, last
         /// A window of `cellkit browse`: the worker stays alive for the next (Browse/).
         var browse: BrowseRequest?
+        /// Whether the worker closes the sandbox around its plugins.
+        var sandbox = true
     }
 
     var job: Job {
@@ -216,7 +224,7 @@ public struct DocumentRender: Sendable {
             documentPath: documentPath, root: root, searchPath: discovery.searchPath,
             allowUnsafePermissions: discovery.allowUnsafePermissions, useCache: discovery.useCache,
             cacheFolder: discovery.cacheFolder, format: format, ascii: ascii, colorDepth: colorDepth, width: width,
-            selected: selected, rows: rows.map { [$0.first, $0.last] })
+            selected: selected, rows: rows.map { [$0.first, $0.last] }, sandbox: sandbox)
     }
 
     init(_ job: Job) {
@@ -227,6 +235,7 @@ public struct DocumentRender: Sendable {
                 useCache: job.useCache, cacheFolder: job.cacheFolder),
             format: job.format)
         (ascii, colorDepth, width, selected) = (job.ascii, job.colorDepth, job.width, job.selected)
+        sandbox = job.sandbox
         if let rows = job.rows, rows.count == 2 { self.rows = RowWindow(first: rows[0], last: rows[1]) }
     }
 
@@ -264,6 +273,14 @@ public struct DocumentRender: Sendable {
         }
     }
 
+    /// What of the sandbox could not be applied, then each plugin hook's refused acts (once per
+    /// hook, cell type and act), one a line.
+    package static func sandboxWarnings() -> [String] {
+        var seen = Set<String>()
+        let refused = Sandbox.takeRefusals().filter { seen.insert($0.maker + "\u{0}" + $0.act).inserted }
+        return Sandbox.unapplied + refused.map(\.line)
+    }
+
     /// A context's warnings, then its failed host calls, one a line.
     package static func warnings(_ context: CellContext) -> [String] {
         context.warnings + context.failedHostCalls.map(\.description)
@@ -274,7 +291,7 @@ public struct DocumentRender: Sendable {
     /// placeholders. Returns the exit status: 0 when the table is complete, 1 when it failed (an
     /// error after attaching is sent to the supervisor, one before it goes to standard error).
     static func work(_ plan: WorkerPlan, document: TableDocument?) -> Int32 {
-        WorkerRole.enter(supervisor: plan.supervisor)
+        WorkerRole.enter(supervisor: plan.supervisor, sandboxed: plan.job.sandbox)
         do {
             try render(plan, document: document)
             return 0
@@ -313,6 +330,11 @@ public struct DocumentRender: Sendable {
                 return badPlugins.contains(path) || badFiles.contains(PathText.lastComponent(of: path))
             }
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
+            if plan.job.sandbox {  // the plugins the document names are loaded: closed from here on
+                let plugins = catalog.plugins.map(\.path)
+                let folders = plugins.map { PathText.folder(of: $0) } + settings.discovery.searchPath.entries.map(\.path)
+                Sandbox.close(readable: Sandbox.readable(adding: [document.root] + plugins + folders))
+            }
             source.readsAhead = plan.readsAhead
             let context = CellContext(stylesheet: document.stylesheet)
             let renderer = try settings.makeRenderer(document, registry: registry, context: context)
@@ -329,12 +351,14 @@ public struct DocumentRender: Sendable {
                 return "⚠ \(file) faulted: this \(name) row is not drawn"
             }
             if let request = plan.job.browse {
-                return try BrowseService.serve(request, worker, renderer, source, plan: plan) { warnings(context) }
+                return try BrowseService.serve(request, worker, renderer, source, plan: plan) {
+                    warnings(context) + sandboxWarnings()
+                }
             }
             try draw(
                 renderer, source, format: settings.format, ascii: settings.ascii, colorDepth: settings.colorDepth,
                 to: worker.out)
-            try worker.finish(warnings: warnings(context))
+            try worker.finish(warnings: warnings(context) + sandboxWarnings())
         } catch {
             try? worker.out.flush()  // as the render in one process does: the rows drawn so far
             worker.fail(error)

@@ -72,7 +72,7 @@ final class IsolationWorker {
         }
         sender = ChunkSink(
             region: region, frames: FrameSender(channel: messages, key: plan.key), acks: acks,
-            supervisor: plan.supervisor)
+            supervisor: WorkerRole.expectedParent)
         // Handed over 4 MiB at a time: the worker waits while the supervisor writes a chunk out, and
         // at 256 KiB a chunk those waits cost a plain 1,000,000-row table a sixth of its time.
         out = OutputBuffer(sender, storage: region.output, capacity: SharedRegion.outputCapacity, flushAt: 4 << 20)

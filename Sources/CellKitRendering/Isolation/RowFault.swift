@@ -72,6 +72,8 @@ package struct RowFault: Sendable, Codable, Equatable {
             timeoutSeconds = Double(tenths) / 10
         case .channel:
             self.outcome = "channel"
+        case .refused:
+            self.outcome = "refused"
         }
     }
 

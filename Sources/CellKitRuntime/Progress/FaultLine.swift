@@ -15,6 +15,9 @@ package enum FaultOutcome: Sendable, Equatable {
     /// The worker's channel to its supervisor was closed, replaced or written to by another
     /// hand (a plugin): what was wrong.
     case channel(String)
+    /// The sandbox refused a system call: what it would have done ("start a process (fork)").
+    /// The worker goes on; the call failed with EPERM.
+    case refused(String)
 }
 
 /// A line such as `libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 1.1`.
@@ -80,6 +83,10 @@ package enum FaultLine {
         case .channel:
             line.add(
                 "broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own)")
+        case .refused(let act):
+            line.add("tried to ")
+            for byte in act.utf8 { line.add(byte: byte >= 0x20 && byte < 0x7F ? byte : UInt8(ascii: "?")) }
+            line.add(": refused by the sandbox")
         case .timeout(let tenths):
             line.add("did not return within ")
             line.add(tenths / 10)
