@@ -102,6 +102,9 @@ package struct FrameDecoder: Sendable {
     /// A decoder for frames tagged with `key`, numbered from 1.
     package init(key: UInt64) { self.key = key }
 
+    /// Bytes of a frame that has begun but not ended (0: none pending).
+    package var partialBytes: Int { pending.count - start }
+
     /// Bytes that arrived; frames are taken out by `nextFrame()`.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if start > 0, start >= pending.count / 2 {

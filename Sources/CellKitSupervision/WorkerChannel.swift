@@ -47,6 +47,12 @@ package struct WorkerChannel: Sendable {
         return fstat(fd, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
+    /// Bytes written to the pipe and not read yet (FIONREAD), or 0 when that cannot be told.
+    package func pendingBytes() -> Int32 {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? count : 0
+    }
+
     /// Writes all of `bytes`; ends the worker with `WorkerExit.channelBroken` if the channel is gone.
     package func write(_ bytes: [UInt8]) {
         guard check() else { _exit(WorkerExit.channelBroken) }

@@ -61,8 +61,9 @@ enum BrowseService {
             let reply = BrowseReply(
                 spans: spans.map { [$0.row, $0.start, $0.end] }, warnings: warnings(), made: stats.created,
                 reused: stats.reused)
+            worker.sender.announce()
             worker.sender.send(Frame(kind: RenderFrame.done.rawValue, payload: Array(try JSONEncoder().encode(reply))))
-            guard worker.sender.acks.readByte(supervisor: WorkerRole.expectedParent) else { return }
+            guard worker.sender.awaitAcknowledgement() else { return }
             let header = worker.region.bytes(count: 4)
             let length = Int(header[0]) | Int(header[1]) << 8 | Int(header[2]) << 16 | Int(header[3]) << 24
             guard length > 0, length < 1 << 16 else {

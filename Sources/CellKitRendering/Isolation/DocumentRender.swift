@@ -175,26 +175,38 @@ public struct DocumentRender: Sendable {
     /// (status 0 when the table is complete, 1 when it failed: the parent learns why); in any
     /// other process, returns at once. Call it first thing in `main`, before parsing arguments or
     /// loading plugins: `run(to:report:)` starts this program again as its worker. A process is a
-    /// worker only when its first argument is `--cellkit-render-worker`, its environment holds the
-    /// job and it inherited the supervisor's shared memory: the environment variable alone, set in
-    /// a shell, makes no worker. A worker dies with its supervisor, in a process group of its own.
+    /// worker only when its first argument is `--cellkit-render-worker` and it inherited the
+    /// supervisor's shared memory and its job (in memory files, never in the environment, where a
+    /// plugin could read the job's key back). A worker dies with its supervisor.
     public static func runWorkerIfRequested() {
-        // A worker only when its supervisor made it one: the argument first, the plan in the
-        // environment, and the supervisor's shared memory inherited (an environment variable
-        // alone, set in a user's shell, makes no worker).
+        // A worker only when its supervisor made it one: the argument first, the supervisor's
+        // shared memory and the plan inherited.
         guard CommandLine.arguments.dropFirst().first == WorkerPlan.argument,
-            let value = getenv(WorkerPlan.environmentName),
-            WorkerRole.isSharedMemory(IsolationWorker.memoryFD, named: SharedRegion.name)
+            WorkerRole.isSharedMemory(IsolationWorker.memoryFD, named: SharedRegion.name),
+            WorkerRole.isSharedMemory(IsolationWorker.planFD, named: IsolationWorker.planName)
         else { return }
-        let text = String(cString: value)
-        unsetenv(WorkerPlan.environmentName)  // not passed on to what a plugin starts
+        let bytes = readAll(IsolationWorker.planFD)
+        close(IsolationWorker.planFD)
         do {
-            let plan = try JSONDecoder().decode(WorkerPlan.self, from: Data(text.utf8))
+            let plan = try JSONDecoder().decode(WorkerPlan.self, from: Data(bytes))
             exit(work(plan, document: nil))
         } catch {
             FileHandle.standardError.write(Data("render worker: \(TextSanitizer.visible("\(error)"))\n".utf8))
             exit(1)
         }
+    }
+
+    /// Every byte of `fd` from where it stands, up to 64 MiB.
+    private static func readAll(_ fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count < 64 << 20 {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += buffer[..<n]
+        }
+        return bytes
     }
 
     // MARK: Package

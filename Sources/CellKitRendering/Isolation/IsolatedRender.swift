@@ -15,12 +15,10 @@ import CellKitSupervision
 import Foundation
 
 /// How an isolated render should start its workers, and what it learned from the ones that faulted.
-/// An exec'd worker gets all of it, as JSON in the environment variable `environmentName`; it is a
-/// worker only with `argument` first on its command line and the supervisor's shared memory at
-/// `IsolationWorker.memoryFD` too.
+/// An exec'd worker gets all of it as JSON in a memory file at `IsolationWorker.planFD` (never in
+/// its environment, where a plugin could read the key back); it is a worker only with `argument`
+/// first on its command line and the supervisor's shared memory at `IsolationWorker.memoryFD` too.
 package struct WorkerPlan: Sendable, Codable {
-    /// The environment variable that carries the plan (`DocumentRender.runWorkerIfRequested()`).
-    package static let environmentName = "CELLKIT_RENDER_WORKER"
     /// The first argument of an exec'd render worker.
     package static let argument = "--cellkit-render-worker"
 
@@ -66,9 +64,9 @@ package struct WorkerPlan: Sendable, Codable {
         (self.executable, self.arguments, self.job, self.hookTimeout) = (executable, arguments, job, hookTimeout)
     }
 
-    /// The value of `environmentName` for the next worker.
-    var environmentValue: String {
-        get throws { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
+    /// The plan as the next exec'd worker reads it.
+    var encoded: [UInt8] {
+        get throws { Array(try JSONEncoder().encode(self)) }
     }
 }
 
@@ -201,15 +199,20 @@ package final class IsolatedRender {
         var closed: (at: Date, record: HookProgress.Header)?
         let tick = Int32(max(10, min(100, plan.hookTimeout * 100)))
         var descriptor = pollfd(fd: worker.messages, events: Int16(POLLIN), revents: 0)
+        var lastBytes = Date()
         while reading.fault == nil {
-            let ready = closed != nil ? 0 : poll(&descriptor, 1, ended ? 0 : tick)
+            // A worker that checks every hook is read only while it sends: a hook's stray bytes wait
+            // in the pipe for the worker's own check, which names that hook.
+            let holding = plan.checksChannels && region.record.pointee.sending == 0 && !ended
+            let ready = closed != nil ? 0 : poll(&descriptor, 1, ended ? 0 : holding ? 5 : tick)
             if ready < 0, errno == EINTR { continue }
-            if ready > 0 {
+            let hungUp = descriptor.revents & Int16(POLLHUP | POLLERR) != 0
+            if ready > 0, !holding || hungUp || region.record.pointee.sending != 0 {
                 guard try read(worker, into: &reading) else {  // every writer closed the channel
                     closed = (Date(), region.record.pointee)
                     continue
                 }
-                lastChange = Date()
+                (lastChange, lastBytes) = (Date(), Date())
                 if keepsWorker, reading.done, reading.fault == nil { return .completed }  // it waits for more
                 continue
             }
@@ -228,8 +231,15 @@ package final class IsolatedRender {
                 // and a flat 10 ms nap cost every render that much.
                 usleep(useconds_t(min(10_000, 50 + waited * 20_000)))
             }
-            // The supervisor's own clock: plugin code (or a worker that said it is done) that makes no
-            // progress within the hook timeout is stopped, whatever the worker does with its channel.
+            if ready > 0 { usleep(5_000) }  // held bytes: the worker's check ends it, or it sends
+            // The supervisor's own clock bounds every wait: plugin code (or a worker that said it is
+            // done) that makes no progress within the hook timeout is stopped, whatever the worker
+            // does with its channel; so is a frame begun and never ended, and a worker still waiting
+            // for an acknowledgement it was sent (another reader took it).
+            if let stall = stalled(worker, reading, since: lastBytes) {
+                reading.fault = stall
+                break
+            }
             let counter = region.record.pointee.counter
             if counter != lastCounter {
                 (lastCounter, lastChange) = (counter, Date())
@@ -252,6 +262,26 @@ package final class IsolatedRender {
         if let failed = reading.failed { return .failed(failed) }
         if status == .exit(WorkerExit.channelBroken) { return .died(.channel("its channel was closed or replaced")) }
         return .died(status)
+    }
+
+    /// Why the channel is stuck, if it is: a frame begun and not ended within the hook timeout, or
+    /// an acknowledgement sent that the worker still waits for after it.
+    private func stalled(_ worker: Worker, _ reading: Reading, since lastBytes: Date) -> String? {
+        let quiet = Date().timeIntervalSince(lastBytes)
+        if reading.decoder.partialBytes > 0, quiet >= plan.hookTimeout {
+            return "it began a message and did not end it within \(Self.seconds(plan.hookTimeout))"
+        }
+        let waiting = region.record.pointee.sending
+        if waiting > 0, waiting <= worker.acknowledgements, let sent = worker.lastAcknowledgement,
+            Date().timeIntervalSince(sent) >= plan.hookTimeout
+        {
+            return "its acknowledgement was taken by another reader"
+        }
+        return nil
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// Puts back where plugin code was (phase, hook, type, row) as `saved` says.
@@ -406,12 +436,23 @@ package final class IsolatedRender {
         let process: WorkerProcess
         let messages: Int32
         let acks: Int32
+        /// Acknowledgements sent, and when the last was.
+        private(set) var acknowledgements: Int64 = 0
+        private(set) var lastAcknowledgement: Date?
 
         init(plan: WorkerPlan, region: SharedRegion, forking allowed: Bool, document: TableDocument?) throws {
             let forking = allowed && ForkedWorker.mayFork(executable: plan.executable)
             var plan = plan
             if !forking, let bytes = document?.standardInputBytes { plan.documentBytes = region.leave(bytes) }
-            let planText = forking ? "" : try plan.environmentValue
+            var planFile: Int32 = -1
+            if !forking {
+                guard let file = SharedRegion.memoryFile(named: IsolationWorker.planName, holding: try plan.encoded)
+                else { throw Self.failure("memfd_create") }
+                planFile = fcntl(file, F_DUPFD_CLOEXEC, 10)  // above the targets, as the sources below
+                close(file)
+                guard planFile >= 0 else { throw Self.failure("dup") }
+            }
+            defer { if planFile >= 0 { close(planFile) } }
             var fromWorker: [Int32] = [0, 0], toWorker: [Int32] = [0, 0]
             guard pipe(&fromWorker) == 0 else { throw Self.failure("pipe") }
             guard pipe(&toWorker) == 0 else {
@@ -445,12 +486,13 @@ package final class IsolatedRender {
             } else {
                 started = WorkerProcess.spawn(
                     plan.executable, [WorkerPlan.argument] + plan.arguments,
-                    setting: ["SWIFT_BACKTRACE": "enable=no", WorkerPlan.environmentName: planText],
-                    keeping: IsolationWorker.ackFD + 1
+                    setting: ["SWIFT_BACKTRACE": "enable=no"],
+                    keeping: IsolationWorker.planFD + 1
                 ) { actions in
                     for (source, target) in zip(sources, targets) {
                         posix_spawn_file_actions_adddup2(&actions, source, target)
                     }
+                    posix_spawn_file_actions_adddup2(&actions, planFile, IsolationWorker.planFD)
                     posix_spawn_file_actions_adddup2(&actions, 2, 1)
                 }
             }
@@ -475,6 +517,8 @@ package final class IsolatedRender {
         /// If it has died, the write fails with EPIPE: SIGPIPE is blocked meanwhile and a pending one
         /// taken back, so the supervisor lives on.
         func acknowledge() {
+            acknowledgements += 1
+            lastAcknowledgement = Date()
             var pipeSignal = sigset_t(), previous = sigset_t()
             sigemptyset(&pipeSignal)
             sigaddset(&pipeSignal, SIGPIPE)

@@ -51,6 +51,8 @@ struct WorkerFailure: Codable {
 final class IsolationWorker {
     /// The descriptors an exec'd worker inherits: the shared memory, its messages, the acknowledgements.
     static let memoryFD: Int32 = 3, messageFD: Int32 = 4, ackFD: Int32 = 5
+    /// Where an exec'd worker finds its plan (a memory file named `planName`): read, then closed.
+    static let planFD: Int32 = 6, planName = "cellkit-plan"
 
     let region: SharedRegion
     let sender: ChunkSink
@@ -83,15 +85,18 @@ final class IsolationWorker {
 
     /// Ends the worker (`WorkerExit.channelBroken`) if a channel is no longer the supervisor's: run
     /// after every hook, while the progress record still names it, so the line names that hook.
+    /// A hook's stray bytes are still in the pipe here: the supervisor of a worker that checks
+    /// reads only while `HookProgress.Header.sending` says a frame is on its way.
     private static let checkChannels: @convention(c) () -> Void = {
         guard let (messages, acks) = IsolationWorker.checked.withLock({ $0 }) else { return }
-        if !messages.check() || !acks.check() { _exit(WorkerExit.channelBroken) }
+        if !messages.check() || !acks.check() || messages.pendingBytes() != 0 { _exit(WorkerExit.channelBroken) }
     }
 
     /// Hands over what is left in the buffer and tells the supervisor the table is complete,
     /// with this worker's warnings.
     func finish(warnings: [String]) throws {
         try out.flush()
+        sender.announce()
         sender.send(Frame(kind: RenderFrame.done.rawValue, payload: Array(warnings.joined(separator: "\n").utf8)))
     }
 
@@ -99,6 +104,7 @@ final class IsolationWorker {
     func fail(_ error: any Error) {
         let failure = WorkerFailure(error)
         let payload = (try? JSONEncoder().encode(failure)).map(Array.init) ?? Array(failure.message.utf8)
+        sender.announce()
         sender.send(Frame(kind: RenderFrame.failed.rawValue, payload: payload))
     }
 
@@ -115,11 +121,27 @@ final class IsolationWorker {
 
         func send(_ frame: Frame) { frames.send(frame) }
 
+        /// Frames sent so far (those announced).
+        private var announced: Int64 = 0
+
+        /// Marks a frame on its way (`HookProgress.Header.sending`) until the next acknowledgement.
+        func announce() {
+            announced += 1
+            region.record.pointee.sending = announced
+        }
+
+        /// Waits for the supervisor's acknowledgement; false if it went away.
+        func awaitAcknowledgement() -> Bool {
+            defer { region.record.pointee.sending = 0 }
+            return acks.readByte(supervisor: supervisor)
+        }
+
         func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
             guard bytes.count > 0 else { return }
             precondition(bytes.baseAddress == UnsafePointer(region.output), "a worker flushes its whole shared buffer")
+            announce()
             frames.send(Frame(kind: RenderFrame.chunk.rawValue, value: UInt64(bytes.count)))
-            guard acks.readByte(supervisor: supervisor) else {
+            guard awaitAcknowledgement() else {
                 throw OutputError(description: "the render's supervisor went away")
             }
             region.record.pointee.bytesDone = 0  // handed over: nothing of it is pending now

@@ -89,6 +89,27 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
         record.initialize(to: HookProgress.Header())
     }
 
+    /// A sealed-size memory file named `name` holding `bytes`, at offset 0, close-on-exec: how an
+    /// exec'd worker gets its plan (and key) without an environment variable, which a plugin could
+    /// read back from `/proc/self/environ`. Nil if it cannot be made.
+    static func memoryFile(named name: String, holding bytes: [UInt8]) -> Int32? {
+        guard let create = memfdCreate else { return nil }
+        let fd = create(name, 1)  // MFD_CLOEXEC
+        guard fd >= 0 else { return nil }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                close(fd)
+                return nil
+            }
+            written += n
+        }
+        lseek(fd, 0, SEEK_SET)
+        return fd
+    }
+
     /// `memfd_create`, looked up at run time (the C library's header hides it from Swift).
     private static let memfdCreate: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32)? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create") else { return nil }

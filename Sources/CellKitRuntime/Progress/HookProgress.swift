@@ -56,6 +56,11 @@ public enum HookProgress {
         /// Rows whose bytes the supervisor has acknowledged (written out): where a worker whose
         /// channel broke is resumed, its unsent output not trusted.
         package var rowsHandedOver: Int64 = 0
+        /// While the worker sends a frame and waits for its acknowledgement: how many it has sent
+        /// (from 1); 0 otherwise. The supervisor reads the channel only then when it checks every
+        /// hook (a hook's stray bytes stay in the pipe for the worker's own check to see), and
+        /// knows an acknowledgement was taken by another reader when the worker still waits.
+        package var sending: Int64 = 0
 
         /// A record of nothing: host code, no rows.
         package init() {}
