@@ -53,6 +53,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
+    @Option(help: SandboxMode.help)
+    var sandbox: SandboxMode = .on
+
     @OptionGroup var discovery: DiscoveryFlags
 
     func validate() throws {
@@ -71,7 +74,7 @@ struct CheckCommand: ParsableCommand {
             let table = table.map(SearchPath.absolute)
             let forward = discovery.pluginPaths.flatMap { ["--plugin-path", $0] }
             let unsafe = discovery.allowUnsafePermissions, noCache = discovery.noCache
-            let timeout = hookTimeout
+            let timeout = hookTimeout, mode = sandbox
             for type in types {
                 let name = type.identifier.name, path = plugin.path
                 let supervisor = CheckSupervisor(executable: "/proc/self/exe", hookTimeout: timeout) { from, excluded in
@@ -79,6 +82,7 @@ struct CheckCommand: ParsableCommand {
                         + (excluded.isEmpty ? [] : ["--exclude=" + excluded.map(String.init).joined(separator: ",")])
                         + (table.map { ["--table", $0] } ?? []) + forward
                         + (unsafe ? ["--allow-unsafe-permissions"] : []) + (noCache ? ["--no-cache"] : [])
+                        + (mode == .off ? ["--sandbox", "off"] : [])
                 }
                 report.cellTypes.append(supervisor.run(identifier: name))
             }
@@ -221,12 +225,12 @@ struct CheckWorkerCommand: ParsableCommand {
     @Option var from = 0
     @Option var exclude = ""
     @Option var table: String?
+    @Option var sandbox: SandboxMode = .on
     @OptionGroup var discovery: DiscoveryFlags
 
     func run() throws {
-        // Dies with its supervisor; a child a plugin forks ends after its hook; crashes placed by address.
-        let supervisor = ProcessInfo.processInfo.environment["CELLKIT_SUPERVISOR"].flatMap { Int32($0) }
-        WorkerRole.enter(supervisor: supervisor ?? getppid(), sandboxed: true)
+        // Dies with its supervisor, in the sandbox unless told not to; crashes placed by address.
+        WorkerRole.enter(supervisor: getppid(), sandboxed: sandbox == .on)
         // The plugin under check first, so that it provides the identifier even if another plugin offers it too.
         var search = SearchPath.standard(options: discovery.pluginPaths)
         search.entries.insert(.init(path: plugin, origin: .option), at: 0)
@@ -236,6 +240,7 @@ struct CheckWorkerCommand: ParsableCommand {
                 searchPath: search, allowUnsafePermissions: discovery.allowUnsafePermissions,
                 useCache: !discovery.noCache))
         worker.tablePath = table
+        worker.sandboxed = sandbox == .on
         worker.from = from
         worker.excluded = exclude.split(separator: ",").compactMap { Int($0) }
         throw ExitCode(worker.run())

@@ -141,10 +141,12 @@ package enum Sandbox {
     private static func collectNow() {
         var numbers = [Int](repeating: 0, count: 64)
         let count = Int(numbers.withUnsafeMutableBufferPointer { ck_process_take_refusals($0.baseAddress, 64) })
-        guard count > 0, let record = HookProgress.record else { return }
+        guard count > 0 else { return }
         let found = numbers.prefix(min(count, 64)).map { number in
             let act = String(cString: ck_sandbox_act(number))
-            let line = FaultLine.text(record, .refused(act))
+            let line =
+                HookProgress.record.map { FaultLine.text($0, .refused(act)) }
+                ?? "a plugin tried to \(act): refused by the sandbox"
             let maker = line.range(of: " tried to ").map { String(line[..<$0.lowerBound]) } ?? line
             return Refusal(act: act, maker: maker, line: line)
         }

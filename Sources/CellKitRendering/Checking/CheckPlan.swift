@@ -223,6 +223,8 @@ package struct CheckMessage: Codable, Sendable {
     package var output: Output?
     /// Symbols of the plugin that look like this type's hooks but are not (`NearMiss`).
     package var nearMisses: [String]?
+    /// Calls the sandbox refused during the step marked `hook` for `sample` (-1: while loading).
+    package var refused: Refused?
 
     /// Bytes a hook wrote to standard output.
     package struct Output: Codable, Sendable {
@@ -254,6 +256,16 @@ package struct CheckMessage: Codable, Sendable {
 
     /// An empty message, to set one field of.
     package init() {}
+
+    /// What the sandbox refused a step: "start a process (clone)", once each.
+    package struct Refused: Codable, Sendable {
+        /// The step's hook name, as marked.
+        package var hook: String
+        /// The sample it ran for.
+        package var sample: Int
+        /// The acts refused.
+        package var acts: [String]
+    }
 }
 
 /// The worker's frames (`Frame`, kind `mark` before each hook or routine step, payload
@@ -263,8 +275,10 @@ package enum CheckWire {
     package static let mark: UInt16 = 1
     /// The frame kind of a `CheckMessage`.
     package static let message: UInt16 = 2
-    /// The environment variable that hands the worker its frames' key (unset once read).
-    package static let keyVariable = "CELLKIT_CHECK_KEY"
+    /// The descriptor a worker finds its frames' key at: a memory file named `keyName` holding
+    /// the key in decimal, read and closed first thing (never an environment variable, which a
+    /// plugin could read back from `/proc/self/environ`).
+    package static let keyFD: Int32 = 4, keyName = "cellkit-check-key"
     /// The hook name of the step that loads the plugin (`cellkit_plugin_init`).
     package static let load = "load"
     /// The hook name of a routine step that runs init (on a new cell) and customize.

@@ -258,6 +258,19 @@ package struct CheckSupervisor {
                             "\(hook) wrote to standard output at \(row(output.sample) ?? "a row") (\(text)): in a render that is the table's stream; write to standard error, or not at all"
                     ), key: "stdout")
             }
+            if let refused = message.refused {
+                let hook = symbol(refused.hook)
+                let place = refused.sample < 0 ? "while loading" : "at \(row(refused.sample) ?? "a row")"
+                for act in refused.acts {
+                    find(
+                        CheckFinding(
+                            kind: "sandbox", hook: hook, row: refused.sample < 0 ? nil : row(refused.sample),
+                            message:
+                                "\(hook) tried to \(act) \(place): refused by the sandbox; a cell plugin must not "
+                                + "start processes, run programs or open sockets (see SECURITY.md)"),
+                        key: "sandbox \(act)")
+                }
+            }
             if let failure = message.failure { report.error = failure }
             if message.done == true { done = true }
         }
@@ -359,7 +372,13 @@ package struct CheckSupervisor {
             if ready <= 0 { continue }
             let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }  // the worker closed the pipe: it ended
+            if n <= 0 {  // every writer closed the pipe: the worker ends, or a plugin closed it and goes on
+                if !waitForEnd(worker, within: 0.5) {
+                    worker.kill()
+                    ending = .channel("nothing more: its channel was closed")
+                }
+                break
+            }
             buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
             do {
                 while let frame = try decoder.nextFrame() {
@@ -395,6 +414,16 @@ package struct CheckSupervisor {
         return (ending!, last)
     }
 
+    /// Whether `worker` ends within `seconds` (reaped then), by this process's clock.
+    private func waitForEnd(_ worker: WorkerProcess, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !worker.hasEnded() {
+            if Date() >= deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
     struct SpawnError: Error, CustomStringConvertible {
         let description: String
     }
@@ -403,11 +432,16 @@ package struct CheckSupervisor {
     /// blocked or ignored, the Swift runtime's crash backtracer off (a crash is a finding), in a
     /// process group of its own.
     private func spawn(_ arguments: [String], pipe: Int32, key: UInt64) throws -> WorkerProcess {
-        let environment = [
-            "SWIFT_BACKTRACE": "enable=no", "CELLKIT_SUPERVISOR": "\(getpid())", CheckWire.keyVariable: "\(key)",
-        ]
-        let started = WorkerProcess.spawn(executable, arguments, setting: environment, keeping: 4) { actions in
+        guard let made = SharedRegion.memoryFile(named: CheckWire.keyName, holding: Array("\(key)".utf8)) else {
+            throw SpawnError(description: "cannot hand the worker its key: \(String(cString: strerror(errno)))")
+        }
+        let keyFile = fcntl(made, F_DUPFD_CLOEXEC, 10)  // above the targets
+        close(made)
+        defer { close(keyFile) }
+        let environment = ["SWIFT_BACKTRACE": "enable=no"]
+        let started = WorkerProcess.spawn(executable, arguments, setting: environment, keeping: 5) { actions in
             posix_spawn_file_actions_adddup2(&actions, pipe, 3)
+            posix_spawn_file_actions_adddup2(&actions, keyFile, CheckWire.keyFD)
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)

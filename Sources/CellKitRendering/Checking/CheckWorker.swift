@@ -29,6 +29,8 @@ package struct CheckWorker {
     package var maxTableRows = 24
     /// Columns a cell gets.
     package var contentWidth = 58
+    /// Whether the worker closes the sandbox once the plugin and the table are loaded.
+    package var sandboxed = true
 
     /// A worker for `identifier` with plugins found by `options`.
     package init(identifier: String, options: DiscoveryOptions) {
@@ -85,6 +87,16 @@ package struct CheckWorker {
             }
         }
         samples += CheckSample.synthesized(section: section)
+        if sandboxed {  // the plugin and the table are loaded: closed as a render's worker is
+            let plugins = registry.catalog.plugins.map(\.path)
+            let folders = plugins.map { PathText.folder(of: $0) } + options.searchPath.entries.map(\.path)
+            Sandbox.close(readable: Sandbox.readable(adding: (document.map { [$0.root] } ?? []) + plugins + folders))
+            for note in Sandbox.unapplied {
+                var message = CheckMessage()
+                message.warnings = [note]
+                send(message)
+            }
+        }
         let context = CellContext(stylesheet: document?.stylesheet ?? Stylesheet(), recordingKeys: true)
         context.contentWidth = contentWidth
         let probe = HookProbe(type: type, context: context)
@@ -124,6 +136,7 @@ package struct CheckWorker {
                 return fail("\(error)")
             }
         }
+        sendRefusals()
         var done = CheckMessage()
         done.done = true
         send(done)
@@ -320,11 +333,24 @@ package struct CheckWorker {
 
     // MARK: The pipe
 
-    /// Says that `hook` is about to run for `sample` in `unit`.
+    /// Says that `hook` is about to run for `sample` in `unit` (after reporting what the sandbox
+    /// refused the step before).
     func mark(_ unit: Int, _ hook: String, sample: Int, place: String? = nil) {
+        sendRefusals()
         wire.lastMark = (hook, sample)
         let text = "\(unit) \(hook) \(sample)" + (place.map { " " + $0 } ?? "")
         wire.send(Frame(kind: CheckWire.mark, payload: Array(text.utf8)))
+    }
+
+    /// Reports the calls the sandbox refused since the last mark, as that step's.
+    func sendRefusals() {
+        guard sandboxed, let (hook, sample) = wire.lastMark else { return }
+        let acts = Sandbox.takeRefusals().map(\.act)
+        guard !acts.isEmpty else { return }
+        var seen = Set<String>()
+        var message = CheckMessage()
+        message.refused = .init(hook: hook, sample: sample, acts: acts.filter { seen.insert($0).inserted })
+        send(message)
     }
 
     /// Sends `message` as JSON.
@@ -355,13 +381,16 @@ package struct CheckWorker {
         var capture: Int32 = -1
         var lastMark: (String, Int)?
 
-        /// Takes over the parent's pipe at `fd` (moved high) with the key from the environment,
+        /// Takes over the parent's pipe at `fd` (moved high) with the key from `CheckWire.keyFD`,
         /// and puts a pipe of its own at standard output.
         func attach(_ fd: Int32) -> Bool {
-            guard let channel = WorkerChannel(adopting: fd), let text = getenv(CheckWire.keyVariable),
-                let key = UInt64(String(cString: text))
+            guard WorkerRole.isSharedMemory(CheckWire.keyFD, named: CheckWire.keyName),
+                let channel = WorkerChannel(adopting: fd)
             else { return false }
-            unsetenv(CheckWire.keyVariable)
+            var digits = [UInt8](repeating: 0, count: 32)
+            let n = digits.withUnsafeMutableBytes { read(CheckWire.keyFD, $0.baseAddress, $0.count) }
+            close(CheckWire.keyFD)
+            guard n > 0, let key = UInt64(String(decoding: digits[..<n], as: UTF8.self)) else { return false }
             sender = FrameSender(channel: channel, key: key)
             var ends: [Int32] = [0, 0]
             if pipe(&ends) == 0 {
