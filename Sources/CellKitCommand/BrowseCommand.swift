@@ -85,6 +85,7 @@ struct BrowseCommand: ParsableCommand {
                     + "use cellkit render to print a table, or --pick to choose a row in a pipeline")
         }
         let options = discovery.options
+        DiscoveryFlags.warnAboutRefusedPaths(options)  // before the view hides standard error
         if discovery.verbose { DiscoveryFlags.explain(options) }
         let table = try BrowseTable(
             path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout)
