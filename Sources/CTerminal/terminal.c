@@ -134,19 +134,45 @@ static void on_signal(int signal) {
     }
 }
 
+/* Installs on_signal for `signal` with `flags`. */
+static void install(int signal, int flags) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = flags;
+    sigaction(signal, &action, NULL);
+}
+
+/* Whether `signal` is ignored now (SIG_IGN: inherited from `nohup`, a shell's background job, or
+ * a parent that ignores SIGPIPE): it cannot end the process, so it is left ignored. */
+static int ignored(int signal) {
+    struct sigaction current;
+    return sigaction(signal, NULL, &current) == 0 && current.sa_handler == SIG_IGN;
+}
+
 void ck_term_install_handlers(int wakeup) {
     wakeup_fd = wakeup;
-    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGFPE,
-                                  SIGABRT, SIGWINCH, SIGCONT, SIGTSTP};
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
-        struct sigaction action;
-        memset(&action, 0, sizeof action);
-        action.sa_handler = on_signal;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = signals[i] == SIGWINCH || signals[i] == SIGCONT ? SA_RESTART : 0;
-        if (signals[i] == SIGSEGV || signals[i] == SIGBUS) action.sa_flags |= SA_NODEFER | SA_RESETHAND;
-        sigaction(signals[i], &action, NULL);
+    /* Every catchable signal whose default action ends the process (signal(7): Term), except
+     * those ignored on entry; the realtime signals end it too and are added below. */
+    static const int terminating[] = {SIGINT,  SIGTERM, SIGHUP,    SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU,
+                                      SIGXFSZ, SIGPIPE, SIGVTALRM, SIGPROF, SIGIO,   SIGPWR,  SIGSTKFLT};
+    for (size_t i = 0; i < sizeof terminating / sizeof terminating[0]; i++) {
+        if (!ignored(terminating[i])) install(terminating[i], 0);
     }
+    for (int signal = SIGRTMIN; signal <= SIGRTMAX; signal++) {
+        if (!ignored(signal)) install(signal, 0);
+    }
+    /* Crashes, whether raised by the processor or sent: always, whatever was there (the Swift
+     * runtime's backtracer), since the process dies by them. A fault may recur in the handler. */
+    static const int crashes[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++) {
+        int faults = crashes[i] == SIGSEGV || crashes[i] == SIGBUS;
+        install(crashes[i], faults ? SA_NODEFER | SA_RESETHAND : 0);
+    }
+    install(SIGWINCH, SA_RESTART);
+    install(SIGCONT, SA_RESTART);
+    install(SIGTSTP, 0);
 }
 
 int ck_term_take_signals(void) {

@@ -20,7 +20,8 @@ struct BrowseCommand: ParsableCommand {
             background: the view goes on, the status line counts the rows searched, Esc stops it); \
             Enter selects the row (shows its data); q or Esc quits. The mouse wheel scrolls. The view \
             follows the terminal's size; Ctrl-Z suspends it. The terminal is restored on q, on an \
-            error, on SIGINT, SIGTERM and SIGHUP, and if the process crashes.
+            error, on any signal that ends the process (SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGPIPE, \
+            SIGALRM and the rest), and if the process crashes.
 
             --pick: Enter prints the selected row's data as one line of JSON on standard output \
             and exits 0; q exits 1 and prints nothing. The view is drawn on /dev/tty, so \
@@ -87,6 +88,7 @@ struct BrowseCommand: ParsableCommand {
                     + "use cellkit render to print a table, or --pick to choose a row in a pipeline")
         }
         let options = discovery.options
+        DiscoveryFlags.warnAboutRefusedPaths(options)  // before the view hides standard error
         if discovery.verbose { DiscoveryFlags.explain(options) }
         let table = try BrowseTable(
             path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,

@@ -65,6 +65,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        DiscoveryFlags.warnAboutRefusedPaths(discovery.options)
         if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
         let (plugin, only) = try resolve()
         let types = plugin.cellTypes.filter { only == nil || $0.identifier.name == only }

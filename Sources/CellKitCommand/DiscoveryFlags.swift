@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import CellKit
+import CellKitRuntime
 import Foundation
 
 struct DiscoveryFlags: ParsableArguments {
@@ -50,6 +51,19 @@ struct DiscoveryFlags: ParsableArguments {
         }
         lines += catalog.rejections.map { "cellkit: skipped \($0.path): \($0.reason)" }
         FileHandle.standardError.write(Data((lines.map(\.terminalSafe).joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// Warns on standard error about each `--plugin-path` (or `CELLKIT_PLUGIN_PATH`) folder or file
+    /// that the permission check refuses, naming it and the `chmod` that fixes it: on every run,
+    /// whether or not a plugin of the same name is found elsewhere. Returns how many warnings.
+    @discardableResult
+    static func warnAboutRefusedPaths(_ options: DiscoveryOptions) -> Int {
+        let origins = Dictionary(options.searchPath.entries.map { ($0.path, $0.origin.rawValue) }) { first, _ in first }
+        return Output.printWarnings(
+            options.refusedNamedEntries.map { refused in
+                "\(origins[refused.path] ?? "--plugin-path") \(refused.path) is refused, so no plugin is loaded from it: "
+                    + refused.reason
+            })
     }
 
     /// The discovery options these flags' values give.

@@ -24,6 +24,7 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        DiscoveryFlags.warnAboutRefusedPaths(discovery.options)
         if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
         if let builtin = BuiltinType(target) {  // a built-in wins over a plugin's type of the same name
             if json { try Output.printJSON(builtin) } else { Output.print(builtin.lines) }

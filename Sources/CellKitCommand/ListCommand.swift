@@ -15,6 +15,7 @@ struct ListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        DiscoveryFlags.warnAboutRefusedPaths(discovery.options)
         if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
         // Near misses are diagnosed for list (and inspect) only; the registry cache keeps them.
         let catalog = Catalog(options: discovery.options, diagnosingNearMisses: true)

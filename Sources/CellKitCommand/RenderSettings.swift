@@ -91,6 +91,7 @@ struct RenderSettings: Equatable {
     /// `--output`; exits with `RenderCommand.faultedStatus` when a plugin faulted.
     func run() throws {
         _ = Output.printWarnings(optionWarnings)
+        let refused = DiscoveryFlags.warnAboutRefusedPaths(discoveryOptions)
         if verbose { DiscoveryFlags.explain(discoveryOptions) }
         let document = try TableDocument(contentsOf: table, root: root)
         // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
@@ -116,7 +117,7 @@ struct RenderSettings: Equatable {
         try file?.commit()
         let warned = Output.printWarnings(outcome.warnings)
         if outcome.faulted { throw ExitCode(RenderCommand.faultedStatus) }
-        try failIfStrict(warned: warned + noticed)
+        try failIfStrict(warned: warned + noticed + refused)
     }
 
     /// The width drawn: `--width`; else the document's, cut to the terminal's columns when text or

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import CellKit
+import CellKitRuntime
 import Foundation
 
 /// `cellkit sdk`: the plugin SDK (the header and its pkg-config file).
@@ -22,8 +23,10 @@ struct SDKInstallCommand: ParsableCommand {
             The header is the one this cellkit was built with. cellkit.pc gives the compiler flags \
             and, as the variable pluginsdir, the user plugin folder cellkit searches \
             ($XDG_DATA_HOME/cellkit/plugins, default ~/.local/share/cellkit/plugins). Each file is \
-            written to a temporary beside it and renamed into place, so a reader sees the old file \
-            or the new one, never half of one. Then:
+            written to a new temporary beside it and renamed into place, so a reader sees the old file \
+            or the new one, never half of one. Below the prefix no symbolic link is followed: a link \
+            in place of include/, lib/, their subfolders or a file written is refused (remove it and \
+            run again), and a file someone else put there is replaced, never written into. Then:
 
               export PKG_CONFIG_PATH=PREFIX/lib/pkgconfig   # unless PREFIX is /usr or /usr/local
               cc -shared -fPIC $(pkg-config --cflags cellkit) plugin.c -o libplugin.so
@@ -103,37 +106,113 @@ struct SDKInstaller {
                     "cannot install under \(prefix.terminalSafe): its \(bad == " " ? "space" : "'\(bad)'") would break "
                     + "the flags pkg-config gives; choose a --prefix without spaces, quotes, '$', '#' or '\\'")
         }
-        let header = includeDirectory + "/cellkit.h", pc = pkgconfigDirectory + "/cellkit.pc"
-        try write(EmbeddedHeader.text, to: header)
-        try write(pkgConfigFile, to: pc)
-        return [header, pc]
+        try write(EmbeddedHeader.text, under: ["include", "cellkit"], named: "cellkit.h")
+        try write(pkgConfigFile, under: ["lib", "pkgconfig"], named: "cellkit.pc")
+        return [includeDirectory + "/cellkit.h", pkgconfigDirectory + "/cellkit.pc"]
     }
 
-    /// Writes `text` to `path` atomically (a temporary beside it, renamed over it), making its folder.
-    private func write(_ text: String, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        try makeFolder(folder, for: path)
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw Failure(
-                description:
-                    "cannot write \(path.terminalSafe): it is a folder; move it away or choose another --prefix")
-        }
-        do {
-            let sink = try AtomicFileSink(path: path)
-            do {
-                try Array(text.utf8).withUnsafeBufferPointer { try sink.write($0) }
-                try sink.commit()
-            } catch {
-                sink.abort()
-                throw error
+    /// Writes `text` to `PREFIX/folders…/name` atomically, following no symbolic link below the
+    /// prefix: each folder is made or opened relative to its parent with `O_NOFOLLOW`, the text
+    /// goes to a fresh temporary made there with `O_CREAT | O_EXCL | O_NOFOLLOW`, and the temporary
+    /// is renamed over `name`. A link, hard link, FIFO or file planted at `name` is replaced, never
+    /// written into; a symbolic link found there or in place of a folder is refused.
+    private func write(_ text: String, under folders: [String], named name: String) throws {
+        let path = ([prefix] + folders + [name]).joined(separator: "/")
+        try makeFolder(prefix, for: path)
+        var folder = open(prefix, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw Failure(description: "cannot open \(prefix.terminalSafe): \(reason); \(fix)") }
+        defer { close(folder) }
+        var reached = prefix
+        for part in folders {
+            reached += "/" + part
+            guard mkdirat(folder, part, 0o755) == 0 || errno == EEXIST else {
+                throw Failure(description: "cannot create the folder \(reached.terminalSafe): \(reason); \(fix)")
             }
-        } catch {
-            throw Failure(description: "\(error); \(fix)")
+            let next = openat(folder, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard next >= 0 else {
+                if errno == ENOTDIR, !isLink(folder, part) {
+                    throw Failure(
+                        description:
+                            "cannot write \(path.terminalSafe): \(reached.terminalSafe) is a file, not a folder; "
+                            + "choose another --prefix or move that file away")
+                }
+                if errno == ELOOP || errno == ENOTDIR { throw planted(reached, writing: path) }
+                throw Failure(description: "cannot open the folder \(reached.terminalSafe): \(reason); \(fix)")
+            }
+            close(folder)
+            folder = next
+        }
+        var status = stat()
+        if fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 {
+            if status.st_mode & S_IFMT == S_IFLNK { throw planted(path, writing: path) }
+            if status.st_mode & S_IFMT == S_IFDIR {
+                throw Failure(
+                    description:
+                        "cannot write \(path.terminalSafe): it is a folder; move it away or choose another --prefix")
+            }
+        }
+        let (fd, temporary) = try createTemporary(in: folder, beside: name, path: path)
+        let directory = (path as NSString).deletingLastPathComponent
+        let slot = PendingTemporaries.add(directory + "/" + temporary)
+        defer { if let slot { PendingTemporaries.remove(slot) } }
+        var failure: String?
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count, failure == nil {
+            let n = bytes.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n > 0 {
+                written += n
+            } else if n < 0, errno != EINTR {
+                failure = "cannot write \(path.terminalSafe): \(reason)"
+            }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = "cannot write \(path.terminalSafe): \(reason)" }
+        close(fd)
+        if failure == nil, renameat(folder, temporary, folder, name) != 0 {
+            failure = "cannot write \(path.terminalSafe): \(reason)"
+        }
+        if let failure {
+            unlinkat(folder, temporary, 0)
+            throw Failure(description: "\(failure); \(fix)")
         }
     }
 
-    /// Makes `folder` and its parents (mode 0755 less the umask), or says which one cannot be made and why.
+    /// Makes a new `.NAME.XXXXXX` in `folder` for `name`, exclusively and without following a link
+    /// (mode 0644 less the umask); its descriptor and name.
+    private func createTemporary(in folder: Int32, beside name: String, path: String) throws -> (Int32, String) {
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        for _ in 0..<100 {
+            let temporary = "." + name + "." + String((0..<6).map { _ in letters.randomElement()! })
+            let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 { return (fd, temporary) }
+            guard errno == EEXIST else {
+                throw Failure(description: "cannot write \(path.terminalSafe): \(reason); \(fix)")
+            }
+        }
+        throw Failure(description: "cannot write \(path.terminalSafe): no free temporary name beside it; \(fix)")
+    }
+
+    /// Whether `name` in `folder` is a symbolic link.
+    private func isLink(_ folder: Int32, _ name: String) -> Bool {
+        var status = stat()
+        return fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// The refusal of a symbolic link at `link` (below the prefix), met while writing `path`.
+    private func planted(_ link: String, writing path: String) -> Failure {
+        Failure(
+            description:
+                "cannot write \(path.terminalSafe): \(link.terminalSafe) is a symbolic link, and sdk install follows "
+                + "none below the prefix (another user may have planted it to make cellkit overwrite the file it "
+                + "names); check where it points, remove it (rm \(link.terminalSafe)) and run sdk install again, "
+                + "or choose another --prefix")
+    }
+
+    /// The last error's text.
+    private var reason: String { String(cString: strerror(errno)) }
+
+    /// Makes `folder` (the prefix) and its parents (mode 0755 less the umask), or says which one
+    /// cannot be made and why. The prefix is the user's: links in it are followed.
     private func makeFolder(_ folder: String, for path: String) throws {
         var partial = ""
         for part in folder.split(separator: "/") {

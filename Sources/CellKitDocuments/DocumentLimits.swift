@@ -23,8 +23,12 @@ public enum DocumentLimits {
     public static let inlineRows = 50_000
     /// The most styles a stylesheet may define: 1,000.
     public static let styles = 1_000
-    /// The most stylesheets a document's stylesheets may include, over all `include:` lists: 64.
-    public static let stylesheetIncludes = 64
+    /// The most stylesheet files a document may read, those it lists (`stylesheet:`) and those they
+    /// include (`include:`) together: 256. A file read more than once counts each time it is read.
+    public static let stylesheetFiles = 256
+    /// The most stylesheet bytes a document may read, over every file `stylesheetFiles` counts
+    /// (each time it is read): 8 MiB.
+    public static let stylesheetBytes = 8 << 20
     /// The most images an asset catalog may name: 1,000.
     public static let images = 1_000
     /// The largest image file inlined into HTML: 1 MiB. A larger one draws the placeholder, with a warning.

@@ -181,12 +181,13 @@ public struct TableDocument: Sendable {
         }
         if let n = f["stylesheet"] {
             let root = folder
-            var sheets = StylesheetFile { (node, reader, from) throws(DocumentError) in
+            var sheets = StylesheetFile(document: path) { (node, reader, from) throws(DocumentError) in
                 try Self.readReferenced(node, reader, root: root, from: from)
             }
             for item in n.sequence ?? [n] {
+                try sheets.admit(item, reader)
                 let (file, bytes) = try readReferenced(item, reader)
-                try sheets.add(bytes, file, includedBy: nil)
+                try sheets.add(bytes, file, namedAt: (item, reader))
             }
             stylesheet = try sheets.flattened()
         }
@@ -319,17 +320,46 @@ struct StylesheetFile {
     typealias Read = (Node, NodeReader, String) throws(DocumentError) -> (ConfinedPath, [UInt8])
     private let read: Read
     private var raw: [String: Entry] = [:]
-    private var files = 0
+    /// The document whose stylesheets these are, as messages show it.
+    private let document: String
+    /// The stylesheet files read so far (listed and included, each time), and their bytes:
+    /// `DocumentLimits.stylesheetFiles` and `stylesheetBytes` bound them.
+    private var files = 0, bytes = 0
     private var chain: [ConfinedPath] = []  // the files being read, outermost first
     private var source: String?
 
-    /// A loader reading included files with `read`.
-    init(read: @escaping Read) { self.read = read }
+    /// A loader for the stylesheets of `document` (its path, for messages), reading included files
+    /// with `read`.
+    init(document: String, read: @escaping Read) { (self.document, self.read) = (document, read) }
 
-    /// Adds the stylesheet `bytes` read from `file`, its includes first; `includedBy` is the include
-    /// item that named it (nil for a file the document names).
-    mutating func add(_ bytes: [UInt8], _ file: ConfinedPath, includedBy: (Node, NodeReader)?) throws(DocumentError) {
-        try admit(file, includedBy)
+    /// Counts the file about to be read for the path at `node` (a `stylesheet:` item or an
+    /// `include:` item) against `DocumentLimits.stylesheetFiles`, before it is read.
+    mutating func admit(_ node: Node, _ reader: NodeReader) throws(DocumentError) {
+        files += 1
+        guard files <= DocumentLimits.stylesheetFiles else {
+            throw reader.error(
+                node,
+                "the stylesheets of \(document) (listed and included) are more than "
+                    + "\(DocumentLimits.stylesheetFiles) files (the limit, DocumentLimits.stylesheetFiles, counts a "
+                    + "file each time it is read); name each stylesheet once, or merge some")
+        }
+    }
+
+    /// Adds the stylesheet `bytes` read from `file`, its includes first; `namedAt` is the
+    /// `stylesheet:` or `include:` item that named it, already counted by `admit(_:_:)`.
+    mutating func add(_ bytes: [UInt8], _ file: ConfinedPath, namedAt: (node: Node, reader: NodeReader))
+        throws(DocumentError)
+    {
+        try refuseLoop(file, namedAt)
+        self.bytes += bytes.count
+        guard self.bytes <= DocumentLimits.stylesheetBytes else {
+            let limit = FileAccess.sizeText(DocumentLimits.stylesheetBytes)
+            throw namedAt.reader.error(
+                namedAt.node,
+                "the stylesheets of \(document) (listed and included) come to more than \(limit) "
+                    + "(the limit, DocumentLimits.stylesheetBytes, counts a file each time it is read); "
+                    + "name each stylesheet once, or make them smaller")
+        }
         chain.append(file)
         defer { chain.removeLast() }
         source = source ?? file.display
@@ -341,8 +371,9 @@ struct StylesheetFile {
         reader.quotes = true
         if let list = top["include"] {
             for item in list.sequence ?? [list] {
+                try admit(item, reader)
                 let (included, text) = try read(item, reader, PathText.folder(of: file.display))
-                try add(text, included, includedBy: (item, reader))
+                try add(text, included, namedAt: (item, reader))
             }
         }
         guard let stylesNode = top["styles"] else { return }
@@ -361,19 +392,15 @@ struct StylesheetFile {
         }
     }
 
-    /// Refuses a file that includes itself, or one past the depth or file-count limits.
-    private mutating func admit(_ file: ConfinedPath, _ includedBy: (Node, NodeReader)?) throws(DocumentError) {
-        guard let (node, reader) = includedBy else { return }
+    /// Refuses a file that includes itself (directly or through others), at the include naming it;
+    /// a file the document lists is outside every chain.
+    private func refuseLoop(_ file: ConfinedPath, _ includedBy: (node: Node, reader: NodeReader))
+        throws(DocumentError)
+    {
         if chain.contains(where: { $0.real == file.real }) {
             let loop = (chain.drop { $0.real != file.real } + [file]).map(\.display).joined(separator: " → ")
-            throw reader.error(node, "the stylesheet includes itself through \(loop); remove one include")
-        }
-        files += 1
-        guard files <= DocumentLimits.stylesheetIncludes else {
-            throw reader.error(
-                node,
-                "more than \(DocumentLimits.stylesheetIncludes) included stylesheets (the limit, DocumentLimits.stylesheetIncludes); merge some"
-            )
+            throw includedBy.reader.error(
+                includedBy.node, "the stylesheet includes itself through \(loop); remove one include")
         }
     }
 

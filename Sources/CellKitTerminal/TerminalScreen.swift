@@ -1,6 +1,6 @@
 // A full-screen terminal session on /dev/tty: the terminal's description from terminfo, raw
 // mode, the alternate screen, keys, resizes, and the terminal put back on every way out
-// (returning, an error, SIGINT/SIGTERM/SIGHUP/SIGQUIT, a crash; Ctrl-Z suspends and resumes).
+// (returning, an error, any signal that ends the process, a crash; Ctrl-Z suspends and resumes).
 
 import CTerminal
 import Glibc

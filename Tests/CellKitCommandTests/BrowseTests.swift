@@ -299,6 +299,37 @@ struct BrowseTests {
         #expect(!(try tmux.alternateScreen()))
     }
 
+    /// Every catchable signal that ends a process and that browse once died by without putting
+    /// the terminal back (the alternate screen, mouse and keypad modes left on, echo off), and the
+    /// realtime signals: each a signal(7) "Term" or "Core" action.
+    static let endingSignals: [Int32] = [
+        SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGPIPE, SIGVTALRM, SIGPROF, SIGTRAP, SIGSYS, SIGIO, SIGPWR,
+        SIGSTKFLT, __libc_current_sigrtmin() + 1, __libc_current_sigrtmax(),
+    ]
+
+    @Test(
+        "every catchable signal that ends browse restores the terminal: alternate screen, mouse, keypad off, echo on",
+        arguments: endingSignals)
+    func endingSignal(_ signal: Int32) throws {
+        let pidFile = try Fixtures.folder() + "/pid"
+        let inner = "sh -c 'echo $$ > \(pidFile); exec \(Fixtures.cellkit) browse \(Self.showcase)'"
+        let tmux = try Tmux(
+            "\(inner); echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}echo'; echo DONE; sleep 600")
+        try tmux.wait("the first screen") { Self.status($0).contains("row 1 of 11") }
+        let modes =
+            "#{alternate_on} #{mouse_any_flag} #{mouse_standard_flag} #{mouse_sgr_flag} #{keypad_flag} "
+            + "#{keypad_cursor_flag}"
+        // The view turned them on (screen's terminfo has kmous and smkx): what is checked is seen to change.
+        #expect(try tmux.run(["display-message", "-p", "-t", "main", modes]).hasPrefix("1 1 1 1 1 1"))
+        let pid = try #require(
+            Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, signal) == 0)
+        let lines = try tmux.wait("the exit") { $0.contains("EXIT=\(128 + signal)") && $0.contains("DONE") }
+        #expect(lines.contains("echo"), "echo is back on after signal \(signal): \(lines.joined(separator: "\n"))")
+        let after = try tmux.run(["display-message", "-p", "-t", "main", modes])
+        #expect(after.hasPrefix("0 0 0 0 0 0"), "alternate screen, mouse, keypad after signal \(signal): \(after)")
+    }
+
     @Test("Ctrl-Z restores the terminal and stops; continued, the view comes back; Ctrl-C quits")
     func suspend() throws {
         let pidFile = try Fixtures.folder() + "/pid"

@@ -146,6 +146,67 @@ struct LimitsTests {
                 ))
     }
 
+    /// A section for a document that only tests its stylesheets.
+    static let section = "sections:\n  - {cell: Default, rows: 1}\n"
+
+    @Test("a document's stylesheets, listed and included, share one byte budget: one listed again and again fails fast")
+    func stylesheetBytes() throws {
+        // Just under 1 MiB, nearly all comment: cheap to parse, dear to read again and again.
+        let sheet =
+            "styles:\n  big: {left: 1}\n"
+            + String(repeating: String(repeating: "#", count: 99) + "\n", count: DocumentLimits.fileBytes / 100 - 1)
+        #expect(sheet.utf8.count <= DocumentLimits.fileBytes)
+        let perFile = sheet.utf8.count, over = DocumentLimits.stylesheetBytes / perFile + 1
+        let message =
+            "the stylesheets of table.yaml (listed and included) come to more than 8 MiB (the limit, "
+            + "DocumentLimits.stylesheetBytes, counts a file each time it is read); name each stylesheet once, or make "
+            + "them smaller"
+        // Listed 40 times, one a line: refused at the first file past 8 MiB, at its line.
+        let block = "stylesheet:\n" + String(repeating: "  - s.yaml\n", count: 40) + Self.section
+        let refused = try quickly(.seconds(10)) { try failure(["table.yaml": block, "s.yaml": sheet]) }
+        // Required: before the fix this loaded (and 87,364 files below took hours).
+        try #require(refused == "table.yaml:\(over + 1):5: " + message)
+        // Listed 87,364 times (the most a 1 MiB document holds), it ran for hours: refused as fast.
+        let flow = "stylesheet: [" + Array(repeating: "s.yaml", count: 87_364).joined(separator: ", ") + "]\n"
+        let many = try quickly(.seconds(10)) {
+            try failure(["table.yaml": flow + Self.section, "s.yaml": sheet], name: "stylesheetBytesMany")
+        }
+        #expect(many == "table.yaml:1:\(14 + 8 * (over - 1)): " + message)
+        // An include counts as a listed file does: three listed, then six included by the fourth.
+        let included = try failure(
+            [
+                "table.yaml": "stylesheet: [s.yaml, s.yaml, s.yaml, b.yaml]\n" + Self.section, "s.yaml": sheet,
+                "b.yaml": "include: [s.yaml, s.yaml, s.yaml, s.yaml, s.yaml, s.yaml]\nstyles: {}\n",
+            ], name: "stylesheetBytesIncluded")
+        #expect(included.hasPrefix("b.yaml:1:") && included.hasSuffix(message), "\(included)")
+    }
+
+    @Test("a document's stylesheets, listed and included, share one file budget, counted before each is read")
+    func stylesheetFiles() throws {
+        let limit = DocumentLimits.stylesheetFiles
+        let listed = "stylesheet:\n" + String(repeating: "  - s.yaml\n", count: limit + 50) + Self.section
+        let message = try quickly(.seconds(10)) {
+            try failure(["table.yaml": listed, "s.yaml": "styles:\n  s: {left: 1}\n"])
+        }
+        #expect(
+            message
+                == "table.yaml:\(limit + 2):5: the stylesheets of table.yaml (listed and included) are more than 256 files (the limit, DocumentLimits.stylesheetFiles, counts a file each time it is read); name each stylesheet once, or merge some"
+        )
+        // 200 listed files, each including another twice: the include past the limit (the 257th file) is
+        // refused, naming the document.
+        let mixed = "stylesheet:\n" + String(repeating: "  - a.yaml\n", count: 200) + Self.section
+        let included = try failure([
+            "table.yaml": mixed, "a.yaml": "include: [b.yaml, b.yaml]\nstyles: {}\n", "b.yaml": "styles: {}\n",
+        ])
+        #expect(
+            included.hasPrefix(
+                "a.yaml:1:11: the stylesheets of table.yaml (listed and included) are more than 256 files"),
+            "\(included)")
+        // At the limit, it loads.
+        let most = "stylesheet:\n" + String(repeating: "  - s.yaml\n", count: limit) + Self.section
+        #expect(try failure(["table.yaml": most, "s.yaml": "styles:\n  s: {left: 1}\n"]) == "no error")
+    }
+
     @Test("CSV and JSON Lines files with CR-only line ends are read line by line")
     func crOnly() throws {
         let folder = try Render.write(

@@ -86,4 +86,46 @@ struct SDKInstallTests {
         #expect(
             !FileManager.default.fileExists(atPath: root + "/p/lib/pkgconfig/cellkit.pc"), "nothing more is written")
     }
+
+    @Test("sdk install follows no symbolic link planted below the prefix: refused, the file it names unchanged")
+    func plantedLinks() throws {
+        let root = try Fixtures.folder()
+        let manager = FileManager.default
+        let victim = root + "/victim", outside = root + "/outside"
+        try "the victim's own text\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        try manager.createDirectory(atPath: outside, withIntermediateDirectories: true)
+
+        // A link where the header goes, to a file outside the prefix.
+        let prefix = root + "/p"
+        try manager.createDirectory(atPath: prefix + "/include/cellkit", withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: prefix + "/include/cellkit/cellkit.h", withDestinationPath: victim)
+        var (status, text) = try command.cellkit(["sdk", "install", "--prefix", prefix])
+        #expect(status == 1, "\(text)")
+        let header = prefix + "/include/cellkit/cellkit.h"
+        #expect(text.contains("cannot write \(header): \(header) is a symbolic link"), "\(text)")
+        #expect(text.contains("rm \(prefix)/include/cellkit/cellkit.h"), "the message gives the fix: \(text)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "the victim's own text\n")
+        #expect(try manager.destinationOfSymbolicLink(atPath: prefix + "/include/cellkit/cellkit.h") == victim)
+        #expect(
+            try manager.contentsOfDirectory(atPath: prefix + "/include/cellkit") == ["cellkit.h"], "no temporary left")
+
+        // A link in place of a folder below the prefix: nothing is written where it points.
+        let second = root + "/q"
+        try manager.createDirectory(atPath: second, withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: second + "/lib", withDestinationPath: outside)
+        (status, text) = try command.cellkit(["sdk", "install", "--prefix", second])
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("\(second)/lib is a symbolic link"), "\(text)")
+        #expect(try manager.contentsOfDirectory(atPath: outside).isEmpty, "nothing written through the link")
+
+        // A hard link to a file outside, where cellkit.pc goes: replaced, never written into.
+        let third = root + "/r"
+        try manager.createDirectory(atPath: third + "/lib/pkgconfig", withIntermediateDirectories: true)
+        #expect(link(victim, third + "/lib/pkgconfig/cellkit.pc") == 0)
+        (status, text) = try command.cellkit(["sdk", "install", "--prefix", third])
+        #expect(status == 0, "\(text)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "the victim's own text\n")
+        let pc = try String(contentsOfFile: third + "/lib/pkgconfig/cellkit.pc", encoding: .utf8)
+        #expect(pc.contains("Name: CellKit"))
+    }
 }

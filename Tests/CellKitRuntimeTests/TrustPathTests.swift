@@ -149,4 +149,51 @@ struct TrustPathTests {
             problem.reason.contains(
                 "its sticky bit protects only entries owned by root or you, but '\(link)' is owned by uid 4242"))
     }
+
+    @Test("A refused --plugin-path folder or file warns with the chmod every time, though a copy is found elsewhere")
+    func refusedPluginPathWarns() throws {
+        let base = try Fixtures.folder()
+        let installed = base + "/data/cellkit/plugins", shared = base + "/shared", single = base + "/single"
+        for folder in [installed, shared, single] {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        }
+        try Fixtures.compileC(minimalPlugin("Echoed", name: "Old"), name: "echoed", in: installed)
+        try Fixtures.compileC(minimalPlugin("Echoed", name: "New"), name: "echoed", in: shared)
+        let file = try Fixtures.compileC(minimalPlugin("Echoed", name: "New"), name: "echoed", in: single)
+        chmod(shared, 0o775)
+        chmod(file, 0o664)
+        try "sections:\n  - {cell: Echoed, rows: 1}\n"
+            .write(toFile: base + "/t.yaml", atomically: true, encoding: .utf8)
+        let environment = [
+            "XDG_DATA_HOME": base + "/data", "XDG_CACHE_HOME": base + "/cache", "CELLKIT_PLUGIN_PATH": "",
+        ]
+        for given in [shared, file] {
+            let arguments: [[String]] = [
+                ["render", base + "/t.yaml", "--plugin-path", given],
+                ["render", base + "/t.yaml", "--plugin-path", given],  // the cache warm now
+                ["list", "--plugin-path", given],
+            ]
+            for command in arguments {
+                let run = try Fixtures.execute(Fixtures.cellkit, command, environment: environment)
+                #expect(run.status == 0, "\(command): \(run.errors)")
+                if command[0] == "render" { #expect(run.output.contains("Old"), "the installed copy draws the row") }
+                #expect(
+                    run.errors.contains("warning: --plugin-path \(given) is refused, so no plugin is loaded from it: "),
+                    "\(command): \(run.errors)")
+                #expect(run.errors.contains("chmod go-w '\(given)'"), "\(command): \(run.errors)")
+            }
+        }
+        // Allowed, or a folder that passes: no warning.
+        let allowed = try Fixtures.execute(
+            Fixtures.cellkit, ["render", base + "/t.yaml", "--plugin-path", shared, "--allow-unsafe-permissions"],
+            environment: environment)
+        #expect(allowed.status == 0 && !allowed.errors.contains("refused"), "\(allowed.errors)")
+        #expect(allowed.output.contains("New"))
+        chmod(shared, 0o755)
+        let fixed = try Fixtures.execute(
+            Fixtures.cellkit, ["render", base + "/t.yaml", "--plugin-path", shared], environment: environment)
+        #expect(fixed.status == 0 && fixed.errors.isEmpty, "\(fixed.errors)")
+        #expect(fixed.output.contains("New"))
+    }
 }

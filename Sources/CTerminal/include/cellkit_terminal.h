@@ -34,10 +34,12 @@ int ck_term_leave(void);
 /* Switches `fd` to raw mode again after ck_term_leave (after a suspension). */
 int ck_term_reenter(void);
 
-/* Installs handlers: SIGINT, SIGTERM, SIGHUP, SIGQUIT and the crash signals (SIGSEGV, SIGBUS,
- * SIGILL, SIGFPE, SIGABRT) restore the terminal then die by the same signal; SIGWINCH and
- * SIGCONT write one byte to `wakeup` (a pipe the view polls) and set the flags below;
- * SIGTSTP restores the terminal, then stops the process. */
+/* Installs handlers: every catchable signal that ends the process (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGPIPE, SIGVTALRM, SIGPROF, SIGIO,
+ * SIGPWR, SIGSTKFLT, the realtime signals; one ignored on entry stays ignored) and the crash
+ * signals (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS) restore the terminal then
+ * die by the same signal; SIGWINCH and SIGCONT write one byte to `wakeup` (a pipe the view polls)
+ * and set the flags below; SIGTSTP restores the terminal, then stops the process. */
 void ck_term_install_handlers(int wakeup);
 
 /* The signals seen since the last call, as bits: 1 for SIGWINCH, 2 for SIGCONT (resumed). */

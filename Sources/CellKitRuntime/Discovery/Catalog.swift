@@ -46,6 +46,28 @@ public struct DiscoveryOptions: Sendable {
     public var resolvedCacheFolder: String { cacheFolder ?? RegistryCache.defaultFolder() }
 }
 
+extension DiscoveryOptions {
+    /// Each search-path entry the user named (`--plugin-path`, a part of `CELLKIT_PLUGIN_PATH`),
+    /// folder or file, that the permission check refuses as a whole, with the reason and its fix
+    /// (the `chmod`): none with `allowUnsafePermissions`. Discovery records these among its
+    /// rejections too, but they matter even when another folder provides the same plugin (an older
+    /// copy then draws in silence), so the `cellkit` tool warns about each on every run. Worked out
+    /// by the same check discovery makes (`FileTrust`), a few `lstat`s an entry, no cache.
+    package var refusedNamedEntries: [Rejection] {
+        guard !allowUnsafePermissions else { return [] }
+        return searchPath.entries.compactMap { entry in
+            guard entry.origin == .option || entry.origin == .environment else { return nil }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: entry.path, isDirectory: &isFolder) else { return nil }
+            let problem =
+                isFolder.boolValue ? FileTrust.problem(forFolder: entry.path) : FileTrust.problem(forPlugin: entry.path)
+            guard let problem else { return nil }
+            let reason = problem.path == entry.path ? problem.reason : "\(problem.path): \(problem.reason)"
+            return Rejection(path: entry.path, reason: reason)
+        }
+    }
+}
+
 // MARK: - Results
 
 /// The plugin that provides an identifier.
