@@ -176,6 +176,17 @@ static uint64_t handled_fs(int abi) {
     return all;
 }
 
+static void add_rule(int ruleset, const char *path, uint64_t file_access, uint64_t folder_access) {
+    struct landlock_path_beneath_attr rule = {0};
+    rule.parent_fd = open(path, O_PATH | O_CLOEXEC);
+    if (rule.parent_fd < 0) return;
+    struct stat info;
+    int folder = fstat(rule.parent_fd, &info) == 0 && S_ISDIR(info.st_mode);
+    rule.allowed_access = folder ? folder_access : file_access;
+    syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+    close(rule.parent_fd);
+}
+
 int ck_sandbox_restrict_files(const char *const *paths, int count) {
     int abi = ck_sandbox_landlock_abi();
     if (abi < 1) {
@@ -195,16 +206,14 @@ int ck_sandbox_restrict_files(const char *const *paths, int count) {
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
     if (ruleset < 0) return -1;
     const uint64_t read_file = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE;
-    for (int i = 0; i < count; i++) {
-        struct landlock_path_beneath_attr rule = {0};
-        rule.parent_fd = open(paths[i], O_PATH | O_CLOEXEC);
-        if (rule.parent_fd < 0) continue;
-        struct stat info;
-        int folder = fstat(rule.parent_fd, &info) == 0 && S_ISDIR(info.st_mode);
-        rule.allowed_access = folder ? read_file | LANDLOCK_ACCESS_FS_READ_DIR : read_file;
-        syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
-        close(rule.parent_fd);
-    }
+    for (int i = 0; i < count; i++) add_rule(ruleset, paths[i], read_file, read_file | LANDLOCK_ACCESS_FS_READ_DIR);
+    /* The process's own /proc folder (opened through /proc/self: no other process's), and the
+     * devices every program may use; /dev/null may be written. */
+    add_rule(ruleset, "/proc/self", 0, LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR);
+    add_rule(ruleset, "/dev/urandom", LANDLOCK_ACCESS_FS_READ_FILE, 0);
+    add_rule(ruleset, "/dev/random", LANDLOCK_ACCESS_FS_READ_FILE, 0);
+    add_rule(ruleset, "/dev/zero", LANDLOCK_ACCESS_FS_READ_FILE, 0);
+    add_rule(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, 0);
     int failed = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || syscall(SYS_landlock_restrict_self, ruleset, 0) != 0;
     int saved = errno;
     close(ruleset);
@@ -216,25 +225,26 @@ int ck_sandbox_restrict_files(const char *const *paths, int count) {
 
 /* Refused calls wait for this thread's answer (seccomp's user notification), which notes
  * them and makes them fail with EPERM. Not a SIGSYS handler: the C library's posix_spawn blocks
- * every signal around its clone, and a blocked SIGSYS ends the process. */
-static void *answer_refusals(void *descriptor) {
-    int fd = (int)(intptr_t)descriptor;
-    struct seccomp_notif *request;
-    struct seccomp_notif_resp *response;
-    if (seccomp_notify_alloc(&request, &response) != 0) return 0;
+ * every signal around its clone, and a blocked SIGSYS ends the process. The thread allocates
+ * nothing: a fork() waits for its answer holding the C library's malloc locks. */
+static int notify_fd = -1;
+static struct seccomp_notif *notify_request;
+static struct seccomp_notif_resp *notify_response;
+
+static void *answer_refusals(void *unused) {
+    (void)unused;
     for (;;) {
-        memset(request, 0, sizeof *request); /* the kernel refuses a request that is not zeroed */
-        int failed = seccomp_notify_receive(fd, request);
+        memset(notify_request, 0, sizeof *notify_request); /* the kernel refuses one not zeroed */
+        int failed = seccomp_notify_receive(notify_fd, notify_request);
         if (failed == -EINTR || failed == -ENOENT) continue;
         if (failed != 0) break;
-        ck_process_note_refusal(request->data.nr);
-        response->id = request->id;
-        response->val = 0;
-        response->error = -EPERM;
-        response->flags = 0;
-        seccomp_notify_respond(fd, response);
+        ck_process_note_refusal(notify_request->data.nr);
+        notify_response->id = notify_request->id;
+        notify_response->val = 0;
+        notify_response->error = -EPERM;
+        notify_response->flags = 0;
+        seccomp_notify_respond(notify_fd, notify_response);
     }
-    seccomp_notify_free(request, response);
     return 0;
 }
 
@@ -291,8 +301,13 @@ int ck_sandbox_filter_calls(void) {
     }
     /* every thread, a plugin's own started while it loaded too */
     seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    if (seccomp_notify_alloc(&notify_request, &notify_response) != 0) {
+        seccomp_release(filter);
+        errno = ENOMEM;
+        return -1;
+    }
     int result = seccomp_load(filter);
-    int fd = result == 0 ? seccomp_notify_fd(filter) : -1;
+    notify_fd = result == 0 ? seccomp_notify_fd(filter) : -1;
     seccomp_release(filter);
     if (result != 0) {
         errno = -result;
@@ -303,7 +318,7 @@ int ck_sandbox_filter_calls(void) {
     pthread_attr_init(&attributes);
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attributes, 64 * 1024);
-    int started = fd >= 0 ? pthread_create(&thread, &attributes, answer_refusals, (void *)(intptr_t)fd) : EBADF;
+    int started = notify_fd >= 0 ? pthread_create(&thread, &attributes, answer_refusals, 0) : EBADF;
     pthread_attr_destroy(&attributes);
     if (started != 0) _exit(1); /* refused calls would wait for an answer forever */
     return 0;

@@ -35,6 +35,10 @@ enum StartupBenchmark {
                 .init(executable: cellkit, arguments: ["render", table], environment: environment)
             ),
             (
+                "cellkit render (worker, --sandbox off)",
+                .init(executable: cellkit, arguments: ["render", table, "--sandbox", "off"], environment: environment)
+            ),
+            (
                 "cellkit render --no-isolation",
                 .init(executable: cellkit, arguments: ["render", table, "--no-isolation"], environment: environment)
             ),

@@ -3,6 +3,7 @@
 import ArgumentParser
 import CellKit
 import CellKitModel
+import CellKitSupervision
 import Foundation
 
 @main
@@ -34,6 +35,13 @@ struct CellKitCommand: ParsableCommand {
     static func main() {
         DocumentRender.runWorkerIfRequested()  // a render's worker (`cellkit render` starts them): renders, exits
         refuseInvalidUTF8Arguments()
+        if CommandLine.arguments.dropFirst() == ["--version"] {  // with what of the sandbox this machine applies
+            print(CellKitVersion.described)
+            let support = Sandbox.probe()
+            print(support.summary)
+            for missing in support.missing { print("sandbox: \(missing)") }
+            return
+        }
         if let settings = RenderArguments.settings(Array(CommandLine.arguments.dropFirst())) {
             do { try settings.run() } catch { failed(error) }
             return

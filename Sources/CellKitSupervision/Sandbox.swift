@@ -45,7 +45,9 @@ package enum Sandbox {
         /// One line for `cellkit --version`.
         package var summary: String {
             let landlock = landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock"
-            let parts = [pidNamespace ? "PID namespace" : "no PID namespace", landlock, seccomp ? "seccomp" : "no seccomp"]
+            let parts = [
+                pidNamespace ? "PID namespace" : "no PID namespace", landlock, seccomp ? "seccomp" : "no seccomp",
+            ]
             return "sandbox: " + parts.joined(separator: ", ")
         }
     }
@@ -103,7 +105,9 @@ package enum Sandbox {
     /// the system's library folders, and the folder of every object loaded now (a Swift plugin's
     /// runtime, the toolchain's libraries).
     package static func readable(adding paths: [String]) -> [String] {
-        let system = ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/usr/share/zoneinfo"]
+        let system = [
+            "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/usr/share/zoneinfo",
+        ]
         var folders = Set<String>()
         if let maps = fopen("/proc/self/maps", "r") {
             defer { fclose(maps) }

@@ -88,17 +88,18 @@ struct ProcessModelTests {
         #expect(Self.leftOver(folder, within: 2).isEmpty)
     }
 
-    @Test("a hook that forks and returns: check runs each unit once, in one worker, and ends")
+    @Test("a hook that forks and returns: check runs each unit once, in one worker, and FAILs it (the sandbox)")
     func forkInCheck() throws {
         let folder = try Fixtures.folder()
         try Fixtures.compileC(Self.forks, name: "forks", in: folder)
         let (ending, log) = try run(Self.contained(["check", folder + "/libforks.so"]), timeout: 120)
-        #expect(ending == .exited(0), "\(log)")
+        #expect(ending == .exited(1), "\(log)")
+        #expect(log.contains("tried to start a process (clone)"), "\(log)")
         let counts = log.split(separator: "\n").first { $0.contains("units run in") }
         let numbers = counts?.split(separator: " ").compactMap { Int($0) } ?? []
         #expect(numbers.count == 4 && numbers[1] == numbers[2] && numbers[1] > 0, "S samples; N of N units: \(log)")
         #expect(log.contains("run in 1 worker\n"), "\(log)")
-        #expect(log.components(separatedBy: "Clean:").count - 1 == 1, "one verdict: \(log)")
+        #expect(log.components(separatedBy: "Not clean:").count - 1 == 1, "one verdict: \(log)")
         #expect(Self.leftOver(folder, within: 2).isEmpty)
     }
 

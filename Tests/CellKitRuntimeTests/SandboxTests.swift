@@ -19,38 +19,38 @@ struct SandboxTests {
         ProcessModelTests.plugin(
             "probe(cell);",
             extra: """
-            #include <stdio.h>
-            #include <errno.h>
-            #include <sys/socket.h>
-            #include <sys/wait.h>
-            #include <netinet/in.h>
-            #include <arpa/inet.h>
-            static char result[512];
-            static void probe(ck_cell *cell) {
-                char *p = result;
-                int fd = open("\(secret)", O_RDONLY);
-                p += sprintf(p, "read=%s ", fd >= 0 ? "ALLOWED" : "refused");
-                if (fd >= 0) close(fd);
-                int s = socket(AF_INET, SOCK_STREAM, 0);
-                int reached = 0;
-                if (s >= 0) {
-                    struct sockaddr_in a = {0};
-                    a.sin_family = AF_INET; a.sin_port = htons(9); a.sin_addr.s_addr = htonl(0x7f000001);
-                    reached = connect(s, (void *)&a, sizeof a) == 0 || errno == ECONNREFUSED;
-                    close(s);
+                #include <stdio.h>
+                #include <errno.h>
+                #include <sys/socket.h>
+                #include <sys/wait.h>
+                #include <netinet/in.h>
+                #include <arpa/inet.h>
+                static char result[512];
+                static void probe(ck_cell *cell) {
+                    char *p = result;
+                    int fd = open("\(secret)", O_RDONLY);
+                    p += sprintf(p, "read=%s ", fd >= 0 ? "ALLOWED" : "refused");
+                    if (fd >= 0) close(fd);
+                    int s = socket(AF_INET, SOCK_STREAM, 0);
+                    int reached = 0;
+                    if (s >= 0) {
+                        struct sockaddr_in a = {0};
+                        a.sin_family = AF_INET; a.sin_port = htons(9); a.sin_addr.s_addr = htonl(0x7f000001);
+                        reached = connect(s, (void *)&a, sizeof a) == 0 || errno == ECONNREFUSED;
+                        close(s);
+                    }
+                    p += sprintf(p, "connect=%s ", reached ? "ALLOWED" : "refused");
+                    pid_t child = fork();
+                    if (child == 0) _exit(0);
+                    if (child > 0) waitpid(child, 0, 0);
+                    p += sprintf(p, "fork=%s ", child > 0 ? "ALLOWED" : "refused");
+                    p += sprintf(p, "system=%s ", system("true") == 0 ? "ALLOWED" : "refused");
+                    fd = open("\(written)", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                    p += sprintf(p, "write=%s", fd >= 0 ? "ALLOWED" : "refused");
+                    if (fd >= 0) close(fd);
+                    ck_set_text(ck_text_label(cell), result);
                 }
-                p += sprintf(p, "connect=%s ", reached ? "ALLOWED" : "refused");
-                pid_t child = fork();
-                if (child == 0) _exit(0);
-                if (child > 0) waitpid(child, 0, 0);
-                p += sprintf(p, "fork=%s ", child > 0 ? "ALLOWED" : "refused");
-                p += sprintf(p, "system=%s ", system("true") == 0 ? "ALLOWED" : "refused");
-                fd = open("\(written)", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-                p += sprintf(p, "write=%s", fd >= 0 ? "ALLOWED" : "refused");
-                if (fd >= 0) close(fd);
-                ck_set_text(ck_text_label(cell), result);
-            }
-            """)
+                """)
     }
 
     /// Folders for a probe: the document's, the plugin's, a secret outside both (readable by
@@ -80,8 +80,10 @@ struct SandboxTests {
             log.components(separatedBy: "read=refused connect=refused fork=refused system=refused write=refused")
                 .count - 1 == 2, "both rows, every act refused:\n\(log)")
         #expect(!FileManager.default.fileExists(atPath: written), "nothing written")
-        #expect(log.contains("libspy.so: customizeCellForFaulty tried to start a process (clone): refused by the sandbox"))
-        #expect(log.contains("libspy.so: customizeCellForFaulty tried to open a socket (socket): refused by the sandbox"))
+        #expect(
+            log.contains("libspy.so: customizeCellForFaulty tried to start a process (clone): refused by the sandbox"))
+        #expect(
+            log.contains("libspy.so: customizeCellForFaulty tried to open a socket (socket): refused by the sandbox"))
         #expect(ProcessModelTests.leftOver(doc, within: 2).isEmpty)
         // The same plugin with the sandbox turned off does all of it: the test can fail.
         let off = ProcessModelTests.contained([
@@ -132,7 +134,8 @@ struct SandboxTests {
         "helpers and daemons a plugin starts end with cellkit: SIGTERM or SIGKILL, nothing left after 2 s",
         arguments: [SIGTERM, SIGKILL])
     func nothingOutlives(signal: Int32) throws {
-        let folder = try Render.write(["t.yaml": "sections:\n  - cell: Faulty\n    rows: 2\n"], name: "outlive\(signal)")
+        let folder = try Render.write(
+            ["t.yaml": "sections:\n  - cell: Faulty\n    rows: 2\n"], name: "outlive\(signal)")
         try Fixtures.compileC(Self.spawner(marker: folder), name: "spawner", in: folder)
         let argv = ProcessModelTests.contained([
             "render", folder + "/t.yaml", "--plugin-path", folder, "--hook-timeout", "300",
@@ -231,9 +234,13 @@ struct SandboxTests {
                 ProcessModelTests.contained(["render", folder + "/t.yaml", "--plugin-path", folder]), timeout: 60)
             #expect(ending == .exited(3), "run \(run): \(log)")
             let faults = log.split(separator: "\n").filter { $0.contains("broke the worker's channel") }
-            #expect(faults.count == 1 && faults[0].hasPrefix("libstray.so: customizeCellForFaulty"), "run \(run): \(log)")
-            #expect(!log.contains("libFoobarCells.so faulted") && !log.contains("this Default row"), "run \(run): \(log)")
-            #expect(log.contains("First") && log.contains("Last") && log.contains("Row: 1") && log.contains("Row: 4"), "run \(run): \(log)")
+            #expect(
+                faults.count == 1 && faults[0].hasPrefix("libstray.so: customizeCellForFaulty"), "run \(run): \(log)")
+            #expect(
+                !log.contains("libFoobarCells.so faulted") && !log.contains("this Default row"), "run \(run): \(log)")
+            #expect(
+                log.contains("First") && log.contains("Last") && log.contains("Row: 1") && log.contains("Row: 4"),
+                "run \(run): \(log)")
             if !faults.isEmpty, faults.count != 1 { break }
         }
         #expect(ProcessModelTests.leftOver(folder, within: 2).isEmpty)

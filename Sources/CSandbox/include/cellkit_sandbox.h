@@ -23,8 +23,8 @@ int ck_sandbox_enter_pid_namespace(void);
 int ck_sandbox_landlock_abi(void);
 
 /* Restricts this process and its threads, for good, to reading (and mapping for execution) the
- * files and folders in `paths` (`count` of them; a path that does not exist is left out): no
- * writes anywhere, no TCP (ABI 4), no signals to processes outside the sandbox and no abstract
+ * files and folders in `paths` (`count` of them; a path that does not exist is left out), its
+ * own /proc/self, /dev/urandom, /dev/random and /dev/zero: no writes anywhere but /dev/null, no TCP (ABI 4), no signals to processes outside the sandbox and no abstract
  * Unix sockets (ABI 6). Returns the ABI applied (1 and up), or -1 with errno. Sets
  * no_new_privs. */
 int ck_sandbox_restrict_files(const char *const *paths, int count);

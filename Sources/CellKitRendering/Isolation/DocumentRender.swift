@@ -343,8 +343,13 @@ public struct DocumentRender: Sendable {
             }
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
             if plan.job.sandbox {  // the plugins the document names are loaded: closed from here on
+                // Their near misses diagnosed now, while the registry cache may still be written.
+                for name in source.resolvedNames.sorted() {
+                    if let type = try? registry.cellType(named: name) { _ = registry.nearMisses(for: type) }
+                }
                 let plugins = catalog.plugins.map(\.path)
-                let folders = plugins.map { PathText.folder(of: $0) } + settings.discovery.searchPath.entries.map(\.path)
+                let folders =
+                    plugins.map { PathText.folder(of: $0) } + settings.discovery.searchPath.entries.map(\.path)
                 Sandbox.close(readable: Sandbox.readable(adding: [document.root] + plugins + folders))
             }
             source.readsAhead = plan.readsAhead

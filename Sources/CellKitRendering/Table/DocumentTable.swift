@@ -91,7 +91,11 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         }
         if let name { HookProgress.resolving(name, section: section, row: row) }
         _ = try resolve(name, at: mark)
+        if let name { resolvedNames.insert(name) }
     }
+
+    /// The identifiers resolved (their plugins loaded) when the table was opened.
+    package private(set) var resolvedNames: Set<String> = []
 
     /// The cell type for `name` written at `mark`, or an error at that place.
     func resolve(_ name: String?, at mark: SourceMark) throws(DocumentError) -> CellType {
