@@ -84,7 +84,8 @@ struct BrowseCommand: ParsableCommand {
                     + "use cellkit render to print a table, or --pick to choose a row in a pipeline")
         }
         let options = discovery.options
-        if discovery.verbose { DiscoveryFlags.explain(options) }
+        // `--no-cache` rewrites the cache; the worker's discovery leaves it alone (explain's rewrites it).
+        if discovery.verbose { DiscoveryFlags.explain(options) } else if !noIsolation { Catalog.rebuildCache(options) }
         let table = try BrowseTable(
             path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout)
         let screen: TerminalScreen
