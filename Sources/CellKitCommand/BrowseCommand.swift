@@ -89,7 +89,8 @@ struct BrowseCommand: ParsableCommand {
         }
         let options = discovery.options
         DiscoveryFlags.warnAboutRefusedPaths(options)  // before the view hides standard error
-        if discovery.verbose { DiscoveryFlags.explain(options) }
+        // `--no-cache` rewrites the cache; the worker's discovery leaves it alone (explain's rewrites it).
+        if discovery.verbose { DiscoveryFlags.explain(options) } else if !noIsolation { Catalog.rebuildCache(options) }
         let table = try BrowseTable(
             path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,
             sandbox: sandbox == .on)

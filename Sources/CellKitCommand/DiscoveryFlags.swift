@@ -18,7 +18,7 @@ struct DiscoveryFlags: ParsableArguments {
 
     @Flag(
         help: ArgumentHelp(
-            "Read every plugin file again instead of using the registry cache ($XDG_CACHE_HOME/cellkit), and leave the cache as it is."
+            "Read every plugin file again instead of using the registry cache ($XDG_CACHE_HOME/cellkit), and rewrite the cache, if there is one, from what was read."
         ))
     var noCache = false
 
@@ -68,8 +68,10 @@ struct DiscoveryFlags: ParsableArguments {
 
     /// The discovery options these flags' values give.
     static func options(pluginPaths: [String], allowUnsafePermissions: Bool, noCache: Bool) -> DiscoveryOptions {
-        DiscoveryOptions(
+        var options = DiscoveryOptions(
             searchPath: .standard(options: pluginPaths), allowUnsafePermissions: allowUnsafePermissions,
             useCache: !noCache)
+        options.rebuildCache = noCache
+        return options
     }
 }

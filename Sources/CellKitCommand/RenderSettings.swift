@@ -92,7 +92,12 @@ struct RenderSettings: Equatable {
     func run() throws {
         _ = Output.printWarnings(optionWarnings)
         let refused = DiscoveryFlags.warnAboutRefusedPaths(discoveryOptions)
-        if verbose { DiscoveryFlags.explain(discoveryOptions) }
+        // `--no-cache` rewrites the cache; a worker's discovery leaves it alone (explain's rewrites it).
+        if verbose {
+            DiscoveryFlags.explain(discoveryOptions)
+        } else if !noIsolation {
+            Catalog.rebuildCache(discoveryOptions)
+        }
         let document = try TableDocument(contentsOf: table, root: root)
         // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
         let file = try output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }

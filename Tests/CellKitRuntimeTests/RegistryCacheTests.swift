@@ -185,7 +185,7 @@ struct RegistryCacheTests {
             // Every entry decoded through both readers (the one by hand, the JSON parser's), then discovery.
             _ = RegistryCache(folder: cache).entries
             let mutant = Fixtures.cachedCatalog(plugins, cache: cache)
-            // A mutation inside a record may still parse (a cache has no checksum); none may lose a file.
+            // Heads and records carry checksums, but whatever a mutation does, none may lose a file.
             #expect(mutant.plugins.count + mutant.rejections.count == cold.plugins.count + cold.rejections.count)
         }
     }
@@ -212,5 +212,89 @@ struct RegistryCacheTests {
         try "stale".write(toFile: sweptFolder + "/.registry.json.999999999.7", atomically: false, encoding: .utf8)
         RegistryCache.sweepStaleTemporaries(in: sweptFolder)
         #expect(try FileManager.default.contentsOfDirectory(atPath: sweptFolder).isEmpty, "a stale temporary is swept")
+    }
+
+    /// The line of the cache file `text` whose head is the entry of the file whose path ends with `suffix`.
+    func headRange(in bytes: [UInt8], of suffix: String) throws -> Range<Int> {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("[\"") && $0.contains(suffix + "\"") })
+        let start = text.utf8.distance(from: text.utf8.startIndex, to: line.startIndex)
+        return start..<start + line.utf8.count
+    }
+
+    @Test("every byte of a head changed in turn fails its checksum or its form: the same catalog, the cache rewritten")
+    func headChecksum() throws {
+        let (plugins, cache) = try Fixtures.cachedPlugins()
+        let cold = Fixtures.cachedCatalog(plugins, cache: cache)
+        let file = cache + "/registry.json"
+        let valid = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        let head = try headRange(in: valid, of: "libFoobarCells.so")
+        // The one byte that made every render of Foobar fail: its identifier in the head.
+        let identifier = try #require(
+            String(decoding: valid[head], as: UTF8.self).range(of: "Foobar\"")?.lowerBound.utf16Offset(
+                in: String(decoding: valid[head], as: UTF8.self)))
+        for at in [head.lowerBound + identifier + 5] + Array(head) {
+            var bytes = valid
+            bytes[at] = bytes[at] == UInt8(ascii: "r") ? UInt8(ascii: "z") : bytes[at] ^ 0x01
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+            let damaged = Fixtures.cachedCatalog(plugins, cache: cache)
+            #expect(try summary(damaged) == summary(cold), "byte \(at - head.lowerBound) of the head")
+            #expect(damaged.registrations.map(\.identifier) == cold.registrations.map(\.identifier))
+            for registration in cold.registrations {  // looked up by the identifiers the heads give
+                #expect(
+                    damaged.registration(for: registration.identifier)?.pluginIndex == registration.pluginIndex,
+                    "\(registration.identifier), byte \(at - head.lowerBound) of the head")
+            }
+            #expect(
+                Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 0,
+                "the cache was rewritten whole and valid (byte \(at - head.lowerBound))")
+        }
+    }
+
+    @Test("a head with one byte changed: list and render succeed, and --no-cache rewrites the cache valid")
+    func headChecksumCommands() throws {
+        let (plugins, cache) = try Fixtures.cachedPlugins()
+        try Fixtures.compileC(minimalPlugin("CachedThing", name: "Cached"), name: "cached", in: plugins)
+        let cacheHome = (cache as NSString).deletingLastPathComponent
+        let root = (cacheHome as NSString).deletingLastPathComponent
+        let document = root + "/table.yaml"
+        try "sections:\n  - rows:\n      - {cell: CachedThing}\n".write(
+            toFile: document, atomically: true, encoding: .utf8)
+        let file = cache + "/registry.json"
+        /// Runs `cellkit` with `arguments` and the test's cache; its status and output.
+        func run(_ arguments: [String]) throws -> (Int32, String) {
+            let output = root + "/out-\(UUID().uuidString).txt"
+            let process = try start(arguments, cacheHome: cacheHome, output: output)
+            process.waitUntilExit()
+            return (process.terminationStatus, try String(contentsOfFile: output, encoding: .utf8))
+        }
+        /// The cache file with the last letter of "CachedThing" changed in its head: the change of one byte.
+        func damage() throws {
+            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            let head = try headRange(in: bytes, of: "libcached.so")
+            let line = String(decoding: bytes[head], as: UTF8.self)
+            let at = try #require(line.range(of: "\"CachedThing\"")).upperBound.utf16Offset(in: line) - 2
+            #expect(bytes[head.lowerBound + at] == UInt8(ascii: "g"))
+            bytes[head.lowerBound + at] = UInt8(ascii: "h")
+            try Data(bytes).write(to: URL(fileURLWithPath: file))
+        }
+        let (first, firstText) = try run(["render", document, "--plugin-path", plugins])
+        #expect(first == 0 && firstText.contains("Cached"), "\(firstText)")
+        for arguments in [["render", document], ["list"], ["render", document, "--no-cache"]] {
+            try damage()
+            let (status, text) = try run(arguments + ["--plugin-path", plugins])
+            #expect(status == 0, "\(arguments): \(text)")
+            #expect(text.contains(arguments[0] == "list" ? "CachedThing" : "Cached"), "\(arguments): \(text)")
+            #expect(!text.contains("CachedThinh"), "\(arguments): \(text)")
+            let rewritten = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(rewritten.contains("\"CachedThing\"") && !rewritten.contains("CachedThinh"), "\(arguments)")
+            #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 0, "\(arguments): valid and whole")
+        }
+        try damage()
+        let (listed, listText) = try run(["list", "--no-cache", "--plugin-path", plugins])
+        #expect(listed == 0 && listText.contains("CachedThing"), "\(listText)")
+        let rebuilt = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(!rebuilt.contains("CachedThinh") && rebuilt.contains("\"CachedThing\""), "--no-cache rewrote it")
+        #expect(Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 0, "and it is valid")
     }
 }

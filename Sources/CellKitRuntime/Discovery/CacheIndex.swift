@@ -13,8 +13,8 @@ extension RegistryCache {
     /// The entries of a cache file, as byte offsets into its heads (read into memory) and into
     /// the file (for the records), in the order of their paths as written.
     struct Index {
-        /// One entry: its head `["path","key","kind","detail",length]` in `file.bytes`, and where
-        /// its record is in the file. Nothing else is read until the entry is asked for.
+        /// One entry: its head `["path","key","kind","detail","checksum",length]` in `file.bytes`,
+        /// and where its record is in the file. Nothing else is read until the entry is asked for.
         struct Span {
             /// Where the head starts and ends (without the comma that ends its line).
             var head: Int32, headEnd: Int32
@@ -33,7 +33,8 @@ extension RegistryCache {
         /// are known without reading them, and they must end where the file does. Nil for any other
         /// file. Only each line's end and its record's length are read here (a render looks up every
         /// plugin file, but a full check of 1,000 heads cost 550 instructions each); a head is
-        /// checked when it is looked up, a record when it is decoded. Heads out of order cost
+        /// checked (its checksum, then its fields) when it is looked up, a record when it is
+        /// decoded. Heads out of order cost
         /// lookups (a binary search may miss them: the file is read again), never a wrong answer.
         init?(_ file: CacheFile) {
             self.file = file
@@ -248,7 +249,8 @@ extension RegistryCache.Index {
     /// compares it with the key it wants (`FileKey.isWritten(at:)`), a decoding reads it.
     func head(at index: Int, pathCount: Int) -> RegistryCache.Head? {
         let span = spans[index], bytes = file.bytes, base = UnsafeRawPointer(bytes.baseAddress!)
-        let end = Int(span.lengthComma)
+        guard RegistryCache.isIntact(span, in: file) else { return nil }
+        let end = Int(span.lengthComma) - RegistryCache.headChecksumCount
         /// Whether `text` is at `i`, which then moves past it (`memcmp` calls cost more for these few bytes).
         @inline(__always)
         func take(_ text: StaticString, _ i: inout Int) -> Bool {
@@ -284,6 +286,23 @@ extension RegistryCache.Index {
     }
 }
 
+extension RegistryCache {
+    /// Whether the head of `span` in `file` holds the checksum of its other bytes (`headChecksum`),
+    /// written `,"<16 hexadecimal digits>"` just before the record's length. A head that does not
+    /// is not used: its entry is dropped, the file it names read again, and the cache rewritten.
+    static func isIntact(_ span: Index.Span, in file: CacheFile) -> Bool {
+        let bytes = file.bytes, comma = Int(span.lengthComma), start = comma - headChecksumCount
+        guard start > Int(span.head), bytes[start] == UInt8(ascii: ","), bytes[start + 1] == UInt8(ascii: "\""),
+            bytes[comma - 1] == UInt8(ascii: "\""),
+            let written = FileKey.hex16(UnsafeRawPointer(bytes.baseAddress! + start + 2))
+        else { return false }
+        let sum = headChecksum(
+            UnsafeBufferPointer(rebasing: bytes[Int(span.head)..<start]),
+            length: UnsafeBufferPointer(rebasing: bytes[comma..<Int(span.headEnd)]))
+        return written == sum
+    }
+}
+
 extension RegistryCache.Index.Span {
     /// Where the record is in the file.
     var record: Range<Int> { Int(tail)..<Int(tail) + Int(tailCount) }
@@ -291,15 +310,17 @@ extension RegistryCache.Index.Span {
 
 extension RegistryCache {
     /// Any entry, through the JSON parser: its head `[path, key, kind, identifiers or reason,
-    /// record length]` (checked now); a plugin's record, `[record, near misses]`, is checked when
-    /// it is decoded. `isLast`: the entry is the file's last, so its record's line ends the list.
+    /// checksum, record length]` (checked now, its checksum first); a plugin's record, `[record,
+    /// near misses, checksum]`, is checked when it is decoded. `isLast`: the entry is the file's
+    /// last, so its record's line ends the list.
     static func decodeEntry(_ span: Index.Span, isLast: Bool, in file: CacheFile) -> Entry? {
+        guard isIntact(span, in: file) else { return nil }
         let head = UnsafeBufferPointer(rebasing: file.bytes[Int(span.head)..<Int(span.headEnd)])
         var parser = JSONValueParser(head)
         let value = try? parser.parseDocument()
-        guard case .list(let parts)? = value, parts.count == 5, case .string(let path) = parts[0],
+        guard case .list(let parts)? = value, parts.count == 6, case .string(let path) = parts[0],
             case .string(let keyText) = parts[1], let key = FileKey(text: keyText), case .string(let kind) = parts[2],
-            case .string(let detail) = parts[3], CacheJSON.int(parts[4]) == Int(span.tailCount)
+            case .string(let detail) = parts[3], case .string = parts[4], CacheJSON.int(parts[5]) == Int(span.tailCount)
         else { return nil }
         switch kind {
         case "rejected": return Entry(path: path, key: key, content: .rejection(detail))

@@ -22,8 +22,13 @@ public struct DiscoveryOptions: Sendable {
     /// turns it off).
     public var useCache: Bool
     /// The registry cache's folder; nil: `$XDG_CACHE_HOME/cellkit` (default `~/.cache/cellkit`).
-    /// Used only when `useCache` is true.
+    /// Used only when `useCache` or `rebuildCache` is true.
     public var cacheFolder: String?
+    /// With `useCache` off: read no entry of the registry cache, but if a cache file is in
+    /// `cacheFolder`, write it anew from what this discovery read (its other entries go), so
+    /// that a damaged or doubtful cache is replaced; where there is none, none is made. Off by
+    /// default; the `cellkit` tool's `--no-cache` turns it on.
+    public var rebuildCache = false
     /// Read a large folder's `lstat`s on a helper thread as well (`StatAhead`); off only to
     /// measure what it saves (`cellkit-bench list`).
     package var statsAhead = true
@@ -186,6 +191,16 @@ public struct Catalog: Sendable {
         walk.identifierBytes.append(0)  // for strstr; identifiers hold no NUL
         (pathBytes, identifierBytes) = (walk.pathBytes, walk.identifierBytes)
         storage = Storage(Storage.State(cache: walk.cache, diagnoses: walk.diagnoses))
+    }
+
+    /// With `options.rebuildCache` and a registry cache file in its folder: discovers once, which
+    /// rewrites the cache from what was read. For a command whose discovery runs in a worker
+    /// (an isolated render or browse), whose options carry no `rebuildCache`; otherwise nothing.
+    package static func rebuildCache(_ options: DiscoveryOptions) {
+        guard options.rebuildCache, !options.useCache,
+            FileManager.default.fileExists(atPath: options.resolvedCacheFolder + "/" + RegistryCache.fileName)
+        else { return }
+        _ = Catalog(options: options)
     }
 
     /// The path of `f`.
@@ -420,7 +435,10 @@ extension Catalog {
             (allowUnsafe, self.diagnosing, statsAhead) = (
                 options.allowUnsafePermissions, diagnosing, options.statsAhead
             )
-            cache = options.useCache ? RegistryCache(folder: options.resolvedCacheFolder) : nil
+            cache =
+                options.useCache
+                ? RegistryCache(folder: options.resolvedCacheFolder)
+                : options.rebuildCache ? RegistryCache(rebuilding: options.resolvedCacheFolder) : nil
             if diagnosing { cache?.readRecords() }  // every plugin's near misses are looked at
         }
 

@@ -268,7 +268,7 @@ struct RegistryCache {
         #endif
         let abi = PluginFile.hostABI
         return
-            "cellkit-registry-cache 7; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
+            "cellkit-registry-cache 8; CellKit ABI \(abi.major).\(abi.minor); \(arch), \(MemoryLayout<Int>.size * 8)-bit; ELF limits \(ELFLimits.maxFileBytes)"
     }()
 
     /// The first line of a cache file of this format, whose heads are `heads` bytes long:
@@ -325,6 +325,15 @@ struct RegistryCache {
         }
         index = loaded
         marks = Array(repeating: .unvisited, count: loaded.count)
+    }
+
+    /// A cache in `folder` that reads no entry of its file and, when saved, replaces the file with
+    /// what was stored since (`DiscoveryOptions.rebuildCache`); nil if there is no file to replace.
+    init?(rebuilding folder: String) {
+        self.folder = SearchPath.absolute(folder)
+        var info = stat()
+        guard lstat(file, &info) == 0 else { return nil }
+        isDirty = true
     }
 
     /// The file's entries, or nil if it is missing, unsafe, too large, torn, or not of this format.
@@ -541,9 +550,19 @@ struct RegistryCache {
         isDirty = true
     }
 
-    /// The file's text: the first line, the heads (one a line, sorted by the bytes of their paths as written, escaped, each saying
-    /// how long its record is), the records in the same order (one a line; a record read from the
-    /// file and never decoded is copied as it was), `]}`. An entry whose record cannot be copied
+    /// The checksum of a head, written between its detail (`body` ends with it) and the length of
+    /// its record (`length`: `,<length>]`): `Hash64` of the two, the first seeding the second.
+    static func headChecksum(_ body: UnsafeBufferPointer<UInt8>, length: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        Hash64.of(length, seed: Hash64.of(body, seed: 0x6865_6164))
+    }
+
+    /// How many bytes a head's checksum takes: `,"`, 16 hexadecimal digits, `"`.
+    static let headChecksumCount = 19
+
+    /// The file's text: the first line, the heads (one a line, sorted by the bytes of their paths
+    /// as written, escaped, each with its checksum and saying how long its record is), the records
+    /// in the same order (one a line; a record read from the file and never decoded is copied as
+    /// it was), `]}`. An entry whose record cannot be copied
     /// (another version of the file replaced the one read) is left out: it is read again next time.
     func contents() -> [UInt8] {
         // In the order of the paths as written (escaped), which the index's binary search compares.
@@ -578,8 +597,12 @@ struct RegistryCache {
             case .listing(let names):
                 (kind, detail, record) = ("listing", CacheJSON.quoted(names), Array("[]".utf8))
             }
-            heads += Array("[\"".utf8) + written
-            heads += Array("\",\"\(entry.key.text)\",\"\(kind)\",\(detail),\(record.count)],\n".utf8)
+            let head = Array("[\"".utf8) + written + Array("\",\"\(entry.key.text)\",\"\(kind)\",\(detail)".utf8)
+            let length = Array(",\(record.count)]".utf8)
+            let sum = head.withUnsafeBufferPointer { head in
+                length.withUnsafeBufferPointer { Self.headChecksum(head, length: $0) }
+            }
+            heads += head + Array(",\"\(Hash64.hex(sum))\"".utf8) + length + [UInt8(ascii: ","), 0x0A]
             records.append(record)
         }
         var out = Array((Self.header(heads: heads.count) + "\n").utf8) + heads
