@@ -267,6 +267,10 @@ enum FuzzFrames {
         }
         let (read, error) = decode(stream, piece: piece)
         precondition(error == nil && read == frames, "frames sent are read back unchanged")
+        if stream.count > 1 {  // the same stream cut short: a frame begun, which the clock ends in time
+            let (_, cutError, partial) = decode(Array(stream.dropLast()), piece: piece, partial: true)
+            if cutError == nil { expectClock(partial: partial, seed: bytes) }
+        }
         let at = Int(bytes[1]) * 7 % stream.count
         stream[at] ^= bytes[0] | 1
         return decode(stream, piece: piece).error
@@ -274,17 +278,51 @@ enum FuzzFrames {
 
     /// Reads `stream` in pieces of `piece` bytes: the frames before the first refusal, and it.
     static func decode(_ stream: [UInt8], piece: Int) -> (frames: [Frame], error: FrameError?) {
+        let (frames, error, _) = decode(stream, piece: piece, partial: false)
+        return (frames, error)
+    }
+
+    /// `decode(_:piece:)`, with the bytes of a frame begun and not ended at the end; checks that
+    /// the decoder's count of them is what was fed and not taken, after every piece.
+    static func decode(_ stream: [UInt8], piece: Int, partial: Bool) -> ([Frame], FrameError?, Int) {
         var decoder = FrameDecoder(key: key)
         var frames: [Frame] = []
-        var start = 0
+        var start = 0, taken = 0
         while start < stream.count {
             let end = min(stream.count, start + piece)
             stream[start..<end].withUnsafeBytes { decoder.append($0) }
             start = end
             do {
-                while let frame = try decoder.nextFrame() { frames.append(frame) }
-            } catch { return (frames, error) }
+                while let frame = try decoder.nextFrame() {
+                    frames.append(frame)
+                    taken += Frame.headerSize + frame.payload.count
+                }
+            } catch { return (frames, error, decoder.partialBytes) }
+            precondition(decoder.partialBytes == start - taken, "the bytes waiting are those fed and not taken")
         }
-        return (frames, nil)
+        return (frames, nil, decoder.partialBytes)
+    }
+
+    /// The supervisor's clock over a stream that stopped `partial` bytes into a frame: no stall
+    /// before the limit, a stall from it on; and a stolen acknowledgement the same.
+    static func expectClock(partial: Int, seed: [UInt8]) {
+        precondition(partial > 0, "a stream cut short leaves a frame begun")
+        let clock = ChannelClock(limit: Double(seed[1] % 20 + 1) / 4)
+        let before = clock.limit * Double(seed[0]) / 256, after = clock.limit * (1 + Double(seed[0]) / 64)
+        precondition(
+            clock.stall(partialBytes: partial, quiet: before, waitingFor: 0, acknowledged: 0, sinceAcknowledged: nil)
+                == nil, "no stall before the limit")
+        precondition(
+            clock.stall(partialBytes: partial, quiet: after, waitingFor: 0, acknowledged: 0, sinceAcknowledged: nil)
+                != nil, "a stall at the limit")
+        let sent = Int64(seed.count % 7 + 1)
+        precondition(
+            clock.stall(
+                partialBytes: 0, quiet: after, waitingFor: sent, acknowledged: sent - 1, sinceAcknowledged: after)
+                == nil, "waiting for an acknowledgement not sent yet is no stall")
+        precondition(
+            clock.stall(partialBytes: 0, quiet: 0, waitingFor: sent, acknowledged: sent, sinceAcknowledged: after)
+                != nil,
+            "an acknowledgement sent and still waited for is a stall")
     }
 }

@@ -165,6 +165,9 @@ struct CheckCommand: ParsableCommand {
                     )
                 }
             }
+            if let seconds = type.tableReadSeconds {
+                lines.append("  --table read in \(String(format: "%.2f", seconds)) s (CellKit's time, not a hook's)")
+            }
             if !type.notes.isEmpty { lines += ["  notes:"] + type.notes.map { "    \($0)" } }
         }
         let findings = report.cellTypes.reduce(0) { $0 + $1.findings.count }

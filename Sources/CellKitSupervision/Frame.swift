@@ -140,3 +140,32 @@ package struct FrameDecoder: Sendable {
         return frame
     }
 }
+
+/// The supervisor's clock over a worker's channel: when a wait on the worker has lasted too long,
+/// whatever the worker does. Pure (times are given), so that the fuzz target drives it.
+package struct ChannelClock: Sendable, Equatable {
+    /// Seconds a wait may last: the hook timeout.
+    package var limit: Double
+
+    /// A clock that ends waits longer than `limit` seconds.
+    package init(limit: Double) { self.limit = limit }
+
+    /// Why the channel is stuck, or nil: a frame begun (`partialBytes` of it read) with nothing more
+    /// for `quiet` seconds; or the worker waiting for the acknowledgement of its frame `waitingFor`
+    /// (0: it waits for none) that was sent (`acknowledged` so far) `sinceAcknowledged` seconds ago.
+    package func stall(
+        partialBytes: Int, quiet: Double, waitingFor: Int64, acknowledged: Int64, sinceAcknowledged: Double?
+    ) -> String? {
+        if partialBytes > 0, quiet >= limit {
+            return "it began a message and did not end it within \(Self.seconds(limit))"
+        }
+        if waitingFor > 0, waitingFor <= acknowledged, let since = sinceAcknowledged, since >= limit {
+            return "its acknowledgement was taken by another reader"
+        }
+        return nil
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -35,6 +35,23 @@ struct CheckCommandTests {
             "the table's 3 Bar rows, the 9 built-in samples, 2 that vary the key Bar reads")
     }
 
+    @Test("check --table on a long table times the reading apart: no hook blamed for it, its seconds printed")
+    func longTable() throws {
+        let folder = try Render.write(
+            ["t.yaml": "sections:\n  - cell: Bar\n    rowsFrom: rows.jsonl\n"], name: "longtable")
+        var rows = ""
+        for n in 0..<20_000 { rows += #"{"title":"row \#(n)"}"# + "\n" }
+        try rows.write(toFile: folder + "/rows.jsonl", atomically: true, encoding: .utf8)
+        // A hook timeout far below the table's reading time (a pass over 20,000 rows, about 2 s in a debug build).
+        let (status, text) = try command.cellkit([
+            "check", "Bar", "--table", folder + "/t.yaml", "--hook-timeout", "0.2",
+        ])
+        #expect(!text.contains("cellkit_plugin_init"), "the table's time is not the plugin's loading:\n\(text)")
+        #expect(!text.contains("did not return"), "\(text)")
+        #expect(text.contains("--table read in "), "\(text)")
+        #expect(status == 0, "\(text)")
+    }
+
     @Test("a SIGSEGV in customize is a finding naming the hook and row; the parent goes on and exits 1")
     func crash() throws {
         let path = try plugin(

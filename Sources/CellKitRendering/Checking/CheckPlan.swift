@@ -225,6 +225,8 @@ package struct CheckMessage: Codable, Sendable {
     package var nearMisses: [String]?
     /// Calls the sandbox refused during the step marked `hook` for `sample` (-1: while loading).
     package var refused: Refused?
+    /// Seconds `--table` took to read (its rows of the type gathered), apart from any hook.
+    package var tableSeconds: Double?
 
     /// Bytes a hook wrote to standard output.
     package struct Output: Codable, Sendable {
@@ -281,6 +283,11 @@ package enum CheckWire {
     package static let keyFD: Int32 = 4, keyName = "cellkit-check-key"
     /// The hook name of the step that loads the plugin (`cellkit_plugin_init`).
     package static let load = "load"
+    /// The name of the step that reads `--table` (CellKit's own code, timed apart from the hooks).
+    package static let table = "table"
+    /// Seconds the table may take to read: it is CellKit's work, not a plugin's, so not the hook
+    /// timeout (a long data file takes its time).
+    package static let tableSeconds: Double = 600
     /// The hook name of a routine step that runs init (on a new cell) and customize.
     package static let dequeue = "dequeue"
     /// The hook name of a table row's step through the routine: init if no cell was free, customize.

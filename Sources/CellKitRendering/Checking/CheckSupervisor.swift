@@ -59,6 +59,8 @@ package struct CheckTypeReport: Codable, Sendable {
     package var workers = 0
     /// Why the type could not be checked (the table or the type cannot be used); nil when it was.
     package var error: String?
+    /// Seconds reading `--table` took, timed apart from the hooks; nil without a table.
+    package var tableReadSeconds: Double?
 }
 
 /// Runs the worker for one cell type and watches it.
@@ -182,6 +184,7 @@ package struct CheckSupervisor {
         func symbol(_ hook: String) -> String {
             switch hook {
             case CheckWire.load: "loading the plugin (cellkit_plugin_init)"
+            case CheckWire.table: "reading the table (--table)"
             case CheckWire.dequeue:
                 "\(HookKind.initCell.prefix)\(identifier)/\(HookKind.customizeCell.prefix)\(identifier) (the routine, new cell)"
             case CheckWire.routine:
@@ -271,6 +274,7 @@ package struct CheckSupervisor {
                         key: "sandbox \(act)")
                 }
             }
+            if let seconds = message.tableSeconds { report.tableReadSeconds = seconds }
             if let failure = message.failure { report.error = failure }
             if message.done == true { done = true }
         }
@@ -311,7 +315,8 @@ package struct CheckSupervisor {
                         "\(who) wrote to cellkit's channel to its worker\(place) (it sent \(what)): a plugin must not touch descriptors it did not open"
                 )
             case .timedOut:
-                let seconds = timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)"
+                let limit = last?.hook == CheckWire.table ? max(timeout, CheckWire.tableSeconds) : timeout
+                let seconds = limit == limit.rounded() ? "\(Int(limit))" : "\(limit)"
                 return CheckFinding(
                     kind: "timeout", hook: hook, row: last.flatMap { row($0.sample) },
                     message: "\(who) did not return within \(seconds) s\(place); its worker was killed")
@@ -390,7 +395,9 @@ package struct CheckSupervisor {
                             last = Mark(unit: unit, hook: String(parts[1]), sample: sample)
                         }
                         started = true
-                        deadline = Date().addingTimeInterval(hookTimeout)
+                        let table = parts[1] == CheckWire.table
+                        deadline = Date().addingTimeInterval(
+                            table ? max(hookTimeout, CheckWire.tableSeconds) : hookTimeout)
                     } else if let message = try? JSONDecoder().decode(CheckMessage.self, from: Data(frame.payload)) {
                         state.receive(message, report: &report)
                         if started { deadline = Date().addingTimeInterval(hookTimeout) }

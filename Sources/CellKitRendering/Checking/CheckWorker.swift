@@ -60,6 +60,13 @@ package struct CheckWorker {
         var document: TableDocument?
         var section = 0
         if let tablePath {
+            mark(-1, CheckWire.table, sample: -1)
+            let started = Date()
+            defer {
+                var message = CheckMessage()
+                message.tableSeconds = Date().timeIntervalSince(started)
+                send(message)
+            }
             do {
                 let doc = try TableDocument(contentsOf: tablePath)
                 let table = try DocumentTable(doc, registry: registry)

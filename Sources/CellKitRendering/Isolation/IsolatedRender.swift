@@ -264,24 +264,12 @@ package final class IsolatedRender {
         return .died(status)
     }
 
-    /// Why the channel is stuck, if it is: a frame begun and not ended within the hook timeout, or
-    /// an acknowledgement sent that the worker still waits for after it.
+    /// Why the channel is stuck, if it is (`ChannelClock`).
     private func stalled(_ worker: Worker, _ reading: Reading, since lastBytes: Date) -> String? {
-        let quiet = Date().timeIntervalSince(lastBytes)
-        if reading.decoder.partialBytes > 0, quiet >= plan.hookTimeout {
-            return "it began a message and did not end it within \(Self.seconds(plan.hookTimeout))"
-        }
-        let waiting = region.record.pointee.sending
-        if waiting > 0, waiting <= worker.acknowledgements, let sent = worker.lastAcknowledgement,
-            Date().timeIntervalSince(sent) >= plan.hookTimeout
-        {
-            return "its acknowledgement was taken by another reader"
-        }
-        return nil
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        ChannelClock(limit: plan.hookTimeout).stall(
+            partialBytes: reading.decoder.partialBytes, quiet: Date().timeIntervalSince(lastBytes),
+            waitingFor: region.record.pointee.sending, acknowledged: worker.acknowledgements,
+            sinceAcknowledged: worker.lastAcknowledgement.map { Date().timeIntervalSince($0) })
     }
 
     /// Puts back where plugin code was (phase, hook, type, row) as `saved` says.
