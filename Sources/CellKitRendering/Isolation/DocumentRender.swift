@@ -375,7 +375,7 @@ public struct DocumentRender: Sendable {
             try draw(
                 renderer, source, format: settings.format, ascii: settings.ascii, colorDepth: settings.colorDepth,
                 to: worker.out)
-            try worker.finish(warnings: warnings(context) + sandboxWarnings())
+            try worker.finish(rows: plan.resumeAt + renderer.rowsDrawn, warnings: warnings(context) + sandboxWarnings())
         } catch {
             try? worker.out.flush()  // as the render in one process does: the rows drawn so far
             worker.fail(error)

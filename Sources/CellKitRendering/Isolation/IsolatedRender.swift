@@ -330,6 +330,14 @@ package final class IsolatedRender {
             }
             worker.acknowledge()
         case .done:
+            if !keepsWorker, let expected = expectedRows {  // the supervisor's count, not the worker's word
+                let drawn = max(Int(region.record.pointee.rowsDone), plan.resumeAt)
+                guard frame.value == UInt64(expected), drawn == expected else {
+                    reading.fault =
+                        "it said the table was complete after \(min(drawn, Int(frame.value))) of its \(expected) rows"
+                    return
+                }
+            }
             reading.done = true
             if keepsWorker {
                 reply = frame.payload
@@ -340,6 +348,36 @@ package final class IsolatedRender {
         case .failed: reading.failed = Self.failure(frame.payload)
         case nil: reading.fault = "it sent a message of unknown kind \(frame.kind)"
         }
+    }
+
+    /// The rows of the job's window, counted here from the document (a data file's records
+    /// counted by a pass over its bytes), once: a worker's "done" is taken only after as many.
+    /// Nil for browse's windows, or when the document cannot be read here (the worker meets the
+    /// same error and says so).
+    private lazy var expectedRows: Int? = Self.countRows(plan.job, document)
+
+    static func countRows(_ job: DocumentRender.Job, _ document: TableDocument?) -> Int? {
+        guard job.browse == nil else { return nil }
+        let read =
+            document
+            ?? (job.documentPath == "-" ? nil : try? TableDocument(contentsOf: job.documentPath, root: job.root))
+        guard let read else { return nil }
+        let window = job.rows.map { RowWindow(first: $0[0], last: $0[1]) } ?? RowWindow()
+        var before = 0, total = 0
+        for section in read.sections {
+            let count: Int
+            switch section.rows {
+            case .inline(let rows): count = rows.count
+            case .count(let n): count = n
+            case .file(let file):
+                guard let n = try? RowStream.count(file) else { return nil }
+                count = n
+            }
+            let first = max(0, window.first - before), last = min(count - 1, window.last - before)
+            before += count
+            if first <= last { total += last - first + 1 }
+        }
+        return total
     }
 
     /// The error a `failed` frame carries: the document's own error when it is one.

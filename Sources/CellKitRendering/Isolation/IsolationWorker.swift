@@ -17,7 +17,8 @@ enum RenderFrame: UInt16 {
     /// `value` bytes at the start of the output buffer are ready; the worker waits for an
     /// acknowledgement before it writes there again.
     case chunk = 1
-    /// The table is complete (its last chunk sent); the payload is its warnings, one a line.
+    /// The table is complete (its last chunk sent); `value` is the rows of its window drawn (those a
+    /// worker before drew included), the payload its warnings, one a line.
     case done = 2
     /// The render failed; the payload is a `WorkerFailure` as JSON.
     case failed = 3
@@ -92,12 +93,15 @@ final class IsolationWorker {
         if !messages.check() || !acks.check() || messages.pendingBytes() != 0 { _exit(WorkerExit.channelBroken) }
     }
 
-    /// Hands over what is left in the buffer and tells the supervisor the table is complete,
-    /// with this worker's warnings.
-    func finish(warnings: [String]) throws {
+    /// Hands over what is left in the buffer and tells the supervisor the table is complete
+    /// (`rows` rows of its window), with this worker's warnings.
+    func finish(rows: Int, warnings: [String]) throws {
         try out.flush()
         sender.announce()
-        sender.send(Frame(kind: RenderFrame.done.rawValue, payload: Array(warnings.joined(separator: "\n").utf8)))
+        sender.send(
+            Frame(
+                kind: RenderFrame.done.rawValue, value: UInt64(rows),
+                payload: Array(warnings.joined(separator: "\n").utf8)))
     }
 
     /// Tells the supervisor the render failed, and why. Call it after flushing what was drawn.
