@@ -33,6 +33,13 @@ struct CellKitCommand: ParsableCommand {
     /// quote documents, data files and plugins) is made terminal-safe first, and an
     /// error found while running (not parsing) prints without the usage text.
     static func main() {
+        if let arguments = CheckWire.workerArguments() {  // a check's worker, started as a render's is
+            do {
+                var command = try parseAsRoot(arguments)
+                try command.run()
+            } catch { exit(withError: error) }
+            return
+        }
         DocumentRender.runWorkerIfRequested()  // a render's worker (`cellkit render` starts them): renders, exits
         refuseInvalidUTF8Arguments()
         if CommandLine.arguments.dropFirst() == ["--version"] {  // with what of the sandbox this machine applies

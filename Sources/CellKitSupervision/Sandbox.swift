@@ -83,8 +83,9 @@ package enum Sandbox {
 
     /// In a worker, once the plugins its job needs are loaded: restricts it to reading `readable`
     /// (files and folders) and installs the system-call filter. Refused calls are noted from now on
-    /// (`takeRefusals()`). What cannot be applied is noted (`notes`).
-    package static func close(readable: [String]) {
+    /// (`takeRefusals()`). What cannot be applied is noted (`notes`). `watchingOutput` (check):
+    /// writes to standard output go through and their first bytes are kept (`takeOutput()`).
+    package static func close(readable: [String], watchingOutput: Bool = false) {
         ck_process_collect_refusals_with(collect)
         let paths = readable.map { strdup($0) }
         defer { for path in paths { free(path) } }
@@ -95,7 +96,7 @@ package enum Sandbox {
             let reason = String(cString: strerror(errno))
             notes.withLock { $0.append("sandbox: no Landlock (\(reason)): plugins can read and write your files") }
         }
-        if ck_sandbox_filter_calls() != 0 {
+        if ck_sandbox_filter_calls(watchingOutput ? 1 : 0) != 0 {
             let reason = String(cString: strerror(errno))
             notes.withLock { $0.append("sandbox: no seccomp filter (\(reason)): plugins can start processes") }
         }
@@ -123,6 +124,16 @@ package enum Sandbox {
             }
         }
         return paths + system + folders.sorted()
+    }
+
+    /// What plugin code wrote to standard output since the last call (its first 200 bytes), or nil
+    /// when it wrote nothing; `close(readable:watchingOutput:)` must have been asked to watch.
+    package static func takeOutput() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 200)
+        let n = buffer.withUnsafeMutableBufferPointer { pointer in
+            pointer.withMemoryRebound(to: CChar.self) { ck_sandbox_take_output($0.baseAddress, 200) }
+        }
+        return n < 0 ? nil : Array(buffer[..<Int(n)])
     }
 
     /// The notes of what this worker could not apply.

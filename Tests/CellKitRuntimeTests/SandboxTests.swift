@@ -287,19 +287,38 @@ struct SandboxTests {
         #expect(ProcessModelTests.leftOver(folder, within: 2).isEmpty)
     }
 
-    @Test("a plugin that behaves only when it sees the checker's environment is still caught by check")
-    func checkerInEnvironment() throws {
-        let folder = try Fixtures.folder("checkerenv")
+    /// How a lying plugin looks for the checker: it behaves only while it sees one.
+    static let checkerTells = [
+        "environment": """
+            extern char **environ;
+            for (char **e = environ; *e; e++) if (strncmp(*e, "CELLKIT_", 8) == 0) checker = 1;
+            """,
+        "argv": """
+            char line[4096] = {0};
+            FILE *f = fopen("/proc/self/cmdline", "r");
+            size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
+            if (f) fclose(f);
+            for (size_t i = 0; i < n; i++) if (!line[i]) line[i] = ' ';
+            if (strstr(line, "check")) checker = 1;
+            """,
+        "stdout": """
+            struct stat info;
+            if (fstat(1, &info) == 0 && S_ISFIFO(info.st_mode)) checker = 1;
+            """,
+    ]
+
+    @Test(
+        "a plugin that behaves only when it sees the checker (environment, argv, standard output) is caught",
+        arguments: ["environment", "argv", "stdout"])
+    func lyingPlugin(tell: String) throws {
+        let folder = try Fixtures.folder("liar" + tell)
         try Fixtures.compileC(
             ProcessModelTests.plugin(
-                """
-                extern char **environ;
-                int checker = 0;
-                for (char **e = environ; *e; e++) if (strncmp(*e, "CELLKIT_", 8) == 0) checker = 1;
-                if (!checker) \(IsolationTests.crash)
-                """), name: "liar", in: folder)
+                "int checker = 0;\n" + Self.checkerTells[tell]! + "\nif (!checker) \(IsolationTests.crash)",
+                extra: "#include <stdio.h>\n#include <sys/stat.h>"), name: "liar", in: folder)
+        // cellkit's standard error a file, as a terminal would be: not a pipe.
         let (ending, log) = try model.run(ProcessModelTests.contained(["check", folder + "/libliar.so"]), timeout: 120)
-        #expect(ending == .exited(1), "\(log)")
-        #expect(log.contains("crashed with SIGSEGV"), "\(log)")
+        #expect(ending == .exited(1), "\(tell): \(log)")
+        #expect(log.contains("crashed with SIGSEGV"), "\(tell): \(log)")
     }
 }

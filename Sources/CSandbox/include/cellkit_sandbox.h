@@ -35,7 +35,12 @@ int ck_sandbox_restrict_files(const char *const *paths, int count);
  * (ck_process_note_refusal) by a thread this starts, which answers them; clone3 fails with
  * ENOSYS, so that the C library makes threads with clone. Returns 0, or -1 with errno (nothing
  * installed). Sets no_new_privs. */
-int ck_sandbox_filter_calls(void);
+int ck_sandbox_filter_calls(int watch_output);
+
+/* With `watch_output` (check), writes to standard output go through, their first 200 bytes kept:
+ * this moves them into `buffer` (at most `capacity`) and returns how many, or -1 when nothing
+ * was written to standard output since the last call. */
+int ck_sandbox_take_output(char *buffer, int capacity);
 
 /* Whether the seccomp filter can be installed here (libseccomp and the kernel's filter mode):
  * 1, or 0. */

@@ -281,6 +281,10 @@ package enum CheckWire {
     /// the key in decimal, read and closed first thing (never an environment variable, which a
     /// plugin could read back from `/proc/self/environ`).
     package static let keyFD: Int32 = 4, keyName = "cellkit-check-key"
+    /// Where a check's worker, started as a render's is (`--cellkit-render-worker`), finds its
+    /// arguments: a memory file named `planName` holding them as a JSON array, read and closed.
+    package static let planFD: Int32 = 6, planName = "cellkit-check-plan"
+
     /// The hook name of the step that loads the plugin (`cellkit_plugin_init`).
     package static let load = "load"
     /// The name of the step that reads `--table` (CellKit's own code, timed apart from the hooks).

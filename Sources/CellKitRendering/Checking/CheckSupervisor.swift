@@ -431,32 +431,63 @@ package struct CheckSupervisor {
         return true
     }
 
+    /// A memory file named `name` holding `bytes`, above the descriptors a worker gets.
+    private static func memoryFile(_ name: String, _ bytes: [UInt8]) throws -> Int32 {
+        guard let made = SharedRegion.memoryFile(named: name, holding: bytes) else {
+            throw SpawnError(description: "cannot hand the worker its job: \(String(cString: strerror(errno)))")
+        }
+        let high = fcntl(made, F_DUPFD_CLOEXEC, 10)
+        close(made)
+        guard high >= 0 else { throw SpawnError(description: "cannot hand the worker its job (dup)") }
+        return high
+    }
+
     struct SpawnError: Error, CustomStringConvertible {
         let description: String
     }
 
-    /// Starts the worker with the pipe's write end as fd 3, its output discarded, no signal
-    /// blocked or ignored, the Swift runtime's crash backtracer off (a crash is a finding), in a
-    /// process group of its own.
+    /// Starts the worker as a render's exec'd worker starts (`/proc/self/exe --cellkit-render-worker`,
+    /// the same environment, standard output sent to standard error), so that a plugin cannot tell
+    /// a check from a render by them: its arguments come in a memory file at `CheckWire.planFD`, its
+    /// key at `CheckWire.keyFD`, the pipe's write end at fd 3. No signal blocked or ignored, the
+    /// Swift runtime's crash backtracer off (a crash is a finding), in a process group of its own.
     private func spawn(_ arguments: [String], pipe: Int32, key: UInt64) throws -> WorkerProcess {
-        guard let made = SharedRegion.memoryFile(named: CheckWire.keyName, holding: Array("\(key)".utf8)) else {
-            throw SpawnError(description: "cannot hand the worker its key: \(String(cString: strerror(errno)))")
-        }
-        let keyFile = fcntl(made, F_DUPFD_CLOEXEC, 10)  // above the targets
-        close(made)
-        defer { close(keyFile) }
+        let key = try Self.memoryFile(CheckWire.keyName, Array("\(key)".utf8))
+        defer { close(key) }
+        let plan = try Self.memoryFile(CheckWire.planName, Array(try JSONEncoder().encode(arguments)))
+        defer { close(plan) }
         let environment = ["SWIFT_BACKTRACE": "enable=no"]
-        let started = WorkerProcess.spawn(executable, arguments, setting: environment, keeping: 5) { actions in
+        let started = WorkerProcess.spawn(executable, [WorkerPlan.argument], setting: environment, keeping: 7) {
+            actions in
             posix_spawn_file_actions_adddup2(&actions, pipe, 3)
-            posix_spawn_file_actions_adddup2(&actions, keyFile, CheckWire.keyFD)
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, key, CheckWire.keyFD)
+            posix_spawn_file_actions_adddup2(&actions, plan, CheckWire.planFD)
+            posix_spawn_file_actions_adddup2(&actions, 2, 1)
         }
         switch started {
         case .success(let worker): return worker
         case .failure(let failure):
             throw SpawnError(description: "cannot start the worker \(executable): \(failure)")
         }
+    }
+}
+
+extension CheckWire {
+    /// In a process started as a check's worker: its arguments (`check-worker …`), with the
+    /// plan's descriptor closed; nil in any other process.
+    package static func workerArguments() -> [String]? {
+        guard CommandLine.arguments.dropFirst().first == WorkerPlan.argument,
+            WorkerRole.isSharedMemory(planFD, named: planName)
+        else { return nil }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count < 1 << 20 {
+            let n = buffer.withUnsafeMutableBytes { read(planFD, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += buffer[..<n]
+        }
+        close(planFD)
+        return try? JSONDecoder().decode([String].self, from: Data(bytes))
     }
 }

@@ -39,6 +39,7 @@ package struct CheckWorker {
 
     /// Runs the units from `from` to the end; returns the exit status (0 done; 2 the type or table cannot be used).
     package func run() -> Int32 {
+        wire.watching = sandboxed
         guard wire.attach(fd) else { return 2 }
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)  // a crash is a finding, not a core file
@@ -97,7 +98,9 @@ package struct CheckWorker {
         if sandboxed {  // the plugin and the table are loaded: closed as a render's worker is
             let plugins = registry.catalog.plugins.map(\.path)
             let folders = plugins.map { PathText.folder(of: $0) } + options.searchPath.entries.map(\.path)
-            Sandbox.close(readable: Sandbox.readable(adding: (document.map { [$0.root] } ?? []) + plugins + folders))
+            Sandbox.close(
+                readable: Sandbox.readable(adding: (document.map { [$0.root] } ?? []) + plugins + folders),
+                watchingOutput: true)
             for note in Sandbox.unapplied {
                 var message = CheckMessage()
                 message.warnings = [note]
@@ -386,6 +389,8 @@ package struct CheckWorker {
     final class Wire {
         var sender: FrameSender?
         var capture: Int32 = -1
+        /// Whether standard output is watched by the sandbox's filter rather than captured by a pipe.
+        var watching = false
         var lastMark: (String, Int)?
 
         /// Takes over the parent's pipe at `fd` (moved high) with the key from `CheckWire.keyFD`,
@@ -399,6 +404,9 @@ package struct CheckWorker {
             close(CheckWire.keyFD)
             guard n > 0, let key = UInt64(String(decoding: digits[..<n], as: UTF8.self)) else { return false }
             sender = FrameSender(channel: channel, key: key)
+            // In the sandbox standard output stays what a render's worker has (the supervisor's
+            // standard error), so a plugin cannot tell a check by it: the filter watches it.
+            guard !watching else { return true }
             var ends: [Int32] = [0, 0]
             if pipe(&ends) == 0 {
                 for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -415,6 +423,10 @@ package struct CheckWorker {
         /// What was written to standard output since the last call (at most 200 bytes kept), or nil.
         func takeOutput() -> String? {
             fflush(nil)  // a plugin's printf sits in the C library's buffer until then
+            if watching {
+                guard let kept = Sandbox.takeOutput() else { return nil }
+                return String(decoding: kept, as: UTF8.self)
+            }
             guard capture >= 0 else { return nil }
             var kept: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
