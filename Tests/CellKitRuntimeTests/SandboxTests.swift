@@ -290,21 +290,21 @@ struct SandboxTests {
     /// How a lying plugin looks for the checker: it behaves only while it sees one.
     static let checkerTells = [
         "environment": """
-            extern char **environ;
-            for (char **e = environ; *e; e++) if (strncmp(*e, "CELLKIT_", 8) == 0) checker = 1;
-            """,
+        extern char **environ;
+        for (char **e = environ; *e; e++) if (strncmp(*e, "CELLKIT_", 8) == 0) checker = 1;
+        """,
         "argv": """
-            char line[4096] = {0};
-            FILE *f = fopen("/proc/self/cmdline", "r");
-            size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
-            if (f) fclose(f);
-            for (size_t i = 0; i < n; i++) if (!line[i]) line[i] = ' ';
-            if (strstr(line, "check")) checker = 1;
-            """,
+        char line[4096] = {0};
+        FILE *f = fopen("/proc/self/cmdline", "r");
+        size_t n = f ? fread(line, 1, sizeof line - 1, f) : 0;
+        if (f) fclose(f);
+        for (size_t i = 0; i < n; i++) if (!line[i]) line[i] = ' ';
+        if (strstr(line, "check")) checker = 1;
+        """,
         "stdout": """
-            struct stat info;
-            if (fstat(1, &info) == 0 && S_ISFIFO(info.st_mode)) checker = 1;
-            """,
+        struct stat info;
+        if (fstat(1, &info) == 0 && S_ISFIFO(info.st_mode)) checker = 1;
+        """,
     ]
 
     @Test(
