@@ -112,7 +112,10 @@ struct ProcessModelTests {
         try Fixtures.compileC(Self.plugin("for (;;) {}"), name: "loops", in: folder)
         var arguments = [command, command == "render" ? folder + "/t.yaml" : folder + "/libloops.so"]
         arguments += ["--plugin-path", folder, "--hook-timeout", "300"]
-        let pid = try start(Self.contained(arguments), log: folder + "/log")
+        // Marked in the environment too: a check's worker has no path on its command line.
+        let argv = Self.contained(arguments)
+        let pid = try start(
+            Array(argv.prefix(3)) + ["env", "TEST_MARK=" + folder] + argv.dropFirst(3), log: folder + "/log")
         // Its worker: a second process marked with the folder, seen within 20 s.
         let deadline = Date().addingTimeInterval(20)
         while Self.processes(marked: folder).count < 2, Date() < deadline { usleep(20_000) }

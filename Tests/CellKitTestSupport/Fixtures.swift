@@ -83,14 +83,18 @@ public enum Fixtures {
         return folder
     }()
 
-    /// Processes whose command line holds `marker` (a test's own folder), zombies aside: those a
-    /// contained test checks are gone when it ends.
+    /// Processes whose command line holds `marker` (a test's own folder), or whose environment has
+    /// `TEST_MARK=marker` (a check's worker names no path on its command line), zombies aside: those
+    /// a contained test checks are gone when it ends.
     public static func processes(marked marker: String) -> [pid_t] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
         return entries.compactMap { name in
             guard let pid = pid_t(name), pid != getpid(),
                 let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
-                String(decoding: data, as: UTF8.self).contains(marker),
+                String(decoding: data, as: UTF8.self).contains(marker)
+                    || FileManager.default.contents(atPath: "/proc/\(pid)/environ").map({
+                        String(decoding: $0, as: UTF8.self).contains("TEST_MARK=" + marker)
+                    }) == true,
                 let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                 let state = stat.split(separator: ")").last?.split(separator: " ").first, state != "Z"
             else { return nil }
