@@ -45,6 +45,16 @@ CELLKIT_WORKER_EXEC=1 "$cellkit" render "$showcase" --format html >"$work/exec.h
 cmp "$work/forked.html" "$work/inprocess.html" || die "the showcase differs isolated and in the process"
 cmp "$work/forked.html" "$work/exec.html" || die "the showcase differs with forked and exec'd workers"
 
+# In the sandbox, a Swift plugin loaded only when a data file's row names its type (after the
+# sandbox closed) still finds the Swift runtime it links (its run path): the static cellkit has
+# none loaded of its own.
+printf 'sections:\n  - rowsFrom: late.jsonl\n' >"$work/late.yaml"
+printf '{"cell":"Foobar"}\n{"cell":"Contact","name":"Ada"}\n' >"$work/late.jsonl"
+"$cellkit" render "$work/late.yaml" >"$work/late.txt" 2>"$work/late.err" ||
+    { cat "$work/late.err" >&2; die "a Swift plugin loaded late in the sandbox failed (its run path unreadable?)"; }
+grep -q "Row: 0" "$work/late.txt" && grep -q "Ada" "$work/late.txt" ||
+    die "the late-loaded plugins' rows are missing: $(cat "$work/late.txt" "$work/late.err")"
+
 plugins="$work/plugins"
 mkdir -m 700 "$plugins"
 cat >"$work/crashy.c" <<'EOF'

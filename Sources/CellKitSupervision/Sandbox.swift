@@ -19,6 +19,8 @@ package enum Sandbox {
         /// The plugin file, hook and cell type that made it (the line up to the act): one report
         /// each per act is enough.
         package var maker: String
+        /// The running hook's prefix ("customizeCellFor"), when a hook was running.
+        package var hook: String?
         /// The line that names it: `libspy.so: customizeCellForSpy tried to start a process
         /// (fork): refused by the sandbox at row 0.1`.
         package var line: String
@@ -136,6 +138,22 @@ package enum Sandbox {
         return n < 0 ? nil : Array(buffer[..<Int(n)])
     }
 
+    /// The folders the dynamic loader would search for the dependencies of the libraries at
+    /// `paths` (their run paths) and those in `LD_LIBRARY_PATH`: for plugins loaded after closing.
+    package static func libraryFolders(of paths: [String]) -> [String] {
+        let environment = getenv("LD_LIBRARY_PATH").map { String(cString: $0) } ?? ""
+        let listed = environment.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return Array(Set(paths.flatMap(ELFImage.libraryFolders(ofFile:)) + listed)).sorted()
+    }
+
+    /// The prefix of the hook the progress record names, if one is running.
+    private static func runningHook() -> String? {
+        guard let record = HookProgress.record, record.pointee.phase == HookProgress.Phase.hook.rawValue else {
+            return nil
+        }
+        return HookProgress.hook(code: record.pointee.hook).prefix
+    }
+
     /// The notes of what this worker could not apply.
     package static var unapplied: [String] { notes.withLock { $0 } }
 
@@ -163,7 +181,7 @@ package enum Sandbox {
                 HookProgress.record.map { FaultLine.text($0, .refused(act)) }
                 ?? "a plugin tried to \(act): refused by the sandbox"
             let maker = line.range(of: " tried to ").map { String(line[..<$0.lowerBound]) } ?? line
-            return Refusal(act: act, maker: maker, line: line)
+            return Refusal(act: act, maker: maker, hook: runningHook(), line: line)
         }
         refusals.withLock { $0 += found }
     }

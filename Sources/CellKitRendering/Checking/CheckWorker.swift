@@ -41,6 +41,8 @@ package struct CheckWorker {
     package func run() -> Int32 {
         wire.watching = sandboxed
         guard wire.attach(fd) else { return 2 }
+        // Hooks record where they run, so that a call the sandbox refuses names its own hook.
+        if sandboxed { _ = HookProgress.installPrivate() }
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)  // a crash is a finding, not a core file
         mark(-1, CheckWire.load, sample: -1)
@@ -355,12 +357,14 @@ package struct CheckWorker {
     /// Reports the calls the sandbox refused since the last mark, as that step's.
     func sendRefusals() {
         guard sandboxed, let (hook, sample) = wire.lastMark else { return }
-        let acts = Sandbox.takeRefusals().map(\.act)
-        guard !acts.isEmpty else { return }
+        // Named by the hook that made the call when one ran (the record's), else by the step.
         var seen = Set<String>()
-        var message = CheckMessage()
-        message.refused = .init(hook: hook, sample: sample, acts: acts.filter { seen.insert($0).inserted })
-        send(message)
+        let refusals = Sandbox.takeRefusals().filter { seen.insert(($0.hook ?? hook) + " " + $0.act).inserted }
+        for (made, group) in Dictionary(grouping: refusals, by: { $0.hook }) {
+            var message = CheckMessage()
+            message.refused = .init(hook: made ?? hook, sample: sample, acts: group.map(\.act))
+            send(message)
+        }
     }
 
     /// Sends `message` as JSON.

@@ -290,7 +290,8 @@ public struct DocumentRender: Sendable {
     package static func sandboxWarnings() -> [String] {
         var seen = Set<String>()
         let refused = Sandbox.takeRefusals().filter { seen.insert($0.maker + "\u{0}" + $0.act).inserted }
-        return Sandbox.unapplied + refused.map(\.line)
+        let fix = "; a cell plugin may not start processes, run programs or open sockets (SECURITY.md, --sandbox off)"
+        return Sandbox.unapplied + refused.map { $0.line + fix }
     }
 
     /// A context's warnings, then its failed host calls, one a line.
@@ -348,8 +349,14 @@ public struct DocumentRender: Sendable {
                     if let type = try? registry.cellType(named: name) { _ = registry.nearMisses(for: type) }
                 }
                 let plugins = catalog.plugins.map(\.path)
-                let folders =
+                var folders =
                     plugins.map { PathText.folder(of: $0) } + settings.discovery.searchPath.entries.map(\.path)
+                // A data file's rows may name a type whose plugin loads only then: what it links
+                // (a Swift plugin's runtime in the toolchain's folder) must be readable then.
+                let late = document.sections.contains { section in
+                    if case .file = section.rows, section.cell == nil { true } else { false }
+                }
+                if late { folders += Sandbox.libraryFolders(of: plugins) }
                 Sandbox.close(readable: Sandbox.readable(adding: [document.root] + plugins + folders))
             }
             source.readsAhead = plan.readsAhead

@@ -129,6 +129,45 @@ package struct ELFImage: Sendable {
         staticSymbols = parsed.static
     }
 
+    /// The folders the dynamic loader searches for this library's dependencies: its DT_RUNPATH
+    /// (else DT_RPATH) entries, `$ORIGIN` replaced by `folder` (the library's own); entries with
+    /// other tokens are left out. Empty when there are none or the dynamic section is malformed.
+    package func libraryFolders(origin folder: String) -> [String] {
+        guard let dynamic = sections.first(where: { $0.type == 6 }),  // SHT_DYNAMIC
+            Int(dynamic.link) < sections.count
+        else { return [] }
+        let strings = sections[Int(dynamic.link)]
+        return bytes.withUnsafeBytes { raw -> [String] in
+            let file = Reader(raw)
+            guard let table = file.range(strings.offset, strings.size), dynamic.size / 16 <= 4096 else { return [] }
+            var runpath: [String] = [], rpath: [String] = []
+            for i in 0..<(dynamic.size / 16) {
+                guard let at = try? file.entry(dynamic.offset, index: i, stride: 16, "dynamic entry"),
+                    let tag = try? file.u64(at, 0, "d_tag"), let value = try? file.u64(at, 8, "d_val")
+                else { return [] }
+                if tag == 0 { break }  // DT_NULL
+                guard tag == 29 || tag == 15, value <= UInt64(UInt32.max),  // DT_RUNPATH, DT_RPATH
+                    let text = try? file.name(at: UInt32(value), in: table, "the run path")
+                else { continue }
+                let folders = text.split(separator: ":").map {
+                    $0.replacingOccurrences(of: "$ORIGIN", with: folder).replacingOccurrences(
+                        of: "${ORIGIN}", with: folder)
+                }
+                if tag == 29 { runpath += folders } else { rpath += folders }
+            }
+            return (runpath.isEmpty ? rpath : runpath).filter { $0.hasPrefix("/") && !$0.contains("$") }
+        }
+    }
+
+    /// The dependency folders (`libraryFolders(origin:)`) of the library at `path`, read from its
+    /// file (at most `ELFLimits.maxFileBytes`); empty when it cannot be read.
+    package static func libraryFolders(ofFile path: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path), let image = try? ELFImage(bytes: data) else {
+            return []
+        }
+        return image.libraryFolders(origin: PathText.folder(of: path))
+    }
+
     /// At most the first `limit` bytes of a data symbol, or nil if the symbol's bytes
     /// do not lie within its section and the file (such as `.bss`, which has none there).
     package func contents(of symbol: ELFSymbol, atMost limit: Int) -> Data? {
