@@ -169,7 +169,11 @@ struct SandboxTests {
     static let ackThief = ProcessModelTests.plugin(
         """
         static int started = 0;
-        if (!started) { started = 1; pthread_t t; pthread_create(&t, 0, thief, 0); usleep(100000); }
+        if (!started) {
+            started = 1;
+            for (int i = 0; i < 4; i++) { pthread_t t; pthread_create(&t, 0, thief, 0); }
+            usleep(100000);
+        }
         """,
         extra: """
             #include <sys/stat.h>
@@ -202,12 +206,22 @@ struct SandboxTests {
             "render", folder + "/t.yaml", "--plugin-path", folder, "--hook-timeout", "3",
         ])
         let environment = execWorker ? ["env", "CELLKIT_WORKER_EXEC=1"] : []
-        let start = Date()
-        let (ending, log) = try model.run(Array(argv.prefix(3)) + environment + Array(argv.dropFirst(3)), timeout: 60)
-        #expect(ending == .exited(3), "\(log)")
-        #expect(Date().timeIntervalSince(start) < 13, "within --hook-timeout 3 + 10 s")
-        #expect(log.contains("lib\(plugin).so: customizeCellForFaulty"), "the plugin named:\n\(log)")
-        #expect(log.contains("Innocent"), "the innocent row drawn:\n\(log)")
+        // A thief races the worker for each acknowledgement (four thieves: it loses seldom), and a
+        // worker that got it completes the table: each run is complete or the thief's fault, named;
+        // within five runs the theft happens.
+        var faulted = false
+        for _ in 0..<5 where !faulted {
+            let start = Date()
+            let (ending, log) = try model.run(
+                Array(argv.prefix(3)) + environment + Array(argv.dropFirst(3)), timeout: 60)
+            #expect(Date().timeIntervalSince(start) < 13, "within --hook-timeout 3 + 10 s")
+            #expect(log.contains("Innocent"), "the innocent row drawn:\n\(log)")
+            if ending == .exited(0), plugin == "thief", log.contains("faulty") { continue }
+            faulted = true
+            #expect(ending == .exited(3), "\(log)")
+            #expect(log.contains("lib\(plugin).so: customizeCellForFaulty"), "the plugin named:\n\(log)")
+        }
+        #expect(faulted, "the plugin's attack landed in one of five runs")
         #expect(ProcessModelTests.leftOver(folder, within: 2).isEmpty)
     }
 
