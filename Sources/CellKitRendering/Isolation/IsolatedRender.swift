@@ -334,7 +334,7 @@ package final class IsolatedRender {
                 let drawn = max(Int(region.record.pointee.rowsDone), plan.resumeAt)
                 guard frame.value == UInt64(expected), drawn == expected else {
                     reading.fault =
-                        "it said the table was complete after \(min(drawn, Int(frame.value))) of its \(expected) rows"
+                        "it said the table was complete after \(min(drawn, Int(clamping: frame.value))) of its \(expected) rows"
                     return
                 }
             }
