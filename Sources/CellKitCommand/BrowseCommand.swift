@@ -115,6 +115,8 @@ struct BrowseCommand: ParsableCommand {
             screen.stop()
             throw error
         }
+        if savedError >= 0 { dup2(savedError, 2) }
+        _ = Output.printWarnings(table.warnings)  // what the view could not show: refused calls among them
         switch outcome {
         case .quit: if pick { throw ExitCode(1) }
         case .picked(let line): print(line)

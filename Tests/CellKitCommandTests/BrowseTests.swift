@@ -423,6 +423,30 @@ struct BrowseFaultTests {
     /// Processes whose command line holds `marker` (the test's own folder): those the run left.
     static func processes(marked marker: String) -> [pid_t] { Fixtures.processes(marked: marker) }
 
+    @Test("a call the sandbox refused while the view was up is named on standard error when it ends")
+    func refusedAfterView() throws {
+        let folder = try Fixtures.folder()
+        _ = try Fixtures.compileC(
+            "#include <sys/socket.h>\n" + Self.plugin("Spy", "socket(AF_INET, SOCK_STREAM, 0);"), name: "spy",
+            in: folder)
+        try "sections:\n  - cell: Spy\n    rows: 3\n".write(
+            toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        let user = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let command =
+            "/usr/bin/prlimit --nproc=60 -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml' --plugin-path '\(folder)'"
+            + " --no-cache; echo EXIT=$?; echo DONE; sleep 600"
+        let tmux = try Tmux(command)
+        try tmux.wait("the view") { BrowseTests.status($0).contains("row 1 of 3") }
+        try tmux.keys("q")
+        let lines = try tmux.wait("the exit") { $0.contains("DONE") }
+        let text = lines.joined(separator: "\n")
+        let joined = lines.joined()  // the warning wraps at the pane's width
+        #expect(
+            joined.contains("libspy.so: customizeCellForSpy tried to open a socket (socket): refused by the sandbox"),
+            "\(text)")
+        #expect(lines.contains("EXIT=0"), "\(text)")
+    }
+
     @Test("with --no-isolation a crash ends the view, and the terminal is restored: no alternate screen, echo on")
     func crashRestores() throws {
         let folder = try Fixtures.folder()

@@ -37,7 +37,7 @@ public final class BrowseTable {
     public internal(set) var sectionCounts: [Int]
     /// Rows in the table.
     public internal(set) var rowCount: Int
-    /// The warnings of the document and of hooks' host calls so far.
+    /// The warnings of the document, of hooks' host calls and of the sandbox so far.
     public var warnings: [String] {
         switch backend {
         case .inProcess(let renderer, _): DocumentRender.warnings(renderer.queue.context)
@@ -247,7 +247,10 @@ public final class BrowseTable {
                 throw error
             }
             let reply = try JSONDecoder().decode(BrowseReply.self, from: Data(supervisor.reply))
-            workerWarnings = reply.warnings
+            // Kept across windows (the sandbox's refusals come once, with the window that met them).
+            for warning in reply.warnings where workerWarnings.count < 500 && !workerWarnings.contains(warning) {
+                workerWarnings.append(warning)
+            }
             statistics = (reply.made, reply.reused)
             let spans = reply.spans.filter { $0.count == 3 }.map { (row: $0[0], start: $0[1], end: $0[2]) }
             return Self.lines(of: sink.bytes, spans: spans)
