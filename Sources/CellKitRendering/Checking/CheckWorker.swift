@@ -98,10 +98,8 @@ package struct CheckWorker {
         }
         samples += CheckSample.synthesized(section: section)
         if sandboxed {  // the plugin and the table are loaded: closed as a render's worker is
-            let plugins = registry.catalog.plugins.map(\.path)
-            let folders = plugins.map { PathText.folder(of: $0) } + options.searchPath.entries.map(\.path)
             Sandbox.close(
-                readable: Sandbox.readable(adding: (document.map { [$0.root] } ?? []) + plugins + folders),
+                readable: DocumentRender.readablePaths(document, registry.catalog, options.searchPath),
                 watchingOutput: true)
             for note in Sandbox.unapplied {
                 var message = CheckMessage()

@@ -285,6 +285,23 @@ public struct DocumentRender: Sendable {
         }
     }
 
+    /// What a worker's plugins may read once the sandbox closes (`Sandbox.readable(adding:)`): the
+    /// document's root, the plugins found and their folders, the search path's folders, and, when
+    /// a data file's rows may name a type whose plugin loads only then, what those plugins link
+    /// (a Swift plugin's runtime in the toolchain's folder).
+    package static func readablePaths(_ document: TableDocument?, _ catalog: Catalog, _ search: SearchPath)
+        -> [String]
+    {
+        let plugins = catalog.plugins.map(\.path)
+        var paths = plugins + plugins.map { PathText.folder(of: $0) } + search.entries.map(\.path)
+        if let document { paths.append(document.root) }
+        let late = document?.sections.contains { section in
+            if case .file = section.rows, section.cell == nil { true } else { false }
+        }
+        if late == true { paths += Sandbox.libraryFolders(of: plugins) }
+        return Sandbox.readable(adding: paths)
+    }
+
     /// What of the sandbox could not be applied, then each plugin hook's refused acts (once per
     /// hook, cell type and act), one a line.
     package static func sandboxWarnings() -> [String] {
@@ -348,16 +365,7 @@ public struct DocumentRender: Sendable {
                 for name in source.resolvedNames.sorted() {
                     if let type = try? registry.cellType(named: name) { _ = registry.nearMisses(for: type) }
                 }
-                let plugins = catalog.plugins.map(\.path)
-                var folders =
-                    plugins.map { PathText.folder(of: $0) } + settings.discovery.searchPath.entries.map(\.path)
-                // A data file's rows may name a type whose plugin loads only then: what it links
-                // (a Swift plugin's runtime in the toolchain's folder) must be readable then.
-                let late = document.sections.contains { section in
-                    if case .file = section.rows, section.cell == nil { true } else { false }
-                }
-                if late { folders += Sandbox.libraryFolders(of: plugins) }
-                Sandbox.close(readable: Sandbox.readable(adding: [document.root] + plugins + folders))
+                Sandbox.close(readable: readablePaths(document, catalog, settings.discovery.searchPath))
             }
             source.readsAhead = plan.readsAhead
             let context = CellContext(stylesheet: document.stylesheet)
