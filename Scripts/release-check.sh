@@ -49,7 +49,7 @@ cmp "$work/forked.html" "$work/exec.html" || die "the showcase differs with fork
 # sandbox closed) still finds the Swift runtime it links (its run path): the static cellkit has
 # none loaded of its own.
 printf 'sections:\n  - rowsFrom: late.jsonl\n' >"$work/late.yaml"
-printf '{"cell":"Foobar"}\n{"cell":"Contact","name":"Ada"}\n' >"$work/late.jsonl"
+printf '{"cell":"Foobar"}\n{"cell":"Partner","name":"Ada"}\n' >"$work/late.jsonl"
 "$cellkit" render "$work/late.yaml" >"$work/late.txt" 2>"$work/late.err" ||
     { cat "$work/late.err" >&2; die "a Swift plugin loaded late in the sandbox failed (its run path unreadable?)"; }
 grep -q "Row: 0" "$work/late.txt" && grep -q "Ada" "$work/late.txt" ||
