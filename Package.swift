@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CellKitText", "CCellKit", "CFFI", "CProcess"]),
         // Supervisor and worker processes: spawn, frames, process groups, what a worker does first.
         .target(
-            name: "CellKitSupervision", dependencies: ["CellKitModel", "CellKitRuntime", "CProcess", "CSandbox"]),
+            name: "CellKitSupervision",
+            dependencies: ["CellKitModel", "CellKitText", "CellKitRuntime", "CProcess", "CSandbox"]),
         .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "Yams"]),
         // A full-screen terminal: raw mode, the alternate screen, keys, resizes, restored on any exit.
         .target(name: "CellKitTerminal", dependencies: ["CTerminal", "CellKitText"]),

@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/landlock.h>
+#include <stdlib.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -186,6 +188,16 @@ static void add_rule(int ruleset, const char *path, uint64_t file_access, uint64
     close(rule.parent_fd);
 }
 
+/* What Landlock lets the worker read, resolved (realpath), for naming a refused open in check. */
+#define READABLE_MAX 512
+static char *readable[READABLE_MAX];
+static int readable_count = 0;
+
+static void keep_readable(const char *path) {
+    char resolved[PATH_MAX];
+    if (readable_count < READABLE_MAX && realpath(path, resolved)) readable[readable_count++] = strdup(resolved);
+}
+
 int ck_sandbox_restrict_files(const char *const *paths, int count) {
     int abi = ck_sandbox_landlock_abi();
     if (abi < 1) {
@@ -205,7 +217,12 @@ int ck_sandbox_restrict_files(const char *const *paths, int count) {
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
     if (ruleset < 0) return -1;
     const uint64_t read_file = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE;
-    for (int i = 0; i < count; i++) add_rule(ruleset, paths[i], read_file, read_file | LANDLOCK_ACCESS_FS_READ_DIR);
+    for (int i = 0; i < count; i++) {
+        add_rule(ruleset, paths[i], read_file, read_file | LANDLOCK_ACCESS_FS_READ_DIR);
+        keep_readable(paths[i]);
+    }
+    const char *devices[] = {"/proc/self", "/dev/urandom", "/dev/random", "/dev/zero", "/dev/null"};
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) keep_readable(devices[i]);
     /* The process's own /proc folder (opened through /proc/self: no other process's), and the
      * devices every program may use; /dev/null may be written. */
     add_rule(ruleset, "/proc/self", 0, LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR);
@@ -264,6 +281,59 @@ int ck_sandbox_take_output(char *buffer, int capacity) {
     return n;
 }
 
+/* Opens (check): one Landlock refuses is noted as a file act, "read /etc/hostname". */
+#define FILE_ACTS 16
+static char file_acts[FILE_ACTS][320];
+static int file_act_count = 0;
+
+static int is_open(const struct seccomp_data *call) {
+    return call->nr == SCMP_SYS(open) || call->nr == SCMP_SYS(openat) || call->nr == SCMP_SYS(creat);
+}
+
+static int is_readable(const char *resolved) {
+    for (int i = 0; i < readable_count; i++) {
+        size_t n = strlen(readable[i]);
+        if (strncmp(resolved, readable[i], n) == 0 && (resolved[n] == 0 || resolved[n] == '/' || n == 1)) return 1;
+    }
+    return 0;
+}
+
+static void note_file_act(const char *act, const char *path) {
+    int at = __atomic_fetch_add(&file_act_count, 1, __ATOMIC_ACQ_REL);
+    if (at < FILE_ACTS) snprintf(file_acts[at], sizeof file_acts[at], "%s %s", act, path);
+    ck_process_note_refusal(-1); /* -1: a file act, taken with ck_sandbox_take_file_acts */
+}
+
+static void check_open(const struct seccomp_data *call) {
+    int at_fd = call->nr == SCMP_SYS(openat);
+    if (at_fd && (int)call->args[0] != AT_FDCWD) return; /* relative to a descriptor: not named */
+    uint64_t address = call->args[at_fd ? 1 : 0];
+    int flags = call->nr == SCMP_SYS(creat) ? O_CREAT | O_WRONLY | O_TRUNC : (int)call->args[at_fd ? 2 : 1];
+    char path[1024], resolved[PATH_MAX];
+    ssize_t n = pread(own_memory, path, sizeof path - 1, (off_t)address);
+    if (n <= 0) return;
+    path[n] = 0;
+    if (strlen(path) == (size_t)n) return; /* longer than kept: not named */
+    int writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC));
+    if (writes) {
+        if (strcmp(path, "/dev/null") != 0) note_file_act("write", path);
+        return;
+    }
+    if (realpath(path, resolved) && !is_readable(resolved)) note_file_act("read", path);
+}
+
+int ck_sandbox_take_file_acts(char *buffer, int capacity) {
+    int count = __atomic_exchange_n(&file_act_count, 0, __ATOMIC_ACQ_REL);
+    if (count > FILE_ACTS) count = FILE_ACTS;
+    int used = 0;
+    for (int i = 0; i < count; i++) {
+        int n = snprintf(buffer + used, (size_t)(capacity - used), "%s", file_acts[i]);
+        if (n < 0 || used + n + 1 >= capacity) break;
+        used += n + 1; /* NUL-separated */
+    }
+    return used;
+}
+
 static int is_output(const struct seccomp_data *call) {
     return call->args[0] == 1 && (call->nr == SCMP_SYS(write) || call->nr == SCMP_SYS(writev) ||
                                   call->nr == SCMP_SYS(pwrite64) || call->nr == SCMP_SYS(pwritev));
@@ -278,9 +348,10 @@ static void *answer_refusals(void *unused) {
         if (failed != 0) break;
         notify_response->id = notify_request->id;
         notify_response->val = 0;
-        if (is_output(&notify_request->data)) {
-            keep_output(&notify_request->data);
-            notify_response->error = 0;
+        if (is_output(&notify_request->data) || is_open(&notify_request->data)) {
+            if (is_open(&notify_request->data)) check_open(&notify_request->data);
+            else keep_output(&notify_request->data);
+            notify_response->error = 0; /* the call goes on: Landlock decides an open */
             notify_response->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
         } else {
             ck_process_note_refusal(notify_request->data.nr);
@@ -340,6 +411,9 @@ int ck_sandbox_filter_calls(int watch_output) {
         const int writes[] = {SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(pwrite64), SCMP_SYS(pwritev)};
         for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++)
             failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, writes[i], 1, SCMP_A0(SCMP_CMP_EQ, 1)) != 0;
+        const int opens[] = {SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(creat)};
+        for (size_t i = 0; i < sizeof opens / sizeof opens[0]; i++)
+            failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, opens[i], 0) != 0;
     }
     /* clone3's flags sit in memory a filter cannot read: ENOSYS makes the C library use clone */
     int clone3 = seccomp_syscall_resolve_name("clone3");

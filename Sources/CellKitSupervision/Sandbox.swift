@@ -7,6 +7,7 @@
 import CProcess
 import CSandbox
 import CellKitRuntime
+import CellKitText
 import Glibc
 import Synchronization
 
@@ -175,8 +176,10 @@ package enum Sandbox {
         var numbers = [Int](repeating: 0, count: 64)
         let count = Int(numbers.withUnsafeMutableBufferPointer { ck_process_take_refusals($0.baseAddress, 64) })
         guard count > 0 else { return }
-        let found = numbers.prefix(min(count, 64)).map { number in
-            let act = String(cString: ck_sandbox_act(number))
+        // -1: opens Landlock refused (check), taken with their paths.
+        var acts = numbers.prefix(min(count, 64)).filter { $0 != -1 }.map { String(cString: ck_sandbox_act($0)) }
+        if numbers.prefix(min(count, 64)).contains(-1) { acts += fileActs() }
+        let found = acts.map { act in
             let line =
                 HookProgress.record.map { FaultLine.text($0, .refused(act)) }
                 ?? "a plugin tried to \(act): refused by the sandbox"
@@ -184,5 +187,19 @@ package enum Sandbox {
             return Refusal(act: act, maker: maker, hook: runningHook(), line: line)
         }
         refusals.withLock { $0 += found }
+    }
+
+    /// The opens refused since the last call: "read a file outside the sandbox (/etc/hostname)".
+    private static func fileActs() -> [String] {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let used = buffer.withUnsafeMutableBufferPointer { pointer in
+            pointer.withMemoryRebound(to: CChar.self) { ck_sandbox_take_file_acts($0.baseAddress, 8192) }
+        }
+        return buffer[..<Int(max(0, used))].split(separator: 0).map { entry in
+            let text = String(decoding: entry, as: UTF8.self)
+            let (verb, path) = (text.prefix { $0 != " " }, text.drop { $0 != " " }.dropFirst())
+            let shown = TextSanitizer.visible(String(path))
+            return verb == "write" ? "write a file (\(shown))" : "read a file outside the sandbox (\(shown))"
+        }
     }
 }

@@ -96,12 +96,14 @@ struct SandboxTests {
 
     @Test("check names each act the sandbox refused: hook, row and act, as a FAIL")
     func probeUnderCheck() throws {
-        let (doc, plugins, _, written) = try probeFolders("probecheck")
+        let (doc, plugins, secret, written) = try probeFolders("probecheck")
         let (ending, log) = try model.run(ProcessModelTests.contained(["check", plugins + "/libspy.so"]), timeout: 120)
         #expect(ending == .exited(1), "\(log)")
         let fails = log.split(separator: "\n").filter { $0.contains("FAIL") && $0.contains("customizeCellForFaulty") }
         #expect(fails.contains { $0.contains("tried to start a process (clone) at row ") }, "\(log)")
         #expect(log.contains("tried to open a socket (socket)"), "\(log)")
+        #expect(log.contains("tried to read a file outside the sandbox (\(secret))"), "\(log)")
+        #expect(log.contains("tried to write a file (\(written))"), "\(log)")
         #expect(log.contains("refused by the sandbox"), "\(log)")
         #expect(!FileManager.default.fileExists(atPath: written))
         #expect(ProcessModelTests.leftOver(doc, within: 2).isEmpty)

@@ -42,6 +42,12 @@ int ck_sandbox_filter_calls(int watch_output);
  * was written to standard output since the last call. */
 int ck_sandbox_take_output(char *buffer, int capacity);
 
+/* With `watch_output` (check), every open goes through to Landlock, and one it refuses (a write
+ * anywhere, a read outside what the worker may read) is noted as "read PATH" or "write PATH"
+ * (also as refusal -1, ck_process_note_refusal): this moves them into `buffer`, NUL-separated
+ * (at most `capacity` bytes, the first 16), and returns the bytes used. */
+int ck_sandbox_take_file_acts(char *buffer, int capacity);
+
 /* Whether the seccomp filter can be installed here (libseccomp and the kernel's filter mode):
  * 1, or 0. */
 int ck_sandbox_seccomp_available(void);

@@ -270,7 +270,8 @@ package struct CheckSupervisor {
                             kind: "sandbox", hook: hook, row: refused.sample < 0 ? nil : row(refused.sample),
                             message:
                                 "\(hook) tried to \(act) \(place): refused by the sandbox; a cell plugin must not "
-                                + "start processes, run programs or open sockets (see SECURITY.md)"),
+                                + "start processes, run programs, open sockets or touch files outside its sandbox "
+                                + "(see SECURITY.md)"),
                         key: "sandbox \(act)")
                 }
             }
