@@ -231,7 +231,7 @@ public struct DocumentRender: Sendable {
         var sandbox = true
     }
 
-    var job: Job {
+    package var job: Job {
         Job(
             documentPath: documentPath, root: root, searchPath: discovery.searchPath,
             allowUnsafePermissions: discovery.allowUnsafePermissions, useCache: discovery.useCache,

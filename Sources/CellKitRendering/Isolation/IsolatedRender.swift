@@ -356,7 +356,7 @@ package final class IsolatedRender {
     /// same error and says so).
     private lazy var expectedRows: Int? = Self.countRows(plan.job, document)
 
-    static func countRows(_ job: DocumentRender.Job, _ document: TableDocument?) -> Int? {
+    package static func countRows(_ job: DocumentRender.Job, _ document: TableDocument?) -> Int? {
         guard job.browse == nil else { return nil }
         let read =
             document
