@@ -89,6 +89,7 @@ package enum Sandbox {
     /// (`takeRefusals()`). What cannot be applied is noted (`notes`). `watchingOutput` (check):
     /// writes to standard output go through and their first bytes are kept (`takeOutput()`).
     package static func close(readable: [String], watchingOutput: Bool = false) {
+        runLeakCheckNow()
         ck_process_collect_refusals_with(collect)
         let paths = readable.map { strdup($0) }
         defer { for path in paths { free(path) } }
@@ -153,6 +154,13 @@ package enum Sandbox {
             return nil
         }
         return HookProgress.hook(code: record.pointee.hook).prefix
+    }
+
+    /// Under LeakSanitizer (the sanitizer builds): its end-of-process check stops the world with
+    /// ptrace from a cloned tracer, which the filter refuses, so it runs now, once, and not at exit.
+    private static func runLeakCheckNow() {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__lsan_do_leak_check") else { return }
+        unsafeBitCast(symbol, to: (@convention(c) () -> Void).self)()
     }
 
     /// The notes of what this worker could not apply.
