@@ -480,14 +480,7 @@ extension CheckWire {
         guard CommandLine.arguments.dropFirst().first == WorkerPlan.argument,
             WorkerRole.isSharedMemory(planFD, named: planName)
         else { return nil }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count < 1 << 20 {
-            let n = buffer.withUnsafeMutableBytes { read(planFD, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += buffer[..<n]
-        }
+        let bytes = SharedRegion.readAll(planFD, atMost: 1 << 20)
         close(planFD)
         return try? JSONDecoder().decode([String].self, from: Data(bytes))
     }

@@ -185,7 +185,7 @@ public struct DocumentRender: Sendable {
             WorkerRole.isSharedMemory(IsolationWorker.memoryFD, named: SharedRegion.name),
             WorkerRole.isSharedMemory(IsolationWorker.planFD, named: IsolationWorker.planName)
         else { return }
-        let bytes = readAll(IsolationWorker.planFD)
+        let bytes = SharedRegion.readAll(IsolationWorker.planFD, atMost: 64 << 20)
         close(IsolationWorker.planFD)
         do {
             let plan = try JSONDecoder().decode(WorkerPlan.self, from: Data(bytes))
@@ -194,19 +194,6 @@ public struct DocumentRender: Sendable {
             FileHandle.standardError.write(Data("render worker: \(TextSanitizer.visible("\(error)"))\n".utf8))
             exit(1)
         }
-    }
-
-    /// Every byte of `fd` from where it stands, up to 64 MiB.
-    private static func readAll(_ fd: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count < 64 << 20 {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += buffer[..<n]
-        }
-        return bytes
     }
 
     // MARK: Package

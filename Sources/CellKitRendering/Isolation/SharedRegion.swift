@@ -110,6 +110,19 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
         return fd
     }
 
+    /// Every byte of `fd` from where it stands (a memory file a worker inherits), up to `limit`.
+    static func readAll(_ fd: Int32, atMost limit: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count < limit {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += buffer[..<n]
+        }
+        return bytes
+    }
+
     /// `memfd_create`, looked up at run time (the C library's header hides it from Swift).
     private static let memfdCreate: (@convention(c) (UnsafePointer<CChar>, UInt32) -> Int32)? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "memfd_create") else { return nil }
