@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
 #include <stdlib.h>
 #include <poll.h>
 #include <pthread.h>
@@ -244,8 +246,10 @@ int ck_sandbox_restrict_files(const char *const *paths, int count) {
  * every signal around its clone, and a blocked SIGSYS ends the process. The thread allocates
  * nothing: a fork() waits for its answer holding the C library's malloc locks. */
 static int notify_fd = -1;
-static struct seccomp_notif *notify_request;
-static struct seccomp_notif_resp *notify_response;
+static struct seccomp_notif request_storage;
+static struct seccomp_notif_resp response_storage;
+static struct seccomp_notif *const notify_request = &request_storage;
+static struct seccomp_notif_resp *const notify_response = &response_storage;
 
 /* Standard output watched (check): writes to descriptor 1 are let through and their first bytes
  * kept, read through /proc/self/mem (a bad address is an error there, not a crash). */
@@ -342,10 +346,14 @@ static int is_output(const struct seccomp_data *call) {
 static void *answer_refusals(void *unused) {
     (void)unused;
     for (;;) {
-        memset(notify_request, 0, sizeof *notify_request); /* the kernel refuses one not zeroed */
-        int failed = seccomp_notify_receive(notify_fd, notify_request);
-        if (failed == -EINTR || failed == -ENOENT) continue;
-        if (failed != 0) break;
+        /* Raw ioctls, not libseccomp's calls nor the C library's (a sanitizer intercepts those):
+         * nothing here may take a lock the refused call's thread could hold. The kernel refuses
+         * a request buffer that is not zeroed. */
+        memset(notify_request, 0, sizeof *notify_request);
+        if (syscall(SYS_ioctl, notify_fd, SECCOMP_IOCTL_NOTIF_RECV, notify_request) != 0) {
+            if (errno == EINTR || errno == ENOENT) continue;
+            break;
+        }
         notify_response->id = notify_request->id;
         notify_response->val = 0;
         if (is_output(&notify_request->data) || is_open(&notify_request->data)) {
@@ -358,7 +366,7 @@ static void *answer_refusals(void *unused) {
             notify_response->error = -EPERM;
             notify_response->flags = 0;
         }
-        seccomp_notify_respond(notify_fd, notify_response);
+        syscall(SYS_ioctl, notify_fd, SECCOMP_IOCTL_NOTIF_SEND, notify_response);
     }
     return 0;
 }
@@ -425,11 +433,6 @@ int ck_sandbox_filter_calls(int watch_output) {
     }
     /* every thread, a plugin's own started while it loaded too */
     seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
-    if (seccomp_notify_alloc(&notify_request, &notify_response) != 0) {
-        seccomp_release(filter);
-        errno = ENOMEM;
-        return -1;
-    }
     int result = seccomp_load(filter);
     notify_fd = result == 0 ? seccomp_notify_fd(filter) : -1;
     seccomp_release(filter);

@@ -307,7 +307,8 @@ struct SandboxTests {
     static let checkerTells = [
         "environment": """
         extern char **environ;
-        for (char **e = environ; *e; e++) if (strncmp(*e, "CELLKIT_", 8) == 0) checker = 1;
+        for (char **e = environ; *e; e++)
+            if (strncmp(*e, "CELLKIT_CHECK", 13) == 0 || strncmp(*e, "CELLKIT_SUPERVISOR", 18) == 0) checker = 1;
         """,
         "argv": """
         char line[4096] = {0};
