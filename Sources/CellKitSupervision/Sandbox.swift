@@ -40,7 +40,9 @@ package enum Sandbox {
         package var missing: [String] {
             var parts: [String] = []
             if !pidNamespace { parts.append("no PID namespace (the kernel refuses to make one)") }
-            if landlockABI < 1 { parts.append("no Landlock (the kernel has none): plugins can read and write your files") }
+            if landlockABI < 1 {
+                parts.append("no Landlock (the kernel has none): plugins can read and write your files")
+            }
             if !seccomp { parts.append("no seccomp filter: processes, programs and sockets stay allowed") }
             return parts
         }
