@@ -57,29 +57,45 @@ let package = Package(
         .target(name: "CellKitModel", dependencies: ["CCellKit"]),
         .target(name: "CellKitText", dependencies: ["CellKitModel"]),
         .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CellKitText", "CCellKit", "CFFI", "CProcess"]),
-        // Supervisor and worker processes: spawn, frames, process groups, what a worker does first.
-        .target(
-            name: "CellKitSupervision",
-            dependencies: ["CellKitModel", "CellKitText", "CellKitRuntime", "CProcess", "CSandbox"]),
         .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "Yams"]),
         // A full-screen terminal: raw mode, the alternate screen, keys, resizes, restored on any exit.
         .target(name: "CellKitTerminal", dependencies: ["CTerminal", "CellKitText"]),
+        // Data sources, layout, the renderer and its formats, output: in one process, no plugin isolation.
         .target(
             name: "CellKitRendering",
+            dependencies: ["CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments"]),
+        // Supervisor and worker processes (spawn, frames, the sandbox) and the isolated render built on them.
+        .target(
+            name: "CellKitSupervision",
             dependencies: [
-                "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision",
+                "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitRendering", "CProcess",
+                "CSandbox",
+            ]),
+        // `cellkit check`: the plan, the worker that runs every hook and the supervisor that judges it.
+        .target(
+            name: "CellKitCheck",
+            dependencies: [
+                "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitRendering",
+                "CellKitSupervision",
+            ]),
+        // `cellkit browse`: the table behind the view, search, the view on a terminal.
+        .target(
+            name: "CellKitBrowse",
+            dependencies: [
+                "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitRendering",
+                "CellKitSupervision", "CellKitTerminal",
             ]),
         .target(
             name: "CellKit",
             dependencies: [
-                "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision",
-                "CellKitRendering",
+                "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitRendering",
+                "CellKitSupervision",
             ]),
         .target(name: "CellKitPlugin", dependencies: ["CCellKit"]),
         .executableTarget(
             name: "CellKitCommand",
             dependencies: [
-                "CellKit", "CellKitSupervision", "CellKitTerminal",
+                "CellKit", "CellKitSupervision", "CellKitTerminal", "CellKitCheck", "CellKitBrowse",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // A release `cellkit` carries the Swift runtime and Foundation inside it: a process starts in
@@ -112,6 +128,8 @@ let package = Package(
         .testTarget(
             name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel", "CellKitTestSupport"],
             exclude: ["WidthData"]),
+        .testTarget(
+            name: "CellKitBrowseTests", dependencies: ["CellKitBrowse", "CellKit", "CellKitTestSupport"]),
         .testTarget(
             name: "CellKitCommandTests",
             dependencies: [

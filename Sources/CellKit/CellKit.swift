@@ -7,10 +7,15 @@
 // - CellKitRuntime: discovery, loading, dispatch, the registry, cells and the
 //   cell-creation routine: the plugin host, with nothing that parses documents or draws.
 // - CellKitDocuments: table documents, stylesheets and asset catalogs as data, streamed rows.
-// - CellKitRendering: data sources, layout, the renderer and its formats, output.
+// - CellKitRendering: data sources, layout, the renderer and its formats, output, in one process.
+// - CellKitSupervision: worker processes, the sandbox, and `DocumentRender`, the isolated render
+//   that keeps a crashing or hostile plugin out of the host.
+//
+// `cellkit check` (CellKitCheck) and `cellkit browse` (CellKitBrowse) are the command line's own.
 
 @_exported import CellKitDocuments
 @_exported import CellKitModel
 @_exported import CellKitRendering
 @_exported import CellKitRuntime
+@_exported import CellKitSupervision
 @_exported import CellKitText

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import CellKit
+import CellKitBrowse
 import CellKitTerminal
 import Foundation
 

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import CellKit
+import CellKitCheck
 import CellKitModel
 import CellKitSupervision
 import Foundation

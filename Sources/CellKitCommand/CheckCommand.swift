@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import CellKit
+import CellKitCheck
 import CellKitSupervision
 import Foundation
 

@@ -280,7 +280,7 @@ public struct CellLayout: Sendable {
     // MARK: Layout
 
     /// `cell` laid out at `width` columns and `height` lines; nil = its natural height.
-    func layout(_ cell: Cell, width: Int, height: Int?) -> RowLayout {
+    package func layout(_ cell: Cell, width: Int, height: Int?) -> RowLayout {
         var row = RowLayout(
             indexPath: cell.indexPath, identifier: "", width: 0, height: 0, position: .single, isSelected: false,
             background: Fill(), backgroundColor: nil, views: [])
@@ -290,7 +290,7 @@ public struct CellLayout: Sendable {
 
     /// `layout(_:width:height:)` into `row`, reusing the memory of its views: a renderer
     /// keeps one `RowLayout` for all its rows rather than allocating a list per row.
-    func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
+    package func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         let fill = selected ? selectedFill(cell) : cell.background
         row.recycleViews()

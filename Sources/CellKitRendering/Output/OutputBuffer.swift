@@ -152,6 +152,9 @@ public protocol OutputSink: AnyObject {
 public struct OutputError: Error, Codable, CustomStringConvertible {
     /// What failed and why, with the path or "standard output": "cannot write out.html: No space left on device".
     public let description: String
+
+    /// An error that says `description`.
+    package init(description: String) { self.description = description }
 }
 
 /// A file descriptor, such as standard output.

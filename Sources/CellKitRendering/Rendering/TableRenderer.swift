@@ -67,7 +67,7 @@ public final class TableRenderer {
     /// draws none and is warned of in the context's warnings.
     public var window = RowWindow()
     /// Rows drawn by the last `render`.
-    @exclusivity(unchecked) private(set) var rowsDrawn = 0
+    @exclusivity(unchecked) package private(set) var rowsDrawn = 0
 
     // Identifiers seen so far; a table uses few, so a short list beats hashing each row's name.
     // No slot: the type is quarantined, and its rows draw a placeholder (Isolation/).
@@ -198,7 +198,7 @@ public final class TableRenderer {
     /// compares, and no conversion that could trap (NaN and anything below 1 give 1). The queue
     /// has kept hooks' answers in range already; a delegate's or a Swift hook's value may not be.
     @inline(__always)
-    static func rowLines(_ lines: Double) -> Int {
+    package static func rowLines(_ lines: Double) -> Int {
         guard lines >= 1 else { return 1 }
         return lines <= Double(PluginLimits.maxRowHeight) ? Int(lines.rounded()) : PluginLimits.maxRowHeight
     }

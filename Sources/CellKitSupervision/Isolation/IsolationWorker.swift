@@ -8,7 +8,7 @@
 import CProcess
 import CellKitDocuments
 import CellKitRuntime
-import CellKitSupervision
+import CellKitRendering
 import Foundation
 import Synchronization
 

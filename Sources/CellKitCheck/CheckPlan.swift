@@ -3,7 +3,9 @@
 // records the worker sends. Both sides number units the same way, so the parent can
 // name the hook and row a worker died in and start a new worker after it.
 
+import CellKitDocuments
 import CellKitModel
+import CellKitRendering
 import CellKitRuntime
 import CellKitText
 

@@ -3,51 +3,53 @@
 // that leave the screen go back to their pools and are dequeued for the rows coming in.
 
 import CellKitDocuments
+import CellKitRendering
 import CellKitModel
 import CellKitRuntime
+import CellKitSupervision
 import CellKitText
 import Foundation
 
 /// Rows of a table drawn as lines: what a window of the view shows.
-public struct BrowseWindow: Sendable {
+package struct BrowseWindow: Sendable {
     /// One drawn row: its number across the table, and the lines it takes in `lines`.
-    public struct RowSpan: Sendable, Equatable {
+    package struct RowSpan: Sendable, Equatable {
         /// The row, counted from 0 across sections.
-        public var row: Int
+        package var row: Int
         /// Its first line in `lines`.
-        public var firstLine: Int
+        package var firstLine: Int
         /// How many lines it takes (its borders below it included).
-        public var lineCount: Int
+        package var lineCount: Int
     }
     /// The lines, with their ANSI colour sequences and no newline.
-    public var lines: [String]
+    package var lines: [String]
     /// The rows drawn, in order.
-    public var rows: [RowSpan]
+    package var rows: [RowSpan]
     /// A window of these lines and rows (none by default).
-    public init(lines: [String] = [], rows: [RowSpan] = []) { (self.lines, self.rows) = (lines, rows) }
+    package init(lines: [String] = [], rows: [RowSpan] = []) { (self.lines, self.rows) = (lines, rows) }
 }
 
 /// A table document drawn window by window with cells reused across windows: in this process,
 /// or with plugins in a worker process that lives as long as the table (`isolated`). Use it from
 /// one thread at a time.
-public final class BrowseTable {
+package final class BrowseTable {
     /// The document as loaded.
-    public let document: TableDocument
+    package let document: TableDocument
     /// Rows in each section; a streamed section is counted when the table opens.
-    public internal(set) var sectionCounts: [Int]
+    package internal(set) var sectionCounts: [Int]
     /// Rows in the table.
-    public internal(set) var rowCount: Int
+    package internal(set) var rowCount: Int
     /// The warnings of the document, of hooks' host calls and of the sandbox so far.
-    public var warnings: [String] {
+    package var warnings: [String] {
         switch backend {
         case .inProcess(let renderer, _): DocumentRender.warnings(renderer.queue.context)
         case .isolated: workerWarnings
         }
     }
     /// One line per plugin fault so far (file, hook, cell type, row, signal or timeout), oldest first.
-    public private(set) var faults: [String] = []
+    package private(set) var faults: [String] = []
     /// Cells made and reused so far, over every cell type (by the worker, when isolated).
-    public private(set) var statistics: (made: Int, reused: Int) = (0, 0)
+    package private(set) var statistics: (made: Int, reused: Int) = (0, 0)
 
     private enum Backend {
         case inProcess(TableRenderer, StringSink)
@@ -68,7 +70,7 @@ public final class BrowseTable {
     /// Rows numbered anew and not yet taken by the view (`takeRenumberings()`).
     var renumberings: [Renumbering] = []
     /// Whether a data file is still being counted: `rowCount` is then a lower bound.
-    public private(set) var isCounting = false
+    package private(set) var isCounting = false
     private var workerWarnings: [String] = []
 
     /// Opens the document at `path` (reading files under `root`, default its folder) with plugins
@@ -77,7 +79,7 @@ public final class BrowseTable {
     /// kills; the plugin is then quarantined (its rows drawn as placeholders, a line in `faults`)
     /// and a new worker draws the window; `sandbox`: the worker runs in the sandbox
     /// (`DocumentRender.sandbox`). Throws the document's error.
-    public init(
+    package init(
         path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10,
         sandbox: Bool = true
     ) throws {
@@ -138,7 +140,7 @@ public final class BrowseTable {
 
     /// Takes the rows the indexes have counted since; true when the count changed. Throws the
     /// error that stopped an index (a data file that cannot be read).
-    public func refresh() throws -> Bool {
+    package func refresh() throws -> Bool {
         var counts = sectionCounts.count == indexes.count ? sectionCounts : Array(repeating: 0, count: indexes.count)
         var counting = false
         for (s, index) in indexes.enumerated() {
@@ -165,7 +167,7 @@ public final class BrowseTable {
     /// Waits until every data file is counted (End in a CSV file, `:N` past the rows counted, a
     /// search from rows read back): the rows are numbered exactly then. About 50 ms per million
     /// JSON Lines rows on a warm page cache.
-    public func finishCounting() throws {
+    package func finishCounting() throws {
         while isCounting {
             usleep(1000)
             _ = try refresh()
@@ -173,7 +175,7 @@ public final class BrowseTable {
     }
 
     /// The index path of row `row` counted across sections; nil past the end.
-    public func indexPath(of row: Int) -> CellKitModel.IndexPath? {
+    package func indexPath(of row: Int) -> CellKitModel.IndexPath? {
         var rest = row
         for (s, count) in sectionCounts.enumerated() {
             if rest < count { return CellKitModel.IndexPath(section: s, row: rest) }
@@ -183,13 +185,13 @@ public final class BrowseTable {
     }
 
     /// The section row `row` is in, and its header (nil for none).
-    public func section(of row: Int) -> (index: Int, header: String?)? {
+    package func section(of row: Int) -> (index: Int, header: String?)? {
         guard let path = indexPath(of: row) else { return nil }
         return (path.section, document.sections[path.section].header)
     }
 
     /// Whether row `row` can be selected (its section's `selectable`).
-    public func isSelectable(_ row: Int) -> Bool {
+    package func isSelectable(_ row: Int) -> Bool {
         guard let path = indexPath(of: row) else { return false }
         return document.sections[path.section].selectable
     }
@@ -201,7 +203,7 @@ public final class BrowseTable {
     /// When the rows at the end were read back before the count (`readEnd`), a row just above them
     /// is read back too, a row far above them and not counted yet waits for the count, and the rows
     /// may be numbered anew on the way (`takeRenumberings()`): the window's rows are numbered anew.
-    public func window(first: Int, maxLines: Int, width: Int, selected: Int?) throws -> BrowseWindow {
+    package func window(first: Int, maxLines: Int, width: Int, selected: Int?) throws -> BrowseWindow {
         guard rowCount > 0 else { return BrowseWindow(lines: [], rows: []) }
         let mark = renumberings.count
         let first = try reach(first)
@@ -233,7 +235,7 @@ public final class BrowseTable {
             renderer.selected = request.selected
             sink.removeAll()
             let out = OutputBuffer(sink)
-            let spans = try Self.draw(renderer, source, firstRow: first, showsHeader: first == 0, to: out) { out in
+            let spans = try BrowseService.draw(renderer, source, firstRow: first, showsHeader: first == 0, to: out) { out in
                 sink.bytes.count + out.count
             }
             try out.flush()
@@ -255,18 +257,6 @@ public final class BrowseTable {
             let spans = reply.spans.filter { $0.count == 3 }.map { (row: $0[0], start: $0[1], end: $0[2]) }
             return Self.lines(of: sink.bytes, spans: spans)
         }
-    }
-
-    /// Draws `renderer`'s window of `source` (rows from `firstRow`) as `render --format ansi` does,
-    /// without the title, into `out`; each row's byte range, as `offset` places `out`'s end.
-    static func draw(
-        _ renderer: TableRenderer, _ source: DocumentTable, firstRow: Int, showsHeader: Bool, to out: OutputBuffer,
-        offset: @escaping (OutputBuffer) -> Int
-    ) throws -> [(row: Int, start: Int, end: Int)] {
-        let windowed = WindowSource(source, showsHeader: showsHeader)
-        var format = SpanFormat(TextFormat(color: true), firstRow: firstRow, offset: offset)
-        try renderer.render(windowed, delegate: source, format: &format, to: out)
-        return format.spans
     }
 
     /// The output split into lines, and each row's byte range turned into lines.
@@ -295,7 +285,7 @@ public final class BrowseTable {
     }
 
     /// Row `row`'s data (nil past the end).
-    public func data(of row: Int) throws -> RowValue? {
+    package func data(of row: Int) throws -> RowValue? {
         let row = try reach(row)
         enterRegion(of: row)
         guard let path = indexPath(of: row) else { return nil }
@@ -321,101 +311,6 @@ public final class BrowseTable {
         case .string(let s): searchable(s).contains(needle)
         case .list(let items): items.contains { contains($0, needle) }
         case .object(let fields): fields.contains { contains($0.value, needle) }
-        }
-    }
-}
-
-/// A data source that serves another's rows with no title (and the header only when asked):
-/// the view draws the title in its header line.
-private final class WindowSource: TableDataSource {
-    let base: DocumentTable
-    let showsHeader: Bool
-    init(_ base: DocumentTable, showsHeader: Bool) { (self.base, self.showsHeader) = (base, showsHeader) }
-    var tableInfo: TableInfo {
-        var info = base.tableInfo
-        info.title = nil
-        if !showsHeader { info.header = nil }
-        return info
-    }
-    func numberOfSections() -> Int { base.numberOfSections() }
-    func sectionInfo(_ section: Int) -> SectionInfo { base.sectionInfo(section) }
-    func numberOfRows(inSection section: Int) throws -> Int { try base.numberOfRows(inSection: section) }
-    func row(at indexPath: CellKitModel.IndexPath) throws -> TableRow { try base.row(at: indexPath) }
-    func row(at indexPath: CellKitModel.IndexPath, into row: inout TableRow) throws {
-        try base.row(at: indexPath, into: &row)
-    }
-}
-
-/// A format that notes where each row's bytes start and end in what another format writes.
-private struct SpanFormat<Base: RowFormat>: RowFormat {
-    var base: Base
-    var next: Int
-    let offset: (OutputBuffer) -> Int
-    var spans: [(row: Int, start: Int, end: Int)] = []
-    private var rowStart = 0
-
-    init(_ base: Base, firstRow: Int, offset: @escaping (OutputBuffer) -> Int) {
-        (self.base, next, self.offset) = (base, firstRow, offset)
-    }
-
-    func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
-        base.contentWidth(tableWidth: tableWidth, style: style)
-    }
-    mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
-        try base.begin(table, width: width, to: out)
-    }
-    mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
-        try base.beginSection(section, index: index, to: out)
-        rowStart = offset(out)
-    }
-    mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
-        try base.row(row, isFirst: isFirst, isLast: isLast, to: out)
-        let end = offset(out)
-        spans.append((next, rowStart, end))
-        next += 1
-        rowStart = end
-    }
-    mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
-        try base.endSection(section, index: index, to: out)
-        if !spans.isEmpty { spans[spans.count - 1].end = offset(out) }
-    }
-    mutating func end(_ table: TableInfo, to out: OutputBuffer) throws { try base.end(table, to: out) }
-}
-
-/// Row data as one line of JSON (`--pick`).
-public enum RowJSON {
-    /// `value` as compact JSON: object keys sorted, integers without a fraction, strings escaped as
-    /// the JSON format escapes them (`JSONWriter.swift`: controls, bidi and invisible characters).
-    public static func text(_ value: RowValue) -> String {
-        let sink = StringSink()
-        let out = OutputBuffer(sink)
-        write(value, to: out)
-        try? out.flush()  // a StringSink does not fail
-        return sink.text
-    }
-
-    static func write(_ value: RowValue, to out: OutputBuffer) {
-        switch value {
-        case .null: out.raw("null")
-        case .bool(let b): out.boolean(b)
-        case .number(let n): out.write(RowValue.jsonNumber(n))
-        case .string(let s): out.jsonString(s)
-        case .list(let items):
-            out.raw("[")
-            for (i, item) in items.enumerated() {
-                if i > 0 { out.raw(",") }
-                write(item, to: out)
-            }
-            out.raw("]")
-        case .object(let fields):
-            out.raw("{")
-            for (i, key) in fields.keys.sorted().enumerated() {
-                if i > 0 { out.raw(",") }
-                out.jsonString(key)
-                out.raw(":")
-                write(fields[key]!, to: out)
-            }
-            out.raw("}")
         }
     }
 }

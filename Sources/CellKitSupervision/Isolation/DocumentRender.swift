@@ -6,7 +6,7 @@
 import CellKitDocuments
 import CellKitModel
 import CellKitRuntime
-import CellKitSupervision
+import CellKitRendering
 import CellKitText
 import Foundation
 
@@ -213,7 +213,7 @@ public struct DocumentRender: Sendable {
         var selected: CellKitModel.IndexPath?
         var rows: [Int]?  // first, last
         /// A window of `cellkit browse`: the worker stays alive for the next (Browse/).
-        var browse: BrowseRequest?
+        package var browse: BrowseRequest?
         /// Whether the worker closes the sandbox around its plugins.
         var sandbox = true
     }

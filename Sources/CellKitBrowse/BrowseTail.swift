@@ -26,13 +26,13 @@ struct BrowseTail {
 }
 
 /// Rows numbered anew: those at or after `from` moved by `by`.
-public struct Renumbering: Sendable, Equatable {
+package struct Renumbering: Sendable, Equatable {
     /// The first row moved (in the old numbers).
-    public var from: Int
+    package var from: Int
     /// How far the rows moved.
-    public var by: Int
+    package var by: Int
     /// `row` in the new numbers.
-    public func apply(_ row: Int) -> Int { row >= from ? row + by : row }
+    package func apply(_ row: Int) -> Int { row >= from ? row + by : row }
 }
 
 extension BrowseTable {
@@ -40,16 +40,16 @@ extension BrowseTable {
     static let readBackLimit = 4096
 
     /// Whether the last rows are read back and numbered from an estimate (End before the count).
-    public var isEstimated: Bool { tail != nil }
+    package var isEstimated: Bool { tail != nil }
 
     /// Whether row `row`'s number is an estimate: one of the rows read back, or after them.
-    public func isEstimated(_ row: Int) -> Bool {
+    package func isEstimated(_ row: Int) -> Bool {
         guard let tail else { return false }
         return row >= rowsBefore(section: tail.section) + tail.start
     }
 
     /// The rows numbered anew since the last call, oldest first: apply them to rows kept.
-    public func takeRenumberings() -> [Renumbering] {
+    package func takeRenumberings() -> [Renumbering] {
         defer { renumberings.removeAll() }
         return renumberings
     }
@@ -58,7 +58,7 @@ extension BrowseTable {
     /// end, so that the last row (`rowCount - 1`, numbered from an estimate) can be drawn at once.
     /// False when that cannot be done (a CSV file, more than one file counted, a file shorter than
     /// `rows`): End must wait for the count then. True, doing nothing, when they are read already.
-    public func readEnd(rows: Int) throws -> Bool {
+    package func readEnd(rows: Int) throws -> Bool {
         guard tail == nil else { return true }
         let counting = indexes.indices.filter { indexes[$0].map { $0.progress.count == nil } ?? false }
         guard isCounting, counting.count == 1, let s = counting.first, let index = indexes[s],
@@ -160,7 +160,7 @@ extension BrowseTable {
 extension BrowseTable {
     /// The rows from the first whose numbers are exact: every row, unless the last ones are read
     /// back (then the rows before the tail's section and those counted in it).
-    public var exactRows: Int {
+    package var exactRows: Int {
         guard let tail, let index = indexes[tail.section] else { return rowCount }
         return rowsBefore(section: tail.section) + min(index.progress.rows, tail.start)
     }

@@ -2,6 +2,7 @@
 // (HookProgress) at the start, the worker's output buffer after it. Backed by a
 // memfd (a file with no name), sparse: only the pages written take memory.
 
+import CellKitRendering
 import CellKitRuntime
 import Foundation
 
@@ -92,7 +93,7 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
     /// A sealed-size memory file named `name` holding `bytes`, at offset 0, close-on-exec: how an
     /// exec'd worker gets its plan (and key) without an environment variable, which a plugin could
     /// read back from `/proc/self/environ`. Nil if it cannot be made.
-    static func memoryFile(named name: String, holding bytes: [UInt8]) -> Int32? {
+    package static func memoryFile(named name: String, holding bytes: [UInt8]) -> Int32? {
         guard let create = memfdCreate else { return nil }
         let fd = create(name, 1)  // MFD_CLOEXEC
         guard fd >= 0 else { return nil }
@@ -111,7 +112,7 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
     }
 
     /// Every byte of `fd` from where it stands (a memory file a worker inherits), up to `limit`.
-    static func readAll(_ fd: Int32, atMost limit: Int) -> [UInt8] {
+    package static func readAll(_ fd: Int32, atMost limit: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while bytes.count < limit {

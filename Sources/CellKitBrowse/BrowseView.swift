@@ -1,13 +1,18 @@
 // The browse view's state and keys: which rows are on screen, the row under the cursor, the
 // prompt for `:` and searches, and the frame written to the terminal.
 
-import CellKit
+import CellKitDocuments
+import CellKitModel
+import CellKitRendering
+import CellKitRuntime
+import CellKitSupervision
+import CellKitText
 import CellKitTerminal
 import Foundation
 
 /// The full-screen view of `cellkit browse`: draws windows of a `BrowseTable` and answers keys.
-struct BrowseView {
-    enum Outcome: Equatable {
+package struct BrowseView {
+    package enum Outcome: Equatable {
         case quit
         case picked(String)
     }
@@ -35,7 +40,7 @@ struct BrowseView {
     static let minimumColumns = 20
     static let minimumLines = 3
 
-    init(table: BrowseTable, screen: TerminalScreen, file: String, pick: Bool, stats: Bool) {
+    package init(table: BrowseTable, screen: TerminalScreen, file: String, pick: Bool, stats: Bool) {
         (self.table, self.screen, self.file, self.pick, self.stats) = (table, screen, file, pick, stats)
     }
 
@@ -46,7 +51,7 @@ struct BrowseView {
     }
 
     /// Answers events until q, Esc or (with `pick`) Enter.
-    mutating func run() throws -> Outcome {
+    package mutating func run() throws -> Outcome {
         try draw()
         while true {
             // While a data file is counted or a search runs, the status line follows them.

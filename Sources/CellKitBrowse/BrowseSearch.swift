@@ -9,9 +9,9 @@ import Foundation
 import Synchronization
 
 /// A search of a table's rows' data for a text, ignoring case, on a background thread.
-public final class BrowseSearch: Sendable {
+package final class BrowseSearch: Sendable {
     /// How the search stands.
-    public enum State: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Still searching; rows looked at so far.
         case searching(rows: Int)
         /// The row found (counted from 0 across sections).
@@ -25,7 +25,7 @@ public final class BrowseSearch: Sendable {
     }
 
     /// The text searched for, as typed.
-    public let query: String
+    package let query: String
     private let shared = Mutex(State.searching(rows: 0))
     private let cancelled = Atomic(false)
 
@@ -48,10 +48,10 @@ public final class BrowseSearch: Sendable {
     }
 
     /// How the search stands now.
-    public var state: State { shared.withLock { $0 } }
+    package var state: State { shared.withLock { $0 } }
 
     /// Stops the search at its next 1,024 rows; `state` says `stopped` unless it had ended.
-    public func cancel() {
+    package func cancel() {
         cancelled.store(true, ordering: .relaxed)
         shared.withLock { if case .searching = $0 { $0 = .stopped } }
     }
@@ -181,7 +181,7 @@ extension BrowseTable {
     /// Starts a search of the rows' data for `query` (ignoring case) on a thread of its own: forward
     /// from row `start`, wrapping around, or back from it (`forward` false); nil for no rows or an
     /// empty query. Counted rows only: with the last rows read back, wait for the count first.
-    public func startSearch(_ query: String, from start: Int, forward: Bool) -> BrowseSearch? {
+    package func startSearch(_ query: String, from start: Int, forward: Bool) -> BrowseSearch? {
         guard rowCount > 0, !query.isEmpty, let path = indexPath(of: min(max(0, start), rowCount - 1)) else {
             return nil
         }

@@ -4,6 +4,7 @@
 
 import CellKitDocuments
 import CellKitModel
+import CellKitRendering
 import CellKitRuntime
 import CellKitSupervision
 import Foundation

@@ -11,7 +11,7 @@
 
 import CellKitDocuments
 import CellKitRuntime
-import CellKitSupervision
+import CellKitRendering
 import Foundation
 
 /// How an isolated render should start its workers, and what it learned from the ones that faulted.

@@ -7,7 +7,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
-@testable import CellKitRendering
+@testable import CellKitBrowse
 
 @Suite("Browse searches in the background")
 struct BrowseSearchTests {

@@ -3,7 +3,9 @@
 // death (a signal, an exit(), a timeout) into a finding that names the hook and row,
 // then starts a new worker after the unit that failed. The parent never runs plugin code.
 
+import CellKitDocuments
 import CellKitModel
+import CellKitRendering
 import CellKitRuntime
 import CellKitSupervision
 import CellKitText
