@@ -37,7 +37,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.0"),
         // `swift package generate-documentation`: the DocC catalog in Sources/CellKit/CellKit.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -147,9 +146,8 @@ let package = Package(
             name: "CellKitRenderingTests",
             dependencies: [
                 "CellKit", "CellKitRendering", "CellKitTestSupport",
-                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
-            exclude: ["__Snapshots__"]),
+            exclude: ["Golden"]),
     ]
         + cPlugins.flatMap(cPlugin)
         + swiftPlugins.flatMap(swiftPlugin)

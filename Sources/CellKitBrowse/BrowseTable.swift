@@ -3,8 +3,8 @@
 // that leave the screen go back to their pools and are dequeued for the rows coming in.
 
 import CellKitDocuments
-import CellKitRendering
 import CellKitModel
+import CellKitRendering
 import CellKitRuntime
 import CellKitSupervision
 import CellKitText
@@ -235,7 +235,8 @@ package final class BrowseTable {
             renderer.selected = request.selected
             sink.removeAll()
             let out = OutputBuffer(sink)
-            let spans = try BrowseService.draw(renderer, source, firstRow: first, showsHeader: first == 0, to: out) { out in
+            let spans = try BrowseService.draw(renderer, source, firstRow: first, showsHeader: first == 0, to: out) {
+                out in
                 sink.bytes.count + out.count
             }
             try out.flush()

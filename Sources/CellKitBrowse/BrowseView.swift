@@ -6,8 +6,8 @@ import CellKitModel
 import CellKitRendering
 import CellKitRuntime
 import CellKitSupervision
-import CellKitText
 import CellKitTerminal
+import CellKitText
 import Foundation
 
 /// The full-screen view of `cellkit browse`: draws windows of a `BrowseTable` and answers keys.

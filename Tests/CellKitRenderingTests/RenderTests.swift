@@ -1,11 +1,10 @@
 // Rendering the seed tables and the showcase: text and JSON locked by
-// snapshots (Tests/CellKitRenderingTests/__Snapshots__, readable files), ANSI and HTML
+// golden files (Tests/CellKitRenderingTests/Golden, readable; CELLKIT_RECORD_GOLDEN=1 rewrites them), ANSI and HTML
 // checked for what they must and must not contain; hostile data; atomic output.
 
 import CellKit
 import CellKitTestSupport
 import Foundation
-import SnapshotTesting
 import Testing
 
 @testable import CellKitRendering
@@ -19,7 +18,8 @@ struct RenderTests {
     @Test("text output", arguments: tables)
     func text(_ name: String) throws {
         let (output, warnings) = try Render.table(Render.manifest(name + ".yaml"), .text)
-        assertSnapshot(of: output, as: .lines, named: name)
+        let mismatch = Golden.mismatch(output, file: "Tests/CellKitRenderingTests/Golden/text-\(name).txt")
+        #expect(mismatch == nil, "\(mismatch ?? "")")
         #expect(warnings.isEmpty)
     }
 
@@ -27,7 +27,8 @@ struct RenderTests {
     func json(_ name: String) throws {
         let (output, _) = try Render.table(Render.manifest(name + ".yaml"), .json)
         #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(output.utf8)) }
-        assertSnapshot(of: output, as: .lines, named: name)
+        let mismatch = Golden.mismatch(output, file: "Tests/CellKitRenderingTests/Golden/json-\(name).txt")
+        #expect(mismatch == nil, "\(mismatch ?? "")")
     }
 
     @Test("ANSI output colours and highlights; HTML is one standalone page", arguments: tables)
