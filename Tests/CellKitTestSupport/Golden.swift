@@ -19,7 +19,8 @@ public enum Golden {
         guard output != expected else { return nil }
         let got = output.components(separatedBy: "\n")
         let want = expected.components(separatedBy: "\n")
-        let line = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
+        let differing = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }
+        let line = differing?.offset ?? min(got.count, want.count)
         func shown(_ lines: [String]) -> String { line < lines.count ? lines[line] : "(the end)" }
         return """
             \(path):\(line + 1): the output differs (CELLKIT_RECORD_GOLDEN=1 writes it anew)
