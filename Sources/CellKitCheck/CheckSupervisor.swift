@@ -360,78 +360,66 @@ package struct CheckSupervisor {
             close(fds[0])
             worker.finish()  // its process group, and whatever it left behind
         }
-        var last: Mark?
         var decoder = FrameDecoder(key: key)
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        // Until the first step: the worker's own start-up, allowed more time than a hook.
-        var deadline = Date().addingTimeInterval(max(hookTimeout, 30))
-        var started = false
-        var ending: Ending?
-        reading: while ending == nil {
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 {
-                worker.kill()
-                ending = .timedOut
-                break
+        var watcher = Watcher(state: state, report: report, hookTimeout: hookTimeout)
+        let ending: Ending
+        do {
+            let watched = try WorkerWatch.run(worker, channel: fds[0], decoder: &decoder, watcher: &watcher, tick: 100)
+            switch (watched.stop, watched.status) {
+            case (.timedOut, _): ending = .timedOut
+            case (.malformed(let what), _), (.fault(let what), _), (.stalled(let what), _): ending = .channel(what)
+            case (.closed, _): ending = .channel("nothing more: its channel was closed")
+            case (nil, .exit(let code)): ending = .exited(code)
+            case (nil, .signal(let signal)): ending = .signaled(signal)
+            case (nil, _): ending = .timedOut
             }
-            var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(remaining * 1000, 1000).rounded(.up)))
-            if ready < 0, errno == EINTR { continue }
-            if ready <= 0 { continue }
-            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 {  // every writer closed the pipe: the worker ends, or a plugin closed it and goes on
-                if !waitForEnd(worker, within: 0.5) {
-                    worker.kill()
-                    ending = .channel("nothing more: its channel was closed")
-                }
-                break
-            }
-            buffer.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            do {
-                while let frame = try decoder.nextFrame() {
-                    if frame.kind == CheckWire.mark {
-                        let parts = String(decoding: frame.payload, as: UTF8.self).split(separator: " ", maxSplits: 3)
-                        if parts.count >= 3, let unit = Int(parts[0]), let sample = Int(parts[2]) {
-                            if parts.count == 4 { state.places[sample] = String(parts[3]) }
-                            if let previous = last, previous.unit != unit, previous.unit >= 0 { state.unitsRun += 1 }
-                            last = Mark(unit: unit, hook: String(parts[1]), sample: sample)
-                        }
-                        started = true
-                        let table = parts[1] == CheckWire.table
-                        deadline = Date().addingTimeInterval(
-                            table ? max(hookTimeout, CheckWire.tableSeconds) : hookTimeout)
-                    } else if let message = try? JSONDecoder().decode(CheckMessage.self, from: Data(frame.payload)) {
-                        state.receive(message, report: &report)
-                        if started { deadline = Date().addingTimeInterval(hookTimeout) }
-                    }
-                }
-            } catch {
-                worker.kill()
-                ending = .channel(error.description)
-                break reading
-            }
+        } catch {  // the watcher throws nothing else; kept for the loop's contract
+            watcher.report.error = "\(error)"
+            ending = .exited(-1)
         }
-        let status = worker.wait()
-        if state.done, last != nil { state.unitsRun += 1 }
-        if ending == nil {
-            switch status {
-            case .exit(let code): ending = .exited(code)
-            case .signal(let signal): ending = .signaled(signal)
-            default: ending = .timedOut
-            }
-        }
-        return (ending!, last)
+        (state, report) = (watcher.state, watcher.report)
+        if state.done, watcher.last != nil { state.unitsRun += 1 }
+        return (ending, watcher.last)
     }
 
-    /// Whether `worker` ends within `seconds` (reaped then), by this process's clock.
-    private func waitForEnd(_ worker: WorkerProcess, within seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !worker.hasEnded() {
-            if Date() >= deadline { return false }
-            usleep(2_000)
+    /// What the supervisor makes of one check worker: its marks (where it is) and messages, and a
+    /// deadline that each mark moves (a hook's timeout; reading the table, `CheckWire.tableSeconds`).
+    private struct Watcher: WorkerWatcher {
+        var state: State
+        var report: CheckTypeReport
+        let hookTimeout: Double
+        var last: Mark?
+        /// Until the first step: the worker's own start-up, allowed more time than a hook.
+        private var deadline: Date
+        private var started = false
+
+        init(state: State, report: CheckTypeReport, hookTimeout: Double) {
+            (self.state, self.report, self.hookTimeout) = (state, report, hookTimeout)
+            deadline = Date().addingTimeInterval(max(hookTimeout, 30))
         }
-        return true
+
+        var isFinished: Bool { state.done }
+
+        mutating func overdue(quiet: Double, partialBytes: Int) -> WorkerWatch.Stop? {
+            Date() >= deadline ? .timedOut : nil
+        }
+
+        mutating func receive(_ frame: Frame) throws {
+            if frame.kind == CheckWire.mark {
+                let parts = String(decoding: frame.payload, as: UTF8.self).split(separator: " ", maxSplits: 3)
+                if parts.count >= 3, let unit = Int(parts[0]), let sample = Int(parts[2]) {
+                    if parts.count == 4 { state.places[sample] = String(parts[3]) }
+                    if let previous = last, previous.unit != unit, previous.unit >= 0 { state.unitsRun += 1 }
+                    last = Mark(unit: unit, hook: String(parts[1]), sample: sample)
+                }
+                started = true
+                let table = parts.count > 1 && parts[1] == CheckWire.table
+                deadline = Date().addingTimeInterval(table ? max(hookTimeout, CheckWire.tableSeconds) : hookTimeout)
+            } else if let message = try? JSONDecoder().decode(CheckMessage.self, from: Data(frame.payload)) {
+                state.receive(message, report: &report)
+                if started { deadline = Date().addingTimeInterval(hookTimeout) }
+            }
+        }
     }
 
     /// A memory file named `name` holding `bytes`, above the descriptors a worker gets.

@@ -110,7 +110,7 @@ package final class IsolatedRender {
     /// cells and loaded plugins are kept, and `request(_:)` asks it for another window.
     package var keepsWorker = false
     /// The worker kept alive, and what was read of it (its frames are numbered across windows).
-    private var live: (worker: Worker, reading: Reading)?
+    private var live: (worker: Worker, decoder: FrameDecoder)?
     /// Whether a worker ever wrote to the progress record (a new one then gets it zeroed).
     private var recordWritten = false
     /// What the last `done` frame carried besides warnings, for a kept worker (JSON).
@@ -127,9 +127,9 @@ package final class IsolatedRender {
     package func run() throws -> Ending {
         var faults = 0
         while true {
-            var (worker, reading) = try live ?? newWorker()
-            let death = try supervise(worker, &reading)
-            live = keepsWorker && isCompleted(death) ? (worker, reading) : nil
+            var (worker, decoder) = try live ?? newWorker()
+            let death = try supervise(worker, &decoder)
+            live = keepsWorker && isCompleted(death) ? (worker, decoder) : nil
             switch death {
             case .completed:
                 if let heldLine { report(heldLine) }  // the fault did not come back: it is what was seen
@@ -150,10 +150,12 @@ package final class IsolatedRender {
     private func isCompleted(_ death: Death) -> Bool { if case .completed = death { true } else { false } }
 
     /// A worker started by the plan, with the progress record made ready for it.
-    private func newWorker() throws -> (Worker, Reading) {
+    private func newWorker() throws -> (Worker, FrameDecoder) {
         region.resetRecord(written: recordWritten)
         recordWritten = true
-        return (try Worker(plan: plan, region: region, forking: forking, document: document), Reading(key: plan.key))
+        return (
+            try Worker(plan: plan, region: region, forking: forking, document: document), FrameDecoder(key: plan.key)
+        )
     }
 
     /// Asks for another render of the job with `job` changed (a window of `cellkit browse`): a kept
@@ -186,90 +188,33 @@ package final class IsolatedRender {
         case died(FaultOutcome)
     }
 
-    /// Reads the worker's frames until it ends; writes its chunks out. The worker's word is
-    /// checked, never trusted: a frame that is malformed, forged or out of order, a chunk longer
-    /// than the buffer, or a channel closed while the worker lives is that worker's fault.
-    private func supervise(_ worker: Worker, _ reading: inout Reading) throws -> Death {
-        (reading.done, reading.failed) = (false, nil)
-        var lastCounter = region.record.pointee.counter
-        var lastChange = Date()
-        var ended = false, timedOut = false
-        // When the channel closed, and where the worker was then: if it lives on, the hook it was
-        // in (or had run last) broke the channel.
-        var closed: (at: Date, record: HookProgress.Header)?
+    /// Reads the worker's frames until it ends (`WorkerWatch`); writes its chunks out. The worker's
+    /// word is checked, never trusted: a frame that is malformed, forged or out of order, a chunk
+    /// longer than the buffer, or a channel closed while the worker lives is that worker's fault.
+    private func supervise(_ worker: Worker, _ decoder: inout FrameDecoder) throws -> Death {
+        var watcher = Watcher(render: self, worker: worker)
         let tick = Int32(max(10, min(100, plan.hookTimeout * 100)))
-        var descriptor = pollfd(fd: worker.messages, events: Int16(POLLIN), revents: 0)
-        var lastBytes = Date()
-        while reading.fault == nil {
-            // A worker that checks every hook is read only while it sends: a hook's stray bytes wait
-            // in the pipe for the worker's own check, which names that hook.
-            let holding = plan.checksChannels && region.record.pointee.sending == 0 && !ended
-            let ready = closed != nil ? 0 : poll(&descriptor, 1, ended ? 0 : holding ? 5 : tick)
-            if ready < 0, errno == EINTR { continue }
-            let hungUp = descriptor.revents & Int16(POLLHUP | POLLERR) != 0
-            if ready > 0, !holding || hungUp || region.record.pointee.sending != 0 {
-                guard try read(worker, into: &reading) else {  // every writer closed the channel
-                    closed = (Date(), region.record.pointee)
-                    continue
-                }
-                (lastChange, lastBytes) = (Date(), Date())
-                if keepsWorker, reading.done, reading.fault == nil { return .completed }  // it waits for more
-                continue
-            }
-            if ended || (closed != nil && worker.process.hasEnded()) { break }  // and its last frames are read
-            if worker.process.hasEnded() {
-                ended = true
-                continue
-            }
-            if let closed {  // a dying process closes its descriptors before it can be reaped: a grace
-                let waited = Date().timeIntervalSince(closed.at)
-                if !reading.done, reading.failed == nil, waited > 0.5 {
-                    reading.fault = "its channel was closed"
-                    break
-                }
-                // Short naps first: a worker that is ending is reaped within a millisecond or two,
-                // and a flat 10 ms nap cost every render that much.
-                usleep(useconds_t(min(10_000, 50 + waited * 20_000)))
-            }
-            if ready > 0 { usleep(5_000) }  // held bytes: the worker's check ends it, or it sends
-            // The supervisor's own clock bounds every wait: plugin code (or a worker that said it is
-            // done) that makes no progress within the hook timeout is stopped, whatever the worker
-            // does with its channel; so is a frame begun and never ended, and a worker still waiting
-            // for an acknowledgement it was sent (another reader took it).
-            if let stall = stalled(worker, reading, since: lastBytes) {
-                reading.fault = stall
-                break
-            }
-            let counter = region.record.pointee.counter
-            if counter != lastCounter {
-                (lastCounter, lastChange) = (counter, Date())
-            } else if region.record.pointee.phase != HookProgress.Phase.host.rawValue || reading.done,
-                Date().timeIntervalSince(lastChange) >= plan.hookTimeout
-            {
-                timedOut = true
-                break
-            }
-        }
-        if reading.fault != nil || timedOut { worker.process.kill() }
-        let status = worker.process.wait()
+        let ending = try WorkerWatch.run(
+            worker.process, channel: worker.messages, decoder: &decoder, watcher: &watcher, tick: tick)
+        guard let status = ending.status else { return .completed }  // a kept worker waits for more
         worker.process.finish()
-        if reading.fault != nil || status == .exit(WorkerExit.channelBroken), let closed {
-            Self.restore(closed.record, into: region.record)  // blame where it was when the channel closed
+        let fault: String? =
+            switch ending.stop {
+            case .malformed(let what): "it sent \(what)"
+            case .fault(let reason), .stalled(let reason): reason
+            case .closed: "its channel was closed"
+            case .timedOut, nil: nil
+            }
+        let timedOut = ending.stop == .timedOut
+        if fault != nil || status == .exit(WorkerExit.channelBroken), let closed = watcher.closedRecord {
+            Self.restore(closed, into: region.record)  // blame where it was when the channel closed
         }
-        if let fault = reading.fault { return .died(.channel(fault)) }
-        if reading.done, status == .exit(0) || timedOut { return .completed }
+        if let fault { return .died(.channel(fault)) }
+        if watcher.done, status == .exit(0) || timedOut { return .completed }
         if timedOut { return .died(.timeout(tenths: Int((plan.hookTimeout * 10).rounded()))) }
-        if let failed = reading.failed { return .failed(failed) }
+        if let failed = watcher.failed { return .failed(failed) }
         if status == .exit(WorkerExit.channelBroken) { return .died(.channel("its channel was closed or replaced")) }
         return .died(status)
-    }
-
-    /// Why the channel is stuck, if it is (`ChannelClock`).
-    private func stalled(_ worker: Worker, _ reading: Reading, since lastBytes: Date) -> String? {
-        ChannelClock(limit: plan.hookTimeout).stall(
-            partialBytes: reading.decoder.partialBytes, quiet: Date().timeIntervalSince(lastBytes),
-            waitingFor: region.record.pointee.sending, acknowledged: worker.acknowledgements,
-            sinceAcknowledged: worker.lastAcknowledgement.map { Date().timeIntervalSince($0) })
     }
 
     /// Puts back where plugin code was (phase, hook, type, row) as `saved` says.
@@ -281,46 +226,69 @@ package final class IsolatedRender {
         record.pointee.row = saved.row
     }
 
-    /// What the supervisor has read of one worker.
-    struct Reading {
-        var decoder: FrameDecoder
-        var buffer = [UInt8](repeating: 0, count: 4096)
+    /// What the supervisor makes of one render or browse worker: its frames, and its progress
+    /// record against the supervisor's own clock.
+    private struct Watcher: WorkerWatcher {
+        let render: IsolatedRender
+        let worker: Worker
         var done = false
         var failed: (any Error)?
-        /// Why the worker's channel is broken (a malformed or forged frame, an impossible length).
-        var fault: String?
+        /// Where the worker was when its channel closed: if it lives on, the hook it was in (or had
+        /// run last) broke the channel.
+        var closedRecord: HookProgress.Header?
+        private var lastCounter: UInt64
+        private var lastChange = Date()
 
-        init(key: UInt64) { decoder = FrameDecoder(key: key) }
-    }
-
-    /// Reads what the worker sent and acts on each whole frame; false at the end of the channel.
-    private func read(_ worker: Worker, into reading: inout Reading) throws -> Bool {
-        let n = reading.buffer.withUnsafeMutableBytes { Glibc.read(worker.messages, $0.baseAddress, $0.count) }
-        if n < 0 { return errno == EINTR || errno == EAGAIN }
-        if n == 0 { return false }
-        reading.buffer.withUnsafeBytes { reading.decoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-        do {
-            while reading.fault == nil, let frame = try reading.decoder.nextFrame() {
-                try act(on: frame, worker, &reading)
-            }
-        } catch let error as FrameError {
-            reading.fault = "it sent \(error.description)"
+        init(render: IsolatedRender, worker: Worker) {
+            (self.render, self.worker) = (render, worker)
+            lastCounter = render.region.record.pointee.counter
         }
-        return true
+
+        mutating func receive(_ frame: Frame) throws {
+            lastChange = Date()
+            try render.act(on: frame, worker, &self)
+        }
+
+        var isFinished: Bool { done || failed != nil }
+        var isAnswered: Bool { render.keepsWorker && done }
+        /// A worker that checks every hook is read only while it sends.
+        var holdsChannel: Bool { render.plan.checksChannels && render.region.record.pointee.sending == 0 }
+        mutating func channelClosed() { closedRecord = render.region.record.pointee }
+
+        /// The supervisor's own clock bounds every wait: plugin code (or a worker that said it is
+        /// done) that makes no progress within the hook timeout is stopped, whatever the worker does
+        /// with its channel; so is a frame begun and never ended, and a worker still waiting for an
+        /// acknowledgement it was sent (another reader took it): `ChannelClock`.
+        mutating func overdue(quiet: Double, partialBytes: Int) -> WorkerWatch.Stop? {
+            let record = render.region.record
+            let limit = render.plan.hookTimeout
+            if let stall = ChannelClock(limit: limit).stall(
+                partialBytes: partialBytes, quiet: quiet, waitingFor: record.pointee.sending,
+                acknowledged: worker.acknowledgements,
+                sinceAcknowledged: worker.lastAcknowledgement.map { Date().timeIntervalSince($0) })
+            {
+                return .stalled(stall)
+            }
+            let counter = record.pointee.counter
+            if counter != lastCounter {
+                (lastCounter, lastChange) = (counter, Date())
+            } else if record.pointee.phase != HookProgress.Phase.host.rawValue || done,
+                Date().timeIntervalSince(lastChange) >= limit
+            {
+                return .timedOut
+            }
+            return nil
+        }
     }
 
     /// Writes out a chunk, or takes the worker's last word; a frame that cannot be is a fault.
-    private func act(on frame: Frame, _ worker: Worker, _ reading: inout Reading) throws {
-        guard !reading.done, reading.failed == nil else {
-            reading.fault = "it sent a message after its last"
-            return
-        }
+    private func act(on frame: Frame, _ worker: Worker, _ watcher: inout Watcher) throws {
+        guard !watcher.done, watcher.failed == nil else { throw WorkerWatch.Fault("it sent a message after its last") }
         switch RenderFrame(rawValue: frame.kind) {
         case .chunk:
             guard frame.value > 0, frame.value <= UInt64(SharedRegion.outputCapacity) else {
-                reading.fault =
-                    "it sent a chunk of \(frame.value) bytes (the buffer holds \(SharedRegion.outputCapacity))"
-                return
+                throw WorkerWatch.Fault(
+                    "it sent a chunk of \(frame.value) bytes (the buffer holds \(SharedRegion.outputCapacity))")
             }
             do {
                 try sink.write(UnsafeBufferPointer(start: region.output, count: Int(frame.value)))
@@ -333,20 +301,20 @@ package final class IsolatedRender {
             if !keepsWorker, let expected = expectedRows {  // the supervisor's count, not the worker's word
                 let drawn = max(Int(region.record.pointee.rowsDone), plan.resumeAt)
                 guard frame.value == UInt64(expected), drawn == expected else {
-                    reading.fault =
+                    throw WorkerWatch.Fault(
                         "it said the table was complete after \(min(drawn, Int(clamping: frame.value))) of its \(expected) rows"
-                    return
+                    )
                 }
             }
-            reading.done = true
+            watcher.done = true
             if keepsWorker {
                 reply = frame.payload
                 return
             }
             let text = String(decoding: frame.payload, as: UTF8.self)
             warnings = text.isEmpty ? [] : text.components(separatedBy: "\n")
-        case .failed: reading.failed = Self.failure(frame.payload)
-        case nil: reading.fault = "it sent a message of unknown kind \(frame.kind)"
+        case .failed: watcher.failed = Self.failure(frame.payload)
+        case nil: throw WorkerWatch.Fault("it sent a message of unknown kind \(frame.kind)")
         }
     }
 
