@@ -8,7 +8,8 @@ Sources/CellKit/CellKit.docc):
   * every folder under Sources/ is named in ARCHITECTURE.md;
   * every repository path they name exists: backticked paths that start with Sources/,
     Scripts/, Tests/, Plugins/, Examples/, man/, Manifests/, Schemas/, Fuzz/ or .ci/
-    (in inline code and in shell code blocks), and relative Markdown links. A path may
+    (in inline code and in shell code blocks; `CellKitRendering/Isolation/` stands for
+    Sources/CellKitRendering/Isolation/), and relative Markdown links. A path may
     also be relative to the document's folder or to an example package under Examples/
     (a guide's `Sources/GreetingCells/` is such a package's). Not checked: placeholders
     (`Plugins/<name>/`, `Fuzz/corpus/TARGET/`, `*`, `$VAR`, `…`) and build products (.build);
@@ -115,22 +116,26 @@ def is_placeholder(path):
     return any(re.fullmatch(r"[A-Z][A-Z_]{2,}", part) for part in path.split("/"))
 
 
-def candidate_paths(words):
+def candidate_paths(words, modules=()):
+    """The words that name repository paths; `CellKitRendering/Isolation/` (a folder of a
+    module, written without Sources/) is Sources/CellKitRendering/Isolation/."""
     for word in words:
         word = word.strip("\"'(),;.:")
         word = re.sub(r":\d+(:\d+)?$", "", word)  # Sources/A/f.swift:3
         if word.startswith(ROOTS) or word == "Package.swift":
             yield word
+        elif "/" in word and word.split("/", 1)[0] in modules and word.split("/", 1)[1]:
+            yield "Sources/" + word
 
 
-def named_paths(text):
+def named_paths(text, modules=()):
     """Yield (line, path, kind) for every repository path the Markdown text names."""
     for kind, start, lines, info in blocks(text):
         if kind == "prose":
             joined = "\n".join(lines)
             for m in re.finditer(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", joined, re.S):
                 line = start + joined.count("\n", 0, m.start())
-                for path in candidate_paths(m.group(2).split()):
+                for path in candidate_paths(m.group(2).split(), modules):
                     yield line, path, "code"
             without_code = re.sub(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", lambda m: re.sub(r"[^\n]", " ", m.group(0)),
                                   joined, flags=re.S)
@@ -145,18 +150,21 @@ def named_paths(text):
             for offset, body_line in enumerate(lines):
                 if body_line.lstrip().startswith("#"):
                     continue
-                for path in candidate_paths(body_line.split()):
+                for path in candidate_paths(body_line.split(), modules):
                     yield start + offset + (1 if kind == "fence" else 0), path, "code"
 
 
 def check_paths(root):
     errors = []
     examples = sorted(p for p in glob.glob(os.path.join(root, "Examples", "*")) if os.path.isdir(p))
+    sources = os.path.join(root, "Sources")
+    modules = {d for d in os.listdir(sources) if os.path.isdir(os.path.join(sources, d))} \
+        if os.path.isdir(sources) else set()
     for name in documents(root):
         with open(os.path.join(root, name), encoding="utf-8") as f:
             text = f.read()
         folder = os.path.dirname(os.path.join(root, name))
-        for line, path, kind in named_paths(text):
+        for line, path, kind in named_paths(text, modules):
             if not path or is_placeholder(path):
                 continue
             if kind == "link":
@@ -331,7 +339,7 @@ See `Sources/Model/Model.swift:3`, `Plugins/<name>/`, `Fuzz/corpus/TARGET/`, `Te
 """
 
 SELF_TEST_TREE = {
-    "ARCHITECTURE.md": "# Architecture\n\n`Model` holds the values; `CModel` the C header.\n",
+    "ARCHITECTURE.md": "# Architecture\n\n`Model` holds the values (`Model/Model.swift`); `CModel` the C header.\n",
     "README.md": "# T\n\n    swift run cellkit render Manifests/t.yaml\n\nSee [the guide](Sources/Model/Model.docc/Guide.md).\n",
     "CONTRIBUTING.md": "# Contributing\n\n`python3 Scripts/check.py` and `cc -I \"$SRC/Sources/CModel/include\"`.\n",
     "Sources/Model/Model.swift": "struct Model {}\n",
@@ -352,6 +360,9 @@ BROKEN = [
     ("a wrong relative link", "README.md",
      lambda t: t.replace("Model.docc/Guide.md", "Model.docc/Guides.md"),
      "README.md:5: the link Sources/Model/Model.docc/Guides.md does not exist"),
+    ("a wrong path in a module, written without Sources/", "ARCHITECTURE.md",
+     lambda t: t.replace("Model/Model.swift", "Model/Values.swift"),
+     "ARCHITECTURE.md:3: the path Sources/Model/Values.swift does not exist"),
     ("a module ARCHITECTURE.md does not name", "Sources/Extra/E.swift", lambda t: "",
      "ARCHITECTURE.md: the module Sources/Extra/ is not named"),
     ("an example output that is no longer what the tool prints", "Sources/Model/Model.docc/Guide.md",
