@@ -97,6 +97,9 @@ let package = Package(
                 "CellKit", "CellKitSupervision", "CellKitTerminal", "CellKitCheck", "CellKitBrowse",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // `cellkit sdk install` writes the plugin header from the binary: cellkit.h here is a symbolic
+            // link to Sources/CCellKit/include/cellkit.h (SwiftPM embeds only files in the target's folder).
+            resources: [.embedInCode("cellkit.h")],
             // A release `cellkit` carries the Swift runtime and Foundation inside it: a process starts in
             // about 3 ms instead of 9 (the loader relocating libFoundation and ICU), and a render starts
             // one or two. `-static-stdlib` must reach the compiler too: a module compiled against the

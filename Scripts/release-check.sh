@@ -35,7 +35,7 @@ mkdir "$work/elsewhere"
 cp "$cellkit" "$work/elsewhere/cellkit"
 (cd "$work/elsewhere" && ./cellkit sdk install --prefix "$work/sdk" >/dev/null) || die "cellkit sdk install failed"
 cmp "$work/sdk/include/cellkit/cellkit.h" Sources/CCellKit/include/cellkit.h ||
-    die "the release cellkit installs another cellkit.h (run python3 Scripts/embed-header.py)"
+    die "the release cellkit installs another cellkit.h (is Sources/CellKitCommand/cellkit.h a link to it?)"
 grep -qx 'Cflags: -I${includedir}/cellkit' "$work/sdk/lib/pkgconfig/cellkit.pc" || die "cellkit.pc has no Cflags line"
 
 showcase=Manifests/Tables/showcase.yaml

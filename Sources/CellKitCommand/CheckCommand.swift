@@ -34,7 +34,9 @@ struct CheckCommand: ParsableCommand {
             type's hooks (never called), writes to standard output, writes to cellkit's own channel, \
             and reads of the row's data as the wrong type on typical data or a table row (naming the \
             key). Other failed data reads (a missing key, the hostile samples' wrong types) and \
-            missing images are notes: hooks handle those through the status.
+            missing images are notes: hooks handle those through the status. Notes are listed with -v \
+            (which also says on standard error where plugins were searched for); without it one line \
+            counts them. A part of the sandbox this machine lacks is always listed.
 
             Exit status: 0 the plugin is clean; 1 it has findings; 2 it cannot be checked (not found, \
             unusable, a built-in type, the table cannot be read); 64 a malformed option.
@@ -137,6 +139,7 @@ struct CheckCommand: ParsableCommand {
         if let error = report.error { return lines + ["  cannot check: \(error)", "Not checked (exit 2)."] }
         let seconds = hookTimeout == hookTimeout.rounded() ? "\(Int(hookTimeout))" : "\(hookTimeout)"
         lines.append("  hooks run in a worker process; a hook may run \(seconds) s")
+        var hidden = 0
         for type in report.cellTypes {
             lines.append("")
             lines.append("\(type.identifier)  \(type.hooks.joined(separator: ", "))")
@@ -169,9 +172,13 @@ struct CheckCommand: ParsableCommand {
             if let seconds = type.tableReadSeconds {
                 lines.append("  --table read in \(String(format: "%.2f", seconds)) s (CellKit's time, not a hook's)")
             }
-            if !type.notes.isEmpty { lines += ["  notes:"] + type.notes.map { "    \($0)" } }
+            // Notes only with -v, but a sandbox part this machine lacks always (render warns of it too).
+            let notes = discovery.verbose ? type.notes : type.notes.filter { $0.hasPrefix("sandbox: ") }
+            if !notes.isEmpty { lines += ["  notes:"] + notes.map { "    \($0)" } }
+            hidden += type.notes.count - notes.count
         }
         let findings = report.cellTypes.reduce(0) { $0 + $1.findings.count }
+        if hidden > 0 { lines += ["", "\(hidden) note\(hidden == 1 ? "" : "s"); -v shows them"] }
         lines.append("")
         switch report.status {
         case 0:

@@ -106,17 +106,22 @@ struct SDKInstaller {
                     "cannot install under \(prefix.terminalSafe): its \(bad == " " ? "space" : "'\(bad)'") would break "
                     + "the flags pkg-config gives; choose a --prefix without spaces, quotes, '$', '#' or '\\'")
         }
-        try write(EmbeddedHeader.text, under: ["include", "cellkit"], named: "cellkit.h")
-        try write(pkgConfigFile, under: ["lib", "pkgconfig"], named: "cellkit.pc")
+        try write(Self.header, under: ["include", "cellkit"], named: "cellkit.h")
+        try write(Array(pkgConfigFile.utf8), under: ["lib", "pkgconfig"], named: "cellkit.pc")
         return [includeDirectory + "/cellkit.h", pkgconfigDirectory + "/cellkit.pc"]
     }
 
-    /// Writes `text` to `PREFIX/folders…/name` atomically, following no symbolic link below the
-    /// prefix: each folder is made or opened relative to its parent with `O_NOFOLLOW`, the text
-    /// goes to a fresh temporary made there with `O_CREAT | O_EXCL | O_NOFOLLOW`, and the temporary
+    /// The plugin header, byte for byte as Sources/CCellKit/include/cellkit.h was when this `cellkit`
+    /// was built: embedded by SwiftPM (`.embedInCode`, Package.swift) through the symbolic link
+    /// Sources/CellKitCommand/cellkit.h, so a release `cellkit` installs it from anywhere.
+    static var header: [UInt8] { PackageResources.cellkit_h }
+
+    /// Writes `bytes` to `PREFIX/folders…/name` atomically, following no symbolic link below the
+    /// prefix: each folder is made or opened relative to its parent with `O_NOFOLLOW`, the bytes
+    /// go to a fresh temporary made there with `O_CREAT | O_EXCL | O_NOFOLLOW`, and the temporary
     /// is renamed over `name`. A link, hard link, FIFO or file planted at `name` is replaced, never
     /// written into; a symbolic link found there or in place of a folder is refused.
-    private func write(_ text: String, under folders: [String], named name: String) throws {
+    private func write(_ bytes: [UInt8], under folders: [String], named name: String) throws {
         let path = ([prefix] + folders + [name]).joined(separator: "/")
         try makeFolder(prefix, for: path)
         var folder = open(prefix, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -156,7 +161,6 @@ struct SDKInstaller {
         let slot = PendingTemporaries.add(directory + "/" + temporary)
         defer { if let slot { PendingTemporaries.remove(slot) } }
         var failure: String?
-        let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count, failure == nil {
             let n = bytes.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }

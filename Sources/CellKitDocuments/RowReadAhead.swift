@@ -65,6 +65,9 @@ package final class RowReader {
     /// The most bytes of rows the helper had handed over and this thread had not given back;
     /// read it after the last row (tests).
     package var mostBytesAhead: Int { helper?.shared.mostHandedOver ?? 0 }
+    /// The bytes of rows the helper has handed over and this thread has not given back, now: a
+    /// test waits on it instead of sleeping.
+    package var bytesAhead: Int { helper?.shared.bytesHandedOver.load(ordering: .sequentiallyConsistent) ?? 0 }
 
     /// The stream: read here when there is no helper, the helper's alone while there is one.
     private let stream: RowStream

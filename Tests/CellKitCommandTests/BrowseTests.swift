@@ -107,14 +107,14 @@ final class Tmux {
         }
     }
 
-    /// Waits (up to 10 s) until `condition` holds for the screen (read with `marking`: see
-    /// `screen(marking:)`); returns the screen, or fails.
+    /// Waits until `condition` holds for the screen (read with `marking`: see `screen(marking:)`);
+    /// returns the screen, or fails after 60 s (a deadline for a hung view, not a speed).
     @discardableResult
     func wait(
         _ what: String, marking: Bool = false, sourceLocation: SourceLocation = #_sourceLocation,
         until condition: ([String]) -> Bool
     ) throws -> [String] {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(60)
         var lines = try screen(marking: marking)
         while !condition(lines) {
             guard Date() < deadline else {
@@ -502,8 +502,9 @@ struct BrowseFaultTests {
             try tmux.keys("q")
             try tmux.wait("the exit") { $0.contains("EXIT=0") && $0.contains("DONE") }
         }
-        // The tmux server is gone: no process of this run is left (workers included).
-        let deadline = Date().addingTimeInterval(5)
+        // The tmux server is gone: no process of this run is left (workers included); they may take
+        // a moment to end, so wait for that (30 s only ends a hung test).
+        let deadline = Date().addingTimeInterval(30)
         var left = Self.processes(marked: folder)
         while !left.isEmpty, Date() < deadline {
             usleep(50_000)
@@ -529,10 +530,8 @@ struct BrowseLongTableTests {
         let pidFile = folder + "/pid"
         let inner = "sh -c 'echo $$ > \(pidFile); exec \(Fixtures.cellkit) browse \(folder)/t.yaml'"
         let tmux = try Tmux("\(inner); echo EXIT=$?; echo DONE; sleep 600")
-        let started = Date()
+        // How fast the first screen comes is measured by `cellkit-bench browse` (BENCHMARKS.md), not here.
         var lines = try tmux.wait("the first screen") { BrowseTests.status($0).contains("row 1 of") }
-        let firstScreen = Date().timeIntervalSince(started)
-        #expect(firstScreen < 3, "the first screen took \(firstScreen) s (a debug build, in tmux)")
         #expect(lines.joined().contains("Item 0"))
         lines = try tmux.wait("the count") { BrowseTests.status($0).contains("row 1 of 1000000 ") }
         try tmux.keys("G")

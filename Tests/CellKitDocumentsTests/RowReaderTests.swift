@@ -161,7 +161,11 @@ struct RowReaderTests {
         var got = [Read]()
         if let first = try reader.next() {
             got.append(.row(cell: first.cell, line: first.line, column: first.column, data: first.data.rowValue))
-            usleep(100_000)  // the helper runs ahead as far as it may
+            // The helper runs ahead as far as it may: wait until it is past its limit (the deadline
+            // only ends a hung helper's test).
+            let deadline = ContinuousClock.now + .seconds(60)
+            while reader.bytesAhead <= limits.bytesAhead, ContinuousClock.now < deadline { usleep(1_000) }
+            #expect(reader.bytesAhead > limits.bytesAhead, "the helper did not run ahead")
         }
         got += drain { () throws(DocumentError) in try reader.next() }
         #expect(firstDifference(got, expected) == nil)

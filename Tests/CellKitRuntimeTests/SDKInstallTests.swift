@@ -35,6 +35,10 @@ struct SDKInstallTests {
         #expect(installed.contains("wrote \(prefix)/include/cellkit/cellkit.h"), "\(installed)")
         #expect(installed.contains("wrote \(prefix)/lib/pkgconfig/cellkit.pc"), "\(installed)")
         #expect(installed.contains("export PKG_CONFIG_PATH=\(prefix)/lib/pkgconfig"), "\(installed)")
+        let header = try Data(contentsOf: URL(fileURLWithPath: prefix + "/include/cellkit/cellkit.h"))
+        #expect(
+            header == (try Data(contentsOf: URL(fileURLWithPath: Fixtures.headerDirectory + "/cellkit.h"))),
+            "sdk install writes cellkit.h byte for byte")
 
         let environment = ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"]
         let cflags = try Fixtures.output(pkgConfig, ["--cflags", "cellkit"], environment: environment)

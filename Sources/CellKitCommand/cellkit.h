@@ -1,0 +1,1 @@
+../CCellKit/include/cellkit.h
