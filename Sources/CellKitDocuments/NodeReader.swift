@@ -39,8 +39,11 @@ struct NodeReader {
     /// every document means what it meant and fails as it failed.
     func composed(_ text: String) throws(DocumentError) -> (node: Node, resolution: Resolution) {
         var text = text
-        if let finding = text.withUTF8({ YAMLGuard.scan($0) }) {
+        switch text.withUTF8({ YAMLGuard.scanPairs($0) }) {
+        case .failure(let finding):
             throw DocumentError(file: file, line: finding.line, column: finding.column, finding.message)
+        case .success(let pairs) where !pairs.isEmpty: text = YAMLGuard.joiningPairs(text, at: pairs)
+        case .success: break
         }
         let basic: Node?
         do {

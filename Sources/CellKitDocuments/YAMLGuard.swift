@@ -29,6 +29,44 @@ enum YAMLGuard {
         return nil
     }
 
+    /// The first limit `text` exceeds, as `scan`; or else the byte offsets of the UTF-16 surrogate
+    /// pairs written as two `\u` escapes in its double-quoted scalars (as JSON writers such as
+    /// Python's `json.dump` write characters outside the BMP), which libyaml refuses.
+    static func scanPairs(_ text: UnsafeBufferPointer<UInt8>) -> Result<[Int], Finding> {
+        var scanner = Scanner(bytes: text)
+        do { try scanner.run() } catch { return .failure(error) }
+        return .success(scanner.surrogatePairs)
+    }
+
+    /// `text` with each surrogate pair at `offsets` (from `scanPairs`) written as the one `\U`
+    /// escape of its character, which YAML reads.
+    static func joiningPairs(_ text: String, at offsets: [Int]) -> String {
+        var bytes = Array(text.utf8)
+        for offset in offsets.reversed() {
+            let high = hexValue(bytes[(offset + 2)..<(offset + 6)]) ?? 0
+            let low = hexValue(bytes[(offset + 8)..<(offset + 12)]) ?? 0
+            let scalar = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+            let hex = String(scalar, radix: 16, uppercase: true)
+            let escape = "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+            bytes.replaceSubrange(offset..<(offset + 12), with: Array(escape.utf8))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The value of four hex digits, or nil.
+    static func hexValue(_ digits: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for d in digits {
+            switch d {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | Int(d - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | Int(d - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = value << 4 | Int(d - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+        }
+        return digits.count == 4 ? value : nil
+    }
+
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0, line = 1, lineStart = 0
@@ -38,6 +76,8 @@ enum YAMLGuard {
         var afterClose = false
         /// Inside a block scalar (`|`, `>`): lines indented more than this are its text.
         var blockParent: Int?
+        /// Where a double-quoted scalar writes a surrogate pair as two `\u` escapes.
+        var surrogatePairs: [Int] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -136,7 +176,7 @@ enum YAMLGuard {
                 let open = b == UInt8(ascii: "[") || b == UInt8(ascii: "{")
                 let close = b == UInt8(ascii: "]") || b == UInt8(ascii: "}")
                 if quote, nodeStart {
-                    skipQuoted(b)
+                    try skipQuoted(b)
                     nodeStart = false
                     afterClose = true
                     continue
@@ -196,14 +236,35 @@ enum YAMLGuard {
             }
         }
 
+        /// The UTF-16 unit of a `\\uXXXX` escape at `k`, or nil.
+        func escapedUnit(at k: Int) -> Int? {
+            guard byte(k) == UInt8(ascii: "\\"), byte(k + 1) == UInt8(ascii: "u"), k + 6 <= bytes.count else {
+                return nil
+            }
+            return YAMLGuard.hexValue(ArraySlice(bytes[(k + 2)..<(k + 6)]))
+        }
+
         /// Skips a quoted scalar from its opening quote to after its closing one (lines counted).
-        mutating func skipQuoted(_ quote: UInt8) {
+        /// A surrogate pair written as two `\u` escapes is noted; a lone surrogate is a finding.
+        mutating func skipQuoted(_ quote: UInt8) throws(Finding) {
             i += 1
             while i < bytes.count {
                 let n = breakLength(i)
                 if n > 0 { newLine(n); continue }
                 let b = bytes[i]
                 if quote == UInt8(ascii: "\""), b == UInt8(ascii: "\\") {
+                    if let unit = escapedUnit(at: i), (0xD800...0xDFFF).contains(unit) {
+                        let low = escapedUnit(at: i + 6)
+                        guard unit < 0xDC00, let low, (0xDC00...0xDFFF).contains(low) else {
+                            let hex = String(unit, radix: 16, uppercase: true)
+                            throw finding(
+                                "\\u\(hex) is half of a UTF-16 surrogate pair with no other half; write the character itself, or its \\U00XXXXXX escape",
+                                at: i)
+                        }
+                        surrogatePairs.append(i)
+                        i += 12
+                        continue
+                    }
                     i += 2
                     continue
                 }
