@@ -30,7 +30,7 @@ def part(name):
     return jsonschema.Draft202012Validator({"$ref": "#/$defs/" + name, "$defs": SCHEMA["$defs"]})
 
 
-HEADER, ROW = part("streamHeader"), part("row")
+HEADER, ROW, EMPTY = part("streamHeader"), part("row"), part("emptySectionLine")
 
 
 def errors(validator, value, where):
@@ -48,7 +48,8 @@ def check(path):
             return [f"{path}: no header line"]
         found = errors(HEADER, json.loads(lines[0]), f"{path}:1")
         for n, line in enumerate(lines[1:], start=2):
-            found += errors(ROW, json.loads(line), f"{path}:{n}")
+            value = json.loads(line)
+            found += errors(EMPTY if "emptySection" in value else ROW, value, f"{path}:{n}")
         return found
     return errors(DOCUMENT, json.loads(text), path)
 

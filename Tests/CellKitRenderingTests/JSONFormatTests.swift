@@ -70,6 +70,17 @@ struct JSONFormatTests {
         #expect(output.components(separatedBy: ": valid\n").count - 1 == files.count, "\(output)")
     }
 
+    @Test("the schema names exactly the accessories and selection styles the model has")
+    func schemaEnumerations() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Render.root + "/Schemas/cellkit-render-1.schema.json"))
+        let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let row = try #require((schema["$defs"] as? [String: Any])?["row"] as? [String: Any])
+        let properties = try #require(row["properties"] as? [String: Any])
+        func names(_ key: String) -> [String]? { (properties[key] as? [String: Any])?["enum"] as? [String] }
+        #expect(names("accessory") == AccessoryType.allCases.map { "\($0)" } + ["view"])
+        #expect(names("selectionStyle") == SelectionStyle.allCases.map { "\($0)" })
+    }
+
     @Test(
         "the schema rejects broken documents: the check can fail",
         .enabled(if: validatorAvailable, "the Python package jsonschema is missing (pip install jsonschema)"))
@@ -182,6 +193,30 @@ struct JSONFormatTests {
             lines.filter { $0.contains("\"sectionTexts\":") }.count == withTexts.count,
             "\(table): a section's texts on its first row")
         for line in lines { #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(line.utf8)) } }
+    }
+
+    @Test("jsonl: a section with texts and no rows keeps its header and footer, on a line of its own")
+    func emptySectionLine() throws {
+        let folder = try Fixtures.folder()
+        let path = folder + "/table.yaml"
+        try """
+        sections:
+          - header: First
+            footer: Nothing here
+            rows: []
+          - rows: []
+          - header: Second
+            rows: [{cell: Default, text: a}]
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let lines = try Render.table(path, .jsonl).output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines[1] == #"{"emptySection":{"index":0,"header":"First","footer":"Nothing here"}}"#)
+        #expect(lines[2].contains(#""sectionTexts":{"header":"Second"}"#))
+        if Self.validatorAvailable {
+            try (lines.joined(separator: "\n") + "\n").write(toFile: folder + "/t.jsonl", atomically: true, encoding: .utf8)
+            let (status, output) = try validate([folder + "/t.jsonl"])
+            #expect(status == 0, "\(output)")
+        }
     }
 
     @Test("accessory and selection as names; a selected row says so")

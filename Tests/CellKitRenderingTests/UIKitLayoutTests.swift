@@ -142,4 +142,14 @@ struct UIKitLayoutTests {
                 )
             }, "\(warnings)")
     }
+
+    @Test("a list or a mapping where a built-in cell wants one value warns instead of vanishing")
+    func listWhereOneValue() throws {
+        let (rows, warnings) = try laidOut(
+            "sections:\n  - cell: Default\n    rows: [{text: [a, b], accessory: [checkmark]}, {text: {x: 1}}]\n")
+        #expect(view(rows[0], .accessory) == nil)
+        #expect(warnings.contains { $0.contains("Default rows: 'accessory' is a list, not drawn") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("Default rows: 'text' is a list, not drawn") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("Default rows: 'text' is a mapping, not drawn") }, "\(warnings)")
+    }
 }

@@ -89,9 +89,19 @@ public struct JSONFormat: RowFormat {
         out.write(byte: 0x0A)
     }
 
-    /// Closes the section's rows and object (nothing in JSON Lines).
+    /// Closes the section's rows and object; in JSON Lines, writes an `emptySection` line for a
+    /// section with a header or footer and no rows.
     public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         if !jsonLines { out.raw("]}\n") }
+        // A section with texts and no row: its texts on a line of their own, not lost.
+        if jsonLines, let pending = pendingSection {
+            out.raw("{\"emptySection\":{\"index\":")
+            out.decimal(index)
+            Self.optional("header", pending.header, out)
+            Self.optional("footer", pending.footer, out)
+            out.raw("}}\n")
+            pendingSection = nil
+        }
     }
 
     /// Closes the sections and writes the `window` member: the rows asked for, drawn, and in the table.

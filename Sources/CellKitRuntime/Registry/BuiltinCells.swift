@@ -32,9 +32,20 @@ extension BuiltinCells {
         return .none
     }
 
-    /// The first of `keys` present, as text (numbers and bools written out).
+    /// The first of `keys` present, as text (numbers and bools written out). A list or a mapping
+    /// there is not drawn, with a warning that says so (once per type and key, as every warning).
     private static func text(_ cell: Cell, _ keys: [String]) -> String? {
-        for key in keys { if let text = cell.dataValue(at: key)?.text { return text } }
+        for key in keys {
+            guard let value = cell.dataValue(at: key) else { continue }
+            if let text = value.text { return text }
+            switch value {
+            case .list, .object:
+                let kind = if case .list = value { "a list" } else { "a mapping" }
+                cell.context.warn(
+                    "\(cell.reuseIdentifier) rows: '\(key)' is \(kind), not drawn; give one value (\(key): TEXT)")
+            default: continue
+            }
+        }
         return nil
     }
 }
