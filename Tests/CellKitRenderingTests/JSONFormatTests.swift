@@ -213,7 +213,8 @@ struct JSONFormatTests {
         #expect(lines[1] == #"{"emptySection":{"index":0,"header":"First","footer":"Nothing here"}}"#)
         #expect(lines[2].contains(#""sectionTexts":{"header":"Second"}"#))
         if Self.validatorAvailable {
-            try (lines.joined(separator: "\n") + "\n").write(toFile: folder + "/t.jsonl", atomically: true, encoding: .utf8)
+            let stream = lines.joined(separator: "\n") + "\n"
+            try stream.write(toFile: folder + "/t.jsonl", atomically: true, encoding: .utf8)
             let (status, output) = try validate([folder + "/t.jsonl"])
             #expect(status == 0, "\(output)")
         }
