@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "CellKitRenderingTests",
             dependencies: [
-                "CellKit", "CellKitRendering", "CellKitTestSupport",
+                "CellKit", "CellKitRendering", "CellKitTerminal", "CellKitTestSupport",
             ],
             exclude: ["Golden"]),
     ]

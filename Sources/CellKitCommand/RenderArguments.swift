@@ -83,6 +83,9 @@ enum RenderArguments {
             case "--color-depth":
                 guard let depth = ColorDepth(argument: text) else { return false }
                 s.colorDepth = depth
+            case "--theme":
+                guard let theme = ThemeMode(argument: text) else { return false }
+                s.theme = theme
             case "--width":
                 guard let width = Int(argument: text) else { return false }
                 s.width = width

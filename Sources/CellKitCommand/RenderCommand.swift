@@ -113,7 +113,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Draw borders with ASCII instead of box-drawing characters (text and ansi).")
     var ascii = false
 
-    @Option(help: "For ansi: colour always, never, or auto (only on a terminal, and not when NO_COLOR is set).")
+    @Option(
+        help:
+            "For ansi: colour always, never, or auto (only on a terminal, and not when NO_COLOR is set); NO_COLOR and TERM=dumb leave always with weight only, unless --color-depth is given."
+    )
     var color: ColorMode = .auto
 
     @Option(
@@ -121,6 +124,9 @@ struct RenderCommand: ParsableCommand {
             "For ansi: the colours the terminal shows, truecolor, 256, 16 or none; default: from NO_COLOR, COLORTERM and TERM.",
             valueName: "depth"))
     var colorDepth: ColorDepth?
+
+    @Option(help: ThemeMode.help)
+    var theme: ThemeMode = .auto
 
     @Flag(
         help: "Exit with status 2 if anything was warned about (failed host calls included); the table is still drawn.")
@@ -144,7 +150,8 @@ struct RenderCommand: ParsableCommand {
     var settings: RenderSettings {
         RenderSettings(
             table: table, format: format, width: width, select: select, rows: rows, output: output, root: root,
-            ascii: ascii, color: color, colorDepth: colorDepth, strict: strict, pluginPaths: discovery.pluginPaths,
+            ascii: ascii, color: color, colorDepth: colorDepth, theme: theme, strict: strict,
+            pluginPaths: discovery.pluginPaths,
             allowUnsafePermissions: discovery.allowUnsafePermissions, noCache: discovery.noCache,
             noIsolation: noIsolation, hookTimeout: hookTimeout, sandbox: sandbox, verbose: discovery.verbose)
     }
@@ -176,6 +183,21 @@ enum SandboxMode: String, ExpressibleByArgument, CaseIterable, Equatable {
         "on: plugins run in a sandbox (own PID namespace; read-only plugins, libraries and the document's root; "
             + "no network, processes or programs); off: with your full rights. See SECURITY.md.",
         valueName: "on|off")
+}
+
+/// `--theme`'s values: the terminal's background, or auto.
+enum ThemeMode: String, ExpressibleByArgument, CaseIterable, Equatable {
+    /// A light background.
+    case light
+    /// A dark background.
+    case dark
+    /// COLORFGBG, else the terminal's answer to an OSC 11 query, else unknown.
+    case auto
+
+    static let help = ArgumentHelp(
+        "For ansi: the terminal's background, light, dark or auto (COLORFGBG, else the terminal's answer to "
+            + "an OSC 11 query, else unknown: the selection then draws its own text colour too).",
+        valueName: "light|dark|auto")
 }
 
 /// `--format`'s values, read from the command line as the library's names them.

@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import CellKit
+import CellKitTerminal
 import Foundation
 
 /// The options of `cellkit render`, as values, and what the command does with them.
@@ -19,6 +20,8 @@ struct RenderSettings: Equatable {
     var color: RenderCommand.ColorMode = .auto
     /// `--color-depth`; nil: what the environment says (`ColorDepth.fromEnvironment`).
     var colorDepth: ColorDepth?
+    /// `--theme`: the terminal's background, or auto (`resolvedTheme`).
+    var theme: ThemeMode = .auto
     var strict = false
     var pluginPaths: [String] = []
     var allowUnsafePermissions = false
@@ -147,6 +150,7 @@ struct RenderSettings: Equatable {
         var render = DocumentRender(
             documentPath: table, root: root, discovery: discoveryOptions, format: renderFormat(color: useColor))
         render.colorDepth = resolvedColorDepth
+        if renderFormat(color: useColor) == .ansi { render.theme = resolvedTheme }
         // What a worker cannot tell by itself: its standard output is not the terminal.
         render.width = tableWidth(document, terminalColumns: Terminal.columns).width
         render.ascii = ascii
@@ -184,11 +188,28 @@ struct RenderSettings: Equatable {
     }
 
     /// `--color-depth`, else the environment's (`NO_COLOR`, `COLORTERM`, `TERM`); with `--color
-    /// always` and an environment that says none (a pipe in CI, say), 24-bit colour.
+    /// always` and an environment that says none only because it says nothing (no TERM: a pipe in
+    /// CI, say), 24-bit colour. NO_COLOR and TERM=dumb win over `--color always`: weight only.
     var resolvedColorDepth: ColorDepth {
         if let colorDepth { return colorDepth }
-        let found = ColorDepth.fromEnvironment(ProcessInfo.processInfo.environment)
-        return color == .always && found == .none ? .truecolor : found
+        let environment = ProcessInfo.processInfo.environment
+        let found = ColorDepth.fromEnvironment(environment)
+        let refused =
+            !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM", default: ""].lowercased() == "dumb"
+        return color == .always && found == .none && !refused ? .truecolor : found
+    }
+
+    /// `--theme light|dark`; for auto, what COLORFGBG says, else what the terminal answers when
+    /// asked its background (only when the table goes to it), else nil: unknown.
+    var resolvedTheme: TerminalTheme? {
+        switch theme {
+        case .light: return .light
+        case .dark: return .dark
+        case .auto:
+            if let said = TerminalTheme.fromEnvironment(ProcessInfo.processInfo.environment) { return said }
+            guard output == nil, Terminal.isTerminal, let rgb = BackgroundQuery.ask() else { return nil }
+            return TerminalTheme.ofBackground(Color(red: rgb.red, green: rgb.green, blue: rgb.blue))
+        }
     }
 
     // MARK: Parsing options

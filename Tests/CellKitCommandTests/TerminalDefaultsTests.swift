@@ -71,7 +71,10 @@ struct TerminalDefaultsTests {
     func underTerminal(_ arguments: [String], environment: [String: String]) throws -> String {
         let script = try #require(Fixtures.tool("script"), "script(1) (util-linux) runs cellkit under a terminal")
         let quoted = ([Fixtures.cellkit] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let settings = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        // A light background said by COLORFGBG: `--theme auto` asks the terminal otherwise (OSC 11),
+        // and script(1)'s terminal has nobody to answer.
+        let said = ["COLORFGBG": "0;15"].merging(environment) { $1 }
+        let settings = said.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let result = try Fixtures.execute(
             script, ["-qec", "stty cols 40 rows 30; env -u NO_COLOR -u COLORTERM \(settings) \(quoted)", "/dev/null"])
         #expect(result.status == 0, "\(result.output)\(result.errors)")
@@ -101,5 +104,22 @@ struct TerminalDefaultsTests {
             ["render", path, "--format", "ansi", "--color-depth", "16"],
             environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor"])
         #expect(!forced.contains("38;2;") && !forced.contains("38;5;") && forced.contains("\u{1B}[0;1m"))
+    }
+
+    @Test("NO_COLOR and TERM=dumb win over --color always (weight only) unless --color-depth is given")
+    func refusedColour() throws {
+        let (path, _) = try document()
+        let arguments = ["render", path, "--format", "ansi", "--color", "always"]
+        for environment in [["NO_COLOR": "1", "TERM": "xterm-256color"], ["TERM": "dumb"]] {
+            let plain = try Fixtures.execute(Fixtures.cellkit, arguments, environment: environment)
+            #expect(plain.status == 0 && plain.output.contains("\u{1B}[0;1m"), "\(environment): weight")
+            #expect(!plain.output.contains("38;") && !plain.output.contains("48;"), "\(environment): no colour")
+            let asked = try Fixtures.execute(
+                Fixtures.cellkit, arguments + ["--color-depth", "256"], environment: environment)
+            #expect(asked.output.contains("38;5;"), "\(environment): --color-depth wins")
+        }
+        let pipe = try Fixtures.execute(
+            Fixtures.cellkit, arguments, environment: ["TERM": "", "NO_COLOR": "", "COLORTERM": ""])
+        #expect(pipe.output.contains("38;2;"), "no TERM at all (a pipe in CI): 24-bit colour, as asked")
     }
 }

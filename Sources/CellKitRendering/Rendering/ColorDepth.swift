@@ -71,13 +71,62 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
     }
 
     /// The index (0–15) of the ANSI colour nearest to `color` (xterm's default RGB values).
-    public static func nearest16(_ color: Color) -> Int {
+    public static func nearest16(_ color: Color) -> Int { nearest16(color, avoiding: []) }
+
+    /// The index of the ANSI colour nearest to `color` that is not one of `avoided`.
+    static func nearest16(_ color: Color, avoiding avoided: Set<Int>) -> Int {
         var best = 0, bestDistance = Int.max
-        for (k, c) in ansi16Palette.enumerated() {
+        for (k, c) in ansi16Palette.enumerated() where !avoided.contains(k) {
             let d = distance(color, Int(c.0), Int(c.1), Int(c.2))
             if d < bestDistance { (best, bestDistance) = (k, d) }
         }
         return best
+    }
+
+    /// The SGR parameters for text `foreground` on `background` (either nil: the terminal's own),
+    /// after each is brought down to this depth: a pair whose palette colours fall below
+    /// `Contrast.minimum` gets black or white text instead, and in 16 colours a text colour on the
+    /// terminal's own background is never black, white or bright white, which vanish on a dark or a
+    /// light theme (a light grey chevron becomes bright black).
+    func parameters(foreground: Color?, background: Color?) -> String {
+        switch self {
+        case .truecolor, .none:
+            return (foreground.map { parameters($0, background: false) } ?? "")
+                + (background.map { parameters($0, background: true) } ?? "")
+        case .ansi256:
+            let b = background.map(Self.nearest256)
+            var f = foreground.map(Self.nearest256)
+            if let fi = f, let bi = b, Contrast.ratio(Self.rgb256(fi), Self.rgb256(bi)) < Contrast.minimum {
+                f = Contrast.plainText(on: Self.rgb256(bi)).red == 0 ? 16 : 231
+            }
+            return (f.map { ";38;5;\($0)" } ?? "") + (b.map { ";48;5;\($0)" } ?? "")
+        case .ansi16:
+            let b = background.map(Self.nearest16)
+            var f = foreground.map { b == nil ? Self.nearest16($0, avoiding: [0, 7, 15]) : Self.nearest16($0) }
+            if let fi = f, let bi = b, Contrast.ratio(Self.rgb16(fi), Self.rgb16(bi)) < Contrast.minimum {
+                f = Contrast.plainText(on: Self.rgb16(bi)).red == 0 ? 0 : 15
+            }
+            return (f.map { ";\(30 + ($0 >= 8 ? 60 : 0) + $0 % 8)" } ?? "")
+                + (b.map { ";\(40 + ($0 >= 8 ? 60 : 0) + $0 % 8)" } ?? "")
+        }
+    }
+
+    /// The RGB of xterm's colour `index` (16–255: the cube and the grey ramp; 0–15: its defaults).
+    static func rgb256(_ index: Int) -> Color {
+        if index < 16 { return rgb16(index) }
+        if index >= 232 {
+            let level = UInt8(8 + 10 * (index - 232))
+            return Color(red: level, green: level, blue: level)
+        }
+        let k = index - 16
+        return Color(
+            red: UInt8(cubeLevels[k / 36]), green: UInt8(cubeLevels[(k / 6) % 6]), blue: UInt8(cubeLevels[k % 6]))
+    }
+
+    /// The RGB of ANSI colour `index` (0–15) as xterm draws it by default.
+    static func rgb16(_ index: Int) -> Color {
+        let c = ansi16Palette[index]
+        return Color(red: c.0, green: c.1, blue: c.2)
     }
 
     /// The SGR parameters (after `0`, each with its leading `;`) that set `color` as the

@@ -16,6 +16,12 @@ public struct TextFormat: RowFormat {
     public var color: Bool
     /// The colours the terminal shows: 24-bit colours are written as the nearest of its palette.
     public var colorDepth = ColorDepth.truecolor
+    /// The terminal's background, light or dark; nil when it is not known. Drawn backgrounds (the
+    /// selection, a plain header) follow it, and text on a drawn background is always given a
+    /// colour with a contrast of at least 4.5:1 (`Contrast`), whatever the theme.
+    public var theme: TerminalTheme?
+    /// Each style's SGR sequence, made once per render (`sgr(_:depth:theme:)`).
+    private let sequences = Sequences()
 
     private let canvas = Canvas()
     /// Rows with no colour, image or overlap are written without the canvas (see `DirectLines`).
@@ -210,7 +216,7 @@ public struct TextFormat: RowFormat {
                 top, bottom,
                 Array(m.utf8) + bytes(f.box.vertical, newline: false), bytes(f.box.vertical, newline: false),
                 Array(m.utf8) + bytes(f.box.selected, newline: false), bytes(f.box.selected, newline: false),
-                (f.color ? Array(TextFormat.sgr(border, depth: f.colorDepth).utf8) : [])
+                (f.color ? Array(TextFormat.sgr(border, depth: f.colorDepth, theme: f.theme).utf8) : [])
                     + Array((f.boxed ? m + f.box.vertical : "").utf8),
                 Array(repeating: 0x20, count: width), Array(inner.utf8),
                 Array((f.boxed ? f.box.right : "").utf8) + Array((f.color ? "\u{1B}[0m\n" : "\n").utf8),
@@ -251,7 +257,7 @@ public struct TextFormat: RowFormat {
             return
         }
         canvas.forEachRun(line: y) { style, columns in
-            out.write(Self.sgr(style, depth: colorDepth))
+            out.write(sequence(style))
             canvas.write(line: y, columns: columns, to: out)
         }
         out.write("\u{1B}[0m")
@@ -264,20 +270,47 @@ public struct TextFormat: RowFormat {
 
     private func write(_ text: String, _ style: TextStyle?, _ out: OutputBuffer) {
         guard color, let style else { out.write(text); return }
-        out.write(Self.sgr(style, depth: colorDepth))
+        out.write(sequence(style))
         out.write(text)
         out.write("\u{1B}[0m")
     }
 
     /// The SGR sequence that sets `style` from a reset state, its colours at `depth`
-    /// (`ColorDepth.parameters`).
-    static func sgr(_ style: TextStyle, depth: ColorDepth = .truecolor) -> String {
+    /// (`ColorDepth.parameters(foreground:background:)`). A drawn background takes `theme`'s
+    /// colour for it, and its text a colour readable on it (`Contrast.readable`): the document's,
+    /// moved towards black or white if need be, else black or white. With a known theme, a text
+    /// colour on the terminal's own background is made readable on that theme's background too.
+    static func sgr(_ style: TextStyle, depth: ColorDepth = .truecolor, theme: TerminalTheme? = nil) -> String {
         var codes = "0"
         if style.bold { codes += ";1" }
         if style.dim { codes += ";2" }
-        if let c = style.foreground { codes += depth.parameters(c, background: false) }
-        if let c = style.background { codes += depth.parameters(c, background: true) }
+        let background = style.background.map { theme?.background($0) ?? $0 }
+        var foreground = style.foreground
+        if let background {
+            foreground = Contrast.readable(foreground ?? Contrast.plainText(on: background), on: background)
+        } else if let theme, let text = foreground {
+            foreground = Contrast.readable(text, on: theme.canvas)
+        }
+        codes += depth.parameters(foreground: foreground, background: background)
         return "\u{1B}[" + codes + "m"
+    }
+
+    /// `sgr(style)` at this format's depth and theme, as bytes, made once per style.
+    private func sequence(_ style: TextStyle) -> [UInt8] {
+        let key = Sequences.Key(style: style, depth: colorDepth, theme: theme)
+        if let made = sequences.made[key] { return made }
+        let made = Array(Self.sgr(style, depth: colorDepth, theme: theme).utf8)
+        sequences.made[key] = made
+        return made
+    }
+
+    /// The SGR sequences made so far (a class: the format is a value, copied into the renderer;
+    /// copies share it, so a sequence is keyed by what it was made for).
+    private final class Sequences {
+        struct Key: Hashable {
+            let style: TextStyle, depth: ColorDepth, theme: TerminalTheme?
+        }
+        var made: [Key: [UInt8]] = [:]
     }
 }
 

@@ -65,7 +65,8 @@ package enum BrowseService {
             source.locate = { s, row in s == section ? place.flatMap { $0.row <= row ? $0 : nil } : nil }
             // A window is far below the 4 MiB a worker hands over at a time: its offsets are the buffer's.
             let spans = try draw(
-                renderer, source, firstRow: request.first, showsHeader: request.showsHeader, to: worker.out
+                renderer, source, firstRow: request.first, showsHeader: request.showsHeader,
+                colorDepth: plan.job.colorDepth, theme: plan.job.theme, to: worker.out
             ) { out in out.count }
             try worker.out.flush()
             let stats = renderer.queue.totalStatistics
@@ -87,13 +88,17 @@ package enum BrowseService {
     }
 
     /// Draws `renderer`'s window of `source` (rows from `firstRow`) as `render --format ansi` does,
-    /// without the title, into `out`; each row's byte range, as `offset` places `out`'s end.
+    /// without the title, into `out` (its colours at `colorDepth`, for `theme`); each row's byte
+    /// range, as `offset` places `out`'s end.
     package static func draw(
-        _ renderer: TableRenderer, _ source: DocumentTable, firstRow: Int, showsHeader: Bool, to out: OutputBuffer,
+        _ renderer: TableRenderer, _ source: DocumentTable, firstRow: Int, showsHeader: Bool,
+        colorDepth: ColorDepth = .truecolor, theme: TerminalTheme? = nil, to out: OutputBuffer,
         offset: @escaping (OutputBuffer) -> Int
     ) throws -> [(row: Int, start: Int, end: Int)] {
         let windowed = WindowSource(source, showsHeader: showsHeader)
-        var format = SpanFormat(TextFormat(color: true), firstRow: firstRow, offset: offset)
+        var text = TextFormat(color: true)
+        (text.colorDepth, text.theme) = (colorDepth, theme)
+        var format = SpanFormat(text, firstRow: firstRow, offset: offset)
         try renderer.render(windowed, delegate: source, format: &format, to: out)
         return format.spans
     }

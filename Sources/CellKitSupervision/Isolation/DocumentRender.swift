@@ -79,6 +79,9 @@ public struct DocumentRender: Sendable {
     public var ascii = false
     /// The colours `ansi` writes: 24-bit by default, or the nearest of a smaller palette.
     public var colorDepth = ColorDepth.truecolor
+    /// The terminal's background for `ansi`, light or dark (`TerminalTheme`); nil when not known:
+    /// the selection then draws its own text colour as well as its background, readable on any.
+    public var theme: TerminalTheme?
     /// Columns; `nil`: the document's width, else 80.
     public var width: Int?
     /// The row drawn as selected; `nil`: the document's selection.
@@ -162,7 +165,8 @@ public struct DocumentRender: Sendable {
         let renderer = try makeRenderer(document, registry: registry, context: context)
         let out = OutputBuffer(sink)
         do {
-            try Self.draw(renderer, source, format: format, ascii: ascii, colorDepth: colorDepth, to: out)
+            try Self.draw(
+                renderer, source, format: format, ascii: ascii, colorDepth: colorDepth, theme: theme, to: out)
             try out.flush()
         } catch {
             try? out.flush()
@@ -209,6 +213,7 @@ public struct DocumentRender: Sendable {
         var format: Format
         var ascii: Bool
         var colorDepth: ColorDepth
+        var theme: TerminalTheme?
         var width: Int?
         var selected: CellKitModel.IndexPath?
         var rows: [Int]?  // first, last
@@ -222,7 +227,8 @@ public struct DocumentRender: Sendable {
         Job(
             documentPath: documentPath, root: root, searchPath: discovery.searchPath,
             allowUnsafePermissions: discovery.allowUnsafePermissions, useCache: discovery.useCache,
-            cacheFolder: discovery.cacheFolder, format: format, ascii: ascii, colorDepth: colorDepth, width: width,
+            cacheFolder: discovery.cacheFolder, format: format, ascii: ascii, colorDepth: colorDepth, theme: theme,
+            width: width,
             selected: selected, rows: rows.map { [$0.first, $0.last] }, sandbox: sandbox)
     }
 
@@ -233,7 +239,7 @@ public struct DocumentRender: Sendable {
                 searchPath: job.searchPath, allowUnsafePermissions: job.allowUnsafePermissions,
                 useCache: job.useCache, cacheFolder: job.cacheFolder),
             format: job.format)
-        (ascii, colorDepth, width, selected) = (job.ascii, job.colorDepth, job.width, job.selected)
+        (ascii, colorDepth, theme, width, selected) = (job.ascii, job.colorDepth, job.theme, job.width, job.selected)
         sandbox = job.sandbox
         if let rows = job.rows, rows.count == 2 { self.rows = RowWindow(first: rows[0], last: rows[1]) }
     }
@@ -253,7 +259,7 @@ public struct DocumentRender: Sendable {
     /// Draws `source` with `renderer` in `format` into `out` (not flushed).
     package static func draw(
         _ renderer: TableRenderer, _ source: DocumentTable, format: Format, ascii: Bool,
-        colorDepth: ColorDepth = .truecolor, to out: OutputBuffer
+        colorDepth: ColorDepth = .truecolor, theme: TerminalTheme? = nil, to out: OutputBuffer
     ) throws {
         switch format {
         case .text:
@@ -261,7 +267,7 @@ public struct DocumentRender: Sendable {
             try renderer.render(source, delegate: source, format: &f, to: out)
         case .ansi:
             var f = TextFormat(ascii: ascii, color: true)
-            f.colorDepth = colorDepth
+            (f.colorDepth, f.theme) = (colorDepth, theme)
             try renderer.render(source, delegate: source, format: &f, to: out)
         case .html:
             var f = HTMLFormat(assets: source.document.assets)
@@ -376,7 +382,7 @@ public struct DocumentRender: Sendable {
             }
             try draw(
                 renderer, source, format: settings.format, ascii: settings.ascii, colorDepth: settings.colorDepth,
-                to: worker.out)
+                theme: settings.theme, to: worker.out)
             try worker.finish(rows: plan.resumeAt + renderer.rowsDrawn, warnings: warnings(context) + sandboxWarnings())
         } catch {
             try? worker.out.flush()  // as the render in one process does: the rows drawn so far

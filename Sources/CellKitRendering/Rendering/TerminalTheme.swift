@@ -1,0 +1,87 @@
+// What a drawn background looks like on a light or a dark terminal, and the text drawn on it:
+// wherever the `ansi` format draws a background it draws a foreground too, at a contrast of at
+// least 4.5:1 (WCAG's AA for body text), so that no row is light text on light grey because the
+// terminal's own text colour was left in place. Contrast is WCAG's: (L1 + 0.05) / (L2 + 0.05)
+// over relative luminance from linearised sRGB.
+
+import CellKitModel
+import Glibc
+
+/// The terminal's background: the selection and the other backgrounds CellKit draws follow it.
+public enum TerminalTheme: String, Sendable, Codable, CaseIterable {
+    /// Dark text on a light background.
+    case light
+    /// Light text on a dark background.
+    case dark
+
+    /// The theme `COLORFGBG` says ("15;0", "0;default;15": the last field is the background's
+    /// ANSI colour; 0–6 and 8 are dark, 7 and 9–15 light), or nil.
+    public static func fromEnvironment(_ environment: [String: String]) -> TerminalTheme? {
+        guard let value = environment["COLORFGBG"], let last = value.split(separator: ";").last,
+            let background = Int(last), (0...15).contains(background)
+        else { return nil }
+        return background <= 6 || background == 8 ? .dark : .light
+    }
+
+    /// The theme of a terminal whose background is `color`: dark below the luminance midpoint.
+    public static func ofBackground(_ color: Color) -> TerminalTheme {
+        Contrast.luminance(color) < 0.18 ? .dark : .light
+    }
+
+    /// The background the terminal is assumed to have, for contrast.
+    var canvas: Color { self == .light ? .init(red: 255, green: 255, blue: 255) : .init(red: 0, green: 0, blue: 0) }
+
+    /// UIKit's dark counterparts of the light colours CellKit draws backgrounds with; other
+    /// colours (a document's or a plugin's own) are kept, their text made readable on them.
+    func background(_ color: Color) -> Color {
+        guard self == .dark else { return color }
+        switch color {
+        case CellLayout.Palette.selectedGray: return Color(red: 0x3A, green: 0x3A, blue: 0x3C)
+        case CellLayout.Palette.tint: return Color(red: 0x0A, green: 0x84, blue: 0xFF)
+        case TextFormat.plainHeaderBackground: return Color(red: 0x1C, green: 0x1C, blue: 0x1E)
+        default: return color
+        }
+    }
+}
+
+/// WCAG contrast between colours, and text colours moved until they reach it.
+package enum Contrast {
+    /// The contrast the `ansi` format keeps between a drawn background and its text.
+    package static let minimum = 4.5
+
+    /// The relative luminance of `color` (0 black, 1 white).
+    package static func luminance(_ color: Color) -> Double {
+        func linear(_ v: UInt8) -> Double {
+            let c = Double(v) / 255
+            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * linear(color.red) + 0.7152 * linear(color.green) + 0.0722 * linear(color.blue)
+    }
+
+    /// The contrast ratio of two colours, 1 to 21.
+    package static func ratio(_ a: Color, _ b: Color) -> Double {
+        let (la, lb) = (luminance(a), luminance(b))
+        return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+    }
+
+    /// Black or white, whichever is the more readable on `background`.
+    package static func plainText(on background: Color) -> Color {
+        let black = Color(red: 0, green: 0, blue: 0), white = Color(red: 255, green: 255, blue: 255)
+        return ratio(black, background) >= ratio(white, background) ? black : white
+    }
+
+    /// `text`, moved towards black or white (the more readable on `background`) in steps of 1/16
+    /// until its contrast with `background` is at least `minimum`; `text` itself when it is already.
+    package static func readable(_ text: Color, on background: Color, minimum: Double = minimum) -> Color {
+        guard ratio(text, background) < minimum else { return text }
+        let end = plainText(on: background)
+        for step in 1...16 {
+            let t = Double(step) / 16
+            func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) * (1 - t) + Double(b) * t).rounded()) }
+            let moved = Color(
+                red: mix(text.red, end.red), green: mix(text.green, end.green), blue: mix(text.blue, end.blue))
+            if ratio(moved, background) >= minimum { return moved }
+        }
+        return end
+    }
+}

@@ -1,0 +1,154 @@
+// Every terminal theme: wherever the ansi format draws a background it draws a foreground too,
+// at a contrast of at least 4.5:1 as the terminal shows it (the palette colour the SGR code
+// names, xterm's defaults for 16 and 256 colours), for a light, a dark and an unknown theme, at
+// every colour depth; in 16 colours a foreground on the terminal's own background is never
+// black, white or bright white. COLORFGBG and OSC 11 replies read as they should.
+
+import CellKit
+import CellKitTerminal
+import CellKitTestSupport
+import Testing
+
+@testable import CellKitRendering
+
+@Suite("Terminal themes and contrast")
+struct ThemeTests {
+    /// One SGR sequence's colours as RGB (nil: the terminal's own), and its raw foreground code.
+    struct Colors {
+        var foreground: Color?, background: Color?, foregroundCode: String?
+    }
+
+    /// The colours of every SGR sequence in `text`.
+    static func sequences(_ text: String) -> [Colors] {
+        text.matches(of: /\x1B\[([0-9;]*)m/).map { match in
+            var parts = match.1.split(separator: ";").compactMap { Int($0) }[...]
+            var colors = Colors()
+            while let code = parts.popFirst() {
+                switch code {
+                case 38, 48:
+                    let color: Color?
+                    if parts.first == 2, parts.count >= 4 {
+                        let c = Array(parts.dropFirst().prefix(3)).map(UInt8.init)
+                        color = Color(red: c[0], green: c[1], blue: c[2])
+                        parts = parts.dropFirst(4)
+                    } else if parts.first == 5, parts.count >= 2 {
+                        color = ColorDepth.rgb256(parts.dropFirst().first!)
+                        parts = parts.dropFirst(2)
+                    } else {
+                        color = nil
+                    }
+                    if code == 38 {
+                        (colors.foreground, colors.foregroundCode) = (color, "38")
+                    } else {
+                        colors.background = color
+                    }
+                case 30...37, 90...97:
+                    colors.foreground = ColorDepth.rgb16(code % 10 + (code >= 90 ? 8 : 0))
+                    colors.foregroundCode = "\(code)"
+                case 40...47, 100...107: colors.background = ColorDepth.rgb16(code % 10 + (code >= 100 ? 8 : 0))
+                default: continue
+                }
+            }
+            return colors
+        }
+    }
+
+    static let tables = ["seed-004-foobar.yaml", "seed-000-custom-drawn.yaml", "showcase.yaml"]
+
+    /// `table` as ansi at `depth` for `theme`, with row `selected` drawn selected.
+    static func ansi(_ table: String, _ depth: ColorDepth, _ theme: TerminalTheme?, selected: IndexPath) throws
+        -> String
+    {
+        var render = DocumentRender(documentPath: Render.manifest(table), format: .ansi)
+        (render.colorDepth, render.theme, render.selected) = (depth, theme, selected)
+        render.registry = Render.registry
+        let sink = StringSink()
+        _ = try render.runInProcess(to: sink)
+        return sink.text
+    }
+
+    @Test(
+        "a drawn background always has a foreground of contrast ≥ 4.5:1, in every depth and theme",
+        arguments: [ColorDepth.truecolor, .ansi256, .ansi16])
+    func contrast(_ depth: ColorDepth) throws {
+        var backed = 0
+        for table in Self.tables {
+            for theme in [TerminalTheme.light, .dark, nil] {
+                for selected in [IndexPath(section: 0, row: 0), IndexPath(section: 0, row: 1)] {
+                    for colors in Self.sequences(try Self.ansi(table, depth, theme, selected: selected)) {
+                        guard let background = colors.background else { continue }
+                        backed += 1
+                        let foreground = try #require(
+                            colors.foreground, "\(table) \(depth) \(String(describing: theme))")
+                        let ratio = Contrast.ratio(foreground, background)
+                        #expect(
+                            ratio >= 4.5,
+                            "\(table) \(depth) \(String(describing: theme)): \(foreground) on \(background)")
+                    }
+                }
+            }
+        }
+        #expect(backed > 20, "the tables draw selected rows with a background")
+    }
+
+    @Test("the grey selection follows the theme: light grey with dark text, dark grey with light text")
+    func selectionFollowsTheme() throws {
+        let at = IndexPath(section: 0, row: 1)
+        let light = Self.sequences(try Self.ansi("seed-004-foobar.yaml", .truecolor, .light, selected: at))
+        let dark = Self.sequences(try Self.ansi("seed-004-foobar.yaml", .truecolor, .dark, selected: at))
+        let lightGrey = Color(red: 0xD1, green: 0xD1, blue: 0xD6), darkGrey = Color(red: 0x3A, green: 0x3A, blue: 0x3C)
+        #expect(light.contains { $0.background == lightGrey && $0.foreground == Color(red: 0, green: 0, blue: 0) })
+        #expect(dark.contains { $0.background == darkGrey && $0.foreground == Color(red: 255, green: 255, blue: 255) })
+        #expect(!dark.contains { $0.background == lightGrey })
+    }
+
+    @Test("16 colours: a foreground on the terminal's background is never black, white or bright white")
+    func visibleOnBothThemes() throws {
+        for table in Self.tables {
+            for theme in [TerminalTheme.light, .dark, nil] {
+                let text = try Self.ansi(table, .ansi16, theme, selected: IndexPath(section: 9, row: 9))
+                for colors in Self.sequences(text) where colors.background == nil {
+                    #expect(
+                        !["30", "37", "97"].contains(colors.foregroundCode ?? ""),
+                        "\(table) \(String(describing: theme))")
+                }
+            }
+        }
+        // UIKit's chevron grey is the ANSI white nearest, which vanishes on a light theme.
+        #expect(ColorDepth.nearest16(Color(red: 0xC7, green: 0xC7, blue: 0xCC)) == 7)
+        #expect(ColorDepth.truecolor.parameters(foreground: nil, background: nil).isEmpty)
+        #expect(
+            ColorDepth.ansi16.parameters(foreground: Color(red: 0xC7, green: 0xC7, blue: 0xCC), background: nil)
+                == ";90")
+    }
+
+    @Test("contrast ratios and readable colours")
+    func ratios() {
+        let black = Color(red: 0, green: 0, blue: 0), white = Color(red: 255, green: 255, blue: 255)
+        #expect(abs(Contrast.ratio(black, white) - 21) < 0.01)
+        #expect(abs(Contrast.ratio(white, white) - 1) < 0.01)
+        let blue = Color(red: 0, green: 0, blue: 255)
+        let dark = Color(red: 0x1C, green: 0x1C, blue: 0x1E)
+        #expect(Contrast.ratio(blue, dark) < 4.5)
+        let moved = Contrast.readable(blue, on: dark)
+        #expect(Contrast.ratio(moved, dark) >= 4.5 && moved.blue == 255 && moved.red > 0, "\(moved)")
+        #expect(Contrast.readable(black, on: white) == black)
+    }
+
+    @Test("COLORFGBG and an OSC 11 reply say the theme")
+    func detection() {
+        #expect(TerminalTheme.fromEnvironment(["COLORFGBG": "15;0"]) == .dark)
+        #expect(TerminalTheme.fromEnvironment(["COLORFGBG": "0;default;15"]) == .light)
+        #expect(TerminalTheme.fromEnvironment(["COLORFGBG": "12;8"]) == .dark)
+        #expect(TerminalTheme.fromEnvironment(["COLORFGBG": "x"]) == nil)
+        #expect(TerminalTheme.fromEnvironment([:]) == nil)
+        let white = BackgroundQuery.color(in: Array("\u{1B}]11;rgb:ffff/ffff/ffff\u{7}\u{1B}[?62;c".utf8))
+        #expect(white.map { [$0.red, $0.green, $0.blue] } == [255, 255, 255])
+        let dark = BackgroundQuery.color(in: Array("\u{1B}]11;rgb:1e/1e/20\u{1B}\\".utf8))
+        #expect(dark.map { [$0.red, $0.green, $0.blue] } == [0x1E, 0x1E, 0x20])
+        #expect(BackgroundQuery.color(in: Array("\u{1B}[?62;c".utf8)) == nil)
+        #expect(BackgroundQuery.color(in: Array("\u{1B}]11;rgb:12345/0/0\u{7}".utf8)) == nil)
+        #expect(TerminalTheme.ofBackground(Color(red: 0x1E, green: 0x1E, blue: 0x20)) == .dark)
+        #expect(TerminalTheme.ofBackground(Color(red: 0xFA, green: 0xFA, blue: 0xFA)) == .light)
+    }
+}
