@@ -169,6 +169,13 @@ struct NodeReader {
         return v
     }
 
+    /// A `rowHeight`: lines, 1 to 100, or `automatic` (`TableDocument.automaticRowHeight`).
+    func rowHeight(_ node: Node) throws(DocumentError) -> Double {
+        if node.scalar?.string == "automatic" { return TableDocument.automaticRowHeight }
+        guard node.float != nil || node.int != nil else { throw expected("a number of lines or automatic", node) }
+        return try double(node, in: 1...100)
+    }
+
     func bool(_ node: Node) throws(DocumentError) -> Bool {
         guard let v = node.bool, typeName(node) == .bool else { throw expected("true or false", node) }
         return v

@@ -47,8 +47,12 @@ public struct TableDocument: Sendable {
     /// The table's width in columns (20 to 1000), used when the command line gives none; nil if unset.
     public var width: Int?
     /// Lines per row (1 to 100) when the cell's type gives no height and the section sets none;
-    /// nil = as tall as the content.
+    /// nil = as tall as the content. `automaticRowHeight` (`rowHeight: automatic`) is as tall as
+    /// the content too, and overrides nothing below it.
     public var rowHeight: Double?
+
+    /// `rowHeight: automatic`: the row as tall as its content (UIKit's automaticDimension, -1).
+    public static let automaticRowHeight = -1.0
     /// The table header view's text (seed 000's "Header for the table").
     public var header: String?
     /// The table footer view's text, drawn below the last section; nil for none.
@@ -82,7 +86,8 @@ public struct TableDocument: Sendable {
         public var cellStyle = CellStyle.default
         /// False makes the section's cells non-selectable (selection style none); true by default.
         public var selectable = true
-        /// Lines per row (1 to 100) for this section, over the table's `rowHeight`; nil = the table's.
+        /// Lines per row (1 to 100) for this section, over the table's `rowHeight`; nil = the table's;
+        /// `automaticRowHeight`: as tall as the content, whatever the table's.
         public var rowHeight: Double?
         /// The section's rows: written inline, a count, or a data file.
         public var rows: Rows
@@ -167,7 +172,7 @@ public struct TableDocument: Sendable {
         title = try f["title"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         if let n = f["style"] { style = try reader.choice(n, TableStyle.self) }
         width = try f["width"].map { (n: Node) throws(DocumentError) in try reader.int(n, in: 20...1000) }
-        rowHeight = try f["rowHeight"].map { (n: Node) throws(DocumentError) in try reader.double(n, in: 1...100) }
+        rowHeight = try f["rowHeight"].map { (n: Node) throws(DocumentError) in try reader.rowHeight(n) }
         header = try f["header"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         footer = try f["footer"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         if let n = f["selected"] {
@@ -246,9 +251,7 @@ public struct TableDocument: Sendable {
         if let n = f["cell"] { section.cell = try reader.string(n); section.cellMark = mark(n) }
         if let n = f["style"] { section.cellStyle = try reader.choice(n, CellStyle.self) }
         if let n = f["selectable"] { section.selectable = try reader.bool(n) }
-        section.rowHeight = try f["rowHeight"].map { (n: Node) throws(DocumentError) in
-            try reader.double(n, in: 1...100)
-        }
+        section.rowHeight = try f["rowHeight"].map { (n: Node) throws(DocumentError) in try reader.rowHeight(n) }
         switch (f["rows"], f["rowsFrom"]) {
         case (.some, .some): throw reader.error(node, "a section takes 'rows' or 'rowsFrom', not both")
         case (nil, nil):

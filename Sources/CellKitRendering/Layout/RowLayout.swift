@@ -209,12 +209,26 @@ public struct CellLayout: Sendable {
         var subviews = 0
         cell.subviews.withUnsafeBufferPointer { views in  // no retain of each view (a lazy chain did that)
             for k in views.indices where !views[k].isHidden {
-                subviews = max(subviews, views[k].frame.y + views[k].frame.height)
+                subviews = max(subviews, views[k].frame.y + grownHeight(views[k], memo: &memo))
             }
         }
         let lines = max(1, labels, subviews)
         guard lines <= PluginLimits.maxRowHeight else { return Self.tooTall(cell, lines) }
         return lines
+    }
+
+    /// A subview's height in a row as tall as its content: a label of any number of lines
+    /// (`numberOfLines` 0) grows to its text at its frame's width, as a self-sizing UIKit cell's
+    /// label does; any other view keeps its frame's.
+    private func grownHeight(_ view: View, memo: inout LineMemo) -> Int {
+        let f = view.frame
+        guard view.kind == .label, view.numberOfLines == 0, f.width > 0, let text = view.textBytes,
+            text.byteCount > 0
+        else { return f.height }
+        let lines = Self.lines(
+            text, width: f.width, maxLines: PluginLimits.maxRowHeight, mode: view.lineBreakMode,
+            record: memo.record, reusing: memo.spareLines())
+        return max(f.height, lines.count)
     }
 
     /// A row whose content is taller than a row may be: cut, and reported once per cell type.
@@ -300,6 +314,7 @@ public struct CellLayout: Sendable {
         memo.record = cell.record
         swap(&memo.spare, &row.spareLines)
         defer { swap(&memo.spare, &row.spareLines) }  // what the row did not use
+        let selfSizing = height == nil
         let height =
             height.map { min(max($0, 1), PluginLimits.maxRowHeight) }
             ?? naturalHeight(of: cell, area: area, memo: &memo)
@@ -319,7 +334,8 @@ public struct CellLayout: Sendable {
                 unowned(unsafe) let view = views[k]
                 if view.isHidden { continue }
                 if let placed = placeSubview(
-                    view, clipWidth: area.accessoryX, height: height, selected: selected, memo: &memo)
+                    view, clipWidth: area.accessoryX, height: height, grows: selfSizing, selected: selected,
+                    memo: &memo)
                 {
                     row.views.append(placed)
                 }
@@ -589,9 +605,10 @@ public struct CellLayout: Sendable {
 
     /// A subview at its frame in the content view, clipped to the row; nil if nothing of it shows.
     private func placeSubview(
-        _ view: View, clipWidth: Int, height: Int, selected: Bool, memo: inout LineMemo
+        _ view: View, clipWidth: Int, height: Int, grows: Bool, selected: Bool, memo: inout LineMemo
     ) -> PlacedView? {
-        let f = view.frame
+        var f = view.frame
+        if grows { f.height = grownHeight(view, memo: &memo) }
         let x0 = max(0, f.x), y0 = max(0, f.y)
         let x1 = min(clipWidth, f.x + f.width), y1 = min(height, f.y + f.height)
         guard x1 > x0, y1 > y0 else { return nil }

@@ -189,7 +189,8 @@ public final class TableRenderer {
         cell.isSelected = indexPath == selected
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)
-        let height = lines.map(Self.rowLines)
+        // Automatic (-1): as tall as the content, labels of any number of lines grown to their text.
+        let height = lines.flatMap { $0 == TableDocument.automaticRowHeight ? nil : Self.rowLines($0) }
         layout.layout(cell, width: width, height: height, into: &laidOut)
         queue.recycle(cell)
     }

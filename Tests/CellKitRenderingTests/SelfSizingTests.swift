@@ -1,0 +1,82 @@
+// Self-sizing rows: a subview label of any number of lines (numberOfLines 0) grows to its text at
+// its frame's width and the row grows to hold it, as a self-sizing UIKit cell does; a fixed row
+// height still clips it; `rowHeight: automatic` in a section undoes the table's fixed height. In
+// every format: the laid-out row carries the height (text lines, JSON, HTML all draw from it).
+
+import CellKit
+import CellKitRendering
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("Self-sizing rows")
+struct SelfSizingTests {
+    /// A cell with a note under a one-line title: a label of any number of lines in a frame one
+    /// line tall, 20 columns wide, at line 1; a badge (plain view) at line 0.
+    static let plugin = """
+        #include "cellkit.h"
+        CK_PLUGIN("SelfSizing", "1.0.0", "self-sizing rows");
+        CK_EXPORT void initCellForNote(ck_cell *cell, ck_index_path ip) {
+            (void)ip;
+            ck_view *note = cell->host->add_subview(cell, CK_VIEW_LABEL, (ck_rect){2, 1, 20, 1}, 7);
+            cell->host->view_set_int(note, CK_VIEW_NUMBER_OF_LINES, 0);
+            ck_view *fixed = cell->host->add_subview(cell, CK_VIEW_LABEL, (ck_rect){24, 1, 10, 1}, 8);
+            cell->host->view_set_int(fixed, CK_VIEW_NUMBER_OF_LINES, 1);
+        }
+        CK_SIGNATURE(customizeCellForNote, "void (cell, data)");
+        CK_EXPORT void customizeCellForNote(ck_cell *cell, const ck_data *data) {
+            const char *s = 0;
+            if (cell->host->data_string(data, "text", &s) == CK_OK) ck_set_text(ck_text_label(cell), s);
+            if (cell->host->data_string(data, "note", &s) == CK_OK)
+                ck_set_text(cell->host->view_with_tag(cell, 7), s);
+            ck_set_text(cell->host->view_with_tag(cell, 8), "one two three four five");
+        }
+        """
+
+    /// Rendered as JSON: each row's height and its note's (tag 7) frame height and lines.
+    static func rows(_ yaml: String, name: String = #function) throws -> [(height: Int, note: Int, lines: Int)] {
+        let folder = try Render.write(["table.yaml": yaml], name: name)
+        try Fixtures.compileC(plugin, name: "selfsizing", in: folder)
+        let registry = Fixtures.registry([folder, Fixtures.buildDirectory])
+        let output = try Render.table(folder + "/table.yaml", .json, width: 40, registry: registry).output
+        let document = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
+        let rows = (document["sections"] as! [[String: Any]]).flatMap { $0["rows"] as! [[String: Any]] }
+        return rows.map { row in
+            let views = row["views"] as! [[String: Any]]
+            let note = views.first { $0["tag"] as? Int == 7 }
+            let frame = note?["frame"] as? [String: Any]
+            return (row["height"] as! Int, frame?["height"] as? Int ?? 0, (note?["lines"] as? [Any])?.count ?? 0)
+        }
+    }
+
+    static let long = "a note long enough to wrap over four lines at twenty columns wide"
+
+    @Test("a label of any number of lines grows to its text, and the row with it")
+    func grows() throws {
+        let rows = try Self.rows(
+            "sections:\n  - cell: Note\n    rows:\n      - {text: Title, note: '\(Self.long)'}\n      - {text: T, note: short}\n"
+        )
+        #expect(rows[0].note == 4 && rows[0].lines == 4, "\(rows)")
+        #expect(rows[0].height == 5, "the note from line 1, four lines: \(rows)")
+        #expect(rows[1].note == 1 && rows[1].height == 2, "\(rows)")
+    }
+
+    @Test("a fixed height clips it; a section's rowHeight: automatic undoes the table's")
+    func fixedAndAutomatic() throws {
+        let rows = try Self.rows(
+            "rowHeight: 2\nsections:\n  - cell: Note\n    rows: [{text: A, note: '\(Self.long)'}]\n"
+                + "  - cell: Note\n    rowHeight: automatic\n    rows: [{text: B, note: '\(Self.long)'}]\n")
+        #expect(rows[0].height == 2 && rows[0].note == 1, "clipped at the row: \(rows)")
+        #expect(rows[1].height == 5 && rows[1].note == 4, "automatic: \(rows)")
+    }
+
+    @Test("rowHeight takes a number of lines or automatic, and says so otherwise")
+    func documentValues() throws {
+        let folder = try Render.write(["t.yaml": "rowHeight: tall\nsections: [{rows: 1, cell: Default}]\n"])
+        #expect {
+            _ = try TableDocument(contentsOf: folder + "/t.yaml")
+        } throws: { "\($0)".contains("expected a number of lines or automatic") }
+        let automatic = try Render.write(["t.yaml": "rowHeight: automatic\nsections: [{rows: 1, cell: Default}]\n"])
+        #expect(try TableDocument(contentsOf: automatic + "/t.yaml").rowHeight == TableDocument.automaticRowHeight)
+    }
+}
