@@ -176,6 +176,20 @@ struct NodeReader {
         return try double(node, in: 1...100)
     }
 
+    /// A BCP 47 language tag (`he`, `ar-EG`, `zh-Hant`): ASCII letters, digits and hyphens, at most
+    /// 35 bytes.
+    func language(_ node: Node) throws(DocumentError) -> String {
+        let tag = try string(node)
+        let allowed = tag.utf8.allSatisfy { b in
+            b == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b)
+                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b | 0x20)
+        }
+        guard allowed, !tag.isEmpty, tag.utf8.count <= 35 else {
+            throw error(node, "'\(TextSanitizer.visible(tag))' is not a language tag; write one like he, ar or en-GB")
+        }
+        return tag
+    }
+
     func bool(_ node: Node) throws(DocumentError) -> Bool {
         guard let v = node.bool, typeName(node) == .bool else { throw expected("true or false", node) }
         return v

@@ -51,6 +51,11 @@ public struct TableDocument: Sendable {
     /// the content too, and overrides nothing below it.
     public var rowHeight: Double?
 
+    /// Which way the rows read (`direction: ltr|rtl|auto`); nil: left to right.
+    public var direction: TextDirection?
+    /// The document's language (`lang: he`), for the HTML page's `lang`; nil: English.
+    public var language: String?
+
     /// `rowHeight: automatic`: the row as tall as its content (UIKit's automaticDimension, -1).
     public static let automaticRowHeight = -1.0
     /// The table header view's text (seed 000's "Header for the table").
@@ -89,6 +94,8 @@ public struct TableDocument: Sendable {
         /// Lines per row (1 to 100) for this section, over the table's `rowHeight`; nil = the table's;
         /// `automaticRowHeight`: as tall as the content, whatever the table's.
         public var rowHeight: Double?
+        /// Which way the section's rows read, over the table's `direction`; nil = the table's.
+        public var direction: TextDirection?
         /// The section's rows: written inline, a count, or a data file.
         public var rows: Rows
         /// Where the section is written in the document.
@@ -166,13 +173,16 @@ public struct TableDocument: Sendable {
         self.root = folder.real
         let (reader, top) = try NodeReader.parse(bytes, file: path, quotes: true)
         let keys = [
-            "title", "style", "width", "rowHeight", "header", "footer", "selected", "stylesheet", "assets", "sections",
+            "title", "style", "width", "rowHeight", "direction", "lang", "header", "footer", "selected", "stylesheet",
+            "assets", "sections",
         ]
         let f = try reader.fields(top, allowed: keys, what: "the table")
         title = try f["title"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         if let n = f["style"] { style = try reader.choice(n, TableStyle.self) }
         width = try f["width"].map { (n: Node) throws(DocumentError) in try reader.int(n, in: 20...1000) }
         rowHeight = try f["rowHeight"].map { (n: Node) throws(DocumentError) in try reader.rowHeight(n) }
+        if let n = f["direction"] { direction = try reader.choice(n, TextDirection.self) }
+        language = try f["lang"].map { (n: Node) throws(DocumentError) in try reader.language(n) }
         header = try f["header"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         footer = try f["footer"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
         if let n = f["selected"] {
@@ -243,7 +253,7 @@ public struct TableDocument: Sendable {
     }
 
     private func section(_ node: Node, _ reader: NodeReader, inlineRows: inout Int) throws(DocumentError) -> Section {
-        let keys = ["header", "footer", "cell", "style", "selectable", "rowHeight", "rows", "rowsFrom"]
+        let keys = ["header", "footer", "cell", "style", "selectable", "rowHeight", "direction", "rows", "rowsFrom"]
         let f = try reader.fields(node, allowed: keys, what: "a section")
         var section = Section(rows: .count(0), mark: mark(node))
         section.header = try f["header"].map { (n: Node) throws(DocumentError) in try reader.string(n) }
@@ -252,6 +262,7 @@ public struct TableDocument: Sendable {
         if let n = f["style"] { section.cellStyle = try reader.choice(n, CellStyle.self) }
         if let n = f["selectable"] { section.selectable = try reader.bool(n) }
         section.rowHeight = try f["rowHeight"].map { (n: Node) throws(DocumentError) in try reader.rowHeight(n) }
+        if let n = f["direction"] { section.direction = try reader.choice(n, TextDirection.self) }
         switch (f["rows"], f["rowsFrom"]) {
         case (.some, .some): throw reader.error(node, "a section takes 'rows' or 'rowsFrom', not both")
         case (nil, nil):

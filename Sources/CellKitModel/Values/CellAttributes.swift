@@ -52,6 +52,32 @@ public enum AccessoryType: Int32, CaseIterable, Sendable, Codable {
     }
 }
 
+/// Which way a table's rows read: image, accessory, `value1`/`value2` and indentation mirror
+/// for right to left, as UIKit mirrors a cell under a right-to-left layout.
+public enum TextDirection: String, CaseIterable, Sendable, Codable {
+    /// Left to right.
+    case ltr
+    /// Right to left (Hebrew, Arabic, ...).
+    case rtl
+    /// As the row's text label reads: its first strong character (`isRightToLeft(_:)`).
+    case auto
+
+    /// Whether `text` reads right to left: its first character of a right-to-left script
+    /// (Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and their presentation forms)
+    /// comes before any other letter. Digits, punctuation and symbols are weak, and skipped.
+    public static func isRightToLeft(_ text: some StringProtocol) -> Bool {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF:
+                if scalar.properties.isAlphabetic { return true }
+            default:
+                if scalar.properties.isAlphabetic { return false }
+            }
+        }
+        return false
+    }
+}
+
 /// Horizontal text alignment in a label (C `ck_text_alignment`).
 public enum TextAlignment: Int32, CaseIterable, Sendable, Encodable {
     /// Whatever the cell style gives the label: left for most, right for the

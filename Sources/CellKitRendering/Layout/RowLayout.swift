@@ -130,6 +130,8 @@ public struct RowLayout: Sendable, Encodable {
     /// Columns from the row's left edge to where its separator starts: where its labels start (past the
     /// margin, the indentation and an image), as UIKit's separatorInset follows the text label's leading edge.
     package var separatorInset = 0
+    /// Whether the row reads right to left (`CellLayout.mirror`): its separator is inset from the right.
+    public var isRightToLeft = false
     /// The views in paint order: image, labels, subviews (in the order they were added), accessory.
     /// Later views are drawn over earlier ones.
     public var views: [PlacedView]
@@ -358,10 +360,43 @@ public struct CellLayout: Sendable {
         (row.width, row.height, row.position, row.isSelected) = (width, height, cell.position, selected)
         row.cellStyle = cell.style
         row.separatorInset = min(area.x, width)
+        row.isRightToLeft = false  // `mirror` sets it
         row.accessoryType =
             area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
         row.background = fill
         row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
+    }
+
+    /// Mirrors a laid-out row for right to left, as UIKit mirrors a cell's standard parts: the
+    /// image, the labels (value1's detail to the left, text aligned to the right) and the
+    /// accessory change sides, indentation counts from the right and the chevron points left.
+    /// Subviews a hook placed itself keep their frames, as frames set by hand do in UIKit.
+    package func mirror(_ row: inout RowLayout, _ cell: Cell) {
+        row.isRightToLeft = true
+        let width = row.width
+        for k in row.views.indices where !row.views[k].hasOwnFrame {
+            let f = row.views[k].frame
+            row.views[k].frame.x = max(0, width - f.x - f.width)
+            switch row.views[k].alignment {
+            case .left, .natural: row.views[k].alignment = .right
+            case .right: row.views[k].alignment = .left
+            case .center: break
+            }
+            if row.views[k].role == .accessory, cell.accessoryView == nil,
+                let glyph = Self.mirroredGlyph(cell.accessoryType)
+            {
+                row.views[k].laidOut = glyph
+            }
+        }
+    }
+
+    /// The standard accessory's glyph as it reads right to left: the chevron points left.
+    static func mirroredGlyph(_ type: AccessoryType) -> LaidOutText? {
+        switch type {
+        case .disclosureIndicator: Glyphs.disclosureRTL
+        case .detailDisclosureButton: Glyphs.detailDisclosureRTL
+        case .none, .checkmark, .detailButton: nil
+        }
     }
 
     private func selectedFill(_ cell: Cell) -> Fill {
@@ -439,6 +474,7 @@ public struct CellLayout: Sendable {
     private enum Glyphs {
         static let disclosure = LaidOutText(lines: ["›"]), checkmark = LaidOutText(lines: ["✓"])
         static let detail = LaidOutText(lines: ["ⓘ"]), detailDisclosure = LaidOutText(lines: ["ⓘ›"])
+        static let disclosureRTL = LaidOutText(lines: ["‹"]), detailDisclosureRTL = LaidOutText(lines: ["‹ⓘ"])
     }
 
     private func imageView(_ name: String, role: PlacedView.Role, warn context: CellContext?) -> PlacedView {

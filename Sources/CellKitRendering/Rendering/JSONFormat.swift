@@ -163,6 +163,7 @@ public struct JSONFormat: RowFormat {
         out.raw(Names.position(row.position))
         out.raw(",\"selected\":")
         out.boolean(row.isSelected)
+        if row.isRightToLeft { out.raw(",\"direction\":\"rtl\"") }
         out.raw(",\"selectionStyle\":")
         out.write(Names.selection(row.selectionStyle))
         out.raw(",\"accessory\":")

@@ -192,6 +192,11 @@ public final class TableRenderer {
         // Automatic (-1): as tall as the content, labels of any number of lines grown to their text.
         let height = lines.flatMap { $0 == TableDocument.automaticRowHeight ? nil : Self.rowLines($0) }
         layout.layout(cell, width: width, height: height, into: &laidOut)
+        if info.direction != .ltr {
+            let mirrored =
+                info.direction == .rtl || cell.textLabel.text.map { TextDirection.isRightToLeft($0) } == true
+            if mirrored { layout.mirror(&laidOut, cell) }
+        }
         queue.recycle(cell)
     }
 

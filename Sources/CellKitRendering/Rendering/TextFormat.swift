@@ -100,13 +100,16 @@ public struct TextFormat: RowFormat {
                 writeLine(line + String(repeating: " ", count: max(0, width - TextWidth.columns(line))), band, out)
             }
         } else {
-            wrapped(header.uppercased(), TextStyle(foreground: Self.headerColor), out)
+            wrapped(
+                header.uppercased(), TextStyle(foreground: Self.headerColor), out, fromRight: section.direction == .rtl)
         }
     }
 
     /// Writes the section footer, if any, wrapped below the section.
     public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
-        if let footer = section.footer { wrapped(footer, TextStyle(foreground: Self.headerColor), out) }
+        if let footer = section.footer {
+            wrapped(footer, TextStyle(foreground: Self.headerColor), out, fromRight: section.direction == .rtl)
+        }
     }
 
     /// Writes the table footer, if any, after a blank line.
@@ -118,10 +121,12 @@ public struct TextFormat: RowFormat {
     }
 
     /// Text wrapped to the table, indented past the border.
-    private func wrapped(_ text: String, _ style: TextStyle, _ out: OutputBuffer) {
+    private func wrapped(_ text: String, _ style: TextStyle, _ out: OutputBuffer, fromRight: Bool = false) {
         let indent = margin(self.style) + 1
         for line in TextLayout.tableLines(text, width: width - 2 * indent, maxLines: 1000, mode: .wordWrap) {
-            writeLine(String(repeating: " ", count: indent) + line, style, out)
+            // Right to left: against the right edge, the same indent in from it.
+            let lead = fromRight ? max(indent, width - indent - TextWidth.columns(line)) : indent
+            writeLine(String(repeating: " ", count: lead) + line, style, out)
         }
     }
 
@@ -154,7 +159,7 @@ public struct TextFormat: RowFormat {
             out.write(byte: 0x0A)
         }
         if !isLast {
-            rules.writeSeparator(inset: row.separatorInset, to: out)
+            rules.writeSeparator(inset: row.separatorInset, fromRight: row.isRightToLeft, to: out)
         } else if style != .plain {
             out.write(rules.bottom)
         }
@@ -237,12 +242,17 @@ public struct TextFormat: RowFormat {
         }
 
         /// Writes the separator under a row whose text starts `inset` columns in: blank to there, then
-        /// the rule to the right edge (at least one column of it).
-        func writeSeparator(inset: Int, to out: OutputBuffer) {
+        /// the rule to the right edge (at least one column of it); `fromRight`: mirrored.
+        func writeSeparator(inset: Int, fromRight: Bool = false, to out: OutputBuffer) {
             let inset = max(0, min(inset, width - 1))
             out.write(opening)
-            out.write(UnsafeBufferPointer(rebasing: spaces[0..<inset]))
-            out.write(UnsafeBufferPointer(rebasing: rule[(inset * glyphBytes)...]))
+            if fromRight {  // right to left: the rule from the left edge, the inset blank at the right
+                out.write(UnsafeBufferPointer(rebasing: rule[..<((width - inset) * glyphBytes)]))
+                out.write(UnsafeBufferPointer(rebasing: spaces[0..<inset]))
+            } else {
+                out.write(UnsafeBufferPointer(rebasing: spaces[0..<inset]))
+                out.write(UnsafeBufferPointer(rebasing: rule[(inset * glyphBytes)...]))
+            }
             out.write(closing)
         }
 

@@ -16,7 +16,10 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     let registry: CellRegistry
     /// The document's title, style, header and footer.
     public var tableInfo: TableInfo {
-        TableInfo(title: document.title, style: document.style, header: document.header, footer: document.footer)
+        var info = TableInfo(
+            title: document.title, style: document.style, header: document.header, footer: document.footer)
+        (info.direction, info.language) = (document.direction ?? .ltr, document.language)
+        return info
     }
 
     @exclusivity(unchecked) private var counts: [Int?]
@@ -117,7 +120,9 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     /// The section's header, footer, cell style and `selectable`, as the document writes them.
     public func sectionInfo(_ section: Int) -> SectionInfo {
         let s = document.sections[section]
-        return SectionInfo(header: s.header, footer: s.footer, cellStyle: s.cellStyle, selectable: s.selectable)
+        var info = SectionInfo(header: s.header, footer: s.footer, cellStyle: s.cellStyle, selectable: s.selectable)
+        info.direction = s.direction ?? document.direction ?? .ltr
+        return info
     }
 
     /// Inline rows and counts as written. A data file is read through once to count its records

@@ -17,6 +17,10 @@ public struct TableInfo: Sendable {
     public var header: String?
     /// The table footer view's text, drawn below the last section; nil for none.
     public var footer: String?
+    /// Which way the table reads: the title, header and footer are drawn from that side.
+    public var direction = TextDirection.ltr
+    /// The table's language (a BCP 47 tag), for the HTML page; nil: English.
+    public var language: String?
 
     /// A table with no title, header or footer unless given, in the `grouped` style unless given.
     public init(title: String? = nil, style: TableStyle = .grouped, header: String? = nil, footer: String? = nil) {
@@ -34,6 +38,9 @@ public struct SectionInfo: Sendable {
     public var cellStyle: CellStyle
     /// False makes the section's cells non-selectable (selection style none), as in seed 004.
     public var selectable: Bool
+    /// Which way the section's rows read: `rtl` mirrors them, `auto` mirrors each row whose text
+    /// label reads right to left.
+    public var direction = TextDirection.ltr
 
     /// A section with no header or footer unless given, whose cells are `default` style and selectable unless given.
     public init(header: String? = nil, footer: String? = nil, cellStyle: CellStyle = .default, selectable: Bool = true)
