@@ -97,8 +97,8 @@ struct BrowseCommand: ParsableCommand {
             sandbox: sandbox == .on)
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
-        var view = BrowseView(table: table, screen: screen, file: self.table, pick: pick, stats: stats)
-        let outcome: BrowseView.Outcome
+        var view = BrowseSession(table: table, screen: screen, file: self.table, pick: pick, stats: stats)
+        let outcome: BrowseSession.Outcome
         // Standard error is the terminal the view is drawn on: what a plugin or a worker writes
         // there while the view is up would scribble over it, so it goes to /dev/null meanwhile.
         let savedError = dup(2)
