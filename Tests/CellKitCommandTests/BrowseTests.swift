@@ -245,14 +245,16 @@ struct BrowseTests {
         try tmux.keys("Enter")
         lines = try tmux.wait("the search") { Self.status($0).contains("row 78 of 300") }
         #expect(lines.compactMap(Self.item).contains(77))
-        try tmux.type("?code-01")
+        try tmux.type("/code-01")
         try tmux.keys("Enter")
-        try tmux.wait("the search back") { Self.status($0).contains("row 20 of 300") }
-        try tmux.keys("n")
-        try tmux.wait("n: the next match back") { Self.status($0).contains("row 19 of 300") }
+        try tmux.wait("the search, wrapping around") { Self.status($0).contains("row 11 of 300") }
         try tmux.keys("N")
-        try tmux.wait("N: the next match forward") { Self.status($0).contains("row 20 of 300") }
-        try tmux.keys("Escape")
+        try tmux.wait("N: the previous match, wrapping around") { Self.status($0).contains("row 20 of 300") }
+        try tmux.keys("N")
+        try tmux.wait("N again") { Self.status($0).contains("row 19 of 300") }
+        try tmux.keys("n")
+        try tmux.wait("n: the next match") { Self.status($0).contains("row 20 of 300") }
+        try tmux.keys("q")
         try tmux.wait("the exit") { $0.contains("EXIT=0") && $0.contains("DONE") }
     }
 
