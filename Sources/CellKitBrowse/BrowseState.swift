@@ -529,7 +529,9 @@ package struct BrowseState {
             let end = span.firstLine + max(1, span.lineCount - 1)
             let room = bodyLines / 3
             top =
-                drawn.rows.first(where: { third ? span.firstLine - $0.firstLine <= room : end - $0.firstLine <= bodyLines })?
+                drawn.rows.first(where: {
+                    third ? span.firstLine - $0.firstLine <= room : end - $0.firstLine <= bodyLines
+                })?
                 .row ?? cursor
             return self.fetch(from: top, phase: .check(placed: true))
         case .scrolled:

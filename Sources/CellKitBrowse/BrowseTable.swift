@@ -3,8 +3,8 @@
 // that leave the screen go back to their pools and are dequeued for the rows coming in.
 
 import CellKitDocuments
-import CellKitRendering
 import CellKitModel
+import CellKitRendering
 import CellKitRuntime
 import CellKitSupervision
 import CellKitText
@@ -221,7 +221,7 @@ package final class BrowseTable {
             return try draw(first: first, maxLines: maxLines, width: width, selected: selected)
         } catch let error as DocumentError where tail == nil {
             return try window(around: error, first: first, maxLines: maxLines, width: width, selected: selected)
-        } catch where tail != nil {
+        } catch  where tail != nil {
             // A record read back that cannot be drawn: counted first, so that its error names its line.
             let counted = renumberings.count
             try finishCounting()
@@ -253,15 +253,22 @@ package final class BrowseTable {
         var result = BrowseWindow()
         if bad > first { result = try draw(first: first, maxLines: bad - first, width: width, selected: selected) }
         let text = "⚠ row \(bad + 1) cannot be read: \(badError)"
-        let cut = TextLayout.lines(text, width: max(1, width - 1), maxLines: 1, mode: .truncateTail).first.map(String.init)
+        let cut = TextLayout.lines(text, width: max(1, width - 1), maxLines: 1, mode: .truncateTail).first.map(
+            String.init)
         result.rows.append(BrowseWindow.RowSpan(row: bad, firstLine: result.lines.count, lineCount: 1))
         result.lines.append("\u{1B}[31m" + (cut ?? "") + "\u{1B}[0m")
-        result.errors[bad] = badError.description
+        // The status line is short: the file by its name.
+        let name = (badError.file as NSString).lastPathComponent
+        result.errors[bad] = "\(name):\(badError.line):\(badError.column): \(badError.message)"
         if bad < last {
+            // The rows after it, without the section's header a window starting there repeats.
             let rest = try window(first: bad + 1, maxLines: last - bad, width: width, selected: selected)
-            let base = result.lines.count
-            result.lines += rest.lines
-            result.rows += rest.rows.map { BrowseWindow.RowSpan(row: $0.row, firstLine: $0.firstLine + base, lineCount: $0.lineCount) }
+            let skip = rest.rows.first?.firstLine ?? 0
+            let base = result.lines.count - skip
+            result.lines += rest.lines.dropFirst(skip)
+            result.rows += rest.rows.map {
+                BrowseWindow.RowSpan(row: $0.row, firstLine: $0.firstLine + base, lineCount: $0.lineCount)
+            }
             result.errors.merge(rest.errors) { a, _ in a }
         }
         return result
@@ -282,7 +289,8 @@ package final class BrowseTable {
             renderer.selected = request.selected
             sink.removeAll()
             let out = OutputBuffer(sink)
-            let spans = try BrowseService.draw(renderer, source, firstRow: first, showsHeader: first == 0, to: out) { out in
+            let spans = try BrowseService.draw(renderer, source, firstRow: first, showsHeader: first == 0, to: out) {
+                out in
                 sink.bytes.count + out.count
             }
             try out.flush()

@@ -347,7 +347,8 @@ struct BrowseStateTests {
         d.run(d.state.handle(.ready(.last, d.table.status, renumbered: [])))
         #expect(d.state.cursor == 499 && d.state.message == nil)
         d.send(.table(status, renumbered: []))
-        let far = d.state.handle(.key(.character(":"))) + d.state.handle(.key(.character("9")))
+        let far =
+            d.state.handle(.key(.character(":"))) + d.state.handle(.key(.character("9")))
             + d.state.handle(.key(.character("9"))) + d.state.handle(.key(.character("9")))
             + d.state.handle(.key(.enter))
         #expect(far == [.prepare(.count, then: .goTo(998))])

@@ -175,7 +175,7 @@ struct BrowseTests {
 
     @Test("the first screen is the first rows render --format ansi draws at that width, under the title")
     func firstScreen() throws {
-        let render = try Self.rendered(Self.showcase, width: 80, select: "0.0")
+        let render = try Self.rendered(Self.showcase, width: 80, select: "1.1")
         let tmux = try Tmux(Self.line("'\(Self.showcase)'"))
         // Waited for whole: a screen read while the view writes it is part old, part new.
         let lines = try tmux.wait("the first screen") {
@@ -274,7 +274,7 @@ struct BrowseTests {
     func resize() throws {
         let tmux = try Tmux(Self.line("'\(Self.showcase)'"))
         try tmux.wait("the first screen") { Self.status($0).contains("row 1 of 11") }
-        let render = try Self.rendered(Self.showcase, width: 60, select: "0.0")
+        let render = try Self.rendered(Self.showcase, width: 60, select: "1.1")
         try tmux.run(["resize-window", "-t", "main", "-x", "60", "-y", "20"])
         let lines = try tmux.wait("the new width") { $0.count > 19 && Array($0[1..<19]) == Array(render[2..<20]) }
         #expect(Array(lines[1..<19]) == Array(render[2..<20]))

@@ -5,8 +5,8 @@
 // quarantines the plugin as `render` does, and a new worker draws the window again.
 
 import CellKitDocuments
-import CellKitRendering
 import CellKitModel
+import CellKitRendering
 import CellKitRuntime
 import Foundation
 
@@ -30,7 +30,9 @@ package struct BrowseRequest: Codable, Sendable {
         first: Int, last: Int, width: Int, selected: CellKitModel.IndexPath?, showsHeader: Bool, counts: [Int],
         section: Int, place: RowIndex.Place?, numbering: Int
     ) {
-        (self.first, self.last, self.width, self.selected, self.showsHeader) = (first, last, width, selected, showsHeader)
+        (self.first, self.last, self.width, self.selected, self.showsHeader) = (
+            first, last, width, selected, showsHeader
+        )
         (self.counts, self.section, self.place, self.numbering) = (counts, section, place, numbering)
     }
 }

@@ -5,8 +5,8 @@
 
 import CellKitDocuments
 import CellKitModel
-import CellKitRuntime
 import CellKitRendering
+import CellKitRuntime
 import CellKitText
 import Foundation
 

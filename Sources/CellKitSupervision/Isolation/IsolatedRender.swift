@@ -10,8 +10,8 @@
 // again) and the faulty type's rows are drawn as placeholders.
 
 import CellKitDocuments
-import CellKitRuntime
 import CellKitRendering
+import CellKitRuntime
 import Foundation
 
 /// How an isolated render should start its workers, and what it learned from the ones that faulted.

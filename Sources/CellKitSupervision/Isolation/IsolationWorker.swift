@@ -7,8 +7,8 @@
 
 import CProcess
 import CellKitDocuments
-import CellKitRuntime
 import CellKitRendering
+import CellKitRuntime
 import Foundation
 import Synchronization
 
