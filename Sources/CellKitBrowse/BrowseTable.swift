@@ -20,13 +20,22 @@ package struct BrowseWindow: Sendable {
         package var firstLine: Int
         /// How many lines it takes (its borders below it included).
         package var lineCount: Int
+        /// Row `row`'s `lineCount` lines from line `firstLine`.
+        package init(row: Int, firstLine: Int, lineCount: Int) {
+            (self.row, self.firstLine, self.lineCount) = (row, firstLine, lineCount)
+        }
     }
     /// The lines, with their ANSI colour sequences and no newline.
     package var lines: [String]
     /// The rows drawn, in order.
     package var rows: [RowSpan]
+    /// The rows that could not be read (a malformed record in a data file), each drawn as one line
+    /// saying so: its error, `file:line:column: message`.
+    package var errors: [Int: String] = [:]
     /// A window of these lines and rows (none by default).
-    package init(lines: [String] = [], rows: [RowSpan] = []) { (self.lines, self.rows) = (lines, rows) }
+    package init(lines: [String] = [], rows: [RowSpan] = [], errors: [Int: String] = [:]) {
+        (self.lines, self.rows, self.errors) = (lines, rows, errors)
+    }
 }
 
 /// A table document drawn window by window with cells reused across windows: in this process,
@@ -210,6 +219,8 @@ package final class BrowseTable {
         let selected = selected.map { moved($0, since: mark) }
         do {
             return try draw(first: first, maxLines: maxLines, width: width, selected: selected)
+        } catch let error as DocumentError where tail == nil {
+            return try window(around: error, first: first, maxLines: maxLines, width: width, selected: selected)
         } catch  where tail != nil {
             // A record read back that cannot be drawn: counted first, so that its error names its line.
             let counted = renumberings.count
@@ -218,6 +229,49 @@ package final class BrowseTable {
                 first: moved(first, since: counted), maxLines: maxLines, width: width,
                 selected: selected.map { moved($0, since: counted) })
         }
+    }
+
+    /// The window from `first` when a record in it cannot be read (`error`): the rows before the
+    /// first such row, that row as one line naming its error, and the rows after it likewise.
+    private func window(
+        around error: DocumentError, first: Int, maxLines: Int, width: Int, selected: Int?
+    ) throws -> BrowseWindow {
+        let first = min(max(0, first), rowCount - 1)
+        let last = min(rowCount - 1, first + max(1, maxLines) - 1)
+        // The row that cannot be read: the first that cannot be drawn alone.
+        var bad = first, badError = error
+        while bad <= last {
+            do {
+                _ = try draw(first: bad, maxLines: 1, width: width, selected: nil)
+                bad += 1
+            } catch let error as DocumentError {
+                badError = error
+                break
+            }
+        }
+        guard bad <= last else { throw error }  // not a row's record after all
+        var result = BrowseWindow()
+        if bad > first { result = try draw(first: first, maxLines: bad - first, width: width, selected: selected) }
+        let text = "⚠ row \(bad + 1) cannot be read: \(badError)"
+        let cut = TextLayout.lines(text, width: max(1, width - 1), maxLines: 1, mode: .truncateTail).first.map(
+            String.init)
+        result.rows.append(BrowseWindow.RowSpan(row: bad, firstLine: result.lines.count, lineCount: 1))
+        result.lines.append("\u{1B}[31m" + (cut ?? "") + "\u{1B}[0m")
+        // The status line is short: the file by its name.
+        let name = (badError.file as NSString).lastPathComponent
+        result.errors[bad] = "\(name):\(badError.line):\(badError.column): \(badError.message)"
+        if bad < last {
+            // The rows after it, without the section's header a window starting there repeats.
+            let rest = try window(first: bad + 1, maxLines: last - bad, width: width, selected: selected)
+            let skip = rest.rows.first?.firstLine ?? 0
+            let base = result.lines.count - skip
+            result.lines += rest.lines.dropFirst(skip)
+            result.rows += rest.rows.map {
+                BrowseWindow.RowSpan(row: $0.row, firstLine: $0.firstLine + base, lineCount: $0.lineCount)
+            }
+            result.errors.merge(rest.errors) { a, _ in a }
+        }
+        return result
     }
 
     private func draw(first: Int, maxLines: Int, width: Int, selected: Int?) throws -> BrowseWindow {

@@ -31,6 +31,8 @@ package struct Renumbering: Sendable, Equatable {
     package var from: Int
     /// How far the rows moved.
     package var by: Int
+    /// The rows from `from` moved by `by`.
+    package init(from: Int, by: Int) { (self.from, self.by) = (from, by) }
     /// `row` in the new numbers.
     package func apply(_ row: Int) -> Int { row >= from ? row + by : row }
 }

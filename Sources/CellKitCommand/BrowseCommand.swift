@@ -13,16 +13,23 @@ struct BrowseCommand: ParsableCommand {
         discussion: """
             The table is drawn as render --format ansi draws it, at the terminal's width, on the \
             alternate screen, with the title above and a status line below (row N of M, the \
-            section, the file). Only the rows on screen are laid out: cells leaving the screen go \
-            back to their queues and are dequeued for the rows coming in.
+            section, the file). Rows are numbered from 1, as render --rows and --select number \
+            them. Only the rows on screen are laid out: cells leaving the screen go back to their \
+            queues and are dequeued for the rows coming in; only the lines that change are drawn \
+            again.
 
-            Keys: ↑/↓ or j/k a row; PgUp/PgDn, b/space a page; Home/End or g/G the first and last \
-            row; :N row N; / and ? search the rows' data forward and back, n and N again (in the \
-            background: the view goes on, the status line counts the rows searched, Esc stops it); \
-            Enter selects the row (shows its data); q or Esc quits. The mouse wheel scrolls. The view \
-            follows the terminal's size; Ctrl-Z suspends it. The terminal is restored on q, on an \
-            error, on any signal that ends the process (SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGPIPE, \
-            SIGALRM and the rest), and if the process crashes.
+            Keys, as in less: ↑/↓ or j/k a row; PgUp/PgDn, b/space/f a page; Ctrl-U/Ctrl-D half a \
+            page; Home/End or g/G the first and last row; a count before a key: 50G or 50g or :50 \
+            row 50 (at the top), 10j and 10k ten rows; / searches the rows' data, n the next match, \
+            N the previous one (in the background: the view goes on, the status line counts the \
+            rows searched, Esc stops it; a match is put about a third down the screen); Enter \
+            selects the row (shows its data); ? or h shows the keys (any key returns); q or Ctrl-C \
+            quits. Esc cancels a prompt, a count or a search, and never quits. The mouse wheel \
+            scrolls. A record of a data file that cannot be read is drawn as an error row, the \
+            status line naming its file and line, and the view goes on. The view follows the \
+            terminal's size (a 25×4 window still shows a row); Ctrl-Z suspends it. The terminal \
+            is restored on q, on an error, on any signal that ends the process (SIGINT, SIGTERM, \
+            SIGHUP, SIGUSR1, SIGPIPE, SIGALRM and the rest), and if the process crashes.
 
             --pick: Enter prints the selected row's data as one line of JSON on standard output \
             and exits 0; q exits 1 and prints nothing. The view is drawn on /dev/tty, so \
@@ -40,7 +47,7 @@ struct BrowseCommand: ParsableCommand {
             costs only its own rows, drawn as placeholders as render draws them; the status line \
             names the plugin file, the hook, the cell type and the row, and the view goes on.
 
-            Exit status: 0 on q; with --pick, 0 when a row was picked and 1 on q; 1 when standard \
+            Exit status: 0 on q (a malformed record shown on the way included); with --pick, 0 when a row was picked and 1 on q; 1 when standard \
             input or output is not a terminal (without --pick), or the document, a data file or a \
             plugin cannot be used.
             """)
@@ -97,8 +104,8 @@ struct BrowseCommand: ParsableCommand {
             sandbox: sandbox == .on)
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
-        var view = BrowseView(table: table, screen: screen, file: self.table, pick: pick, stats: stats)
-        let outcome: BrowseView.Outcome
+        var view = BrowseSession(table: table, screen: screen, file: self.table, pick: pick, stats: stats)
+        let outcome: BrowseSession.Outcome
         // Standard error is the terminal the view is drawn on: what a plugin or a worker writes
         // there while the view is up would scribble over it, so it goes to /dev/null meanwhile.
         let savedError = dup(2)

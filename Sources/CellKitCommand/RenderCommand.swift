@@ -15,8 +15,8 @@ struct RenderCommand: ParsableCommand {
 
             Examples:
               cellkit render Manifests/Tables/showcase.yaml
-              cellkit render table.yaml --format ansi --select 1.0
-              cellkit render big.yaml --rows 1000..1019 --width 100
+              cellkit render table.yaml --format ansi --select 2.1
+              cellkit render big.yaml --rows 1001..1020 --width 100
               cellkit render table.yaml --output table.html
 
             Without --format, the format is the one --output's extension names (.html or .htm: \
@@ -89,12 +89,14 @@ struct RenderCommand: ParsableCommand {
     var width: Int?
 
     @Option(
-        help: ArgumentHelp("Draw the row at SECTION.ROW as selected (both counted from 0).", valueName: "section.row"))
+        help: ArgumentHelp(
+            "Draw the row at SECTION.ROW as selected, both counted from 1 as browse's status line counts (2.1: section 2's first row).",
+            valueName: "section.row"))
     var select: String?
 
     @Option(
         help: ArgumentHelp(
-            "Draw only rows FROM through TO, counted from 0 across all sections (open ends: 10.., ..9).",
+            "Draw only rows FROM through TO, counted from 1 across all sections as browse's status line counts (open ends: 11.., ..10).",
             valueName: "from..to"))
     var rows: String?
 

@@ -214,25 +214,30 @@ struct RenderSettings: Equatable {
 
     // MARK: Parsing options
 
+    /// `--select SECTION.ROW`, both counted from 1 (as `cellkit browse`'s status line counts rows), as
+    /// the index path (from 0) it names.
     static func indexPath(_ text: String) throws -> CellKit.IndexPath {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let s = Int(parts[0]), let r = Int(parts[1]), s >= 0, r >= 0 else {
+        guard parts.count == 2, let s = Int(parts[0]), let r = Int(parts[1]), s >= 1, r >= 1 else {
             throw ValidationError(
-                "--select '\(text.terminalSafe)' is not SECTION.ROW; write it like 1.0 (section 1, row 0)")
+                "--select '\(text.terminalSafe)' is not SECTION.ROW counted from 1; write it like 2.1 (section 2, row 1)"
+            )
         }
-        return CellKit.IndexPath(section: s, row: r)
+        return CellKit.IndexPath(section: s - 1, row: r - 1)
     }
 
+    /// `--rows FROM..TO`, counted from 1 across sections (as `cellkit browse`'s status line counts
+    /// them), as the window (from 0) it names.
     static func window(_ text: String) throws -> RowWindow {
         let parts = text.components(separatedBy: "..")
         guard parts.count == 2 else {
-            throw ValidationError("--rows '\(text.terminalSafe)' is not FROM..TO; write it like 0..99, 100.. or ..9")
+            throw ValidationError("--rows '\(text.terminalSafe)' is not FROM..TO; write it like 1..100, 101.. or ..10")
         }
-        let first = parts[0].isEmpty ? 0 : Int(parts[0]), last = parts[1].isEmpty ? Int.max : Int(parts[1])
-        guard let first, let last, first >= 0, last >= first else {
+        let first = parts[0].isEmpty ? 1 : Int(parts[0]), last = parts[1].isEmpty ? Int.max : Int(parts[1])
+        guard let first, let last, first >= 1, last >= first else {
             throw ValidationError(
-                "--rows '\(text.terminalSafe)': FROM and TO must be row numbers from 0, with FROM <= TO")
+                "--rows '\(text.terminalSafe)': FROM and TO must be row numbers from 1, with FROM <= TO")
         }
-        return RowWindow(first: first, last: last)
+        return RowWindow(first: first - 1, last: last == .max ? .max : last - 1)
     }
 }

@@ -2,7 +2,7 @@
 // knp, ...), the common ANSI forms of them, and SGR mouse reports for the wheel.
 
 /// A key (or wheel turn) read from the terminal.
-public enum Key: Sendable, Equatable {
+package enum Key: Sendable, Equatable {
     /// A printable character, or a control character other than those named below.
     case character(Character)
     /// ↑.
@@ -33,11 +33,11 @@ public enum Key: Sendable, Equatable {
 
 /// Turns bytes read from a terminal into keys. Sequences are matched against the terminal's own
 /// key strings first, then against the ANSI forms terminals send in and out of keypad mode.
-public struct KeyDecoder: Sendable {
+package struct KeyDecoder: Sendable {
     private var sequences: [([UInt8], Key)]
 
     /// A decoder for the terminal whose key strings `capabilities` gives (terminfo name → bytes).
-    public init(capabilities: [String: [UInt8]]) {
+    package init(capabilities: [String: [UInt8]]) {
         let named: [(String, Key)] = [
             ("kcuu1", .up), ("kcud1", .down), ("kpp", .pageUp), ("knp", .pageDown), ("khome", .home),
             ("kend", .end),
@@ -56,7 +56,7 @@ public struct KeyDecoder: Sendable {
 
     /// The keys in `bytes`, and how many bytes at the end are the start of a sequence not complete
     /// yet (keep them for the next read; an escape alone with nothing after it is `escape`).
-    public func decode(_ bytes: [UInt8], final: Bool) -> (keys: [Key], pending: Int) {
+    package func decode(_ bytes: [UInt8], final: Bool) -> (keys: [Key], pending: Int) {
         var keys: [Key] = []
         var i = 0
         while i < bytes.count {

@@ -6,15 +6,15 @@ import CTerminal
 import Glibc
 
 /// An error opening or driving the terminal, with a message for the user.
-public struct TerminalError: Error, CustomStringConvertible {
+package struct TerminalError: Error, CustomStringConvertible {
     /// What went wrong and what to do.
-    public let description: String
+    package let description: String
     /// An error with this message.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
 
 /// What happened while waiting for input.
-public enum TerminalEvent: Sendable, Equatable {
+package enum TerminalEvent: Sendable, Equatable {
     /// Keys pressed (or wheel turns), in order.
     case keys([Key])
     /// The terminal changed size: draw again at `TerminalScreen.size`.
@@ -30,23 +30,25 @@ public enum TerminalEvent: Sendable, Equatable {
 /// puts it back. Every control sequence comes from the terminal's terminfo description except the
 /// mouse-wheel report mode (SGR 1000/1006), which terminfo does not describe: it is sent only when
 /// the description has the `kmous` key.
-public final class TerminalScreen {
+package final class TerminalScreen {
     /// The descriptor read and written: /dev/tty.
-    public let fd: Int32
+    package let fd: Int32
     /// Columns and lines now.
-    public private(set) var size: (columns: Int, lines: Int) = (80, 24)
+    package private(set) var size: (columns: Int, lines: Int) = (80, 24)
     /// Colours the terminal shows (terminfo `colors`); 0 when it shows none.
-    public let colors: Int
+    package let colors: Int
     private let caps: [String: [UInt8]]
     private let decoder: KeyDecoder
     private var wakeup: (read: Int32, write: Int32) = (-1, -1)
     private var pending: [UInt8] = []
     private var started = false
     private let mouse: Bool
+    /// Bytes queued and not written yet (`queue`, `flush`).
+    private var outgoing: [UInt8] = []
 
     /// Opens /dev/tty and reads its description for `$TERM`. Throws when there is no terminal or
     /// its type is not described.
-    public init() throws {
+    package init() throws {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { throw TerminalError("no terminal: /dev/tty cannot be opened (\(Self.errnoText))") }
         guard isatty(fd) == 1 else {
@@ -120,7 +122,7 @@ public final class TerminalScreen {
     }
 
     /// Raw mode, the alternate screen and the signal handlers that restore the terminal.
-    public func start() throws {
+    package func start() throws {
         guard !started else { return }
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else { throw TerminalError("cannot make a pipe: \(Self.errnoText)") }
@@ -140,14 +142,14 @@ public final class TerminalScreen {
     }
 
     /// Puts the terminal back as `start()` found it; safe to call more than once.
-    public func stop() {
+    package func stop() {
         guard started else { return }
         started = false
         _ = ck_term_leave()
     }
 
     /// Writes `bytes` to the terminal, all of them.
-    public func write(_ bytes: [UInt8]) {
+    package func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -159,11 +161,21 @@ public final class TerminalScreen {
         }
     }
 
+    /// Queues `bytes`, written at the next `flush()` with the others in one write.
+    package func queue(_ bytes: [UInt8]) { outgoing += bytes }
+
+    /// Writes the bytes queued.
+    package func flush() {
+        guard !outgoing.isEmpty else { return }
+        write(outgoing)
+        outgoing.removeAll(keepingCapacity: true)
+    }
+
     /// The bytes that move the cursor to `line`, `column` (from 0).
-    public func move(line: Int, column: Int) -> [UInt8] { param("cup", line, column) ?? [] }
+    package func move(line: Int, column: Int) -> [UInt8] { param("cup", line, column) ?? [] }
 
     /// Capability `name` with up to two parameters, or nil when the terminal lacks it.
-    public func param(_ name: String, _ a: Int, _ b: Int = 0) -> [UInt8]? {
+    package func param(_ name: String, _ a: Int, _ b: Int = 0) -> [UInt8]? {
         var buffer = [CChar](repeating: 0, count: 128)
         let n = ck_term_param(name, Int32(a), Int32(b), &buffer, buffer.count)
         guard n >= 0 else { return nil }
@@ -171,19 +183,19 @@ public final class TerminalScreen {
     }
 
     /// A string capability's bytes (`el`, `sgr0`, `rev`, `bold` ...), or none.
-    public func capability(_ name: String) -> [UInt8] { caps[name] ?? [] }
+    package func capability(_ name: String) -> [UInt8] { caps[name] ?? [] }
 
     /// Suspends the process as Ctrl-Z does in a shell (raw mode reads it as a key): the terminal is
     /// restored and the process stops; continued, it returns with raw mode and the alternate
     /// screen back (draw everything again).
-    public func suspend() {
+    package func suspend() {
         raise(SIGTSTP)
         _ = signalEvent()  // continued: raw mode and the alternate screen again, before anything is drawn
     }
 
     /// Whether Escape was pressed since the last read, without waiting: what is typed meanwhile is
     /// read and dropped (a long search polls it to be cancelled).
-    public func escapePressed() -> Bool {
+    package func escapePressed() -> Bool {
         var pressed = false
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -196,7 +208,7 @@ public final class TerminalScreen {
     }
 
     /// Waits up to `timeout` seconds (nil: for ever) for keys, a resize or a resumption.
-    public func next(timeout: Double?) throws -> TerminalEvent {
+    package func next(timeout: Double?) throws -> TerminalEvent {
         if let event = signalEvent() { return event }
         var fds = [
             pollfd(fd: fd, events: Int16(POLLIN), revents: 0),

@@ -111,10 +111,10 @@ struct BrowseEndTests {
         try tmux.keys("Enter")
         lines = try tmux.wait("the match", marking: true) { BrowseTests.status($0).contains("row 60001 of") }
         #expect(Self.items(lines).selected == 60000)
-        try tmux.type("?code-7x")
+        try tmux.type("/code-7x")
         try tmux.keys("Enter")
-        try tmux.wait("a match back", marking: true) { BrowseTests.status($0).contains("row 8 of") }
-        try tmux.keys("Escape")
+        try tmux.wait("a match, wrapping around", marking: true) { BrowseTests.status($0).contains("row 8 of") }
+        try tmux.keys("q")
         try tmux.wait("the exit", marking: true) { $0.contains("EXIT=0") && $0.contains("DONE") }
     }
 }

@@ -175,7 +175,7 @@ struct BrowseTests {
 
     @Test("the first screen is the first rows render --format ansi draws at that width, under the title")
     func firstScreen() throws {
-        let render = try Self.rendered(Self.showcase, width: 80, select: "0.0")
+        let render = try Self.rendered(Self.showcase, width: 80, select: "1.1")
         let tmux = try Tmux(Self.line("'\(Self.showcase)'"))
         // Waited for whole: a screen read while the view writes it is part old, part new.
         let lines = try tmux.wait("the first screen") {
@@ -245,14 +245,16 @@ struct BrowseTests {
         try tmux.keys("Enter")
         lines = try tmux.wait("the search") { Self.status($0).contains("row 78 of 300") }
         #expect(lines.compactMap(Self.item).contains(77))
-        try tmux.type("?code-01")
+        try tmux.type("/code-01")
         try tmux.keys("Enter")
-        try tmux.wait("the search back") { Self.status($0).contains("row 20 of 300") }
-        try tmux.keys("n")
-        try tmux.wait("n: the next match back") { Self.status($0).contains("row 19 of 300") }
+        try tmux.wait("the search, wrapping around") { Self.status($0).contains("row 11 of 300") }
         try tmux.keys("N")
-        try tmux.wait("N: the next match forward") { Self.status($0).contains("row 20 of 300") }
-        try tmux.keys("Escape")
+        try tmux.wait("N: the previous match, wrapping around") { Self.status($0).contains("row 20 of 300") }
+        try tmux.keys("N")
+        try tmux.wait("N again") { Self.status($0).contains("row 19 of 300") }
+        try tmux.keys("n")
+        try tmux.wait("n: the next match") { Self.status($0).contains("row 20 of 300") }
+        try tmux.keys("q")
         try tmux.wait("the exit") { $0.contains("EXIT=0") && $0.contains("DONE") }
     }
 
@@ -272,7 +274,7 @@ struct BrowseTests {
     func resize() throws {
         let tmux = try Tmux(Self.line("'\(Self.showcase)'"))
         try tmux.wait("the first screen") { Self.status($0).contains("row 1 of 11") }
-        let render = try Self.rendered(Self.showcase, width: 60, select: "0.0")
+        let render = try Self.rendered(Self.showcase, width: 60, select: "1.1")
         try tmux.run(["resize-window", "-t", "main", "-x", "60", "-y", "20"])
         let lines = try tmux.wait("the new width") { $0.count > 19 && Array($0[1..<19]) == Array(render[2..<20]) }
         #expect(Array(lines[1..<19]) == Array(render[2..<20]))

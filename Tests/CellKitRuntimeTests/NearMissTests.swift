@@ -198,7 +198,7 @@ struct RenderCommandTests {
         #expect(try String(contentsOfFile: folder + "/t.html", encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
         let (bad, message) = try command.cellkit(["render", Render.manifest("seed-004-foobar.yaml"), "--select", "one"])
         #expect(bad != 0)
-        #expect(message.contains("--select 'one' is not SECTION.ROW; write it like 1.0"))
+        #expect(message.contains("--select 'one' is not SECTION.ROW counted from 1; write it like 2.1"))
     }
 
     @Test("a plugin type named like a built-in is reported as shadowed; the built-in wins")

@@ -151,7 +151,10 @@ public final class TableRenderer {
                     rowsDrawn += 1
                 }
             }
-            try format.endSection(info, index: s, to: out)
+            // A window that ends before the section does: no footer (it belongs below the last row).
+            var closing = info
+            if last < count - 1 { closing.footer = nil }
+            try format.endSection(closing, index: s, to: out)
         }
         try format.tableRows(drawn: index, total: before, to: out)
         try format.end(table, to: out)
@@ -160,14 +163,17 @@ public final class TableRenderer {
 
     /// Warns of a selection or a window that names no row of a table of `rows` rows: asked for
     /// something the table does not have, the render is not silently different from what was meant.
+    /// The warnings count sections and rows from 1, as `cellkit render --select` and `--rows` do.
     private func warnOutside(rows: Int, selectedExists: Bool) {
         if let selected, !selectedExists {
-            queue.context.warn("the selected row \(selected.section).\(selected.row) is not in the table")
+            queue.context.warn(
+                "the selected row \(selected.section + 1).\(selected.row + 1) (counted from 1) is not in the table")
         }
         if window.first >= rows, window != RowWindow() {
-            let last = window.last == .max ? "" : "\(window.last)"
+            let last = window.last == .max ? "" : "\(window.last + 1)"
             queue.context.warn(
-                "rows \(window.first)..\(last) start past the table's last row (it has \(rows) rows): none drawn")
+                "rows \(window.first + 1)..\(last) (counted from 1) start past the table's last row (it has \(rows) rows):"
+                    + " none drawn")
         }
     }
 
