@@ -134,7 +134,7 @@ package struct CheckSupervisor {
             report.tableRowsSkipped = plan.tableRowsSkipped
             report.unitsPlanned = plan.unitCount
             report.timings = plan.hooks.compactMap { hook in
-                guard let times = state.times[hook.rawValue], !times.isEmpty else { return nil }
+                guard let times = state.times[hook.prefix], !times.isEmpty else { return nil }
                 let sorted = times.sorted()
                 let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
                 return HookTiming(
@@ -294,7 +294,7 @@ package struct CheckSupervisor {
                     let pair = plan.pairs[last.unit - plan.samples.count]
                     if last.sample == pair.row, last.hook != CheckWire.dequeue {
                         place += " on a cell reused from \(plan.name(pair.from))"
-                    } else if last.hook == HookKind.prepareCellForReuse.rawValue {
+                    } else if last.hook == HookKind.prepareCellForReuse.prefix {
                         place += ", recycling its cell"
                     }
                 } else {

@@ -45,9 +45,13 @@ public struct HookSignature: Equatable, Hashable, Sendable, CustomStringConverti
     /// What the host passes, in order; each parameter at most once, possibly none.
     public let parameters: [HookParameter]
 
-    /// `(cell, indexPath)`, returning a double for height hooks: called through a typed pointer.
+    /// The parameters of every hook's standard signature: `(cell, indexPath)`.
+    package static let standardParameters: [HookParameter] = [.cell, .indexPath]
+
+    /// `(cell, indexPath)` with the hook table's result for `kind` (`void`, or `double` for a hook
+    /// that returns a value): called through a typed pointer.
     static func standard(for kind: HookKind) -> HookSignature {
-        HookSignature(result: kind.returnsValue ? .double : .void, parameters: [.cell, .indexPath])
+        HookSignature(result: kind.row.result, parameters: standardParameters)
     }
 
     /// Whether this is the standard signature of `kind`, which needs no libffi.
@@ -68,7 +72,7 @@ public struct HookSignature: Equatable, Hashable, Sendable, CustomStringConverti
     /// Grammar: `[result] "(" [parameter {"," parameter}] ")"`.
     package init(parsing text: String, for kind: HookKind) throws(SignatureError) {
         var tokens = Self.tokens(text)[...]
-        var result: HookResult = kind.returnsValue ? .double : .void
+        var result = kind.row.result
         if let first = tokens.first, first != "(" {
             guard let r = Self.result(first) else {
                 throw SignatureError(

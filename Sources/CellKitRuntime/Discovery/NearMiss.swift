@@ -66,7 +66,7 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
                 NearMiss(
                     symbol: $0.symbol, suggestion: nil,
                     explanation:
-                        "cell type '\(type.identifier)' has neither initCellFor\(type.identifier) nor customizeCellFor\(type.identifier), so it is not registered"
+                        "cell type '\(type.identifier)' has \(HookKind.noneOfRegisteringNames(type.identifier.name)), so it is not registered"
                 )
             }
         }
