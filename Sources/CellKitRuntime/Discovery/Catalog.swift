@@ -56,14 +56,15 @@ public struct DiscoveryOptions: Sendable {
     /// `--plugin-path` values), then `CELLKIT_PLUGIN_PATH` (colon-separated), then the running
     /// executable's folder, then `$XDG_DATA_HOME/cellkit/plugins` (`SearchPath.standard`).
     /// Anyone who can set the program's environment can then load code into it: opt in only
-    /// where that is meant, as in a command-line tool run by its user.
+    /// where that is meant, as in a command-line tool run by its user. The variables are read
+    /// from `environment` (default: this process's, `SearchPath.environment()`).
     public static func fromEnvironment(
         pluginPaths: [String] = [], allowUnsafePermissions: Bool = false, useCache: Bool = false,
-        cacheFolder: String? = nil
+        cacheFolder: String? = nil, environment: [String: String] = SearchPath.environment()
     ) -> DiscoveryOptions {
         DiscoveryOptions(
-            searchPath: .standard(options: pluginPaths), allowUnsafePermissions: allowUnsafePermissions,
-            useCache: useCache, cacheFolder: cacheFolder)
+            searchPath: .standard(options: pluginPaths, environment: environment),
+            allowUnsafePermissions: allowUnsafePermissions, useCache: useCache, cacheFolder: cacheFolder)
     }
 
     /// The registry cache's folder these options use: `cacheFolder`, else `$XDG_CACHE_HOME/cellkit`
