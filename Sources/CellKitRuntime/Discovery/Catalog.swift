@@ -307,7 +307,7 @@ public struct Catalog: Sendable {
 
     /// The registration for `identifier`, if a usable plugin provides it.
     /// Only the plugins that offer it are decoded: the first usable one on the path wins.
-    public func registration(for identifier: CellIdentifier) -> Registration? {
+    package func registration(for identifier: CellIdentifier) -> Registration? {
         guard !BuiltinCells.isBuiltin(identifier.name) else { return nil }
         for index in offering(identifier.name) where found[index].usable {
             guard let declaration = plugin(at: index).cellTypes.first(where: { $0.identifier == identifier }) else {

@@ -35,7 +35,7 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
     /// its hooks, spelled exactly. `initcellForFoo` (suggestion `initCellForFoo`) and
     /// `customizeCellForfoo` beside `initCellForFoo` concern `Foo`; a hidden
     /// `customizeCellForFoo` concerns `Foo` too.
-    public func concerns(_ identifier: CellIdentifier) -> Bool {
+    package func concerns(_ identifier: CellIdentifier) -> Bool {
         var names = [symbol]
         if symbol.hasPrefix(CK_SIGNATURE_PREFIX) { names.append(String(symbol.dropFirst(CK_SIGNATURE_PREFIX.count))) }
         if let suggestion {

@@ -29,10 +29,10 @@ public struct HookDeclaration: Sendable, Equatable, Codable {
     /// The exported function's name, e.g. `initCellForFoobar`.
     public let symbol: String
     /// The parameters and result: from its `cellkit_signature_<hook>` symbol, else the standard one.
-    public let signature: HookSignature
+    package let signature: HookSignature
     /// True when the hook is called through libffi: its signature is not `(cell, indexPath)`, and its
     /// parameters take more than six argument words (`indexPath` two, the others one each).
-    public var usesFFI: Bool { !signature.isStandard(for: kind) && !RegisterHook.fits(signature) }
+    package var usesFFI: Bool { !signature.isStandard(for: kind) && !RegisterHook.fits(signature) }
 }
 
 /// A cell type a plugin offers: an identifier and its hooks, in HookKind order.
@@ -107,7 +107,7 @@ struct Reason: Error, ExpressibleByStringInterpolation {
 
 extension PluginFile {
     /// The host's ABI version, which plugins are checked against.
-    public static let hostABI = (major: Int(CK_ABI_MAJOR), minor: Int(CK_ABI_MINOR))
+    package static let hostABI = (major: Int(CK_ABI_MAJOR), minor: Int(CK_ABI_MINOR))
 
     /// Why a shared library that exports neither a descriptor nor a hook is skipped: an
     /// ordinary library, not a plugin.
