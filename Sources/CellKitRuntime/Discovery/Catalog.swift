@@ -193,7 +193,8 @@ public struct Catalog: Sendable {
     package var nearMissDiagnoses: Int { storage.state.withLock { $0.diagnoses } }
 
     /// Discovers plugins on `options.searchPath`, through the registry cache if `options.useCache`.
-    /// Near misses are left for when something asks (`nearMisses(ofPlugin:)`).
+    /// Near misses are left for when something asks (`nearMisses(ofPlugin:)`). The default options
+    /// have an empty search path and read no environment: only the built-in types.
     public init(options: DiscoveryOptions = DiscoveryOptions()) {
         self.init(options: options, diagnosingNearMisses: false)
     }
