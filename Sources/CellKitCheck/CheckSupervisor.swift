@@ -183,14 +183,18 @@ package struct CheckSupervisor {
             return plan.name(sample)
         }
 
+        /// The hooks a dequeue runs (up to `rowShown` in the hook table), "initCellForFoo/customizeCellForFoo".
+        var routine: String {
+            HookKind.inRoutineOrder.filter { $0.row.moment <= .rowShown }.map { $0.prefix + identifier }
+                .joined(separator: "/")
+        }
+
         func symbol(_ hook: String) -> String {
             switch hook {
             case CheckWire.load: "loading the plugin (cellkit_plugin_init)"
             case CheckWire.table: "reading the table (--table)"
-            case CheckWire.dequeue:
-                "\(HookKind.initCell.prefix)\(identifier)/\(HookKind.customizeCell.prefix)\(identifier) (the routine, new cell)"
-            case CheckWire.routine:
-                "\(HookKind.initCell.prefix)\(identifier)/\(HookKind.customizeCell.prefix)\(identifier) (the routine)"
+            case CheckWire.dequeue: "\(routine) (the routine, new cell)"
+            case CheckWire.routine: "\(routine) (the routine)"
             default: hook + identifier
             }
         }
