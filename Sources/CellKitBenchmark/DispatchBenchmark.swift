@@ -79,7 +79,7 @@ enum DispatchBenchmark {
     static let rounds = Benchmarks.setting("CELLKIT_BENCH_ROUNDS", default: 15)
 
     static func run() throws {
-        let registry = CellRegistry()
+        let registry = CellRegistry(options: .fromEnvironment())  // the plugins beside the binary
         let names = ["BenchAlpha", "BenchBeta", "BenchGamma"]
         let types = try names.map { try registry.cellType(named: $0) }
         let slots = types.map(\.reuseSlot)  // plain values: the per-row loop passes them without reference counting

@@ -268,7 +268,7 @@ enum RenderBenchmark {
     /// "seconds maxRSS-KiB".
     static func renderOne(_ path: String, readAhead: Bool, format: DocumentRender.Format = .text) throws {
         // Through the entry point `cellkit render --no-isolation` and embedders use.
-        var render = DocumentRender(documentPath: path, format: format)
+        var render = DocumentRender(documentPath: path, discovery: .fromEnvironment(), format: format)
         render.width = 80
         render.readsAhead = readAhead
         let null = open("/dev/null", O_WRONLY)

@@ -134,7 +134,7 @@ package struct CheckSupervisor {
             report.tableRowsSkipped = plan.tableRowsSkipped
             report.unitsPlanned = plan.unitCount
             report.timings = plan.hooks.compactMap { hook in
-                guard let times = state.times[hook.rawValue], !times.isEmpty else { return nil }
+                guard let times = state.times[hook.prefix], !times.isEmpty else { return nil }
                 let sorted = times.sorted()
                 let p99 = sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
                 return HookTiming(
@@ -183,14 +183,18 @@ package struct CheckSupervisor {
             return plan.name(sample)
         }
 
+        /// The hooks a dequeue runs (up to `rowShown` in the hook table), "initCellForFoo/customizeCellForFoo".
+        var routine: String {
+            HookKind.inRoutineOrder.filter { $0.row.moment <= .rowShown }.map { $0.prefix + identifier }
+                .joined(separator: "/")
+        }
+
         func symbol(_ hook: String) -> String {
             switch hook {
             case CheckWire.load: "loading the plugin (cellkit_plugin_init)"
             case CheckWire.table: "reading the table (--table)"
-            case CheckWire.dequeue:
-                "\(HookKind.initCell.prefix)\(identifier)/\(HookKind.customizeCell.prefix)\(identifier) (the routine, new cell)"
-            case CheckWire.routine:
-                "\(HookKind.initCell.prefix)\(identifier)/\(HookKind.customizeCell.prefix)\(identifier) (the routine)"
+            case CheckWire.dequeue: "\(routine) (the routine, new cell)"
+            case CheckWire.routine: "\(routine) (the routine)"
             default: hook + identifier
             }
         }
@@ -294,7 +298,7 @@ package struct CheckSupervisor {
                     let pair = plan.pairs[last.unit - plan.samples.count]
                     if last.sample == pair.row, last.hook != CheckWire.dequeue {
                         place += " on a cell reused from \(plan.name(pair.from))"
-                    } else if last.hook == HookKind.prepareCellForReuse.rawValue {
+                    } else if last.hook == HookKind.prepareCellForReuse.prefix {
                         place += ", recycling its cell"
                     }
                 } else {

@@ -119,7 +119,8 @@ package struct CheckWorker {
         }
         let sweepStart = samples.count
         var plan = CheckPlan(
-            identifier: identifier, hooks: HookKind.allCases.filter(probe.has), samples: samples, excluded: excluded)
+            identifier: identifier, hooks: HookKind.inRoutineOrder.filter(probe.has), samples: samples,
+            excluded: excluded)
         plan.tableRowsSkipped = skipped
         var message = CheckMessage()
         message.plan = plan
@@ -199,9 +200,11 @@ package struct CheckWorker {
                 data: s.data)
             var times: [String: [UInt64]] = [:]
             var height: Double?
-            for kind in [HookKind.initCell, .customizeCell, .heightForCell] where probe.has(kind) {
+            // Each hook on its own, in the routine's order (the hook table's `moment`): those that run
+            // before a cell is recycled, then the layout, then the others.
+            for kind in HookKind.inRoutineOrder where kind.row.moment < .cellRecycled && probe.has(kind) {
                 let answer = call(kind, on: cell, unit: unit, sample: i, times: &times)
-                if kind == .heightForCell {
+                if kind.returnsValue {
                     if answer != 0, !(answer >= 1 && answer <= Double(PluginLimits.maxRowHeight)) {
                         var message = CheckMessage()
                         message.badHeight = .init(sample: i, answer: "\(answer)")
@@ -212,8 +215,8 @@ package struct CheckWorker {
             }
             let lines = (height ?? cell.rowHeight).map(TableRenderer.rowLines)
             _ = layout.layout(cell, width: worker.contentWidth, height: lines)
-            if probe.has(.prepareCellForReuse) {
-                _ = call(.prepareCellForReuse, on: cell, unit: unit, sample: i, times: &times)
+            for kind in HookKind.inRoutineOrder where kind.row.moment >= .cellRecycled && probe.has(kind) {
+                _ = call(kind, on: cell, unit: unit, sample: i, times: &times)
             }
             var message = CheckMessage()
             message.times = times
@@ -223,10 +226,10 @@ package struct CheckWorker {
         private func call(
             _ kind: HookKind, on cell: Cell, unit: Int, sample: Int, times: inout [String: [UInt64]]
         ) -> Double {
-            worker.mark(unit, kind.rawValue, sample: sample)
+            worker.mark(unit, kind.prefix, sample: sample)
             let start = DispatchTime.now().uptimeNanoseconds
             let answer = probe.run(kind, on: cell) ?? 0
-            times[kind.rawValue, default: []].append(DispatchTime.now().uptimeNanoseconds - start)
+            times[kind.prefix, default: []].append(DispatchTime.now().uptimeNanoseconds - start)
             worker.checkOutput()
             if let error = cell.lastError {
                 var message = CheckMessage()
@@ -243,11 +246,11 @@ package struct CheckWorker {
             _ = height(queue, first, unit: unit, sample: from)
             _ = layout.layout(first, width: worker.contentWidth, height: nil)
             if probe.has(.prepareCellForReuse) {
-                worker.mark(unit, HookKind.prepareCellForReuse.rawValue, sample: from)
+                worker.mark(unit, HookKind.prepareCellForReuse.prefix, sample: from)
             }
             queue.recycle(first)
             worker.checkOutput()
-            let reused = dequeue(queue, row, unit: unit, hook: HookKind.customizeCell.rawValue)
+            let reused = dequeue(queue, row, unit: unit, hook: HookKind.customizeCell.prefix)
             let reusedHeight = height(queue, reused, unit: unit, sample: row)
             guard queue.statistics(for: type).reused == 1 else { return }  // not reused: nothing to compare
             let properties = CellSnapshot.properties(of: reused, height: reusedHeight)
@@ -280,7 +283,7 @@ package struct CheckWorker {
 
         private func height(_ queue: CellQueue, _ cell: Cell, unit: Int, sample: Int) -> Double? {
             guard probe.has(.heightForCell) else { return queue.height(of: cell) }
-            worker.mark(unit, HookKind.heightForCell.rawValue, sample: sample)
+            worker.mark(unit, HookKind.heightForCell.prefix, sample: sample)
             defer { worker.checkOutput() }
             return queue.height(of: cell)
         }
@@ -317,12 +320,12 @@ package struct CheckWorker {
                         worker.send(message)
                     }
                     if probe.has(.heightForCell) {
-                        worker.mark(unit, HookKind.heightForCell.rawValue, sample: base + k)
+                        worker.mark(unit, HookKind.heightForCell.prefix, sample: base + k)
                     }
                     let height = queue.height(of: cell)
                     _ = layout.layout(cell, width: worker.contentWidth, height: height.map(TableRenderer.rowLines))
                     if probe.has(.prepareCellForReuse) {
-                        worker.mark(unit, HookKind.prepareCellForReuse.rawValue, sample: base + k)
+                        worker.mark(unit, HookKind.prepareCellForReuse.prefix, sample: base + k)
                     }
                     queue.recycle(cell)
                     worker.checkOutput()

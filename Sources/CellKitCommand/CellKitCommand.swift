@@ -14,8 +14,8 @@ struct CellKitCommand: ParsableCommand {
         abstract:
             "Table cells from shared-library plugins: render tables that mix them, list what is registered, inspect a plugin.",
         discussion: """
-            Plugins are .so files exporting initCellFor<Id>, customizeCellFor<Id>, heightForCellFor<Id> \
-            and prepareCellForReuseFor<Id>. They are searched for in: --plugin-path folders, then \
+            Plugins are .so files exporting \(HookKind.allNames). They are searched for in: \
+            --plugin-path folders, then \
             CELLKIT_PLUGIN_PATH (colon-separated), then the folder of the cellkit executable, then \
             $XDG_DATA_HOME/cellkit/plugins (default ~/.local/share/cellkit/plugins). The first plugin \
             to offer an identifier wins.

@@ -36,7 +36,7 @@ enum Completions {
     /// when the cache is warm), starting with `prefix`.
     static func identifiers(startingWith prefix: String) -> [String] {
         guard !prefix.contains("/") else { return [] }
-        let catalog = Catalog(options: DiscoveryOptions(searchPath: .standard(options: [])))
+        let catalog = Catalog(options: .fromEnvironment())
         return catalog.registrations.map(\.identifier.name).filter { $0.hasPrefix(prefix) }.sorted()
     }
 }

@@ -66,11 +66,11 @@ struct DiscoveryFlags: ParsableArguments {
             })
     }
 
-    /// The discovery options these flags' values give.
+    /// The discovery options these flags' values give: the tool opts in to the environment
+    /// (`CELLKIT_PLUGIN_PATH`, the user's data folder), which an embedder's options do not read.
     static func options(pluginPaths: [String], allowUnsafePermissions: Bool, noCache: Bool) -> DiscoveryOptions {
-        var options = DiscoveryOptions(
-            searchPath: .standard(options: pluginPaths), allowUnsafePermissions: allowUnsafePermissions,
-            useCache: !noCache)
+        var options = DiscoveryOptions.fromEnvironment(
+            pluginPaths: pluginPaths, allowUnsafePermissions: allowUnsafePermissions, useCache: !noCache)
         options.rebuildCache = noCache
         return options
     }

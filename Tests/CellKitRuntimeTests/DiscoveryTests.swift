@@ -177,6 +177,28 @@ struct DiscoveryTests {
         #expect(xdg.entries.map(\.path) == ["/xdg/cellkit/plugins"])
     }
 
+    @Test("An embedder's default options read no environment; fromEnvironment and the cellkit tool do")
+    func environmentOptIn() throws {
+        let dir = try Fixtures.folder()
+        try Fixtures.compileC(minimalPlugin("FromEnvironment", name: "FromEnvironment"), name: "fromenv", in: dir)
+        let environment = ["CELLKIT_PLUGIN_PATH": dir, "HOME": "/home/u"]
+        // The defaults: an empty path whatever the environment holds, so only the built-in types.
+        #expect(DiscoveryOptions().searchPath.entries.isEmpty)
+        #expect(Catalog().options.searchPath.entries.isEmpty)
+        #expect(Catalog().plugins.isEmpty && Catalog().rejections.isEmpty)
+        #expect(throws: CellKitError.self) { try CellRegistry().cellType(named: "FromEnvironment") }
+        #expect(SearchPath.custom([dir]).entries.map(\.origin) == [.program], "custom reads no CELLKIT_PLUGIN_PATH")
+        // Asked for: the cellkit tool's order, environment included.
+        let asked = DiscoveryOptions.fromEnvironment(pluginPaths: ["/opt/a"], environment: environment)
+        #expect(asked.searchPath == .standard(options: ["/opt/a"], environment: environment))
+        #expect(asked.searchPath.entries.contains(.init(path: dir, origin: .environment)))
+        #expect(Catalog(options: asked).registration(for: try CellIdentifier("FromEnvironment")) != nil)
+        // The tool opts in: CELLKIT_PLUGIN_PATH set for `cellkit list` is searched, as before.
+        let listed = try Fixtures.output(Fixtures.cellkit, ["list"], environment: ["CELLKIT_PLUGIN_PATH": dir])
+        #expect(listed.contains("\(dir)  (CELLKIT_PLUGIN_PATH)"), "\(listed)")
+        #expect(listed.contains("  FromEnvironment  FromEnvironment 0.1.0  \(dir)/libfromenv.so"), "\(listed)")
+    }
+
     @Test("A missing folder given by name is reported; a missing default folder is not")
     func missingFolders() {
         let catalog = Catalog(

@@ -49,7 +49,7 @@ package struct RowFault: Sendable, Codable, Equatable {
             let slot = Int(header.typeSlot)
             identifier = HookProgress.identifier(record, slot: slot)
             plugin = HookProgress.pluginFile(record, slot: slot)
-            hook = HookProgress.hook(code: header.hook).prefix + (identifier ?? "")
+            hook = FaultLine.prefix(header.hook) + (identifier ?? "")
         case .constructor, .pluginInit:
             identifier = HookProgress.loadingIdentifier(record)
             plugin = HookProgress.loadingFile(record)

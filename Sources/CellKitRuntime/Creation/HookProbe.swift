@@ -17,14 +17,7 @@ package struct HookProbe {
     /// Whether the type has the hook `kind`.
     package func has(_ kind: HookKind) -> Bool { hook(kind) != nil }
 
-    private func hook(_ kind: HookKind) -> Hook? {
-        switch kind {
-        case .initCell: type.initCell
-        case .customizeCell: type.customizeCell
-        case .heightForCell: type.heightForCell
-        case .prepareCellForReuse: type.prepareForReuse
-        }
-    }
+    private func hook(_ kind: HookKind) -> Hook? { type.hook(kind) }
 
     /// A new cell of the type showing the row at `indexPath`, as the routine makes one,
     /// before any hook runs.
@@ -49,7 +42,7 @@ package struct HookProbe {
         cell.enterHook(kind)
         let answer = hook(cell)
         cell.leaveHook()
-        if kind == .prepareCellForReuse {
+        if kind.row.moment == .cellRecycled {
             cell.isSelected = false
             if cell.hasScratch { cell.freeScratch() }
         }

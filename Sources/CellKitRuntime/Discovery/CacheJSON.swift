@@ -65,7 +65,7 @@ extension PluginFile {
             let hooks = type.hooks.map { hook in
                 let parameters = hook.signature.parameters.map(\.rawValue).joined(separator: " ")
                 return
-                    "[\"\(hook.kind.rawValue)\",\(CacheJSON.quoted(hook.symbol)),\"\(hook.signature.result.rawValue)\",\"\(parameters)\"]"
+                    "[\"\(hook.kind.prefix)\",\(CacheJSON.quoted(hook.symbol)),\"\(hook.signature.result.rawValue)\",\"\(parameters)\"]"
             }
             return "[\"\(type.identifier.name)\",[\(hooks.joined(separator: ","))]]"
         }
@@ -89,7 +89,7 @@ extension PluginFile {
             var hooks: [HookDeclaration] = []
             for hookValue in hookValues {
                 guard case .list(let h) = hookValue, h.count == 4, case .string(let kindText) = h[0],
-                    let kind = HookKind(rawValue: kindText), case .string(let symbol) = h[1],
+                    let kind = HookKind(prefix: kindText), case .string(let symbol) = h[1],
                     case .string(let resultText) = h[2], let result = HookResult(rawValue: resultText),
                     case .string(let parameterText) = h[3]
                 else { return nil }

@@ -33,17 +33,38 @@ public struct DiscoveryOptions: Sendable {
     /// measure what it saves (`cellkit-bench list`).
     package var statsAhead = true
 
-    /// Options that read `searchPath` (by default the `cellkit` tool's order, which reads
-    /// `CELLKIT_PLUGIN_PATH`), refuse unsafe permissions unless told otherwise, and use the
-    /// registry cache in `cacheFolder` only if `useCache` is true.
+    /// Options that read `searchPath`, refuse unsafe permissions unless told otherwise, and use
+    /// the registry cache in `cacheFolder` only if `useCache` is true.
+    ///
+    /// The default search path is empty: `DiscoveryOptions()` finds only the built-in cell types
+    /// and reads no environment variable, so that nobody can put a plugin into a program that
+    /// embeds CellKit through the environment unless the program asks for it, as SQLite keeps
+    /// extension loading off until asked. Give the folders in `searchPath`
+    /// (`SearchPath.custom(_:includingExecutableFolder:includingUserDataFolder:)`), or opt in to
+    /// the `cellkit` tool's order, environment included, with `fromEnvironment(pluginPaths:)`.
     public init(
-        searchPath: SearchPath = .standard(), allowUnsafePermissions: Bool = false, useCache: Bool = false,
-        cacheFolder: String? = nil
+        searchPath: SearchPath = SearchPath(entries: []), allowUnsafePermissions: Bool = false,
+        useCache: Bool = false, cacheFolder: String? = nil
     ) {
         self.searchPath = searchPath
         self.allowUnsafePermissions = allowUnsafePermissions
         self.useCache = useCache
         self.cacheFolder = cacheFolder
+    }
+
+    /// The `cellkit` tool's discovery, which reads the environment: `pluginPaths` (its
+    /// `--plugin-path` values), then `CELLKIT_PLUGIN_PATH` (colon-separated), then the running
+    /// executable's folder, then `$XDG_DATA_HOME/cellkit/plugins` (`SearchPath.standard`).
+    /// Anyone who can set the program's environment can then load code into it: opt in only
+    /// where that is meant, as in a command-line tool run by its user. The variables are read
+    /// from `environment` (default: this process's, `SearchPath.environment()`).
+    public static func fromEnvironment(
+        pluginPaths: [String] = [], allowUnsafePermissions: Bool = false, useCache: Bool = false,
+        cacheFolder: String? = nil, environment: [String: String] = SearchPath.environment()
+    ) -> DiscoveryOptions {
+        DiscoveryOptions(
+            searchPath: .standard(options: pluginPaths, environment: environment),
+            allowUnsafePermissions: allowUnsafePermissions, useCache: useCache, cacheFolder: cacheFolder)
     }
 
     /// The registry cache's folder these options use: `cacheFolder`, else `$XDG_CACHE_HOME/cellkit`
@@ -172,7 +193,8 @@ public struct Catalog: Sendable {
     package var nearMissDiagnoses: Int { storage.state.withLock { $0.diagnoses } }
 
     /// Discovers plugins on `options.searchPath`, through the registry cache if `options.useCache`.
-    /// Near misses are left for when something asks (`nearMisses(ofPlugin:)`).
+    /// Near misses are left for when something asks (`nearMisses(ofPlugin:)`). The default options
+    /// have an empty search path and read no environment: only the built-in types.
     public init(options: DiscoveryOptions = DiscoveryOptions()) {
         self.init(options: options, diagnosingNearMisses: false)
     }
@@ -286,7 +308,7 @@ public struct Catalog: Sendable {
 
     /// The registration for `identifier`, if a usable plugin provides it.
     /// Only the plugins that offer it are decoded: the first usable one on the path wins.
-    public func registration(for identifier: CellIdentifier) -> Registration? {
+    package func registration(for identifier: CellIdentifier) -> Registration? {
         guard !BuiltinCells.isBuiltin(identifier.name) else { return nil }
         for index in offering(identifier.name) where found[index].usable {
             guard let declaration = plugin(at: index).cellTypes.first(where: { $0.identifier == identifier }) else {

@@ -7,7 +7,7 @@ import Foundation
 // MARK: - Parameters and results
 
 /// A value the host can pass to a hook.
-public enum HookParameter: String, CaseIterable, Sendable, Codable {
+package enum HookParameter: String, CaseIterable, Sendable, Codable {
     /// `ck_cell *`
     case cell
     /// `ck_index_path`, by value
@@ -25,7 +25,7 @@ public enum HookParameter: String, CaseIterable, Sendable, Codable {
 }
 
 /// What a hook returns: nothing, or (height hooks only) a number.
-public enum HookResult: String, Sendable, Codable {
+package enum HookResult: String, Sendable, Codable {
     /// No value: every hook but the height hook.
     case void
     /// `double`, the height hook's standard result: the row's height in lines.
@@ -39,22 +39,26 @@ public enum HookResult: String, Sendable, Codable {
 // MARK: - Signature
 
 /// The parameter list and result of one hook.
-public struct HookSignature: Equatable, Hashable, Sendable, CustomStringConvertible, Codable {
+package struct HookSignature: Equatable, Hashable, Sendable, CustomStringConvertible, Codable {
     /// What the hook returns: `void`, except for height hooks.
-    public let result: HookResult
+    package let result: HookResult
     /// What the host passes, in order; each parameter at most once, possibly none.
-    public let parameters: [HookParameter]
+    package let parameters: [HookParameter]
 
-    /// `(cell, indexPath)`, returning a double for height hooks: called through a typed pointer.
+    /// The parameters of every hook's standard signature: `(cell, indexPath)`.
+    package static let standardParameters: [HookParameter] = [.cell, .indexPath]
+
+    /// `(cell, indexPath)` with the hook table's result for `kind` (`void`, or `double` for a hook
+    /// that returns a value): called through a typed pointer.
     static func standard(for kind: HookKind) -> HookSignature {
-        HookSignature(result: kind.returnsValue ? .double : .void, parameters: [.cell, .indexPath])
+        HookSignature(result: kind.row.result, parameters: standardParameters)
     }
 
     /// Whether this is the standard signature of `kind`, which needs no libffi.
     package func isStandard(for kind: HookKind) -> Bool { self == .standard(for: kind) }
 
     /// The signature in cellkit.h's notation, normalised: `int32_t (row)`, `void (cell, data)`.
-    public var description: String {
+    package var description: String {
         "\(result.rawValue) (\(parameters.map(\.rawValue).joined(separator: ", ")))"
     }
 
@@ -68,7 +72,7 @@ public struct HookSignature: Equatable, Hashable, Sendable, CustomStringConverti
     /// Grammar: `[result] "(" [parameter {"," parameter}] ")"`.
     package init(parsing text: String, for kind: HookKind) throws(SignatureError) {
         var tokens = Self.tokens(text)[...]
-        var result: HookResult = kind.returnsValue ? .double : .void
+        var result = kind.row.result
         if let first = tokens.first, first != "(" {
             guard let r = Self.result(first) else {
                 throw SignatureError(

@@ -1,43 +1,8 @@
-// The naming rule: which exported symbols are hooks, and for which identifier.
+// The naming rule: which identifiers are valid. Which symbols are hooks is the hook table's
+// (HookKind.swift).
 
 import CellKitModel
 import Foundation
-
-// MARK: - Hook kinds
-
-/// The four hooks a cell type may export, each named `<prefix><Identifier>`.
-public enum HookKind: String, CaseIterable, Sendable, Codable {
-    /// Runs once, when a new cell of the type is made.
-    case initCell = "initCellFor"
-    /// Runs every time a cell is handed out for a row.
-    case customizeCell = "customizeCellFor"
-    /// Returns the row's height, after customize ran.
-    case heightForCell = "heightForCellFor"
-    /// Runs when a used cell goes back to the reuse pool.
-    case prepareCellForReuse = "prepareCellForReuseFor"
-
-    /// The symbol prefix, e.g. `initCellFor`.
-    public var prefix: String { rawValue }
-
-    /// The symbol this hook has for `identifier`. Only call with a validated identifier.
-    public func symbol(for identifier: CellIdentifier) -> String { prefix + identifier.name }
-
-    /// Whether the hook returns a value (only the height hook does).
-    public var returnsValue: Bool { self == .heightForCell }
-
-    // Longest prefix first, so that no prefix shadows a longer one.
-    static let byPrefixLength = allCases.sorted { $0.prefix.count > $1.prefix.count }
-
-    /// Splits a symbol into its hook kind and identifier, if it follows the rule exactly.
-    package static func parse(symbol: String) -> (HookKind, CellIdentifier)? {
-        for kind in byPrefixLength where symbol.hasPrefix(kind.prefix) {
-            let rest = String(symbol.dropFirst(kind.prefix.count))
-            guard let identifier = try? CellIdentifier(rest) else { return nil }
-            return (kind, identifier)
-        }
-        return nil
-    }
-}
 
 // MARK: - Identifiers
 

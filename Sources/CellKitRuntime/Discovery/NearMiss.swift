@@ -35,7 +35,7 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
     /// its hooks, spelled exactly. `initcellForFoo` (suggestion `initCellForFoo`) and
     /// `customizeCellForfoo` beside `initCellForFoo` concern `Foo`; a hidden
     /// `customizeCellForFoo` concerns `Foo` too.
-    public func concerns(_ identifier: CellIdentifier) -> Bool {
+    package func concerns(_ identifier: CellIdentifier) -> Bool {
         var names = [symbol]
         if symbol.hasPrefix(CK_SIGNATURE_PREFIX) { names.append(String(symbol.dropFirst(CK_SIGNATURE_PREFIX.count))) }
         if let suggestion {
@@ -66,7 +66,7 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
                 NearMiss(
                     symbol: $0.symbol, suggestion: nil,
                     explanation:
-                        "cell type '\(type.identifier)' has neither initCellFor\(type.identifier) nor customizeCellFor\(type.identifier), so it is not registered"
+                        "cell type '\(type.identifier)' has \(HookKind.noneOfRegisteringNames(type.identifier.name)), so it is not registered"
                 )
             }
         }

@@ -24,22 +24,23 @@ public struct PluginDescriptor: Sendable, Equatable, Codable {
 
 /// One hook a plugin exports.
 public struct HookDeclaration: Sendable, Equatable, Codable {
-    /// Which of the four hooks it is.
+    /// Which hook it is (a row of the hook table).
     public let kind: HookKind
     /// The exported function's name, e.g. `initCellForFoobar`.
     public let symbol: String
     /// The parameters and result: from its `cellkit_signature_<hook>` symbol, else the standard one.
-    public let signature: HookSignature
+    package let signature: HookSignature
     /// True when the hook is called through libffi: its signature is not `(cell, indexPath)`, and its
     /// parameters take more than six argument words (`indexPath` two, the others one each).
-    public var usesFFI: Bool { !signature.isStandard(for: kind) && !RegisterHook.fits(signature) }
+    package var usesFFI: Bool { !signature.isStandard(for: kind) && !RegisterHook.fits(signature) }
 }
 
 /// A cell type a plugin offers: an identifier and its hooks, in HookKind order.
 public struct CellTypeDeclaration: Sendable, Equatable, Codable {
     /// The identifier the hooks' names end in.
     public let identifier: CellIdentifier
-    /// The hooks exported for it: at least `initCell` or `customizeCell`, each kind at most once.
+    /// The hooks exported for it, each kind at most once: at least one that registers the type
+    /// (`initCell` or `customizeCell`).
     public let hooks: [HookDeclaration]
     /// The hook of `kind`, or nil if the plugin does not export one.
     public func hook(_ kind: HookKind) -> HookDeclaration? { hooks.first { $0.kind == kind } }
@@ -106,7 +107,7 @@ struct Reason: Error, ExpressibleByStringInterpolation {
 
 extension PluginFile {
     /// The host's ABI version, which plugins are checked against.
-    public static let hostABI = (major: Int(CK_ABI_MAJOR), minor: Int(CK_ABI_MINOR))
+    package static let hostABI = (major: Int(CK_ABI_MAJOR), minor: Int(CK_ABI_MINOR))
 
     /// Why a shared library that exports neither a descriptor nor a hook is skipped: an
     /// ordinary library, not a plugin.
@@ -158,7 +159,7 @@ extension PluginFile {
         let declared = declarations(in: exported, image: image)
         var problems = abiProblems(descriptor) + declared.problems
         if declared.types.isEmpty, problems.isEmpty {
-            problems.append("exports no usable cell type: each needs initCellFor<Id> or customizeCellFor<Id>")
+            problems.append("exports no usable cell type: each needs \(HookKind.registeringNames("<Id>"))")
         }
         return .success(
             PluginFile(
@@ -220,7 +221,7 @@ extension PluginFile {
     /// What a file's exported symbols declare.
     struct Declarations {
         var types: [CellTypeDeclaration] = []
-        /// Types with neither an init nor a customize hook: reported, not registered.
+        /// Types with no hook that registers a type (init or customize): reported, not registered.
         var incomplete: [CellTypeDeclaration] = []
         var problems: [String] = []
         /// Hooks with a signature but no function (usually a missing `public`).
@@ -268,7 +269,7 @@ extension PluginFile {
         for id in byIdentifier.keys.sorted() {
             let type = CellTypeDeclaration(
                 identifier: id, hooks: byIdentifier[id]!.sorted { order[$0.kind]! < order[$1.kind]! })
-            if type.hook(.initCell) == nil && type.hook(.customizeCell) == nil {
+            if !type.hooks.contains(where: \.kind.row.registersType) {
                 result.incomplete.append(type)
             } else {
                 result.types.append(type)

@@ -64,16 +64,19 @@ public struct SearchPath: Sendable, Equatable, Codable {
     /// A search path set in code by an embedding program: `paths` (folders, or single
     /// `.so` files) in the order given, then, if asked for, the running executable's
     /// folder and the user's data folder (`$XDG_DATA_HOME/cellkit/plugins`). No
-    /// environment variable is read. Relative paths are made absolute.
+    /// `CELLKIT_PLUGIN_PATH` is read; `HOME` and `XDG_DATA_HOME` only for the user's data
+    /// folder, from `environment` (nil: this process's). Relative paths are made absolute.
     public static func custom(
         _ paths: [String], includingExecutableFolder: Bool = false, includingUserDataFolder: Bool = false,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String]? = nil
     ) -> SearchPath {
         var entries = paths.map { Entry(path: absolute($0), origin: .program) }
         if includingExecutableFolder, let folder = executableDirectory() {
             entries.append(Entry(path: folder, origin: .executable))
         }
-        if includingUserDataFolder { entries.append(Entry(path: userDataFolder(environment), origin: .userData)) }
+        if includingUserDataFolder {
+            entries.append(Entry(path: userDataFolder(environment ?? SearchPath.environment()), origin: .userData))
+        }
         return SearchPath(entries: entries)
     }
 

@@ -117,12 +117,17 @@ public final class CellType: Sendable {
         }
     }
 
-    /// Which hooks this type has, in HookKind order.
-    public var hookKinds: [HookKind] {
-        [
-            (HookKind.initCell, initCell), (.customizeCell, customizeCell), (.heightForCell, heightForCell),
-            (.prepareCellForReuse, prepareForReuse),
-        ]
-        .compactMap { $0.1 == nil ? nil : $0.0 }
+    /// The resolved hook of `kind`, or nil if the type has none. The routine reads the stored
+    /// hooks directly; a new hook kind needs its own here (the switch has no `default:`).
+    func hook(_ kind: HookKind) -> Hook? {
+        switch kind {
+        case .initCell: initCell
+        case .customizeCell: customizeCell
+        case .heightForCell: heightForCell
+        case .prepareCellForReuse: prepareForReuse
+        }
     }
+
+    /// Which hooks this type has, in HookKind order.
+    public var hookKinds: [HookKind] { HookKind.allCases.filter { hook($0) != nil } }
 }

@@ -49,11 +49,11 @@ package enum FaultLine {
                 let entry = raw + HookProgress.typesOffset + slot * HookProgress.entrySize
                 line.add(cString: entry + HookProgress.entryFileOffset)
                 line.add(": ")
-                line.add(prefix(header.hook))
+                line.add(literal: prefix(header.hook))
                 line.add(cString: entry)
             } else {
                 line.add("a plugin: ")
-                line.add(prefix(header.hook))
+                line.add(literal: prefix(header.hook))
                 line.add("<unknown cell type>")
             }
         case .constructor, .pluginInit:
@@ -156,13 +156,10 @@ package enum FaultLine {
         }
     }
 
-    static func prefix(_ code: Int32) -> StaticString {
-        switch code {
-        case 0: "initCellFor"
-        case 1: "customizeCellFor"
-        case 2: "heightForCellFor"
-        default: "prepareCellForReuseFor"
-        }
+    /// The prefix of the hook whose wire code is `code` (the hook table's), or "<unknown hook>"
+    /// for a code no hook has. Allocates nothing: the table's prefixes are literals.
+    package static func prefix(_ code: Int32) -> String {
+        HookKind(wireCode: code)?.prefix ?? "<unknown hook>"
     }
 
     /// The signal's name ("SIGSEGV"); an empty string for one without a name here.
@@ -203,6 +200,12 @@ package enum FaultLine {
         mutating func add(_ text: StaticString) {
             let start = text.utf8Start
             for i in 0..<text.utf8CodeUnitCount { add(byte: start[i]) }
+        }
+
+        /// A string held in constant memory (a literal, such as a hook table prefix): its
+        /// bytes are read in place, with no allocation.
+        mutating func add(literal text: String) {
+            for byte in text.utf8 { add(byte: byte) }
         }
 
         /// A signal's name, or "signal N".

@@ -167,26 +167,12 @@ public enum HookProgress {
         return record!
     }
 
-    /// A hook's number in the record.
+    /// A hook's number in the record: its wire code in the hook table (`HookKind`).
     @inlinable @inline(__always)
-    package static func code(_ hook: HookKind) -> Int32 {
-        switch hook {
-        case .initCell: 0
-        case .customizeCell: 1
-        case .heightForCell: 2
-        case .prepareCellForReuse: 3
-        }
-    }
+    package static func code(_ hook: HookKind) -> Int32 { hook.wireCode }
 
-    /// The hook a number stands for.
-    package static func hook(code: Int32) -> HookKind {
-        switch code {
-        case 0: .initCell
-        case 1: .customizeCell
-        case 2: .heightForCell
-        default: .prepareCellForReuse
-        }
-    }
+    /// The hook a number stands for, or nil for a number no hook has (a damaged record).
+    package static func hook(code: Int32) -> HookKind? { HookKind(wireCode: code) }
 
     /// Records that `hook` of the type in pool `poolSlot` (a `CellQueue` pool index: the type's
     /// slot shifted left by 3, or -1) starts for the row at `indexPath`. Six plain stores.

@@ -52,7 +52,10 @@ public final class CellRegistry: Sendable {
         }
     }
 
-    /// Discovers plugins with `options` and makes a registry over them.
+    /// Discovers plugins with `options` and makes a registry over them. The default options have
+    /// an empty search path and read no environment: only the built-in types
+    /// (`DiscoveryOptions.fromEnvironment(pluginPaths:allowUnsafePermissions:useCache:cacheFolder:environment:)`
+    /// opts in to the `cellkit` tool's).
     public convenience init(options: DiscoveryOptions = DiscoveryOptions()) {
         self.init(catalog: Catalog(options: options))
     }

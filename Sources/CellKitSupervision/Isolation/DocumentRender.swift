@@ -120,7 +120,8 @@ public struct DocumentRender: Sendable {
     package var readsAhead = true
 
     /// A render of the document at `documentPath`, reading files under `root` (default: its
-    /// folder), with plugins found by `discovery`, written as `format`.
+    /// folder), with plugins found by `discovery` (default: none, only the built-in types; no
+    /// environment variable is read), written as `format`.
     public init(
         documentPath: String, root: String? = nil, discovery: DiscoveryOptions = DiscoveryOptions(),
         format: Format = .text

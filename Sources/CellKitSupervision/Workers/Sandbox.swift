@@ -155,7 +155,7 @@ package enum Sandbox {
         guard let record = HookProgress.record, record.pointee.phase == HookProgress.Phase.hook.rawValue else {
             return nil
         }
-        return HookProgress.hook(code: record.pointee.hook).prefix
+        return FaultLine.prefix(record.pointee.hook)
     }
 
     /// Under LeakSanitizer (the sanitizer builds): its end-of-process check stops the world with
