@@ -42,6 +42,8 @@ package struct BrowseWindow: Sendable {
 /// or with plugins in a worker process that lives as long as the table (`isolated`). Use it from
 /// one thread at a time.
 package final class BrowseTable {
+    /// The colours the terminal shows, and its background: the cursor row's colours follow them.
+    let colorDepth: ColorDepth, theme: TerminalTheme?
     /// The document as loaded.
     package let document: TableDocument
     /// Rows in each section; a streamed section is counted when the table opens.
@@ -90,8 +92,9 @@ package final class BrowseTable {
     /// (`DocumentRender.sandbox`). Throws the document's error.
     package init(
         path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10,
-        sandbox: Bool = true
+        sandbox: Bool = true, colorDepth: ColorDepth = .truecolor, theme: TerminalTheme? = nil
     ) throws {
+        (self.colorDepth, self.theme) = (colorDepth, theme)
         let document = try TableDocument(contentsOf: path, root: root)
         let registry = CellRegistry(options: discovery)
         self.document = document
@@ -104,6 +107,7 @@ package final class BrowseTable {
             var render = DocumentRender(documentPath: path, root: root, discovery: discovery, format: .ansi)
             render.hookTimeout = hookTimeout
             render.sandbox = sandbox
+            (render.colorDepth, render.theme) = (colorDepth, theme)
             let plan = WorkerPlan(
                 executable: render.executable, arguments: [], job: render.job, hookTimeout: hookTimeout)
             let supervisor = try IsolatedRender(plan: plan, sink: sink, forking: true, document: document) { _ in }
@@ -289,7 +293,10 @@ package final class BrowseTable {
             renderer.selected = request.selected
             sink.removeAll()
             let out = OutputBuffer(sink)
-            let spans = try BrowseService.draw(renderer, source, firstRow: first, showsHeader: first == 0, to: out) {
+            let spans = try BrowseService.draw(
+                renderer, source, firstRow: first, showsHeader: first == 0, colorDepth: colorDepth, theme: theme,
+                to: out
+            ) {
                 out in
                 sink.bytes.count + out.count
             }
