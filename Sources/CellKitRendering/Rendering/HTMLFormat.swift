@@ -288,10 +288,10 @@ public struct HTMLFormat: RowFormat {
             /// One line cut in the middle: two halves side by side, the first with an ellipsis at its
             /// tail, the second cut at its head; both shrink as the label narrows.
             case middle(rightToLeft: Bool)
-            /// One line of a text with a line break at byte `end`: the first line shows (with the
-            /// truncation mark when the mode truncates, as UILabel draws it), the rest is only for
-            /// screen readers and copy.
-            case firstLine(end: Int)
+            /// One line of a text with a line break: the first line shows (with the truncation mark
+            /// when the mode truncates, as UILabel draws it); the rest is visually hidden, there for
+            /// screen readers and in the page's text.
+            case firstLine
         }
 
         init(_ v: UnsafePointer<PlacedView>, grid: Grid?) {
@@ -299,8 +299,8 @@ public struct HTMLFormat: RowFormat {
             let height = max(1, v.pointee.frame.height)
             if grid != nil { lines = lines == 0 ? height : min(lines, height) }
             guard lines == 1, let bytes = v.pointee.fullText.bytes else { return }
-            if let end = bytes.withBytes({ $0.firstIndex(of: 0x0A) }) {
-                shape = .firstLine(end: end)
+            if bytes.withBytes({ $0.contains(0x0A) }) {
+                shape = .firstLine
             } else if mode == .truncateHead {
                 shape = .head(rightToLeft: Self.rightToLeft(bytes))
             } else if mode == .truncateMiddle {
@@ -341,9 +341,9 @@ public struct HTMLFormat: RowFormat {
                 out.put("<bdi>")
                 HTMLFormat.text(v, out)
                 out.put("</bdi>")
-            case .firstLine(let end):
+            case .firstLine:
                 let string = bytes.string
-                let cut = string.utf8.index(string.startIndex, offsetBy: end)
+                let cut = string.utf8.firstIndex(of: 0x0A) ?? string.endIndex
                 out.put("<span class=\"l1\">")
                 out.putText(String(string[..<cut]))
                 out.put("</span><span class=\"vh\">")
@@ -426,11 +426,7 @@ public struct HTMLFormat: RowFormat {
     /// `background` (WCAG 2's); nil when `c` has it already.
     static func legible(_ c: Color, on background: Color) -> Color? {
         func luminance(_ c: Color) -> Double {
-            func linear(_ v: UInt8) -> Double {
-                let x = Double(v) / 255
-                return x <= 0.03928 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
-            }
-            return 0.2126 * linear(c.red) + 0.7152 * linear(c.green) + 0.0722 * linear(c.blue)
+            0.2126 * linear[Int(c.red)] + 0.7152 * linear[Int(c.green)] + 0.0722 * linear[Int(c.blue)]
         }
         let behind = luminance(background)
         func contrast(_ c: Color) -> Double {
@@ -444,6 +440,13 @@ public struct HTMLFormat: RowFormat {
             if contrast(lighter) >= 4.5 { return lighter }
         }
         return Color(red: 255, green: 255, blue: 255, alpha: c.alpha)
+    }
+
+    /// sRGB components made linear, for `legible`'s luminance: looked up, as a row's colours are
+    /// checked on every row.
+    private static let linear: [Double] = (0...255).map { v in
+        let x = Double(v) / 255
+        return x <= 0.03928 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
     }
 
     /// An image: its file (a CSS class holding the data URI) or its emoji, named for screen readers.
