@@ -8,8 +8,8 @@ itself has no script) and, if asked, a full-page screenshot.
 
     python3 Scripts/html-browser.py [--chromium PATH] < jobs.json > reports.json
 
-jobs.json: [{"page": "/abs/page.html", "width": 390, "dark": false, "screenshot": "/abs/out.png"}]
-(screenshot optional). Prints one JSON report per job, in order (see html-measure.js). Exits 2
+jobs.json: [{"page": "/abs/page.html", "width": 390, "dark": false, "media": "print",
+"screenshot": "/abs/out.png"}] (media and screenshot optional; media emulates a CSS media type). Prints one JSON report per job, in order (see html-measure.js). Exits 2
 with a message when Chromium cannot be started or a page cannot be measured within the deadline.
 """
 
@@ -102,7 +102,8 @@ def run(browser, job, script):
                  {"width": job["width"], "height": 800, "deviceScaleFactor": 1, "mobile": False}, session)
     scheme = "dark" if job.get("dark") else "light"
     browser.send("Emulation.setEmulatedMedia",
-                 {"features": [{"name": "prefers-color-scheme", "value": scheme}]}, session)
+                 {"media": job.get("media", ""),
+                  "features": [{"name": "prefers-color-scheme", "value": scheme}]}, session)
     browser.send("Page.navigate", {"url": "file://" + job["page"]}, session)
     browser.wait_event("Page.loadEventFired", session)
     result = browser.send("Runtime.evaluate", {"expression": script, "returnByValue": True}, session)

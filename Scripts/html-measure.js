@@ -29,13 +29,17 @@
     const s = style(el);
     if (s.overflowX === "visible" || s.display === "none") return;
     const wide = el.scrollWidth > el.clientWidth + 1, tall = el.scrollHeight > el.clientHeight + 1;
-    const ellipsis = s.textOverflow === "ellipsis" && s.whiteSpace === "nowrap";
+    const ellipsis = s.textOverflow === "ellipsis" && ["nowrap", "pre"].includes(s.whiteSpace);
+    // Cut on purpose: a label clipped at a character (clip), the head-cut half of a middle
+    // truncation, the part of a one-line label past its line break (there for screen readers).
+    if (el.matches(".cp, .m2, .vh") || el.closest(".vh")) return;
     const clamp = s.webkitLineClamp !== "none" && s.webkitLineClamp !== "";
     if (wide && !ellipsis) fail("a clipped glyph (" + el.scrollWidth + " px in " + el.clientWidth + ")", el);
     if (el.classList.contains("iv") && tall) {
       fail("a clipped image (" + el.scrollHeight + " px in " + el.clientHeight + ")", el);
     }
-    if (el.classList.contains("l") && (wide || (tall && clamp))) truncated.push(el.textContent);
+    const halves = el.classList.contains("md") && [...el.children].some((h) => h.scrollWidth > h.clientWidth + 1);
+    if (el.classList.contains("l") && (wide || halves || (tall && clamp))) truncated.push(el.textContent);
   });
 
   // Rows: at least 44 px, options of a listbox; accessories inside the trailing inset and hidden from
@@ -86,6 +90,78 @@
     if (!el.getAttribute("aria-label")) fail("an image with no text", el);
   });
 
+  // Geometry for the tests' own checks: rows, lists, labels (what of their text shows, on how many
+  // lines, in which colour and contrast), images, the table footer, the focus ring, the chevron.
+  const box = (el) => {
+    const b = el.getBoundingClientRect();
+    const r = (v) => Math.round(v * 10) / 10;
+    return { left: r(b.left), right: r(b.right), top: r(b.top + scrollY), bottom: r(b.bottom + scrollY),
+      width: r(b.width), height: r(b.height) };
+  };
+  // The characters of `el`'s text that show: laid out inside every box that clips it (up to its row),
+  // not in the part kept for screen readers. Their text and the lines they are on.
+  const shown = (el) => {
+    let clip = el.getBoundingClientRect();
+    clip = { left: clip.left, right: clip.right, top: clip.top, bottom: clip.bottom };
+    for (let e = el.parentElement; e && e.tagName !== "UL"; e = e.parentElement) {
+      if (style(e).overflowX === "visible") continue;
+      const b = e.getBoundingClientRect();
+      clip = { left: Math.max(clip.left, b.left), right: Math.min(clip.right, b.right),
+        top: Math.max(clip.top, b.top), bottom: Math.min(clip.bottom, b.bottom) };
+    }
+    let text = "";
+    const tops = new Set();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest(".vh")) continue;
+      let inner = node.parentElement.getBoundingClientRect();
+      for (let e = node.parentElement; e !== el; e = e.parentElement) {
+        if (style(e).overflowX === "visible") continue;
+        const b = e.getBoundingClientRect();
+        inner = { left: Math.max(inner.left, b.left), right: Math.min(inner.right, b.right) };
+      }
+      const range = document.createRange();
+      for (let i = 0; i < node.length && i < 600; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rects = range.getClientRects();
+        if (!rects.length) continue;
+        const c = rects[0], x = (c.left + c.right) / 2, y = (c.top + c.bottom) / 2;
+        if (c.width > 0 && x > Math.max(clip.left, inner.left) && x < Math.min(clip.right, inner.right)
+          && y > clip.top && y < clip.bottom) {
+          text += node.data[i];
+          tops.add(Math.round(c.top));
+        }
+      }
+    }
+    return { shown: text, lines: tops.size };
+  };
+  const contrastOf = (el) => {
+    const [a, b] = [luminance(rgb(style(el).color)), luminance(behind(el))];
+    return Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 100) / 100;
+  };
+  const rowBoxes = rows.map((row) => Object.assign(box(row), {
+    ip: row.dataset.ip, tabindex: row.getAttribute("tabindex"), breakInside: style(row).breakInside,
+  }));
+  const labelBoxes = labels.map((el) => Object.assign(box(el), shown(el), {
+    ip: el.closest("li") ? el.closest("li").dataset.ip : "", className: el.className, full: el.textContent,
+    color: style(el).color, contrast: contrastOf(el), overflows: el.scrollWidth > el.clientWidth + 1,
+    mark: el.querySelector(".l1") ? getComputedStyle(el.querySelector(".l1"), "::after").content : "",
+  }));
+  const imageBoxes = [...document.querySelectorAll("main li > .iv")].map((el) =>
+    Object.assign(box(el), { ip: el.closest("li").dataset.ip }));
+  const lists = [...document.querySelectorAll("main ul")].map(box);
+  const footer = document.querySelector(".tf");
+  const more = document.querySelector("#ck-more path");
+  const focusable = document.querySelector("li[tabindex]");
+  let focusRing = "";
+  if (focusable) {
+    focusable.focus({ focusVisible: true });
+    const s = style(focusable);
+    focusRing = s.outlineStyle + " " + s.outlineWidth;
+    focusable.blur();
+  }
+
   const ips = (selector) => [...document.querySelectorAll(selector)].map((el) => el.dataset.ip);
   return JSON.stringify({
     failures, truncated,
@@ -96,5 +172,9 @@
     background: body.backgroundColor, color: body.color,
     cell: rows.length ? style(rows[0].parentElement).backgroundColor : "",
     texts: labels.map((el) => el.textContent),
+    rowBoxes, labelBoxes, imageBoxes, lists,
+    tableFooter: footer ? box(footer) : null,
+    moreChevron: more ? style(more).stroke : "",
+    focusRing,
   });
 })();

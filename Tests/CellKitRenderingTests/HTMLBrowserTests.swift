@@ -96,7 +96,54 @@ struct HTMLBrowserTests {
         let page: String
         let width: Int
         var dark = false
+        /// A CSS media type to emulate ("print"); nil for the screen.
+        var media: String?
         var screenshot: String?
+    }
+
+    /// An element's box in the page's pixels (html-measure.js's rows, labels, images, lists, footer),
+    /// with what the script says of it: a row's index path, tab index and break; a label's classes,
+    /// whole text, the part that shows and on how many lines, colour, contrast, truncation mark.
+    struct Box: Decodable, CustomStringConvertible {
+        let left, right, top, bottom, width, height: Double
+        var ip: String?
+        var tabindex: String?
+        var breakInside = ""
+        var className = ""
+        var full = ""
+        var shown = ""
+        var lines = 0
+        var color = ""
+        var contrast = 0.0
+        var mark = ""
+        var overflows = false
+
+        private enum Keys: String, CodingKey {
+            case left, right, top, bottom, width, height, ip, tabindex, breakInside, className, full, shown, lines
+            case color, contrast, mark, overflows
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Keys.self)
+            (left, right) = (try c.decode(Double.self, forKey: .left), try c.decode(Double.self, forKey: .right))
+            (top, bottom) = (try c.decode(Double.self, forKey: .top), try c.decode(Double.self, forKey: .bottom))
+            (width, height) = (try c.decode(Double.self, forKey: .width), try c.decode(Double.self, forKey: .height))
+            ip = try c.decodeIfPresent(String.self, forKey: .ip)
+            tabindex = try c.decodeIfPresent(String.self, forKey: .tabindex)
+            breakInside = try c.decodeIfPresent(String.self, forKey: .breakInside) ?? ""
+            className = try c.decodeIfPresent(String.self, forKey: .className) ?? ""
+            full = try c.decodeIfPresent(String.self, forKey: .full) ?? ""
+            shown = try c.decodeIfPresent(String.self, forKey: .shown) ?? ""
+            lines = try c.decodeIfPresent(Int.self, forKey: .lines) ?? 0
+            color = try c.decodeIfPresent(String.self, forKey: .color) ?? ""
+            contrast = try c.decodeIfPresent(Double.self, forKey: .contrast) ?? 0
+            mark = try c.decodeIfPresent(String.self, forKey: .mark) ?? ""
+            overflows = try c.decodeIfPresent(Bool.self, forKey: .overflows) ?? false
+        }
+
+        var description: String {
+            "\(ip ?? "") \(className) [\(left), \(top)) \(width)×\(height) shown \"\(shown)\" on \(lines) lines"
+        }
     }
 
     /// What html-measure.js reports of a page.
@@ -113,6 +160,13 @@ struct HTMLBrowserTests {
         let color: String
         let cell: String
         let texts: [String]
+        let rowBoxes: [Box]
+        let labelBoxes: [Box]
+        let imageBoxes: [Box]
+        let lists: [Box]
+        let tableFooter: Box?
+        let moreChevron: String
+        let focusRing: String
     }
 
     /// Measures `jobs` in one browser; their reports in order.

@@ -44,8 +44,8 @@ struct HTMLFormatTests {
         #expect(!text.contains(detail), "the terminal cuts it")
         let page = try Self.html(table, width: 30)
         #expect(page.contains(">\(detail)</div>"))
-        #expect(page.contains(#"role="option" aria-selected="true" aria-checked="true" data-ip="0.0""#))
-        #expect(page.contains(#"<li class="r" role="option" data-ip="0.1">"#), "no state on the other row")
+        #expect(page.contains(#"role="option" tabindex="0" aria-selected="true" aria-checked="true" data-ip="0.0""#))
+        #expect(page.contains(#"<li class="r" role="option" tabindex="0" data-ip="0.1">"#), "no state on the other row")
         #expect(page.contains(##"<svg class="a check" aria-hidden="true"><use href="#ck-check"/></svg>"##))
         #expect(page.contains(#"<ul role="listbox">"#))
     }

@@ -102,4 +102,16 @@ struct RightToLeftTests {
         #expect(!TextDirection.isRightToLeft("123"))
         #expect(!TextDirection.isRightToLeft(""))
     }
+
+    @Test("HTML: the page's lang from the document and dir for a right-to-left table; dir on each mirrored row")
+    func html() throws {
+        let folder = try Render.write(["t.yaml": "lang: he\n" + Self.document.replacingOccurrences(of: "auto", with: "rtl")])
+        try Fixtures.compileC(Self.plugin, name: "indented", in: folder)
+        let registry = Fixtures.registry([folder, Fixtures.buildDirectory])
+        let page = try Render.table(folder + "/t.yaml", .html, width: 40, registry: registry).output
+        #expect(page.contains("<html lang=\"he\" dir=\"rtl\">"))
+        #expect(page.components(separatedBy: "role=\"option\" dir=\"rtl\"").count - 1 == 5, "every row mirrored")
+        let ltr = try Render.table(Render.manifest("showcase.yaml"), .html).output
+        #expect(ltr.contains("<html lang=\"en\">") && !ltr.contains("dir=\"rtl\""))
+    }
 }

@@ -66,10 +66,12 @@ struct UIKitSectionTests {
         // ANSI: the inset is blank, the rule in the separator colour.
         #expect(ansi.contains("\u{1B}[0;38;2;198;198;200m   " + String(repeating: "─", count: 27) + "\u{1B}[0m\n"))
         // HTML: the same rule in CSS, a row with an image inset past it, none under the last row.
-        #expect(html.contains(".r:not(:last-child)::after{content:\"\";position:absolute;left:var(--in,16px)"))
-        #expect(html.contains(".r.im{--in:60px}"))
-        #expect(html.contains(#"<li class="r im" role="option" data-ip="0.0">"#))
-        #expect(html.contains(#"<li class="r" role="option" data-ip="0.1">"#))
+        #expect(
+            html.contains(
+                ".r:not(:last-child)::after{content:\"\";position:absolute;left:calc(var(--in,16px) + var(--ind,0px))"))
+        #expect(html.contains(".r.im{--in:57px}"))
+        #expect(html.contains(#"<li class="r im" role="option" tabindex="0" data-ip="0.0">"#))
+        #expect(html.contains(#"<li class="r" role="option" tabindex="0" data-ip="0.1">"#))
     }
 
     @Test("insetGrouped and plain inset their separators the same way; plain has no section edges")
@@ -101,7 +103,7 @@ struct UIKitSectionTests {
         // HTML: grouped lists have a top and bottom hairline and no radius; insetGrouped ones are inset and round.
         #expect(html.contains("<body class=\"grouped\">"))
         #expect(html.contains(".grouped ul{border-block:1px solid var(--sep)}"))
-        #expect(html.contains(".insetGrouped ul{margin:0 16px;border-radius:10px;overflow:hidden}"))
+        #expect(html.contains(".insetGrouped ul{margin:0 20px;border-radius:10px;overflow:hidden}"))
         #expect(!html.contains(".grouped ul{margin") && !html.contains(".grouped ul{border-radius"))
     }
 

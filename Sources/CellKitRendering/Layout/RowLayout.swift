@@ -132,6 +132,12 @@ public struct RowLayout: Sendable, Encodable {
     package var separatorInset = 0
     /// Whether the row reads right to left (`CellLayout.mirror`): its separator is inset from the right.
     public var isRightToLeft = false
+    /// Columns the content is indented by (`indentationLevel` × `indentationWidth`, at most half the
+    /// row), for a format that places the content itself (HTML).
+    package var indentation = 0
+    /// True when the row's height was set (a height hook, the table's or section's `rowHeight`), false
+    /// when it is as tall as its content: a format that lays text out itself keeps a set height and clips.
+    package var fixedHeight = false
     /// The views in paint order: image, labels, subviews (in the order they were added), accessory.
     /// Later views are drawn over earlier ones.
     public var views: [PlacedView]
@@ -312,6 +318,8 @@ public struct CellLayout: Sendable {
         row.recycleViews()
         row.views.reserveCapacity(4 + cell.subviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
+        row.fixedHeight = height != nil
+        row.indentation = Self.indentation(cell, width: width)
         var memo = LineMemo()
         memo.record = cell.record
         swap(&memo.spare, &row.spareLines)
@@ -414,8 +422,13 @@ public struct CellLayout: Sendable {
         var image: PlacedView?, accessory: PlacedView?
     }
 
+    /// The columns `cell`'s content is indented by in a row `width` columns wide: at most half the row.
+    static func indentation(_ cell: Cell, width: Int) -> Int {
+        min(cell.indentationLevel * cell.indentationWidth, width / 2)
+    }
+
     private func labelArea(_ cell: Cell, width: Int) -> LabelArea {
-        let indent = min(cell.indentationLevel * cell.indentationWidth, width / 2)
+        let indent = Self.indentation(cell, width: width)
         var x = padding + indent
         var image: PlacedView?
         if !cell.imageView.isHidden, let name = cell.imageView.imageName {

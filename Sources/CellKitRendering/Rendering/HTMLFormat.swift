@@ -1,11 +1,13 @@
 // The `html` format: one standalone page laid out by the browser, the way iOS draws a table.
 // No script, no network: a small inline style sheet (light and dark palettes), the
 // accessories as inline SVG symbols, images inlined once each as data URIs. Each section
-// is a list (`role="listbox"`, its rows options with their selected and checked state);
+// is a list (`role="listbox"`, its rows options with their selected and checked state, the
+// selectable ones focusable); a row set to a height keeps it and clips its content, as UIKit does;
 // a row is a flex box: image, labels placed by the cell's style, accessory. A row whose
 // views have frames of their own (plugin-drawn) places them on a CSS grid made from the
 // row's columns and lines. Labels carry their whole text; the browser wraps it and cuts it
-// (ellipsis, line clamp), so copy and screen readers get every character. Bytes are
+// (ellipsis at the tail, head or middle, line clamp, clip), so copy and screen readers get every
+// character. A cell's own text colour is lightened under the dark palette to keep 4.5:1. Bytes are
 // written and escaped straight into the output buffer: rows stream.
 
 import CellKitDocuments
@@ -37,7 +39,11 @@ public struct HTMLFormat: RowFormat {
     /// `<title>`) and the table header. The page grows with the window up to about 11 px a column.
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
         (style, sections, imageClasses) = (table.style, 0, [:])
-        out.put("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+        out.put("<!DOCTYPE html>\n<html lang=\"")
+        out.putText(table.language ?? "en")  // a BCP 47 tag the document reader checked
+        out.put("\"")
+        if table.direction == .rtl { out.put(" dir=\"rtl\"") }
+        out.put("><head><meta charset=\"utf-8\">\n")
         out.put("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         out.put("<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
         out.putText(table.title ?? "CellKit table")
@@ -108,11 +114,15 @@ public struct HTMLFormat: RowFormat {
         let gray = row.isSelected && background == CellLayout.Palette.selectedGray
         let blue = row.isSelected && background == CellLayout.Palette.tint
         if gray { out.put(" sel") } else if blue { out.put(" blu") }
+        if row.fixedHeight { out.put(" fh") }
         if let name = row.background.imageName, let file = imageClasses[name], !file.isEmpty {
             out.put(" bgi ")
             out.write(file)
         }
         out.put("\" role=\"option\"")
+        // Right to left: the row's flex order, its alignment and its insets mirror (CSS follows `dir`).
+        if row.isRightToLeft { out.put(" dir=\"rtl\"") }
+        if row.selectionStyle != .none, row.fault == nil { out.put(" tabindex=\"0\"") }
         if row.isSelected { out.put(" aria-selected=\"true\"") }
         if row.accessoryType == .checkmark { out.put(" aria-checked=\"true\"") }
         out.put(" data-ip=\"")
@@ -120,20 +130,26 @@ public struct HTMLFormat: RowFormat {
         out.put(".")
         out.put(row.indexPath.row)
         out.put("\"")
-        let height = row.height > 1
-        let fill = background != nil && !gray && !blue
-        if height || fill {
-            out.put(" style=\"")
-            if height {
-                out.put("--h:")
-                out.put(row.height)
-            }
-            if fill, let background {
-                out.put(height ? ";background:" : "background:")
-                out.put(color: background)
-            }
-            out.put("\"")
+        var styles = StyleAttribute(out)
+        if row.height > 1 {
+            styles.next()
+            out.put("--h:")
+            out.put(row.height)
         }
+        if row.indentation > 0 {
+            // UIKit indents by indentationLevel × indentationWidth points, 10 at the default width of
+            // 2 columns: 5 px a column.
+            styles.next()
+            out.put("--ind:")
+            out.put(row.indentation * 5)
+            out.put("px")
+        }
+        if background != nil, !gray, !blue, let background {
+            styles.next()
+            out.put("background:")
+            out.put(color: background)
+        }
+        styles.close()
         out.put(">")
     }
 
@@ -219,6 +235,8 @@ public struct HTMLFormat: RowFormat {
     /// a copy retained its strings and arrays.
     private func label(_ v: UnsafePointer<PlacedView>, _ row: RowLayout, area grid: Grid?, _ out: OutputBuffer) {
         let cut = Cut(v, grid: grid)
+        let color = textColor(v, row)
+        let dark = color.flatMap { darkColor($0, v, row) }
         out.put("<div class=\"l")
         switch v.pointee.role {
         case .textLabel: out.put(" t")
@@ -228,6 +246,7 @@ public struct HTMLFormat: RowFormat {
         cut.classes(out)
         if v.pointee.small { out.put(" s") }
         if v.pointee.bold { out.put(" b") }
+        if dark != nil { out.put(" dk") }
         out.put("\"")
         var styles = StyleAttribute(out)
         if let grid {
@@ -239,7 +258,8 @@ public struct HTMLFormat: RowFormat {
             out.put("--n:")
             out.put(cut.lines)
         }
-        styles.color("color:", textColor(v, row))
+        styles.color("color:", color)
+        styles.color("--dk:", dark)
         styles.color("background:", v.pointee.backgroundColor)
         let alignment = v.pointee.alignment
         if alignment != defaultAlignment(v, row) {
@@ -247,48 +267,123 @@ public struct HTMLFormat: RowFormat {
             out.put(
                 alignment == .center
                     ? "text-align:center" : alignment == .right ? "text-align:right" : "text-align:left")
+            if case .middle = cut.shape, alignment != .left {  // the halves are flex items
+                out.put(alignment == .center ? ";justify-content:center" : ";justify-content:flex-end")
+            }
         }
         styles.close()
-        out.put(cut.head ? "><bdi>" : ">")
-        text(v, out)
-        out.put(cut.head ? "</bdi></div>" : "</div>")
+        out.put(">")
+        cut.write(v, out)
+        out.put("</div>")
     }
 
     /// How CSS wraps and cuts a label: its lines (0: as many as it takes; in a grid, at most its
-    /// frame's), with an ellipsis or not.
+    /// frame's), with an ellipsis or not, and how a one-line label's text is written.
     private struct Cut {
         var lines: Int
         let mode: LineBreakMode
+        var shape = Shape.whole
+
+        /// How the text is written.
+        enum Shape {
+            /// As it is.
+            case whole
+            /// One line cut at its head: the block's direction the opposite of the text's, so that
+            /// the text overflows (and the ellipsis goes) on the side where it starts; isolated in a <bdi>.
+            case head(rightToLeft: Bool)
+            /// One line cut in the middle: two halves side by side, the first with an ellipsis at its
+            /// tail, the second cut at its head; both shrink as the label narrows.
+            case middle(rightToLeft: Bool)
+            /// One line of a text with a line break: the first line shows (with the truncation mark
+            /// when the mode truncates, as UILabel draws it); the rest is visually hidden, there for
+            /// screen readers and in the page's text.
+            case firstLine
+        }
 
         init(_ v: UnsafePointer<PlacedView>, grid: Grid?) {
             (lines, mode) = (v.pointee.numberOfLines, v.pointee.lineBreakMode)
             let height = max(1, v.pointee.frame.height)
             if grid != nil { lines = lines == 0 ? height : min(lines, height) }
+            guard lines == 1, let bytes = v.pointee.fullText.bytes else { return }
+            if bytes.withBytes({ $0.contains(0x0A) }) {
+                shape = .firstLine
+            } else if mode == .truncateHead {
+                shape = .head(rightToLeft: Self.rightToLeft(bytes))
+            } else if mode == .truncateMiddle {
+                shape = .middle(rightToLeft: Self.rightToLeft(bytes))
+            }
         }
 
-        /// Whether text that does not fit ends with an ellipsis (else it is cut at a line).
+        /// Whether text that does not fit ends with an ellipsis (else it is cut at a line or clipped).
         var truncates: Bool { mode != .wordWrap && mode != .charWrap && mode != .clip }
-        /// One line cut at its head: the ellipsis at the start (right to left), the text itself
-        /// isolated in a <bdi>. The middle is cut at the tail: CSS has no middle ellipsis.
-        var head: Bool { lines == 1 && mode == .truncateHead }
+        /// Whether lines break at words or characters (else one line is cut, or a last line truncated).
+        var wraps: Bool { mode == .wordWrap || mode == .charWrap }
         /// Whether the style sets `--n`, the lines the class keeps.
-        var countsLines: Bool { lines > 1 || (lines == 1 && !truncates) }
+        var countsLines: Bool { lines > 1 || (lines == 1 && wraps) }
 
-        /// n1: one line and an ellipsis; nn: a line clamp; cl: lines cut with no ellipsis.
+        /// n1: one line, cut with an ellipsis (cp: clipped at a character; hd: at the head; mk: the
+        /// mark after the first line); md: the middle; nn: a line clamp; cl: lines cut, no ellipsis.
         func classes(_ out: OutputBuffer) {
-            if head {
-                out.put(" n1 hd")
-            } else if lines == 1, truncates {
-                out.put(" n1")
-            } else if lines > 0 {
-                out.put(truncates ? " nn" : " cl")
+            switch shape {
+            case .head(let rtl): out.put(rtl ? " n1" : " n1 hd")
+            case .middle(let rtl): out.put(rtl ? " md rt" : " md")
+            case .firstLine, .whole:
+                if lines == 1 {
+                    out.put(wraps ? " cl" : mode == .clip ? " n1 cp" : " n1")
+                    if case .firstLine = shape, truncates { out.put(" mk") }
+                } else if lines > 0 {
+                    out.put(truncates ? " nn" : " cl")
+                }
             }
             if mode == .charWrap { out.put(" cw") }
+        }
+
+        /// The label's text, written as `shape` says.
+        func write(_ v: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
+            guard let bytes = v.pointee.fullText.bytes else { return HTMLFormat.text(v, out) }
+            switch shape {
+            case .whole: HTMLFormat.text(v, out)
+            case .head:
+                out.put("<bdi>")
+                HTMLFormat.text(v, out)
+                out.put("</bdi>")
+            case .firstLine:
+                let string = bytes.string
+                let cut = string.utf8.firstIndex(of: 0x0A) ?? string.endIndex
+                out.put("<span class=\"l1\">")
+                out.putText(String(string[..<cut]))
+                out.put("</span><span class=\"vh\">")
+                out.putText(String(string[cut...]))
+                out.put("</span>")
+            case .middle:
+                let string = bytes.string
+                let half = string.index(string.startIndex, offsetBy: string.count / 2)
+                out.put("<span class=\"m1\">")
+                out.putText(String(string[..<half]))
+                out.put("</span><span class=\"m2\"><bdi>")
+                out.putText(String(string[half...]))
+                out.put("</bdi></span>")
+            }
+        }
+
+        /// Whether the text's first strong character is right to left (the Hebrew, Arabic and other
+        /// right-to-left blocks; RLM, ALM), as a bidi paragraph's direction is found (rule P2).
+        static func rightToLeft(_ text: TextBytes) -> Bool {
+            for scalar in text.string.unicodeScalars {
+                switch scalar.value {
+                case 0x200F, 0x061C, 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFE, 0x10800...0x10FFF,
+                    0x1E800...0x1EFFF:
+                    return true
+                case 0x200E: return false
+                default: if scalar.properties.isAlphabetic { return false }
+                }
+            }
+            return false
         }
     }
 
     /// The view's whole text, escaped; its laid-out lines when it keeps no text (glyphs, placeholders).
-    private func text(_ v: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
+    fileprivate static func text(_ v: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
         if let bytes = v.pointee.fullText.bytes {
             // Only text that is not clean can hold a byte order mark (`TextBytes.isClean`).
             if bytes.isClean { bytes.withBytes { out.putEscaped($0) } } else { out.putText(bytes.string) }
@@ -318,6 +413,46 @@ public struct HTMLFormat: RowFormat {
             return nil
         }
         return c
+    }
+
+    /// The colour `c` takes under the dark palette, when the label is drawn on the page's cell colour
+    /// (or the grey selection) and has less than 4.5:1 against it there: mixed with white until it has;
+    /// nil to keep `c` (the palette's own colours follow the dark palette already).
+    private func darkColor(_ c: Color, _ v: UnsafePointer<PlacedView>, _ row: RowLayout) -> Color? {
+        if v.pointee.backgroundColor != nil || c == CellLayout.Palette.secondaryText || c == CellLayout.Palette.tint {
+            return nil
+        }
+        let gray = row.isSelected && row.backgroundColor == CellLayout.Palette.selectedGray
+        if row.backgroundColor != nil, !gray { return nil }
+        let behind = gray ? Color(red: 0x3A, green: 0x3A, blue: 0x3C) : Color(red: 0x1C, green: 0x1C, blue: 0x1E)
+        return Self.legible(c, on: behind)
+    }
+
+    /// `c` mixed with white in twentieths until it has a contrast ratio of 4.5 or more against
+    /// `background` (WCAG 2's); nil when `c` has it already.
+    static func legible(_ c: Color, on background: Color) -> Color? {
+        func luminance(_ c: Color) -> Double {
+            0.2126 * linear[Int(c.red)] + 0.7152 * linear[Int(c.green)] + 0.0722 * linear[Int(c.blue)]
+        }
+        let behind = luminance(background)
+        func contrast(_ c: Color) -> Double {
+            let l = luminance(c)
+            return (max(l, behind) + 0.05) / (min(l, behind) + 0.05)
+        }
+        guard contrast(c) < 4.5 else { return nil }
+        func mix(_ v: UInt8, _ k: Int) -> UInt8 { UInt8(Int(v) + (255 - Int(v)) * k / 20) }
+        for k in 1...20 {
+            let lighter = Color(red: mix(c.red, k), green: mix(c.green, k), blue: mix(c.blue, k), alpha: c.alpha)
+            if contrast(lighter) >= 4.5 { return lighter }
+        }
+        return Color(red: 255, green: 255, blue: 255, alpha: c.alpha)
+    }
+
+    /// sRGB components made linear, for `legible`'s luminance: looked up, as a row's colours are
+    /// checked on every row.
+    private static let linear: [Double] = (0...255).map { v in
+        let x = Double(v) / 255
+        return x <= 0.03928 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
     }
 
     /// An image: its file (a CSS class holding the data URI) or its emoji, named for screen readers.
@@ -375,13 +510,15 @@ public struct HTMLFormat: RowFormat {
             } else if view.pointee.imageName != nil {
                 image(view, row, nil, out)
             } else {
-                out.put("<span class=\"av l n1\"")
+                let dark = view.pointee.textColor.flatMap { darkColor($0, view, row) }
+                out.put(dark == nil ? "<span class=\"av l n1\"" : "<span class=\"av l n1 dk\"")
                 var styles = StyleAttribute(out)
                 styles.color("color:", view.pointee.textColor)
+                styles.color("--dk:", dark)
                 styles.color("background:", view.pointee.backgroundColor)
                 styles.close()
                 out.put(">")
-                text(view, out)
+                Self.text(view, out)
                 out.put("</span>")
             }
         }

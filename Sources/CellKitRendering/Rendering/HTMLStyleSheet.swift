@@ -1,6 +1,13 @@
 // The HTML page's style sheet and accessory symbols: an iOS table in CSS, light and dark.
-// Sizes are iOS's points as CSS pixels: 17 px text on 22 px lines, rows at least 44 px,
-// 16 px insets, separators inset past the image, 10 px corners for insetGrouped.
+// Sizes are iOS's points as CSS pixels: 17 px text on 22 px lines, rows at least 44 px with
+// 11 px above and below the content, 16 px insets (insetGrouped's cards 20 px in, as iOS's layout
+// margins at 390 points), 20 px images, separators inset past the image, 10 px corners.
+// Labels keep their spaces (`pre-wrap`; `pre` on one line) and are cut as their line break mode
+// says: the ellipsis at the tail, the head (the side the text's direction starts) or the middle
+// (two halves, the second cut at its head), clip at a character; a one-line label shows its
+// first line and the mark. A cell's own text colour is lightened under the dark palette (`.dk`,
+// `--dk` worked out in Swift) to keep 4.5:1. Selectable rows take the focus; rows are not split
+// across printed pages.
 
 /// The fixed parts of every HTML page (`HTMLFormat`).
 enum HTMLStyleSheet {
@@ -23,31 +30,48 @@ enum HTMLStyleSheet {
         text-transform:uppercase}
         .f{margin:7px 16px 0;font-size:13px;line-height:18px;color:var(--head)}
         .tf{margin-top:-20px}
-        .insetGrouped h2,.insetGrouped .f{padding-left:16px;margin-left:16px}
+        .plain .tf{margin-top:7px}
+        .insetGrouped h2,.insetGrouped .f{padding-left:16px;margin-left:20px}
+        .insetGrouped .f{margin-right:20px}
         ul{list-style:none;margin:0;padding:0;background:var(--cell)}
         .grouped ul{border-block:1px solid var(--sep)}
-        .insetGrouped ul{margin:0 16px;border-radius:10px;overflow:hidden}
+        .insetGrouped ul{margin:0 20px;border-radius:10px;overflow:hidden}
         .plain{background:var(--cell)}
         .plain section{margin:0}
         .plain h2{position:sticky;top:0;z-index:1;padding:4px 16px;background:var(--bg);color:var(--fg);font-size:15px;line-height:20px;\
         font-weight:600;text-transform:none}
-        .r{position:relative;display:flex;align-items:center;gap:0 16px;padding:6px 16px;\
-        min-height:max(44px,calc(var(--h,1)*22px + 12px))}
-        .r:not(:last-child)::after{content:"";position:absolute;left:var(--in,16px);right:0;bottom:0;\
-        border-bottom:1px solid var(--sep)}
-        .r.im{--in:60px}
+        .r{position:relative;display:flex;align-items:center;gap:0 16px;padding:11px 16px 11px calc(16px + \
+        var(--ind,0px));min-height:max(44px,calc(var(--h,1)*22px + 22px))}
+        .fh{height:max(44px,calc(var(--h,1)*22px + 22px));padding-block:0;overflow:clip;align-items:safe center}
+        .fh>.g{margin-block:11px}
+        .r:not(:last-child)::after{content:"";position:absolute;left:calc(var(--in,16px) + var(--ind,0px));\
+        right:0;bottom:0;border-bottom:1px solid var(--sep)}
+        .r.im{--in:57px}
+        .r[tabindex]:focus-visible{outline:2px solid var(--tint);outline-offset:-2px}
+        @media print{.r{break-inside:avoid}h2{break-after:avoid}}
         .sel{background:var(--sel)}
         .blu{background:var(--blue);color:#fff;--fg:#fff;--fg2:#fff;--chev:#fff;--tint:#fff}
         .bgi{background-size:100% 100%}
         .c{flex:1;min-width:0;display:flex;flex-direction:column;justify-content:center}
-        .c2,.c3{flex-direction:row;align-items:center;gap:0 8px}
-        .c2 .t{flex:none;max-width:70%}
-        .c2 .d{flex:0 1 auto;margin-left:auto;text-align:right}
+        .c2{display:grid;grid-template-columns:auto auto;justify-content:space-between;align-items:center;gap:0 8px}
+        .c2 .d{text-align:right}
+        .c2 .d:only-child{grid-column:2}
+        .c2 .md.d{justify-content:flex-end}
+        .c3{flex-direction:row;justify-content:flex-start;align-items:center;gap:0 8px}
         .c3 .t{flex:none;width:28%;max-width:7em;text-align:right}
+        .c3 .t:only-child{flex:1;width:auto;max-width:none;text-align:left}
         .c3 .d{flex:1}
-        .l{min-width:0;overflow:hidden;overflow-wrap:anywhere;white-space:pre-line;unicode-bidi:isolate}
-        .n1{white-space:nowrap;text-overflow:ellipsis}
+        .l{min-width:0;overflow:hidden;overflow-wrap:anywhere;white-space:pre-wrap;unicode-bidi:isolate}
+        .n1{white-space:pre;text-overflow:ellipsis}
+        .cp{text-overflow:clip}
         .hd{direction:rtl;text-align:left}
+        .md{display:flex}
+        .md>span{flex:0 1 auto;min-width:0;overflow:hidden;white-space:pre;text-overflow:ellipsis}
+        .md>.m2,.md.rt{direction:rtl;text-overflow:clip}
+        .md.rt>.m2{direction:ltr}
+        .mk .l1::after{content:"\u{2026}"/""}
+        .vh{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:pre}
+        @media (prefers-color-scheme:dark){.dk{color:var(--dk)!important}}
         .nn{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:var(--n)}
         .cl{max-height:calc(var(--n)*1lh)}
         .cw{word-break:break-all}
@@ -56,10 +80,10 @@ enum HTMLStyleSheet {
         .g{flex:1;min-width:0;align-self:stretch;display:grid;\
         grid-template-columns:repeat(var(--c),minmax(0,1fr));grid-template-rows:repeat(var(--h,1),22px)}
         .g>.l{align-self:start}
-        .iv{flex:none;width:28px;height:28px;display:flex;align-items:center;justify-content:center;\
+        .iv{flex:none;width:20px;height:20px;margin:0 1px 0 4px;display:flex;align-items:center;justify-content:center;\
         font-size:22px;line-height:1;overflow:hidden;container-type:size}
-        .iv>span{font-size:min(22px,90cqmin)}
-        .g>.iv{width:auto;height:auto;min-width:0;min-height:0}
+        .iv>span{font-size:min(18px,90cqmin)}
+        .g>.iv{width:auto;height:auto;min-width:0;min-height:0;margin:0}
         .im{background:center/contain no-repeat}
         .x{color:var(--fg2);outline:1px dashed var(--fg2)}
         .av{flex:none;max-width:33%}
@@ -81,7 +105,7 @@ enum HTMLStyleSheet {
         stroke="currentColor" stroke-width="1.5"/><circle cx="10" cy="6.2" r="1.25" fill="currentColor"/>\
         <path d="M10 9v6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></symbol>\
         <symbol id="ck-more" viewBox="0 0 40 20"><use href="#ck-info" width="20" height="20"/>\
-        <path d="M30.5 4.5 36 10l-5.5 5.5" fill="none" stroke="#bcbcc0" stroke-width="2.2" \
+        <path d="M30.5 4.5 36 10l-5.5 5.5" fill="none" style="stroke:var(--chev)" stroke-width="2.2" \
         stroke-linecap="round" stroke-linejoin="round"/></symbol></defs></svg>
 
         """

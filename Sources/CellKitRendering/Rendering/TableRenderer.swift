@@ -266,6 +266,7 @@ public final class TableRenderer {
         laidOut.backgroundColor = nil
         let inner = max(1, width - 2)
         laidOut.separatorInset = min(1, width)  // its text's column, as a drawn row's
+        (laidOut.indentation, laidOut.fixedHeight) = (0, false)
         laidOut.views = [
             PlacedView(
                 role: .textLabel, frame: Rect(x: 1, y: 0, width: inner, height: 1),
