@@ -77,7 +77,7 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: SandboxMode.help)
     var sandbox: SandboxMode = .on
 
-    @Option(help: ThemeMode.help)
+    @Option(help: ThemeMode.browseHelp)
     var theme: ThemeMode = .auto
 
     @Flag(help: "Enter prints the selected row's data as a JSON line on standard output and exits (q exits 1).")
@@ -103,12 +103,13 @@ struct BrowseCommand: ParsableCommand {
         // `--no-cache` rewrites the cache; the worker's discovery leaves it alone (explain's rewrites it).
         if discovery.verbose { DiscoveryFlags.explain(options) } else if !noIsolation { Catalog.rebuildCache(options) }
         // The depth and background of the terminal the view is drawn on, as `render --format ansi`
-        // finds them (asked before the view takes the terminal).
+        // finds them, but never by asking the terminal (keys typed meanwhile would be read as its
+        // answer): --theme, else COLORFGBG, else unknown (explicit colours on every drawn background).
         var colours = RenderSettings(table: self.table, format: .ansi)
         colours.theme = theme
         let table = try BrowseTable(
             path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,
-            sandbox: sandbox == .on, colorDepth: colours.resolvedColorDepth, theme: colours.resolvedTheme)
+            sandbox: sandbox == .on, colorDepth: colours.resolvedColorDepth, theme: colours.theme(asking: false))
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
         var view = BrowseSession(table: table, screen: screen, file: self.table, pick: pick, stats: stats)

@@ -200,6 +200,12 @@ enum ThemeMode: String, ExpressibleByArgument, CaseIterable, Equatable {
         "For ansi: the terminal's background, light, dark or auto (COLORFGBG, else the terminal's answer to "
             + "an OSC 11 query, else unknown: the selection then draws its own text colour too).",
         valueName: "light|dark|auto")
+
+    /// `browse --theme`: auto never asks the terminal, which the view reads keys from.
+    static let browseHelp = ArgumentHelp(
+        "The terminal's background, light, dark or auto (COLORFGBG, else unknown: the cursor row then draws "
+            + "its own text colour too).",
+        valueName: "light|dark|auto")
 }
 
 /// `--format`'s values, read from the command line as the library's names them.

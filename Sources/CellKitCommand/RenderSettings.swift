@@ -201,13 +201,18 @@ struct RenderSettings: Equatable {
 
     /// `--theme light|dark`; for auto, what COLORFGBG says, else what the terminal answers when
     /// asked its background (only when the table goes to it), else nil: unknown.
-    var resolvedTheme: TerminalTheme? {
+    var resolvedTheme: TerminalTheme? { theme(asking: true) }
+
+    /// The theme as `resolvedTheme`; the terminal is asked only if `asking`. `browse` does not ask:
+    /// the answer is read from the terminal the view reads keys from, and keys typed meanwhile
+    /// would be lost.
+    func theme(asking: Bool) -> TerminalTheme? {
         switch theme {
         case .light: return .light
         case .dark: return .dark
         case .auto:
             if let said = TerminalTheme.fromEnvironment(ProcessInfo.processInfo.environment) { return said }
-            guard output == nil, Terminal.isTerminal, let rgb = BackgroundQuery.ask() else { return nil }
+            guard asking, output == nil, Terminal.isTerminal, let rgb = BackgroundQuery.ask() else { return nil }
             return TerminalTheme.ofBackground(Color(red: rgb.red, green: rgb.green, blue: rgb.blue))
         }
     }

@@ -159,7 +159,9 @@ struct BrowsePagerTests {
         try tmux.type("50G")
         let lines = try tmux.wait("50G", marking: true) { BrowseTests.status($0).contains("row 50 of 300") }
         #expect(lines.compactMap(BrowseTests.item).first == 49)
-        #expect(lines.first { $0.hasPrefix(Tmux.background) }.flatMap(BrowseTests.item) == 49, "selected")
+        #expect(
+            lines.first { $0.hasPrefix(Tmux.background) }.flatMap(BrowseTests.item) == 49,
+            "selected: \(lines.joined(separator: "\n"))")
         try tmux.keys("q")
         try tmux.wait("the exit") { $0.contains("EXIT=0") && $0.contains("DONE") }
     }

@@ -36,7 +36,9 @@ final class Tmux {
         folder = try Fixtures.folder("tmux")
         self.tmux = tmux
         try run([
-            "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(lines)", "-e", "TERM=screen",
+            // `swift test` sets NO_COLOR for its tests; the view's colours are what these tests read.
+            "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(lines)", "-e", "TERM=screen", "-e",
+            "NO_COLOR=",
             "sh", "-c", command,
         ])
     }

@@ -55,7 +55,7 @@ struct DocumentTests {
     func errors() {
         #expect(
             failure("sections:\n  - cell: Default\n    rows: 2\n    colour: red\n")
-                == "table.yaml:4:5: unknown key 'colour' in a section. Keys: header, footer, cell, style, selectable, rowHeight, rows, rowsFrom"
+                == "table.yaml:4:5: unknown key 'colour' in a section. Keys: header, footer, cell, style, selectable, rowHeight, direction, rows, rowsFrom"
         )
         #expect(
             failure("stlye: plain\nsections: []\n").hasPrefix(

@@ -302,6 +302,12 @@ public struct TextFormat: RowFormat {
             foreground = Contrast.readable(text, on: theme.canvas)
         }
         codes += depth.parameters(foreground: foreground, background: background)
+        // No colour (NO_COLOR): the selection is still seen, in reverse video.
+        if depth == .none, let b = style.background,
+            b == CellLayout.Palette.selectedGray || b == CellLayout.Palette.tint
+        {
+            codes += ";7"
+        }
         return "\u{1B}[" + codes + "m"
     }
 
