@@ -5,13 +5,25 @@
 #     swift build && Examples/run-examples.sh
 #
 # Prints every check; exits non-zero if any fails.
+#
+# CELLKIT_DEPENDENTS_SCRATCH, when set, is one scratch path both example packages build in
+# (`swift build --scratch-path`), instead of each package's own .build: .ci/run shares it with
+# the snippets' package (Scripts/check-snippets.py), so that CellKit, their dependency, is
+# compiled once for the three.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."  # the repository root, wherever this is run from
 
 CELLKIT=.build/debug/cellkit
-PLUGIN_DIR=Examples/SwiftPlugin/.build/debug
-EMBED=Examples/Embedding/.build/debug/embed
+scratch=()
+if [[ -n ${CELLKIT_DEPENDENTS_SCRATCH:-} ]]; then
+    scratch=(--scratch-path "$CELLKIT_DEPENDENTS_SCRATCH")
+    PLUGIN_DIR=$CELLKIT_DEPENDENTS_SCRATCH/debug
+    EMBED=$CELLKIT_DEPENDENTS_SCRATCH/debug/embed
+else
+    PLUGIN_DIR=Examples/SwiftPlugin/.build/debug
+    EMBED=Examples/Embedding/.build/debug/embed
+fi
 SEED=Manifests/Tables/seed-004-foobar.yaml
 failures=0
 work=$(mktemp -d)
@@ -31,14 +43,14 @@ if [[ ! -x $CELLKIT ]]; then
 fi
 
 echo "== Building Examples/SwiftPlugin"
-swift build --package-path Examples/SwiftPlugin
+swift build --package-path Examples/SwiftPlugin "${scratch[@]}"
 echo "== Building Examples/Embedding"
-swift build --package-path Examples/Embedding
+swift build --package-path Examples/Embedding "${scratch[@]}"
 
 echo "== cellkit list --plugin-path $PLUGIN_DIR"
 "$CELLKIT" list --plugin-path "$PLUGIN_DIR" > "$work/list.txt"
 for id in Greeting Badge; do
-    if grep -qE "^  $id  GreetingCells 1\.0\.0  /.*/$PLUGIN_DIR/libGreetingCells\.so$" "$work/list.txt"; then
+    if grep -qE "^  $id  GreetingCells 1\.0\.0  (/.*)?/${PLUGIN_DIR#/}/libGreetingCells\.so$" "$work/list.txt"; then
         pass "cellkit list shows $id from libGreetingCells.so"
     else
         fail "cellkit list does not show $id from libGreetingCells.so"

@@ -13,6 +13,10 @@ any other a library target. The package is built with `swift build`; an error or
 in a snippet fails the check. A `#sourceLocation` line makes the compiler name the
 Markdown file and line, not the generated file.
 
+CELLKIT_DEPENDENTS_SCRATCH, when set, is the package's scratch path (`swift build
+--scratch-path`): .ci/run shares one with the example packages (Examples/run-examples.sh),
+so that CellKit is compiled once as their dependency.
+
 A block that is not a Swift source file is skipped when the line right before its fence is
 
     <!-- snippet: manifest -->
@@ -116,8 +120,11 @@ def main():
         f.write(manifest)
 
     print(f"snippets: building {len(targets)} snippets in {os.path.relpath(PACKAGE, ROOT)}")
+    command = ["swift", "build", "--package-path", PACKAGE]
+    if os.environ.get("CELLKIT_DEPENDENTS_SCRATCH"):
+        command += ["--scratch-path", os.environ["CELLKIT_DEPENDENTS_SCRATCH"]]
     build = subprocess.run(
-        ["swift", "build", "--package-path", PACKAGE], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
     documents_named = tuple(documents())
     problems = [

@@ -105,7 +105,8 @@ struct RightToLeftTests {
 
     @Test("HTML: the page's lang from the document and dir for a right-to-left table; dir on each mirrored row")
     func html() throws {
-        let folder = try Render.write(["t.yaml": "lang: he\n" + Self.document.replacingOccurrences(of: "auto", with: "rtl")])
+        let rtl = "lang: he\n" + Self.document.replacingOccurrences(of: "auto", with: "rtl")
+        let folder = try Render.write(["t.yaml": rtl])
         try Fixtures.compileC(Self.plugin, name: "indented", in: folder)
         let registry = Fixtures.registry([folder, Fixtures.buildDirectory])
         let page = try Render.table(folder + "/t.yaml", .html, width: 40, registry: registry).output
