@@ -41,6 +41,23 @@ struct ProcessModelTests {
     /// Processes whose command line holds `marker` (the test's own folder): those the run left.
     static func processes(marked marker: String) -> [pid_t] { Fixtures.processes(marked: marker) }
 
+    /// Waits (up to `seconds`, a deadline for a hung test) until a process marked `marker` has run
+    /// `ticks` clock ticks on the CPU (/proc/PID/stat's utime): a hook that loops is looping.
+    static func waitUntilSpinning(_ marker: String, ticks: Int = 10, within seconds: Double = 20) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            for pid in processes(marked: marker) {
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                    let end = stat.lastIndex(of: ")")
+                else { continue }
+                // After "pid (comm)": state is field 3, utime field 14.
+                let fields = stat[stat.index(after: end)...].split(separator: " ")
+                if fields.count > 11, let utime = Int(fields[11]), utime >= ticks { return }
+            }
+            usleep(20_000)
+        }
+    }
+
     /// Waits up to `seconds` for no process marked `marker` to be left; kills what is, and returns it.
     static func leftOver(_ marker: String, within seconds: Double) -> [pid_t] {
         let deadline = Date().addingTimeInterval(seconds)
@@ -119,7 +136,7 @@ struct ProcessModelTests {
         // Its worker: a second process marked with the folder, seen within 20 s.
         let deadline = Date().addingTimeInterval(20)
         while Self.processes(marked: folder).count < 2, Date() < deadline { usleep(20_000) }
-        usleep(200_000)  // the hook is looping
+        Self.waitUntilSpinning(folder)  // the hook is looping
         let ours = Self.processes(marked: folder)
         #expect(ours.count >= 2, "cellkit and its worker: \(ours)")
         // prlimit and setpriv exec: the spawned process is cellkit itself.

@@ -146,7 +146,6 @@ struct SandboxTests {
         // cellkit, its worker (three processes with the sandbox's two) and the plugin's helper and daemon
         let deadline = Date().addingTimeInterval(20)
         while ProcessModelTests.processes(marked: folder).count < 5, Date() < deadline { usleep(20_000) }
-        usleep(200_000)
         let before = ProcessModelTests.processes(marked: folder)
         #expect(before.count >= 5, "cellkit, its worker and the plugin's helpers: \(before)")
         // The supervisor alone: `prlimit` execs setpriv, which execs cellkit, so `pid` is cellkit.
