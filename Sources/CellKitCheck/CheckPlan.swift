@@ -217,6 +217,18 @@ package struct CheckMessage: Codable, Sendable {
     package var difference: ReuseDifference?
     /// A height hook's answer outside the rows' range.
     package var badHeight: BadHeight?
+    /// A subview outside the content view of a reused cell shown at another width.
+    package var outside: Outside?
+
+    /// A subview a reused cell shows outside its content view after a change of width.
+    package struct Outside: Codable, Sendable {
+        /// The subview's tag, its frame ("x 54, width 4") and the content view's width.
+        package var tag: Int, frame: String, contentWidth: Int
+        /// The row widths the cell was laid out at, then shown at.
+        package var from: Int, to: Int
+        /// The sample shown.
+        package var sample: Int
+    }
     /// The last unit ran.
     package var done: Bool?
     /// Why the type or the table cannot be checked (the worker then exits with status 2).

@@ -232,6 +232,16 @@ package struct CheckSupervisor {
                     find(CheckFinding(kind: "limit", hook: nil, row: nil, message: warning), key: "warning \(warning)")
                 }
             }
+            if let o = message.outside {
+                let hook = HookKind.layoutSubviews.prefix + identifier
+                let row = row(o.sample) ?? "a row"
+                find(
+                    CheckFinding(
+                        kind: "layout", hook: nil, row: row,
+                        message:
+                            "a reused cell laid out \(o.from) columns wide and shown \(o.to) wide keeps subview tag \(o.tag) at \(o.frame), outside its content view (\(o.contentWidth) columns) at \(row); give it an autoresizing mask (CK_VIEW_AUTORESIZING_MASK) or place it in \(hook)"
+                    ), key: "outside \(o.tag)")
+            }
             if let bad = message.badHeight {
                 let hook = HookKind.heightForCell.prefix + identifier
                 find(

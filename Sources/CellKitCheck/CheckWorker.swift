@@ -180,7 +180,8 @@ package struct CheckWorker {
         let context: CellContext
         let layout: CellLayout
         let samples: [CheckSample]
-        var freshProperties: [Int: [(String, String)]] = [:]
+        /// A fresh cell's properties, by sample and row width.
+        var freshProperties: [[Int]: [(String, String)]] = [:]
         var reported: Set<String> = []
         var warningsSent = 0
 
@@ -242,6 +243,7 @@ package struct CheckWorker {
         /// Sample `row` through the routine on the cell sample `from` used, compared with `row` on a new cell.
         mutating func reuse(_ unit: Int, from: Int, row: Int) {
             let queue = CellQueue(registry: registry, poolLimit: 1, context: context)
+            queue.rowWidth = worker.contentWidth
             let first = dequeue(queue, from, unit: unit, hook: CheckWire.dequeue)
             _ = height(queue, first, unit: unit, sample: from)
             _ = layout.layout(first, width: worker.contentWidth, height: nil)
@@ -250,24 +252,52 @@ package struct CheckWorker {
             }
             queue.recycle(first)
             worker.checkOutput()
+            // Every other reuse is shown at another width, as a resized browse shows it: the cell must
+            // follow (autoresizing masks, layoutSubviewsFor) and keep its subviews in its content view.
+            let width = Self.widths[unit % Self.widths.count]
+            (queue.rowWidth, context.contentWidth) = (width, width)
+            defer { context.contentWidth = worker.contentWidth }
             let reused = dequeue(queue, row, unit: unit, hook: HookKind.customizeCell.prefix)
+            if width != worker.contentWidth { checkInside(reused, from: worker.contentWidth, to: width, sample: row) }
             let reusedHeight = height(queue, reused, unit: unit, sample: row)
             guard queue.statistics(for: type).reused == 1 else { return }  // not reused: nothing to compare
             let properties = CellSnapshot.properties(of: reused, height: reusedHeight)
             let fresh: [(String, String)]
-            if let known = freshProperties[row] {
+            if let known = freshProperties[[row, width]] {
                 fresh = known
             } else {
                 let other = CellQueue(registry: registry, poolLimit: 1, context: context)
+                other.rowWidth = width
                 let cell = dequeue(other, row, unit: unit, hook: CheckWire.dequeue)
                 fresh = CellSnapshot.properties(of: cell, height: height(other, cell, unit: unit, sample: row))
-                freshProperties[row] = fresh
+                freshProperties[[row, width]] = fresh
             }
+            // Shown at another width, frames are judged by `checkInside` (a resized frame may differ from a
+            // new cell's by a column of rounding and still be right).
+            let resized = width != worker.contentWidth
             for (property, reusedValue, freshValue) in CellSnapshot.differences(properties, fresh)
-            where reported.insert(property).inserted {
+            where !(resized && property.hasSuffix(".frame")) && reported.insert(property).inserted {
                 var message = CheckMessage()
                 message.difference = ReuseDifference(
                     property: property, reused: reusedValue, fresh: freshValue, from: from, row: row)
+                worker.send(message)
+            }
+        }
+
+        /// The row widths reuses are shown at in turn: the worker's, narrower, wider.
+        static let widths = [58, 40, 90]
+
+        /// Sends an `outside` message for each visible subview of `cell`, shown `to` columns wide after
+        /// it was laid out `from` wide, that lies outside its content view.
+        private func checkInside(_ cell: Cell, from: Int, to: Int, sample: Int) {
+            let content = cell.subviewWidth(inRowWidth: to)
+            for view in cell.subviews where !view.isHidden && view.frame.width > 0 {
+                let f = view.frame
+                guard f.x < 0 || f.x + f.width > content else { continue }
+                var message = CheckMessage()
+                message.outside = .init(
+                    tag: view.tag, frame: "x \(f.x), width \(f.width)", contentWidth: content, from: from, to: to,
+                    sample: sample)
                 worker.send(message)
             }
         }

@@ -200,6 +200,12 @@ public struct View {
         get { Int(int(CK_VIEW_NUMBER_OF_LINES)) }
         nonmutating set { setInt(CK_VIEW_NUMBER_OF_LINES, newValue) }
     }
+    /// How the view follows the content view's width when its cell is shown at another width
+    /// (`CK_VIEW_AUTORESIZING_MASK`, ABI 1.3); none by default.
+    public var autoresizingMask: AutoresizingMask {
+        get { AutoresizingMask(rawValue: Int32(truncatingIfNeeded: int(CK_VIEW_AUTORESIZING_MASK))) }
+        nonmutating set { setInt(CK_VIEW_AUTORESIZING_MASK, newValue.rawValue) }
+    }
     /// Whether the view is left out of drawing (`CK_VIEW_HIDDEN`).
     public var isHidden: Bool {
         get { int(CK_VIEW_HIDDEN) != 0 }
@@ -316,4 +322,21 @@ func hostHas<T>(_ host: UnsafePointer<ck_host>, _ entry: KeyPath<ck_host, T>) ->
 /// An opaque colour from 8-bit components, as CK_RGB does.
 public func rgb(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> ck_color {
     ck_color(red) << 24 | ck_color(green) << 16 | ck_color(blue) << 8 | 0xFF
+}
+
+/// How a subview follows the content view's width (`ck_autoresizing`, UIKit's values): the change
+/// in width goes to the flexible parts in proportion to their sizes.
+public struct AutoresizingMask: OptionSet, Sendable {
+    /// The bits, as `ck_autoresizing` has them.
+    public let rawValue: Int32
+    /// The mask with `rawValue`'s bits.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// The space left of the view grows and shrinks: a count against the right edge.
+    public static let flexibleLeftMargin = AutoresizingMask(
+        rawValue: Int32(CK_AUTORESIZE_FLEXIBLE_LEFT_MARGIN.rawValue))
+    /// The view's width grows and shrinks: a title across the row.
+    public static let flexibleWidth = AutoresizingMask(rawValue: Int32(CK_AUTORESIZE_FLEXIBLE_WIDTH.rawValue))
+    /// The space right of the view grows and shrinks.
+    public static let flexibleRightMargin = AutoresizingMask(
+        rawValue: Int32(CK_AUTORESIZE_FLEXIBLE_RIGHT_MARGIN.rawValue))
 }

@@ -51,6 +51,7 @@ struct NamingRuleTests {
         #expect(
             HookKind.allCases.map { $0.symbol(for: id) } == [
                 "initCellForFoobar", "customizeCellForFoobar", "heightForCellForFoobar", "prepareCellForReuseForFoobar",
+                "layoutSubviewsForFoobar",
             ])
     }
 

@@ -23,6 +23,7 @@ public func initCellForDrawnCell(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexP
         top.textColor = rgb(64, 0, 0)  // the seed's dark red, 0.25/0/0
         top.highlightedTextColor = rgb(255, 255, 230)
         top.fontWeight = CK_WEIGHT_BOLD
+        top.autoresizingMask = .flexibleWidth  // follows the row's width when the cell is reused at another
     }
     if let bottom = cell.addSubview(
         CK_VIEW_LABEL, frame: ck_rect(x: left, y: 1, width: labelWidth, height: 1), tag: Tag.bottom)
@@ -30,6 +31,7 @@ public func initCellForDrawnCell(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexP
         bottom.textColor = rgb(64, 0, 0)
         bottom.highlightedTextColor = rgb(255, 255, 230)
         bottom.fontSize = 12
+        bottom.autoresizingMask = .flexibleWidth
     }
     if let indicator = cell.setAccessoryView(CK_VIEW_IMAGE, frame: ck_rect(x: 0, y: 0, width: 1, height: 1)) {
         indicator.imageName = "indicator"

@@ -36,7 +36,12 @@
  *            (1..CK_MAX_ROW_HEIGHT; <= 0 for the cell's CK_CELL_ROW_HEIGHT,
  *            else the table's default);
  *     void   prepareCellForReuseFor<Id>(ck_cell *cell, ck_index_path indexPath);
- *            runs when a used cell goes back to the reuse pool.
+ *            runs when a used cell goes back to the reuse pool;
+ *     void   layoutSubviewsFor<Id>(ck_cell *cell, ck_index_path indexPath);
+ *            (1.3) runs when a reused cell is shown at another width than it
+ *            was laid out at, after customize and after its subviews'
+ *            autoresizing masks moved them: place subviews against the
+ *            content view's new frame here (UIKit's layoutSubviews).
  *
  * <Id> is an ASCII letter followed by ASCII letters, digits or underscores,
  * at most 64 characters. The host refuses any other identifier before it
@@ -70,11 +75,12 @@
 extern "C" {
 #endif
 
-/* ABI 1.2 (1.1 added view_apply_style; 1.2 init_error, data_type, data_text,
- * view_apply_optional_style and CK_ACCESSORY_DETAIL_DISCLOSURE_BUTTON). A new host function or property raises the minor; the major changes
+/* ABI 1.3 (1.1 added view_apply_style; 1.2 init_error, data_type, data_text,
+ * view_apply_optional_style and CK_ACCESSORY_DETAIL_DISCLOSURE_BUTTON; 1.3
+ * CK_VIEW_AUTORESIZING_MASK and the layoutSubviewsFor<Id> hook). A new host function or property raises the minor; the major changes
  * only if an existing entry ever had to change, which it must not. */
 #define CK_ABI_MAJOR 1
-#define CK_ABI_MINOR 2
+#define CK_ABI_MINOR 3
 
 /* CK_EXPORT: a hook or descriptor the host finds by name in the ELF symbol table. Under C++ it
  * also gives C linkage (no name mangling) and external linkage (a namespace-scope const is
@@ -278,8 +284,20 @@ typedef enum ck_view_property {
     CK_VIEW_ALIGNMENT = 9,            /* int, label: ck_text_alignment */
     CK_VIEW_LINE_BREAK_MODE = 10,     /* int, label: ck_line_break_mode */
     CK_VIEW_NUMBER_OF_LINES = 11,     /* int, label: 0 = as many as fit */
-    CK_VIEW_IMAGE_NAME = 12           /* string, image: a name from the asset catalog */
+    CK_VIEW_IMAGE_NAME = 12,          /* string, image: a name from the asset catalog */
+    CK_VIEW_AUTORESIZING_MASK = 13    /* int, 1.3: ck_autoresizing flags, 0 (none) by default */
 } ck_view_property;
+
+/** 1.3: how a subview follows the content view's width when a reused cell is shown at another
+ * width than it was laid out at (UIKit's autoresizing mask, its values). The change in width
+ * goes to the flexible parts in proportion to their sizes: a right-aligned badge is
+ * FLEXIBLE_LEFT_MARGIN, a label that spans the row FLEXIBLE_WIDTH. None: the frame stays. */
+typedef enum ck_autoresizing {
+    CK_AUTORESIZE_NONE = 0,
+    CK_AUTORESIZE_FLEXIBLE_LEFT_MARGIN = 1,
+    CK_AUTORESIZE_FLEXIBLE_WIDTH = 2,
+    CK_AUTORESIZE_FLEXIBLE_RIGHT_MARGIN = 4
+} ck_autoresizing;
 
 /* ---- Handles ------------------------------------------------------------ */
 

@@ -102,6 +102,7 @@ public final class TableRenderer {
         let table = source.tableInfo
         let cellWidth = format.contentWidth(tableWidth: width, style: table.style)
         queue.context.contentWidth = cellWidth
+        queue.rowWidth = cellWidth
         try format.begin(table, width: width, to: out)
         var before = 0  // rows in earlier sections
         // The row being drawn: one for all rows, so its list of views is allocated

@@ -17,6 +17,8 @@ public final class Cell {
     public let reuseIdentifier: CellIdentifier
     /// The pool this cell returns to (its type, style and selectability), or -1 for
     /// none: what recycling indexes by.
+    /// The row width the cell was last laid out at (`CellQueue.rowWidth`); -1 before its first row.
+    @usableFromInline @exclusivity(unchecked) var laidOutWidth = -1
     @usableFromInline let slot: Int
     /// The queue that made the cell (`CellQueue.id`), or 0 for a cell made by hand:
     /// a cell goes back only to the queue that made it.

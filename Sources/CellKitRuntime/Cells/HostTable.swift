@@ -413,6 +413,15 @@ extension View {
         case CK_VIEW_HIGHLIGHTED_TEXT_COLOR: try label(); highlightedTextColor = Color(c: v)
         case CK_VIEW_ALIGNMENT: try label(); alignment = try enumValue(v, "alignment")
         case CK_VIEW_LINE_BREAK_MODE: try label(); lineBreakMode = try enumValue(v, "line break mode")
+        case CK_VIEW_AUTORESIZING_MASK:
+            guard (0...7).contains(v) else {
+                throw CellError(
+                    status: CK_ERR_INVALID_ARGUMENT,
+                    message:
+                        "autoresizing mask \(v) has bits ck_autoresizing does not "
+                        + "(0 to 7: left margin 1, width 2, right margin 4)")
+            }
+            autoresizingMask = AutoresizingMask(rawValue: Int32(v))
         case CK_VIEW_NUMBER_OF_LINES:
             try label()
             numberOfLines = owner.clamped(
@@ -434,6 +443,7 @@ extension View {
         case CK_VIEW_ALIGNMENT: Int64(alignment.rawValue)
         case CK_VIEW_LINE_BREAK_MODE: Int64(lineBreakMode.rawValue)
         case CK_VIEW_NUMBER_OF_LINES: Int64(numberOfLines)
+        case CK_VIEW_AUTORESIZING_MASK: Int64(autoresizingMask.rawValue)
         default: throw propertyError(p.rawValue, "an int")
         }
     }

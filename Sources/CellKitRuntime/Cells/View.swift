@@ -130,6 +130,12 @@ public final class View {
     }
     @usableFromInline @exclusivity(unchecked) var _numberOfLines: Int = 1
 
+    // MARK: Layout
+
+    /// How the view follows the content view's width when a reused cell is shown at another width
+    /// (`CK_VIEW_AUTORESIZING_MASK`, UIKit's values): none by default.
+    public var autoresizingMask: AutoresizingMask = []
+
     // MARK: Image properties
 
     /// A name from the asset catalog.
@@ -186,5 +192,43 @@ public final class View {
         if self === cell.imageView { return "the image view" }
         if self === cell.contentView { return "the content view" }
         return "the accessory view"
+    }
+}
+
+/// How a subview follows the content view's width (`ck_autoresizing`, UIKit's autoresizing mask).
+public struct AutoresizingMask: OptionSet, Sendable, Hashable {
+    /// The mask's bits, as C has them.
+    public let rawValue: Int32
+    /// The mask with `rawValue`'s bits.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// The space left of the view grows and shrinks (a right-aligned badge).
+    public static let flexibleLeftMargin = AutoresizingMask(rawValue: 1)
+    /// The view's width grows and shrinks (a label across the row).
+    public static let flexibleWidth = AutoresizingMask(rawValue: 2)
+    /// The space right of the view grows and shrinks.
+    public static let flexibleRightMargin = AutoresizingMask(rawValue: 4)
+
+    /// `frame` moved for a content view whose width went from `old` to `new`: the change goes to
+    /// the flexible parts (left margin, width, right margin) in proportion to their sizes, or in
+    /// equal shares when they are all 0, as UIKit resizes; the width never below 0.
+    public func resize(_ frame: Rect, from old: Int, to new: Int) -> Rect {
+        let delta = new - old
+        guard delta != 0, !isEmpty else { return frame }
+        let parts = [
+            (contains(.flexibleLeftMargin), max(0, frame.x)), (contains(.flexibleWidth), max(0, frame.width)),
+            (contains(.flexibleRightMargin), max(0, old - frame.x - frame.width)),
+        ]
+        let flexible = parts.filter(\.0)
+        let total = flexible.reduce(0) { $0 + $1.1 }
+        var shares = parts.map { part -> Int in
+            guard part.0 else { return 0 }
+            return total > 0 ? delta * part.1 / total : delta / flexible.count
+        }
+        // What integer division left goes to the first flexible part, so the shares add up to delta.
+        if let first = shares.indices.first(where: { parts[$0].0 }) { shares[first] += delta - shares.reduce(0, +) }
+        var moved = frame
+        moved.x += shares[0]
+        moved.width = max(0, frame.width + shares[1])
+        return moved
     }
 }

@@ -66,6 +66,9 @@ public final class CellQueue {
     // routine's own work. Only this queue's thread touches it.
     @usableFromInline @exclusivity(unchecked) var pools: UnsafeMutablePointer<Pool>
     @usableFromInline @exclusivity(unchecked) var capacity = 0
+    /// The row width cells are shown at now (the renderer's); a reused cell laid out at another
+    /// is laid out again (`relayout`). 0 until a renderer sets it.
+    @usableFromInline @exclusivity(unchecked) package var rowWidth = 0
 
     /// A queue with empty pools that resolves slots through `registry`. Each pool keeps at
     /// most `poolLimit` cells (a negative limit counts as 0: no cell is ever reused); its
@@ -124,6 +127,7 @@ public final class CellQueue {
         pool.pointee.statistics.reused &+= 1
         cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
         customize(cell, at: indexPath, pool)
+        if cell.laidOutWidth != rowWidth { relayout(cell, pool) }
         return cell
     }
 
@@ -149,7 +153,27 @@ public final class CellQueue {
             cell.leaveHook()
         }
         customize(cell, at: indexPath, pool)
+        cell.laidOutWidth = rowWidth  // made at this width: nothing to lay out again
         return cell
+    }
+
+    /// A reused cell shown at another row width than it was laid out at: each subview with an
+    /// autoresizing mask follows the content view's change in width, then the type's
+    /// `layoutSubviewsFor<Id>` hook runs (UIKit's layoutSubviews), so that no cell is handed out
+    /// with frames made for another width.
+    @usableFromInline @inline(never)
+    func relayout(_ cell: Cell, _ pool: UnsafeMutablePointer<Pool>) {
+        let old = cell.laidOutWidth
+        cell.laidOutWidth = rowWidth
+        guard old >= 0 else { return }
+        let from = cell.subviewWidth(inRowWidth: old), to = cell.subviewWidth(inRowWidth: rowWidth)
+        for view in cell.subviews where !view.autoresizingMask.isEmpty {
+            view.frame = view.autoresizingMask.resize(view.frame, from: from, to: to)
+        }
+        guard let hook = pool.pointee.type?.layoutSubviews else { return }
+        cell.enterHook(.layoutSubviews)
+        _ = hook(cell)
+        cell.leaveHook()
     }
 
     /// Runs the pool's customize hook on `cell`: a typed C pointer inline, anything else out of line.

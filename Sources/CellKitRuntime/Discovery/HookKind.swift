@@ -22,6 +22,9 @@ public enum HookKind: Int32, CaseIterable, Sendable, Codable {
     case heightForCell = 2
     /// `prepareCellForReuseFor<Id>`: runs when a used cell goes back to the reuse pool.
     case prepareCellForReuse = 3
+    /// `layoutSubviewsFor<Id>` (ABI 1.3): runs when a reused cell is shown at another width than
+    /// it was laid out at, after customize and the subviews' autoresizing.
+    case layoutSubviews = 4
 
     /// When a hook runs, in the order the routine runs a type's hooks for one row on a new
     /// cell. `cellkit check` runs them in this order on a new cell for each sample: those
@@ -31,6 +34,8 @@ public enum HookKind: Int32, CaseIterable, Sendable, Codable {
         case cellMade
         /// Every time a cell (new or reused) is handed out for a row.
         case rowShown
+        /// After the row is shown, when the cell's width is not the one it was laid out at.
+        case widthChanged
         /// After the row is shown, when the table asks how tall it is.
         case rowMeasured
         /// When a used cell goes back to its type's reuse pool.
@@ -78,6 +83,10 @@ public enum HookKind: Int32, CaseIterable, Sendable, Codable {
             Row(
                 prefix: "prepareCellForReuseFor", result: .void, moment: .cellRecycled, registersType: false,
                 summary: "runs when a used cell goes back to the reuse pool")
+        case .layoutSubviews:
+            Row(
+                prefix: "layoutSubviewsFor", result: .void, moment: .widthChanged, registersType: false,
+                summary: "runs when a reused cell is shown at another width than it was laid out at")
         }
     }
 

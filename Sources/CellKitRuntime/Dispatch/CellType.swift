@@ -55,6 +55,7 @@ public final class CellType: Sendable {
     let customizeCell: Hook?
     let heightForCell: Hook?
     let prepareForReuse: Hook?
+    let layoutSubviews: Hook?
     /// Whether the type has a customize hook: without one every row shows only what init set.
     package var customizes: Bool { customizeCell != nil }
 
@@ -74,6 +75,7 @@ public final class CellType: Sendable {
         customizeCell = try resolve(.customizeCell)
         heightForCell = try resolve(.heightForCell)
         prepareForReuse = try resolve(.prepareCellForReuse)
+        layoutSubviews = try resolve(.layoutSubviews)
     }
 
     /// A built-in type: `style` set when a cell is made, `customize` run every time.
@@ -88,6 +90,7 @@ public final class CellType: Sendable {
         customizeCell = .builtin(customize)
         heightForCell = nil
         prepareForReuse = nil
+        layoutSubviews = nil
     }
 
     /// This type as a plain value for a table's per-row loop (see `ReuseSlot`).
@@ -125,6 +128,7 @@ public final class CellType: Sendable {
         case .customizeCell: customizeCell
         case .heightForCell: heightForCell
         case .prepareCellForReuse: prepareForReuse
+        case .layoutSubviews: layoutSubviews
         }
     }
 

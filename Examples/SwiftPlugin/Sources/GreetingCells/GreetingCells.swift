@@ -45,11 +45,16 @@ public func initCellForBadge(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath:
     }
     let width = Int32(cell.contentView.frame.width)  // the columns subviews show in
     let countWidth: Int32 = 6, countX = width - countWidth - 1  // a gap before the star
-    cell.addSubview(CK_VIEW_LABEL, frame: ck_rect(x: 1, y: 0, width: max(1, countX - 2), height: 1), tag: Tag.title)
+    // Autoresizing masks: a reused cell shown at another width (a resized terminal) keeps the count
+    // against the right edge and the title and note across the row (ABI 1.3).
+    let title = cell.addSubview(
+        CK_VIEW_LABEL, frame: ck_rect(x: 1, y: 0, width: max(1, countX - 2), height: 1), tag: Tag.title)
+    title?.autoresizingMask = .flexibleWidth
     if let count = cell.addSubview(
         CK_VIEW_LABEL, frame: ck_rect(x: countX, y: 0, width: countWidth, height: 1), tag: Tag.count)
     {
         count.alignment = CK_ALIGN_RIGHT
+        count.autoresizingMask = .flexibleLeftMargin
         count.fontWeight = CK_WEIGHT_BOLD
         count.textColor = rgb(200, 30, 30)
     }
@@ -57,6 +62,7 @@ public func initCellForBadge(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPath:
         CK_VIEW_LABEL, frame: ck_rect(x: 3, y: 1, width: max(1, width - 4), height: 1), tag: Tag.note)
     {
         note.fontSize = 12
+        note.autoresizingMask = .flexibleWidth
         note.textColor = rgb(120, 120, 120)
     }
 }
