@@ -258,7 +258,14 @@ package struct CheckWorker {
             (queue.rowWidth, context.contentWidth) = (width, width)
             defer { context.contentWidth = worker.contentWidth }
             let reused = dequeue(queue, row, unit: unit, hook: HookKind.customizeCell.prefix)
-            if width != worker.contentWidth { checkInside(reused, from: worker.contentWidth, to: width, sample: row) }
+            if width != worker.contentWidth {
+                // Judged against a new cell at the same width: a layout that does not fit the width at
+                // all (a stylesheet's fixed frames) is no fault of reuse.
+                let other = CellQueue(registry: registry, poolLimit: 1, context: context)
+                other.rowWidth = width
+                let fresh = dequeue(other, row, unit: unit, hook: CheckWire.dequeue)
+                checkInside(reused, besides: fresh, from: worker.contentWidth, to: width, sample: row)
+            }
             let reusedHeight = height(queue, reused, unit: unit, sample: row)
             guard queue.statistics(for: type).reused == 1 else { return }  // not reused: nothing to compare
             let properties = CellSnapshot.properties(of: reused, height: reusedHeight)
@@ -288,12 +295,17 @@ package struct CheckWorker {
         static let widths = [58, 40, 90]
 
         /// Sends an `outside` message for each visible subview of `cell`, shown `to` columns wide after
-        /// it was laid out `from` wide, that lies outside its content view.
-        private func checkInside(_ cell: Cell, from: Int, to: Int, sample: Int) {
+        /// it was laid out `from` wide, that lies outside its content view where the same subview of
+        /// `fresh`, a new cell made at `to`, does not.
+        private func checkInside(_ cell: Cell, besides fresh: Cell, from: Int, to: Int, sample: Int) {
             let content = cell.subviewWidth(inRowWidth: to)
-            for view in cell.subviews where !view.isHidden && view.frame.width > 0 {
+            func outside(_ view: View) -> Bool {
+                !view.isHidden && view.frame.width > 0
+                    && (view.frame.x < 0 || view.frame.x + view.frame.width > content)
+            }
+            let freshOutside = Set(fresh.subviews.filter(outside).map(\.tag))
+            for view in cell.subviews where outside(view) && !freshOutside.contains(view.tag) {
                 let f = view.frame
-                guard f.x < 0 || f.x + f.width > content else { continue }
                 var message = CheckMessage()
                 message.outside = .init(
                     tag: view.tag, frame: "x \(f.x), width \(f.width)", contentWidth: content, from: from, to: to,

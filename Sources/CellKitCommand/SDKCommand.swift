@@ -30,7 +30,7 @@ struct SDKInstallCommand: ParsableCommand {
 
               export PKG_CONFIG_PATH=PREFIX/lib/pkgconfig   # unless PREFIX is /usr or /usr/local
               cc -shared -fPIC $(pkg-config --cflags cellkit) plugin.c -o libplugin.so
-              cp libplugin.so "$(pkg-config --variable=pluginsdir cellkit)"
+              install -D -m 644 libplugin.so "$(pkg-config --variable=pluginsdir cellkit)/libplugin.so"
             """)
 
     /// The prefix as given (`~` is expanded and a relative path made absolute by `SDKInstaller`).

@@ -233,9 +233,11 @@ public struct CellLayout: Sendable {
         guard view.kind == .label, view.numberOfLines == 0, f.width > 0, let text = view.textBytes,
             text.byteCount > 0
         else { return f.height }
+        // Grown no further than the row may be (cut there quietly: long data is no plugin's fault).
+        let room = max(f.height, PluginLimits.maxRowHeight - max(0, f.y))
         let lines = Self.lines(
-            text, width: f.width, maxLines: PluginLimits.maxRowHeight, mode: view.lineBreakMode,
-            record: memo.record, reusing: memo.spareLines())
+            text, width: f.width, maxLines: room, mode: view.lineBreakMode, record: memo.record,
+            reusing: memo.spareLines())
         return max(f.height, lines.count)
     }
 
@@ -496,8 +498,10 @@ public struct CellLayout: Sendable {
             let catalog =
                 assets.source.map { "the asset catalog \($0)" }
                 ?? "the asset catalog (the table names none: add 'assets:')"
+            // A name is data: a long one is cut in the message (the first 60 characters say which).
+            let shown = name.count > 60 ? String(name.prefix(60)) + "…" : name
             context?.warn(
-                "image '\(TextSanitizer.visible(name))' is not in \(catalog); drawn as \(AssetCatalog.placeholder.glyph)"
+                "image '\(TextSanitizer.visible(shown))' is not in \(catalog); drawn as \(AssetCatalog.placeholder.glyph)"
             )
         }
         return PlacedView(
