@@ -54,19 +54,6 @@ struct ResizeTests {
         }
         """
 
-    /// Captures each laid-out row.
-    private struct Capture: RowFormat {
-        var rows: [RowLayout] = []
-        func contentWidth(tableWidth: Int, style: TableStyle) -> Int { tableWidth }
-        mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {}
-        mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {}
-        mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
-            rows.append(row)
-        }
-        mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {}
-        mutating func end(_ table: TableInfo, to out: OutputBuffer) throws {}
-    }
-
     /// Renders the table at each of `widths` in turn with one renderer (its cells reused, as
     /// `cellkit browse` redraws after a resize); the rows of each render.
     static func rows(at widths: [Int], name: String = #function) throws -> [[RowLayout]] {
@@ -81,7 +68,7 @@ struct ResizeTests {
         let source = try DocumentTable(document, registry: registry)
         return try widths.map { width in
             renderer.width = width
-            var capture = Capture()
+            var capture = CapturedRows()
             try renderer.render(source, delegate: source, format: &capture, to: OutputBuffer(StringSink()))
             return capture.rows
         }

@@ -9,21 +9,6 @@ import Testing
 
 @Suite("Layout follows UIKit's table cells")
 struct UIKitLayoutTests {
-    /// Captures each laid-out row (views copied), as a format would receive it.
-    private struct Capture: RowFormat {
-        var rows: [RowLayout] = []
-        func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
-            TextFormat().contentWidth(tableWidth: tableWidth, style: style)
-        }
-        mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {}
-        mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {}
-        mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
-            rows.append(row)
-        }
-        mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {}
-        mutating func end(_ table: TableInfo, to out: OutputBuffer) throws {}
-    }
-
     /// The rows of `yaml` (a table document) laid out `width` columns wide, with `plugin` (C source,
     /// if any) beside it; the context's warnings too.
     private func laidOut(
@@ -41,7 +26,7 @@ struct UIKitLayoutTests {
         let queue = CellQueue(registry: registry)
         let renderer = TableRenderer(queue: queue, layout: CellLayout(assets: document.assets), width: width)
         renderer.selected = selected
-        var capture = Capture()
+        var capture = CapturedRows()
         try renderer.render(
             DocumentTable(document, registry: registry), delegate: nil, format: &capture, to: OutputBuffer(StringSink())
         )

@@ -48,3 +48,22 @@ public enum Render {
         return folder
     }
 }
+
+/// A format that keeps each laid-out row (views copied), as a format receives it, and writes
+/// nothing: what layout tests read. Rows get the whole table width, as `plain` gives them.
+public struct CapturedRows: RowFormat {
+    /// The rows received, in order.
+    public var rows: [RowLayout] = []
+    /// None yet.
+    public init() {}
+    public func contentWidth(tableWidth: Int, style: TableStyle) -> Int {
+        TextFormat().contentWidth(tableWidth: tableWidth, style: style)
+    }
+    public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {}
+    public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {}
+    public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
+        rows.append(row)
+    }
+    public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {}
+    public mutating func end(_ table: TableInfo, to out: OutputBuffer) throws {}
+}

@@ -428,31 +428,11 @@ public struct HTMLFormat: RowFormat {
         return Self.legible(c, on: behind)
     }
 
-    /// `c` mixed with white in twentieths until it has a contrast ratio of 4.5 or more against
-    /// `background` (WCAG 2's); nil when `c` has it already.
+    /// `c` moved towards white (the more readable on a dark background) until it has a contrast
+    /// ratio of 4.5 or more against `background` (`Contrast.readable`); nil when `c` has it already.
     static func legible(_ c: Color, on background: Color) -> Color? {
-        func luminance(_ c: Color) -> Double {
-            0.2126 * linear[Int(c.red)] + 0.7152 * linear[Int(c.green)] + 0.0722 * linear[Int(c.blue)]
-        }
-        let behind = luminance(background)
-        func contrast(_ c: Color) -> Double {
-            let l = luminance(c)
-            return (max(l, behind) + 0.05) / (min(l, behind) + 0.05)
-        }
-        guard contrast(c) < 4.5 else { return nil }
-        func mix(_ v: UInt8, _ k: Int) -> UInt8 { UInt8(Int(v) + (255 - Int(v)) * k / 20) }
-        for k in 1...20 {
-            let lighter = Color(red: mix(c.red, k), green: mix(c.green, k), blue: mix(c.blue, k), alpha: c.alpha)
-            if contrast(lighter) >= 4.5 { return lighter }
-        }
-        return Color(red: 255, green: 255, blue: 255, alpha: c.alpha)
-    }
-
-    /// sRGB components made linear, for `legible`'s luminance: looked up, as a row's colours are
-    /// checked on every row.
-    private static let linear: [Double] = (0...255).map { v in
-        let x = Double(v) / 255
-        return x <= 0.03928 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4)
+        let moved = Contrast.readable(c, on: background)
+        return moved == c ? nil : moved
     }
 
     /// An image: its file (a CSS class holding the data URI) or its emoji, named for screen readers.

@@ -51,11 +51,13 @@ package enum Contrast {
 
     /// The relative luminance of `color` (0 black, 1 white).
     package static func luminance(_ color: Color) -> Double {
-        func linear(_ v: UInt8) -> Double {
-            let c = Double(v) / 255
-            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-        }
-        return 0.2126 * linear(color.red) + 0.7152 * linear(color.green) + 0.0722 * linear(color.blue)
+        0.2126 * linear[Int(color.red)] + 0.7152 * linear[Int(color.green)] + 0.0722 * linear[Int(color.blue)]
+    }
+
+    /// sRGB components made linear: looked up, as a row's colours are checked on every row (HTML).
+    private static let linear: [Double] = (0...255).map { v in
+        let c = Double(v) / 255
+        return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
     }
 
     /// The contrast ratio of two colours, 1 to 21.
@@ -70,18 +72,19 @@ package enum Contrast {
         return ratio(black, background) >= ratio(white, background) ? black : white
     }
 
-    /// `text`, moved towards black or white (the more readable on `background`) in steps of 1/16
+    /// `text`, moved towards black or white (the more readable on `background`) in steps of 1/20
     /// until its contrast with `background` is at least `minimum`; `text` itself when it is already.
+    /// The alpha is kept.
     package static func readable(_ text: Color, on background: Color, minimum: Double = minimum) -> Color {
         guard ratio(text, background) < minimum else { return text }
         let end = plainText(on: background)
-        for step in 1...16 {
-            let t = Double(step) / 16
-            func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) * (1 - t) + Double(b) * t).rounded()) }
+        for step in 1...20 {
+            func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Int(a) * (20 - step) + Int(b) * step + 10) / 20) }
             let moved = Color(
-                red: mix(text.red, end.red), green: mix(text.green, end.green), blue: mix(text.blue, end.blue))
+                red: mix(text.red, end.red), green: mix(text.green, end.green), blue: mix(text.blue, end.blue),
+                alpha: text.alpha)
             if ratio(moved, background) >= minimum { return moved }
         }
-        return end
+        return Color(red: end.red, green: end.green, blue: end.blue, alpha: text.alpha)
     }
 }
