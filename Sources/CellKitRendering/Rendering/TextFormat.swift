@@ -316,6 +316,8 @@ public struct TextFormat: RowFormat {
         let key = Sequences.Key(style: style, depth: colorDepth, theme: theme)
         if let made = sequences.made[key] { return made }
         let made = Array(Self.sgr(style, depth: colorDepth, theme: theme).utf8)
+        // Bounded: rows whose data gives each its own colour must not grow it without end.
+        if sequences.made.count >= 1024 { sequences.made.removeAll(keepingCapacity: true) }
         sequences.made[key] = made
         return made
     }
