@@ -150,6 +150,9 @@
   }));
   const imageBoxes = [...document.querySelectorAll("main li > .iv")].map((el) =>
     Object.assign(box(el), { ip: el.closest("li").dataset.ip }));
+  // Standard accessories (an inline SVG, or an accessory view): where they sit in their rows.
+  const accessoryBoxes = [...document.querySelectorAll("main li > .a")].map((el) =>
+    Object.assign(box(el), { ip: el.closest("li").dataset.ip, className: el.getAttribute("class") || "" }));
   const lists = [...document.querySelectorAll("main ul")].map(box);
   const footer = document.querySelector(".tf");
   const more = document.querySelector("#ck-more path");
@@ -172,7 +175,7 @@
     background: body.backgroundColor, color: body.color,
     cell: rows.length ? style(rows[0].parentElement).backgroundColor : "",
     texts: labels.map((el) => el.textContent),
-    rowBoxes, labelBoxes, imageBoxes, lists,
+    rowBoxes, labelBoxes, imageBoxes, accessoryBoxes, lists,
     tableFooter: footer ? box(footer) : null,
     moreChevron: more ? style(more).stroke : "",
     focusRing,

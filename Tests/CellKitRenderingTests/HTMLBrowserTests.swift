@@ -163,6 +163,8 @@ struct HTMLBrowserTests {
         let rowBoxes: [Box]
         let labelBoxes: [Box]
         let imageBoxes: [Box]
+        /// The standard accessories' boxes (absent from reports of an older measuring script).
+        var accessoryBoxes: [Box]? = nil
         let lists: [Box]
         let tableFooter: Box?
         let moreChevron: String

@@ -206,3 +206,33 @@ extension HTMLBrowserTests.Report {
         return try #require(found, "no label in row \(ip)")
     }
 }
+
+extension HTMLBrowserTests {
+    @Test(
+        "at 390 px right to left: the accessory on the left, value1's detail left of its text, the text at the right inset",
+        .enabled(if: available, "chromium is not installed (apt-get install chromium); CI installs it"))
+    func rightToLeft() throws {
+        let yaml = """
+            title: ימין לשמאל
+            direction: rtl
+            lang: he
+            style: insetGrouped
+            sections:
+              - cell: Value1
+                rows:
+                  - {text: "\u{05E9}\u{05DC}\u{05D5}\u{05DD}", detail: "\u{05E4}\u{05E8}\u{05D8}", accessory: disclosureIndicator}
+            """
+        let folder = try Render.write(["rtl.yaml": yaml], name: "geometryrtl")
+        let (html, _) = try Render.table(folder + "/rtl.yaml", .html)
+        let reports = try Self.measure([Job(page: try Self.page(html, "geometry-rtl"), width: 390)])
+        let report = try #require(reports.first)
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        let row = try report.row("0.0"), text = try report.label("0.0", "t"), detail = try report.label("0.0", "d")
+        let accessory = try #require(
+            report.accessoryBoxes?.first { $0.ip == "0.0" },
+            "the accessory's box")
+        #expect(accessory.right <= detail.left, "the accessory \(accessory.right) left of the detail \(detail.left)")
+        #expect(detail.right <= text.left, "the detail \(detail.right) left of the text \(text.left)")
+        #expect(abs(row.right - text.right - 16) <= 1, "the text \(row.right - text.right) px from the right edge")
+    }
+}
