@@ -79,4 +79,31 @@ struct SelfSizingTests {
         let automatic = try Render.write(["t.yaml": "rowHeight: automatic\nsections: [{rows: 1, cell: Default}]\n"])
         #expect(try TableDocument(contentsOf: automatic + "/t.yaml").rowHeight == TableDocument.automaticRowHeight)
     }
+
+    @Test("at widths 30 to 100 a wrapping subview shows its whole text in text, ANSI and JSON")
+    func everyWidth() throws {
+        let folder = try Render.write([
+            "t.yaml": "sections:\n  - cell: Note\n    rows: [{note: '\(Self.long)'}]\n"
+        ])
+        try Fixtures.compileC(Self.plugin, name: "selfsizing", in: folder)
+        let registry = Fixtures.registry([folder, Fixtures.buildDirectory])
+        let words = Self.long.split(separator: " ").map(String.init)
+        for width in stride(from: 30, through: 100, by: 10) {
+            let json = try Render.table(folder + "/t.yaml", .json, width: width, registry: registry).output
+            let document = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+            let row = ((document["sections"] as! [[String: Any]])[0]["rows"] as! [[String: Any]])[0]
+            let note = (row["views"] as! [[String: Any]]).first { $0["tag"] as? Int == 7 }
+            let lines = (note?["lines"] as? [String]) ?? []
+            #expect(
+                lines.joined(separator: " ").split(separator: " ").map(String.init) == words,
+                "json at \(width): \(lines)")
+            for format in [Render.Format.text, .ansi] {
+                let drawn = try Render.table(folder + "/t.yaml", format, width: width, registry: registry).output
+                let plain = drawn.replacing(/\x1B\[[0-9;]*m/, with: "")
+                let shown = plain.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "│" || $0 == "─" })
+                    .map(String.init).filter { words.contains($0) }
+                #expect(Set(shown) == Set(words), "\(format) at \(width): \(plain)")
+            }
+        }
+    }
 }
