@@ -14,6 +14,9 @@ package enum BackgroundQuery {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        // Only in the terminal's foreground: a background job changing its modes would be stopped
+        // (SIGTTOU), and the answer would go to the foreground process.
+        guard tcgetpgrp(fd) == getpgrp() else { return nil }
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { return nil }
         var raw = saved
