@@ -181,6 +181,11 @@ public struct CellLayout: Sendable {
 
     /// Standard colours of UIKit's table cells.
     enum Palette {
+        /// UIKit's dark counterparts (the terminal's dark theme, HTML's dark mode): the grey
+        /// selection, the tint, the grouped background.
+        static let darkSelectedGray = Color(red: 0x3A, green: 0x3A, blue: 0x3C)
+        static let darkTint = Color(red: 0x0A, green: 0x84, blue: 0xFF)
+        static let darkBackground = Color(red: 0x1C, green: 0x1C, blue: 0x1E)
         static let secondaryText = Color(red: 0x8E, green: 0x8E, blue: 0x93)
         static let tint = Color(red: 0x00, green: 0x7A, blue: 0xFF)
         static let selectedGray = Color(red: 0xD1, green: 0xD1, blue: 0xD6)

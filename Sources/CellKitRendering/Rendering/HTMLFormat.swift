@@ -424,7 +424,7 @@ public struct HTMLFormat: RowFormat {
         }
         let gray = row.isSelected && row.backgroundColor == CellLayout.Palette.selectedGray
         if row.backgroundColor != nil, !gray { return nil }
-        let behind = gray ? Color(red: 0x3A, green: 0x3A, blue: 0x3C) : Color(red: 0x1C, green: 0x1C, blue: 0x1E)
+        let behind = gray ? CellLayout.Palette.darkSelectedGray : CellLayout.Palette.darkBackground
         return Self.legible(c, on: behind)
     }
 

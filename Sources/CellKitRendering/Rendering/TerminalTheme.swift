@@ -36,9 +36,9 @@ public enum TerminalTheme: String, Sendable, Codable, CaseIterable {
     func background(_ color: Color) -> Color {
         guard self == .dark else { return color }
         switch color {
-        case CellLayout.Palette.selectedGray: return Color(red: 0x3A, green: 0x3A, blue: 0x3C)
-        case CellLayout.Palette.tint: return Color(red: 0x0A, green: 0x84, blue: 0xFF)
-        case TextFormat.plainHeaderBackground: return Color(red: 0x1C, green: 0x1C, blue: 0x1E)
+        case CellLayout.Palette.selectedGray: return CellLayout.Palette.darkSelectedGray
+        case CellLayout.Palette.tint: return CellLayout.Palette.darkTint
+        case TextFormat.plainHeaderBackground: return CellLayout.Palette.darkBackground
         default: return color
         }
     }
