@@ -113,7 +113,8 @@ let package = Package(
             linkerSettings: [
                 .unsafeFlags(
                     [
-                        "-static-stdlib", "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker",
+                        "-static-stdlib", "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z",
+                        "-Xlinker",
                         "pack-relative-relocs",
                     ], .when(platforms: [.linux], configuration: .release))
             ]),
@@ -126,7 +127,8 @@ let package = Package(
             dependencies: ["CellKitModel", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision"],
             path: "Fuzz/Sources"),
         // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
-        .target(name: "CellKitTestSupport", dependencies: ["CellKit"], path: "Tests/CellKitTestSupport"),
+        .target(
+            name: "CellKitTestSupport", dependencies: ["CellKit", "CellKitRendering"], path: "Tests/CellKitTestSupport"),
         .testTarget(
             name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel", "CellKitTestSupport"],
             exclude: ["WidthData"]),

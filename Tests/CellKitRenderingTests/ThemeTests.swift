@@ -9,6 +9,11 @@ import CellKitTerminal
 import CellKitTestSupport
 import Testing
 
+import struct Foundation.Data
+import class Foundation.FileManager
+import class Foundation.JSONSerialization
+import class Foundation.NSString
+
 @testable import CellKitRendering
 
 @Suite("Terminal themes and contrast")
@@ -91,6 +96,77 @@ struct ThemeTests {
         #expect(backed > 20, "the tables draw selected rows with a background")
     }
 
+    /// The UIKit layout cases: the four styles with every accessory, a detail, an image and an
+    /// indentation, in each selection style and table style, with headers and footers.
+    static let uikitCases: String = {
+        let accessories = ["none", "disclosureIndicator", "checkmark", "detailButton", "detailDisclosureButton"]
+        var rows: [String] = []
+        for style in ["Default", "Subtitle", "Value1", "Value2"] {
+            for (k, accessory) in accessories.enumerated() {
+                let selection = ["default", "gray", "blue", "none", "default"][k]
+                rows.append(
+                    "      - {cell: \(style), text: \(style) \(accessory), detail: Detail 42, image: star,"
+                        + " accessory: \(accessory), selectionStyle: \(selection), indentationLevel: \(k % 3)}")
+            }
+        }
+        return ["plain", "grouped", "insetGrouped"].map { tableStyle in
+            "  - header: \(tableStyle) header\n    footer: A footer, 12 rows\n    rows:\n"
+                + rows.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }()
+
+    /// Each bundled table and the UIKit cases (path, then the rows of each section).
+    static func everyTable() throws -> [(path: String, sections: [Int])] {
+        let bundled = try FileManager.default.contentsOfDirectory(atPath: Render.root + "/Manifests/Tables")
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { Render.manifest($0) }
+        let folder = try Render.write(["uikit.yaml": "assets: Assets/assets.yaml\nsections:\n" + uikitCases])
+        try FileManager.default.copyItem(atPath: Render.root + "/Manifests/Tables/Assets", toPath: folder + "/Assets")
+        return try (bundled + [folder + "/uikit.yaml"]).map { path in
+            let json = try Render.table(path, .json).output
+            let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            let sections = try #require(object?["sections"] as? [[String: Any]], "\(path)")
+            return (path, sections.map { ($0["rows"] as? [Any])?.count ?? 0 })
+        }
+    }
+
+    @Test(
+        "every character of every table, selected or not, light or dark: text ≥ 4.5:1, glyphs ≥ 3:1, no bare fill",
+        arguments: [ColorDepth.truecolor, .ansi256, .ansi16])
+    func everyGlyph(_ depth: ColorDepth) throws {
+        var (checked, filled, faults) = (0, 0, Set<String>())
+        for (path, sections) in try Self.everyTable() {
+            // The whole table with no row selected, then each row alone (a window of one), selected.
+            let selections =
+                [(IndexPath(section: 99, row: 0), RowWindow())]
+                + sections.indices.flatMap { s in
+                    let before = sections[..<s].reduce(0, +)
+                    return (0..<sections[s]).map {
+                        (IndexPath(section: s, row: $0), RowWindow(first: before + $0, last: before + $0))
+                    }
+                }
+            for theme in TerminalTheme.allCases {
+                for (selected, window) in selections {
+                    var render = DocumentRender(documentPath: path, format: .ansi)
+                    (render.colorDepth, render.theme, render.selected, render.rows) = (depth, theme, selected, window)
+                    render.registry = Render.registry
+                    let sink = StringSink()
+                    _ = try render.runInProcess(to: sink)
+                    for ink in TerminalInk.read(sink.text, theme: theme) {
+                        checked += 1
+                        filled += ink.filled ? 1 : 0
+                        if ink.fault != nil, faults.count < 20 {  // one line per table, theme and colours
+                            let colours = ink.description.drop { $0 != "#" }
+                            faults.insert(
+                                "\((path as NSString).lastPathComponent) \(theme) '\(ink.character)' \(colours)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(faults.isEmpty, "\(faults.sorted().joined(separator: "\n"))")
+        #expect(checked > 50_000 && filled > 5_000, "the tables were drawn, selected rows filled: \(checked), \(filled)")
+    }
+
     @Test("the grey selection follows the theme: light grey with dark text, dark grey with light text")
     func selectionFollowsTheme() throws {
         let at = IndexPath(section: 0, row: 1)
@@ -102,10 +178,10 @@ struct ThemeTests {
         #expect(!dark.contains { $0.background == lightGrey })
     }
 
-    @Test("16 colours: a foreground on the terminal's background is never black, white or bright white")
+    @Test("16 colours, theme unknown: a foreground on the terminal's background is never black, white or bright white")
     func visibleOnBothThemes() throws {
         for table in Self.tables {
-            for theme in [TerminalTheme.light, .dark, nil] {
+            for theme in [TerminalTheme?.none] {
                 let text = try Self.ansi(table, .ansi16, theme, selected: IndexPath(section: 9, row: 9))
                 for colors in Self.sequences(text) where colors.background == nil {
                     #expect(

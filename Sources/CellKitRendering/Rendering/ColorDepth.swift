@@ -85,10 +85,11 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
 
     /// The SGR parameters for text `foreground` on `background` (either nil: the terminal's own),
     /// after each is brought down to this depth: a pair whose palette colours fall below
-    /// `Contrast.minimum` gets black or white text instead, and in 16 colours a text colour on the
-    /// terminal's own background is never black, white or bright white, which vanish on a dark or a
-    /// light theme (a light grey chevron becomes bright black).
-    func parameters(foreground: Color?, background: Color?) -> String {
+    /// `Contrast.minimum` gets black or white text instead. A text colour on the terminal's own
+    /// background becomes the nearest palette colour readable on `canvas` (that background, when the
+    /// theme is known); with no `canvas`, in 16 colours it is never black, white or bright white,
+    /// which vanish on a dark or a light theme (a light grey chevron becomes bright black).
+    func parameters(foreground: Color?, background: Color?, canvas: Color? = nil) -> String {
         switch self {
         case .truecolor, .none:
             return (foreground.map { parameters($0, background: false) } ?? "")
@@ -98,11 +99,19 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
             var f = foreground.map(Self.nearest256)
             if let fi = f, let bi = b, Contrast.ratio(Self.rgb256(fi), Self.rgb256(bi)) < Contrast.minimum {
                 f = Contrast.plainText(on: Self.rgb256(bi)).red == 0 ? 16 : 231
+            } else if let fi = f, let foreground, b == nil, let canvas,
+                Contrast.ratio(Self.rgb256(fi), canvas) < Contrast.minimum
+            {
+                f = Self.nearest(foreground, in: 16...255, readableOn: canvas, palette: Self.rgb256)
             }
             return (f.map { ";38;5;\($0)" } ?? "") + (b.map { ";48;5;\($0)" } ?? "")
         case .ansi16:
             let b = background.map(Self.nearest16)
-            var f = foreground.map { b == nil ? Self.nearest16($0, avoiding: [0, 7, 15]) : Self.nearest16($0) }
+            var f = foreground.map { color in
+                guard b == nil else { return Self.nearest16(color) }
+                guard let canvas else { return Self.nearest16(color, avoiding: [0, 7, 15]) }
+                return Self.nearest(color, in: 0...15, readableOn: canvas, palette: Self.rgb16)
+            }
             if let fi = f, let bi = b, Contrast.ratio(Self.rgb16(fi), Self.rgb16(bi)) < Contrast.minimum {
                 f = Contrast.plainText(on: Self.rgb16(bi)).red == 0 ? 0 : 15
             }
@@ -111,8 +120,23 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// The index in `indexes` of the palette colour nearest to `color` whose contrast with `canvas`
+    /// is at least `Contrast.minimum` (black or white always is, against one of them).
+    static func nearest(
+        _ color: Color, in indexes: ClosedRange<Int>, readableOn canvas: Color, palette: (Int) -> Color
+    ) -> Int {
+        var best = indexes.lowerBound, bestDistance = Int.max
+        for k in indexes {
+            let c = palette(k)
+            guard Contrast.ratio(c, canvas) >= Contrast.minimum else { continue }
+            let d = distance(color, Int(c.red), Int(c.green), Int(c.blue))
+            if d < bestDistance { (best, bestDistance) = (k, d) }
+        }
+        return best
+    }
+
     /// The RGB of xterm's colour `index` (16–255: the cube and the grey ramp; 0–15: its defaults).
-    static func rgb256(_ index: Int) -> Color {
+    package static func rgb256(_ index: Int) -> Color {
         if index < 16 { return rgb16(index) }
         if index >= 232 {
             let level = UInt8(8 + 10 * (index - 232))
@@ -124,7 +148,7 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
     }
 
     /// The RGB of ANSI colour `index` (0–15) as xterm draws it by default.
-    static func rgb16(_ index: Int) -> Color {
+    package static func rgb16(_ index: Int) -> Color {
         let c = ansi16Palette[index]
         return Color(red: c.0, green: c.1, blue: c.2)
     }

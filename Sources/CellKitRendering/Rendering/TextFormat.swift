@@ -301,7 +301,7 @@ public struct TextFormat: RowFormat {
         } else if let theme, let text = foreground {
             foreground = Contrast.readable(text, on: theme.canvas)
         }
-        codes += depth.parameters(foreground: foreground, background: background)
+        codes += depth.parameters(foreground: foreground, background: background, canvas: theme?.canvas)
         // No colour (NO_COLOR): the selection is still seen, in reverse video.
         if depth == .none, let b = style.background,
             b == CellLayout.Palette.selectedGray || b == CellLayout.Palette.tint
