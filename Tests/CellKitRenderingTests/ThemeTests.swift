@@ -164,7 +164,7 @@ struct ThemeTests {
             }
         }
         #expect(faults.isEmpty, "\(faults.sorted().joined(separator: "\n"))")
-        #expect(checked > 50_000 && filled > 5_000, "the tables were drawn, selected rows filled: \(checked), \(filled)")
+        #expect(checked > 50_000 && filled > 5_000, "tables drawn, selected rows filled: \(checked), \(filled)")
     }
 
     @Test("the grey selection follows the theme: light grey with dark text, dark grey with light text")
