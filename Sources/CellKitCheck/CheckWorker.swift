@@ -206,15 +206,16 @@ package struct CheckWorker {
             for kind in HookKind.inRoutineOrder where kind.row.moment < .cellRecycled && probe.has(kind) {
                 let answer = call(kind, on: cell, unit: unit, sample: i, times: &times)
                 if kind.returnsValue {
-                    if answer != 0, !(answer >= 1 && answer <= Double(PluginLimits.maxRowHeight)) {
+                    let automatic = answer == Cell.automaticDimension && cell.knowsAutomaticDimension
+                    if answer != 0, !automatic, !(answer >= 1 && answer <= Double(PluginLimits.maxRowHeight)) {
                         var message = CheckMessage()
                         message.badHeight = .init(sample: i, answer: "\(answer)")
                         worker.send(message)
                     }
-                    height = answer >= 1 ? answer : nil
+                    height = answer >= 1 || automatic ? answer : nil
                 }
             }
-            let lines = (height ?? cell.rowHeight).map(TableRenderer.rowLines)
+            let lines = (height ?? cell.rowHeight).flatMap(TableRenderer.fixedLines)
             _ = layout.layout(cell, width: worker.contentWidth, height: lines)
             for kind in HookKind.inRoutineOrder where kind.row.moment >= .cellRecycled && probe.has(kind) {
                 _ = call(kind, on: cell, unit: unit, sample: i, times: &times)

@@ -116,6 +116,9 @@ public struct TableDocument: Sendable {
     public struct Row: Sendable {
         /// The identifier the row names with `cell:`; nil = the section's `cell`.
         public var cell: String?
+        /// The row's own `rowHeight:` (lines, 1 to 100, or `automaticRowHeight`), over its
+        /// section's and the table's; nil = theirs. Not part of `data`.
+        public var rowHeight: Double?
         /// The row's other keys as an object; a bare text is `{text: ...}`.
         public var data: RowValue
         /// Where the row is written in the document.
@@ -302,16 +305,20 @@ public struct TableDocument: Sendable {
     /// or a bare text that becomes `{text: ...}` for the built-in styles.
     private func row(_ node: Node, _ reader: NodeReader) throws(DocumentError) -> Row {
         if node.scalar != nil {
-            return Row(cell: nil, data: .object(["text": try reader.value(node)]), mark: mark(node))
+            return Row(cell: nil, rowHeight: nil, data: .object(["text": try reader.value(node)]), mark: mark(node))
         }
         guard let mapping = node.mapping else { throw reader.expected("a row (a mapping or a text)", node) }
         var cell: String?
+        var rowHeight: Double?
         var data: [String: RowValue] = [:]
         for (key, value) in mapping {
-            let name = key.scalar?.string ?? ""
-            if name == "cell" { cell = try reader.string(value) } else { data[name] = try reader.value(value) }
+            switch key.scalar?.string ?? "" {
+            case "cell": cell = try reader.string(value)
+            case "rowHeight": rowHeight = try reader.rowHeight(value)
+            case let name: data[name] = try reader.value(value)
+            }
         }
-        return Row(cell: cell, data: .object(data), mark: mark(node))
+        return Row(cell: cell, rowHeight: rowHeight, data: .object(data), mark: mark(node))
     }
 }
 

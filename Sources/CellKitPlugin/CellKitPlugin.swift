@@ -70,7 +70,11 @@ public struct Cell {
         get { Int(int(CK_CELL_INDENTATION_WIDTH)) }
         nonmutating set { setInt(CK_CELL_INDENTATION_WIDTH, newValue) }
     }
-    /// The row's height in lines (`CK_CELL_ROW_HEIGHT`); 0 = the table's default.
+    /// A `rowHeight` (or a height hook's answer) for a row as tall as its content, as UIKit's
+    /// `automaticDimension` (`CK_AUTOMATIC_DIMENSION`, ABI 1.3): labels of 0 lines grow to their text.
+    public static let automaticDimension: Double = CK_AUTOMATIC_DIMENSION
+    /// The row's height in lines (`CK_CELL_ROW_HEIGHT`); 0 = the table's default;
+    /// `automaticDimension`: as tall as the content.
     public var rowHeight: Double {
         get { var v = 0.0; _ = host.cell_get_double(raw, CK_CELL_ROW_HEIGHT, &v); return v }
         nonmutating set { _ = host.cell_set_double(raw, CK_CELL_ROW_HEIGHT, newValue) }

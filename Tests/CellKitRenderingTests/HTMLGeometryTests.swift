@@ -236,3 +236,36 @@ extension HTMLBrowserTests {
         #expect(abs(row.right - text.right - 16) <= 1, "the text \(row.right - text.right) px from the right edge")
     }
 }
+
+extension HTMLBrowserTests {
+    @Test(
+        "self-sizing in the browser: at widths 30 to 100 the wrapping subview shows its whole text, inside its row",
+        .enabled(if: available, "chromium is not installed (apt-get install chromium); CI installs it"))
+    func selfSizing() throws {
+        let folder = try Render.write([
+            "t.yaml": "sections:\n  - cell: Note\n    rows: [{text: Title, note: '\(SelfSizingTests.long)'}]\n"
+        ])
+        try Fixtures.compileC(SelfSizingTests.plugin, name: "selfsizing", in: folder)
+        let registry = Fixtures.registry([folder, Fixtures.buildDirectory])
+        let widths = Array(stride(from: 30, through: 100, by: 10))
+        let jobs = try widths.map { width in
+            let (html, _) = try Render.table(folder + "/t.yaml", .html, width: width, registry: registry)
+            // The page as wide as the table's columns at the page's 9 px a column, and at a phone's 390 px.
+            return [
+                Job(page: try Self.page(html, "selfsizing-\(width)"), width: max(390, width * 9)),
+                Job(page: try Self.page(html, "selfsizing-\(width)"), width: 390),
+            ]
+        }.flatMap { $0 }
+        let reports = try Self.measure(jobs)
+        try #require(reports.count == jobs.count)
+        for (report, job) in zip(reports, jobs) {
+            let note = try #require(report.labelBoxes.first { $0.full == SelfSizingTests.long }, "\(job.page)")
+            let row = try report.row("0.0")
+            // Compared without spaces: the measuring script reads lines' text, and a wrap eats its space.
+            let (shown, full) = (note.shown.filter { !$0.isWhitespace }, note.full.filter { !$0.isWhitespace })
+            #expect(shown == full && note.mark.isEmpty, "\(job.page) at \(job.width) px: \(note)")
+            #expect(!report.truncated.contains(SelfSizingTests.long), "\(job.page) at \(job.width) px")
+            #expect(note.bottom <= row.bottom + 0.5, "\(job.page) at \(job.width) px: \(note) below \(row)")
+        }
+    }
+}

@@ -34,7 +34,9 @@ struct SelfSizingTests {
         """
 
     /// Rendered as JSON: each row's height and its note's (tag 7) frame height and lines.
-    static func rows(_ yaml: String, name: String = #function) throws -> [(height: Int, note: Int, lines: Int)] {
+    static func rows(_ yaml: String, plugin: String = plugin, name: String = #function) throws
+        -> [(height: Int, note: Int, lines: Int)]
+    {
         let folder = try Render.write(["table.yaml": yaml], name: name)
         try Fixtures.compileC(plugin, name: "selfsizing", in: folder)
         let registry = Fixtures.registry([folder, Fixtures.buildDirectory])
@@ -105,5 +107,90 @@ struct SelfSizingTests {
                 #expect(Set(shown) == Set(words), "\(format) at \(width): \(plain)")
             }
         }
+    }
+
+    /// Cells that ask for their own height: a height hook answering `CK_AUTOMATIC_DIMENSION`
+    /// (HookAuto), the row height set to it (PropertyAuto); both with Note's views.
+    static let automaticPlugin =
+        plugin.replacingOccurrences(of: "CK_PLUGIN(\"SelfSizing\"", with: "CK_PLUGIN(\"Automatic\"")
+            + """
+            CK_EXPORT void initCellForHookAuto(ck_cell *cell, ck_index_path ip) { initCellForNote(cell, ip); }
+            CK_SIGNATURE(customizeCellForHookAuto, "void (cell, data)");
+            CK_EXPORT void customizeCellForHookAuto(ck_cell *cell, const ck_data *data) { customizeCellForNote(cell, data); }
+            CK_EXPORT double heightForCellForHookAuto(ck_cell *cell, ck_index_path ip) {
+                (void)cell; (void)ip;
+                return CK_AUTOMATIC_DIMENSION;
+            }
+            CK_EXPORT void initCellForPropertyAuto(ck_cell *cell, ck_index_path ip) {
+                initCellForNote(cell, ip);
+                cell->host->cell_set_double(cell, CK_CELL_ROW_HEIGHT, CK_AUTOMATIC_DIMENSION);
+            }
+            CK_SIGNATURE(customizeCellForPropertyAuto, "void (cell, data)");
+            CK_EXPORT void customizeCellForPropertyAuto(ck_cell *cell, const ck_data *data) {
+                customizeCellForNote(cell, data);
+            }
+            """
+
+    @Test("CK_AUTOMATIC_DIMENSION from a height hook or as the row height wins over the table's fixed height")
+    func automaticDimension() throws {
+        let rows = try Self.rows(
+            "rowHeight: 2\nsections:\n  - cell: HookAuto\n    rows: [{text: A, note: '\(Self.long)'}]\n"
+                + "  - cell: PropertyAuto\n    rows: [{text: B, note: '\(Self.long)'}]\n"
+                + "  - cell: Note\n    rows: [{text: C, note: '\(Self.long)'}]\n",
+            plugin: Self.automaticPlugin)
+        #expect(rows.map(\.height) == [5, 5, 2], "\(rows)")
+        #expect(rows.map(\.note) == [4, 4, 1], "\(rows)")
+    }
+
+    @Test("a plugin built against the 1.2 header keeps -1's old meaning: ignored, with a warning")
+    func olderHeaderKeepsMeaning() throws {
+        // The descriptor CK_PLUGIN writes, with minor 2.
+        let older = Self.automaticPlugin.replacingOccurrences(
+            of: "CK_PLUGIN(\"Automatic\", \"1.0.0\", \"self-sizing rows\");",
+            with: "CK_EXPORT const ck_plugin_descriptor cellkit_plugin = "
+                + "{{'C','K','P','L','U','G','I','N'}, 1, 2, \"Older\", \"1.0.0\", \"a 1.2 plugin\"};")
+        #expect(older != Self.automaticPlugin)
+        let folder = try Render.write([
+            "t.yaml": "rowHeight: 2\nsections:\n  - cell: HookAuto\n    rows: [{text: A, note: '\(Self.long)'}]\n"
+                + "  - cell: PropertyAuto\n    rows: [{text: B, note: '\(Self.long)'}]\n"
+        ])
+        try Fixtures.compileC(older, name: "older", in: folder)
+        let registry = Fixtures.registry([folder, Fixtures.buildDirectory])
+        let (output, warnings) = try Render.table(folder + "/t.yaml", .json, width: 40, registry: registry)
+        let heights = try Self.heights(output)
+        #expect(heights == [2, 2], "the table's height: \(heights)")
+        #expect(
+            warnings.contains { $0.contains("heightForCellForHookAuto returned a row height of -1.0") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("set a row height of -1.0") }, "\(warnings)")
+    }
+
+    @Test("a row's own rowHeight wins over its section's and the table's, and is not row data")
+    func rowLevel() throws {
+        let rows = try Self.rows(
+            "rowHeight: 2\nsections:\n  - cell: Note\n    rows:\n"
+                + "      - {text: A, note: '\(Self.long)', rowHeight: automatic}\n"
+                + "      - {text: B, note: '\(Self.long)'}\n"
+                + "  - cell: Note\n    rowHeight: automatic\n    rows:\n"
+                + "      - {text: C, note: '\(Self.long)', rowHeight: 3}\n"
+                + "      - {text: D, note: '\(Self.long)'}\n")
+        #expect(rows.map(\.height) == [5, 2, 3, 5], "\(rows)")
+        let folder = try Render.write(["t.yaml": "sections:\n  - cell: Default\n    rows: [{text: A, rowHeight: 0}]\n"])
+        #expect {
+            _ = try TableDocument(contentsOf: folder + "/t.yaml")
+        } throws: { "\($0)".contains("t.yaml:3") }
+        let document = try TableDocument(
+            contentsOf: try Render.write([
+                "t.yaml": "sections:\n  - cell: Default\n    rows: [{text: A, rowHeight: 4}]\n"
+            ])
+                + "/t.yaml")
+        guard case .inline(let inline) = document.sections[0].rows else { Issue.record("inline rows"); return }
+        #expect(inline[0].rowHeight == 4 && inline[0].data.value(at: "rowHeight") == nil)
+    }
+
+    /// Each row's height in the JSON `output`.
+    static func heights(_ output: String) throws -> [Int] {
+        let document = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
+        return (document["sections"] as! [[String: Any]]).flatMap { $0["rows"] as! [[String: Any]] }
+            .map { $0["height"] as! Int }
     }
 }

@@ -33,8 +33,9 @@
  *            runs every time a cell is handed out for a row;
  *     double heightForCellFor<Id>(ck_cell *cell, ck_index_path indexPath);
  *            returns the row's height in lines, after customize ran
- *            (1..CK_MAX_ROW_HEIGHT; <= 0 for the cell's CK_CELL_ROW_HEIGHT,
- *            else the table's default);
+ *            (1..CK_MAX_ROW_HEIGHT; CK_AUTOMATIC_DIMENSION (1.3) for as tall
+ *            as the content; other values <= 0 for the cell's
+ *            CK_CELL_ROW_HEIGHT, else the table's default);
  *     void   prepareCellForReuseFor<Id>(ck_cell *cell, ck_index_path indexPath);
  *            runs when a used cell goes back to the reuse pool;
  *     void   layoutSubviewsFor<Id>(ck_cell *cell, ck_index_path indexPath);
@@ -160,9 +161,12 @@ typedef enum ck_status {
  *     clamped to 200 lines (rows are 1 to 200 lines tall)
  *
  *   row height (CK_CELL_ROW_HEIGHT, a height hook's answer)  1 .. 200 lines;
- *              0 (or, from a height hook, anything <= 0) means "the cell's
- *              CK_CELL_ROW_HEIGHT, else the table's default"; a negative CK_CELL_ROW_HEIGHT is ignored; a row as
- *              tall as its content is cut at 200 lines too
+ *              CK_AUTOMATIC_DIMENSION (1.3): as tall as the content;
+ *              0 (or, from a height hook, anything else <= 0) means "the
+ *              cell's CK_CELL_ROW_HEIGHT, else the table's default"; another
+ *              negative CK_CELL_ROW_HEIGHT is ignored; a row as tall as its
+ *              content is cut at 200 lines too. A plugin built against a 1.0
+ *              to 1.2 header keeps the old meaning of -1 (ignored, warned)
  *   frames (add_subview, set_accessory_view, view_set_frame)
  *              x and y -10000 .. 10000, width and height 0 .. 10000; drawn
  *              clipped to the row
@@ -175,6 +179,11 @@ typedef enum ck_status {
  *              NULL, and last_error says why (status CK_ERR_LIMIT)
  * ------------------------------------------------------------------------- */
 #define CK_MAX_ROW_HEIGHT 200
+/* (1.3) A row as tall as its content, as UIKit's UITableViewAutomaticDimension:
+ * from heightForCellFor<Id> or as CK_CELL_ROW_HEIGHT, over the table's rowHeight.
+ * Labels whose number of lines is 0 grow to their text at their frame's width,
+ * and the row grows to hold every subview. */
+#define CK_AUTOMATIC_DIMENSION (-1.0)
 #define CK_MAX_FRAME_EXTENT 10000
 #define CK_MAX_INDENTATION 10000
 #define CK_MAX_FONT_SIZE 1000
@@ -262,7 +271,8 @@ typedef enum ck_cell_property {
     CK_CELL_ACCESSORY_TYPE = 2,          /* int: ck_accessory_type */
     CK_CELL_INDENTATION_LEVEL = 3,       /* int: 0 or more */
     CK_CELL_INDENTATION_WIDTH = 4,       /* int: columns per level, 0 or more */
-    CK_CELL_ROW_HEIGHT = 5,              /* double: lines, 1..CK_MAX_ROW_HEIGHT; 0 = the table's default */
+    CK_CELL_ROW_HEIGHT = 5,              /* double: lines, 1..CK_MAX_ROW_HEIGHT; 0 = the table's default;
+                                            CK_AUTOMATIC_DIMENSION = as tall as the content (1.3) */
     CK_CELL_BACKGROUND_COLOR = 6,        /* int: ck_color */
     CK_CELL_SELECTED_BACKGROUND_COLOR = 7, /* int: ck_color */
     CK_CELL_BACKGROUND_IMAGE = 8,        /* string: an image name */

@@ -234,7 +234,7 @@ public struct HTMLFormat: RowFormat {
     /// In a grid, `area` places it and its frame's lines bound its lines. The view is read in place:
     /// a copy retained its strings and arrays.
     private func label(_ v: UnsafePointer<PlacedView>, _ row: RowLayout, area grid: Grid?, _ out: OutputBuffer) {
-        let cut = Cut(v, grid: grid)
+        let cut = Cut(v, grid: grid, selfSizing: !row.fixedHeight)
         let color = textColor(v, row)
         let dark = color.flatMap { darkColor($0, v, row) }
         out.put("<div class=\"l")
@@ -278,7 +278,9 @@ public struct HTMLFormat: RowFormat {
     }
 
     /// How CSS wraps and cuts a label: its lines (0: as many as it takes; in a grid, at most its
-    /// frame's), with an ellipsis or not, and how a one-line label's text is written.
+    /// frame's, unless the row sizes itself: there a label of 0 lines takes as many as the browser's
+    /// font needs and its grid rows grow), with an ellipsis or not, and how a one-line label's text
+    /// is written.
     private struct Cut {
         var lines: Int
         let mode: LineBreakMode
@@ -300,10 +302,10 @@ public struct HTMLFormat: RowFormat {
             case firstLine
         }
 
-        init(_ v: UnsafePointer<PlacedView>, grid: Grid?) {
+        init(_ v: UnsafePointer<PlacedView>, grid: Grid?, selfSizing: Bool) {
             (lines, mode) = (v.pointee.numberOfLines, v.pointee.lineBreakMode)
             let height = max(1, v.pointee.frame.height)
-            if grid != nil { lines = lines == 0 ? height : min(lines, height) }
+            if grid != nil, lines != 0 || !selfSizing { lines = lines == 0 ? height : min(lines, height) }
             guard lines == 1, let bytes = v.pointee.fullText.bytes else { return }
             if bytes.withBytes({ $0.contains(0x0A) }) {
                 shape = .firstLine

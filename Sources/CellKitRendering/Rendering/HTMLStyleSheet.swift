@@ -78,7 +78,8 @@ enum HTMLStyleSheet {
         .s{font-size:15px;line-height:20px}
         .b{font-weight:600}
         .g{flex:1;min-width:0;align-self:stretch;display:grid;\
-        grid-template-columns:repeat(var(--c),minmax(0,1fr));grid-template-rows:repeat(var(--h,1),22px)}
+        grid-template-columns:repeat(var(--c),minmax(0,1fr));grid-template-rows:repeat(var(--h,1),minmax(22px,auto))}
+        .fh .g{grid-template-rows:repeat(var(--h,1),22px)}
         .g>.l{align-self:start}
         .iv{flex:none;width:20px;height:20px;margin:0 1px 0 4px;display:flex;align-items:center;justify-content:center;\
         font-size:22px;line-height:1;overflow:hidden;container-type:size}

@@ -196,8 +196,7 @@ public final class TableRenderer {
         cell.isSelected = indexPath == selected
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)
-        // Automatic (-1): as tall as the content, labels of any number of lines grown to their text.
-        let height = lines.flatMap { $0 == TableDocument.automaticRowHeight ? nil : Self.rowLines($0) }
+        let height = lines.flatMap(Self.fixedLines)
         layout.layout(cell, width: width, height: height, into: &laidOut)
         if info.direction != .ltr {
             let mirrored =
@@ -205,6 +204,14 @@ public final class TableRenderer {
             if mirrored { layout.mirror(&laidOut, cell) }
         }
         queue.recycle(cell)
+    }
+
+    /// A row height as a fixed number of lines (`rowLines`), or nil for automatic (-1:
+    /// `Cell.automaticDimension`, `TableDocument.automaticRowHeight`): as tall as the content,
+    /// labels of any number of lines grown to their text.
+    @inline(__always)
+    package static func fixedLines(_ lines: Double) -> Int? {
+        lines == Cell.automaticDimension ? nil : rowLines(lines)
     }
 
     /// A height in lines as a whole number of lines within 1...`PluginLimits.maxRowHeight`: two

@@ -24,6 +24,10 @@ public final class DocumentTable: TableDataSource, TableDelegate {
 
     @exclusivity(unchecked) private var counts: [Int?]
     private let defaultCells: [String?]
+    /// Each section's `rowHeight`, else the table's.
+    private let sectionHeights: [Double?]
+    /// The `rowHeight:` of each inline row that gives one, by section (nil: none does) and row.
+    private let rowHeights: [[Int: Double]?]
     @exclusivity(unchecked) private var streams: [RowReader?]  // by section: an array, not hashing per row
     /// Whether a long data file is read and checked on a helper thread ahead of the rows drawn
     /// (`RowReader`); off only to measure what that saves.
@@ -58,6 +62,13 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         self.document = document
         self.registry = registry
         defaultCells = document.sections.map(\.cell)
+        sectionHeights = document.sections.map { $0.rowHeight ?? document.rowHeight }
+        rowHeights = document.sections.map { section in
+            guard case .inline(let rows) = section.rows, rows.contains(where: { $0.rowHeight != nil }) else {
+                return nil
+            }
+            return rows.indices.reduce(into: [:]) { heights, r in heights[r] = rows[r].rowHeight }
+        }
         streams = Array(repeating: nil, count: document.sections.count)
         counts = document.sections.map { section in
             switch section.rows {
@@ -216,8 +227,9 @@ public final class DocumentTable: TableDataSource, TableDelegate {
         for warning in document.warnings { cell.context.warn(warning) }
     }
 
-    /// The section's `rowHeight`, else the table's; nil (as tall as the content) when neither sets one.
+    /// The row's own `rowHeight`, else its section's, else the table's; nil (as tall as the content)
+    /// when none sets one.
     public func rowHeight(at indexPath: IndexPath) -> Double? {
-        document.sections[indexPath.section].rowHeight ?? document.rowHeight
+        rowHeights[indexPath.section]?[indexPath.row] ?? sectionHeights[indexPath.section]
     }
 }

@@ -68,8 +68,17 @@ public final class Cell {
         set { _indentationWidth = PluginLimits.clamp(newValue, max: PluginLimits.maxIndentation) }
     }
     @usableFromInline @exclusivity(unchecked) var _indentationWidth: Int = 2
-    /// The row's height in lines; nil = the table's default (or the height hook's answer).
-    /// Hooks can set only 1...`PluginLimits.maxRowHeight`; the renderer cuts any other value to that range.
+    /// A row height that means as tall as the content (`CK_AUTOMATIC_DIMENSION`, UIKit's
+    /// `automaticDimension`): a height hook's answer or `rowHeight`, over the table's.
+    public static let automaticDimension = -1.0
+
+    /// Whether the cell's plugin was built against a header that has `CK_AUTOMATIC_DIMENSION`
+    /// (1.3 on): for the others -1 keeps its old meaning, ignored with a warning.
+    package let knowsAutomaticDimension: Bool
+
+    /// The row's height in lines; nil = the table's default (or the height hook's answer);
+    /// `automaticDimension`: as tall as the content, whatever the table says. Hooks can set only
+    /// 1...`PluginLimits.maxRowHeight` or that; the renderer cuts any other value to that range.
     @inlinable public var rowHeight: Double? {
         get { _rowHeight }
         set { _rowHeight = newValue }
@@ -237,8 +246,9 @@ public final class Cell {
 
     init(
         reuseIdentifier: CellIdentifier, owner: Int, slot: Int, style: CellStyle, selectionStyle: SelectionStyle,
-        context: CellContext, pluginFile: String
+        context: CellContext, pluginFile: String, knowsAutomaticDimension: Bool = true
     ) {
+        self.knowsAutomaticDimension = knowsAutomaticDimension
         self.reuseIdentifier = reuseIdentifier
         self.context = context
         self.pluginFile = pluginFile

@@ -329,6 +329,7 @@ extension Cell {
     func set(_ p: ck_cell_property, double v: Double) throws(CellError) {
         guard p == CK_CELL_ROW_HEIGHT else { throw propertyError(p.rawValue, "a double") }
         let maximum = Double(PluginLimits.maxRowHeight)
+        if v == Cell.automaticDimension, knowsAutomaticDimension { rowHeight = v; return }
         guard v.isFinite, v >= 0 else {
             let why = v.isFinite ? "it is negative" : "it is not a finite number"
             warnLimit(.rowHeight, "set a row height of \(v)", "ignored, as \(why) (\(PluginLimits.rowHeightRule))")

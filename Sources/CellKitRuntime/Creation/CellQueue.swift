@@ -247,6 +247,7 @@ public final class CellQueue {
             cell.leaveHook()
             // One compare pair on the common path; NaN fails both.
             if height >= 1, height <= Double(PluginLimits.maxRowHeight) { return height }
+            if height == Cell.automaticDimension, cell.knowsAutomaticDimension { return height }
             return Self.outOfRange(height, of: cell)
         }
         return cell.rowHeight
@@ -356,7 +357,8 @@ public final class CellQueue {
         Cell(
             reuseIdentifier: type.identifier, owner: id, slot: pool, style: style,
             selectionStyle: selectable ? .default : .none, context: context,
-            pluginFile: type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath)
+            pluginFile: type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath,
+            knowsAutomaticDimension: type.knowsAutomaticDimension)
     }
 
     /// The blank cell a row gets when its slot is not this registry's.

@@ -56,6 +56,9 @@ public final class CellType: Sendable {
     let heightForCell: Hook?
     let prepareForReuse: Hook?
     let layoutSubviews: Hook?
+    /// Whether the plugin was built against a header (1.3 on) where a row height of
+    /// `CK_AUTOMATIC_DIMENSION` means as tall as the content; before, -1 was ignored with a warning.
+    package let knowsAutomaticDimension: Bool
     /// Whether the type has a customize hook: without one every row shows only what init set.
     package var customizes: Bool { customizeCell != nil }
 
@@ -66,6 +69,7 @@ public final class CellType: Sendable {
     ) throws(CellKitError) {
         identifier = declaration.identifier
         pluginPath = plugin.file.path
+        knowsAutomaticDimension = plugin.file.descriptor.abiMinor >= 3
         (self.slot, self.registryID) = (slot, registryID)
         func resolve(_ kind: HookKind) throws(CellKitError) -> Hook? {
             guard let hook = declaration.hook(kind) else { return nil }
@@ -85,6 +89,7 @@ public final class CellType: Sendable {
     ) {
         self.identifier = identifier
         pluginPath = "built-in"
+        knowsAutomaticDimension = true
         (self.slot, self.registryID) = (slot, registryID)
         initCell = .builtin { $0.style = style }
         customizeCell = .builtin(customize)
