@@ -192,7 +192,7 @@ struct RenderSettings: Equatable {
     /// CI, say), 24-bit colour. NO_COLOR and TERM=dumb win over `--color always`: weight only.
     var resolvedColorDepth: ColorDepth {
         if let colorDepth { return colorDepth }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Environment.values(["NO_COLOR", "COLORTERM", "TERM"])
         let found = ColorDepth.fromEnvironment(environment)
         let refused =
             !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM", default: ""].lowercased() == "dumb"
@@ -211,7 +211,7 @@ struct RenderSettings: Equatable {
         case .light: return .light
         case .dark: return .dark
         case .auto:
-            if let said = TerminalTheme.fromEnvironment(ProcessInfo.processInfo.environment) { return said }
+            if let said = TerminalTheme.fromEnvironment(Environment.values(["COLORFGBG"])) { return said }
             guard asking, output == nil, Terminal.isTerminal, let rgb = BackgroundQuery.ask() else { return nil }
             return TerminalTheme.ofBackground(Color(red: rgb.red, green: rgb.green, blue: rgb.blue))
         }

@@ -196,10 +196,10 @@ struct NodeReader {
     }
 
     /// One of `E`'s cases by name (camelCase, as the enum spells them).
-    func choice<E: CaseIterable>(_ node: Node, _ type: E.Type) throws(DocumentError) -> E {
+    func choice<E: NamedCases>(_ node: Node, _ type: E.Type) throws(DocumentError) -> E {
         let name = try string(node)
-        guard let value = E.allCases.first(where: { "\($0)" == name }) else {
-            throw error(node, "'\(name)' is not one of: \(E.allCases.map { "\($0)" }.joined(separator: ", "))")
+        guard let value = E.named(name) else {
+            throw error(node, "'\(name)' is not one of: \(E.allCases.map(\.name).joined(separator: ", "))")
         }
         return value
     }

@@ -7,7 +7,7 @@ import Foundation
 import Yams
 
 /// UITableView's styles: how sections are set apart. The raw value is the name a document writes.
-public enum TableStyle: String, CaseIterable, Sendable, Encodable {
+public enum TableStyle: String, CaseIterable, Sendable, Encodable, NamedCases {
     /// Rows edge to edge with separators between them; section headers on a tinted band.
     case plain
     /// Sections edge to edge between full-width rules, no sides or corners (UIKit's grouped since
@@ -15,6 +15,9 @@ public enum TableStyle: String, CaseIterable, Sendable, Encodable {
     case grouped
     /// Each section a box with rounded corners, inset 2 columns from each side (iOS 13's insetGrouped).
     case insetGrouped
+
+    /// Its raw value: `plain`, `grouped` or `insetGrouped`.
+    public var name: String { rawValue }
 }
 
 /// A place in a document, for errors found after loading.

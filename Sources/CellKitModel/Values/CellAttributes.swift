@@ -263,3 +263,74 @@ public struct IndexPath: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { "\(section).\(row)" }
     @inlinable package var c: ck_index_path { ck_index_path(section: Int64(section), row: Int64(row)) }
 }
+
+// MARK: - Names in documents
+
+/// An enumeration whose cases a document names by their Swift names (`style: insetGrouped`):
+/// the names are written out, as turning a case into its name through reflection cost a quarter
+/// of a small render's instructions. `NamedCaseTests` checks each name is its case's.
+public protocol NamedCases: CaseIterable {
+    /// The case's name as a document writes it.
+    var name: String { get }
+}
+
+extension NamedCases {
+    /// The case a document names `name`, or nil.
+    public static func named(_ name: some StringProtocol) -> Self? { allCases.first { $0.name == name } }
+}
+
+extension CellStyle: NamedCases {
+    /// `default`, `subtitle`, `value1` or `value2`.
+    public var name: String {
+        switch self {
+        case .default: "default"
+        case .subtitle: "subtitle"
+        case .value1: "value1"
+        case .value2: "value2"
+        }
+    }
+}
+
+extension TextAlignment: NamedCases {
+    /// `natural`, `left`, `center` or `right`.
+    public var name: String {
+        switch self {
+        case .natural: "natural"
+        case .left: "left"
+        case .center: "center"
+        case .right: "right"
+        }
+    }
+}
+
+extension LineBreakMode: NamedCases {
+    /// `wordWrap`, `charWrap`, `clip`, `truncateHead`, `truncateTail` or `truncateMiddle`.
+    public var name: String {
+        switch self {
+        case .wordWrap: "wordWrap"
+        case .charWrap: "charWrap"
+        case .clip: "clip"
+        case .truncateHead: "truncateHead"
+        case .truncateTail: "truncateTail"
+        case .truncateMiddle: "truncateMiddle"
+        }
+    }
+}
+
+extension FontWeight: NamedCases {
+    /// `regular`, `light`, `medium`, `semibold` or `bold`.
+    public var name: String {
+        switch self {
+        case .regular: "regular"
+        case .light: "light"
+        case .medium: "medium"
+        case .semibold: "semibold"
+        case .bold: "bold"
+        }
+    }
+}
+
+extension TextDirection: NamedCases {
+    /// Its raw value: `ltr`, `rtl` or `auto`.
+    public var name: String { rawValue }
+}

@@ -342,13 +342,18 @@ public struct HTMLFormat: RowFormat {
 
         /// The label's text, written as `shape` says.
         func write(_ v: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
-            guard let bytes = v.pointee.fullText.bytes else { return HTMLFormat.text(v, out) }
             switch shape {
-            case .whole: HTMLFormat.text(v, out)
+            case .whole: return HTMLFormat.text(v, out)  // the common case, before the text is retained
             case .head:
                 out.put("<bdi>")
                 HTMLFormat.text(v, out)
                 out.put("</bdi>")
+                return
+            case .firstLine, .middle: break
+            }
+            guard let bytes = v.pointee.fullText.bytes else { return HTMLFormat.text(v, out) }
+            switch shape {
+            case .whole, .head: break
             case .firstLine:
                 let string = bytes.string
                 let cut = string.utf8.firstIndex(of: 0x0A) ?? string.endIndex

@@ -85,11 +85,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
     /// `ProcessInfo.processInfo.environment`: that copies every variable into a new dictionary,
     /// about 0.4 million instructions a call, three times in a small render.
     public static func environment() -> [String: String] {
-        var values: [String: String] = [:]
-        for name in ["CELLKIT_PLUGIN_PATH", "HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"] {
-            if let value = getenv(name) { values[name] = String(cString: value) }
-        }
-        return values
+        Environment.values(["CELLKIT_PLUGIN_PATH", "HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"])
     }
 
     /// `$XDG_DATA_HOME/cellkit/plugins`, default `~/.local/share/cellkit/plugins`.
@@ -108,7 +104,7 @@ public struct SearchPath: Sendable, Equatable, Codable {
     /// `path` made absolute against the current folder, with `~` expanded to `$HOME` as a shell does
     /// (Foundation's expansion reads the password file, not `HOME`) and `~user` to that user's home.
     package static func absolute(_ path: String) -> String {
-        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let home = Environment.value("HOME").flatMap { $0.isEmpty ? nil : $0 }
         let expanded =
             if let home, path == "~" || path.hasPrefix("~/") { home + path.dropFirst() } else {
                 (path as NSString).expandingTildeInPath

@@ -1,0 +1,19 @@
+// The environment variables CellKit reads, read one by one: `ProcessInfo.processInfo.environment`
+// copies every variable into a new dictionary, about 0.4 million instructions a call.
+
+import Glibc
+
+/// Reads named environment variables of this process.
+package enum Environment {
+    /// The variables among `names` that are set, by name.
+    package static func values(_ names: [String]) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in names {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
+    }
+
+    /// The variable `name`, or nil when it is not set.
+    package static func value(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+}
