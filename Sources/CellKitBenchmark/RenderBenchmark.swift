@@ -17,7 +17,8 @@ import Foundation
 enum RenderBenchmark {
     static let sizes = [100_000, 300_000, 1_000_000]
 
-    /// `render`, `render plain`, `render wrapped`, `render formats [FORMAT...]`, or `render one TABLE [--one-thread]`
+    /// `render`, `render plain`, `render wrapped`, `render same-work`, `render formats [FORMAT...]`, or
+    /// `render one TABLE [--one-thread]`
     /// (a size's own process; `--one-thread`: no read-ahead helper) and `render one-format TABLE FORMAT`.
     static func run(_ arguments: [String]) throws {
         if arguments.first == "one", arguments.count == 2 || arguments.count == 3 {
@@ -26,6 +27,8 @@ enum RenderBenchmark {
             let format = DocumentRender.Format(rawValue: arguments[2])
         {
             try renderOne(arguments[1], readAhead: true, format: format)
+        } else if arguments.first == "same-work" {
+            try SameWorkBenchmark.run()
         } else if arguments.first == "formats" {
             let named = arguments.dropFirst().compactMap(DocumentRender.Format.init(rawValue:))
             try compareFormats(named.isEmpty ? DocumentRender.Format.allCases : [.text] + named.filter { $0 != .text })
@@ -134,32 +137,45 @@ enum RenderBenchmark {
     }
 
     /// The 1,000,000-row wrapped table in each of `formats` (text first), the formats in turns (a busy
-    /// moment slows one round, not one format), `runs` rounds; per format the median rows/s, its share
-    /// of text's and the peak resident memory. `render formats [FORMAT...]`: all four by default.
+    /// moment slows one round, not one format), `runs` rounds (at least 5); per format the median rows/s,
+    /// the median of the rounds' ratios to text's rows/s (each round's text beside it) against its target,
+    /// and the peak resident memory. `render formats [FORMAT...]`: all of them by default.
     static func compareFormats(_ formats: [DocumentRender.Format]) throws {
         let folder = NSTemporaryDirectory() + "cellkit-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rows = sizes.last!
+        let rows = sizes.last!, rounds = max(5, runs)
         let table = try generate(.wrapped, rows: rows, in: folder)
         var seconds: [DocumentRender.Format: [Double]] = [:], peak: [DocumentRender.Format: Double] = [:]
-        for _ in 0..<runs {
+        for _ in 0..<rounds {
             for format in formats {
                 let (s, kib) = try renderChild(table, rows: rows, format: format)
                 seconds[format, default: []].append(s)
                 peak[format] = max(peak[format] ?? 0, kib / 1024)
             }
         }
-        print("Formats: the wrapped table, \(rows) rows, in each format in turns, \(runs) rounds; medians")
-        print("format      seconds      rows/s   of text's   peak RSS")
-        func median(_ f: DocumentRender.Format) -> Double { seconds[f]!.sorted()[runs / 2] }
-        let text = Double(rows) / median(.text)
+        print("Formats: the wrapped table, \(rows) rows, in each format in turns, \(rounds) rounds; medians")
+        print("format      seconds      rows/s   of text's (median of rounds, range)   target   peak RSS")
         for format in formats {
-            let r = Double(rows) / median(format)
+            let median = ListBenchmark.median(seconds[format]!)
+            // A round's share: text's seconds over this format's, both of that round.
+            let shares = zip(seconds[.text]!, seconds[format]!).map { $0 / $1 * 100 }
+            let share = ListBenchmark.median(shares), target = formatTarget(format)
             print(
                 String(
-                    format: "%-8@ %10.3f %11.0f %10.0f %% %8.1f MiB", format.rawValue as NSString, median(format), r,
-                    r / text * 100, peak[format]!))
+                    format: "%-8@ %10.3f %11.0f %10.0f %% (%3.0f–%3.0f %%)              %@  %8.1f MiB",
+                    format.rawValue as NSString, median, Double(rows) / median, share, shares.min()!, shares.max()!,
+                    (target.map { String(format: ">= %2.0f %%: %@", $0, ListBenchmark.verdict(share >= $0)) } ?? "")
+                        .padding(toLength: 16, withPad: " ", startingAt: 0) as NSString, peak[format]!))
+        }
+    }
+
+    /// A format's target share of text's rows/s, in per cent (issue 33): ANSI 80, the others 70.
+    static func formatTarget(_ format: DocumentRender.Format) -> Double? {
+        switch format {
+        case .text: nil
+        case .ansi: 80
+        default: 70
         }
     }
 
