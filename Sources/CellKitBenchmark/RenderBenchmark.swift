@@ -78,11 +78,11 @@ enum RenderBenchmark {
                 try? FileManager.default.removeItem(atPath: table)
             }
             let flat = peaks.max()! - peaks.min()! <= 4  // MiB between 100,000 and 1,000,000 rows
+            // Speed has no fixed target here: it is a ratio to a C formatter's (`render same-work`).
             print(
                 String(
-                    format: "targets: >= 1,000,000 rows/s: %@ (slowest size %.0f); <= 64 MiB peak, flat: %@",
-                    slowest >= 1_000_000 ? "met" : "NOT MET", slowest,
-                    peaks.max()! <= 64 && flat ? "met" : "NOT MET"))
+                    format: "slowest size %.0f rows/s (speed target: render same-work); <= 64 MiB peak, flat: %@",
+                    slowest, peaks.max()! <= 64 && flat ? "met" : "NOT MET"))
             try compareReadAhead(kind, rows: 300_000, in: folder)
         }
         // Isolation's cost is measured on the plain table (the workload it was first measured on).
@@ -155,7 +155,7 @@ enum RenderBenchmark {
             }
         }
         print("Formats: the wrapped table, \(rows) rows, in each format in turns, \(rounds) rounds; medians")
-        print("format      seconds      rows/s   of text's (median of rounds, range)   target   peak RSS")
+        print("format      seconds      rows/s  of text's (rounds)   target               peak RSS")
         for format in formats {
             let median = ListBenchmark.median(seconds[format]!)
             // A round's share: text's seconds over this format's, both of that round.
@@ -163,7 +163,7 @@ enum RenderBenchmark {
             let share = ListBenchmark.median(shares), target = formatTarget(format)
             print(
                 String(
-                    format: "%-8@ %10.3f %11.0f %10.0f %% (%3.0f–%3.0f %%)              %@  %8.1f MiB",
+                    format: "%-8@ %10.3f %11.0f %7.0f %% (%3.0f–%3.0f %%)  %@ %8.1f MiB",
                     format.rawValue as NSString, median, Double(rows) / median, share, shares.min()!, shares.max()!,
                     (target.map { String(format: ">= %2.0f %%: %@", $0, ListBenchmark.verdict(share >= $0)) } ?? "")
                         .padding(toLength: 16, withPad: " ", startingAt: 0) as NSString, peak[format]!))

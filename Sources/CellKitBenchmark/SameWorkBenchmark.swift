@@ -13,7 +13,7 @@ import Foundation
 enum SameWorkBenchmark {
     /// Targets (issue 33): cellkit's wall time and instructions a row at most these times the C formatter's.
     static let wallTarget = 2.5, instructionTarget = 4.0
-    static let rows = 1_000_000, comparedRows = 20_000, counted = (4_000, 24_000)
+    static let rows = 1_000_000, comparedRows = 20_000, sizes = (4_000, 24_000)
 
     static func run() throws {
         let cellkit = try Benchmarks.cellkit()
@@ -40,12 +40,17 @@ enum SameWorkBenchmark {
         let timed = try commands(rows)
         _ = try timed.c.time()  // the table's pages in, both programs' too
         _ = try timed.cellkit.time()
-        var ratios: [Double] = [], ck: [Double] = [], c: [Double] = []
+        var ratios: [Double] = [], ck: [Double] = [], c: [Double] = [], cpuRatios: [Double] = []
         for pair in 0..<max(5, RenderBenchmark.runs) {
             let order = pair % 2 == 0 ? [timed.c, timed.cellkit] : [timed.cellkit, timed.c]
-            let times = try order.map { try $0.time() }
-            let (tc, tk) = pair % 2 == 0 ? (times[0], times[1]) : (times[1], times[0])
-            (ratios, ck, c) = (ratios + [tk / tc], ck + [tk], c + [tc])
+            let runs = try order.map { run in
+                let before = childCPU()
+                let wall = try run.time()
+                return (wall, childCPU() - before)
+            }
+            let (rc, rk) = pair % 2 == 0 ? (runs[0], runs[1]) : (runs[1], runs[0])
+            (ratios, ck, c) = (ratios + [rk.0 / rc.0], ck + [rk.0], c + [rc.0])
+            cpuRatios.append(rk.1 / rc.1)
         }
         let wall = ListBenchmark.median(ratios)
         print(String(format: "%d rows, %d pairs in turns, whole processes:", rows, ratios.count))
@@ -59,21 +64,26 @@ enum SameWorkBenchmark {
                 format: "  wall time: cellkit / C %.2fx, median of pairs (pairs %.2f–%.2fx); target <= %.1fx: %@", wall,
                 ratios.min()!, ratios.max()!, wallTarget, ListBenchmark.verdict(wall <= wallTarget)))
 
+        print(
+            String(
+                format: "  CPU time (user + system, all processes): cellkit / C %.2fx, median of pairs (%.2f–%.2fx)",
+                ListBenchmark.median(cpuRatios), cpuRatios.min()!, cpuRatios.max()!))
+
         // Instructions a row: the difference between two sizes, so that start-up is taken off.
-        let small = try commands(counted.0), large = try commands(counted.1)
+        let small = try commands(sizes.0), large = try commands(sizes.1)
         func perRow(_ a: ListBenchmark.Run, _ b: ListBenchmark.Run) throws -> Double? {
             guard let x = try References.instructions(a.executable, a.arguments, environment: a.environment),
                 let y = try References.instructions(b.executable, b.arguments, environment: b.environment)
             else { return nil }
-            return Double(y - x) / Double(counted.1 - counted.0)
+            return Double(y - x) / Double(sizes.1 - sizes.0)
         }
-        let inProcess = ["--no-isolation"]
+        let inProcess = ["--no-isolation"], counted = try References.withoutDebugInformation(cellkit, in: folder)
         guard
             let kRow = try perRow(
                 .init(
-                    executable: cellkit, arguments: small.cellkit.arguments + inProcess, environment: environment),
+                    executable: counted, arguments: small.cellkit.arguments + inProcess, environment: environment),
                 .init(
-                    executable: cellkit, arguments: large.cellkit.arguments + inProcess, environment: environment)),
+                    executable: counted, arguments: large.cellkit.arguments + inProcess, environment: environment)),
             let cRow = try perRow(small.c, large.c)
         else {
             print("  instructions: not counted (no valgrind on PATH: apt-get install valgrind)")
@@ -83,11 +93,19 @@ enum SameWorkBenchmark {
             String(
                 format:
                     "  instructions a row (callgrind, %d → %d rows; cellkit --no-isolation, all threads): cellkit %.0f, C %.0f",
-                counted.0, counted.1, kRow, cRow))
+                sizes.0, sizes.1, kRow, cRow))
         print(
             String(
                 format: "  instructions: cellkit / C %.2fx; target <= %.1fx: %@", kRow / cRow, instructionTarget,
                 ListBenchmark.verdict(kRow / cRow <= instructionTarget)))
+    }
+
+    /// CPU seconds (user and system) of the children waited for so far, theirs included.
+    static func childCPU() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// Runs both commands with their output to files and stops the benchmark, naming the first line

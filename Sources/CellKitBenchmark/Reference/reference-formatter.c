@@ -170,9 +170,29 @@ static inline uint32_t decode(const unsigned char *s, int *len) {
 /* The end of the grapheme cluster at `i` of `s[0..n)` and its columns, as wcwidth's wcswidth measures
  * it: the base's width; marks and a skin tone after an emoji none; the scalar after a joiner none;
  * U+FE0F two for a narrow pictograph; two regional indicators one flag. */
+static int cluster_rules(const unsigned char *s, int i, int n, int *width);
+
 static inline int cluster(const unsigned char *s, int i, int n, int *width) {
     unsigned char b = s[i];
     if (b < 0x80 && (i + 1 == n || s[i + 1] < 0x80)) { *width = 1; return i + 1; }
+    /* A three-byte scalar (CJK, kana, Hangul) that joins nothing, before ASCII or another such: alone. */
+    if ((b & 0xF0) == 0xE0 && i + 3 <= n) {
+        int len;
+        uint8_t p = props_bmp[decode(s + i, &len)];
+        if (!(p & (P_EXTEND | P_ZWJ | P_PICTO))) {
+            int j = i + 3;
+            if (j == n || s[j] < 0x80 || ((s[j] & 0xF0) == 0xE0 && j + 3 <= n
+                    && !(props_bmp[decode(s + j, &len)] & (P_EXTEND | P_ZWJ)))) {
+                *width = (p & P_WIDE) ? 2 : 1;
+                return j;
+            }
+        }
+    }
+    return cluster_rules(s, i, n, width);
+}
+
+/* `cluster` for the rest: marks, joiners, variation selectors, regional indicators. */
+static int cluster_rules(const unsigned char *s, int i, int n, int *width) {
     int len;
     uint32_t v = decode(s + i, &len);
     uint8_t p = properties(v);
@@ -198,6 +218,52 @@ static inline int cluster(const unsigned char *s, int i, int n, int *width) {
     return j;
 }
 
+/* ---- eight bytes at a time: runs of printable ASCII (the bulk of every row) ---- */
+
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* High bit of each byte of `v` that is below 0x20, 0x7F or above (no high bit set: printable ASCII). */
+static inline uint64_t not_printable(uint64_t v) {
+    uint64_t del = v ^ (0x7F * ONES);
+    return (v | ((v - 0x20 * ONES) & ~v) | ((del - ONES) & ~del)) & HIGHS;
+}
+
+/* High bit of each byte of `v` equal to `c`. */
+static inline uint64_t equal(uint64_t v, unsigned char c) {
+    uint64_t x = v ^ (c * ONES);
+    return (x - ONES) & ~x & HIGHS;
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+/* Bits of the 16 bytes at `s` that are printable ASCII (0x20-0x7E; bytes beyond ASCII are negative). */
+static inline unsigned printable16(const unsigned char *s) {
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    return (unsigned)_mm_movemask_epi8(
+        _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x1F)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x7F))));
+}
+#endif
+
+/* How many bytes from `s` (at most `n`) are printable ASCII. */
+static inline int printable_prefix(const unsigned char *s, int n) {
+    int i = 0;
+#ifdef __SSE2__
+    for (; i + 16 <= n; i += 16) {
+        unsigned ok = printable16(s + i);
+        if (ok != 0xFFFF) return i + __builtin_ctz(~ok);
+    }
+#endif
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, s + i, 8);
+        uint64_t bad = not_printable(v);
+        if (bad) return i + __builtin_ctzll(bad) / 8;
+    }
+    while (i < n && s[i] >= 0x20 && s[i] < 0x7F) i++;
+    return i;
+}
+
 /* ---- word wrap, as cellkit's TextLayout.line: greedy, breaking after spaces, after a hyphen inside
  * a word and either side of a wide cluster; a word wider than the line is cut ---- */
 
@@ -210,9 +276,41 @@ static int skip_spaces(const unsigned char *s, int i, int n) {
 
 /* One line from `start`: its end (trailing spaces left out), where the next starts, its columns. */
 static int wrap_line(const unsigned char *s, int start, int n, int width, line *out) {
+    /* Every byte that decides the line printable ASCII (the next width + 2, or all that is left): each
+     * one a cluster one column wide, so the break is found by looking back from the first column past
+     * the width for a space or a hyphen inside a word. */
+    int reach = n - start < width + 2 ? n - start : width + 2;
+    if (printable_prefix(s + start, reach) == reach) {
+        int end;
+        if (reach <= width) {
+            for (end = n; end > start && s[end - 1] == ' ';) end--;
+            *out = (line){start, end, end - start};
+            return n;
+        }
+        int over = start + width;
+        if (s[over] == ' ') {
+            for (end = over; end > start && s[end - 1] == ' ';) end--;
+            *out = (line){start, end, end - start};
+            return skip_spaces(s, over + 1, n);
+        }
+        for (int k = over - 1; k >= start; k--) {
+            if (s[k] == ' ') {
+                for (end = k; end > start && s[end - 1] == ' ';) end--;
+                *out = (line){start, end, end - start};
+                return skip_spaces(s, k + 1, n);
+            }
+            if (s[k] == '-' && k > start && s[k - 1] != ' ') {
+                *out = (line){start, k + 1, k + 1 - start};
+                return k + 1;
+            }
+        }
+        *out = (line){start, over, width};
+        return over;
+    }
     int i = start, used = 0, content = start, content_columns = 0;
     int break_end = -1, break_next = -1, break_columns = 0, after_space = 1;
     while (i < n) {
+        if (s[i] == '\n') { *out = (line){start, content, content_columns}; return i + 1; }
         int w, e = cluster(s, i, n, &w);
         int space = s[i] == ' ' && e == i + 1;
         if (used + w > width) {
@@ -248,7 +346,8 @@ static int wrap(const unsigned char *s, int n, int width, int max_lines, line *l
 
 /* One line, cut with an ellipsis at the end when it does not fit (UILabel's default, one line). */
 static int truncate_tail(const unsigned char *s, int n, int width, line *out, int *ellipsis) {
-    int columns = 0, i = 0;
+    int columns = printable_prefix(s, n), i = columns;
+    if (i < n && i > 0) i--, columns--; /* the last ASCII byte may be the base of a cluster that goes on */
     while (i < n) {
         int w, e = cluster(s, i, n, &w);
         columns += w;
@@ -271,15 +370,17 @@ static int truncate_tail(const unsigned char *s, int n, int width, line *out, in
 
 /* ---- rows: JSON Lines, each a checked object of strings and numbers ---- */
 
-typedef struct { unsigned char *bytes; int length, capacity; } text;
+/* A string's text: its bytes in the data file when it has no escape and nothing to draw otherwise (no
+ * copy), else decoded into `own`. */
+typedef struct { const unsigned char *bytes; int length; unsigned char *own; int capacity; } text;
 
 static void text_put(text *t, const void *p, int n) {
     if (t->length + n > t->capacity) {
         t->capacity = (t->length + n) * 2 + 64;
-        t->bytes = realloc(t->bytes, (size_t)t->capacity);
-        if (!t->bytes) { perror("realloc"); exit(1); }
+        t->own = realloc(t->own, (size_t)t->capacity);
+        if (!t->own) { perror("realloc"); exit(1); }
     }
-    memcpy(t->bytes + t->length, p, (size_t)n);
+    memcpy(t->own + t->length, p, (size_t)n);
     t->length += n;
 }
 
@@ -302,6 +403,41 @@ static void fail(const char *what) {
     exit(1);
 }
 
+/* The length of the well-formed UTF-8 scalar beyond ASCII at `p`; fails on anything else. */
+static inline int scalar_length(const unsigned char *p, const unsigned char *end) {
+    unsigned char c = p[0];
+    int len = c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
+    if (len == 0 || end - p < len) fail("bad UTF-8");
+    for (int k = 1; k < len; k++)
+        if ((p[k] & 0xC0) != 0x80) fail("bad UTF-8");
+    if (len == 3 && ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0))) fail("bad UTF-8");
+    if (len == 4 && ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))) fail("bad UTF-8");
+    return len;
+}
+
+/* `p` past printable ASCII other than a quote or a backslash, eight bytes at a time. */
+static inline const unsigned char *skip_plain(const unsigned char *p, const unsigned char *end) {
+#ifdef __SSE2__
+    while (end - p >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)p);
+        unsigned stop = ~printable16(p)
+            | (unsigned)_mm_movemask_epi8(_mm_or_si128(
+                _mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+        if (stop & 0xFFFF) return p + __builtin_ctz(stop);
+        p += 16;
+    }
+#endif
+    while (end - p >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        uint64_t stop = not_printable(v) | equal(v, '"') | equal(v, '\\');
+        if (stop) return p + __builtin_ctzll(stop) / 8;
+        p += 8;
+    }
+    while (p < end && *p >= 0x20 && *p < 0x7F && *p != '"' && *p != '\\') p++;
+    return p;
+}
+
 static const unsigned char *skip_white(const unsigned char *p, const unsigned char *end) {
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
     return p;
@@ -315,17 +451,18 @@ static int hex(unsigned char c) {
 }
 
 /* A JSON string from `p` (at its quote) into `t`: escapes decoded, UTF-8 checked, a control character
- * drawn as its picture (U+2400 + c) and a tab as a space, as cellkit's text policy draws them. */
-static const unsigned char *read_string(const unsigned char *p, const unsigned char *end, text *t) {
+ * other than a newline drawn as its picture (U+2400 + c), DEL as U+2421 and a tab as a space, as
+ * cellkit's text policy draws a label's text. */
+static const unsigned char *read_string_copying(const unsigned char *p, const unsigned char *end, text *t) {
     t->length = 0;
     p++;
     for (;;) {
         const unsigned char *run = p;
-        while (p < end && *p >= 0x20 && *p < 0x7F && *p != '"' && *p != '\\') p++;
+        p = skip_plain(p, end);
         if (p > run) text_put(t, run, (int)(p - run));
         if (p >= end) fail("a string without its end");
         unsigned char c = *p;
-        if (c == '"') return p + 1;
+        if (c == '"') { t->bytes = t->own; return p + 1; }
         if (c == '\\') {
             if (p + 1 >= end) fail("a string without its end");
             unsigned char e = p[1];
@@ -353,22 +490,30 @@ static const unsigned char *read_string(const unsigned char *p, const unsigned c
             default: fail("a bad escape"); v = 0;
             }
             if (v == 9) v = ' ';
-            else if (v < 0x20) v = 0x2400 + v;
+            else if (v < 0x20 && v != '\n') v = 0x2400 + v; /* a newline breaks the label's line */
             else if (v == 0x7F) v = 0x2421;
             text_put_scalar(t, v);
             continue;
         }
         if (c < 0x20) fail("a control character in a string");
         if (c == 0x7F) { text_put_scalar(t, 0x2421); p++; continue; } /* DEL drawn as its picture */
-        /* UTF-8 beyond ASCII: checked scalar by scalar. */
-        int len = c < 0xC2 ? 0 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF5 ? 4 : 0;
-        if (len == 0 || end - p < len) fail("bad UTF-8");
-        for (int k = 1; k < len; k++)
-            if ((p[k] & 0xC0) != 0x80) fail("bad UTF-8");
-        if (len == 3 && ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0))) fail("bad UTF-8");
-        if (len == 4 && ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))) fail("bad UTF-8");
+        int len = scalar_length(p, end);
         text_put(t, p, len);
         p += len;
+    }
+}
+
+/* A JSON string from `p` (at its quote) into `t`, UTF-8 checked: its bytes where they are, unless an
+ * escape, a control character or DEL needs them decoded or drawn (`read_string_copying`). */
+static const unsigned char *read_string(const unsigned char *p, const unsigned char *end, text *t) {
+    const unsigned char *start = p + 1;
+    p = start;
+    for (;;) {
+        p = skip_plain(p, end);
+        if (p >= end) fail("a string without its end");
+        if (*p == '"') { t->bytes = start, t->length = (int)(p - start); return p + 1; }
+        if (*p < 0x80) return read_string_copying(start - 1, end, t);
+        do p += scalar_length(p, end); while (p < end && *p >= 0x80); /* a run of scalars beyond ASCII */
     }
 }
 
