@@ -42,26 +42,31 @@ static inline void put(const void *p, size_t n) {
     out_len += n;
 }
 
+/* Makes room for `n` bytes (at most the buffer's size): what follows writes without checking. */
+static inline void reserve(size_t n) {
+    if (out_len + n > sizeof out_buf) flush_out();
+}
+
+static inline void put_unchecked(const void *p, size_t n) {
+    memcpy(out_buf + out_len, p, n);
+    out_len += n;
+}
+
 static inline void put_spaces(int n) {
-    static const char spaces[256] = {[0 ... 255] = ' '};
-    while (n > 0) {
-        int k = n < 256 ? n : 256;
-        put(spaces, (size_t)k);
-        n -= k;
-    }
+    if (n <= 0) return;
+    reserve((size_t)n);
+    memset(out_buf + out_len, ' ', (size_t)n);
+    out_len += (size_t)n;
 }
 
 static const char rule_glyph[] = "\xE2\x94\x80"; /* ─ */
 
+/* `n` (at most 1,000) rule glyphs. */
 static void put_rule(int n) {
-    static char rule[3 * 256];
+    static char rule[3 * 1000];
     static int made;
-    if (!made) { for (int i = 0; i < 256; i++) memcpy(rule + 3 * i, rule_glyph, 3); made = 1; }
-    while (n > 0) {
-        int k = n < 256 ? n : 256;
-        put(rule, (size_t)(3 * k));
-        n -= k;
-    }
+    if (!made) { for (int i = 0; i < 1000; i++) memcpy(rule + 3 * i, rule_glyph, 3); made = 1; }
+    put(rule, (size_t)(3 * n));
 }
 
 /* ---- scalars: width and the grapheme properties this text needs ---- */
@@ -438,7 +443,8 @@ static inline const unsigned char *skip_plain(const unsigned char *p, const unsi
     return p;
 }
 
-static const unsigned char *skip_white(const unsigned char *p, const unsigned char *end) {
+static inline const unsigned char *skip_white(const unsigned char *p, const unsigned char *end) {
+    if (p < end && *p > ' ') return p;
     while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
     return p;
 }
@@ -535,6 +541,24 @@ static const unsigned char *skip_value(const unsigned char *p, const unsigned ch
 enum { TITLE, DESCRIPTION, WORDS, CELL, FIELDS };
 static text fields[FIELDS], key, other;
 
+static inline int same(const text *t, const char *word, int n) {
+    if (t->length != n) return 0;
+    for (int k = 0; k < n; k++)
+        if (t->bytes[k] != (unsigned char)word[k]) return 0;
+    return 1;
+}
+
+/* The field a key names, FIELDS for one BenchWrapped does not read. */
+static inline int key_field(const text *key) {
+    switch (key->length ? key->bytes[0] : 0) {
+    case 't': return same(key, "title", 5) ? TITLE : FIELDS;
+    case 'd': return same(key, "description", 11) ? DESCRIPTION : FIELDS;
+    case 'w': return same(key, "words", 5) ? WORDS : FIELDS;
+    case 'c': return same(key, "cell", 4) ? CELL : FIELDS;
+    default: return FIELDS;
+    }
+}
+
 /* Reads one row (an object on the line `p..end`) into `fields`. */
 static void read_row(const unsigned char *p, const unsigned char *end) {
     for (int f = 0; f < FIELDS; f++) fields[f].length = 0;
@@ -548,11 +572,7 @@ static void read_row(const unsigned char *p, const unsigned char *end) {
         p = skip_white(p, end);
         if (p >= end || *p != ':') fail("no ':' after a key");
         p = skip_white(p + 1, end);
-        int f = FIELDS;
-        if (key.length == 5 && memcmp(key.bytes, "title", 5) == 0) f = TITLE;
-        else if (key.length == 11 && memcmp(key.bytes, "description", 11) == 0) f = DESCRIPTION;
-        else if (key.length == 5 && memcmp(key.bytes, "words", 5) == 0) f = WORDS;
-        else if (key.length == 4 && memcmp(key.bytes, "cell", 4) == 0) f = CELL;
+        int f = key_field(&key);
         if (p < end && *p == '"') p = read_string(p, end, f < FIELDS ? &fields[f] : &other);
         else p = skip_value(p, end);
         p = skip_white(p, end);
@@ -561,7 +581,7 @@ static void read_row(const unsigned char *p, const unsigned char *end) {
         fail("no ',' or '}' after a value");
     }
     if (skip_white(p + 1, end) != end) fail("text after the object");
-    if (fields[CELL].length != 12 || memcmp(fields[CELL].bytes, "BenchWrapped", 12) != 0)
+    if (!same(&fields[CELL], "BenchWrapped", 12))
         fail("a row that is not a BenchWrapped cell");
 }
 
@@ -572,9 +592,10 @@ static const struct { int x, y, width, height; } frame[3] = {{1, 0, 40, 1}, {1, 
 
 /* One text line of a label: `columns` after what was drawn up to `*x`, at column `at`. */
 static inline void put_line(const text *t, const line *l, int at, int *x, int ellipsis) {
-    put_spaces(at - *x);
-    put(t->bytes + l->start, (size_t)(l->end - l->start));
-    if (ellipsis) put("\xE2\x80\xA6", 3);
+    memset(out_buf + out_len, ' ', (size_t)(at - *x));
+    out_len += (size_t)(at - *x);
+    put_unchecked(t->bytes + l->start, (size_t)(l->end - l->start));
+    if (ellipsis) put_unchecked("\xE2\x80\xA6", 3);
     *x = at + l->columns;
 }
 
@@ -584,14 +605,17 @@ static void draw_row(int table_width) {
     counts[0] = truncate_tail(fields[TITLE].bytes, fields[TITLE].length, frame[0].width, &lines[0][0], &ellipsis);
     counts[1] = wrap(fields[DESCRIPTION].bytes, fields[DESCRIPTION].length, frame[1].width, frame[1].height, lines[1]);
     counts[2] = wrap(fields[WORDS].bytes, fields[WORDS].length, frame[2].width, frame[2].height, lines[2]);
+    /* At most the row's text, the ellipsis, and the width in spaces and a newline a line. */
+    reserve((size_t)(fields[TITLE].length + fields[DESCRIPTION].length + fields[WORDS].length + 3
+        + ROW_HEIGHT * (table_width + 1)));
     for (int y = 0; y < ROW_HEIGHT; y++) {
         int x = 0;
         for (int v = 0; v < 3; v++) {
             int k = y - frame[v].y;
             if (k >= 0 && k < counts[v]) put_line(&fields[v], &lines[v][k], frame[v].x, &x, v == 0 && ellipsis);
         }
-        put_spaces(table_width - x);
-        put("\n", 1);
+        if (table_width > x) memset(out_buf + out_len, ' ', (size_t)(table_width - x)), out_len += (size_t)(table_width - x);
+        out_buf[out_len++] = '\n';
     }
 }
 
