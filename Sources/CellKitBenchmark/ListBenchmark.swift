@@ -1,7 +1,8 @@
 // `cellkit-bench list`: start-up with many plugins installed. Generates 10, 100 and 1,000
 // plugins of three cell types each (one C file compiled once per plugin with its number as a
 // macro, in parallel), then times whole runs of the built `cellkit` beside this program:
-// `cellkit list` with a cold registry cache (removed before each run) and a warm one, and
+// `cellkit list` with a cold registry cache (removed before each run) and a warm one, with the
+// bundled plugins alone and with each size (the target: 1,000 ÷ the bundled alone, warm), and
 // `cellkit render` of a four-row table of the bundled Foobar and Bar cells with none and with
 // 1,000 generated plugins on the path, warm cache, in a worker (the default) and in the
 // process (`--no-isolation`). Variants run alternating, round after round; medians printed.
