@@ -118,7 +118,11 @@ let package = Package(
                         "pack-relative-relocs",
                     ], .when(platforms: [.linux], configuration: .release))
             ]),
-        .executableTarget(name: "CellKitBenchmark", dependencies: ["CellKit", "CellKitRendering", "CCellKit"]),
+        // The C reference formatter is compiled by the benchmark at run time (`cc -O2`), from the source
+        // embedded in it: `render same-work` holds cellkit's speed to it on any machine.
+        .executableTarget(
+            name: "CellKitBenchmark", dependencies: ["CellKit", "CellKitRendering", "CCellKit"],
+            resources: [.embedInCode("Reference/reference-formatter.c")]),
         .executableTarget(
             name: "CellKitThreadCheck", dependencies: ["CellKit", "CellKitDocuments", "CellKitModel", "CellKitRuntime"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -DCELLKIT_FUZZ); a replay tool otherwise.
@@ -140,6 +144,7 @@ let package = Package(
                 "CellKitCommand", "CellKitTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .testTarget(name: "CellKitBenchmarkTests", dependencies: ["CellKitBenchmark"]),
         .testTarget(
             name: "CellKitRuntimeTests",
             dependencies: ["CellKitRuntime", "CellKitModel", "CCellKit", "CellKitTestSupport"],

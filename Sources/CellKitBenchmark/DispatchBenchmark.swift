@@ -10,34 +10,23 @@ import Foundation
 @main
 enum Benchmarks {
     static func main() {
-        let benchmark = CommandLine.arguments.dropFirst().first ?? "dispatch"
-        if ["dispatch", "render", "list", "startup", "browse"].contains(benchmark) {
-            failing("cellkit-bench") { try BenchmarkPlugin.install() }
-        }
-        switch benchmark {
-        case "dispatch": failing("cellkit-bench") { try DispatchBenchmark.run() }
-        case "render":
-            failing("cellkit-bench render") { try RenderBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
-        case "list": failing("cellkit-bench list") { try ListBenchmark.run() }
-        case "startup": failing("cellkit-bench startup") { try StartupBenchmark.run() }
-        case "browse": failing("cellkit-bench browse") { try BrowseBenchmark.run() }
-        case "-h", "--help", "help":
-            print(
-                """
-                usage: cellkit-bench [dispatch | render [plain | wrapped | formats [FORMAT...]] | list | startup | browse]   (build with swift build -c release)
-                  dispatch        the cell-creation routine's cost per row, against direct calls and libffi
-                  render          plain and wrapped tables of 100,000 to 1,000,000 rows, then isolation's cost
-                  render plain    the plain table, then isolation's cost; render wrapped: the wrapped table only
-                  list            start-up with 10, 100 and 1,000 generated plugins, cold and warm cache
-                  startup         a 4-row table, whole process, beside column -t and sqlite3 -box (from the package folder)
-                  browse          cellkit browse on 10,000,000 JSON Lines rows through a pseudo-terminal, beside less -S
-                """)
-        case let other:
+        switch BenchmarkArguments.action(Array(CommandLine.arguments.dropFirst())) {
+        case .help(let text): print(text)
+        case .unknown(let name):
             FileHandle.standardError.write(
                 Data(
-                    "cellkit-bench: unknown benchmark '\(other)'; use dispatch, render, list, startup or browse\n".utf8)
-            )
+                    ("cellkit-bench: unknown benchmark '\(name)'; use "
+                        + BenchmarkArguments.benchmarks.joined(separator: ", ") + " (--help: what each does)\n").utf8))
             exit(2)
+        case .run(let benchmark, let arguments):
+            failing("cellkit-bench") { try BenchmarkPlugin.install() }
+            switch benchmark {
+            case "dispatch": failing("cellkit-bench") { try DispatchBenchmark.run() }
+            case "render": failing("cellkit-bench render") { try RenderBenchmark.run(arguments) }
+            case "list": failing("cellkit-bench list") { try ListBenchmark.run() }
+            case "startup": failing("cellkit-bench startup") { try StartupBenchmark.run() }
+            default: failing("cellkit-bench browse") { try BrowseBenchmark.run() }
+            }
         }
     }
 

@@ -1,0 +1,107 @@
+// The references the speed targets are ratios against, built by the benchmark in the run that uses
+// them, so that a figure and its reference always come from the same machine and moment:
+// - the C formatter (`Reference/reference-formatter.c`, embedded in this program): the wrapped table's
+//   bytes, as `cellkit render` writes them, by hand in C; built with `cc -O2`;
+// - an empty Swift program (`import Foundation`, then exit), linked as a release `cellkit` is
+//   (`-static-stdlib`, lld, no exported symbols, packed relocations); built with the toolchain's
+//   `swiftc` (`SWIFTC`, else the one beside `swift` on PATH, else /opt/swift/usr/bin/swiftc).
+// And the instructions a process runs, counted by valgrind's callgrind (perf's counters are not
+// available on every machine, a virtual one's least).
+
+import Foundation
+
+enum References {
+    /// Builds the C formatter into `folder`; its path.
+    static func cFormatter(in folder: String) throws -> String {
+        let source = folder + "/reference-formatter.c", binary = folder + "/reference-formatter"
+        try Data(PackageResources.reference_formatter_c).write(to: URL(fileURLWithPath: source))
+        try run("/usr/bin/env", ["cc", "-O2", source, "-o", binary], what: "cc could not build \(source)")
+        return binary
+    }
+
+    /// The empty program's source: Foundation imported (and so linked, as cellkit links it), nothing run.
+    static let emptyProgram = "import Foundation\n\nexit(0)\n"
+
+    /// Builds the empty Swift program into `folder`, linked as a release `cellkit` is (Package.swift,
+    /// CellKitCommand's settings); its path.
+    static func emptySwift(in folder: String) throws -> String {
+        let source = folder + "/empty.swift", binary = folder + "/empty-swift"
+        try emptyProgram.write(toFile: source, atomically: true, encoding: .utf8)
+        let compiler = try swiftc()
+        try run(
+            compiler,
+            [
+                "-O", "-static-stdlib", "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z",
+                "-Xlinker", "pack-relative-relocs", "-module-cache-path", folder + "/module-cache", source, "-o",
+                binary,
+            ], what: "\(compiler) could not build the empty Swift program")
+        return binary
+    }
+
+    /// The Swift compiler: `SWIFTC`, else `swiftc` beside the first `swift` on PATH, else the toolchain
+    /// in /opt/swift.
+    static func swiftc() throws -> String {
+        if let named = getenv("SWIFTC").map({ String(cString: $0) }) { return named }
+        let path = getenv("PATH").map { String(cString: $0) } ?? ""
+        let candidates =
+            path.split(separator: ":").map { "\($0)/swiftc" } + ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw RenderBenchmark.Failure("no swiftc on PATH or in /opt/swift/usr/bin: set SWIFTC")
+        }
+        return found
+    }
+
+    /// Instructions `executable arguments` runs (all its threads; no children), counted by callgrind;
+    /// nil when valgrind is not installed. Its output goes to /dev/null.
+    static func instructions(_ executable: String, _ arguments: [String], environment: [String]? = nil) throws -> Int? {
+        guard let valgrind = StartupBenchmark.tool("valgrind") else { return nil }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: valgrind)
+        child.arguments =
+            ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--trace-children=no", executable] + arguments
+        if let environment {
+            child.environment = Dictionary(
+                environment.map { ($0.prefix { $0 != "=" }, $0.drop { $0 != "=" }.dropFirst()) }.map {
+                    (String($0.0), String($0.1))
+                }, uniquingKeysWith: { $1 })
+        }
+        child.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        let pipe = Pipe()
+        child.standardError = pipe
+        try child.run()
+        let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        guard child.terminationStatus == 0 else {
+            throw RenderBenchmark.Failure("callgrind of \(executable) failed:\n\(report.suffix(2_000))")
+        }
+        // "==123== Collected : 456789": the process's own total (a child it forks prints its own).
+        let own = "==\(child.processIdentifier)=="
+        guard
+            let line = report.split(separator: "\n").last(where: { $0.hasPrefix(own) && $0.contains("Collected :") }),
+            let count = Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces))
+        else { throw RenderBenchmark.Failure("callgrind printed no count:\n\(report.suffix(2_000))") }
+        return count
+    }
+
+    /// A copy of `executable` in `folder` without its debug information, for callgrind: valgrind 3.19
+    /// gives up on the DWARF 5 a release `cellkit` carries ("unhandled dwarf2 abbrev form code 0x25").
+    /// The code is the same; the copy does not find the plugins bundled beside the original.
+    static func withoutDebugInformation(_ executable: String, in folder: String) throws -> String {
+        let copy = folder + "/" + URL(fileURLWithPath: executable).lastPathComponent + "-nodebug"
+        try run(
+            "/usr/bin/env", ["strip", "--strip-debug", "-o", copy, executable],
+            what: "strip could not copy \(executable) without its debug information")
+        return copy
+    }
+
+    /// Runs `executable` with `arguments`, its output to /dev/null; throws `what` if it fails.
+    static func run(_ executable: String, _ arguments: [String], what: String) throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executable)
+        child.arguments = arguments
+        child.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try child.run()
+        child.waitUntilExit()
+        guard child.terminationStatus == 0 else { throw RenderBenchmark.Failure(what) }
+    }
+}
