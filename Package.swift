@@ -132,7 +132,8 @@ let package = Package(
             path: "Fuzz/Sources"),
         // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
         .target(
-            name: "CellKitTestSupport", dependencies: ["CellKit", "CellKitRendering"], path: "Tests/CellKitTestSupport"),
+            name: "CellKitTestSupport", dependencies: ["CellKit", "CellKitRendering", "CellKitRuntime"],
+            path: "Tests/CellKitTestSupport"),
         .testTarget(
             name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel", "CellKitTestSupport"],
             exclude: ["WidthData"]),
@@ -147,7 +148,7 @@ let package = Package(
         .testTarget(name: "CellKitBenchmarkTests", dependencies: ["CellKitBenchmark"]),
         .testTarget(
             name: "CellKitRuntimeTests",
-            dependencies: ["CellKitRuntime", "CellKitModel", "CCellKit", "CellKitTestSupport"],
+            dependencies: ["CellKitRuntime", "CellKitModel", "CCellKit", "CellKitSupervision", "CellKitTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "CellKitDocumentsTests",

@@ -55,7 +55,15 @@ struct OutputCommandTests {
     func wait(_ pid: pid_t, timeout: Double = 60) -> Ending {
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        while true {
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid { break }
+            if waited < 0 {
+                if errno == EINTR { continue }
+                // Reaped elsewhere (a sweep of a worker's orphans, say): not an exit status.
+                Issue.record("waitpid(\(pid)): \(String(cString: strerror(errno)))")
+                return .stillRunning
+            }
             guard Date() < deadline else {
                 kill(pid, SIGKILL)
                 waitpid(pid, &status, 0)

@@ -8,6 +8,7 @@
 
 import CellKit
 import CellKitRuntime
+import CellKitSupervision
 import CellKitTestSupport
 import Foundation
 import Testing
@@ -87,6 +88,23 @@ struct ProcessModelTests {
         let log = try Fixtures.folder() + "/log"
         let ending = command.wait(try start(argv, log: log, stdin: stdin), timeout: timeout)
         return (ending, try command.contents(log))
+    }
+
+    // MARK: The sweep of a worker's orphans
+
+    @Test("a worker's sweep ends a child it did not start, and spares one this process started through Spawn")
+    func sweepSparesOwn() throws {
+        let own = try Spawn.start("/bin/sleep", ["30"]).get()
+        defer { kill(own, SIGKILL); waitpid(own, nil, 0) }
+        var orphan = pid_t()  // as an orphan a plugin left is: not started through Spawn
+        let argv = [strdup("/bin/sleep"), strdup("30"), nil]
+        defer { for p in argv { free(p) } }
+        try #require(posix_spawn(&orphan, "/bin/sleep", nil, nil, argv, environ) == 0)
+        Descendants.sweep(sparing: [])
+        #expect(kill(own, 0) == 0, "this process's own child lives")
+        var status: Int32 = 0
+        let waited = waitpid(orphan, &status, WNOHANG)
+        #expect(waited == -1 && errno == ECHILD, "the other was killed and reaped (waitpid: \(waited))")
     }
 
     // MARK: Forks

@@ -2,6 +2,7 @@
 // Swift with swiftc, each into a folder of its own.
 
 import CellKit
+import CellKitRuntime
 import Foundation
 
 public enum Fixtures {
@@ -164,30 +165,32 @@ public enum Fixtures {
 
     /// Runs `tool` with `arguments` (and `environment` added to this process's) from `folder`
     /// (default: this process's); returns its exit status, standard output and standard error.
+    /// Started through `Spawn`, as this process's own: an isolated render's sweep of its workers'
+    /// orphans, in a test running beside this one, spares it (Foundation's `Process` was not told
+    /// apart from an orphan).
     public static func execute(
         _ tool: String, _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil
     ) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // Both streams go to files: a tool filling one pipe while we read the other would block.
+        let (outputPath, errorPath) = (root + "/stdout-\(UUID().uuidString)", root + "/stderr-\(UUID().uuidString)")
+        defer { for path in [outputPath, errorPath] { try? FileManager.default.removeItem(atPath: path) } }
+        let argv =
+            folder.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, tool] + arguments } ?? [tool] + arguments
+        let started = Spawn.start(argv[0], Array(argv.dropFirst()), setting: environment) { actions in
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
-        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
-        // Standard error goes to a file: a tool filling one pipe while we read the other would block.
-        let errorPath = root + "/stderr-\(UUID().uuidString)"
-        guard FileManager.default.createFile(atPath: errorPath, contents: nil),
-            let errorFile = FileHandle(forWritingAtPath: errorPath)
-        else { throw CommandFailed(description: "cannot create \(errorPath) for \(tool)'s standard error") }
-        defer { try? FileManager.default.removeItem(atPath: errorPath) }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = errorFile
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        guard case .success(let pid) = started else {
+            throw CommandFailed(description: "cannot start \(tool): \(started)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw CommandFailed(description: "waitpid \(tool): errno \(errno)") }
+        }
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-        return (process.terminationStatus, text, errors)
+        // As Process reports it: the exit status, or the signal's number.
+        return (status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f, output, errors)
     }
 
     /// The `cellkit` that `swift build` / `swift test` built, beside the tests.

@@ -6,6 +6,7 @@
 
 import CProcess
 import Glibc
+import Synchronization
 
 /// `posix_spawn` with a clean signal state, written once for every process CellKit starts.
 package enum Spawn {
@@ -15,9 +16,12 @@ package enum Spawn {
     /// `files` adds the file actions (redirections); every descriptor from `keeping` up is closed
     /// in the child after them (by default all but standard input, output and error).
     /// Returns the process id, or why `posix_spawn` failed.
+    /// Unless `worker`, the process is recorded as this process's own (`isOwned`): a worker's
+    /// sweep of the orphans its plugins left (a subreaper's children) spares it, whichever thread
+    /// started it while the worker ran (a test's cellkit beside an isolated render, say).
     package static func start(
         _ executable: String, _ arguments: [String], setting environment: [String: String] = [:],
-        defaultSignals: [Int32]? = nil, newGroup: Bool = false,
+        defaultSignals: [Int32]? = nil, newGroup: Bool = false, worker: Bool = false,
         keeping: Int32 = 3, files: (inout posix_spawn_file_actions_t) -> Void = { _ in }
     ) -> Result<pid_t, Failure> {
         var attributes = posix_spawnattr_t()
@@ -59,8 +63,42 @@ package enum Spawn {
         let cEnvironment = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in cArguments + cEnvironment { free(p) } }
         var pid = pid_t()
-        let failed = posix_spawn(&pid, executable, &actions, &attributes, cArguments, cEnvironment)
+        // Started and recorded under the lock a sweep holds while it lists children: a sweep sees
+        // the process recorded, or does not see it at all.
+        let failed = owned.withLock { owned in
+            let failed = posix_spawn(&pid, executable, &actions, &attributes, cArguments, cEnvironment)
+            if failed == 0, !worker { owned[pid] = startTime(of: pid) }
+            return failed
+        }
         return failed == 0 ? .success(pid) : .failure(Failure(code: failed))
+    }
+
+    /// The processes started as this process's own, by id, with their start times (a reused id
+    /// is another process).
+    private static let owned = Mutex<[pid_t: UInt64]>([:])
+
+    /// `body` given a test of whether a process is one this process started as its own; no such
+    /// process starts meanwhile. Entries of processes that are gone are forgotten.
+    package static func withOwned<T>(_ body: ((pid_t) -> Bool) -> T) -> T {
+        owned.withLock { owned in
+            owned = owned.filter { startTime(of: $0.key) == $0.value }
+            return body { pid in owned[pid] != nil }
+        }
+    }
+
+    /// When process `pid` started (clock ticks after boot, `/proc/PID/stat`'s 22nd field); 0 if
+    /// it is gone.
+    private static func startTime(of pid: pid_t) -> UInt64 {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0, let end = buffer[..<n].lastIndex(of: UInt8(ascii: ")")) else { return 0 }
+        // After "pid (comm)": the state is field 3, so the start time is the 20th after the ')'.
+        let fields = buffer[(end + 1)..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count > 19 else { return 0 }
+        return UInt64(String(decoding: fields[19], as: UTF8.self)) ?? 0
     }
 
     /// A process that could not be started: the `errno` and its text.

@@ -45,8 +45,8 @@ package final class WorkerProcess {
     ) -> Result<WorkerProcess, Spawn.Failure> {
         let spared = Descendants.adopt()
         return Spawn.start(
-            executable, arguments, setting: environment, defaultSignals: nil, newGroup: true, keeping: keeping,
-            files: files
+            executable, arguments, setting: environment, defaultSignals: nil, newGroup: true, worker: true,
+            keeping: keeping, files: files
         ).map { WorkerProcess(pid: $0, sparing: spared) }
     }
 
@@ -93,7 +93,8 @@ package final class WorkerProcess {
 /// subreaper: a process a plugin started and left (whatever group it moved to) becomes its
 /// child when its parent dies, and `sweep(sparing:)` kills and reaps every such child. The
 /// children this process had when a worker started are its own (an embedding program's) and
-/// are spared; one it starts on another thread while a worker runs is not told apart.
+/// are spared, and so are those it starts through `Spawn` meanwhile; one an embedding program
+/// starts otherwise on another thread while a worker runs is not told apart.
 package enum Descendants {
     private static let subreaper = Mutex(false)
 
@@ -111,7 +112,7 @@ package enum Descendants {
     package static func sweep(sparing spared: Set<pid_t>) {
         for _ in 0..<50 {
             guard hasChildren() else { return }  // the usual case: one waitid, no /proc scan
-            let strays = children().filter { !spared.contains($0) }
+            let strays = Spawn.withOwned { owned in children().filter { !spared.contains($0) && !owned($0) } }
             if strays.isEmpty { return }
             for pid in strays { _ = Glibc.kill(pid, SIGKILL) }
             for pid in strays {
