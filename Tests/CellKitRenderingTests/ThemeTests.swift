@@ -198,6 +198,24 @@ struct ThemeTests {
                 == ";90")
     }
 
+    @Test("with the theme known, a grey stays a grey in 16 and 256 colours, a blue a blue, all readable")
+    func greysStayGrey() {
+        let white = Color(red: 255, green: 255, blue: 255), black = Color(red: 0, green: 0, blue: 0)
+        for grey in [Color(red: 0x8E, green: 0x8E, blue: 0x93), Color(red: 0x6D, green: 0x6D, blue: 0x72)] {
+            #expect(ColorDepth.ansi16.parameters(foreground: grey, background: nil, canvas: white) == ";30")
+            let onDark = ColorDepth.ansi16.parameters(foreground: grey, background: nil, canvas: black)
+            #expect([";37", ";90"].contains(onDark), "\(onDark)")
+            for canvas in [white, black] {
+                let index = ColorDepth.nearest(grey, in: 16...255, readableOn: canvas, palette: ColorDepth.rgb256)
+                let c = ColorDepth.rgb256(index)
+                #expect(c.red == c.green && c.green == c.blue, "a grey: \(c)")
+                #expect(Contrast.ratio(c, canvas) >= 4.5)
+            }
+        }
+        let blue = Color(red: 0x00, green: 0x7A, blue: 0xFF)
+        #expect(ColorDepth.ansi16.parameters(foreground: blue, background: nil, canvas: white) == ";34")
+    }
+
     @Test("contrast ratios and readable colours")
     func ratios() {
         let black = Color(red: 0, green: 0, blue: 0), white = Color(red: 255, green: 255, blue: 255)

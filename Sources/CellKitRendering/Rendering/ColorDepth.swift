@@ -121,15 +121,19 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
     }
 
     /// The index in `indexes` of the palette colour nearest to `color` whose contrast with `canvas`
-    /// is at least `Contrast.minimum` (black or white always is, against one of them).
+    /// is at least `Contrast.minimum` (black or white always is, against one of them). Nearest with
+    /// a difference in colourfulness counted twice: a grey stays a grey (UIKit's greys became
+    /// bright blue in 16 colours on a light theme, the nearest readable colour by RGB alone).
     static func nearest(
         _ color: Color, in indexes: ClosedRange<Int>, readableOn canvas: Color, palette: (Int) -> Color
     ) -> Int {
+        func chroma(_ c: Color) -> Int { Int(max(c.red, c.green, c.blue)) - Int(min(c.red, c.green, c.blue)) }
         var best = indexes.lowerBound, bestDistance = Int.max
         for k in indexes {
             let c = palette(k)
             guard Contrast.ratio(c, canvas) >= Contrast.minimum else { continue }
-            let d = distance(color, Int(c.red), Int(c.green), Int(c.blue))
+            let dc = chroma(color) - chroma(c)
+            let d = distance(color, Int(c.red), Int(c.green), Int(c.blue)) + 2 * dc * dc
             if d < bestDistance { (best, bestDistance) = (k, d) }
         }
         return best
