@@ -153,6 +153,19 @@
   // Standard accessories (an inline SVG, or an accessory view): where they sit in their rows.
   const accessoryBoxes = [...document.querySelectorAll("main li > .a")].map((el) =>
     Object.assign(box(el), { ip: el.closest("li").dataset.ip, className: el.getAttribute("class") || "" }));
+  // Each row's separator (its ::after, absolutely placed: left and right resolve to pixels), and
+  // where each section header's text sits (a range's box, not the block's).
+  const separators = rows.map((row) => {
+    const s = getComputedStyle(row, "::after"), r = box(row);
+    const left = r.left + parseFloat(s.left), right = r.right - parseFloat(s.right);
+    return Object.assign({}, r, { ip: row.dataset.ip, left, right, width: right - left });
+  }).filter((b) => Number.isFinite(b.left) && Number.isFinite(b.right));
+  const headerBoxes = [...document.querySelectorAll("main h2")].map((h) => {
+    const range = document.createRange();
+    range.selectNodeContents(h);
+    const t = range.getBoundingClientRect(), b = box(h);
+    return Object.assign(b, { full: h.textContent, left: t.left, right: t.right, width: t.width });
+  });
   const lists = [...document.querySelectorAll("main ul")].map(box);
   const footer = document.querySelector(".tf");
   const more = document.querySelector("#ck-more path");
@@ -175,7 +188,7 @@
     background: body.backgroundColor, color: body.color,
     cell: rows.length ? style(rows[0].parentElement).backgroundColor : "",
     texts: labels.map((el) => el.textContent),
-    rowBoxes, labelBoxes, imageBoxes, accessoryBoxes, lists,
+    rowBoxes, labelBoxes, imageBoxes, accessoryBoxes, separators, headerBoxes, lists,
     tableFooter: footer ? box(footer) : null,
     moreChevron: more ? style(more).stroke : "",
     focusRing,

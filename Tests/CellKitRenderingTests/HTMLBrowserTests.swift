@@ -165,6 +165,9 @@ struct HTMLBrowserTests {
         let imageBoxes: [Box]
         /// The standard accessories' boxes (absent from reports of an older measuring script).
         var accessoryBoxes: [Box]? = nil
+        /// Each row's separator line, and each section header's text (absent likewise).
+        var separators: [Box]? = nil
+        var headerBoxes: [Box]? = nil
         let lists: [Box]
         let tableFooter: Box?
         let moreChevron: String

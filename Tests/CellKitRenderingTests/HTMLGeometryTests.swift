@@ -219,8 +219,10 @@ extension HTMLBrowserTests {
             style: insetGrouped
             sections:
               - cell: Value1
+                header: "\u{05DB}\u{05D5}\u{05EA}\u{05E8}\u{05EA}"
                 rows:
                   - {text: "\u{05E9}\u{05DC}\u{05D5}\u{05DD}", detail: "\u{05E4}\u{05E8}\u{05D8}", accessory: disclosureIndicator}
+                  - {text: "\u{05E2}\u{05D5}\u{05DC}\u{05DD}"}
             """
         let folder = try Render.write(["rtl.yaml": yaml], name: "geometryrtl")
         let (html, _) = try Render.table(folder + "/rtl.yaml", .html)
@@ -234,6 +236,14 @@ extension HTMLBrowserTests {
         #expect(accessory.right <= detail.left, "the accessory \(accessory.right) left of the detail \(detail.left)")
         #expect(detail.right <= text.left, "the detail \(detail.right) left of the text \(text.left)")
         #expect(abs(row.right - text.right - 16) <= 1, "the text \(row.right - text.right) px from the right edge")
+        // The separator under the first row is inset from the right and reaches the left edge.
+        let separator = try #require(report.separators?.first { $0.ip == "0.0" }, "the separator's box")
+        #expect(abs(separator.left - row.left) <= 1, "the separator from the left edge: \(separator)")
+        #expect(abs(row.right - separator.right - 16) <= 1, "inset 16 px from the right: \(separator) in \(row)")
+        // The section's header reads from the right, as its rows do.
+        let header = try #require(report.headerBoxes?.first, "the section header's box")
+        #expect(header.left > row.left + row.width / 2, "the header against the right: \(header) over \(row)")
+        #expect(abs(header.right - text.right) <= 24, "near the text's edge: \(header), text \(text)")
     }
 }
 

@@ -93,6 +93,22 @@ struct RightToLeftTests {
         #expect(lines[row + 1].hasPrefix("─") && lines[row + 1].hasSuffix(" "), "separator inset from the right")
     }
 
+    @Test("in a card the mirrored separator joins the left border (├) and leaves the right one plain (│)")
+    func cardSeparator() throws {
+        let folder = try Render.write([
+            "t.yaml": "style: insetGrouped\nsections:\n  - direction: rtl\n    cell: Default\n"
+                + "    rows: [שלום, עולם]\n  - cell: Default\n    rows: [one, two]\n"
+        ])
+        let lines = try Render.table(folder + "/t.yaml", .text, width: 30).output.components(separatedBy: "\n")
+        let rules = lines.filter { $0.contains("─") && !$0.contains("╭") && !$0.contains("╰") }
+        try #require(rules.count == 2, "\(lines)")
+        let (mirrored, plain) = (
+            rules[0].trimmingCharacters(in: .whitespaces), rules[1].trimmingCharacters(in: .whitespaces)
+        )
+        #expect(mirrored.hasPrefix("├─") && mirrored.hasSuffix(" │"), "\(mirrored)")
+        #expect(plain.hasPrefix("│ ") && plain.hasSuffix("─┤"), "\(plain)")
+    }
+
     @Test("the first strong character decides auto")
     func firstStrong() {
         #expect(TextDirection.isRightToLeft("שלום"))

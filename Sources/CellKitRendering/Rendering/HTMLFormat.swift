@@ -63,7 +63,12 @@ public struct HTMLFormat: RowFormat {
     /// Opens the section and its list, labelled by the section's header.
     public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         sections += 1
-        out.put("<section>\n")
+        // Its header and footer read as its rows do (auto: the browser's first strong character).
+        switch section.direction {
+        case .ltr: out.put("<section>\n")
+        case .rtl: out.put("<section dir=\"rtl\">\n")
+        case .auto: out.put("<section dir=\"auto\">\n")
+        }
         if let header = section.header {
             out.put("<h2 id=\"s")
             out.put(index)

@@ -44,8 +44,8 @@ enum HTMLStyleSheet {
         var(--ind,0px));min-height:max(44px,calc(var(--h,1)*22px + 22px))}
         .fh{height:max(44px,calc(var(--h,1)*22px + 22px));padding-block:0;overflow:clip;align-items:safe center}
         .fh>.g{margin-block:11px}
-        .r:not(:last-child)::after{content:"";position:absolute;left:calc(var(--in,16px) + var(--ind,0px));\
-        right:0;bottom:0;border-bottom:1px solid var(--sep)}
+        .r:not(:last-child)::after{content:"";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,0px));\
+        inset-inline-end:0;bottom:0;border-bottom:1px solid var(--sep)}
         .r.im{--in:57px}
         .r[tabindex]:focus-visible{outline:2px solid var(--tint);outline-offset:-2px}
         @media print{.r{break-inside:avoid}h2{break-after:avoid}}

@@ -181,8 +181,9 @@ public struct TextFormat: RowFormat {
     private final class Rules {
         let width: Int
         let top, bottom, left, right, selectedLeft, selectedRight: UnsafeBufferPointer<UInt8>
-        /// A separator's parts: what comes before its inset, spaces, the rule's glyphs, what ends the line.
-        private let opening, spaces, rule, closing: UnsafeBufferPointer<UInt8>
+        /// A separator's parts: what comes before its inset, spaces, the rule's glyphs, what ends the
+        /// line; mirrored, the rule joins the left border (├) and the right one is plain (│).
+        private let opening, spaces, rule, closing, mirroredOpening, mirroredClosing: UnsafeBufferPointer<UInt8>
         /// Bytes of one glyph of `rule`.
         private let glyphBytes: Int
         private let storage: UnsafeMutableBufferPointer<UInt8>
@@ -195,6 +196,7 @@ public struct TextFormat: RowFormat {
             let none = UnsafeBufferPointer(storage)
             (top, bottom, left, right, selectedLeft, selectedRight) = (none, none, none, none, none, none)
             (opening, spaces, rule, closing) = (none, none, none, none)
+            (mirroredOpening, mirroredClosing) = (none, none)
         }
 
         init(_ f: TextFormat, width: Int) {
@@ -217,14 +219,16 @@ public struct TextFormat: RowFormat {
                         bytes(m + f.box.bottomLeft + inner + f.box.bottomRight)
                     )
                 }
+            let sgr = f.color ? Array(TextFormat.sgr(border, depth: f.colorDepth, theme: f.theme).utf8) : []
+            let end = Array((f.color ? "\u{1B}[0m\n" : "\n").utf8)
             let pieces = [
                 top, bottom,
                 Array(m.utf8) + bytes(f.box.vertical, newline: false), bytes(f.box.vertical, newline: false),
                 Array(m.utf8) + bytes(f.box.selected, newline: false), bytes(f.box.selected, newline: false),
-                (f.color ? Array(TextFormat.sgr(border, depth: f.colorDepth, theme: f.theme).utf8) : [])
-                    + Array((f.boxed ? m + f.box.vertical : "").utf8),
+                sgr + Array((f.boxed ? m + f.box.vertical : "").utf8),
                 Array(repeating: 0x20, count: width), Array(inner.utf8),
-                Array((f.boxed ? f.box.right : "").utf8) + Array((f.color ? "\u{1B}[0m\n" : "\n").utf8),
+                Array((f.boxed ? f.box.right : "").utf8) + end,
+                sgr + Array((f.boxed ? m + f.box.left : "").utf8), Array((f.boxed ? f.box.vertical : "").utf8) + end,
             ]
             glyphBytes = f.box.horizontal.utf8.count
             storage = .allocate(capacity: pieces.reduce(0) { $0 + $1.count })
@@ -239,21 +243,24 @@ public struct TextFormat: RowFormat {
             (self.top, self.bottom, left, right, selectedLeft, selectedRight) =
                 (slices[0], slices[1], slices[2], slices[3], slices[4], slices[5])
             (opening, spaces, rule, closing) = (slices[6], slices[7], slices[8], slices[9])
+            (mirroredOpening, mirroredClosing) = (slices[10], slices[11])
         }
 
         /// Writes the separator under a row whose text starts `inset` columns in: blank to there, then
         /// the rule to the right edge (at least one column of it); `fromRight`: mirrored.
         func writeSeparator(inset: Int, fromRight: Bool = false, to out: OutputBuffer) {
             let inset = max(0, min(inset, width - 1))
-            out.write(opening)
             if fromRight {  // right to left: the rule from the left edge, the inset blank at the right
+                out.write(mirroredOpening)
                 out.write(UnsafeBufferPointer(rebasing: rule[..<((width - inset) * glyphBytes)]))
                 out.write(UnsafeBufferPointer(rebasing: spaces[0..<inset]))
+                out.write(mirroredClosing)
             } else {
+                out.write(opening)
                 out.write(UnsafeBufferPointer(rebasing: spaces[0..<inset]))
                 out.write(UnsafeBufferPointer(rebasing: rule[(inset * glyphBytes)...]))
+                out.write(closing)
             }
-            out.write(closing)
         }
 
         deinit { storage.deallocate() }
