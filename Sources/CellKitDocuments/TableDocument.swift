@@ -229,7 +229,9 @@ public struct TableDocument: Sendable {
             )
         }
         var inlineRows = 0
-        for item in items { sections.append(try section(item, reader, inlineRows: &inlineRows)) }
+        var misses: [String] = []
+        for item in items { sections.append(try section(item, reader, inlineRows: &inlineRows, misses: &misses)) }
+        warnings += misses
     }
 
     /// The folder tree the document may read files from.
@@ -258,7 +260,9 @@ public struct TableDocument: Sendable {
         SourceMark(file: path, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1)
     }
 
-    private func section(_ node: Node, _ reader: NodeReader, inlineRows: inout Int) throws(DocumentError) -> Section {
+    private func section(
+        _ node: Node, _ reader: NodeReader, inlineRows: inout Int, misses: inout [String]
+    ) throws(DocumentError) -> Section {
         let keys = ["header", "footer", "cell", "style", "selectable", "rowHeight", "direction", "rows", "rowsFrom"]
         let f = try reader.fields(node, allowed: keys, what: "a section")
         var section = Section(rows: .count(0), mark: mark(node))
@@ -283,7 +287,10 @@ public struct TableDocument: Sendable {
                         "more than \(FileAccess.grouped(DocumentLimits.inlineRows)) rows written inline (the limit, DocumentLimits.inlineRows); stream them from a .jsonl or .csv file with rowsFrom"
                     )
                 }
-                section.rows = .inline(try list.map { (n: Node) throws(DocumentError) in try row(n, reader) })
+                var found: [String] = []
+                section.rows = .inline(
+                    try list.map { (n: Node) throws(DocumentError) in try row(n, reader, misses: &found) })
+                misses += found
             } else {
                 section.rows = .count(try reader.int(rows, in: 0...10_000_000))
             }
@@ -305,8 +312,9 @@ public struct TableDocument: Sendable {
     }
 
     /// A row: a mapping whose `cell` key names its identifier and whose other keys are its data,
-    /// or a bare text that becomes `{text: ...}` for the built-in styles.
-    private func row(_ node: Node, _ reader: NodeReader) throws(DocumentError) -> Row {
+    /// or a bare text that becomes `{text: ...}` for the built-in styles. A data key spelt as
+    /// `cell` or `rowHeight` but for case is kept as data, with a warning in `misses`.
+    private func row(_ node: Node, _ reader: NodeReader, misses: inout [String]) throws(DocumentError) -> Row {
         if node.scalar != nil {
             return Row(cell: nil, rowHeight: nil, data: .object(["text": try reader.value(node)]), mark: mark(node))
         }
@@ -318,7 +326,14 @@ public struct TableDocument: Sendable {
             switch key.scalar?.string ?? "" {
             case "cell": cell = try reader.string(value)
             case "rowHeight": rowHeight = try reader.rowHeight(value)
-            case let name: data[name] = try reader.value(value)
+            case let name:
+                if let meant = ["cell", "rowHeight"].first(where: { $0.lowercased() == name.lowercased() }) {
+                    let at = mark(key)
+                    misses.append(
+                        "\(at.file):\(at.line):\(at.column): the row key '\(name)' is row data;"
+                            + " did you mean '\(meant)'?")
+                }
+                data[name] = try reader.value(value)
             }
         }
         return Row(cell: cell, rowHeight: rowHeight, data: .object(data), mark: mark(node))

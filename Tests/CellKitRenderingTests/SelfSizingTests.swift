@@ -185,6 +185,17 @@ struct SelfSizingTests {
                 + "/t.yaml")
         guard case .inline(let inline) = document.sections[0].rows else { Issue.record("inline rows"); return }
         #expect(inline[0].rowHeight == 4 && inline[0].data.value(at: "rowHeight") == nil)
+        // Spelt otherwise, it is the row's data, as any key: said, with its place.
+        let typo = try TableDocument(
+            contentsOf: try Render.write([
+                "t.yaml": "sections:\n  - cell: Default\n    rows:\n      - {text: A, rowheight: 4}\n"
+            ])
+                + "/t.yaml")
+        #expect(
+            typo.warnings.contains {
+                $0.hasSuffix("t.yaml:4:19: the row key 'rowheight' is row data; did you mean 'rowHeight'?")
+            },
+            "\(typo.warnings)")
     }
 
     /// Each row's height in the JSON `output`.
