@@ -27,7 +27,10 @@ package struct RowPrefilter: Sendable {
     let triggers: [UInt8]
     /// The non-ASCII scalars that read as one of the run's characters (lowercased or equivalent).
     let specials: [UInt32]
+    /// Whether digits are triggers (a needle a number can hold).
+    let numeric: Bool
     static let backslash: UInt8 = 1, lead: UInt8 = 2, digit: UInt8 = 4
+    static let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
 
     /// Non-ASCII scalars whose lowercase holds an ASCII character, or that are canonically
     /// equivalent to one, with that character: İ lowercases to i and U+0307; the Kelvin sign is
@@ -72,7 +75,8 @@ package struct RowPrefilter: Sendable {
         for b in 0..<256 where Self.hiddenLeads[b] { triggers[b] |= Self.lead }
         for v in specials { triggers[Int(String(Unicode.Scalar(v)!).utf8.first!)] |= Self.lead }
         let numberText = Set("0123456789.+-e")
-        if needle.allSatisfy(numberText.contains) || "null".contains(needle) {
+        numeric = needle.allSatisfy(numberText.contains) || "null".contains(needle)
+        if numeric {
             for b in UInt8(ascii: "0")...UInt8(ascii: "9") { triggers[Int(b)] |= Self.digit }
         }
         self.triggers = triggers
@@ -91,6 +95,10 @@ package struct RowPrefilter: Sendable {
         holdsRun(bytes) || mayHide(bytes)
     }
 
+    /// Whether one of the eight bytes of `word` is zero (the classic SWAR test: exact for "any").
+    @inline(__always)
+    static func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+
     /// Whether `bytes` holds the run, ASCII case ignored.
     func holdsRun(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let m = run.count, n = bytes.count
@@ -98,8 +106,17 @@ package struct RowPrefilter: Sendable {
         return run.withUnsafeBufferPointer { run in
             folds.withUnsafeBufferPointer { folds in
                 let first = run[0], fold = folds[0], last = n - m
+                let firsts = UInt64(first) &* Self.ones, foldWord = UInt64(fold) &* Self.ones
                 var i = 0
                 while i <= last {
+                    // Eight bytes at a time past those none of which is the run's first (folded):
+                    // an unaligned load from raw memory, as `UTF8Bytes.printableASCIIPrefix` reads.
+                    if i + 8 <= n,
+                        !Self.hasZero((UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) | foldWord) ^ firsts)
+                    {
+                        i += 8
+                        continue
+                    }
                     // Raw pointers, not the buffer's subscript: this loop is the search's inner loop.
                     if base[i] | fold == first {
                         var j = 1
@@ -117,9 +134,19 @@ package struct RowPrefilter: Sendable {
     /// UTF-8), or, for a numeric needle, a number JSON may write otherwise than `jsonNumber` does.
     func mayHide(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = bytes.count
+        guard let base = bytes.baseAddress else { return false }
+        let backslashes = UInt64(UInt8(ascii: "\\")) &* Self.ones
         return triggers.withUnsafeBufferPointer { triggers in
             var i = 0
             while i < n {
+                // Eight bytes at a time past ASCII with no backslash (digits are looked at one by one).
+                if !numeric, i + 8 <= n {
+                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    if word & Self.highs == 0, !Self.hasZero(word ^ backslashes) {
+                        i += 8
+                        continue
+                    }
+                }
                 let kind = triggers[Int(bytes[i])]
                 if kind == 0 {
                     i += 1
