@@ -4,7 +4,7 @@
 // the view and of its worker, and the cells made; then `less -S` on the same file (first
 // screen, end) beside it. Then `/` from the first row for the 2,000,000th row (`Item 1999999`)
 // and for the last (2,000,000 and all the rows read through), each `CELLKIT_BENCH_SEARCHES` times
-// (`less -S` once, beside it).
+// (`less -S` once, beside it, unless `CELLKIT_BENCH_LESS_SEARCH=0`).
 // `CELLKIT_BENCH_CELLKIT` names another `cellkit` to drive (another build's, side by side).
 
 import CellKit
@@ -14,6 +14,8 @@ enum BrowseBenchmark {
     static let rows = Benchmarks.setting("CELLKIT_BENCH_ROWS", default: 10_000_000)
     static let pages = Benchmarks.setting("CELLKIT_BENCH_PAGES", default: 200)
     static let searches = Benchmarks.setting("CELLKIT_BENCH_SEARCHES", default: 5)
+    /// Whether `less -S` searches too (`CELLKIT_BENCH_LESS_SEARCH=0`: not; it takes a minute at 10 M rows).
+    static let lessSearches = Benchmarks.setting("CELLKIT_BENCH_LESS_SEARCH", default: 1) != 0
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -60,7 +62,7 @@ enum BrowseBenchmark {
     /// seconds from the Enter to the row on screen (empty without less).
     static func measureLessSearch(_ data: String, target: Int) throws -> [Double] {
         let less = "/usr/bin/less"
-        guard FileManager.default.isExecutableFile(atPath: less) else { return [] }
+        guard lessSearches, FileManager.default.isExecutableFile(atPath: less) else { return [] }
         let terminal = try PseudoTerminal(less, ["-S", data])
         try terminal.wait(for: "code-38x", timeout: 30)
         var times: [Double] = []
