@@ -46,8 +46,10 @@ package final class BrowseSearch: Sendable {
         /// The data file streams' first buffer, in bytes (tests make it small, so that records
         /// cross its refills).
         var bufferSize = RowStream.initialBuffer
-        /// The rows of a data file a backward search reads at a time (the last match in them wins).
-        var window = 16 * 1024
+        /// The rows of a data file a backward search reads at a time (the last match in them wins);
+        /// nil while a data file is still counted (the rows' numbers then come from reading them):
+        /// the table is read forward from its start, as before there were windows.
+        var window: Int? = 16 * 1024
         /// Whether records are looked at as bytes first (`RowPrefilter`); tests compare without.
         var prefilter = true
     }
@@ -141,10 +143,11 @@ private struct Searcher {
     /// The last match at or before the start row, nearest first (a data file read back from the
     /// start row in windows of rows), else the last match after it (read back from the table's end).
     mutating func backward() throws -> Int? {
+        guard let window = plan.window else { return try backwardFromStart() }
         var base = plan.number - plan.row
         for s in stride(from: plan.section, through: 0, by: -1) {
             if s < plan.section { base -= plan.counts[s] }
-            switch try last(s, from: 0, upTo: s == plan.section ? plan.row + 1 : plan.counts[s]) {
+            switch try last(s, from: 0, upTo: s == plan.section ? plan.row + 1 : plan.counts[s], window: window) {
             case .found(let r): return base + r
             case .stopped: return nil
             case .none: continue
@@ -153,7 +156,7 @@ private struct Searcher {
         base = plan.counts.reduce(0, +)
         for s in stride(from: plan.counts.count - 1, through: plan.section, by: -1) {
             base -= plan.counts[s]
-            switch try last(s, from: s == plan.section ? plan.row + 1 : 0, upTo: plan.counts[s]) {
+            switch try last(s, from: s == plan.section ? plan.row + 1 : 0, upTo: plan.counts[s], window: window) {
             case .found(let r): return base + r
             case .stopped: return nil
             case .none: continue
@@ -162,16 +165,42 @@ private struct Searcher {
         return nil
     }
 
+    /// `backward()` while a data file is counted: the rows up to the start row read from the table's
+    /// start (numbered as they are read), the last match kept; else the last match after it.
+    mutating func backwardFromStart() throws -> Int? {
+        var base = 0
+        var best: Int?
+        for s in 0...plan.section {
+            let rows = try each(s, from: 0, upTo: s == plan.section ? plan.row + 1 : nil) { r in
+                best = base + r
+                return true
+            }
+            guard let rows else { return nil }
+            base += rows
+        }
+        if best != nil { return best }
+        base = plan.number - plan.row
+        for s in plan.section..<plan.document.sections.count {
+            let rows = try each(s, from: s == plan.section ? plan.row + 1 : 0, upTo: nil) { r in
+                best = base + r
+                return true
+            }
+            guard let rows else { return nil }
+            base += rows
+        }
+        return best
+    }
+
     /// How a look for the last match in some rows ended.
     enum Last { case found(Int), none, stopped }
 
     /// The last row from `lo` to before `hi` of section `s` whose data holds the needle: a data
-    /// file with an index read in windows of `plan.window` rows from `hi` back, others forward.
-    private mutating func last(_ s: Int, from lo: Int, upTo hi: Int) throws -> Last {
+    /// file with an index read in windows of `window` rows from `hi` back, others forward.
+    private mutating func last(_ s: Int, from lo: Int, upTo hi: Int, window: Int) throws -> Last {
         var top = hi
         let windowed = plan.indexes.indices.contains(s) && plan.indexes[s] != nil
         while top > lo {
-            let bottom = windowed ? max(lo, top - plan.window) : lo
+            let bottom = windowed ? max(lo, top - window) : lo
             var found: Int?
             let rows = try each(s, from: bottom, upTo: top) { r in
                 found = r
@@ -253,9 +282,10 @@ extension BrowseTable {
         guard rowCount > 0, !query.isEmpty, let path = indexPath(of: min(max(0, start), rowCount - 1)) else {
             return nil
         }
-        let plan = BrowseSearch.Plan(
+        var plan = BrowseSearch.Plan(
             document: document, indexes: indexes, section: path.section, row: path.row,
             number: min(max(0, start), rowCount - 1), forward: forward, counts: sectionCounts)
+        if indexes.contains(where: { $0 != nil && $0!.progress.count == nil }) { plan.window = nil }
         return BrowseSearch(query, plan)
     }
 }

@@ -163,10 +163,11 @@ struct BrowsePrefilterTests {
     }
 
     /// A search from row `start`: with the prefilter through a buffer of `bufferSize` bytes and
-    /// backward windows of `window` rows, or without it (every row parsed and matched).
+    /// backward windows of `window` rows (nil: back read from the table's start, as while a file is
+    /// counted), or without it (every row parsed and matched).
     func search(
         _ table: BrowseTable, _ query: String, from start: Int, forward: Bool, prefilter: Bool = true,
-        bufferSize: Int = 96, window: Int = 100
+        bufferSize: Int = 96, window: Int? = 100
     ) throws -> BrowseSearch.State {
         let path = try #require(table.indexPath(of: start))
         var plan = BrowseSearch.Plan(
@@ -237,12 +238,16 @@ struct BrowsePrefilterTests {
                         try search(table, query, from: start, forward: false) == back.map { .found($0) } ?? .notFound,
                         "\(query.debugDescription) back from \(start)")
                 }
-                // The exact scan (no prefilter, one buffer, one window) finds the same.
+                // The exact scan (no prefilter), back in windows and read from the table's start, finds
+                // the same; so does the prefilter read from the table's start.
                 let start = Int.random(in: 0..<count, using: &rng)
-                #expect(
-                    try search(
-                        table, query, from: start, forward: false, prefilter: false, bufferSize: 1 << 20, window: .max)
-                        == (matches.last { $0 <= start } ?? matches.last).map { .found($0) } ?? .notFound)
+                let back = (matches.last { $0 <= start } ?? matches.last).map { BrowseSearch.State.found($0) }
+                for (prefilter, window) in [(false, 16_384), (false, nil), (true, nil)] {
+                    #expect(
+                        try search(
+                            table, query, from: start, forward: false, prefilter: prefilter, bufferSize: 1 << 20,
+                            window: window) == back ?? .notFound)
+                }
             }
         }
     }
