@@ -48,13 +48,16 @@ enum BrowseBenchmark {
             """)
         guard searches > 0 else { return }
         print("\n`/` from the first row (cellkit: Subtitle, built in), \(searches) times each:")
-        print("| search | rows read | cellkit median | fastest | slowest | less -S (once) |\n|---|---|---|---|---|---|")
+        print(
+            "| search | rows read | cellkit median | fastest | slowest | view's peak RSS | less -S (once) |\n"
+                + "|---|---|---|---|---|---|---|")
         for target in rows > 2_000_000 ? [2_000_000, rows] : [rows] {
-            let times = try measureSearch(cellkit, table: folder + "/t.yaml", target: target).sorted()
+            let (found, rss) = try measureSearch(cellkit, table: folder + "/t.yaml", target: target)
+            let times = found.sorted()
             let less = try measureLessSearch(data, target: target)
             print(
                 "| `/Item \(target - 1)` | \(target) | \(seconds(times[times.count / 2])) | \(seconds(times[0])) | "
-                    + "\(seconds(times[times.count - 1])) | \(less.first.map(seconds) ?? "") |")
+                    + "\(seconds(times[times.count - 1])) | \(rss >> 10) MiB | \(less.first.map(seconds) ?? "") |")
         }
     }
 
@@ -82,8 +85,8 @@ enum BrowseBenchmark {
     static func seconds(_ t: Double) -> String { String(format: "%.2f s", t) }
 
     /// `/Item N` for row `target` (N its number less one) typed at the first row, `searches` times:
-    /// the seconds from the Enter to the cursor on the row.
-    static func measureSearch(_ cellkit: String, table: String, target: Int) throws -> [Double] {
+    /// the seconds from the Enter to the cursor on the row, and the view's peak resident memory (kB).
+    static func measureSearch(_ cellkit: String, table: String, target: Int) throws -> ([Double], Int) {
         let terminal = try PseudoTerminal(cellkit, ["browse", table])
         try terminal.wait(for: "row 1 of \(rows)", timeout: 120)  // counted: a search waits for it
         var times: [Double] = []
@@ -98,8 +101,7 @@ enum BrowseBenchmark {
             try terminal.wait(for: "row 1 of \(rows)", timeout: 10)
         }
         terminal.send("q")
-        _ = try terminal.finish()
-        return times
+        return (times, try terminal.finish())
     }
 
     /// A table row of `figures` (a variant).
