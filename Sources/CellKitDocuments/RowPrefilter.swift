@@ -29,13 +29,15 @@ package struct RowPrefilter: Sendable {
     let specials: [UInt32]
     /// Whether digits are triggers (a needle a number can hold).
     let numeric: Bool
+    /// The kinds of trigger, bits of `triggers`' entries.
     static let backslash: UInt8 = 1, lead: UInt8 = 2, digit: UInt8 = 4
+    /// A one, and the high bit, in each of a word's eight bytes (for the SWAR tests).
     static let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
 
     /// Non-ASCII scalars whose lowercase holds an ASCII character, or that are canonically
     /// equivalent to one, with that character: İ lowercases to i and U+0307; the Kelvin sign is
-    /// K; the Greek question mark is `;`; the Greek varia is a backtick. `RowPrefilterTests` checks
-    /// the list against every scalar.
+    /// K; the Greek question mark is `;`; the Greek varia is a backtick.
+    /// `BrowsePrefilterTests.lookalikesWhole` checks the list against every scalar.
     package static let asciiLookalikes: [(scalar: UInt32, ascii: UInt8)] = [
         (0x130, UInt8(ascii: "i")), (0x212A, UInt8(ascii: "k")), (0x37E, UInt8(ascii: ";")),
         (0x1FEF, UInt8(ascii: "`")),
