@@ -2,7 +2,10 @@
 // driven through a pseudo-terminal this program holds (no tmux): the time to the first screen,
 // to the last row (End), of a page down (median and 99th percentile), the peak resident memory of
 // the view and of its worker, and the cells made; then `less -S` on the same file (first
-// screen, end) beside it.
+// screen, end) beside it. Then `/` from the first row for the 2,000,000th row (`Item 1999999`)
+// and for the last (2,000,000 and all the rows read through), each `CELLKIT_BENCH_SEARCHES` times
+// (`less -S` once, beside it, unless `CELLKIT_BENCH_LESS_SEARCH=0`).
+// `CELLKIT_BENCH_CELLKIT` names another `cellkit` to drive (another build's, side by side).
 
 import CellKit
 import Foundation
@@ -10,6 +13,9 @@ import Foundation
 enum BrowseBenchmark {
     static let rows = Benchmarks.setting("CELLKIT_BENCH_ROWS", default: 10_000_000)
     static let pages = Benchmarks.setting("CELLKIT_BENCH_PAGES", default: 200)
+    static let searches = Benchmarks.setting("CELLKIT_BENCH_SEARCHES", default: 5)
+    /// Whether `less -S` searches too (`CELLKIT_BENCH_LESS_SEARCH=0`: not; it takes a minute at 10 M rows).
+    static let lessSearches = Benchmarks.setting("CELLKIT_BENCH_LESS_SEARCH", default: 1) != 0
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -17,7 +23,7 @@ enum BrowseBenchmark {
     }
 
     static func run() throws {
-        let cellkit = try Benchmarks.cellkit()
+        let cellkit = try ProcessInfo.processInfo.environment["CELLKIT_BENCH_CELLKIT"] ?? Benchmarks.cellkit()
         let folder = try Benchmarks.temporaryFolder("browse")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let data = folder + "/rows.jsonl"
@@ -40,6 +46,62 @@ enum BrowseBenchmark {
             \(row("cellkit browse, plugin cell (BenchBrowse, C)", plugin))
             | less -S | \(ms(less.first)) | \(ms(less.end)) | | | | \(less.rss >> 10) MiB | |
             """)
+        guard searches > 0 else { return }
+        print("\n`/` from the first row (cellkit: Subtitle, built in), \(searches) times each:")
+        print(
+            "| search | rows read | cellkit median | fastest | slowest | view's peak RSS | less -S (once) |\n"
+                + "|---|---|---|---|---|---|---|")
+        for target in rows > 2_000_000 ? [2_000_000, rows] : [rows] {
+            let (found, rss) = try measureSearch(cellkit, table: folder + "/t.yaml", target: target)
+            let times = found.sorted()
+            let less = try measureLessSearch(data, target: target)
+            print(
+                "| `/Item \(target - 1)` | \(target) | \(seconds(times[times.count / 2])) | \(seconds(times[0])) | "
+                    + "\(seconds(times[times.count - 1])) | \(rss >> 10) MiB | \(less.first.map(seconds) ?? "") |")
+        }
+    }
+
+    /// `less -S` on the data file: `/Item N` typed at the top, once (a reference, and slow), the
+    /// seconds from the Enter to the row on screen (empty without less).
+    static func measureLessSearch(_ data: String, target: Int) throws -> [Double] {
+        let less = "/usr/bin/less"
+        guard lessSearches, FileManager.default.isExecutableFile(atPath: less) else { return [] }
+        let terminal = try PseudoTerminal(less, ["-S", data])
+        try terminal.wait(for: "code-38x", timeout: 30)
+        var times: [Double] = []
+        for _ in 0..<1 {
+            let start = Date()  // less echoes the prompt its own way: typed and entered at once
+            terminal.send("/Item \(target - 1)\"\r")
+            try terminal.wait(for: "code-\(target - 1)x", timeout: 600)
+            times.append(Date().timeIntervalSince(start))
+            terminal.send("g")
+            try terminal.wait(for: "code-0x", timeout: 10)
+        }
+        terminal.send("q")
+        _ = try terminal.finish()
+        return times
+    }
+
+    static func seconds(_ t: Double) -> String { String(format: "%.2f s", t) }
+
+    /// `/Item N` for row `target` (N its number less one) typed at the first row, `searches` times:
+    /// the seconds from the Enter to the cursor on the row, and the view's peak resident memory (kB).
+    static func measureSearch(_ cellkit: String, table: String, target: Int) throws -> ([Double], Int) {
+        let terminal = try PseudoTerminal(cellkit, ["browse", table])
+        try terminal.wait(for: "row 1 of \(rows)", timeout: 120)  // counted: a search waits for it
+        var times: [Double] = []
+        for _ in 0..<searches {
+            terminal.send("/Item \(target - 1)")
+            try terminal.wait(for: "Item \(target - 1)", timeout: 10)  // the prompt
+            let start = Date()
+            terminal.send("\r")
+            try terminal.wait(for: "row \(target) of \(rows)", timeout: 600)
+            times.append(Date().timeIntervalSince(start))
+            terminal.send("g")
+            try terminal.wait(for: "row 1 of \(rows)", timeout: 10)
+        }
+        terminal.send("q")
+        return (times, try terminal.finish())
     }
 
     /// A table row of `figures` (a variant).

@@ -2,6 +2,9 @@
 // data file streams, while the view goes on answering keys. The view polls `state` (searching,
 // found, not found, stopped) and cancels with Esc. What crosses between the threads is the
 // document and the indexes (both Sendable) in, and numbers and text out, under one Mutex.
+// A data file's records are first looked at as bytes (`RowPrefilter`): only those that may hold
+// the text are parsed and matched. Back, a data file is read in windows of rows from the start
+// row towards its first row (seeking through the index), the last match in a window the answer.
 
 import CellKitDocuments
 import CellKitModel
@@ -28,6 +31,8 @@ package final class BrowseSearch: Sendable {
     package let query: String
     private let shared = Mutex(State.searching(rows: 0))
     private let cancelled = Atomic(false)
+    /// The rows the thread looked at, once it has ended (-1 before): tests see a cancel stop it.
+    let rowsLooked = Atomic(-1)
 
     /// Where a search starts and which way it goes: what the thread is given.
     struct Plan: Sendable {
@@ -36,6 +41,17 @@ package final class BrowseSearch: Sendable {
         /// The start row's section and row in it, and its number across sections.
         var section: Int, row: Int, number: Int
         var forward: Bool
+        /// The rows of each section (counted).
+        var counts: [Int]
+        /// The data file streams' first buffer, in bytes (tests make it small, so that records
+        /// cross its refills).
+        var bufferSize = RowStream.initialBuffer
+        /// The rows of a data file a backward search reads at a time (the last match in them wins);
+        /// nil while a data file is still counted (the rows' numbers then come from reading them):
+        /// the table is read forward from its start, as before there were windows.
+        var window: Int? = 16 * 1024
+        /// Whether records are looked at as bytes first (`RowPrefilter`); tests compare without.
+        var prefilter = true
     }
 
     /// Starts searching: forward from `plan`'s row, wrapping around, for the first row whose data
@@ -69,6 +85,7 @@ package final class BrowseSearch: Sendable {
         } catch {
             finish(.failed("\(error)"))
         }
+        rowsLooked.store(searcher.looked, ordering: .releasing)
     }
 
     /// Notes `rows` looked at; false when the search is cancelled.
@@ -83,11 +100,17 @@ private struct Searcher {
     let plan: Plan
     let needle: String
     let search: BrowseSearch
+    /// What a data file's records are looked at for first; nil: every row is parsed and matched
+    /// (a needle with no ASCII run to look for, see `RowPrefilter`, or a test's exact scan).
+    let filter: RowPrefilter?
     var looked = 0
+    /// Each data file section's stream, kept to seek in from window to window.
+    var streams: [Int: RowStream] = [:]
     typealias Plan = BrowseSearch.Plan
 
     init(plan: Plan, needle: String, search: BrowseSearch) {
         (self.plan, self.needle, self.search) = (plan, needle, search)
+        filter = plan.prefilter ? RowPrefilter(needle: needle) : nil
     }
 
     /// The first match from the start row to the end, then from row 0 to the start row.
@@ -117,9 +140,34 @@ private struct Searcher {
         return nil
     }
 
-    /// The last match at or before the start row (the rows up to it read from the table's start: a
-    /// data file is read forward only), else the last match after it.
+    /// The last match at or before the start row, nearest first (a data file read back from the
+    /// start row in windows of rows), else the last match after it (read back from the table's end).
     mutating func backward() throws -> Int? {
+        guard let window = plan.window else { return try backwardFromStart() }
+        var base = plan.number - plan.row
+        for s in stride(from: plan.section, through: 0, by: -1) {
+            if s < plan.section { base -= plan.counts[s] }
+            switch try last(s, from: 0, upTo: s == plan.section ? plan.row + 1 : plan.counts[s], window: window) {
+            case .found(let r): return base + r
+            case .stopped: return nil
+            case .none: continue
+            }
+        }
+        base = plan.counts.reduce(0, +)
+        for s in stride(from: plan.counts.count - 1, through: plan.section, by: -1) {
+            base -= plan.counts[s]
+            switch try last(s, from: s == plan.section ? plan.row + 1 : 0, upTo: plan.counts[s], window: window) {
+            case .found(let r): return base + r
+            case .stopped: return nil
+            case .none: continue
+            }
+        }
+        return nil
+    }
+
+    /// `backward()` while a data file is counted: the rows up to the start row read from the table's
+    /// start (numbered as they are read), the last match kept; else the last match after it.
+    mutating func backwardFromStart() throws -> Int? {
         var base = 0
         var best: Int?
         for s in 0...plan.section {
@@ -143,6 +191,28 @@ private struct Searcher {
         return best
     }
 
+    /// How a look for the last match in some rows ended.
+    enum Last { case found(Int), none, stopped }
+
+    /// The last row from `lo` to before `hi` of section `s` whose data holds the needle: a data
+    /// file with an index read in windows of `window` rows from `hi` back, others forward.
+    private mutating func last(_ s: Int, from lo: Int, upTo hi: Int, window: Int) throws -> Last {
+        var top = hi
+        let windowed = plan.indexes.indices.contains(s) && plan.indexes[s] != nil
+        while top > lo {
+            let bottom = windowed ? max(lo, top - window) : lo
+            var found: Int?
+            let rows = try each(s, from: bottom, upTo: top) { r in
+                found = r
+                return true
+            }
+            guard rows != nil else { return .stopped }
+            if let found { return .found(found) }
+            top = bottom
+        }
+        return .none
+    }
+
     /// Calls `match` with each row (in the section) of section `s` from `first` (to `end`, else its
     /// last) whose data holds the needle, until it returns false; the rows in the section, or nil
     /// when stopped (by `match` or a cancel).
@@ -156,23 +226,50 @@ private struct Searcher {
         case .count(let n):
             return n  // rows with no data
         case .file(let file):
-            let stream = try RowStream(file)
-            if first > 0, let place = plan.indexes[s]?.place(before: first) {
-                try stream.seek(toOffset: place.offset, line: place.line, rows: place.row)
-            }
-            try stream.skip(first - stream.rowsRead)
-            while end.map({ stream.rowsRead < $0 }) ?? true, let row = try stream.next() {
-                guard try look(row.data.rowValue, stream.rowsRead - 1, match) else { return nil }
+            let stream = try stream(s, file, from: first, upTo: end)
+            while end.map({ stream.rowsRead < $0 }) ?? true {
+                // 1,024 rows at most between looks at a cancel; the prefilter's rejects unparsed.
+                let stop = min(end ?? .max, stream.rowsRead + 1024), before = stream.rowsRead
+                let row = try stream.next(admittedBy: filter, before: stop)
+                if let row, BrowseTable.contains(row.data.rowValue, needle), !match(stream.rowsRead - 1) {
+                    return nil
+                }
+                guard note(stream.rowsRead - before) else { return nil }
+                if row == nil, stream.rowsRead < stop { break }  // the end of the file
             }
             return stream.rowsRead
         }
     }
 
+    /// Section `s`'s stream (`file`) at row `first`: sought to through the index's place before it
+    /// (and read no further than the place at `end`, when the index has one there), else read from
+    /// the file's start.
+    private mutating func stream(_ s: Int, _ file: DataFile, from first: Int, upTo end: Int?) throws -> RowStream {
+        let index = plan.indexes.indices.contains(s) ? plan.indexes[s] : nil
+        let stream: RowStream
+        if let place = index?.place(before: first) {
+            stream = try streams[s] ?? RowStream(file, bufferSize: plan.bufferSize)
+            let stop = end.flatMap { index?.place(before: $0) }.flatMap { $0.row == end ? $0.offset : nil }
+            try stream.seek(toOffset: place.offset, line: place.line, rows: place.row, readingUpTo: stop ?? .max)
+        } else {
+            stream = try RowStream(file, bufferSize: plan.bufferSize)
+        }
+        streams[s] = stream
+        try stream.skip(first - stream.rowsRead)
+        return stream
+    }
+
+    /// Adds `rows` looked at; false when the search is cancelled (asked every 1,024 rows).
+    private mutating func note(_ rows: Int) -> Bool {
+        let before = looked
+        looked += rows
+        return looked / 1024 == before / 1024 || search.progress(looked)
+    }
+
     /// Whether to go on after row `r` with `data`: a match `match` declines stops, and so does a
     /// cancel (asked every 1,024 rows).
     private mutating func look(_ data: RowValue, _ r: Int, _ match: (Int) -> Bool) throws -> Bool {
-        looked += 1
-        if looked % 1024 == 0, !search.progress(looked) { return false }
+        guard note(1) else { return false }
         return !BrowseTable.contains(data, needle) || match(r)
     }
 }
@@ -185,9 +282,10 @@ extension BrowseTable {
         guard rowCount > 0, !query.isEmpty, let path = indexPath(of: min(max(0, start), rowCount - 1)) else {
             return nil
         }
-        let plan = BrowseSearch.Plan(
+        var plan = BrowseSearch.Plan(
             document: document, indexes: indexes, section: path.section, row: path.row,
-            number: min(max(0, start), rowCount - 1), forward: forward)
+            number: min(max(0, start), rowCount - 1), forward: forward, counts: sectionCounts)
+        if indexes.contains(where: { $0 != nil && $0!.progress.count == nil }) { plan.window = nil }
         return BrowseSearch(query, plan)
     }
 }

@@ -72,6 +72,8 @@ package final class RowStream {
     @exclusivity(unchecked) private var readCount = 0
     /// The file offset of the buffer's first byte.
     @exclusivity(unchecked) private var bufferOffset = 0
+    /// The file offset reading stops at (a search's window of rows: `seek(toOffset:…readingUpTo:)`).
+    @exclusivity(unchecked) private var readLimit = Int.max
     /// The file offset of the next record not read yet (blank lines before it included).
     package var nextOffset: Int { bufferOffset + start }
     /// The line the next record starts on (1-based).
@@ -80,12 +82,14 @@ package final class RowStream {
     package static let initialBuffer = 1 << 20
     package static let longestRecord = 16 << 20
 
-    package init(_ file: DataFile) throws(DocumentError) {
+    /// A stream of `file`'s rows read through a buffer of `bufferSize` bytes to begin with (tests
+    /// make it small, so that records cross its refills); it grows for a longer record.
+    package init(_ file: DataFile, bufferSize: Int = initialBuffer) throws(DocumentError) {
         self.file = file
         do throws(FileProblem) { fd = try FileAccess.openRegular(file.real, name: file.path) } catch {
             throw file.mark.error("cannot open the data file: \(error.message)")
         }
-        buffer = .allocate(byteCount: Self.initialBuffer, alignment: 16)
+        buffer = .allocate(byteCount: max(16, bufferSize), alignment: 16)
         try findLineEnd()
         if file.format == .csv { try readHeader() }
     }
@@ -108,12 +112,27 @@ package final class RowStream {
     }
 
     /// Goes to byte `offset` of the file, where a record starts on line `line` and `rows` rows
-    /// come before it (a place a `RowIndex` noted).
-    package func seek(toOffset offset: Int, line: Int, rows: Int) throws(DocumentError) {
+    /// come before it (a place a `RowIndex` noted); reads no further than byte `limit` (where a
+    /// record starts: the end of a window of rows a search reads).
+    package func seek(toOffset offset: Int, line: Int, rows: Int, readingUpTo limit: Int = .max) throws(DocumentError) {
         guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
             throw error(line, column: 1, "cannot seek: \(String(cString: strerror(errno)))")
         }
         (bufferOffset, start, end, atEOF, nextLine, readCount) = (offset, 0, 0, false, line, rows)
+        readLimit = max(limit, offset)
+    }
+
+    /// The next row whose record `filter` admits (every row for nil), parsed as `next()` parses
+    /// it; the rows before it are skipped unparsed (and unchecked), counted in `rowsRead`. Nil at
+    /// the end of the file or once `rowsRead` reaches `limit`.
+    package func next(admittedBy filter: RowPrefilter?, before limit: Int) throws(DocumentError) -> StreamedRow? {
+        while readCount < limit, let (record, line) = try nextRecord() {
+            if isBlank(record) { continue }
+            readCount += 1
+            if let filter, !filter.admits(record) { continue }
+            return file.format == .csv ? try csvRow(record, line: line) : try jsonRow(record, line: line)
+        }
+        return nil
     }
 
     /// Counts the rows, calling `note` with (rows before it, offset, line) before every
@@ -381,8 +400,13 @@ package final class RowStream {
             buffer.deallocate()
             buffer = grown
         }
-        var n = read(fd, buffer.baseAddress! + end, buffer.count - end)
-        while n < 0, errno == EINTR { n = read(fd, buffer.baseAddress! + end, buffer.count - end) }
+        let room = min(buffer.count - end, readLimit - (bufferOffset + end))
+        guard room > 0 else {
+            atEOF = true
+            return
+        }
+        var n = read(fd, buffer.baseAddress! + end, room)
+        while n < 0, errno == EINTR { n = read(fd, buffer.baseAddress! + end, room) }
         guard n >= 0 else { throw error(nextLine, column: 1, "cannot read: \(String(cString: strerror(errno)))") }
         if n == 0 { atEOF = true } else { end += n }
     }
