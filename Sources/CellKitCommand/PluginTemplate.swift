@@ -175,9 +175,10 @@ enum PluginTemplate {
             check: lib\(name).so
             \t$(CELLKIT) check ./lib\(name).so --table \(name).yaml
 
+            # Mode 644, and folders made 755 (umask 022): cellkit refuses a plugin, or a folder above
+            # it, that its group or others can write, which cp and mkdir make under a umask of 002.
             install: lib\(name).so
-            \tmkdir -p "$$(pkg-config --variable=pluginsdir cellkit)"
-            \tcp lib\(name).so "$$(pkg-config --variable=pluginsdir cellkit)/"
+            \tumask 022 && install -D -m 644 lib\(name).so "$$(pkg-config --variable=pluginsdir cellkit)/lib\(name).so"
 
             clean:
             \trm -f lib\(name).so

@@ -73,6 +73,26 @@ struct NewProjectTests {
         #expect(rendered.output.contains("Sunny"), "the cellkit that wrote the project draws it:\n\(rendered.output)")
     }
 
+    @Test(
+        "new c: make install under umask 002 leaves a plugin, and folders, that cellkit takes",
+        .enabled(if: Fixtures.tool("make") != nil, "make is not installed (apt-get install make)"))
+    func cProjectInstall() throws {
+        let root = try Fixtures.folder()
+        let data = root + "/data"  // pluginsdir: $XDG_DATA_HOME/cellkit/plugins, not there yet
+        let home = ["HOME": root, "XDG_DATA_HOME": data, "PKG_CONFIG_PATH": "", "PATH": "/usr/local/bin:/usr/bin:/bin"]
+        _ = try run(Fixtures.cellkit, ["sdk", "install"], in: root, environment: home)
+        _ = try run(Fixtures.cellkit, ["new", "c", "Rainy", "--dir", root], in: root, environment: home)
+        // cp and mkdir -p made the library and the folders group-writable here: refused.
+        _ = try run("/bin/sh", ["-c", "umask 002 && make install"], in: root + "/Rainy", environment: home)
+        let installed = data + "/cellkit/plugins/libRainy.so"
+        for (path, mode) in [(installed, 0o644), (data + "/cellkit/plugins", 0o755), (data + "/cellkit", 0o755)] {
+            let found = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(found == mode, "\(path): mode \(String(found ?? 0, radix: 8))")
+        }
+        let listed = try run(Fixtures.cellkit, ["list"], in: root, environment: home)
+        #expect(listed.contains("  Rainy  Rainy 0.1.0  \(installed)"), "\(listed)")
+    }
+
     @Test("new c without the SDK: make names the missing cellkit.pc and the fix")
     func cProjectWithoutSDK() throws {
         let root = try Fixtures.folder()
