@@ -12,9 +12,10 @@ import Testing
 @Suite("Rows written without the canvas")
 struct DirectLinesTests {
     /// `rows` through a text format, painted on the canvas when `painted`, else directly where it can.
-    static func render(_ rows: [RowLayout], style: TableStyle, painted: Bool) throws -> String {
+    static func render(_ rows: [RowLayout], style: TableStyle, painted: Bool, color: Bool = false) throws -> String {
         var format = TextFormat()
         format.paintsEveryRow = painted
+        (format.color, format.colorDepth) = (color, .truecolor)
         let out = OutputBuffer(DescriptorSink(fd: -1))
         let width = rows.first?.width ?? 40
         try format.begin(TableInfo(style: style), width: width + (style == .plain ? 0 : 2), to: out)
@@ -53,11 +54,20 @@ struct DirectLinesTests {
                     view.laidOut.keepFirst(h)
                 }
                 view.alignment = alignments.randomElement(using: &rng)!
+                // Colours for the ansi runs: three text colours (equal styles share a run), bold, and
+                // now and then a background, which sends the row to the canvas.
+                let colours = [nil, Color(red: 0, green: 0x7A, blue: 0xFF), Color(red: 0x8E, green: 0x8E, blue: 0x93)]
+                view.textColor = colours.randomElement(using: &rng)!
+                view.bold = Int.random(in: 0..<4, using: &rng) == 0
+                if Int.random(in: 0..<30, using: &rng) == 0 {
+                    view.backgroundColor = Color(red: 0xD1, green: 0xD1, blue: 0xD6)
+                }
                 views.append(view)
             }
+            let background = Int.random(in: 0..<20, using: &rng) == 0 ? Color(red: 0, green: 0x7A, blue: 0xFF) : nil
             return RowLayout(
                 indexPath: IndexPath(section: 0, row: k), identifier: "Random", width: width, height: height,
-                position: .middle, isSelected: false, background: Fill(), backgroundColor: nil, views: views)
+                position: .middle, isSelected: false, background: Fill(), backgroundColor: background, views: views)
         }
     }
 
@@ -71,6 +81,25 @@ struct DirectLinesTests {
         var format = DirectLines()
         let written = rows.filter { format.prepare($0) }.count
         #expect(written > 300 && written < 2_700, "rows the direct path took: \(written) of 3,000")
+    }
+
+    @Test(
+        "random rows in colour (ansi): the same bytes as painting every row", arguments: [TableStyle.grouped, .plain])
+    func sameBytesInColour(style: TableStyle) throws {
+        let rows = Self.randomRows(seed: style == .plain ? 17 : 19, count: 3_000)
+        let direct = try Self.render(rows, style: style, painted: false, color: true)
+        let painted = try Self.render(rows, style: style, painted: true, color: true)
+        #expect(direct == painted)
+        if direct != painted {  // the first line that differs, to read
+            let (a, b) = (direct.split(separator: "\n"), painted.split(separator: "\n"))
+            if let k = a.indices.first(where: { $0 >= b.count || a[$0] != b[$0] }) {
+                Issue.record("line \(k):\n\(a[k])\n\(b[k])")
+            }
+        }
+        var format = DirectLines()
+        let written = rows.filter { format.prepare($0, sequence: { _ in [] }) }.count
+        #expect(written > 300 && written < 2_700, "rows the direct path took: \(written) of 3,000")
+        #expect(direct.contains("\u{1B}[0;38;2;0;122;255m"), "colours were written")
     }
 
     @Test("a wrapped table's row is written directly: the bytes of its lines, padded")

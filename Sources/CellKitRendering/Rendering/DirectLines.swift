@@ -6,10 +6,13 @@
 import CellKitModel
 import CellKitText
 
-/// The text format's fast path for a row with no colour to draw: its text views, left to right,
-/// each line padded to its frame. A row qualifies when it has no image, no two views that draw on
-/// the same columns of a line, and every frame within the row; a line qualifies when each of its
-/// pieces fits its frame and has a width. Otherwise the canvas draws it (the bytes are the same).
+/// The text format's fast path for a row with no background to draw: its text views, left to
+/// right, each line padded to its frame; with colour (ansi), each view's SGR sequence written where
+/// the style changes, as the canvas's runs of one style are. A row qualifies when it has no image,
+/// no view with a background (nor, with colour, a row background), no two views that draw on the
+/// same columns of a line, and every
+/// frame within the row; a line qualifies when each of its pieces fits its frame and has a width.
+/// Otherwise the canvas draws it (the bytes are the same).
 struct DirectLines {
     /// Rows with more views than this are painted: the overlap check compares every pair.
     static let maxViews = 16
@@ -19,15 +22,25 @@ struct DirectLines {
     private var count = 0
     /// Per view in `order`, for the line being written: its column (-1: nothing there) and width.
     private var xs = InlineArray<16, Int>(repeating: 0), widths = InlineArray<16, Int>(repeating: 0)
+    /// With colour: per view in `order`, its style's place in `sequences`, whose first is the row's
+    /// own style (the gaps' and padding's), each distinct style once, as the canvas numbers them.
+    private var styleIDs = InlineArray<16, Int>(repeating: 0)
+    private var sequences: [[UInt8]] = []
+    private var coloured = false
 
     /// Whether `row` can be written line by line with `write`; keeps its text views in column order.
-    mutating func prepare(_ row: RowLayout) -> Bool {
-        count = 0
+    /// With `sequence`, a row with a background does not qualify, and each line is written in
+    /// colour: `sequence` gives a style's SGR bytes.
+    mutating func prepare(_ row: RowLayout, sequence: ((TextStyle) -> [UInt8])? = nil) -> Bool {
+        (count, coloured) = (0, false)
         guard row.views.count <= Self.maxViews else { return false }
-        return row.views.withUnsafeBufferPointer { views in
+        if sequence != nil, row.backgroundColor != nil { return false }
+        let accepted = row.views.withUnsafeBufferPointer { views in
             for k in views.indices {
                 let view = views.baseAddress! + k
                 guard view.pointee.imageName == nil else { return false }
+                // A view's background fills its whole frame on the canvas, blanking what it covers.
+                guard view.pointee.backgroundColor == nil else { return false }
                 if view.pointee.laidOut.isEmpty { continue }
                 let f = view.pointee.frame
                 guard f.x >= 0, f.width > 0, f.x + f.width <= row.width else { return false }
@@ -46,6 +59,26 @@ struct DirectLines {
             }
             return true
         }
+        guard accepted, let sequence else { return accepted }
+        // The styles the canvas would paint: the row's own, then each view's text style.
+        var styles = [TextStyle()]
+        sequences.removeAll(keepingCapacity: true)
+        sequences.append(sequence(styles[0]))
+        row.views.withUnsafeBufferPointer { views in
+            for n in 0..<count {
+                let view = views.baseAddress! + order[n]
+                let style = TextStyle(foreground: view.pointee.textColor, bold: view.pointee.bold)
+                if let known = styles.firstIndex(of: style) {
+                    styleIDs[n] = known
+                } else {
+                    styleIDs[n] = styles.count
+                    styles.append(style)
+                    sequences.append(sequence(style))
+                }
+            }
+        }
+        coloured = true
+        return true
     }
 
     /// Writes line `y` of a row `prepare` accepted, `width` columns; false, writing nothing, when a
@@ -66,20 +99,35 @@ struct DirectLines {
                     case .right: max(0, f.width - w)
                     case .left, .natural: 0
                     }
-                // A mark with no base before it (width 0) joins a column on the canvas.
+                // A mark with no base before it (width 0) joins a column on the canvas: alone, or at
+                // the start of the line (it joins the column before the piece, in that column's style).
                 guard dx + w <= f.width, w > 0 || empty else { return false }
+                let bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
+                if !bytes.isEmpty, bytes[0] >= 0x80, TextWidth.nextCluster(bytes, from: 0).width == 0 { return false }
                 (xs[n], widths[n]) = (f.x + dx, w)
             }
-            var column = 0
+            var column = 0, current = -1  // the style written last (-1: none yet on this line)
             for n in 0..<count where xs[n] >= 0 {
                 let view = views.baseAddress! + order[n]
+                if xs[n] > column { style(0, &current, out) }
                 Self.spaces(xs[n] - column, out)
+                if widths[n] > 0 { style(styleIDs[n], &current, out) }
                 out.write(view.pointee.laidOut.unsafeBytes(ofLine: y - view.pointee.frame.y))  // the row holds it
                 column = xs[n] + widths[n]
             }
+            if row.width > column { style(0, &current, out) }
             Self.spaces(row.width - column, out)
+            if coloured { out.write("\u{1B}[0m") }
             return true
         }
+    }
+
+    /// With colour, writes style `id`'s sequence unless it is the one written last.
+    @inline(__always)
+    private func style(_ id: Int, _ current: inout Int, _ out: OutputBuffer) {
+        guard coloured, id != current else { return }
+        current = id
+        sequences.withUnsafeBufferPointer { out.write($0[id]) }
     }
 
     private static func spaces(_ n: Int, _ out: OutputBuffer) {

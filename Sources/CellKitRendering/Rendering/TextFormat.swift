@@ -140,7 +140,8 @@ public struct TextFormat: RowFormat {
     /// `grouped` shows heavy marks in its side margins (with colour its background shows it).
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
         let marksSelection = row.isSelected && !color && !boxed
-        let writesDirectly = !color && !paintsEveryRow && !marksSelection && direct.prepare(row)
+        let writesDirectly =
+            !paintsEveryRow && !marksSelection && direct.prepare(row, sequence: color ? sequence : nil)
         var painted = !writesDirectly
         if painted {
             canvas.paint(row)
