@@ -22,10 +22,13 @@ struct DirectLines {
     private var count = 0
     /// Per view in `order`, for the line being written: its column (-1: nothing there) and width.
     private var xs = InlineArray<16, Int>(repeating: 0), widths = InlineArray<16, Int>(repeating: 0)
-    /// With colour: per view in `order`, its style's place in `sequences`, whose first is the row's
-    /// own style (the gaps' and padding's), each distinct style once, as the canvas numbers them.
+    /// With colour: per view in `order`, its style's place in `styles`. Equal styles share a place
+    /// (and so a run, as on the canvas); the first is the row's own (the gaps' and padding's).
     private var styleIDs = InlineArray<16, Int>(repeating: 0)
-    private var sequences: [[UInt8]] = []
+    /// The styles seen, kept from row to row with their SGR bytes (made once each, not hashed
+    /// per row), at most `maxStyles`.
+    private var styles: [TextStyle] = [], sequences: [[UInt8]] = []
+    private static let maxStyles = 64
     private var coloured = false
 
     /// Whether `row` can be written line by line with `write`; keeps its text views in column order.
@@ -61,9 +64,9 @@ struct DirectLines {
         }
         guard accepted, let sequence else { return accepted }
         // The styles the canvas would paint: the row's own, then each view's text style.
-        var styles = [TextStyle()]
-        sequences.removeAll(keepingCapacity: true)
-        sequences.append(sequence(styles[0]))
+        if styles.isEmpty || styles.count + count > Self.maxStyles {
+            (styles, sequences) = ([TextStyle()], [sequence(TextStyle())])
+        }
         row.views.withUnsafeBufferPointer { views in
             for n in 0..<count {
                 let view = views.baseAddress! + order[n]
@@ -102,34 +105,56 @@ struct DirectLines {
                 // A mark with no base before it (width 0) joins a column on the canvas: alone, or at
                 // the start of the line (it joins the column before the piece, in that column's style).
                 guard dx + w <= f.width, w > 0 || empty else { return false }
-                let bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
-                if !bytes.isEmpty, bytes[0] >= 0x80, TextWidth.nextCluster(bytes, from: 0).width == 0 { return false }
+                if !empty, Self.startsWithMark(view.pointee.laidOut.unsafeBytes(ofLine: i)) { return false }
                 (xs[n], widths[n]) = (f.x + dx, w)
             }
-            var column = 0, current = -1  // the style written last (-1: none yet on this line)
+            if coloured { return writeColoured(views, width: row.width, line: y, to: out) }
+            var column = 0
             for n in 0..<count where xs[n] >= 0 {
                 let view = views.baseAddress! + order[n]
-                if xs[n] > column { style(0, &current, out) }
                 Self.spaces(xs[n] - column, out)
-                if widths[n] > 0 { style(styleIDs[n], &current, out) }
                 out.write(view.pointee.laidOut.unsafeBytes(ofLine: y - view.pointee.frame.y))  // the row holds it
                 column = xs[n] + widths[n]
             }
-            if row.width > column { style(0, &current, out) }
             Self.spaces(row.width - column, out)
-            if coloured { out.write("\u{1B}[0m") }
             return true
         }
     }
 
-    /// With colour, writes style `id`'s sequence unless it is the one written last.
+    /// Whether a line starts with a cluster of no width (a mark with no base): the first byte is
+    /// tested first, as nearly every line starts with ASCII; the width table's quick ways for CJK.
     @inline(__always)
-    private func style(_ id: Int, _ current: inout Int, _ out: OutputBuffer) {
-        guard coloured, id != current else { return }
-        current = id
-        sequences.withUnsafeBufferPointer { out.write($0[id]) }
+    private static func startsWithMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes[0] >= 0x80 && TextWidth.nextCluster(bytes, from: 0, table: TextWidth.directProperties).width == 0
     }
 
+    /// `write`'s second half with colour: each style's sequence where the style changes (as the
+    /// canvas's runs), then a reset. Apart, so that the plain path stays as small as it was.
+    @inline(never)
+    private mutating func writeColoured(
+        _ views: UnsafeBufferPointer<PlacedView>, width: Int, line y: Int, to out: OutputBuffer
+    ) -> Bool {
+        var column = 0, current = -1  // the style written last (-1: none yet on this line)
+        // Written out, not a nested function: one that changes `current` made every call check
+        // exclusivity at run time (a twentieth of the ansi format's instructions).
+        sequences.withUnsafeBufferPointer { sequences in
+            for n in 0..<count where xs[n] >= 0 {
+                let view = views.baseAddress! + order[n]
+                if xs[n] > column, current != 0 { (current, _) = (0, out.write(sequences[0])) }
+                Self.spaces(xs[n] - column, out)
+                let id = styleIDs[n]
+                if widths[n] > 0, current != id { (current, _) = (id, out.write(sequences[id])) }
+                out.write(view.pointee.laidOut.unsafeBytes(ofLine: y - view.pointee.frame.y))  // the row holds it
+                column = xs[n] + widths[n]
+            }
+            if width > column, current != 0 { out.write(sequences[0]) }
+        }
+        Self.spaces(width - column, out)
+        out.write("\u{1B}[0m")
+        return true
+    }
+
+    @inline(__always)
     private static func spaces(_ n: Int, _ out: OutputBuffer) {
         guard n > 0 else { return }
         out.append(atMost: n) { p in

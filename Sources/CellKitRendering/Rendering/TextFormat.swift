@@ -72,6 +72,7 @@ public struct TextFormat: RowFormat {
     /// (bold, wrapped), each followed by a blank line.
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
         (self.width, style, sectionsStarted, rules) = (width, table.style, 0, Rules())
+        direct = DirectLines()  // its SGR bytes were made for the colours set then
         if let title = table.title {
             let line =
                 TextLayout.tableLines(title, width: width, maxLines: 1, mode: .truncateTail, keepNewlines: false)
