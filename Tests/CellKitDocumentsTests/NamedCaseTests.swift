@@ -23,5 +23,6 @@ struct NamedCaseTests {
         Self.check(FontWeight.self)
         Self.check(TextDirection.self)
         Self.check(TableStyle.self)
+        Self.check(AccessoryType.self)
     }
 }

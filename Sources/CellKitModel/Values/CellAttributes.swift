@@ -330,6 +330,19 @@ extension FontWeight: NamedCases {
     }
 }
 
+extension AccessoryType: NamedCases {
+    /// `none`, `disclosureIndicator`, `checkmark`, `detailButton` or `detailDisclosureButton`.
+    public var name: String {
+        switch self {
+        case .none: "none"
+        case .disclosureIndicator: "disclosureIndicator"
+        case .checkmark: "checkmark"
+        case .detailButton: "detailButton"
+        case .detailDisclosureButton: "detailDisclosureButton"
+        }
+    }
+}
+
 extension TextDirection: NamedCases {
     /// Its raw value: `ltr`, `rtl` or `auto`.
     public var name: String { rawValue }

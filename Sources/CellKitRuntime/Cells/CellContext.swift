@@ -17,6 +17,7 @@ public final class CellContext: Sendable {
         var warnings: [String] = []
         var seen: Set<String> = []
         var limits: Set<LimitWarningKey> = []
+        var keys: Set<String> = []
         var failures: [FailedHostCalls] = []
         var failureIndex: [FailedHostCalls.Key: Int] = [:]
     }
@@ -91,6 +92,16 @@ public final class CellContext: Sendable {
                 FailedHostCalls(
                     pluginFile: key.pluginFile, hook: key.hook.symbol(for: key.identifier), count: 1,
                     first: message.hasPrefix(name + ": ") ? message : "\(name): \(message)"))
+        }
+    }
+
+    /// Records the message `make` builds the first time `key` is seen; later times build nothing: a
+    /// problem of every row reported once, naming its first row.
+    package func warn(once key: String, _ make: () -> String) {
+        state.withLock { state in
+            guard state.keys.insert(key).inserted else { return }
+            let message = make()
+            if state.seen.insert(message).inserted { state.warnings.append(message) }
         }
     }
 
