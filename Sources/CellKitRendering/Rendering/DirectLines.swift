@@ -31,13 +31,18 @@ struct DirectLines {
     private static let maxStyles = 64
     private var coloured = false
 
+    /// The colours an ansi table is written in: what `TextFormat.sgr` makes a style's bytes for.
+    struct Colours {
+        var depth: ColorDepth, theme: TerminalTheme?
+    }
+
     /// Whether `row` can be written line by line with `write`; keeps its text views in column order.
-    /// With `sequence`, a row with a background does not qualify, and each line is written in
-    /// colour: `sequence` gives a style's SGR bytes.
-    mutating func prepare(_ row: RowLayout, sequence: ((TextStyle) -> [UInt8])? = nil) -> Bool {
+    /// With `colours`, a row with a background does not qualify, and each line is written in colour.
+    /// (The colours as values, not a closure over the format: that copied the format on every row.)
+    mutating func prepare(_ row: RowLayout, colours: Colours? = nil) -> Bool {
         (count, coloured) = (0, false)
         guard row.views.count <= Self.maxViews else { return false }
-        if sequence != nil, row.backgroundColor != nil { return false }
+        if colours != nil, row.backgroundColor != nil { return false }
         let accepted = row.views.withUnsafeBufferPointer { views in
             for k in views.indices {
                 let view = views.baseAddress! + k
@@ -62,7 +67,10 @@ struct DirectLines {
             }
             return true
         }
-        guard accepted, let sequence else { return accepted }
+        guard accepted, let colours else { return accepted }
+        func sequence(_ style: TextStyle) -> [UInt8] {
+            Array(TextFormat.sgr(style, depth: colours.depth, theme: colours.theme).utf8)
+        }
         // The styles the canvas would paint: the row's own, then each view's text style.
         if styles.isEmpty || styles.count + count > Self.maxStyles {
             (styles, sequences) = ([TextStyle()], [sequence(TextStyle())])

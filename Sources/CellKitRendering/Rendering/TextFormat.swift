@@ -142,7 +142,8 @@ public struct TextFormat: RowFormat {
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
         let marksSelection = row.isSelected && !color && !boxed
         let writesDirectly =
-            !paintsEveryRow && !marksSelection && direct.prepare(row, sequence: color ? sequence : nil)
+            !paintsEveryRow && !marksSelection
+            && direct.prepare(row, colours: color ? DirectLines.Colours(depth: colorDepth, theme: theme) : nil)
         var painted = !writesDirectly
         if painted {
             canvas.paint(row)

@@ -16,7 +16,7 @@ package enum Spawn {
     /// `files` adds the file actions (redirections); every descriptor from `keeping` up is closed
     /// in the child after them (by default all but standard input, output and error).
     /// Returns the process id, or why `posix_spawn` failed.
-    /// Unless `worker`, the process is recorded as this process's own (`isOwned`): a worker's
+    /// Unless `worker`, the process is recorded as this process's own (`withOwned`): a worker's
     /// sweep of the orphans its plugins left (a subreaper's children) spares it, whichever thread
     /// started it while the worker ran (a test's cellkit beside an isolated render, say).
     package static func start(
