@@ -102,20 +102,11 @@ struct LazyDiscoveryTests {
         try "sections:\n  - {cell: Plain, rows: 2}\n".write(toFile: table, atomically: true, encoding: .utf8)
         let cacheHome = (options.cacheFolder! as NSString).deletingLastPathComponent
         func run(_ arguments: [String]) throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Fixtures.buildDirectory + "/cellkit")
-            process.arguments = arguments + ["--plugin-path", plugins]
-            var environment = ProcessInfo.processInfo.environment
-            environment["XDG_CACHE_HOME"] = cacheHome
-            environment["CELLKIT_PLUGIN_PATH"] = nil
-            process.environment = environment
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+            // Through Spawn (Fixtures): an isolated render's sweep in another test spares it.
+            let result = try Fixtures.execute(
+                Fixtures.buildDirectory + "/cellkit", arguments + ["--plugin-path", plugins],
+                environment: ["XDG_CACHE_HOME": cacheHome], unsetting: ["CELLKIT_PLUGIN_PATH"], mergingErrors: true)
+            return (result.status, result.output)
         }
         /// Whether the cache holds the near misses of the plugin at `path`.
         func cached(_ path: String) -> Bool? {

@@ -78,16 +78,9 @@ struct CommandTests {
     func cellkit(_ arguments: [String]) throws -> (Int32, String) {
         let binary = Fixtures.buildDirectory + "/cellkit"
         try #require(FileManager.default.isExecutableFile(atPath: binary), "swift test builds cellkit beside the tests")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        // Through Spawn (Fixtures): an isolated render's sweep in another test spares it.
+        let result = try Fixtures.execute(binary, arguments, mergingErrors: true)
+        return (result.status, result.output)
     }
 
     @Test("A bidirectional override or escape in a plugin's name and file name is shown visibly by list and inspect")

@@ -113,20 +113,11 @@ struct RegistryCacheTests {
     }
 
     /// Starts the built `cellkit` with `arguments` and `XDG_CACHE_HOME` set; its output goes to a file.
-    func start(_ arguments: [String], cacheHome: String, output: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixtures.buildDirectory + "/cellkit")
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CACHE_HOME"] = cacheHome
-        environment["CELLKIT_PLUGIN_PATH"] = nil
-        process.environment = environment
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        return process
+    /// Through Spawn (Fixtures): an isolated render's sweep in another test spares it.
+    func start(_ arguments: [String], cacheHome: String, output: String) throws -> pid_t {
+        try Fixtures.start(
+            Fixtures.buildDirectory + "/cellkit", arguments, environment: ["XDG_CACHE_HOME": cacheHome],
+            unsetting: ["CELLKIT_PLUGIN_PATH"], output: output)
     }
 
     @Test("two `cellkit list` runs with a cold cache at once both succeed and leave a valid cache")
@@ -136,10 +127,10 @@ struct RegistryCacheTests {
         let root = (cacheHome as NSString).deletingLastPathComponent
         let outputs = (1...2).map { root + "/list-\($0).txt" }
         let runs = try outputs.map { try start(["list", "--plugin-path", plugins], cacheHome: cacheHome, output: $0) }
-        for run in runs { run.waitUntilExit() }
+        let statuses = try runs.map { try Fixtures.wait($0, "cellkit") }
         let texts = try outputs.map { try String(contentsOfFile: $0, encoding: .utf8) }
-        for (run, text) in zip(runs, texts) {
-            #expect(run.terminationStatus == 0, "\(text)")
+        for (status, text) in zip(statuses, texts) {
+            #expect(status == 0, "\(text)")
             #expect(text.contains("FoobarCells") && text.contains("ContactsCells"), "\(text)")
         }
         #expect(texts[0] == texts[1])
@@ -156,8 +147,7 @@ struct RegistryCacheTests {
         let fresh = try Fixtures.folder() + "/cache"
         let noCache = try start(
             ["list", "--no-cache", "--plugin-path", plugins], cacheHome: fresh, output: fresh + "-list.txt")
-        noCache.waitUntilExit()
-        #expect(noCache.terminationStatus == 0)
+        #expect(try Fixtures.wait(noCache, "cellkit") == 0)
         #expect(!FileManager.default.fileExists(atPath: fresh + "/cellkit"), "--no-cache writes no cache")
     }
 
@@ -264,9 +254,8 @@ struct RegistryCacheTests {
         /// Runs `cellkit` with `arguments` and the test's cache; its status and output.
         func run(_ arguments: [String]) throws -> (Int32, String) {
             let output = root + "/out-\(UUID().uuidString).txt"
-            let process = try start(arguments, cacheHome: cacheHome, output: output)
-            process.waitUntilExit()
-            return (process.terminationStatus, try String(contentsOfFile: output, encoding: .utf8))
+            let status = try Fixtures.wait(try start(arguments, cacheHome: cacheHome, output: output), "cellkit")
+            return (status, try String(contentsOfFile: output, encoding: .utf8))
         }
         /// The cache file with the last letter of "CachedThing" changed in its head: the change of one byte.
         func damage() throws {

@@ -169,28 +169,52 @@ public enum Fixtures {
     /// orphans, in a test running beside this one, spares it (Foundation's `Process` was not told
     /// apart from an orphan).
     public static func execute(
-        _ tool: String, _ arguments: [String], environment: [String: String] = [:], in folder: String? = nil
+        _ tool: String, _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [],
+        in folder: String? = nil, mergingErrors: Bool = false
     ) throws -> (status: Int32, output: String, errors: String) {
         // Both streams go to files: a tool filling one pipe while we read the other would block.
         let (outputPath, errorPath) = (root + "/stdout-\(UUID().uuidString)", root + "/stderr-\(UUID().uuidString)")
         defer { for path in [outputPath, errorPath] { try? FileManager.default.removeItem(atPath: path) } }
+        let pid = try start(
+            tool, arguments, environment: environment, unsetting: unsetting, in: folder, output: outputPath,
+            errors: mergingErrors ? nil : errorPath)
+        let status = try wait(pid, tool)
+        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let errors = mergingErrors ? "" : (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        return (status, output, errors)
+    }
+
+    /// Starts `tool` as `execute` does, its standard output to the file `output` and its standard
+    /// error to `errors` (nil: the same file, in the order written); returns its process id.
+    public static func start(
+        _ tool: String, _ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [],
+        in folder: String? = nil, output: String, errors: String? = nil
+    ) throws -> pid_t {
         let argv =
             folder.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, tool] + arguments } ?? [tool] + arguments
-        let started = Spawn.start(argv[0], Array(argv.dropFirst()), setting: environment) { actions in
-            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let started = Spawn.start(argv[0], Array(argv.dropFirst()), setting: environment, unsetting: unsetting) {
+            actions in
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            if let errors {
+                posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            } else {
+                posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            }
         }
         guard case .success(let pid) = started else {
             throw CommandFailed(description: "cannot start \(tool): \(started)")
         }
+        return pid
+    }
+
+    /// Waits for `pid` (`tool`, for the error); its exit status, or the signal's number that ended
+    /// it, as Foundation's `Process` reports them.
+    public static func wait(_ pid: pid_t, _ tool: String) throws -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw CommandFailed(description: "waitpid \(tool): errno \(errno)") }
         }
-        let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-        // As Process reports it: the exit status, or the signal's number.
-        return (status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f, output, errors)
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : status & 0x7f
     }
 
     /// The `cellkit` that `swift build` / `swift test` built, beside the tests.

@@ -11,7 +11,7 @@ import Synchronization
 /// `posix_spawn` with a clean signal state, written once for every process CellKit starts.
 package enum Spawn {
     /// Starts `executable` with `arguments` (after argv[0], which is `executable`), this process's
-    /// environment with `environment` set over it, no signal blocked, and `defaultSignals` (all,
+    /// environment with `environment` set over it and `unsetting` taken out, no signal blocked, and `defaultSignals` (all,
     /// when nil) reset to their default action, in a process group of its own if `newGroup`;
     /// `files` adds the file actions (redirections); every descriptor from `keeping` up is closed
     /// in the child after them (by default all but standard input, output and error).
@@ -21,7 +21,7 @@ package enum Spawn {
     /// started it while the worker ran (a test's cellkit beside an isolated render, say).
     package static func start(
         _ executable: String, _ arguments: [String], setting environment: [String: String] = [:],
-        defaultSignals: [Int32]? = nil, newGroup: Bool = false, worker: Bool = false,
+        unsetting: [String] = [], defaultSignals: [Int32]? = nil, newGroup: Bool = false, worker: Bool = false,
         keeping: Int32 = 3, files: (inout posix_spawn_file_actions_t) -> Void = { _ in }
     ) -> Result<pid_t, Failure> {
         var attributes = posix_spawnattr_t()
@@ -59,6 +59,7 @@ package enum Spawn {
             entry += 1
         }
         variables.merge(environment) { _, new in new }
+        for name in unsetting { variables[name] = nil }
         let cArguments = ([executable] + arguments).map { strdup($0) } + [nil]
         let cEnvironment = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in cArguments + cEnvironment { free(p) } }
