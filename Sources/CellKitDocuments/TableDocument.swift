@@ -327,7 +327,10 @@ public struct TableDocument: Sendable {
             case "cell": cell = try reader.string(value)
             case "rowHeight": rowHeight = try reader.rowHeight(value)
             case let name:
-                if let meant = ["cell", "rowHeight"].first(where: { $0.lowercased() == name.lowercased() }) {
+                // Only names of their lengths are compared: no lowercased copy of every data key.
+                if name.utf8.count == 4 || name.utf8.count == 9,
+                    let meant = ["cell", "rowHeight"].first(where: { $0.lowercased() == name.lowercased() })
+                {
                     let at = mark(key)
                     misses.append(
                         "\(at.file):\(at.line):\(at.column): the row key '\(name)' is row data;"

@@ -89,17 +89,19 @@ package enum Spawn {
 
     /// When process `pid` started (clock ticks after boot, `/proc/PID/stat`'s 22nd field); 0 if
     /// it is gone.
-    private static func startTime(of pid: pid_t) -> UInt64 {
+    private static func startTime(of pid: pid_t) -> UInt64 { statField(19, of: pid).flatMap { UInt64($0) } ?? 0 }
+
+    /// Field `index` of `/proc/PID/stat` counted from the state (0) after "pid (comm)", whose name may
+    /// hold spaces and parentheses; nil if the process is gone. Parents and start times read it.
+    package static func statField(_ index: Int, of pid: pid_t) -> String? {
         let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1024)
         let n = read(fd, &buffer, buffer.count)
-        guard n > 0, let end = buffer[..<n].lastIndex(of: UInt8(ascii: ")")) else { return 0 }
-        // After "pid (comm)": the state is field 3, so the start time is the 20th after the ')'.
+        guard n > 0, let end = buffer[..<n].lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = buffer[(end + 1)..<n].split(separator: UInt8(ascii: " "))
-        guard fields.count > 19 else { return 0 }
-        return UInt64(String(decoding: fields[19], as: UTF8.self)) ?? 0
+        return fields.count > index ? String(decoding: fields[index], as: UTF8.self) : nil
     }
 
     /// A process that could not be started: the `errno` and its text.

@@ -144,15 +144,5 @@ package enum Descendants {
     }
 
     /// The parent of `pid`, from `/proc/PID/stat` (its fourth field), or -1.
-    static func parent(of pid: pid_t) -> pid_t {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return -1 }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0, let close = buffer[..<n].lastIndex(of: UInt8(ascii: ")")) else { return -1 }
-        let fields = buffer[(close + 1)..<n].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1 else { return -1 }
-        return pid_t(String(decoding: fields[1], as: UTF8.self)) ?? -1
-    }
+    static func parent(of pid: pid_t) -> pid_t { Spawn.statField(1, of: pid).flatMap { pid_t($0) } ?? -1 }
 }
