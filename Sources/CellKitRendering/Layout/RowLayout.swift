@@ -24,45 +24,62 @@ public struct PlacedView: Sendable, Equatable, Encodable {
         case accessory
     }
 
+    // Stored so that the struct is 120 bytes, under the 128 that a copy is inlined at (a memcpy call
+    // above it: at 138 bytes, 40 of a wrapped row's 63 memcpy calls were its copies): the one-byte
+    // fields first, tag and number of lines in 4 bytes (both come from a C int). The arguments the
+    // layout passes keep the memberwise initialiser's order: it moves them in (an init of our own
+    // copied the view on every append).
     /// Which part of the cell this is.
     public var role: Role
-    /// The subview's tag; 0 for standard parts.
-    public var tag = 0
+    /// How `lines` sit in the frame's width; never `natural` (resolved to the style's alignment).
+    public var alignment = TextAlignment.left
+    /// Semibold or bold text.
+    public var bold = false
+    /// Smaller than the body text (under 14 points, or value2's label): smaller in HTML; the terminal
+    /// formats draw it like other text.
+    public var small = false
+    /// How a label's text is wrapped or cut; see `numberOfLines`.
+    package var lineBreakMode = LineBreakMode.truncateTail
+    /// `numberOfLines`, stored in 4 bytes.
+    var lineLimit: Int32 = 1
+    /// `tag`, stored in 4 bytes.
+    var tagValue: Int32 = 0
     /// Columns from the row's left edge, lines from its top; already clipped to the row.
     public var frame: Rect
+    /// `lines` as ranges of the view's text, with the columns each takes, as the layout found them.
+    package var laidOut = LaidOutText()
+    /// The text's colour; nil = the format's default (the terminal's, black in HTML).
+    public var textColor: Color?
+    /// The colour the view's frame is filled with; nil = the row's background shows through.
+    public var backgroundColor: Color?
+    /// The asset name for images; nil for text.
+    public var imageName: String?
+    /// True when `imageName` is not in the asset catalog (drawn as a placeholder).
+    public var missingImage = false
+    /// True when a hook gave the view its frame (every subview; a standard part whose frame was set),
+    /// false when the cell's style placed it.
+    package var hasOwnFrame = false
+    /// A label's whole text as its view holds it (neither cut nor made visible), for a format that lays
+    /// text out itself (HTML); nil for images and glyphs, whose `lines` are all there is.
+    package var fullText = FullText()
+
+    /// The subview's tag; 0 for standard parts.
+    public var tag: Int {
+        get { Int(tagValue) }
+        set { tagValue = Int32(clamping: newValue) }
+    }
+    /// A label's number of lines (0: as many as its frame holds) and line break mode, for the same.
+    package var numberOfLines: Int {
+        get { Int(lineLimit) }
+        set { lineLimit = Int32(clamping: newValue) }
+    }
+
     /// The text of each line (labels), or the glyph (images and accessories), made from `laidOut` when
     /// read: laying out a row copies no text.
     public var lines: [Substring] {
         get { laidOut.strings }
         set { laidOut = LaidOutText(lines: newValue) }
     }
-    /// `lines` as ranges of the view's text, with the columns each takes, as the layout found them.
-    package var laidOut = LaidOutText()
-    /// How `lines` sit in the frame's width; never `natural` (resolved to the style's alignment).
-    public var alignment = TextAlignment.left
-    /// The text's colour; nil = the format's default (the terminal's, black in HTML).
-    public var textColor: Color?
-    /// The colour the view's frame is filled with; nil = the row's background shows through.
-    public var backgroundColor: Color?
-    /// Semibold or bold text.
-    public var bold = false
-    /// Smaller than the body text (under 14 points, or value2's label): smaller in HTML; the terminal
-    /// formats draw it like other text.
-    public var small = false
-    /// The asset name for images; nil for text.
-    public var imageName: String?
-    /// True when `imageName` is not in the asset catalog (drawn as a placeholder).
-    public var missingImage = false
-    /// A label's whole text as its view holds it (neither cut nor made visible), for a format that lays
-    /// text out itself (HTML); nil for images and glyphs, whose `lines` are all there is.
-    package var fullText = FullText()
-    /// A label's number of lines (0: as many as its frame holds) and line break mode, for the same.
-    package var numberOfLines = 1
-    /// How a label's text is wrapped or cut; see `numberOfLines`.
-    package var lineBreakMode = LineBreakMode.truncateTail
-    /// True when a hook gave the view its frame (every subview; a standard part whose frame was set),
-    /// false when the cell's style placed it.
-    package var hasOwnFrame = false
 
     private enum CodingKeys: String, CodingKey {
         case role, tag, frame, lines, alignment, textColor, backgroundColor, bold, small, imageName, missingImage
@@ -350,12 +367,9 @@ public struct CellLayout: Sendable {
             for k in views.indices {
                 unowned(unsafe) let view = views[k]
                 if view.isHidden { continue }
-                if let placed = placeSubview(
+                placeSubview(
                     view, clipWidth: area.accessoryX, height: height, grows: selfSizing, selected: selected,
-                    memo: &memo)
-                {
-                    row.views.append(placed)
-                }
+                    memo: &memo, into: &row.views)
             }
         }
         if var accessory = area.accessory {
@@ -548,18 +562,13 @@ public struct CellLayout: Sendable {
             detailDefaults = Defaults()
         }
         let centred = cell.style != .subtitle
-        if let placed = placeLabel(
+        placeLabel(
             text, role: .textLabel, frame: textFrame, rowHeight: height, defaults: textDefaults, centred: centred,
-            selected: selected, memo: &memo)
-        {
-            views.append(placed)
-        }
-        if cell.style != .default,
-            let placed = placeLabel(
+            selected: selected, memo: &memo, into: &views)
+        if cell.style != .default {
+            placeLabel(
                 detail, role: .detailTextLabel, frame: detailFrame, rowHeight: height, defaults: detailDefaults,
-                centred: centred, selected: selected, memo: &memo)
-        {
-            views.append(placed)
+                centred: centred, selected: selected, memo: &memo, into: &views)
         }
     }
 
@@ -584,19 +593,21 @@ public struct CellLayout: Sendable {
         var small = false
     }
 
-    /// A standard label in its style's frame (or the frame its hooks gave it), centred vertically.
+    /// A standard label in its style's frame (or the frame its hooks gave it), centred vertically,
+    /// appended to `views` if any of it shows. (Views are styled where they lie in `views`: a view
+    /// returned and appended was copied, its four references retained and released.)
     private func placeLabel(
         _ label: View, role: PlacedView.Role, frame styled: Rect, rowHeight: Int, defaults: Defaults, centred: Bool,
-        selected: Bool, memo: inout LineMemo
-    ) -> PlacedView? {
-        guard !label.isHidden, let text = label.textBytes, text.byteCount > 0 else { return nil }
+        selected: Bool, memo: inout LineMemo, into views: inout [PlacedView]
+    ) {
+        guard !label.isHidden, let text = label.textBytes, text.byteCount > 0 else { return }
         let frame = label.frame == .zero ? styled : label.frame
-        guard frame.width > 0, frame.height > 0 else { return nil }
+        guard frame.width > 0, frame.height > 0 else { return }
         var maxLines = label.numberOfLines == 0 ? frame.height : min(label.numberOfLines, frame.height)
         // A frame a hook gave may reach below the row: lay out at most one line past its
         // bottom (where a truncation's ellipsis would go, unseen), and show what fits.
         let room = rowHeight - frame.y
-        guard room > 0 else { return nil }
+        guard room > 0 else { return }
         maxLines = min(maxLines, room + 1)
         var lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
         lines.keepFirst(room)  // only a hook's frame reaching below the row has more lines than room
@@ -604,11 +615,11 @@ public struct CellLayout: Sendable {
         let height = lines.count
         // Moved in (consumed), not copied: a copy retained the text and the line list, and the end
         // of `lines` released them, four atomic operations a label.
-        var placed = PlacedView(
-            role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: height), laidOut: consume lines)
-        style(&placed, from: label, defaults: defaults, selected: selected)
-        placed.hasOwnFrame = label.frame != .zero
-        return placed
+        views.append(
+            PlacedView(
+                role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: height),
+                laidOut: consume lines, hasOwnFrame: label.frame != .zero))
+        style(&views[views.count - 1], from: label, defaults: defaults, selected: selected)
     }
 
     private func style(_ placed: inout PlacedView, from view: View, defaults: Defaults, selected: Bool) {
@@ -661,29 +672,34 @@ public struct CellLayout: Sendable {
 
     // MARK: Subviews
 
-    /// A subview at its frame in the content view, clipped to the row; nil if nothing of it shows.
+    /// A subview at its frame in the content view, clipped to the row, appended to `views` if any
+    /// of it shows (styled in place: see `placeLabel`).
     private func placeSubview(
-        _ view: View, clipWidth: Int, height: Int, grows: Bool, selected: Bool, memo: inout LineMemo
-    ) -> PlacedView? {
+        _ view: View, clipWidth: Int, height: Int, grows: Bool, selected: Bool, memo: inout LineMemo,
+        into views: inout [PlacedView]
+    ) {
         var f = view.frame
         if grows { f.height = grownHeight(view, memo: &memo) }
         let x0 = max(0, f.x), y0 = max(0, f.y)
         let x1 = min(clipWidth, f.x + f.width), y1 = min(height, f.y + f.height)
-        guard x1 > x0, y1 > y0 else { return nil }
+        guard x1 > x0, y1 > y0 else { return }
         let frame = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
         switch view.kind {
         case .image:
             guard let name = view.imageName else {
-                return PlacedView(
-                    role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor,
-                    hasOwnFrame: true)
+                views.append(
+                    PlacedView(
+                        role: .subview, tagValue: Int32(clamping: view.tag), frame: frame,
+                        backgroundColor: view.backgroundColor,
+                        hasOwnFrame: true))
+                return
             }
             var placed = imageView(name, role: .subview, warn: view.cell?.context)
             placed.tag = view.tag
             placed.frame = frame
             placed.backgroundColor = view.backgroundColor
             placed.hasOwnFrame = true
-            return placed
+            views.append(placed)
         case .label:
             // Text is laid out at the whole frame, then cut where the row or the accessory cuts it;
             // no more than one line past what shows (where a truncation's ellipsis would go, unseen).
@@ -698,13 +714,17 @@ public struct CellLayout: Sendable {
             if frame.width < f.width, view.textBytes?.isClean == false {
                 lines = TextLayout.clipped(lines, width: frame.width)  // a marker the row's edge cuts: left out
             }
-            var placed = PlacedView(role: .subview, tag: view.tag, frame: frame, laidOut: consume lines)  // moved
-            style(&placed, from: view, defaults: Defaults(), selected: selected)
-            placed.hasOwnFrame = true
-            return placed
+            views.append(
+                PlacedView(
+                    role: .subview, tagValue: Int32(clamping: view.tag), frame: frame, laidOut: consume lines,
+                    hasOwnFrame: true))
+            style(&views[views.count - 1], from: view, defaults: Defaults(), selected: selected)
         case .plain:
-            return PlacedView(
-                role: .subview, tag: view.tag, frame: frame, backgroundColor: view.backgroundColor, hasOwnFrame: true)
+            views.append(
+                PlacedView(
+                    role: .subview, tagValue: Int32(clamping: view.tag), frame: frame,
+                    backgroundColor: view.backgroundColor,
+                    hasOwnFrame: true))
         }
     }
 }
