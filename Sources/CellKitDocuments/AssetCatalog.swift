@@ -88,77 +88,136 @@ package enum ImageFile {
     }
 
     /// Why `bytes` are not a self-contained SVG, or nil if they are one.
+    /// Read as bytes with ASCII letters folded to lower case, as an HTML parser reads tag and attribute
+    /// names (a String lowercased and searched through Foundation was a quarter of a small render's
+    /// instructions); a byte of 0x80 or above counts as whitespace where that would flag the image, so
+    /// that no Unicode space hides an attribute.
     static func svgProblem(_ bytes: [UInt8]) -> String? {
         let notImage = "is not a PNG or SVG image (checked by its content, not its name)"
         guard bytes.withUnsafeBufferPointer({ UTF8Bytes.isValid($0) }) else { return notImage }
-        var text = Substring(String(decoding: bytes, as: UTF8.self).lowercased())
-        if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
+        let folded = bytes.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+        return folded.withUnsafeBufferPointer { SVGText($0).problem(notImage: notImage) }
+    }
+}
+
+/// An SVG's bytes, ASCII letters in lower case, searched for what would make it unsafe to inline.
+private struct SVGText {
+    let bytes: UnsafeBufferPointer<UInt8>
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// Why the text is not a self-contained SVG, or nil if it is one.
+    func problem(notImage: String) -> String? {
+        var i = starts("\u{FEFF}", at: 0) ? 3 : 0
         // The prolog: blanks, an XML declaration, comments, a DOCTYPE without an internal subset.
         while true {
-            text = text.drop { $0.isWhitespace }
-            if text.hasPrefix("<?xml"), let end = text.range(of: "?>") {
-                text = text[end.upperBound...]
-            } else if text.hasPrefix("<!--"), let end = text.range(of: "-->") {
-                text = text[end.upperBound...]
-            } else if text.hasPrefix("<!doctype"), let end = text.firstIndex(of: ">") {
-                if text[..<end].contains("[") {
+            i = skipBlanks(from: i)
+            if starts("<?xml", at: i), let end = find("?>", from: i) {
+                i = end + 2
+            } else if starts("<!--", at: i), let end = find("-->", from: i) {
+                i = end + 3
+            } else if starts("<!doctype", at: i), let end = find(">", from: i) {
+                if find("[", from: i, before: end) != nil {
                     return "is an SVG that declares entities; HTML inlines only self-contained images"
                 }
-                text = text[text.index(after: end)...]
+                i = end + 1
             } else {
                 break
             }
         }
-        guard text.hasPrefix("<svg"), let next = text.dropFirst(4).first,
-            next.isWhitespace || next == ">" || next == "/"
+        guard starts("<svg", at: i), i + 4 < bytes.count,
+            isBlank(at: i + 4) || bytes[i + 4] == 0x3E || bytes[i + 4] == 0x2F
         else { return notImage }
         let active = [
             "<script", "<!entity", "<foreignobject", "javascript:", "<iframe", "<embed", "<object", "@import",
         ]
-        if active.contains(where: { text.contains($0) }) || hasEventHandler(text) {
+        if active.contains(where: { find($0, from: i) != nil }) || hasEventHandler(from: i) {
             return "is an SVG with a script or active content; HTML inlines only self-contained images"
         }
-        if hasExternalReference(text) {
+        if hasExternalReference(from: i) {
             return "is an SVG that refers to other files or addresses; HTML inlines only self-contained images"
         }
         return nil
     }
 
-    /// An attribute `on…=` (onload, onclick, …).
-    private static func hasEventHandler(_ text: Substring) -> Bool {
-        var rest = text[...]
-        while let r = rest.range(of: "on") {
-            let before = rest[..<r.lowerBound].last
-            let name = rest[r.upperBound...].prefix { $0.isLetter }
-            let after = rest[r.upperBound...].dropFirst(name.count).drop { $0.isWhitespace }.first
-            if let before, before.isWhitespace || before == "\"" || before == "'", !name.isEmpty, after == "=" {
-                return true
-            }
-            rest = rest[r.upperBound...]
+    /// An attribute `on…=` (onload, onclick, …) after a blank or a quote.
+    private func hasEventHandler(from start: Int) -> Bool {
+        var at = start
+        while let r = find("on", from: at) {
+            at = r + 2
+            guard r > 0, isBlank(at: r - 1) || bytes[r - 1] == 0x22 || bytes[r - 1] == 0x27 else { continue }
+            var k = at
+            while k < bytes.count, bytes[k] &- 0x61 < 26 || bytes[k] >= 0x80 { k += 1 }  // the name's letters
+            guard k > at else { continue }
+            k = skipBlanks(from: k)
+            if k < bytes.count, bytes[k] == 0x3D { return true }
         }
         return false
     }
 
     /// An `href` (or `xlink:href`, `src`) whose value is not a fragment (`#id`), or a `url(` that is not one.
-    private static func hasExternalReference(_ text: Substring) -> Bool {
+    private func hasExternalReference(from start: Int) -> Bool {
         for attribute in ["href", "src"] {
-            var rest = text[...]
-            while let r = rest.range(of: attribute) {
-                let value = rest[r.upperBound...].drop { $0.isWhitespace }
-                if value.first == "=" {
-                    let quoted = value.dropFirst().drop { $0.isWhitespace }
-                    let inner = quoted.first == "\"" || quoted.first == "'" ? quoted.dropFirst() : quoted
-                    if inner.first != "#" { return true }
-                }
-                rest = rest[r.upperBound...]
+            var at = start
+            while let r = find(attribute, from: at) {
+                at = r + attribute.utf8.count
+                var k = skipBlanks(from: at)
+                guard k < bytes.count, bytes[k] == 0x3D else { continue }
+                k = skipBlanks(from: k + 1)
+                if k < bytes.count, bytes[k] == 0x22 || bytes[k] == 0x27 { k += 1 }
+                if k >= bytes.count || bytes[k] != 0x23 { return true }
             }
         }
-        var rest = text[...]
-        while let r = rest.range(of: "url(") {
-            let inner = rest[r.upperBound...].drop { $0.isWhitespace || $0 == "\"" || $0 == "'" }
-            if inner.first != "#" { return true }
-            rest = rest[r.upperBound...]
+        var at = start
+        while let r = find("url(", from: at) {
+            at = r + 4
+            var k = at
+            while k < bytes.count, isBlank(at: k) || bytes[k] == 0x22 || bytes[k] == 0x27 { k += 1 }
+            if k >= bytes.count || bytes[k] != 0x23 { return true }
         }
         return false
+    }
+
+    /// Where `needle` first occurs at or after `from` (and starts before `before`), or nil: memchr
+    /// to each place its first byte is, then the rest compared.
+    private func find(_ needle: String, from: Int, before: Int = .max) -> Int? {
+        let first = needle.utf8.first!, n = bytes.count
+        var at = from
+        while at < min(n, before) {
+            guard let hit = memchr(bytes.baseAddress! + at, Int32(first), n - at) else { return nil }
+            at = UnsafeRawPointer(hit) - UnsafeRawPointer(bytes.baseAddress!)
+            if at >= before { return nil }
+            if starts(needle, at: at) { return at }
+            at += 1
+        }
+        return nil
+    }
+
+    private func starts(_ prefix: String, at i: Int) -> Bool {
+        bytes.count - i >= prefix.utf8.count && bytes[i..<i + prefix.utf8.count].elementsEqual(prefix.utf8)
+    }
+
+    /// Whether the character at `i` is whitespace: the scalar there (any Unicode space).
+    private func isBlank(at i: Int) -> Bool {
+        let b = bytes[i]
+        if b < 0x80 { return b == 0x20 || b &- 0x09 < 5 }  // space, tab, LF, VT, FF, CR
+        if b < 0xC0 { return isBlankScalar(endingAt: i) }  // a continuation: the scalar it ends
+        return UTF8Bytes.decode(bytes, at: i).map { Unicode.Scalar($0.value)?.properties.isWhitespace == true } ?? false
+    }
+
+    /// Whether the scalar whose last byte is at `i` is whitespace (a character before a name).
+    private func isBlankScalar(endingAt i: Int) -> Bool {
+        var lead = i
+        while lead > 0, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+        return UTF8Bytes.decode(bytes, at: lead).map { Unicode.Scalar($0.value)?.properties.isWhitespace == true }
+            ?? false
+    }
+
+    /// The first index at or after `i` that is not whitespace.
+    private func skipBlanks(from i: Int) -> Int {
+        var k = i
+        while k < bytes.count, isBlank(at: k) {
+            k += bytes[k] < 0x80 ? 1 : (UTF8Bytes.decode(bytes, at: k)?.length ?? 1)
+        }
+        return k
     }
 }
