@@ -35,10 +35,11 @@ struct ListCommand: ParsableCommand {
             "  " + BuiltinCells.names.joined(separator: ", ")
                 + "  fill text, detail, image and accessory from the row's data")
         lines.append("")
+        let registrations = catalog.registrations  // worked out on each read
         lines.append(
-            catalog.registrations.isEmpty
-                ? "No plugin cell types registered." : "Cell types from plugins (\(catalog.registrations.count)):")
-        for r in catalog.registrations {
+            registrations.isEmpty
+                ? "No plugin cell types registered." : "Cell types from plugins (\(registrations.count)):")
+        for r in registrations {
             let plugin = plugins[r.pluginIndex]
             lines.append("  \(r.identifier)  \(plugin.descriptor.name) \(plugin.descriptor.version)  \(plugin.path)")
             lines += Output.hookLines(r.declaration, indent: "      ")

@@ -35,13 +35,23 @@ enum Output {
     /// concerns (`hook <symbol>: …`: its declared signature was refused) shows no signature: the
     /// one it holds is the standard one put in its place, which the plugin did not declare.
     static func hookLines(_ type: CellTypeDeclaration, indent: String, problems: [String] = []) -> [String] {
-        let width = type.hooks.map(\.symbol.count).max() ?? 0
+        // Symbols are C identifiers, ASCII (`NamingRule`): a byte a column, counted without Characters.
+        let width = type.hooks.map(\.symbol.utf8.count).max() ?? 0
         return type.hooks.map { hook in
-            let pad = String(repeating: " ", count: width - hook.symbol.count)
+            let pad = String(repeating: " ", count: width - hook.symbol.utf8.count)
             if problems.contains(where: { $0.hasPrefix("hook \(hook.symbol): ") }) {
                 return "\(indent)\(hook.symbol)\(pad)  (declared signature refused: see problems)"
             }
-            return "\(indent)\(hook.symbol)\(pad)  \(hook.signature)\(hook.usesFFI ? "  [libffi]" : "")"
+            // Appended, not interpolated: a line of `list` per hook, 1,000s with many plugins installed.
+            var line = ""
+            line.reserveCapacity(indent.utf8.count + width + 48)  // grown once, not at each append
+            line += indent
+            line += hook.symbol
+            line += pad
+            line += "  "
+            line += hook.signature.description
+            if hook.usesFFI { line += "  [libffi]" }
+            return line
         }
     }
 }

@@ -1,7 +1,9 @@
 // The registry cache's records, written and read by hand: the cache is read on every
-// run, and Foundation's Codable decoding cost about 40 µs a plugin record, which made
-// `cellkit list` of 1,000 plugins spend 40 ms decoding before it printed a line. These
-// lists are decoded by the package's JSON parser, which is fuzzed, into `RowValue`s.
+// run. Foundation's Codable decoding cost about 40 µs a plugin record, and then the
+// package's JSON parser into `RowValue` trees about 60,000 instructions a record (`list`
+// of 1,000 plugins spent half its time there): a record is now read straight from its
+// bytes by `CacheRecordReader`, which takes exactly what `cacheJSON` writes and nothing
+// else (anything else is no record: the plugin is read again and its record rewritten).
 
 import CellKitModel
 
@@ -34,18 +36,6 @@ enum CacheJSON {
     /// `[a, b, …]` of strings.
     static func list(_ items: [String]) -> String { "[" + items.map(quoted).joined(separator: ",") + "]" }
 
-    /// The strings of a list value, or nil if it is not a list of strings.
-    static func strings(_ value: RowValue?) -> [String]? {
-        guard case .list(let items)? = value else { return nil }
-        var result: [String] = []
-        result.reserveCapacity(items.count)
-        for item in items {
-            guard case .string(let text) = item else { return nil }
-            result.append(text)
-        }
-        return result
-    }
-
     /// The integer a number value holds exactly, or nil.
     static func int(_ value: RowValue?) -> Int? {
         guard case .number(let n)? = value, let i = Int(exactly: n) else { return nil }
@@ -72,48 +62,216 @@ extension PluginFile {
         return "[\(descriptorJSON),[\(types.joined(separator: ","))],\(CacheJSON.list(problems))]"
     }
 
-    /// The record `cacheJSON` wrote, for the file at `path`, with the near misses if the cache
-    /// holds them (`nearMisses` is null until something diagnosed the file); nil if it is malformed.
-    init?(cacheJSON value: RowValue, nearMisses: RowValue?, path: String) {
-        guard case .list(let parts) = value, parts.count == 3,
-            case .list(let d) = parts[0], d.count == 5,
-            case .string(let name) = d[0], case .string(let version) = d[1], case .string(let summary) = d[2],
-            let major = CacheJSON.int(d[3]), let minor = CacheJSON.int(d[4]),
-            case .list(let types) = parts[1], let problems = CacheJSON.strings(parts[2])
+    /// The plugin's line in the cache, `[record, near misses, "checksum"]`: the checksum of what comes
+    /// before its comma, seeded with `path` (`RegistryCache.Record.checksum`).
+    func cacheLine(path: String) -> [UInt8] {
+        let body = Array("[\(cacheJSON),\(knownNearMisses.map(NearMiss.cacheJSON) ?? "null")".utf8)
+        return body + Array(",\"\(RegistryCache.Record.checksum(path: path, body: body[...]))\"]".utf8)
+    }
+
+    /// The plugin at `path` from its cache line, `[record, near misses, "checksum"]`, as
+    /// `RegistryCache` writes it: nil unless the line is exactly in that form and its checksum
+    /// (of everything before the last comma, seeded with the path) holds.
+    init?(cacheLine line: UnsafeBufferPointer<UInt8>, path: String) {
+        var reader = CacheRecordReader(line)
+        guard reader.take(UInt8(ascii: "[")), let plugin = reader.plugin(path: path), reader.take(UInt8(ascii: ",")),
+            let misses = reader.nearMisses(), reader.take(UInt8(ascii: ","))
         else { return nil }
-        var cellTypes: [CellTypeDeclaration] = []
-        for type in types {
-            guard case .list(let t) = type, t.count == 2, case .string(let id) = t[0],
-                let identifier = try? CellIdentifier(id), case .list(let hookValues) = t[1]
-            else { return nil }
-            var hooks: [HookDeclaration] = []
-            for hookValue in hookValues {
-                guard case .list(let h) = hookValue, h.count == 4, case .string(let kindText) = h[0],
-                    let kind = HookKind(prefix: kindText), case .string(let symbol) = h[1],
-                    case .string(let resultText) = h[2], let result = HookResult(rawValue: resultText),
-                    case .string(let parameterText) = h[3]
-                else { return nil }
-                var parameters: [HookParameter] = []
-                for word in parameterText.split(separator: " ") {
-                    guard let parameter = HookParameter(rawValue: String(word)) else { return nil }
-                    parameters.append(parameter)
-                }
-                hooks.append(
-                    HookDeclaration(
-                        kind: kind, symbol: symbol, signature: HookSignature(result: result, parameters: parameters)))
-            }
-            cellTypes.append(CellTypeDeclaration(identifier: identifier, hooks: hooks))
-        }
-        var misses: [NearMiss]?
-        if let nearMisses, nearMisses != .null {
-            guard let decoded = NearMiss.decode(cacheJSON: nearMisses) else { return nil }
-            misses = decoded
-        }
-        self.init(
+        let comma = reader.position - 1
+        guard let sum = reader.string(), reader.take(UInt8(ascii: "]")), reader.isAtEnd,
+            sum == RegistryCache.Record.checksum(path: path, body: UnsafeBufferPointer(rebasing: line[..<comma]))
+        else { return nil }
+        self = plugin
+        knownNearMisses = misses
+    }
+}
+
+/// Reads the registry cache's records from their bytes: exactly the text `cacheJSON` writes
+/// (no blanks, the escapes `CacheJSON.quoted` makes, integers without leading zeros), so that
+/// whatever it accepts, written again, gives the same bytes; nil at the first byte that differs.
+struct CacheRecordReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The index of the next byte to read.
+    private(set) var position = 0
+
+    /// A reader at the start of `bytes`.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// Whether every byte has been read.
+    var isAtEnd: Bool { position == bytes.count }
+
+    /// Reads `byte` if it is next.
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// Reads `[descriptor, [cell type, …], [problem, …]]`.
+    mutating func plugin(path: String) -> PluginFile? {
+        guard take(UInt8(ascii: "[")), take(UInt8(ascii: "[")), let name = string(), take(UInt8(ascii: ",")),
+            let version = string(), take(UInt8(ascii: ",")), let summary = string(), take(UInt8(ascii: ",")),
+            let major = int(), take(UInt8(ascii: ",")), let minor = int(), take(UInt8(ascii: "]")),
+            take(UInt8(ascii: ","))
+        else { return nil }
+        guard let cellTypes = list({ $0.cellType() }), take(UInt8(ascii: ",")),
+            let problems = list({ $0.string() }), take(UInt8(ascii: "]"))
+        else { return nil }
+        return PluginFile(
             path: path,
             descriptor: PluginDescriptor(
                 name: name, version: version, summary: summary, abiMajor: major, abiMinor: minor),
-            cellTypes: cellTypes, problems: problems, knownNearMisses: misses)
+            cellTypes: cellTypes, problems: problems, knownNearMisses: nil)
+    }
+
+    /// Reads `null` (nil inside: not diagnosed yet) or `[[symbol, suggestion or null, explanation], …]`.
+    mutating func nearMisses() -> [NearMiss]?? {
+        if literal("null") { return .some(nil) }
+        return list { reader -> NearMiss? in
+            guard reader.take(UInt8(ascii: "[")), let symbol = reader.string(), reader.take(UInt8(ascii: ",")) else {
+                return nil
+            }
+            let suggestion: String?
+            if reader.literal("null") {
+                suggestion = nil
+            } else {
+                guard let text = reader.string() else { return nil }
+                suggestion = text
+            }
+            guard reader.take(UInt8(ascii: ",")), let explanation = reader.string(), reader.take(UInt8(ascii: "]"))
+            else { return nil }
+            return NearMiss(symbol: symbol, suggestion: suggestion, explanation: explanation)
+        }.map { .some($0) }
+    }
+
+    /// Reads `[identifier, [[kind, symbol, result, "parameter parameter"], …]]`.
+    private mutating func cellType() -> CellTypeDeclaration? {
+        guard take(UInt8(ascii: "[")), let id = string(), let identifier = try? CellIdentifier(id),
+            take(UInt8(ascii: ",")), let hooks = list({ $0.hook() }), take(UInt8(ascii: "]"))
+        else { return nil }
+        return CellTypeDeclaration(identifier: identifier, hooks: hooks)
+    }
+
+    private mutating func hook() -> HookDeclaration? {
+        guard take(UInt8(ascii: "[")), let kindText = string(), let kind = HookKind(prefix: kindText),
+            take(UInt8(ascii: ",")), let symbol = string(), take(UInt8(ascii: ",")),
+            let resultText = string(), let result = HookResult(rawValue: resultText), take(UInt8(ascii: ",")),
+            let parameters = parameterList(), take(UInt8(ascii: "]"))
+        else { return nil }
+        return HookDeclaration(
+            kind: kind, symbol: symbol, signature: HookSignature(result: result, parameters: parameters))
+    }
+
+    /// Reads `"name name …"`, parameter names joined by single spaces, matched as bytes (a String made
+    /// and split a hook was a tenth of decoding a record); nil at a name that is none or a stray space.
+    private mutating func parameterList() -> [HookParameter]? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        var parameters: [HookParameter] = []
+        if take(UInt8(ascii: "\"")) { return parameters }
+        repeat {
+            let start = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: " "), bytes[position] != UInt8(ascii: "\"") {
+                position += 1
+            }
+            let word = UnsafeBufferPointer(rebasing: bytes[start..<position])
+            guard let parameter = HookParameter.allCases.first(where: { $0.rawValue.utf8.elementsEqual(word) }) else {
+                return nil
+            }
+            parameters.append(parameter)
+        } while take(UInt8(ascii: " "))
+        return take(UInt8(ascii: "\"")) ? parameters : nil
+    }
+
+    /// Reads `[]` or `[item, item, …]`, each item read by `item`.
+    private mutating func list<T>(_ item: (inout CacheRecordReader) -> T?) -> [T]? {
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var items: [T] = []
+        if take(UInt8(ascii: "]")) { return items }
+        repeat {
+            guard let next = item(&self) else { return nil }
+            items.append(next)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? items : nil
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let n = word.utf8CodeUnitCount
+        guard bytes.count - position >= n,
+            UnsafeBufferPointer(rebasing: bytes[position..<position + n]).elementsEqual(
+                UnsafeBufferPointer(start: word.utf8Start, count: n))
+        else { return false }
+        position += n
+        return true
+    }
+
+    /// Reads an integer as `\(Int)` writes one.
+    private mutating func int() -> Int? {
+        let start = position
+        _ = take(UInt8(ascii: "-"))
+        let digits = position
+        while position < bytes.count, bytes[position] &- 0x30 < 10 { position += 1 }
+        let count = position - digits
+        guard count > 0, count < 19, count == 1 || bytes[digits] != 0x30 else { return nil }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        return text == "-0" ? nil : Int(text)
+    }
+
+    /// Reads a string as `CacheJSON.quoted` writes one: raw UTF-8 but for `\"`, `\\`, `\n`, `\t`,
+    /// `\r` and `\u00XX` (lower-case hex) for other controls, DEL, U+2028 and U+2029.
+    mutating func string() -> String? {
+        guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = position
+        while position < bytes.count, bytes[position] >= 0x20, bytes[position] < 0x7F,
+            bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\")
+        {
+            position += 1
+        }
+        if take(UInt8(ascii: "\"")) {  // plain ASCII, nearly every string here
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position - 1]), as: UTF8.self)
+        }
+        var text = Array(bytes[start..<position])
+        while position < bytes.count {
+            let b = bytes[position]
+            position += 1
+            switch b {
+            case UInt8(ascii: "\""):
+                return String(validating: text, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard let escaped = escape() else { return nil }
+                text.append(contentsOf: escaped.utf8)
+            case ..<0x20, 0x7F: return nil  // written escaped
+            case 0xE2
+            where bytes.count - position >= 2 && bytes[position] == 0x80 && bytes[position + 1] & 0xFE == 0xA8:
+                return nil  // U+2028 or U+2029, written escaped
+            default: text.append(b)
+            }
+        }
+        return nil
+    }
+
+    /// The character of the escape after a backslash, if `CacheJSON.quoted` writes it so.
+    private mutating func escape() -> String? {
+        guard position < bytes.count else { return nil }
+        let e = bytes[position]
+        position += 1
+        switch e {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "u"):
+            guard bytes.count - position >= 4 else { return nil }
+            let hex = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<position + 4]), as: UTF8.self)
+            position += 4
+            guard hex.utf8.allSatisfy({ $0 &- 0x30 < 10 || $0 &- 0x61 < 6 }), let value = UInt32(hex, radix: 16),
+                let scalar = Unicode.Scalar(value),
+                value < 0x20 && value != 0x0A && value != 0x09 && value != 0x0D || value == 0x7F || value == 0x2028
+                    || value == 0x2029
+            else { return nil }
+            return String(scalar)
+        default: return nil
+        }
     }
 }
 
@@ -124,24 +282,5 @@ extension NearMiss {
             + misses.map {
                 "[\(CacheJSON.quoted($0.symbol)),\($0.suggestion.map(CacheJSON.quoted) ?? "null"),\(CacheJSON.quoted($0.explanation))]"
             }.joined(separator: ",") + "]"
-    }
-
-    /// What `cacheJSON(_:)` wrote, or nil if it is malformed.
-    static func decode(cacheJSON value: RowValue) -> [NearMiss]? {
-        guard case .list(let items) = value else { return nil }
-        var misses: [NearMiss] = []
-        for item in items {
-            guard case .list(let m) = item, m.count == 3, case .string(let symbol) = m[0],
-                case .string(let explanation) = m[2]
-            else { return nil }
-            let suggestion: String?
-            switch m[1] {
-            case .null: suggestion = nil
-            case .string(let text): suggestion = text
-            default: return nil
-            }
-            misses.append(NearMiss(symbol: symbol, suggestion: suggestion, explanation: explanation))
-        }
-        return misses
     }
 }

@@ -192,7 +192,7 @@ struct RegistryCache {
 
     /// A plugin's record as it sits in the file (its JSON, and its near misses if known), read
     /// from there when it is decoded; or as discovery just read it. Decoding is done by
-    /// `PluginFile(cacheJSON:)`.
+    /// `PluginFile(cacheLine:path:)`.
     final class Record: @unchecked Sendable {
         /// Where the entry's second line, `[record, near misses]`, is in the cache file, and whether
         /// it is the file's last (its line ends the list): unchecked until decoded.
@@ -210,17 +210,9 @@ struct RegistryCache {
             guard let line, let bytes = line.file.read(line.range.lowerBound..<line.range.upperBound + 2),
                 let text = Self.text(of: bytes, isLast: line.isLast)
             else { return nil }
-            let parsed = text.withUnsafeBufferPointer { text -> RowValue? in
-                var parser = JSONValueParser(text)
-                return try? parser.parseDocument()
-            }
-            // `[record, near misses, "checksum"]`: a record edited or corrupted (yet still JSON) is
+            // `[record, near misses, "checksum"]`: a record edited or corrupted (yet still in form) is
             // not trusted; the caller reads the file again and stores what it gives.
-            guard case .list(let parts)? = parsed, parts.count == 3, case .string(let sum) = parts[2],
-                let comma = text.lastIndex(of: UInt8(ascii: ",")),
-                sum == Self.checksum(path: path, body: text[text.startIndex..<comma])
-            else { return nil }
-            plugin = PluginFile(cacheJSON: parts[0], nearMisses: parts[1], path: path)
+            plugin = text.withUnsafeBufferPointer { PluginFile(cacheLine: $0, path: path) }
             return plugin
         }
 
@@ -583,9 +575,7 @@ struct RegistryCache {
             switch entry.content {
             case .plugin(let usable, let identifiers, let stored):
                 if let plugin = stored.plugin {
-                    let body = Array(
-                        "[\(plugin.cacheJSON),\(plugin.knownNearMisses.map(NearMiss.cacheJSON) ?? "null")".utf8)
-                    record = body + Array(",\"\(Record.checksum(path: entry.path, body: body[...]))\"]".utf8)
+                    record = plugin.cacheLine(path: entry.path)
                 } else if let tails, let line = stored.copy(from: tails) {
                     record = Array(line)  // read from the file and never decoded: copied as it was
                 } else {
