@@ -147,6 +147,12 @@ int ck_sandbox_enter_pid_namespace(void) {
     return 0;
 }
 
+int ck_sandbox_pid_namespace_here(void) {
+    if (unshare(CLONE_NEWPID) == 0) return 1;
+    if (errno != EPERM) return 0;
+    return unshare(CLONE_NEWPID | CLONE_NEWUSER) == 0;
+}
+
 /* ---- Landlock ----------------------------------------------------------------------------- */
 
 /* Newer than Debian 12's kernel headers (6.1): defined here by their values in the kernel ABI. */

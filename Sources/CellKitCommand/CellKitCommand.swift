@@ -43,9 +43,13 @@ struct CellKitCommand: ParsableCommand {
         }
         DocumentRender.runWorkerIfRequested()  // a render's worker (`cellkit render` starts them): renders, exits
         refuseInvalidUTF8Arguments()
+        if let help = HelpTexts.requested(CommandLine.arguments.dropFirst()) {  // kept as text: no reflection
+            print(help)
+            return
+        }
         if CommandLine.arguments.dropFirst() == ["--version"] {  // with what of the sandbox this machine applies
             print(CellKitVersion.described)
-            let support = Sandbox.probe()
+            let support = Sandbox.probeBeforeExit()
             print(support.summary)
             for missing in support.missing { print("sandbox: \(missing)") }
             return

@@ -4,6 +4,7 @@
 // the built cellkit.
 
 import ArgumentParser
+import CellKit
 import CellKitTestSupport
 import Foundation
 import Testing
@@ -26,11 +27,25 @@ struct CLIConventionsTests {
         let printed = try Fixtures.output(Fixtures.cellkit, ["--version"])
         let lines = printed.split(separator: "\n").map(String.init)
         #expect(lines.first == CellKitVersion.described, "\(printed)")
-        // Then what of the sandbox this machine applies (SECURITY.md), found by trying.
-        #expect(lines.count >= 2 && lines[1].hasPrefix("sandbox: "), "\(printed)")
+        // Then what of the sandbox this machine applies (SECURITY.md), found by trying: the same as
+        // a child process finds entering a PID namespace as a worker does (--version makes one for
+        // its own next children, with no child started).
+        let found = Sandbox.probeInChild()
+        #expect(Array(lines.dropFirst()) == [found.summary] + found.missing.map { "sandbox: " + $0 }, "\(printed)")
         let help = try Fixtures.output(Fixtures.cellkit, ["--help"])
         #expect(help.contains("cellkit \(CellKitVersion.described)."), "\(help)")
         #expect(help.contains("--version"), "\(help)")
+    }
+
+    @Test("the sandbox line names each part applied or not", arguments: [true, false])
+    func sandboxSummary(all: Bool) {
+        let support = Sandbox.Support(pidNamespace: all, landlockABI: all ? 7 : 0, seccomp: all)
+        #expect(
+            support.summary
+                == (all
+                    ? "sandbox: PID namespace, Landlock ABI 7, seccomp"
+                    : "sandbox: no PID namespace, no Landlock, no seccomp"))
+        #expect(support.missing.count == (all ? 0 : 3))
     }
 
     @Test(

@@ -19,6 +19,13 @@
  * when the namespace cannot be made (a kernel without them, or they are turned off). */
 int ck_sandbox_enter_pid_namespace(void);
 
+/* Whether the kernel makes a PID namespace here, found as ck_sandbox_enter_pid_namespace makes
+ * one (unshare, with a user namespace of its own when CAP_SYS_ADMIN is missing) but for the
+ * calling process's next children, with no child started: 1 made, 0 not. It changes for good
+ * where this process's children go, so only a process that starts none afterwards calls it
+ * (`cellkit --version`). 0 also when a multithreaded process asks for the user namespace. */
+int ck_sandbox_pid_namespace_here(void);
+
 /* The Landlock ABI this kernel offers (1 and up), or 0 when it has none. */
 int ck_sandbox_landlock_abi(void);
 

@@ -36,6 +36,11 @@ package enum Sandbox {
         /// Whether a seccomp filter can be installed.
         package var seccomp: Bool
 
+        /// What a machine supports: each part as found.
+        package init(pidNamespace: Bool, landlockABI: Int, seccomp: Bool) {
+            (self.pidNamespace, self.landlockABI, self.seccomp) = (pidNamespace, landlockABI, seccomp)
+        }
+
         /// What cannot be applied, one phrase each; empty when all of it can.
         package var missing: [String] {
             var parts: [String] = []
@@ -47,29 +52,42 @@ package enum Sandbox {
             return parts
         }
 
-        /// One line for `cellkit --version`.
+        /// One line for `cellkit --version`. Built by concatenation: `joined(separator:)` is
+        /// generic, and its metadata was a third of `--version`'s instructions after the loader.
         package var summary: String {
             let landlock = landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock"
-            let parts = [
-                pidNamespace ? "PID namespace" : "no PID namespace", landlock, seccomp ? "seccomp" : "no seccomp",
-            ]
-            return "sandbox: " + parts.joined(separator: ", ")
+            return "sandbox: " + (pidNamespace ? "PID namespace" : "no PID namespace") + ", " + landlock + ", "
+                + (seccomp ? "seccomp" : "no seccomp")
         }
     }
 
-    /// What this machine supports, found by trying (a child process makes a PID namespace).
-    package static func probe() -> Support {
+    /// What this machine supports, found by trying. The PID namespace is made for this process's
+    /// next children, with no child started (a fork of this process and two in the namespace took
+    /// most of `cellkit --version`'s time); only when that is refused does a child process try it
+    /// as a worker would, so that a refusal is never guessed. Where this process's children go is
+    /// changed for good: only a process that starts none afterwards calls it (`cellkit --version`).
+    package static func probeBeforeExit() -> Support {
+        Support(
+            pidNamespace: ck_sandbox_pid_namespace_here() != 0 || namespaceInChild(),
+            landlockABI: Int(ck_sandbox_landlock_abi()), seccomp: ck_sandbox_seccomp_available() != 0)
+    }
+
+    /// What this machine supports, the PID namespace tried as a worker enters it (a child process
+    /// makes one, and two processes start in it). CLIConventionsTests holds `probeBeforeExit()` to it.
+    package static func probeInChild() -> Support {
+        Support(
+            pidNamespace: namespaceInChild(), landlockABI: Int(ck_sandbox_landlock_abi()),
+            seccomp: ck_sandbox_seccomp_available() != 0)
+    }
+
+    /// Whether a child process can enter a PID namespace as a worker does.
+    private static func namespaceInChild() -> Bool {
         let child = fork()
         if child == 0 { _exit(ck_sandbox_enter_pid_namespace() == 0 ? 0 : 1) }
+        guard child > 0 else { return false }
         var status: Int32 = 0
-        var namespace = false
-        if child > 0 {
-            while waitpid(child, &status, 0) < 0, errno == EINTR {}
-            namespace = status & 0x7f == 0 && (status >> 8) & 0xff == 0
-        }
-        return Support(
-            pidNamespace: namespace, landlockABI: Int(ck_sandbox_landlock_abi()),
-            seccomp: ck_sandbox_seccomp_available() != 0)
+        while waitpid(child, &status, 0) < 0, errno == EINTR {}
+        return status & 0x7f == 0 && (status >> 8) & 0xff == 0
     }
 
     /// Notes of the parts this worker could not apply, for its warnings.
