@@ -54,8 +54,13 @@ struct CellKitCommand: ParsableCommand {
             for missing in support.missing { print("sandbox: \(missing)") }
             return
         }
-        if let settings = RenderArguments.settings(Array(CommandLine.arguments.dropFirst())) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let settings = RenderArguments.settings(arguments) {
             do { try settings.run() } catch { failed(error) }
+            return
+        }
+        if let list = ListArguments.read(arguments) {  // as RenderArguments: no reflection
+            do { try list.run() } catch { failed(error) }
             return
         }
         var command: any ParsableCommand

@@ -15,11 +15,10 @@ struct ListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        DiscoveryFlags.warnAboutRefusedPaths(discovery.options)
-        if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
-        // Near misses are diagnosed for list (and inspect) only; the registry cache keeps them.
-        let catalog = Catalog(options: discovery.options, diagnosingNearMisses: true)
-        if json { try Output.printJSON(ListReport(catalog)) } else { Output.print(Self.lines(catalog)) }
+        try ListArguments(
+            pluginPaths: discovery.pluginPaths, allowUnsafePermissions: discovery.allowUnsafePermissions,
+            noCache: discovery.noCache, verbose: discovery.verbose, json: json
+        ).run()
     }
 
     static func lines(_ catalog: Catalog) -> [String] {
@@ -66,6 +65,59 @@ struct ListCommand: ParsableCommand {
             lines += misses.flatMap { p in p.nearMisses.map { "  \(p.path): \($0)" } }
         }
         return lines
+    }
+}
+
+/// `cellkit list`'s settings; `read` takes the usual argument lists without ArgumentParser,
+/// whose first parse in a process builds its model of the commands by reflection (13.4 M
+/// instructions, more than half of `cellkit list` with the bundled plugins). A list made only
+/// of `list` and its flags, `--plugin-path` with a value, is read here; anything else (help, a
+/// misspelling, a repeated flag, `--`, a value that starts with "-") goes to ArgumentParser.
+/// ListArgumentsTests holds the two to the same settings on random argument lists.
+struct ListArguments: Equatable {
+    var pluginPaths: [String] = []
+    var allowUnsafePermissions = false, noCache = false, verbose = false, json = false
+
+    /// The settings of `arguments` (after the program's name), or nil when ArgumentParser must read them.
+    static func read(_ arguments: [String]) -> ListArguments? {
+        guard arguments.first == "list" else { return nil }
+        var settings = ListArguments(), seen: Set<String> = [], next = 1
+        while next < arguments.count {
+            let argument = arguments[next]
+            next += 1
+            if argument.hasPrefix("--plugin-path=") {
+                let value = argument.dropFirst("--plugin-path=".count)
+                guard !value.isEmpty else { return nil }
+                settings.pluginPaths.append(String(value))
+                continue
+            }
+            if argument == "--plugin-path" {
+                guard next < arguments.count, !arguments[next].hasPrefix("-") else { return nil }
+                settings.pluginPaths.append(arguments[next])
+                next += 1
+                continue
+            }
+            guard seen.insert(argument == "-v" ? "--verbose" : argument).inserted else { return nil }
+            switch argument {
+            case "--json": settings.json = true
+            case "--allow-unsafe-permissions": settings.allowUnsafePermissions = true
+            case "--no-cache": settings.noCache = true
+            case "--verbose", "-v": settings.verbose = true
+            default: return nil
+            }
+        }
+        return settings
+    }
+
+    /// Lists what discovery finds, as text or JSON.
+    func run() throws {
+        let options = DiscoveryFlags.options(
+            pluginPaths: pluginPaths, allowUnsafePermissions: allowUnsafePermissions, noCache: noCache)
+        DiscoveryFlags.warnAboutRefusedPaths(options)
+        if verbose { DiscoveryFlags.explain(options) }
+        // Near misses are diagnosed for list (and inspect) only; the registry cache keeps them.
+        let catalog = Catalog(options: options, diagnosingNearMisses: true)
+        if json { try Output.printJSON(ListReport(catalog)) } else { Output.print(ListCommand.lines(catalog)) }
     }
 }
 
