@@ -59,12 +59,18 @@ package struct HookSignature: Equatable, Hashable, Sendable, CustomStringConvert
 
     /// The signature in cellkit.h's notation, normalised: `int32_t (row)`, `void (cell, data)`.
     package var description: String {
-        var text = result.rawValue + " ("  // appended: map and joined made `list` of 1,000 plugins 4 % slower
-        for (k, parameter) in parameters.enumerated() {
-            if k > 0 { text += ", " }
-            text += parameter.rawValue
+        // Copied once into a string of its size: appending piece by piece was most of `list`'s hook lines.
+        var count = result.rawValue.utf8.count + 3 + max(0, parameters.count - 1) * 2
+        for parameter in parameters { count += parameter.rawValue.utf8.count }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var at = buffer.initialize(fromContentsOf: result.rawValue.utf8)
+            at = buffer[at...].initialize(fromContentsOf: " (".utf8)
+            for (k, parameter) in parameters.enumerated() {
+                if k > 0 { at = buffer[at...].initialize(fromContentsOf: ", ".utf8) }
+                at = buffer[at...].initialize(fromContentsOf: parameter.rawValue.utf8)
+            }
+            return buffer[at...].initialize(fromContentsOf: ")".utf8)
         }
-        return text + ")"
     }
 
     /// A signature of `result` and `parameters`, unchecked.
