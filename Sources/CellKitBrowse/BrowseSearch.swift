@@ -33,6 +33,10 @@ package final class BrowseSearch: Sendable {
     private let cancelled = Atomic(false)
     /// The rows the thread looked at, once it has ended (-1 before): tests see a cancel stop it.
     let rowsLooked = Atomic(-1)
+    /// A pipe the thread writes a byte to when the search ends, so that the view, which polls
+    /// `ended`, draws the result at once (it looked every 0.1 s, which rounded each search up);
+    /// (-1, -1) if no pipe could be made: the view then only looks every 0.1 s.
+    private let signal: (read: Int32, write: Int32)
 
     /// Where a search starts and which way it goes: what the thread is given.
     struct Plan: Sendable {
@@ -58,13 +62,30 @@ package final class BrowseSearch: Sendable {
     /// holds `query`; or back from it (the last such row at or before it, else the last one).
     init(_ query: String, _ plan: Plan) {
         self.query = query
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for end in fds {
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            }
+        } else {
+            fds = [-1, -1]
+        }
+        signal = (fds[0], fds[1])
         let thread = Thread { [self] in run(plan) }
         thread.name = "cellkit-browse-search"
         thread.start()
     }
 
+    deinit {  // after the thread's end: it holds the search
+        if signal.read >= 0 { _ = (close(signal.read), close(signal.write)) }
+    }
+
     /// How the search stands now.
     package var state: State { shared.withLock { $0 } }
+
+    /// A descriptor that turns readable when the search ends (to poll beside the terminal).
+    package var ended: Int32? { signal.read >= 0 ? signal.read : nil }
 
     /// Stops the search at its next 1,024 rows; `state` says `stopped` unless it had ended.
     package func cancel() {
@@ -74,6 +95,8 @@ package final class BrowseSearch: Sendable {
 
     private func finish(_ state: State) {
         shared.withLock { if case .searching = $0 { $0 = state } }
+        var byte: UInt8 = 1
+        if signal.write >= 0 { _ = write(signal.write, &byte, 1) }  // non-blocking: a full pipe has news already
     }
 
     private func run(_ plan: Plan) {

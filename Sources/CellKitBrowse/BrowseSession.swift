@@ -43,7 +43,7 @@ package struct BrowseSession {
             // While a data file is counted or a search runs, the status line follows them.
             let timeout = search != nil ? 0.1 : table.isCounting ? 0.2 : nil
             var events: [BrowseEvent] = []
-            switch try screen.next(timeout: timeout) {
+            switch try screen.next(timeout: timeout, watching: search?.ended) {
             case .timeout: break
             case .resized:
                 events.append(.resized(columns: screen.size.columns, lines: screen.size.lines))

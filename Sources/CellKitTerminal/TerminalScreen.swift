@@ -207,15 +207,18 @@ package final class TerminalScreen {
         return pressed
     }
 
-    /// Waits up to `timeout` seconds (nil: for ever) for keys, a resize or a resumption.
-    package func next(timeout: Double?) throws -> TerminalEvent {
+    /// Waits up to `timeout` seconds (nil: for ever) for keys, a resize or a resumption; or until
+    /// `watching` (a descriptor another thread writes a byte to when it has news) is readable,
+    /// which is drained and ends the wait as a timeout does.
+    package func next(timeout: Double?, watching: Int32? = nil) throws -> TerminalEvent {
         if let event = signalEvent() { return event }
         var fds = [
             pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: watching ?? -1, events: Int16(POLLIN), revents: 0),  // a negative one is not polled
         ]
         let ms = timeout.map { Int32(max(0, $0 * 1000)) } ?? -1
-        let n = poll(&fds, 2, ms)
+        let n = poll(&fds, 3, ms)
         if n < 0 {
             if errno == EINTR { return signalEvent() ?? .timeout }
             throw TerminalError("cannot read the terminal: \(Self.errnoText)")
@@ -224,6 +227,10 @@ package final class TerminalScreen {
             var drain = [UInt8](repeating: 0, count: 64)
             _ = read(wakeup.read, &drain, drain.count)
             if let event = signalEvent() { return event }
+        }
+        if let watching, fds[2].revents != 0 {
+            var drain = [UInt8](repeating: 0, count: 64)
+            _ = read(watching, &drain, drain.count)
         }
         guard fds[0].revents != 0 else { return .timeout }
         if fds[0].revents & Int16(POLLIN) == 0 { throw TerminalError("the terminal was closed") }
