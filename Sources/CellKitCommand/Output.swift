@@ -31,35 +31,85 @@ enum Output {
         return lines.count
     }
 
+    /// Writes `bytes` to standard output as they are (lines `TextLines` made terminal-safe).
+    static func write(_ bytes: [UInt8]) {
+        try? FileHandle.standardOutput.write(contentsOf: bytes)  // a closed pipe ends the process, as print's write does
+    }
+
     /// One line per hook: symbol, signature, and how it is called. A hook that one of `problems`
     /// concerns (`hook <symbol>: …`: its declared signature was refused) shows no signature: the
     /// one it holds is the standard one put in its place, which the plugin did not declare.
     static func hookLines(_ type: CellTypeDeclaration, indent: String, problems: [String] = []) -> [String] {
+        var out = TextLines()
+        appendHookLines(type, indent: indent, problems: problems, to: &out)
+        return out.bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    /// `hookLines`, into `out`.
+    static func appendHookLines(
+        _ type: CellTypeDeclaration, indent: String, problems: [String] = [], to out: inout TextLines
+    ) {
         // Symbols are C identifiers, ASCII (`NamingRule`): a byte a column, counted without Characters.
         let width = type.hooks.map(\.symbol.utf8.count).max() ?? 0
-        return type.hooks.map { hook in
-            let pad = String(repeating: " ", count: width - hook.symbol.utf8.count)
+        for hook in type.hooks {
+            out.append(indent)
+            out.append(hook.symbol)
+            out.append(spaces: width - hook.symbol.utf8.count + 2)
             if problems.contains(where: { $0.hasPrefix("hook \(hook.symbol): ") }) {
-                return "\(indent)\(hook.symbol)\(pad)  (declared signature refused: see problems)"
+                out.append("(declared signature refused: see problems)")
+            } else {
+                out.append(hook.signature.description)
+                if hook.usesFFI { out.append("  [libffi]") }
             }
-            return joined(indent, hook.symbol, pad, "  ", hook.signature.description, hook.usesFFI ? "  [libffi]" : "")
+            out.endLine()
         }
     }
 }
 
-extension Output {
-    /// `parts` one after the other, copied once into a string of the right size: `list` makes a line
-    /// per cell type and per hook (7,000 with 1,000 plugins), and interpolating them cost about
-    /// 3,000 instructions a line, a third of the command.
-    static func joined(_ parts: String...) -> String {
-        let count = parts.reduce(0) { $0 + $1.utf8.count }
-        return String(unsafeUninitializedCapacity: count) { buffer in
-            var at = 0
-            for part in parts {
-                at = buffer[at...].initialize(fromContentsOf: part.utf8)
-            }
-            return at
+/// Lines of text as bytes, each made terminal-safe when it ends (`TextSanitizer.visible`, only
+/// for a line that is not all printable ASCII) and followed by a newline.
+struct TextLines {
+    /// The lines so far, and the one being made after the last newline.
+    private(set) var bytes: [UInt8] = []
+    private var start = 0
+
+    /// Adds `text` to the line being made.
+    mutating func append(_ text: String) {
+        // The bytes in place when the string has them (a native one does): the generic path over
+        // the UTF-8 view cost about 400 instructions a piece.
+        if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            bytes.append(contentsOf: text.utf8)
         }
+    }
+
+    /// Adds `count` spaces to the line being made.
+    mutating func append(spaces count: Int) { bytes.append(contentsOf: repeatElement(0x20, count: max(0, count))) }
+
+    /// Ends the line being made: made visible where it holds anything but printable ASCII.
+    mutating func endLine() {
+        let printable = bytes.withUnsafeBufferPointer {
+            UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: $0[start...])) == $0.count - start
+        }
+        if !printable {
+            let text = String(decoding: bytes[start...], as: UTF8.self)
+            bytes.removeSubrange(start...)
+            bytes.append(contentsOf: TextSanitizer.visible(text).utf8)
+        }
+        bytes.append(0x0A)
+        start = bytes.count
+    }
+
+    /// Adds `text` as a whole line.
+    mutating func line(_ text: String) {
+        append(text)
+        endLine()
+    }
+
+    /// Adds each of `texts` as a line.
+    mutating func lines(_ texts: [String]) {
+        for text in texts { line(text) }
     }
 }
 

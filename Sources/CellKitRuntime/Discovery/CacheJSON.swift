@@ -162,6 +162,9 @@ struct CacheRecordReader {
             kind: kind, symbol: symbol, signature: HookSignature(result: result, parameters: parameters))
     }
 
+    /// Each parameter with its name's bytes (its raw value, made once, not per hook read).
+    private static let parameterNames = HookParameter.allCases.map { (parameter: $0, name: Array($0.rawValue.utf8)) }
+
     /// Reads `"name name …"`, parameter names joined by single spaces, matched as bytes (a String made
     /// and split a hook was a tenth of decoding a record); nil at a name that is none or a stray space.
     private mutating func parameterList() -> [HookParameter]? {
@@ -174,7 +177,7 @@ struct CacheRecordReader {
                 position += 1
             }
             let word = UnsafeBufferPointer(rebasing: bytes[start..<position])
-            guard let parameter = HookParameter.allCases.first(where: { $0.rawValue.utf8.elementsEqual(word) }) else {
+            guard let parameter = Self.parameterNames.first(where: { $0.name.elementsEqual(word) })?.parameter else {
                 return nil
             }
             parameters.append(parameter)
