@@ -33,7 +33,8 @@ enum Output {
 
     /// Writes `bytes` to standard output as they are (lines `TextLines` made terminal-safe).
     static func write(_ bytes: [UInt8]) {
-        try? FileHandle.standardOutput.write(contentsOf: bytes)  // a closed pipe ends the process, as print's write does
+        // A closed pipe ends the process (SIGPIPE), as print's write does.
+        try? FileHandle.standardOutput.write(contentsOf: bytes)
     }
 
     /// One line per hook: symbol, signature, and how it is called. A hook that one of `problems`
