@@ -663,6 +663,12 @@ extension OutputBuffer {
         let n = bytes.count
         var run = 0, i = 0
         while i < n {
+            // Eight plain ASCII bytes at a time: byte by byte, the branch on each was a tenth of
+            // an HTML table's time (perf).
+            if i + 8 <= n, !HTMLEscape.mayBeSpecial(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
+            }
             let b = base[i]
             if !HTMLEscape.special(b) {
                 i += 1
@@ -695,7 +701,7 @@ extension OutputBuffer {
 }
 
 /// Which bytes `putEscaped` looks at.
-private enum HTMLEscape {
+enum HTMLEscape {
     /// Bits 0–63: the C0 controls and `" & ' < >`.
     static let low: UInt64 =
         0xFFFF_FFFF | 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
@@ -704,5 +710,19 @@ private enum HTMLEscape {
     @inline(__always)
     static func special(_ b: UInt8) -> Bool {
         b < 64 ? (low >> UInt64(b)) & 1 != 0 : (b == 0x7F || b == 0xC2)
+    }
+
+    /// Whether any of the eight bytes of `word` is `special` or not ASCII (false: all are plain).
+    /// The borrows of the subtractions flag bytes above a flagged one too: exact for "any".
+    @inline(__always)
+    static func mayBeSpecial(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs = ones &* 0x80
+        @inline(__always) func has(_ byte: UInt64) -> UInt64 {
+            let x = word ^ (ones &* byte)
+            return (x &- ones) & ~x
+        }
+        let below = (word &- ones &* 0x20) & ~word  // a control (below 0x20)
+        let flags = below | has(0x22) | has(0x26) | has(0x27) | has(0x3C) | has(0x3E) | has(0x7F) | word
+        return flags & highs != 0
     }
 }

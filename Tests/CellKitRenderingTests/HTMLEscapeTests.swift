@@ -1,0 +1,63 @@
+// HTML text is escaped eight bytes at a time where they are plain: the word test must agree
+// with the byte test on every word.
+
+import CellKitModel
+import CellKitTestSupport
+import Testing
+
+@testable import CellKitRendering
+
+@Suite("HTML escaping, eight bytes at a time")
+struct HTMLEscapeWordTests {
+    /// `mayBeSpecial` on a word says whether any of its bytes is special or not ASCII, exactly:
+    /// 200,000 random words, their bytes drawn mostly from around the special ones.
+    @Test func wordsAsBytes() {
+        var rng = SplitMix64(seed: 0x5AFE)
+        let near: [UInt8] = [
+            0x1F, 0x20, 0x21, 0x22, 0x23, 0x25, 0x26, 0x27, 0x28, 0x3B, 0x3C, 0x3D, 0x3E, 0x3F, 0x7E, 0x7F, 0x80, 0xC2,
+            0xFF, 0x00, 0x61,
+        ]
+        for _ in 0..<200_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<8 {
+                bytes.append(
+                    rng.next() % 4 == 0
+                        ? UInt8(truncatingIfNeeded: rng.next()) : near[Int(rng.next() % UInt64(near.count))])
+            }
+            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            let expected = bytes.contains { HTMLEscape.special($0) || $0 >= 0x80 }
+            #expect(HTMLEscape.mayBeSpecial(word) == expected, "\(bytes)")
+        }
+    }
+}
+
+@Suite("JSON escaping's quick way past characters it keeps")
+struct JSONPlainSequenceTests {
+    /// Wherever `plainSequence` takes a sequence, it is well-formed UTF-8 of that length and a
+    /// character `escape` writes as it is: 300,000 random places in random bytes.
+    @Test func onlyWellFormedKeptCharacters() {
+        var rng = SplitMix64(seed: 0x1503)
+        let leads: [UInt8] = [
+            0xC2, 0xC3, 0xD7, 0xD8, 0xDF, 0xE0, 0xE1, 0xE2, 0xE3, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF3, 0xF4, 0xF5,
+        ]
+        var taken = 0
+        for _ in 0..<300_000 {
+            var bytes = [leads[Int(rng.next() % UInt64(leads.count))]]
+            for _ in 0..<Int(rng.next() % 4) {
+                bytes.append(
+                    rng.next() % 4 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : 0x80 | UInt8(rng.next() % 64))
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let length = JSONBytes.plainSequence(buffer, at: 0) else { return }
+                taken += 1
+                let decoded = UTF8Bytes.decode(buffer, at: 0)
+                #expect(decoded?.length == length, "\(bytes)")
+                if let value = decoded?.value {
+                    #expect(
+                        value > 0x9F && !UTF8Bytes.isHidden(value) && value != 0x2028 && value != 0x2029, "\(bytes)")
+                }
+            }
+        }
+        #expect(taken > 10_000)
+    }
+}
