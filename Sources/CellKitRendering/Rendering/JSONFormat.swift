@@ -223,14 +223,16 @@ public struct JSONFormat: RowFormat {
         out.raw(",\"height\":")
         out.decimal(frame.height)
         out.write(byte: 0x7D)
+        var plain = false  // lines of the text, which went out unescaped: they need no escape either
         if let text = view.pointee.fullText.bytes {
             out.raw(",\"text\":")
-            text.withBytes { out.jsonString($0) }
+            plain = !text.withBytes { out.jsonString($0) } && text === view.pointee.laidOut.text
         }
         out.raw(",\"lines\":[")
         for i in 0..<view.pointee.laidOut.count {
             if i > 0 { out.write(byte: 0x2C) }
-            out.jsonString(view.pointee.laidOut.unsafeBytes(ofLine: i))
+            let line = view.pointee.laidOut.unsafeBytes(ofLine: i)
+            if plain { out.plainJSONString(line) } else { out.jsonString(line) }
         }
         out.raw("],\"alignment\":")
         out.raw(Names.alignment(view.pointee.alignment))

@@ -38,21 +38,34 @@ extension OutputBuffer {
 
     /// Appends `text` as a JSON string (`JSONBytes.escape`).
     @inline(__always)
-    func jsonString(_ text: String) { text.withBorrowedUTF8 { jsonString($0) } }
+    func jsonString(_ text: String) { text.withBorrowedUTF8 { _ = jsonString($0) } }
 
-    /// Appends UTF-8 `bytes` as a JSON string, quoted and escaped (`JSONBytes.escape`).
-    func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Appends UTF-8 `bytes` as a JSON string, quoted and escaped (`JSONBytes.escape`); returns
+    /// whether any byte was escaped (false: the bytes went out as they are, and so would any run
+    /// of whole characters of them).
+    @discardableResult
+    func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         write(byte: 0x22)
-        var start = 0
+        var start = 0, escaped = false
         while start < bytes.count {
             // At most 4 KiB of input at a time, so a long text never needs more than ~24 KiB of room.
             let end = min(bytes.count, start + 4096)
             append(atMost: (end - start) * 6 + 24) { p in
                 let (used, written) = JSONBytes.escape(bytes, from: start, to: end, into: p)
+                escaped = escaped || written != used - start  // an escape is longer than what it stands for
                 start = used
                 return written
             }
         }
+        write(byte: 0x22)
+        return escaped
+    }
+
+    /// Appends `bytes`, which need no escape, quoted as a JSON string.
+    @inline(__always)
+    func plainJSONString(_ bytes: UnsafeBufferPointer<UInt8>) {
+        write(byte: 0x22)
+        write(bytes)
         write(byte: 0x22)
     }
 }
