@@ -61,3 +61,29 @@ struct JSONPlainSequenceTests {
         #expect(taken > 10_000)
     }
 }
+
+@Suite("JSON strings of clean text")
+struct CleanJSONStringTests {
+    /// `cleanJSONString` writes a clean text byte for byte as `jsonString` does, and says whether it
+    /// escaped anything: 2,000 random clean texts of quotes, backslashes, line and paragraph
+    /// separators, CJK, emoji and runs of ASCII.
+    @Test func sameBytesAsTheEscaper() throws {
+        var rng = SplitMix64(seed: 0xC1EA)
+        let pieces = [
+            "a", " ", "\"", "\\", "é", "日", "😀", "\u{2028}", "\u{2029}", "abcdefgh", "👨‍👩‍👧", "❤️", "\u{2027}", "—",
+        ]
+        for _ in 0..<2_000 {
+            let text = (0..<Int(rng.next() % 40)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+            let bytes = TextBytes(text)
+            #expect(bytes.isClean)
+            let (clean, general) = (StringSink(), StringSink())
+            let (a, b) = (OutputBuffer(clean), OutputBuffer(general))
+            let escaped = bytes.withBytes { a.cleanJSONString($0) }
+            let escapedToo = bytes.withBytes { b.jsonString($0) }
+            try a.flush()
+            try b.flush()
+            #expect(clean.text == general.text, "\(text)")
+            #expect(escaped == escapedToo, "\(text)")
+        }
+    }
+}

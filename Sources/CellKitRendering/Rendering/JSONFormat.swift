@@ -226,7 +226,8 @@ public struct JSONFormat: RowFormat {
         var plain = false  // lines of the text, which went out unescaped: they need no escape either
         if let text = view.pointee.fullText.bytes {
             out.raw(",\"text\":")
-            plain = !text.withBytes { out.jsonString($0) } && text === view.pointee.laidOut.text
+            let escaped = text.withBytes { text.isClean ? out.cleanJSONString($0) : out.jsonString($0) }
+            plain = !escaped && text === view.pointee.laidOut.text
         }
         out.raw(",\"lines\":[")
         for i in 0..<view.pointee.laidOut.count {

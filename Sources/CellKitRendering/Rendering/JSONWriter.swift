@@ -61,6 +61,46 @@ extension OutputBuffer {
         return escaped
     }
 
+    /// Appends a clean text (`TextBytes.isClean`: well-formed UTF-8 with no control character,
+    /// DEL or hidden scalar) as a JSON string, as `jsonString` writes it: of what `escape` looks
+    /// for, such a text can hold only `"`, `\` and U+2028/U+2029 (0xE2 0x80 0xA8/0xA9), so those
+    /// are all it looks for, eight bytes at a time; the rest goes out in runs. Returns whether
+    /// anything was escaped.
+    func cleanJSONString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        write(byte: 0x22)
+        guard let base = bytes.baseAddress else {
+            write(byte: 0x22)
+            return false
+        }
+        let n = bytes.count
+        var run = 0, i = 0, escaped = false
+        while i < n {
+            if i + 8 <= n, !JSONBytes.cleanNeedsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
+            }
+            let b = base[i]
+            let separator = b == 0xE2 && i + 2 < n && base[i + 1] == 0x80 && base[i + 2] & 0xFE == 0xA8
+            guard b == 0x22 || b == 0x5C || separator else {
+                i += 1
+                continue
+            }
+            write(UnsafeBufferPointer(start: base + run, count: i - run))
+            if separator {
+                raw(base[i + 2] == 0xA8 ? "\\u2028" : "\\u2029")
+                i += 3
+            } else {
+                write(byte: 0x5C)
+                write(byte: b)
+                i += 1
+            }
+            (run, escaped) = (i, true)
+        }
+        write(UnsafeBufferPointer(start: base + run, count: n - run))
+        write(byte: 0x22)
+        return escaped
+    }
+
     /// Appends `bytes`, which need no escape, quoted as a JSON string.
     @inline(__always)
     func plainJSONString(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -111,6 +151,15 @@ enum JSONBytes {
         let control = (w &- 0x2020_2020_2020_2020) & ~w & high
         return (w & high) | control | hasZero(w ^ 0x2222_2222_2222_2222) | hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
             | hasZero(w ^ 0x7F7F_7F7F_7F7F_7F7F) != 0
+    }
+
+    /// Whether any of the eight bytes of `w` is `"`, `\` or 0xE2 (`cleanJSONString`); exact for "any".
+    @inline(__always)
+    static func cleanNeedsLook(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
+        return hasZero(w ^ 0x2222_2222_2222_2222) | hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
+            | hasZero(w ^ 0xE2E2_E2E2_E2E2_E2E2) != 0
     }
 
     /// Escapes `bytes[from..<to]` (UTF-8; a sequence starting before `to` is taken whole) into `p`;
