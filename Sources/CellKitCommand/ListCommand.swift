@@ -126,16 +126,7 @@ struct ListArguments: Equatable {
         if verbose { DiscoveryFlags.explain(options) }
         // Near misses are diagnosed for list (and inspect) only; the registry cache keeps them.
         let catalog = Catalog(options: options, diagnosingNearMisses: true)
-        // Left for the process's end to free (list is its last work; the cache is saved as it goes):
-        // freeing 1,000 plugins' records one by one was a seventh of the command.
-        _ = Unmanaged.passRetained(KeptToExit(catalog))
         if json { try Output.printJSON(ListReport(catalog)) } else { Output.write(ListCommand.text(catalog)) }
-    }
-
-    /// A value kept, never freed.
-    private final class KeptToExit<Value> {
-        let value: Value
-        init(_ value: Value) { self.value = value }
     }
 }
 
