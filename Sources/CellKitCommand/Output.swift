@@ -13,9 +13,40 @@ enum Output {
 
     /// Prints `value` as pretty, key-sorted JSON.
     static func printJSON(_ value: some Encodable) throws {
+        Swift.print(String(decoding: try jsonBytes(value).dropLast(), as: UTF8.self))
+    }
+
+    /// What `printJSON` prints: `value` as pretty-printed JSON with sorted keys, its hidden
+    /// characters escaped, and a newline.
+    static func jsonBytes(_ value: some Encodable) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        Swift.print(TextSanitizer.escapingHidden(json: String(decoding: try encoder.encode(value), as: UTF8.self)))
+        let json = TextSanitizer.escapingHidden(json: String(decoding: try encoder.encode(value), as: UTF8.self))
+        return Array(json.utf8) + [0x0A]
+    }
+
+    /// Whether `bytes` are lines that a terminal shows as they are: each ended by a newline, and
+    /// each what `TextSanitizer.visible` leaves unchanged (all printable ASCII, the common case,
+    /// is seen eight bytes at a time). For output kept in a file and written again
+    /// (`Catalog.derivedOutput`): a file changed by anything else is worked out anew.
+    static func isTerminalSafe(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { all in
+            guard all.last == 0x0A else { return all.isEmpty }
+            var start = 0
+            while start < all.count {
+                let rest = UnsafeBufferPointer(rebasing: all[start...])
+                let printable = UTF8Bytes.printableASCIIPrefix(rest)
+                guard let end = rest[printable...].firstIndex(of: 0x0A) else { return false }
+                if end > printable {
+                    let line = UnsafeBufferPointer(rebasing: rest[..<end])
+                    guard let text = String(validating: line, as: UTF8.self), TextSanitizer.visible(text) == text else {
+                        return false
+                    }
+                }
+                start += end - rest.startIndex + 1
+            }
+            return true
+        }
     }
 
     /// Prints the context's warnings, then one line per plugin hook whose host calls failed

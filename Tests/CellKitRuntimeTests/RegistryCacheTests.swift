@@ -141,8 +141,10 @@ struct RegistryCacheTests {
         #expect(
             Fixtures.cachedCatalog(plugins, cache: cache).filesRead == 0, "the cache the two wrote is whole and current"
         )
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0 != "registry.json" }
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache)
+        let leftovers = files.filter { $0 != "registry.json" && !$0.hasPrefix("list.txt.") }
         #expect(leftovers.isEmpty, "no temporary file is left behind: \(leftovers)")
+        #expect(files.filter { $0.hasPrefix("list.txt.") }.count == 1, "one list kept, for the one search path")
 
         let fresh = try Fixtures.folder() + "/cache"
         let noCache = try start(

@@ -148,6 +148,8 @@ public struct Catalog: Sendable {
     /// The identifiers of `found`, each plugin's space-separated, end to end, then a NUL.
     private let identifierBytes: [UInt8]
     private let storage: Storage
+    /// What this catalog's answers depend on, digested (`derivedOutput`).
+    let inputs: InputDigest
 
     /// A plugin file as discovery found it: enough to decide who provides an identifier.
     struct Found: @unchecked Sendable {  // a record is read and written under `storage`'s lock only
@@ -168,6 +170,9 @@ public struct Catalog: Sendable {
             var plugins: [Int: PluginFile] = [:]
             var all: ([Registration], [Shadowing])?
             var diagnoses = 0
+            /// Whether every plugin's near misses are to be known before `plugins` answers, and
+            /// some may not be yet (`init(options:diagnosingNearMisses:)`).
+            var diagnosingAll = false
         }
         let state: Mutex<State>
         init(_ state: sending State) { self.state = Mutex(state) }
@@ -177,6 +182,10 @@ public struct Catalog: Sendable {
     public var plugins: [PluginFile] {
         storage.state.withLock { state in
             state.cache?.readRecords()
+            if state.diagnosingAll {
+                _ = diagnose(Array(found.indices), &state)
+                state.diagnosingAll = false
+            }
             return found.indices.map { plugin(at: $0, &state) }
         }
     }
@@ -201,7 +210,8 @@ public struct Catalog: Sendable {
 
     /// Discovers plugins; with `diagnosingNearMisses`, every plugin's near misses too (from the
     /// registry cache if it has them, else from the file, and stored in the cache), as `cellkit
-    /// list` shows them.
+    /// list` shows them: a file read now is diagnosed as it is read, the others when `plugins`
+    /// is first asked for (a list given back whole by `derivedOutput` decodes no record).
     package init(options: DiscoveryOptions, diagnosingNearMisses: Bool) {
         self.options = options
         var walk = Walk(options: options, diagnosing: diagnosingNearMisses)
@@ -209,10 +219,16 @@ public struct Catalog: Sendable {
         walk.cache?.prune()
         walk.cache?.save()
         (filesRead, found, rejections) = (walk.filesRead, walk.found, walk.rejections)
+        for rejection in rejections { walk.inputs.add(rejection.path + "\u{0}" + rejection.reason) }
+        for (entry, described) in zip(options.searchPath.entries, options.searchPath.describedPaths) {
+            walk.inputs.add(entry.origin.rawValue + "\u{0}" + described)
+        }
+        inputs = walk.inputs
         listedFolders = walk.listedFolders
         walk.identifierBytes.append(0)  // for strstr; identifiers hold no NUL
         (pathBytes, identifierBytes) = (walk.pathBytes, walk.identifierBytes)
-        storage = Storage(Storage.State(cache: walk.cache, diagnoses: walk.diagnoses))
+        storage = Storage(
+            Storage.State(cache: walk.cache, diagnoses: walk.diagnoses, diagnosingAll: diagnosingNearMisses))
     }
 
     /// With `options.rebuildCache` and a registry cache file in its folder: discovers once, which
@@ -272,26 +288,28 @@ public struct Catalog: Sendable {
     /// The near misses of the plugins at `indices`, diagnosing those not known yet; the cache is
     /// written once.
     private func diagnose(_ indices: [Int]) -> [[NearMiss]] {
-        storage.state.withLock { state in
-            var stored = false
-            let result = indices.map { index -> [NearMiss] in
-                var plugin = plugin(at: index, &state)
-                if let known = plugin.knownNearMisses { return known }
-                let misses = NearMiss.diagnose(path: plugin.path)
-                state.diagnoses += 1
-                plugin.knownNearMisses = misses
-                state.plugins[index] = plugin
-                // Stored only if the cache's entry is of the file as it is now (a `stat`: a plugin's
-                // key is not kept for this rare case, which cost 48 bytes a plugin and page faults).
-                if state.cache != nil, let key = RegistryCache.FileKey(path: plugin.path) {
-                    state.cache!.store(nearMissesOf: plugin, key: key)
-                    stored = true
-                }
-                return misses
+        storage.state.withLock { diagnose(indices, &$0) }
+    }
+
+    private func diagnose(_ indices: [Int], _ state: inout Storage.State) -> [[NearMiss]] {
+        var stored = false
+        let result = indices.map { index -> [NearMiss] in
+            var plugin = plugin(at: index, &state)
+            if let known = plugin.knownNearMisses { return known }
+            let misses = NearMiss.diagnose(path: plugin.path)
+            state.diagnoses += 1
+            plugin.knownNearMisses = misses
+            state.plugins[index] = plugin
+            // Stored only if the cache's entry is of the file as it is now (a `stat`: a plugin's
+            // key is not kept for this rare case, which cost 48 bytes a plugin and page faults).
+            if state.cache != nil, let key = RegistryCache.FileKey(path: plugin.path) {
+                state.cache!.store(nearMissesOf: plugin, key: key)
+                stored = true
             }
-            if stored { state.cache?.save() }
-            return result
+            return misses
         }
+        if stored { state.cache?.save() }
+        return result
     }
 
     /// Registrations and shadowings of every identifier (decoding every usable plugin).
@@ -451,6 +469,8 @@ extension Catalog {
         var seenFiles = FileIDSet(), seen = Set<String>()
         var filesRead = 0, diagnoses = 0
         var listedFolders: [String] = []
+        /// Each plugin file's path and key, in search order, as discovery meets them.
+        var inputs = InputDigest()
         /// The last file's `lstat`, filled in place: a new zeroed one a file cost a `memset`.
         var link = stat()
 
@@ -462,7 +482,6 @@ extension Catalog {
                 options.useCache
                 ? RegistryCache(folder: options.resolvedCacheFolder)
                 : options.rebuildCache ? RegistryCache(rebuilding: options.resolvedCacheFolder) : nil
-            if diagnosing { cache?.readRecords() }  // every plugin's near misses are looked at
         }
 
         /// Examines every library file of `entry`.
@@ -553,17 +572,20 @@ extension Catalog {
                     return
                 }
             }
-            if let key, cache != nil {
+            guard let key else {
+                inputs.spoil()  // read, but nothing identifies this version of it
+                read(path: string(), at: offset..<offset + path.count, key: nil)
+                return
+            }
+            inputs.add(path: path, key: key)
+            if cache != nil {
                 let start = identifierBytes.count
                 switch cache!.lookup(path, key: key, identifiers: &identifierBytes, plain: plain) {
                 case .rejection(let reason)?:
                     rejections.append(Rejection(path: string(), reason: reason))
                     return
                 case .plugin(let usable, let source)?:
-                    let record = diagnosing ? diagnose(source, path: string(), key: key) ?? source : source
-                    add(
-                        path: offset..<offset + path.count, usable: usable, identifiers: start, record: record
-                    )
+                    add(path: offset..<offset + path.count, usable: usable, identifiers: start, record: source)
                     return
                 case nil: break
                 }
@@ -577,22 +599,6 @@ extension Catalog {
         {
             guard let link else { return trust.problem(forPlugin: String(decoding: path, as: UTF8.self)) }
             return trust.problem(forPlugin: path, lstat: link)
-        }
-
-        /// A cached plugin's record (the plugin at `path`), decoded, with its near misses: diagnosed
-        /// now (and stored in the cache) if unknown; nil if the record does not decode.
-        private mutating func diagnose(_ source: RegistryCache.Source, path: String, key: RegistryCache.FileKey)
-            -> RegistryCache.Source?
-        {
-            guard let record = RegistryCache.record(source, in: cache, path: path),
-                var plugin = record.decoded(path: path)
-            else { return nil }
-            // Known: the record as decoded, kept, so that the catalog does not decode it again.
-            if plugin.knownNearMisses != nil { return .record(record) }
-            plugin.knownNearMisses = NearMiss.diagnose(path: path)
-            diagnoses += 1
-            cache?.store(nearMissesOf: plugin, key: key)
-            return .record(RegistryCache.Record(plugin))
         }
 
         /// Reads the file at `path` (it has `key`, if it could be keyed), and stores what it gave in the cache.

@@ -604,41 +604,49 @@ struct RegistryCache {
         return out
     }
 
-    /// Writes the entries if they changed: a temporary file (mode 0600) in the folder (created
-    /// 0700), renamed over the cache file, so readers see the old file or the new, never part of
-    /// one; of two processes writing at once the last wins. Failures are ignored: the cache is
-    /// only a shortcut.
+    /// Writes the entries if they changed (`write(_:named:in:)`). Failures are ignored: the cache
+    /// is only a shortcut.
     func save() {
-        guard isDirty, Self.makeFolder(folder), FileTrust.problem(forFolder: folder) == nil else { return }
-        let data = contents()
-        Self.sweepStaleTemporaries(in: folder)
-        let temporary = folder + "/.\(Self.fileName).\(getpid()).\(UInt32.random(in: .min ... .max))"
+        guard isDirty else { return }
+        Self.write(contents(), named: Self.fileName, in: folder)
+    }
+
+    /// Writes `data` as the file `name` in `folder` (created 0700 if missing, and used only if it
+    /// passes the trust checks): a temporary file (mode 0600) in the folder, renamed over the file,
+    /// so readers see the old file or the new, never part of one; of two processes writing at once
+    /// the last wins. True if written.
+    @discardableResult
+    static func write(_ data: [UInt8], named name: String, in folder: String) -> Bool {
+        guard makeFolder(folder), FileTrust.problem(forFolder: folder) == nil else { return false }
+        sweepStaleTemporaries(in: folder, of: name)
+        let temporary = folder + "/.\(name).\(getpid()).\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return false }
         // Removed if a signal ends the process mid-save (SIGKILL aside: the next save sweeps it).
         let slot = PendingTemporaries.add(temporary)
         defer { if let slot { PendingTemporaries.remove(slot) } }
         let written = data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let n = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else { return false }
                 offset += n
             }
             return true
         }
-        guard close(fd) == 0, written, rename(temporary, file) == 0 else {
+        guard close(fd) == 0, written, rename(temporary, folder + "/" + name) == 0 else {
             unlink(temporary)
-            return
+            return false
         }
+        return true
     }
 
-    /// Removes the temporaries `save()` left in `folder` when a process was killed mid-save:
-    /// `.<fileName>.<pid>.<n>` whose process no longer runs.
-    static func sweepStaleTemporaries(in folder: String) {
+    /// Removes the temporaries `write` left in `folder` for the file `name` when a process was
+    /// killed mid-save: `.<name>.<pid>.<n>` whose process no longer runs.
+    static func sweepStaleTemporaries(in folder: String, of name: String = fileName) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        let stem = ".\(fileName)."
+        let stem = ".\(name)."
         for name in names where name.hasPrefix(stem) {
             let parts = name.dropFirst(stem.count).split(separator: ".")
             guard parts.count == 2, let pid = pid_t(parts[0]), pid != getpid(), UInt32(parts[1]) != nil else {

@@ -1,0 +1,136 @@
+// Output worked out from a catalog alone (`cellkit list`'s text and JSON), kept beside the
+// registry cache and given back while what it came from is unchanged, as man keeps formatted
+// pages. What it comes from is digested as discovery walks: each plugin file's path and key
+// (device, inode, size, modification and change times: the registry cache's test of "the
+// same file"), the rejections with their reasons, the search path, and the running executable
+// (a rebuilt `cellkit` may word its output otherwise). Decoding 1,000 plugins' records and
+// writing their 7,000 lines cost 65,000 instructions a plugin on every `cellkit list`; the
+// digest costs about 200.
+
+import CellKitModel
+import Foundation
+
+/// A running digest of what a catalog's answers depend on; nil once something was read that
+/// nothing identifies (a file that could not be keyed).
+struct InputDigest {
+    private(set) var value: UInt64? = 0x6365_6C6C_6B69_7431  // "cellkit1"
+
+    /// Adds `bytes` (their length too, so that pieces cannot run together).
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let value { self.value = Hash64.of(bytes, seed: value) }
+    }
+
+    /// Adds the text's bytes.
+    mutating func add(_ text: String) {
+        var text = text
+        text.withUTF8 { add($0) }
+    }
+
+    /// Adds a file's path and key: its contents as discovery reads them.
+    mutating func add(path: UnsafeBufferPointer<UInt8>, key: RegistryCache.FileKey) {
+        add(path)
+        withUnsafeBytes(of: key) { add($0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// Marks the digest unknowable: something was read that nothing identifies.
+    mutating func spoil() { value = nil }
+}
+
+extension Catalog {
+    /// The largest derived output kept, in bytes: 64 MiB (the registry cache's own limit); a
+    /// larger one is worked out on every run.
+    static let maxDerivedOutputBytes = RegistryCache.maxFileBytes
+
+    /// How many derived files of one name are kept, for as many search paths: the ones written
+    /// last. A `cellkit list` run with another `--plugin-path` then does not replace the usual one.
+    static let derivedOutputsKept = 8
+
+    /// The output `make` works out from this catalog alone, kept in the registry cache's folder
+    /// as the file `name.<hash of the search path>` and given back from there while this
+    /// catalog's inputs and the running executable are what they were when it was kept, and
+    /// `isIntact` accepts what the file holds (a file others changed is worked out again and
+    /// rewritten). With the cache off (`useCache` false) nothing is read, and with
+    /// `rebuildCache` a kept file is removed.
+    package func derivedOutput(
+        _ name: String, isIntact: ([UInt8]) -> Bool, make: () throws -> [UInt8]
+    ) rethrows -> [UInt8] {
+        let folder = options.resolvedCacheFolder
+        var question = InputDigest()
+        for path in options.searchPath.describedPaths { question.add(path) }
+        let file = name + "." + Hash64.hex(question.value!)
+        guard options.useCache, let digest = derivedDigest(name) else {
+            if options.rebuildCache { unlink(folder + "/" + file) }
+            return try make()
+        }
+        // The first line: the name, the digest, and the body's own hash (a file cut short or
+        // damaged is worked out again, not shown in part).
+        let prefix = Array("cellkit derived output \(name) \(Hash64.hex(digest)) ".utf8), lineEnd = prefix.count + 17
+        if let kept = Self.readOwnFile(folder + "/" + file, limit: Self.maxDerivedOutputBytes),
+            kept.count >= lineEnd, kept.starts(with: prefix), kept[lineEnd - 1] == 0x0A
+        {
+            let body = Array(kept[lineEnd...])
+            if kept[prefix.count..<lineEnd - 1].elementsEqual(Self.bodyHash(body).utf8), isIntact(body) { return body }
+        }
+        let made = try make()
+        if lineEnd + made.count <= Self.maxDerivedOutputBytes,
+            RegistryCache.write(prefix + Array((Self.bodyHash(made) + "\n").utf8) + made, named: file, in: folder)
+        {
+            Self.removeOldDerivedOutputs(name, in: folder)
+        }
+        return made
+    }
+
+    /// Removes the files of derived output `name` in `folder` but the `derivedOutputsKept` written last.
+    private static func removeOldDerivedOutputs(_ name: String, in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        let written = names.filter { $0.hasPrefix(name + ".") }.compactMap { file -> (String, Int64)? in
+            var info = stat()
+            guard lstat(folder + "/" + file, &info) == 0 else { return nil }
+            return (file, Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+        }
+        for (file, _) in written.sorted(by: { $0.1 > $1.1 }).dropFirst(derivedOutputsKept) {
+            unlink(folder + "/" + file)
+        }
+    }
+
+    /// The hash of a derived output's body, as its first line gives it.
+    private static func bodyHash(_ body: [UInt8]) -> String {
+        Hash64.hex(body.withUnsafeBufferPointer { Hash64.of($0, seed: 0x626F_6479) })
+    }
+
+    /// The digest that keys `name`: this catalog's inputs and the running executable's file key.
+    private func derivedDigest(_ name: String) -> UInt64? {
+        guard let executable = RegistryCache.FileKey(path: "/proc/self/exe") else { return nil }
+        var digest = inputs
+        digest.add(name)
+        digest.add(path: UnsafeBufferPointer(start: nil, count: 0), key: executable)
+        return digest.value
+    }
+
+    /// The whole file at `path` if it is a regular file of this user's that others cannot write,
+    /// in folders they cannot change (`FileTrust`), of at most `limit` bytes; else nil.
+    private static func readOwnFile(_ path: String, limit: Int) -> [UInt8]? {
+        guard FileTrust.problem(forPlugin: path) == nil else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
+            info.st_mode & 0o022 == 0, info.st_size <= limit
+        else { return nil }
+        let size = Int(info.st_size)
+        var complete = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = read(fd, buffer.baseAddress! + done, size - done)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            complete = done == size
+            count = complete ? size : 0
+        }
+        return complete ? bytes : nil
+    }
+}
