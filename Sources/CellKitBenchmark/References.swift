@@ -2,9 +2,9 @@
 // them, so that a figure and its reference always come from the same machine and moment:
 // - the C formatter (`Reference/reference-formatter.c`, embedded in this program): the wrapped table's
 //   bytes, as `cellkit render` writes them, by hand in C; built with `cc -O2`;
-// - an empty Swift program (`import Foundation`, then exit), linked as a release `cellkit` is
-//   (`-static-stdlib`, lld, no exported symbols, packed relocations); built with the toolchain's
-//   `swiftc` (`SWIFTC`, else the one beside `swift` on PATH, else /opt/swift/usr/bin/swiftc).
+// - an empty Swift program with Foundation linked (and nothing of it run), linked as a release
+//   `cellkit` is (`-static-stdlib`, lld, no exported symbols, packed relocations); built with the
+//   toolchain's `swiftc` (`SWIFTC`, else the one beside `swift` on PATH, else /opt/swift/usr/bin/swiftc).
 // And the instructions a process runs, counted by valgrind's callgrind (perf's counters are not
 // available on every machine, a virtual one's least).
 
@@ -19,14 +19,29 @@ enum References {
         return binary
     }
 
-    /// The empty program's source: Foundation imported (and so linked, as cellkit links it), nothing run.
-    static let emptyProgram = "import Foundation\n\nexit(0)\n"
+    /// The empty program's source: Foundation linked as a program that uses it links it (one use,
+    /// behind a test that never passes), nothing of it run. `import Foundation` alone links none
+    /// of it: the linker drops every unreferenced member of the static archives, and that program
+    /// (`runtimeProgram`) is 8.5 MB against this one's 68.7 MB, with 166 page faults against 401.
+    static let emptyProgram = """
+        import Foundation
 
-    /// Builds the empty Swift program into `folder`, linked as a release `cellkit` is (Package.swift,
-    /// CellKitCommand's settings); its path.
-    static func emptySwift(in folder: String) throws -> String {
-        let source = folder + "/empty.swift", binary = folder + "/empty-swift"
-        try emptyProgram.write(toFile: source, atomically: true, encoding: .utf8)
+        if CommandLine.arguments.count > 1_000 { print(FileManager.default.currentDirectoryPath) }
+        exit(0)
+
+        """
+
+    /// A program of the Swift runtime alone: Foundation imported, none of it linked. Printed beside
+    /// the targets' reference as what a Swift process costs with no library at all.
+    static let runtimeProgram = "import Foundation\n\nexit(0)\n"
+
+    /// Builds the empty Swift program (or `source`) into `folder` as `name`, linked as a release
+    /// `cellkit` is (Package.swift, CellKitCommand's settings); its path.
+    static func emptySwift(in folder: String, source program: String = emptyProgram, name: String = "empty-swift")
+        throws -> String
+    {
+        let source = folder + "/\(name).swift", binary = folder + "/" + name
+        try program.write(toFile: source, atomically: true, encoding: .utf8)
         let compiler = try swiftc()
         try run(
             compiler,

@@ -2,7 +2,8 @@
 // machine and the tools a user would otherwise reach for. `cellkit render
 // Manifests/Tables/seed-004-foobar.yaml` (plugins in a worker, the default), the same with
 // `--sandbox off` and with `--no-isolation`, `cellkit --version` and `cellkit --help`, beside an empty
-// Swift program linked as `cellkit` is (built now: `References.emptySwift`), `column -t` and
+// Swift program with Foundation linked, linked as `cellkit` is (built now: `References.emptySwift`;
+// and one of the Swift runtime alone, whose linker dropped Foundation, for scale), `column -t` and
 // `sqlite3 -box` printing the same four rows, run alternating, round after round, each timed from
 // spawn to exit; medians printed, and each target as the median of the rounds' ratios to the empty
 // program (issue 33: the render <= 2x, --version and --help <= 1.3x).
@@ -27,6 +28,7 @@ enum StartupBenchmark {
         let root = try Benchmarks.temporaryFolder("startup")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let empty = try References.emptySwift(in: root)
+        let runtime = try References.emptySwift(in: root, source: References.runtimeProgram, name: "runtime-swift")
         let tsv = root + "/rows.tsv"
         try (["cell\ttext"] + rows.map { "\($0.0)\t\($0.1)" }).joined(separator: "\n").appending("\n")
             .write(toFile: tsv, atomically: true, encoding: .utf8)
@@ -50,6 +52,10 @@ enum StartupBenchmark {
             ("cellkit --version", .init(executable: cellkit, arguments: ["--version"], environment: environment)),
             ("cellkit --help", .init(executable: cellkit, arguments: ["--help"], environment: environment)),
             ("empty Swift program (reference)", .init(executable: empty, arguments: [], environment: environment)),
+            (
+                "Swift runtime alone (no Foundation)",
+                .init(executable: runtime, arguments: [], environment: environment)
+            ),
         ]
         if let column = tool("column") {
             variants.append(("column -t", .init(executable: column, arguments: ["-t", tsv], environment: environment)))
@@ -83,7 +89,9 @@ enum StartupBenchmark {
         // Ratios to the empty program, round by round (a busy moment slows a round's runs alike).
         let reference = variants.firstIndex { $0.name.hasPrefix("empty Swift") }!
         print("  ÷ the empty Swift program (median of the rounds' ratios):")
-        let targets: [(Int, Double?)] = [(0, renderTarget), (1, nil), (2, nil), (3, flagTarget), (4, flagTarget)]
+        let targets: [(Int, Double?)] = [
+            (0, renderTarget), (1, nil), (2, nil), (3, flagTarget), (4, flagTarget), (reference + 1, nil),
+        ]
         for (i, target) in targets {
             let ratio = ListBenchmark.median(zip(times[i], times[reference]).map { $0 / $1 })
             let name = padded(variants[i].name)
