@@ -3,6 +3,7 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <term.h>
@@ -22,6 +23,8 @@ int ck_term_setup(const char *term, int fd) {
     int error = 0;
     return setupterm((char *)term, fd, &error) == OK ? 0 : -1;
 }
+
+int ck_term_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
 
 int ck_term_string(const char *name, char *out, size_t size) {
     char *value = tigetstr((char *)name);

@@ -8,6 +8,7 @@
 
 import CellKitDocuments
 import CellKitModel
+import CellKitTerminal
 import Foundation
 import Synchronization
 
@@ -62,16 +63,7 @@ package final class BrowseSearch: Sendable {
     /// holds `query`; or back from it (the last such row at or before it, else the last one).
     init(_ query: String, _ plan: Plan) {
         self.query = query
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for end in fds {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            }
-        } else {
-            fds = [-1, -1]
-        }
-        signal = (fds[0], fds[1])
+        signal = wakeupPipe() ?? (-1, -1)
         let thread = Thread { [self] in run(plan) }
         thread.name = "cellkit-browse-search"
         thread.start()

@@ -31,8 +31,6 @@ package struct RowPrefilter: Sendable {
     let numeric: Bool
     /// The kinds of trigger, bits of `triggers`' entries.
     static let backslash: UInt8 = 1, lead: UInt8 = 2, digit: UInt8 = 4
-    /// A one, and the high bit, in each of a word's eight bytes (for the SWAR tests).
-    static let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
 
     /// Non-ASCII scalars whose lowercase holds an ASCII character, or that are canonically
     /// equivalent to one, with that character: İ lowercases to i and U+0307; the Kelvin sign is
@@ -97,10 +95,6 @@ package struct RowPrefilter: Sendable {
         holdsRun(bytes) || mayHide(bytes)
     }
 
-    /// Whether one of the eight bytes of `word` is zero (the classic SWAR test: exact for "any").
-    @inline(__always)
-    static func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-
     /// Whether `bytes` holds the run, ASCII case ignored.
     func holdsRun(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let m = run.count, n = bytes.count
@@ -108,14 +102,11 @@ package struct RowPrefilter: Sendable {
         return run.withUnsafeBufferPointer { run in
             folds.withUnsafeBufferPointer { folds in
                 let first = run[0], fold = folds[0], last = n - m
-                let firsts = UInt64(first) &* Self.ones, foldWord = UInt64(fold) &* Self.ones
+                let foldWord = ByteWord.repeating(fold)
                 var i = 0
                 while i <= last {
-                    // Eight bytes at a time past those none of which is the run's first (folded):
-                    // an unaligned load from raw memory, as `UTF8Bytes.printableASCIIPrefix` reads.
-                    if i + 8 <= n,
-                        !Self.hasZero((UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) | foldWord) ^ firsts)
-                    {
+                    // Eight bytes at a time past those none of which is the run's first (folded).
+                    if i + 8 <= n, !ByteWord(ByteWord(loading: base + i).bits | foldWord).hasByte(first) {
                         i += 8
                         continue
                     }
@@ -137,14 +128,13 @@ package struct RowPrefilter: Sendable {
     func mayHide(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = bytes.count
         guard let base = bytes.baseAddress else { return false }
-        let backslashes = UInt64(UInt8(ascii: "\\")) &* Self.ones
         return triggers.withUnsafeBufferPointer { triggers in
             var i = 0
             while i < n {
                 // Eight bytes at a time past ASCII with no backslash (digits are looked at one by one).
                 if !numeric, i + 8 <= n {
-                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                    if word & Self.highs == 0, !Self.hasZero(word ^ backslashes) {
+                    let word = ByteWord(loading: base + i)
+                    if !word.hasHigh, !word.hasByte(UInt8(ascii: "\\")) {
                         i += 8
                         continue
                     }

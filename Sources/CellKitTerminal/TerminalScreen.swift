@@ -124,13 +124,8 @@ package final class TerminalScreen {
     /// Raw mode, the alternate screen and the signal handlers that restore the terminal.
     package func start() throws {
         guard !started else { return }
-        var pipeFDs: [Int32] = [0, 0]
-        guard pipe(&pipeFDs) == 0 else { throw TerminalError("cannot make a pipe: \(Self.errnoText)") }
-        for end in pipeFDs {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        wakeup = (pipeFDs[0], pipeFDs[1])
+        guard let pipe = wakeupPipe() else { throw TerminalError("cannot make a pipe: \(Self.errnoText)") }
+        wakeup = pipe
         let restore = restoreBytes
         let status = restore.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { ck_term_enter(fd, $0.baseAddress, $0.count) }

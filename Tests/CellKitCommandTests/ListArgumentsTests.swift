@@ -50,15 +50,9 @@ struct ListArgumentsTests {
 
     @Test("10,000 random lists: whenever the fast path reads one, ArgumentParser reads the same settings")
     func random() {
-        var random = SplitMix64(seed: 0x1157)
-        var read = 0
-        for _ in 0..<10_000 {
-            let count = Int(random.next() % 6)
-            let list = ["list"] + (0..<count).map { _ in Self.pool[Int(random.next() % UInt64(Self.pool.count))] }
-            guard let fast = ListArguments.read(list) else { continue }
-            read += 1
-            #expect(parsed(list) == fast, "\(list)")
-        }
-        #expect(read > 500, "the generator draws lists the fast path reads: \(read)")
+        let result = compareFastReader(
+            command: "list", pool: Self.pool, longest: 5, seed: 0x1157, fast: ListArguments.read, reference: parsed)
+        #expect(result.disagreements.isEmpty, "\(result.disagreements.prefix(5))")
+        #expect(result.read > 500, "the generator draws lists the fast path reads: \(result.read)")
     }
 }

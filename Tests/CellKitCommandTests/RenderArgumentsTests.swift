@@ -66,15 +66,10 @@ struct RenderArgumentsTests {
 
     @Test("10,000 random lists: whenever the fast path reads one, ArgumentParser reads the same settings")
     func random() {
-        var random = SplitMix64(seed: 0xCE11)
-        var read = 0
-        for _ in 0..<10_000 {
-            let count = Int(random.next() % 7)
-            let list = ["render"] + (0..<count).map { _ in Self.pool[Int(random.next() % UInt64(Self.pool.count))] }
-            guard let fast = RenderArguments.settings(list) else { continue }
-            read += 1
-            #expect(parsed(list) == fast, "\(list)")
-        }
-        #expect(read > 500, "the generator draws lists the fast path reads: \(read)")
+        let result = compareFastReader(
+            command: "render", pool: Self.pool, longest: 6, seed: 0xCE11, fast: RenderArguments.settings,
+            reference: parsed)
+        #expect(result.disagreements.isEmpty, "\(result.disagreements.prefix(5))")
+        #expect(result.read > 500, "the generator draws lists the fast path reads: \(result.read)")
     }
 }

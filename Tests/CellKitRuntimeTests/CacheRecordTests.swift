@@ -74,6 +74,35 @@ struct CacheRecordTests {
         #expect(Self.read(sum, path: plugin.path) == nil)
     }
 
+    /// A record whose ABI minor version is written as `number` (its checksum made valid).
+    static func withMinor(_ number: String) throws -> (line: [UInt8], path: String) {
+        let plugin = try Self.plugins()[1]
+        let line = plugin.cacheLine(path: plugin.path)
+        let comma = line.lastIndex(of: UInt8(ascii: ","))!
+        let marker = Array(",\(plugin.descriptor.abiMinor)]".utf8)
+        let original = String(decoding: line[..<comma], as: UTF8.self)
+        let body = original.replacing(String(decoding: marker, as: UTF8.self), with: ",\(number)]", maxReplacements: 1)
+        try #require(body.count == original.count - marker.count + number.count + 2)
+        let sum = RegistryCache.Record.checksum(path: plugin.path, body: Array(body.utf8)[...])
+        return (Array(body.utf8) + Array(",\"\(sum)\"]".utf8), plugin.path)
+    }
+
+    /// The integers the writer writes read back, up to 18 digits either sign; any other spelling
+    /// of a number (a plus, a leading zero, -0, 19 digits, no digit) does not read.
+    @Test("integers of up to 18 digits, as `\\(Int)` writes them, read; no other spelling does")
+    func integers() throws {
+        for number in [0, 1, -1, 9, 10, 42, -99, 100, 123_456_789, 999_999_999_999_999_999, -999_999_999_999_999_999] {
+            let (line, path) = try Self.withMinor("\(number)")
+            #expect(Self.read(line, path: path)?.descriptor.abiMinor == number, "\(number)")
+        }
+        for text in [
+            "-0", "00", "01", "-01", "+1", "-", "", "1000000000000000000", "-1000000000000000000", "1.0", "1e2",
+        ] {
+            let (line, path) = try Self.withMinor(text)
+            #expect(Self.read(line, path: path) == nil, "\(text)")
+        }
+    }
+
     /// Bodies changed byte by byte, then given a valid checksum: each either does not read, or
     /// reads as a record that, written again, is byte for byte the changed line (so nothing the
     /// writer would not write is taken: no blanks, no other escapes, no leading zeros).

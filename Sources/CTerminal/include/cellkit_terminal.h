@@ -14,6 +14,11 @@ int ck_term_setup(const char *term, int fd);
  * its length, or -1 when the terminal does not have it. */
 int ck_term_string(const char *name, char *out, size_t size);
 
+/* pipe2(fds, O_CLOEXEC | O_NONBLOCK): a wakeup pipe, both ends close-on-exec and non-blocking
+ * from the start (no child spawned by another thread meanwhile inherits an end): 0, or -1 with
+ * errno. Swift's Glibc module does not declare pipe2. */
+int ck_term_pipe(int fds[2]);
+
 /* A numeric capability (tigetnum), or -1 when the terminal does not have it. */
 int ck_term_number(const char *name);
 

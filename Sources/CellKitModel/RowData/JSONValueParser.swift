@@ -266,13 +266,12 @@ package struct JSONValueParser {
     @inline(__always)
     private func asciiRunEnd(from start: Int) -> Int {
         let base = bytes.baseAddress!, n = bytes.count
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var j = start
         while j &+ 8 <= n {
-            let word = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
-            // A carry from 0xFF flags only the byte above a byte flagged rightly: the lowest flag is exact.
-            let stops = Self.plainRunStops(word) | (word | (word &+ ones)) & highs
-            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
+            let word = ByteWord(loading: base + j)
+            // The lowest flag of `ByteWord`'s tests is exact.
+            let stops = Self.plainRunStops(word) | word.flags(atLeast: 0x7F)
+            if stops != 0 { return j &+ ByteWord.firstLane(stops) }
             j &+= 8
         }
         while j < n, base[j] != UInt8(ascii: "\""), base[j] != UInt8(ascii: "\\"), base[j] >= 0x20, base[j] < 0x7F {
@@ -331,9 +330,9 @@ package struct JSONValueParser {
         let base = bytes.baseAddress!, n = bytes.count
         var j = start
         while j &+ 8 <= n {
-            let stops = Self.plainRunStops(UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self))
-            // Little-endian: the lowest flagged byte is the first in memory.
-            if stops != 0 { return j &+ stops.trailingZeroBitCount &>> 3 }
+            let stops = Self.plainRunStops(ByteWord(loading: base + j))
+            // The lowest flag is exact, and the first byte in memory.
+            if stops != 0 { return j &+ ByteWord.firstLane(stops) }
             j &+= 8
         }
         while j < n, base[j] != UInt8(ascii: "\""), base[j] != UInt8(ascii: "\\"), base[j] >= 0x20 { j &+= 1 }
@@ -341,14 +340,10 @@ package struct JSONValueParser {
     }
 
     /// The high bit of each byte of `word` that is a quote, a backslash or a control
-    /// character (the classic SWAR tests for a zero byte and for a byte below 0x20).
-    /// A borrow can flag a byte only above a byte flagged rightly, so the lowest flag is exact.
+    /// character (`ByteWord`'s tests: the lowest flag is exact).
     @inline(__always)
-    private static func plainRunStops(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x }
-        return (zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C)) | (word &- ones &* 0x20) & ~word)
-            & highs
+    private static func plainRunStops(_ word: ByteWord) -> UInt64 {
+        word.flags(equalTo: UInt8(ascii: "\"")) | word.flags(equalTo: UInt8(ascii: "\\")) | word.flags(below: 0x20)
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {

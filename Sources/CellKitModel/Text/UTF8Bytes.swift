@@ -13,19 +13,17 @@ public enum UTF8Bytes {
         guard let base = bytes.baseAddress else { return 0 }
         let n = bytes.count
         var i = 0
-        while i + 8 <= n, isPrintableASCII(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+        while i + 8 <= n, isPrintableASCII(ByteWord(loading: base + i).bits) { i += 8 }
         while i < n, base[i] >= 0x20, base[i] < 0x7F { i += 1 }
         return i
     }
 
-    /// Whether all eight bytes of `word` are printable ASCII. A high bit is set in
-    /// `word | word + 1` for a byte of 0x80 or more, or of 0x7F; in `(word - 0x20) & ~word`
-    /// for a byte below 0x20 (the classic SWAR tests; a carry can only add false alarms
-    /// next to a real one, which the byte loop after it settles).
+    /// Whether all eight bytes of `word` are printable ASCII: none is 0x7F or more, or below 0x20
+    /// (`ByteWord`'s tests, exact for "any").
     @inlinable @inline(__always)
     package static func isPrintableASCII(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        return ((word | (word &+ ones)) | ((word &- ones &* 0x20) & ~word)) & highs == 0
+        let word = ByteWord(word)
+        return word.flags(atLeast: 0x7F) | word.flags(below: 0x20) == 0
     }
 
     /// Whether `bytes` is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates

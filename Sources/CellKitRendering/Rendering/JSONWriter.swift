@@ -75,7 +75,7 @@ extension OutputBuffer {
         let n = bytes.count
         var run = 0, i = 0, escaped = false
         while i < n {
-            if i + 8 <= n, !JSONBytes.cleanNeedsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+            if i + 8 <= n, !JSONBytes.cleanNeedsLook(ByteWord(loading: base + i).bits) {
                 i += 8
                 continue
             }
@@ -143,23 +143,20 @@ enum JSONBytes {
         return at
     }
 
-    /// Whether any of the 8 bytes of `w` needs a look of its own: below 0x20, 0x7F and above, `"`, `\`.
+    /// Whether any of the 8 bytes of `w` needs a look of its own: below 0x20, 0x7F and above, `"`, `\`
+    /// (`ByteWord`'s tests, exact for "any").
     @inline(__always)
     static func needsLook(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
-        let control = (w &- 0x2020_2020_2020_2020) & ~w & high
-        return (w & high) | control | hasZero(w ^ 0x2222_2222_2222_2222) | hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
-            | hasZero(w ^ 0x7F7F_7F7F_7F7F_7F7F) != 0
+        let w = ByteWord(w)
+        return w.highFlags | w.flags(below: 0x20) | w.flags(equalTo: 0x22) | w.flags(equalTo: 0x5C)
+            | w.flags(equalTo: 0x7F) != 0
     }
 
     /// Whether any of the eight bytes of `w` is `"`, `\` or 0xE2 (`cleanJSONString`); exact for "any".
     @inline(__always)
     static func cleanNeedsLook(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
-        return hasZero(w ^ 0x2222_2222_2222_2222) | hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C)
-            | hasZero(w ^ 0xE2E2_E2E2_E2E2_E2E2) != 0
+        let w = ByteWord(w)
+        return w.flags(equalTo: 0x22) | w.flags(equalTo: 0x5C) | w.flags(equalTo: 0xE2) != 0
     }
 
     /// Escapes `bytes[from..<to]` (UTF-8; a sequence starting before `to` is taken whole) into `p`;
@@ -181,7 +178,7 @@ enum JSONBytes {
             out += upTo - run
         }
         while i < end {
-            if i + 8 <= end, !needsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+            if i + 8 <= end, !needsLook(ByteWord(loading: base + i).bits) {
                 i += 8
                 continue
             }

@@ -211,16 +211,13 @@ extension RegistryCache {
     /// Whether `bytes` are printable ASCII without a backslash or a quote: a JSON string's text as
     /// it is. Eight bytes at a time (a byte at a time cost 7 instructions a byte, for every path read).
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var i = 0, bad: UInt64 = 0
         while i + 8 <= bytes.count {
-            let word = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)
-            // Some byte's high bit ends up set if any byte is below 0x20, above 0x7E, or a backslash
-            // (the borrows and carries can mark more bytes only when one is: exact for "any").
-            let below = (word &- ones &* 0x20) & ~word
-            let above = (word &+ ones) | word
-            let backslash = word ^ (ones &* 0x5C), quote = word ^ (ones &* 0x22)
-            bad |= below | above | ((backslash &- ones) & ~backslash) | ((quote &- ones) & ~quote)
+            let word = ByteWord(loading: bytes.baseAddress! + i)
+            // A flag if any byte is below 0x20, above 0x7E, a backslash or a quote (exact for "any").
+            bad |=
+                word.flags(below: 0x20) | word.flags(atLeast: 0x7F) | word.flags(equalTo: 0x5C)
+                | word.flags(equalTo: 0x22)
             i += 8
         }
         while i < bytes.count {
@@ -228,7 +225,7 @@ extension RegistryCache {
             if byte &- 0x20 >= 0x5F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { return false }
             i += 1
         }
-        return bad & highs == 0
+        return bad == 0
     }
 
     /// What a head says after its path, in the file's memory.

@@ -207,16 +207,19 @@ struct CacheRecordReader {
         return true
     }
 
-    /// Reads an integer as `\(Int)` writes one.
+    /// Reads an integer as `\(Int)` writes one (no `+`, no leading zero, no `-0`), of at most 18
+    /// digits (none of which overflows), straight from its digits.
     private mutating func int() -> Int? {
-        let start = position
-        _ = take(UInt8(ascii: "-"))
+        let negative = take(UInt8(ascii: "-"))
         let digits = position
-        while position < bytes.count, bytes[position] &- 0x30 < 10 { position += 1 }
+        var value = 0
+        while position < bytes.count, bytes[position] &- 0x30 < 10 {
+            value = value &* 10 &+ Int(bytes[position] &- 0x30)  // wraps only past 18 digits, refused below
+            position += 1
+        }
         let count = position - digits
-        guard count > 0, count < 19, count == 1 || bytes[digits] != 0x30 else { return nil }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        return text == "-0" ? nil : Int(text)
+        guard count > 0, count < 19, count == 1 || bytes[digits] != 0x30, !(negative && value == 0) else { return nil }
+        return negative ? -value : value
     }
 
     /// Reads a string as `CacheJSON.quoted` writes one: raw UTF-8 but for `\"`, `\\`, `\n`, `\t`,

@@ -56,14 +56,12 @@ extension Catalog {
             (nameOffset, plain) = (prefix.count, true)
         }
 
-        /// How many of `bytes` are `byte`: eight at a time, a zero byte of the word XORed with it
-        /// marked exactly (no borrow) and the marks counted.
+        /// How many of `bytes` are `byte`: eight at a time, the lanes equal to it marked exactly
+        /// (`ByteWord.exactFlags`) and the marks counted.
         static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-            let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, pattern = UInt64(byte) &* 0x0101_0101_0101_0101
             var i = 0, count = 0
             while i + 8 <= bytes.count {
-                let x = UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self) ^ pattern
-                count += (~(((x & lows) &+ lows) | x | lows)).nonzeroBitCount
+                count += ByteWord(loading: bytes.baseAddress! + i).exactFlags(equalTo: byte).nonzeroBitCount
                 i += 8
             }
             while i < bytes.count {

@@ -117,7 +117,7 @@ struct RegistryCache {
         /// to their own part of the word, then each nibble made its digit (`0` + n, or `a` + n - 10).
         @inline(__always)
         static func digits(_ value: UInt32) -> UInt64 {
-            let ones: UInt64 = 0x0101_0101_0101_0101
+            let ones = ByteWord.ones  // packing, not a test: only the constant is shared
             var v = UInt64(value)
             v = ((v >> 16) | (v << 32)) & 0x0000_FFFF_0000_FFFF
             v = ((v >> 8) | (v << 16)) & 0x00FF_00FF_00FF_00FF
@@ -157,10 +157,11 @@ struct RegistryCache {
         /// then the values packed pairwise (the first digit is the lowest byte, and the highest).
         @inline(__always)
         private static func hex8(_ p: UnsafeRawPointer) -> UInt64? {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs = ones &* 0x80
-            let w = UInt64(littleEndian: p.loadUnaligned(as: UInt64.self))
-            guard w & highs == 0 else { return nil }
-            // A byte's high bit set when it is at least the first bound and below the second.
+            let ones = ByteWord.ones, highs = ByteWord.highs
+            let w = UInt64(littleEndian: ByteWord(loading: p).bits)
+            guard !ByteWord(w).hasHigh else { return nil }
+            // A byte's high bit set when it is at least the first bound and below the second: sums of
+            // an ASCII word, which carry into no other byte (no `| w` as `ByteWord.flags(atLeast:)` needs).
             let digit = (w &+ ones &* (0x80 - 0x30)) & ~(w &+ ones &* (0x80 - 0x3A))
             let letter = (w &+ ones &* (0x80 - 0x61)) & ~(w &+ ones &* (0x80 - 0x67))
             guard (digit | letter) & highs == highs else { return nil }
