@@ -5,7 +5,7 @@
 // same file"), the rejections with their reasons, the search path, and the running executable
 // (a rebuilt `cellkit` may word its output otherwise). Decoding 1,000 plugins' records and
 // writing their 7,000 lines cost 65,000 instructions a plugin on every `cellkit list`; the
-// digest costs about 200.
+// digest costs about 300, and checking the kept text (its hash, each line) 6 a byte.
 
 import CellKitModel
 import Foundation
