@@ -42,7 +42,7 @@ struct InspectCommand: ParsableCommand {
         case .success(let found):
             plugin = discovery.allowUnsafePermissions ? found : found.checkingPermissions()
         }
-        if json { try Output.printJSON(plugin) } else { Output.print(Self.lines(plugin)) }
+        if json { try Output.printJSON(plugin) } else { Output.write(Self.text(plugin)) }
         if !plugin.isUsable { throw ExitCode(1) }
     }
 
@@ -99,23 +99,26 @@ struct InspectCommand: ParsableCommand {
         let description: String
     }
 
-    static func lines(_ p: PluginFile) -> [String] {
+    /// What `cellkit inspect` prints for `p`, each line terminal-safe and ended by a newline.
+    static func text(_ p: PluginFile) -> [UInt8] {
         let d = p.descriptor
         let host = PluginFile.hostABI
-        var lines = [
+        let compatible = p.problems.contains { $0.contains("ABI") } ? "incompatible" : "compatible"
+        var out = TextLines()
+        out.lines([
             p.path,
             "  plugin       \(d.name) \(d.version)",
             "  description  \(d.summary)",
-            "  ABI          \(d.abi) (host \(host.major).\(host.minor): \(p.problems.contains { $0.contains("ABI") } ? "incompatible" : "compatible"))",
+            "  ABI          \(d.abi) (host \(host.major).\(host.minor): \(compatible))",
             "  status       \(p.isUsable ? "usable" : "cannot be used")",
-        ]
-        lines.append(p.cellTypes.isEmpty ? "  no cell types" : "  cell types (\(p.cellTypes.count)):")
+            p.cellTypes.isEmpty ? "  no cell types" : "  cell types (\(p.cellTypes.count)):",
+        ])
         for type in p.cellTypes {
-            lines.append("    \(type.identifier)")
-            lines += Output.hookLines(type, indent: "      ", problems: p.problems)
+            out.line("    \(type.identifier)")
+            Output.appendHookLines(type, indent: "      ", problems: p.problems, to: &out)
         }
-        if !p.problems.isEmpty { lines += ["  problems:"] + p.problems.map { "    - \($0)" } }
-        if !p.nearMisses.isEmpty { lines += ["  near misses:"] + p.nearMisses.map { "    - \($0)" } }
-        return lines
+        if !p.problems.isEmpty { out.lines(["  problems:"] + p.problems.map { "    - \($0)" }) }
+        if !p.nearMisses.isEmpty { out.lines(["  near misses:"] + p.nearMisses.map { "    - \($0)" }) }
+        return out.bytes
     }
 }

@@ -68,18 +68,9 @@ enum Output {
         try? FileHandle.standardOutput.write(contentsOf: bytes)
     }
 
-    /// One line per hook: symbol, signature, and how it is called. A hook that one of `problems`
+    /// One line per hook, into `out`: symbol, signature, and how it is called. A hook that one of `problems`
     /// concerns (`hook <symbol>: …`: its declared signature was refused) shows no signature: the
     /// one it holds is the standard one put in its place, which the plugin did not declare.
-    static func hookLines(_ type: CellTypeDeclaration, indent: String, problems: [String] = []) -> [String] {
-        var out = TextLines()
-        appendHookLines(type, indent: indent, problems: problems, to: &out)
-        return out.bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map {
-            String(decoding: $0, as: UTF8.self)
-        }
-    }
-
-    /// `hookLines`, into `out`.
     static func appendHookLines(
         _ type: CellTypeDeclaration, indent: String, problems: [String] = [], to out: inout TextLines
     ) {
