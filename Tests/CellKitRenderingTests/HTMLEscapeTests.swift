@@ -64,7 +64,7 @@ struct JSONPlainSequenceTests {
 
 @Suite("JSON strings of clean text")
 struct CleanJSONStringTests {
-    /// `cleanJSONString` writes a clean text byte for byte as `jsonString` does, and says whether it
+    /// `jsonString(_:clean:)` writes a clean text byte for byte as without `clean`, and says whether it
     /// escaped anything: 2,000 random clean texts of quotes, backslashes, line and paragraph
     /// separators, CJK, emoji and runs of ASCII.
     @Test func sameBytesAsTheEscaper() throws {
@@ -78,7 +78,7 @@ struct CleanJSONStringTests {
             #expect(bytes.isClean)
             let (clean, general) = (StringSink(), StringSink())
             let (a, b) = (OutputBuffer(clean), OutputBuffer(general))
-            let escaped = bytes.withBytes { a.cleanJSONString($0) }
+            let escaped = bytes.withBytes { a.jsonString($0, clean: true) }
             let escapedToo = bytes.withBytes { b.jsonString($0) }
             try a.flush()
             try b.flush()

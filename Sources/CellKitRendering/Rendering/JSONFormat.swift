@@ -226,7 +226,7 @@ public struct JSONFormat: RowFormat {
         var plain = false  // lines of the text, which went out unescaped: they need no escape either
         if let text = view.pointee.fullText.bytes {
             out.raw(",\"text\":")
-            let escaped = text.withBytes { text.isClean ? out.cleanJSONString($0) : out.jsonString($0) }
+            let escaped = text.withBytes { out.jsonString($0, clean: text.isClean) }
             plain = !escaped && text === view.pointee.laidOut.text
         }
         out.raw(",\"lines\":[")

@@ -42,9 +42,11 @@ extension OutputBuffer {
 
     /// Appends UTF-8 `bytes` as a JSON string, quoted and escaped (`JSONBytes.escape`); returns
     /// whether any byte was escaped (false: the bytes went out as they are, and so would any run
-    /// of whole characters of them).
+    /// of whole characters of them). `clean`: the bytes are known clean (`TextBytes.isClean`),
+    /// which lets the scan look for less; the same bytes go out.
     @discardableResult
-    func jsonString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    func jsonString(_ bytes: UnsafeBufferPointer<UInt8>, clean: Bool = false) -> Bool {
+        if clean { return cleanJSONString(bytes) }
         write(byte: 0x22)
         var start = 0, escaped = false
         while start < bytes.count {
@@ -66,7 +68,7 @@ extension OutputBuffer {
     /// for, such a text can hold only `"`, `\` and U+2028/U+2029 (0xE2 0x80 0xA8/0xA9), so those
     /// are all it looks for, eight bytes at a time; the rest goes out in runs. Returns whether
     /// anything was escaped.
-    func cleanJSONString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private func cleanJSONString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         write(byte: 0x22)
         guard let base = bytes.baseAddress else {
             write(byte: 0x22)
