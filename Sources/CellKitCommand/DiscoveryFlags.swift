@@ -18,7 +18,7 @@ struct DiscoveryFlags: ParsableArguments {
 
     @Flag(
         help: ArgumentHelp(
-            "Read every plugin file again instead of using the registry cache ($XDG_CACHE_HOME/cellkit), and rewrite the cache, if there is one, from what was read."
+            "Read every plugin file again instead of using the registry cache ($XDG_CACHE_HOME/cellkit, default ~/.cache/cellkit: what was read from each plugin, and list's output), and rewrite the cache, if there is one, from what was read."
         ))
     var noCache = false
 

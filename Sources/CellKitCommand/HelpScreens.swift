@@ -155,8 +155,10 @@ extension HelpTexts {
                                           Load plugins from files and folders that others can
                                           write. Only for folders you trust.
                   --no-cache              Read every plugin file again instead of using the
-                                          registry cache ($XDG_CACHE_HOME/cellkit), and rewrite
-                                          the cache, if there is one, from what was read.
+                                          registry cache ($XDG_CACHE_HOME/cellkit, default
+                                          ~/.cache/cellkit: what was read from each plugin, and
+                                          list's output), and rewrite the cache, if there is
+                                          one, from what was read.
                   -v, --verbose           Say on standard error where plugins are searched for,
                                           where each was found, and why each file was skipped.
                   --no-isolation          Run plugins in this process: no worker, and a
@@ -238,8 +240,10 @@ extension HelpTexts {
                                           Load plugins from files and folders that others can
                                           write. Only for folders you trust.
                   --no-cache              Read every plugin file again instead of using the
-                                          registry cache ($XDG_CACHE_HOME/cellkit), and rewrite
-                                          the cache, if there is one, from what was read.
+                                          registry cache ($XDG_CACHE_HOME/cellkit, default
+                                          ~/.cache/cellkit: what was read from each plugin, and
+                                          list's output), and rewrite the cache, if there is
+                                          one, from what was read.
                   -v, --verbose           Say on standard error where plugins are searched for,
                                           where each was found, and why each file was skipped.
                   --hook-timeout <seconds>
@@ -282,8 +286,10 @@ extension HelpTexts {
                                           Load plugins from files and folders that others can
                                           write. Only for folders you trust.
                   --no-cache              Read every plugin file again instead of using the
-                                          registry cache ($XDG_CACHE_HOME/cellkit), and rewrite
-                                          the cache, if there is one, from what was read.
+                                          registry cache ($XDG_CACHE_HOME/cellkit, default
+                                          ~/.cache/cellkit: what was read from each plugin, and
+                                          list's output), and rewrite the cache, if there is
+                                          one, from what was read.
                   -v, --verbose           Say on standard error where plugins are searched for,
                                           where each was found, and why each file was skipped.
                   --json                  Print JSON for scripts.
@@ -313,8 +319,10 @@ extension HelpTexts {
                                           Load plugins from files and folders that others can
                                           write. Only for folders you trust.
                   --no-cache              Read every plugin file again instead of using the
-                                          registry cache ($XDG_CACHE_HOME/cellkit), and rewrite
-                                          the cache, if there is one, from what was read.
+                                          registry cache ($XDG_CACHE_HOME/cellkit, default
+                                          ~/.cache/cellkit: what was read from each plugin, and
+                                          list's output), and rewrite the cache, if there is
+                                          one, from what was read.
                   -v, --verbose           Say on standard error where plugins are searched for,
                                           where each was found, and why each file was skipped.
                   --json                  Print JSON for scripts.
@@ -381,8 +389,10 @@ extension HelpTexts {
                                           Load plugins from files and folders that others can
                                           write. Only for folders you trust.
                   --no-cache              Read every plugin file again instead of using the
-                                          registry cache ($XDG_CACHE_HOME/cellkit), and rewrite
-                                          the cache, if there is one, from what was read.
+                                          registry cache ($XDG_CACHE_HOME/cellkit, default
+                                          ~/.cache/cellkit: what was read from each plugin, and
+                                          list's output), and rewrite the cache, if there is
+                                          one, from what was read.
                   -v, --verbose           Say on standard error where plugins are searched for,
                                           where each was found, and why each file was skipped.
                   --version               Show the version.

@@ -166,7 +166,7 @@ struct DerivedOutputTests {
         #expect(maker.made == made + 1, "what the reader refuses is worked out again")
     }
 
-    @Test("with the cache off nothing is kept or read; rebuilding removes the kept file")
+    @Test("with the cache off nothing is kept or read; rebuilding writes the kept file anew where the cache is")
     func cacheOff() throws {
         let (plugins, cache) = try Fixtures.cachedPlugins()
         let maker = Maker()
@@ -176,8 +176,19 @@ struct DerivedOutputTests {
         #expect(maker.made == 2 && Self.keptFiles(cache).isEmpty)
         _ = maker.output(Self.catalog(plugins, cache: cache))
         #expect(Self.keptFiles(cache).count == 1)
+        let file = cache + "/" + (try #require(Self.keptFiles(cache).first))
+        let kept = try Data(contentsOf: URL(fileURLWithPath: file))
+        try Data("damaged\n".utf8).write(to: URL(fileURLWithPath: file))
         options.rebuildCache = true
         _ = maker.output(Catalog(options: options))
-        #expect(maker.made == 4 && Self.keptFiles(cache).isEmpty)
+        #expect(maker.made == 4, "rebuilding reads nothing kept")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == kept, "and writes it anew, as the registry cache")
+        _ = maker.output(Self.catalog(plugins, cache: cache))
+        #expect(maker.made == 4, "which the next run gives back")
+
+        let fresh = try Fixtures.folder() + "/cache"
+        options.cacheFolder = fresh
+        _ = maker.output(Catalog(options: options))
+        #expect(!FileManager.default.fileExists(atPath: fresh), "where there is no registry cache, none is made")
     }
 }

@@ -49,8 +49,9 @@ extension Catalog {
     /// as the file `name.<hash of the search path>` and given back from there while this
     /// catalog's inputs and the running executable are what they were when it was kept, and
     /// `isIntact` accepts what the file holds (a file others changed is worked out again and
-    /// rewritten). With the cache off (`useCache` false) nothing is read, and with
-    /// `rebuildCache` a kept file is removed.
+    /// rewritten). With the cache off (`useCache` false) nothing is read or written; with
+    /// `rebuildCache` nothing is read, and the file is written anew where the registry cache
+    /// file is (as that file is rewritten).
     package func derivedOutput(
         _ name: String, isIntact: ([UInt8]) -> Bool, make: () throws -> [UInt8]
     ) rethrows -> [UInt8] {
@@ -58,14 +59,16 @@ extension Catalog {
         var question = InputDigest()
         for path in options.searchPath.describedPaths { question.add(path) }
         let file = name + "." + Hash64.hex(question.value!)
-        guard options.useCache, let digest = derivedDigest(name) else {
-            if options.rebuildCache { unlink(folder + "/" + file) }
+        let rebuilding =
+            options.rebuildCache && FileManager.default.fileExists(atPath: folder + "/" + RegistryCache.fileName)
+        guard options.useCache || rebuilding, let digest = derivedDigest(name) else {
+            if options.rebuildCache { unlink(folder + "/" + file) }  // nothing to key it by: none kept
             return try make()
         }
         // The first line: the name, the digest, and the body's own hash (a file cut short or
         // damaged is worked out again, not shown in part).
         let prefix = Array("cellkit derived output \(name) \(Hash64.hex(digest)) ".utf8), lineEnd = prefix.count + 17
-        if let kept = Self.readOwnFile(folder + "/" + file, limit: Self.maxDerivedOutputBytes),
+        if options.useCache, let kept = Self.readOwnFile(folder + "/" + file, limit: Self.maxDerivedOutputBytes),
             kept.count >= lineEnd, kept.starts(with: prefix), kept[lineEnd - 1] == 0x0A
         {
             let body = Array(kept[lineEnd...])
