@@ -110,17 +110,11 @@ extension Catalog {
         return digest.value
     }
 
-    /// The whole file at `path` if it is a regular file of this user's that others cannot write,
-    /// in folders they cannot change (`FileTrust`), of at most `limit` bytes; else nil.
+    /// The whole file at `path` if `RegistryCache.openOwnFile` opens it (ours, safe, at most
+    /// `limit` bytes); else nil.
     private static func readOwnFile(_ path: String, limit: Int) -> [UInt8]? {
-        guard FileTrust.problem(forPlugin: path) == nil else { return nil }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
+        guard let (fd, info) = RegistryCache.openOwnFile(path, limit: limit) else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
-            info.st_mode & 0o022 == 0, info.st_size <= limit
-        else { return nil }
         let size = Int(info.st_size)
         var complete = false
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in

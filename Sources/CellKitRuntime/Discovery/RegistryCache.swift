@@ -331,15 +331,26 @@ struct RegistryCache {
 
     /// The file's entries, or nil if it is missing, unsafe, too large, torn, or not of this format.
     private static func load(_ file: String) -> Index? {
-        if FileTrust.problem(forPlugin: file) != nil { return nil }  // others could forge what we would load
-        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
+        guard let (fd, info) = openOwnFile(file, limit: maxFileBytes) else { return nil }
         defer { close(fd) }
+        return CacheFile(fd: fd, path: file, info: info).flatMap(Index.init)
+    }
+
+    /// The file at `path` opened for reading, and its `stat`, if it is a regular file of this
+    /// user's that others cannot write, in folders they cannot change (`FileTrust`: others could
+    /// forge what we would read), of at most `limit` bytes; else nil. The caller closes it.
+    static func openOwnFile(_ path: String, limit: Int) -> (fd: Int32, info: stat)? {
+        if FileTrust.problem(forPlugin: path) != nil { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
-            info.st_mode & 0o022 == 0, info.st_size <= maxFileBytes
-        else { return nil }
-        return CacheFile(fd: fd, path: file, info: info).flatMap(Index.init)
+            info.st_mode & 0o022 == 0, info.st_size <= limit
+        else {
+            close(fd)
+            return nil
+        }
+        return (fd, info)
     }
 
     /// Every entry, decoded: the file's (but those dropped or undecodable) and those stored since.
