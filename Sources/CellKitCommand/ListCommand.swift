@@ -125,7 +125,7 @@ struct ListArguments: Equatable {
         DiscoveryFlags.warnAboutRefusedPaths(options)
         if verbose { DiscoveryFlags.explain(options) }
         // Near misses are diagnosed for list (and inspect) only; the registry cache keeps them.
-        let catalog = Catalog(options: options, diagnosingNearMisses: true)
+        let catalog = Catalog(options: options, diagnosingNearMisses: true, digestingInputs: true)
         // Kept whole beside the registry cache while no plugin file changed: decoding every record
         // and writing the lines cost 65,000 instructions a plugin (BENCHMARKS.md, list).
         Output.write(

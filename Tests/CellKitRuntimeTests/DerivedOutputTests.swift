@@ -37,7 +37,7 @@ struct DerivedOutputTests {
     static func catalog(_ plugins: String, cache: String, more: [String] = []) -> Catalog {
         var options = Fixtures.options([plugins] + more)
         (options.useCache, options.cacheFolder) = (true, cache)
-        return Catalog(options: options)
+        return Catalog(options: options, diagnosingNearMisses: false, digestingInputs: true)
     }
 
     /// The kept files of derived output "test" in `cache`.
@@ -172,7 +172,9 @@ struct DerivedOutputTests {
         let maker = Maker()
         var options = Fixtures.options([plugins])
         options.cacheFolder = cache
-        for _ in 0..<2 { _ = maker.output(Catalog(options: options)) }
+        for _ in 0..<2 {
+            _ = maker.output(Catalog(options: options, diagnosingNearMisses: false, digestingInputs: true))
+        }
         #expect(maker.made == 2 && Self.keptFiles(cache).isEmpty)
         _ = maker.output(Self.catalog(plugins, cache: cache))
         #expect(Self.keptFiles(cache).count == 1)
@@ -180,7 +182,7 @@ struct DerivedOutputTests {
         let kept = try Data(contentsOf: URL(fileURLWithPath: file))
         try Data("damaged\n".utf8).write(to: URL(fileURLWithPath: file))
         options.rebuildCache = true
-        _ = maker.output(Catalog(options: options))
+        _ = maker.output(Catalog(options: options, diagnosingNearMisses: false, digestingInputs: true))
         #expect(maker.made == 4, "rebuilding reads nothing kept")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == kept, "and writes it anew, as the registry cache")
         _ = maker.output(Self.catalog(plugins, cache: cache))
@@ -188,7 +190,11 @@ struct DerivedOutputTests {
 
         let fresh = try Fixtures.folder() + "/cache"
         options.cacheFolder = fresh
-        _ = maker.output(Catalog(options: options))
+        _ = maker.output(Catalog(options: options, diagnosingNearMisses: false, digestingInputs: true))
         #expect(!FileManager.default.fileExists(atPath: fresh), "where there is no registry cache, none is made")
+
+        let made = maker.made
+        for _ in 0..<2 { _ = maker.output(Catalog(options: Self.catalog(plugins, cache: cache).options)) }
+        #expect(maker.made == made + 2, "a catalog made without digesting its inputs (a render's) keeps nothing")
     }
 }

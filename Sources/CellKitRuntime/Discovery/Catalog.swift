@@ -211,10 +211,13 @@ public struct Catalog: Sendable {
     /// Discovers plugins; with `diagnosingNearMisses`, every plugin's near misses too (from the
     /// registry cache if it has them, else from the file, and stored in the cache), as `cellkit
     /// list` shows them: a file read now is diagnosed as it is read, the others when `plugins`
-    /// is first asked for (a list given back whole by `derivedOutput` decodes no record).
-    package init(options: DiscoveryOptions, diagnosingNearMisses: Bool) {
+    /// is first asked for (a list given back whole by `derivedOutput` decodes no record). With
+    /// `digestingInputs`, what its answers depend on is digested as it walks, for `derivedOutput`
+    /// (about 300 instructions a plugin, left out of a render's discovery, which keeps nothing).
+    package init(options: DiscoveryOptions, diagnosingNearMisses: Bool, digestingInputs: Bool = false) {
         self.options = options
         var walk = Walk(options: options, diagnosing: diagnosingNearMisses)
+        if !digestingInputs { walk.inputs.spoil() }
         for entry in options.searchPath.entries { walk.visit(entry) }
         walk.cache?.prune()
         walk.cache?.save()

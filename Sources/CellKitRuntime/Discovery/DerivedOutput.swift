@@ -11,7 +11,7 @@ import CellKitModel
 import Foundation
 
 /// A running digest of what a catalog's answers depend on; nil once something was read that
-/// nothing identifies (a file that could not be keyed).
+/// nothing identifies (a file that could not be keyed), or when no digest is wanted.
 struct InputDigest {
     private(set) var value: UInt64? = 0x6365_6C6C_6B69_7431  // "cellkit1"
 
@@ -32,7 +32,8 @@ struct InputDigest {
         withUnsafeBytes(of: key) { add($0.bindMemory(to: UInt8.self)) }
     }
 
-    /// Marks the digest unknowable: something was read that nothing identifies.
+    /// Marks the digest unknowable (something was read that nothing identifies) or unwanted:
+    /// each `add` then does nothing.
     mutating func spoil() { value = nil }
 }
 
@@ -49,7 +50,8 @@ extension Catalog {
     /// as the file `name.<hash of the search path>` and given back from there while this
     /// catalog's inputs and the running executable are what they were when it was kept, and
     /// `isIntact` accepts what the file holds (a file others changed is worked out again and
-    /// rewritten). With the cache off (`useCache` false) nothing is read or written; with
+    /// rewritten). Only a catalog made with `digestingInputs` keeps anything; any other works
+    /// its output out each time. With the cache off (`useCache` false) nothing is read or written; with
     /// `rebuildCache` nothing is read, and the file is written anew where the registry cache
     /// file is (as that file is rewritten).
     package func derivedOutput(
