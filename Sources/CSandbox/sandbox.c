@@ -5,26 +5,49 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/landlock.h>
 #include <linux/seccomp.h>
-#include <sys/ioctl.h>
-#include <stdlib.h>
 #include <poll.h>
-#include <pthread.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
-/* ---- PID namespace ---------------------------------------------------------------------- */
+#if defined(__x86_64__)
+#define NATIVE_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_ARCH AUDIT_ARCH_AARCH64
+#else
+#error "CellKit's sandbox knows x86_64 and aarch64"
+#endif
+
+/* The OS layer's contracts, stated once:
+ * - unshare(CLONE_NEWPID) changes where the caller's *children* go; the caller itself stays. Its
+ *   first child is pid 1 of the namespace, whose end kills every process left there.
+ * - unshare(CLONE_NEWUSER) needs a single-threaded caller; the new namespace maps only the
+ *   caller's own ids (an unprivileged process can map no others), so files of other owners,
+ *   root's included, read as the overflow uid inside: trust is decided before (DecidedTrust).
+ * - A process in a child PID namespace cannot name, signal or trace a process outside it, and
+ *   the namespace's init ignores every signal from inside that it has no handler for.
+ * - Landlock and seccomp filters are inherited, and a process can only add to them, never remove.
+ * - A seccomp listener descriptor answers the filter's calls wherever it is; the worker hands it
+ *   to the process outside and closes its own before any plugin code runs. */
+
+/* ---- namespaces -------------------------------------------------------------------------- */
 
 static int write_file(const char *path, const char *text) {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -34,7 +57,7 @@ static int write_file(const char *path, const char *text) {
     return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-/* Maps the caller's own user and group ids to themselves, so that ids and file owners read as
+/* Maps the caller's own user and group ids to themselves, so that the caller's own files read as
  * before inside the new user namespace. */
 static void map_own_ids(uid_t uid, gid_t gid) {
     char line[64];
@@ -43,6 +66,36 @@ static void map_own_ids(uid_t uid, gid_t gid) {
     write_file("/proc/self/uid_map", line);
     snprintf(line, sizeof line, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
     write_file("/proc/self/gid_map", line);
+}
+
+/* unshare with `flags`, in a user namespace of its own when the caller lacks CAP_SYS_ADMIN;
+ * optional parts (network, IPC) are dropped one by one when the kernel refuses them, and their
+ * bits added to `*missing`. 0, or -1 with errno when not even the PID namespace can be made. */
+static int make_namespaces(int *missing) {
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    const int optional[] = {CLONE_NEWNET, CLONE_NEWIPC};
+    const int bits[] = {CK_SANDBOX_NO_NETWORK_NAMESPACE, CK_SANDBOX_NO_IPC_NAMESPACE};
+    for (int user = 0; user < 2; user++) {
+        int extra = user ? CLONE_NEWUSER : 0;
+        for (int drop = 0; drop <= 2; drop++) { /* all, then without IPC, then without network too */
+            int flags = CLONE_NEWPID | extra;
+            for (int i = 0; i < 2 - drop; i++) flags |= optional[i];
+            if (unshare(flags) == 0) {
+                for (int i = 2 - drop; i < 2; i++) *missing |= bits[i];
+                if (user) map_own_ids(uid, gid);
+                return 0;
+            }
+            if (errno == EPERM && !user) break; /* no CAP_SYS_ADMIN: try with a user namespace */
+        }
+    }
+    return -1;
+}
+
+int ck_sandbox_pid_namespace_here(void) {
+    if (unshare(CLONE_NEWPID) == 0) return 1;
+    if (errno != EPERM) return 0;
+    return unshare(CLONE_NEWPID | CLONE_NEWUSER) == 0;
 }
 
 /* Ends this process as `status` (a wait status) says: the same exit status or the same signal. */
@@ -64,14 +117,23 @@ static void end_as(int status) {
     _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
 }
 
-/* Every descriptor closed but `keep` and `also` (-1: none): a process that only waits holds no
- * channel open. */
-static void close_all_but(int keep, int also) {
-    int low = keep < also ? keep : also, high = keep < also ? also : keep;
-    if (low < 0) low = high;
-    if (low > 0) ck_process_close_range(0, (unsigned)low - 1);
-    if (high > low + 1) ck_process_close_range((unsigned)low + 1, (unsigned)high - 1);
-    ck_process_close_range((unsigned)high + 1, ~0U);
+/* Every descriptor closed but those in `keep` (`count` of them, -1 entries ignored). */
+static void close_all_but(const int *keep, int count) {
+    int sorted[8], n = 0;
+    for (int i = 0; i < count && n < 8; i++)
+        if (keep[i] >= 0) sorted[n++] = keep[i];
+    for (int i = 1; i < n; i++) /* insertion sort: a handful */
+        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+            int t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    unsigned low = 0;
+    for (int i = 0; i < n; i++) {
+        if ((unsigned)sorted[i] > low) ck_process_close_range(low, (unsigned)sorted[i] - 1);
+        low = (unsigned)sorted[i] + 1;
+    }
+    ck_process_close_range(low, ~0U);
 }
 
 static pid_t wait_for(pid_t pid, int *status) {
@@ -80,21 +142,11 @@ static pid_t wait_for(pid_t pid, int *status) {
     return got;
 }
 
-/* The outer process: waits for the init and ends as the worker did (the init sends the worker's
- * wait status), or as the init did if it sent nothing. */
-static void outer(pid_t init, int from_init, int alive) {
-    close_all_but(from_init, alive);
-    int status = 0, worker = 0;
-    ssize_t n;
-    while ((n = read(from_init, &worker, sizeof worker)) < 0 && errno == EINTR) {}
-    if (wait_for(init, &status) < 0) status = 1 << 8;
-    end_as(n == sizeof worker ? worker : status);
-}
-
 /* The namespace's init: reaps every process until the worker ends, sends its wait status, and
  * exits, which ends everything left in the namespace. */
 static void init_process(pid_t worker, int to_outer) {
-    close_all_but(to_outer, -1);
+    int keep[] = {to_outer};
+    close_all_but(keep, 1);
     for (;;) {
         int status = 0;
         pid_t got = wait_for(-1, &status);
@@ -113,44 +165,6 @@ static void die_with_parent(int alive) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     struct pollfd check = {alive, POLLIN, 0};
     if (poll(&check, 1, 0) > 0) _exit(1);
-}
-
-int ck_sandbox_enter_pid_namespace(void) {
-    uid_t uid = geteuid();
-    gid_t gid = getegid();
-    int flags = CLONE_NEWPID;
-    if (unshare(flags) != 0) {
-        if (errno != EPERM) return -1;
-        flags |= CLONE_NEWUSER; /* no CAP_SYS_ADMIN: a user namespace of our own grants it */
-        if (unshare(flags) != 0) return -1;
-        map_own_ids(uid, gid);
-    }
-    int status_pipe[2], alive_pipe[2];
-    if (pipe2(status_pipe, O_CLOEXEC) != 0 || pipe2(alive_pipe, O_CLOEXEC) != 0) _exit(1);
-    pid_t init = fork();
-    if (init < 0) _exit(1); /* unshare has changed where children go: no way back */
-    if (init > 0) {
-        close(alive_pipe[0]);
-        close(status_pipe[1]);
-        outer(init, status_pipe[0], alive_pipe[1]); /* the alive pipe stays open until it ends */
-    }
-    close(alive_pipe[1]);
-    close(status_pipe[0]);
-    die_with_parent(alive_pipe[0]);
-    pid_t worker = fork();
-    if (worker < 0) _exit(1);
-    if (worker > 0) init_process(worker, status_pipe[1]);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != 1) _exit(1);
-    close(alive_pipe[0]);
-    close(status_pipe[1]);
-    return 0;
-}
-
-int ck_sandbox_pid_namespace_here(void) {
-    if (unshare(CLONE_NEWPID) == 0) return 1;
-    if (errno != EPERM) return 0;
-    return unshare(CLONE_NEWPID | CLONE_NEWUSER) == 0;
 }
 
 /* ---- Landlock ----------------------------------------------------------------------------- */
@@ -196,8 +210,9 @@ static void add_rule(int ruleset, const char *path, uint64_t file_access, uint64
     close(rule.parent_fd);
 }
 
-/* What Landlock lets the worker read, resolved (realpath), for naming a refused open in check. */
-#define READABLE_MAX 512
+/* What Landlock lets the worker read, resolved (realpath), for naming a refused open in check:
+ * kept in the process before it forks, so that the listener has it too. */
+#define READABLE_MAX 4096
 static char *readable[READABLE_MAX];
 static int readable_count = 0;
 
@@ -206,7 +221,11 @@ static void keep_readable(const char *path) {
     if (readable_count < READABLE_MAX && realpath(path, resolved)) readable[readable_count++] = strdup(resolved);
 }
 
-int ck_sandbox_restrict_files(const char *const *paths, int count) {
+static const char *const devices[] = {"/proc/self", "/dev/urandom", "/dev/random", "/dev/zero", "/dev/null"};
+
+/* Restricts this process, for good, to reading the plan's paths and the devices above: no writes
+ * anywhere but /dev/null, no TCP (ABI 4), no signals out and no abstract sockets (ABI 6). */
+static int restrict_files(const struct ck_sandbox_plan *plan) {
     int abi = ck_sandbox_landlock_abi();
     if (abi < 1) {
         errno = EOPNOTSUPP;
@@ -225,173 +244,146 @@ int ck_sandbox_restrict_files(const char *const *paths, int count) {
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
     if (ruleset < 0) return -1;
     const uint64_t read_file = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE;
-    for (int i = 0; i < count; i++) {
-        add_rule(ruleset, paths[i], read_file, read_file | LANDLOCK_ACCESS_FS_READ_DIR);
-        keep_readable(paths[i]);
-    }
-    const char *devices[] = {"/proc/self", "/dev/urandom", "/dev/random", "/dev/zero", "/dev/null"};
-    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) keep_readable(devices[i]);
-    /* The process's own /proc folder (opened through /proc/self: no other process's), and the
-     * devices every program may use; /dev/null may be written. */
+    for (int i = 0; i < plan->readable_count; i++)
+        add_rule(ruleset, plan->readable[i], read_file, read_file | LANDLOCK_ACCESS_FS_READ_DIR);
     add_rule(ruleset, "/proc/self", 0, LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR);
     add_rule(ruleset, "/dev/urandom", LANDLOCK_ACCESS_FS_READ_FILE, 0);
     add_rule(ruleset, "/dev/random", LANDLOCK_ACCESS_FS_READ_FILE, 0);
     add_rule(ruleset, "/dev/zero", LANDLOCK_ACCESS_FS_READ_FILE, 0);
     add_rule(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, 0);
-    int failed = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || syscall(SYS_landlock_restrict_self, ruleset, 0) != 0;
+    int failed = syscall(SYS_landlock_restrict_self, ruleset, 0) != 0;
     int saved = errno;
     close(ruleset);
     errno = saved;
     return failed ? -1 : abi;
 }
 
+/* ---- capabilities and limits -------------------------------------------------------------- */
+
+/* Every capability gone for good: the bounding set, the ambient set, and the effective,
+ * permitted and inheritable sets (as root, and inside a user namespace, where the worker held
+ * them all). 0, or -1 when one could not be dropped. */
+static int drop_capabilities(void) {
+    int failed = 0;
+    for (int cap = 0; cap <= 63; cap++) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0) break; /* past the kernel's last */
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) failed = 1;
+    }
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[2];
+    memset(data, 0, sizeof data);
+    if (syscall(SYS_capset, &header, data) != 0) failed = 1;
+    return failed ? -1 : 0;
+}
+
+static void limit(int resource, uint64_t value) {
+    if (value == 0) return;
+    struct rlimit bound = {(rlim_t)value, (rlim_t)value};
+    setrlimit(resource, &bound);
+}
+
 /* ---- seccomp ------------------------------------------------------------------------------ */
 
-/* Refused calls wait for this thread's answer (seccomp's user notification), which notes
- * them and makes them fail with EPERM. Not a SIGSYS handler: the C library's posix_spawn blocks
- * every signal around its clone, and a blocked SIGSYS ends the process. The thread allocates
- * nothing: a fork() waits for its answer holding the C library's malloc locks. */
-static int notify_fd = -1;
-static struct seccomp_notif request_storage;
-static struct seccomp_notif_resp response_storage;
-static struct seccomp_notif *const notify_request = &request_storage;
-static struct seccomp_notif_resp *const notify_response = &response_storage;
-
-/* Standard output watched (check): writes to descriptor 1 are let through and their first bytes
- * kept, read through /proc/self/mem (a bad address is an error there, not a crash). */
-#ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
-#define SECCOMP_USER_NOTIF_FLAG_CONTINUE 1
-#endif
-#define OUTPUT_KEPT 200
-static int own_memory = -1;
-static char output[OUTPUT_KEPT];
-static int output_length = 0, output_seen = 0;
-
-static void keep_output(const struct seccomp_data *call) {
-    uint64_t address = call->args[1], length = call->args[2];
-    if (call->nr == SCMP_SYS(writev)) { /* the first buffer of the vector */
-        uint64_t vector[2];
-        if (pread(own_memory, vector, sizeof vector, (off_t)address) != sizeof vector) return;
-        address = vector[0];
-        length = vector[1];
-    }
-    int at = __atomic_load_n(&output_length, __ATOMIC_ACQUIRE);
-    uint64_t room = OUTPUT_KEPT - (uint64_t)at;
-    if (length > room) length = room;
-    ssize_t n = length > 0 ? pread(own_memory, output + at, length, (off_t)address) : 0;
-    if (n > 0) __atomic_store_n(&output_length, at + (int)n, __ATOMIC_RELEASE);
-    __atomic_store_n(&output_seen, 1, __ATOMIC_RELEASE);
-}
-
-int ck_sandbox_take_output(char *buffer, int capacity) {
-    if (!__atomic_exchange_n(&output_seen, 0, __ATOMIC_ACQ_REL)) return -1;
-    int n = __atomic_exchange_n(&output_length, 0, __ATOMIC_ACQ_REL);
-    if (n > capacity) n = capacity;
-    memcpy(buffer, output, (size_t)n);
-    return n;
-}
-
-/* Opens (check): one Landlock refuses is noted as a file act, "read /etc/hostname". */
-#define FILE_ACTS 16
-static char file_acts[FILE_ACTS][320];
-static int file_act_count = 0;
-
-static int is_open(const struct seccomp_data *call) {
-    return call->nr == SCMP_SYS(open) || call->nr == SCMP_SYS(openat) || call->nr == SCMP_SYS(creat);
-}
-
-static int is_readable(const char *resolved) {
-    for (int i = 0; i < readable_count; i++) {
-        size_t n = strlen(readable[i]);
-        if (strncmp(resolved, readable[i], n) == 0 && (resolved[n] == 0 || resolved[n] == '/' || n == 1)) return 1;
-    }
-    return 0;
-}
-
-static void note_file_act(const char *act, const char *path) {
-    int at = __atomic_fetch_add(&file_act_count, 1, __ATOMIC_ACQ_REL);
-    if (at < FILE_ACTS) snprintf(file_acts[at], sizeof file_acts[at], "%s %s", act, path);
-    ck_process_note_refusal(-1); /* -1: a file act, taken with ck_sandbox_take_file_acts */
-}
-
-static void check_open(const struct seccomp_data *call) {
-    int at_fd = call->nr == SCMP_SYS(openat);
-    if (at_fd && (int)call->args[0] != AT_FDCWD) return; /* relative to a descriptor: not named */
-    uint64_t address = call->args[at_fd ? 1 : 0];
-    int flags = call->nr == SCMP_SYS(creat) ? O_CREAT | O_WRONLY | O_TRUNC : (int)call->args[at_fd ? 2 : 1];
-    char path[1024], resolved[PATH_MAX];
-    ssize_t n = pread(own_memory, path, sizeof path - 1, (off_t)address);
-    if (n <= 0) return;
-    path[n] = 0;
-    if (strlen(path) == (size_t)n) return; /* longer than kept: not named */
-    int writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC));
-    if (writes) {
-        if (strcmp(path, "/dev/null") != 0) note_file_act("write", path);
-        return;
-    }
-    if (realpath(path, resolved) && !is_readable(resolved)) note_file_act("read", path);
-}
-
-int ck_sandbox_take_file_acts(char *buffer, int capacity) {
-    int count = __atomic_exchange_n(&file_act_count, 0, __ATOMIC_ACQ_REL);
-    if (count > FILE_ACTS) count = FILE_ACTS;
-    int used = 0;
-    for (int i = 0; i < count; i++) {
-        int n = snprintf(buffer + used, (size_t)(capacity - used), "%s", file_acts[i]);
-        if (n < 0 || used + n + 1 >= capacity) break;
-        used += n + 1; /* NUL-separated */
-    }
-    return used;
-}
-
-static int is_output(const struct seccomp_data *call) {
-    return call->args[0] == 1 && (call->nr == SCMP_SYS(write) || call->nr == SCMP_SYS(writev) ||
-                                  call->nr == SCMP_SYS(pwrite64) || call->nr == SCMP_SYS(pwritev));
-}
-
-static void *answer_refusals(void *unused) {
-    (void)unused;
-    for (;;) {
-        /* Raw ioctls, not libseccomp's calls nor the C library's (a sanitizer intercepts those):
-         * nothing here may take a lock the refused call's thread could hold. The kernel refuses
-         * a request buffer that is not zeroed. */
-        memset(notify_request, 0, sizeof *notify_request);
-        if (syscall(SYS_ioctl, notify_fd, SECCOMP_IOCTL_NOTIF_RECV, notify_request) != 0) {
-            if (errno == EINTR || errno == ENOENT) continue;
-            break;
-        }
-        notify_response->id = notify_request->id;
-        notify_response->val = 0;
-        if (is_output(&notify_request->data) || is_open(&notify_request->data)) {
-            if (is_open(&notify_request->data)) check_open(&notify_request->data);
-            else keep_output(&notify_request->data);
-            notify_response->error = 0; /* the call goes on: Landlock decides an open */
-            notify_response->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-        } else {
-            ck_process_note_refusal(notify_request->data.nr);
-            notify_response->error = -EPERM;
-            notify_response->flags = 0;
-        }
-        syscall(SYS_ioctl, notify_fd, SECCOMP_IOCTL_NOTIF_SEND, notify_response);
-    }
-    return 0;
-}
-
+/* The calls the filter refuses, each with what it would have done. All are answered by the
+ * listener outside the worker (EPERM), which names them; clone3 fails with ENOSYS in the kernel
+ * (its flags sit in memory a filter cannot read: the C library then makes threads with clone). */
 static const struct {
     const char *name, *act;
 } refusals[] = {
-    {"fork", "start a process"},      {"vfork", "start a process"},         {"clone", "start a process"},
-    {"execve", "run a program"},      {"execveat", "run a program"},        {"ptrace", "trace a process"},
+    {"fork", "start a process"},
+    {"vfork", "start a process"},
+    {"clone", "start a process"}, /* without CLONE_THREAD */
+    {"execve", "run a program"},
+    {"execveat", "run a program"},
+    {"ptrace", "trace a process"},
     {"process_vm_readv", "read another process's memory"},
     {"process_vm_writev", "write another process's memory"},
-    {"socket", "open a socket"},      {"socketpair", "open a socket"},      {"unshare", "change namespaces"},
-    {"setns", "change namespaces"},   {"io_uring_setup", "set up io_uring"},
+    {"pidfd_open", "reach another process"},
+    {"pidfd_getfd", "take another process's descriptor"},
+    {"kcmp", "compare another process's resources"},
+    {"socket", "open a socket"},
+    {"socketpair", "open a socket"},
+    {"unshare", "change namespaces"},
+    {"setns", "change namespaces"},
+    {"io_uring_setup", "set up io_uring"},
+    {"bpf", "load a BPF program or map"},
+    {"perf_event_open", "open a performance counter"},
+    {"keyctl", "use the kernel's keyrings"},
+    {"add_key", "use the kernel's keyrings"},
+    {"request_key", "use the kernel's keyrings"},
+    {"userfaultfd", "handle page faults in user space"},
+    {"mount", "mount a file system"},
+    {"umount2", "mount a file system"},
+    {"pivot_root", "mount a file system"},
+    {"fsopen", "mount a file system"},
+    {"fsmount", "mount a file system"},
+    {"fsconfig", "mount a file system"},
+    {"fspick", "mount a file system"},
+    {"move_mount", "mount a file system"},
+    {"open_tree", "mount a file system"},
+    {"mount_setattr", "mount a file system"},
+    {"chroot", "change the root folder"},
+    {"init_module", "load a kernel module"},
+    {"finit_module", "load a kernel module"},
+    {"delete_module", "unload a kernel module"},
+    {"kexec_load", "load a new kernel"},
+    {"kexec_file_load", "load a new kernel"},
+    {"reboot", "reboot the machine"},
+    {"swapon", "change swap space"},
+    {"swapoff", "change swap space"},
+    {"acct", "turn process accounting on"},
+    {"quotactl", "change disk quotas"},
+    {"syslog", "read the kernel's log"},
+    {"settimeofday", "set the clock"},
+    {"clock_settime", "set the clock"},
+    {"clock_adjtime", "set the clock"},
+    {"adjtimex", "set the clock"},
+    {"sethostname", "rename the machine"},
+    {"setdomainname", "rename the machine"},
+    {"iopl", "reach I/O ports"},
+    {"ioperm", "reach I/O ports"},
+    {"open_by_handle_at", "open a file by handle"},
+    {"name_to_handle_at", "open a file by handle"},
+    {"fanotify_init", "watch the file system"},
+    {"mknod", "make a device file"},
+    {"mknodat", "make a device file"},
+    {"chmod", "change a file's permissions"},
+    {"fchmod", "change a file's permissions"},
+    {"fchmodat", "change a file's permissions"},
+    {"fchmodat2", "change a file's permissions"},
+    {"chown", "change a file's owner"},
+    {"fchown", "change a file's owner"},
+    {"lchown", "change a file's owner"},
+    {"fchownat", "change a file's owner"},
+    {"utime", "change a file's times"},
+    {"utimes", "change a file's times"},
+    {"utimensat", "change a file's times"},
+    {"futimesat", "change a file's times"},
+    {"setxattr", "change a file's extended attributes"},
+    {"lsetxattr", "change a file's extended attributes"},
+    {"fsetxattr", "change a file's extended attributes"},
+    {"removexattr", "change a file's extended attributes"},
+    {"lremovexattr", "change a file's extended attributes"},
+    {"fremovexattr", "change a file's extended attributes"},
+    {"vhangup", "hang up the terminal"},
 };
+#define REFUSALS (sizeof refusals / sizeof refusals[0])
 
-static char act_text[sizeof refusals / sizeof refusals[0]][80];
+static char act_text[REFUSALS][96];
 
-const char *ck_sandbox_act(long number) {
-    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+const char *ck_sandbox_act(long number, uint32_t arch, uint64_t request) {
+    if (arch != NATIVE_ARCH && arch != 0)
+        return "make a system call of another architecture (i386 or x32)";
+#ifdef __x86_64__
+    if (number >= 0x40000000) return "make a system call of another architecture (i386 or x32)";
+#endif
+    if (number == SCMP_SYS(ioctl)) {
+        if ((uint32_t)request == TIOCSTI) return "type into the terminal (ioctl TIOCSTI)";
+        if ((uint32_t)request == TIOCLINUX) return "control the console (ioctl TIOCLINUX)";
+        return "make a refused ioctl";
+    }
+    for (size_t i = 0; i < REFUSALS; i++) {
         if (seccomp_syscall_resolve_name(refusals[i].name) != number) continue;
         if (!act_text[i][0]) snprintf(act_text[i], sizeof act_text[i], "%s (%s)", refusals[i].act, refusals[i].name);
         return act_text[i];
@@ -403,25 +395,29 @@ int ck_sandbox_seccomp_available(void) {
     return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && seccomp_api_get() >= 1;
 }
 
-int ck_sandbox_filter_calls(int watch_output) {
+/* Builds and loads the filter; returns its listener descriptor, or -1 with errno. */
+static int load_filter(int watch) {
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
     if (!filter) {
         errno = ENOMEM;
         return -1;
     }
     int failed = 0;
-    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++) {
+    for (size_t i = 0; i < REFUSALS; i++) {
         int number = seccomp_syscall_resolve_name(refusals[i].name);
         if (number == __NR_SCMP_ERROR) continue;
-        if (strcmp(refusals[i].name, "clone") == 0) { /* threads are clone(CLONE_THREAD): allowed */
+        if (strcmp(refusals[i].name, "clone") == 0) /* threads are clone(CLONE_THREAD): allowed */
             failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, number, 1,
                                        SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)) != 0;
-        } else {
+        else
             failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, number, 0) != 0;
-        }
     }
-    if (watch_output) {
-        own_memory = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+    /* Typing into a terminal or driving the console, whatever descriptor names it. */
+    const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX};
+    for (size_t i = 0; i < 2; i++)
+        failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(ioctl), 1,
+                                   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ioctls[i])) != 0;
+    if (watch) {
         const int writes[] = {SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(pwrite64), SCMP_SYS(pwritev)};
         for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++)
             failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, writes[i], 1, SCMP_A0(SCMP_CMP_EQ, 1)) != 0;
@@ -429,30 +425,353 @@ int ck_sandbox_filter_calls(int watch_output) {
         for (size_t i = 0; i < sizeof opens / sizeof opens[0]; i++)
             failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, opens[i], 0) != 0;
     }
-    /* clone3's flags sit in memory a filter cannot read: ENOSYS makes the C library use clone */
     int clone3 = seccomp_syscall_resolve_name("clone3");
     if (clone3 != __NR_SCMP_ERROR) failed |= seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), clone3, 0) != 0;
+    /* Calls of another architecture (i386's int 0x80, x32's numbers) go to the listener too, which
+     * refuses and names them; before, they killed the calling thread. */
+    failed |= seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_NOTIFY) != 0;
     if (failed) {
         seccomp_release(filter);
         errno = EINVAL;
         return -1;
     }
-    /* every thread, a plugin's own started while it loaded too */
-    seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
     int result = seccomp_load(filter);
-    notify_fd = result == 0 ? seccomp_notify_fd(filter) : -1;
+    int listener = result == 0 ? seccomp_notify_fd(filter) : -1;
     seccomp_release(filter);
     if (result != 0) {
         errno = -result;
         return -1;
     }
-    pthread_t thread;
-    pthread_attr_t attributes;
-    pthread_attr_init(&attributes);
-    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&attributes, 64 * 1024);
-    int started = notify_fd >= 0 ? pthread_create(&thread, &attributes, answer_refusals, 0) : EBADF;
-    pthread_attr_destroy(&attributes);
-    if (started != 0) _exit(1); /* refused calls would wait for an answer forever */
+    return listener;
+}
+
+/* ---- the listener ------------------------------------------------------------------------- */
+
+static int is_open(const struct seccomp_data *call) {
+    return call->nr == SCMP_SYS(open) || call->nr == SCMP_SYS(openat) || call->nr == SCMP_SYS(creat);
+}
+
+static int is_output(const struct seccomp_data *call) {
+    return call->args[0] == 1 && (call->nr == SCMP_SYS(write) || call->nr == SCMP_SYS(writev) ||
+                                  call->nr == SCMP_SYS(pwrite64) || call->nr == SCMP_SYS(pwritev));
+}
+
+static int is_readable(const char *resolved) {
+    for (int i = 0; i < readable_count; i++) {
+        size_t n = strlen(readable[i]);
+        if (strncmp(resolved, readable[i], n) == 0 && (resolved[n] == 0 || resolved[n] == '/' || n == 1)) return 1;
+    }
     return 0;
+}
+
+/* What the listener holds: where notes go, and the worker's memory for reading a call's path. */
+struct listener {
+    int fd, report, memory;
+    pid_t memory_of;
+    ck_sandbox_note_fn note;
+    int output_noted; /* standard output bytes noted since the last note: one note per hook */
+    /* Each refusal named once per (act, line): what was noted. */
+    unsigned long seen[256];
+    int seen_count;
+};
+
+/* Sends one note line to the supervisor, once per distinct line (a hash kept), without blocking. */
+static void send_note(struct listener *l, int kind, const char *act, const char *detail, int length) {
+    if (l->report < 0 || !l->note) return;
+    char line[2048];
+    int n = l->note(kind, act, detail, length, line, (int)sizeof line - 1);
+    if (n <= 0) return;
+    if (n > (int)sizeof line - 1) n = (int)sizeof line - 1;
+    unsigned long hash = 5381;
+    for (int i = 0; i < n; i++) hash = hash * 33 + (unsigned char)line[i];
+    for (int i = 0; i < l->seen_count; i++)
+        if (l->seen[i] == hash) return;
+    if (l->seen_count == 256) return; /* 256 distinct notes: enough to name every act */
+    l->seen[l->seen_count++] = hash;
+    line[n++] = '\n';
+    ssize_t written;
+    while ((written = write(l->report, line, (size_t)n)) < 0 && errno == EINTR) {}
+}
+
+/* Reads `length` bytes at `address` of the calling process into `buffer`: its size read, or -1. */
+static ssize_t read_memory(struct listener *l, pid_t pid, uint64_t address, void *buffer, size_t length) {
+    if (l->memory_of != pid) {
+        if (l->memory >= 0) close(l->memory);
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/mem", (int)pid);
+        l->memory = open(path, O_RDONLY | O_CLOEXEC);
+        l->memory_of = pid;
+    }
+    return l->memory < 0 ? -1 : pread(l->memory, buffer, length, (off_t)address);
+}
+
+static void note_open(struct listener *l, const struct seccomp_notif *request) {
+    const struct seccomp_data *call = &request->data;
+    int at_fd = call->nr == SCMP_SYS(openat);
+    if (at_fd && (int)call->args[0] != AT_FDCWD) return; /* relative to a descriptor: not named */
+    int flags = call->nr == SCMP_SYS(creat) ? O_CREAT | O_WRONLY | O_TRUNC : (int)call->args[at_fd ? 2 : 1];
+    char path[1024], resolved[PATH_MAX];
+    ssize_t n = read_memory(l, (pid_t)request->pid, call->args[at_fd ? 1 : 0], path, sizeof path - 1);
+    if (n <= 0) return;
+    path[n] = 0;
+    if (strlen(path) == (size_t)n) return; /* longer than kept: not named */
+    if (syscall(SYS_ioctl, l->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &request->id) != 0) return;
+    int writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC));
+    if (writes) {
+        if (strcmp(path, "/dev/null") != 0) send_note(l, CK_SANDBOX_NOTE_WRITE, "", path, (int)strlen(path));
+        return;
+    }
+    if (realpath(path, resolved) && !is_readable(resolved))
+        send_note(l, CK_SANDBOX_NOTE_READ, "", path, (int)strlen(path));
+}
+
+static void note_output(struct listener *l, const struct seccomp_notif *request) {
+    const struct seccomp_data *call = &request->data;
+    uint64_t address = call->args[1], length = call->args[2];
+    if (call->nr == SCMP_SYS(writev) || call->nr == SCMP_SYS(pwritev)) { /* the first buffer of the vector */
+        uint64_t vector[2];
+        if (read_memory(l, (pid_t)request->pid, address, vector, sizeof vector) != sizeof vector) return;
+        address = vector[0];
+        length = vector[1];
+    }
+    char kept[200];
+    if (length > sizeof kept) length = sizeof kept;
+    ssize_t n = length > 0 ? read_memory(l, (pid_t)request->pid, address, kept, length) : 0;
+    if (n < 0) n = 0;
+    send_note(l, CK_SANDBOX_NOTE_OUTPUT, "", kept, (int)n);
+}
+
+/* Answers one notification: a watched open or write goes on (Landlock decides an open); any
+ * other call is refused with EPERM and named. */
+static void answer(struct listener *l) {
+    struct seccomp_notif request;
+    struct seccomp_notif_resp response;
+    memset(&request, 0, sizeof request); /* the kernel refuses a request buffer that is not zeroed */
+    if (syscall(SYS_ioctl, l->fd, SECCOMP_IOCTL_NOTIF_RECV, &request) != 0) return;
+    memset(&response, 0, sizeof response);
+    response.id = request.id;
+    int native = request.data.arch == NATIVE_ARCH;
+#ifdef __x86_64__
+    native = native && request.data.nr < 0x40000000; /* x32's numbers carry this bit */
+#endif
+    if (native && is_output(&request.data)) {
+        note_output(l, &request);
+        response.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    } else if (native && is_open(&request.data)) {
+        note_open(l, &request);
+        response.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    } else {
+        const char *act = ck_sandbox_act(request.data.nr, request.data.arch, request.data.args[1]);
+        send_note(l, CK_SANDBOX_NOTE_REFUSED, act, "", 0);
+        response.error = -EPERM;
+    }
+    syscall(SYS_ioctl, l->fd, SECCOMP_IOCTL_NOTIF_SEND, &response);
+}
+
+/* Receives the listener descriptor the worker sends over `handoff`: it, or -1. */
+static int receive_listener(int handoff) {
+    char data = 0;
+    struct iovec io = {&data, 1};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {0};
+    message.msg_iov = &io;
+    message.msg_iovlen = 1;
+    message.msg_control = control.buffer;
+    message.msg_controllen = sizeof control.buffer;
+    ssize_t n;
+    while ((n = recvmsg(handoff, &message, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {}
+    struct cmsghdr *header = n > 0 ? CMSG_FIRSTHDR(&message) : 0;
+    if (!header || header->cmsg_type != SCM_RIGHTS) return -1;
+    int fd;
+    memcpy(&fd, CMSG_DATA(header), sizeof fd);
+    return fd;
+}
+
+static int send_listener(int handoff, int fd) {
+    char data = 1;
+    struct iovec io = {&data, 1};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {0};
+    message.msg_iov = &io;
+    message.msg_iovlen = 1;
+    message.msg_control = control.buffer;
+    message.msg_controllen = sizeof control.buffer;
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &fd, sizeof fd);
+    ssize_t n;
+    while ((n = sendmsg(handoff, &message, 0)) < 0 && errno == EINTR) {}
+    return n == 1 ? 0 : -1;
+}
+
+/* ---- the worker's output -------------------------------------------------------------------- */
+
+/* At most this much of what plugins write to standard output and error reaches the terminal;
+ * past it one line says how much was dropped (SECURITY.md). */
+#define OUTPUT_CAP (64 * 1024)
+
+struct output {
+    int fd;
+    ck_sandbox_forward_fn forward;
+    char line[4096];
+    int used;
+    uint64_t forwarded, dropped;
+};
+
+static void flush_line(struct output *o) {
+    if (o->used == 0) return;
+    if (o->forwarded + (uint64_t)o->used <= OUTPUT_CAP) {
+        if (o->forward) o->forward(o->line, o->used);
+        o->forwarded += (uint64_t)o->used;
+    } else {
+        o->dropped += (uint64_t)o->used;
+    }
+    o->used = 0;
+}
+
+/* Reads what is there; 0 at end of file. */
+static int pump_output(struct output *o) {
+    char buffer[4096];
+    ssize_t n = read(o->fd, buffer, sizeof buffer);
+    if (n < 0) return errno == EINTR || errno == EAGAIN ? 1 : 0;
+    for (ssize_t i = 0; i < n; i++) {
+        o->line[o->used++] = buffer[i];
+        if (buffer[i] == '\n' || o->used == (int)sizeof o->line) flush_line(o);
+    }
+    return n > 0;
+}
+
+static void finish_output(struct output *o) {
+    flush_line(o);
+    if (o->dropped > 0 && o->forward) {
+        char line[160];
+        int n = snprintf(line, sizeof line,
+                         "cellkit: %llu more bytes a plugin wrote to standard output or error were dropped "
+                         "(at most %d are shown)\n",
+                         (unsigned long long)o->dropped, OUTPUT_CAP);
+        o->forward(line, n);
+    }
+}
+
+/* ---- the three processes ------------------------------------------------------------------ */
+
+/* The listener: answers the worker's refused calls, forwards its output, and ends as it ended. */
+static void listener_process(pid_t init, int from_init, int alive, int handoff, int output, int report,
+                             ck_sandbox_note_fn note, ck_sandbox_forward_fn forward) {
+    int keep[] = {from_init, alive, handoff, output, report, 2};
+    close_all_but(keep, 6);
+    struct listener l = {-1, report, -1, 0, note, 0, {0}, 0};
+    struct output o = {output, forward, {0}, 0, 0, 0};
+    if (report >= 0) fcntl(report, F_SETFL, fcntl(report, F_GETFL) | O_NONBLOCK);
+    int status = 0, have_status = 0, output_open = 1;
+    while (!have_status) {
+        struct pollfd fds[4] = {{from_init, POLLIN, 0}, {handoff, POLLIN, 0}, {l.fd, POLLIN, 0}, {output, POLLIN, 0}};
+        if (!output_open) fds[3].fd = -1;
+        if (poll(fds, 4, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (fds[2].revents & POLLIN) answer(&l);
+        if (fds[2].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+            close(l.fd);
+            l.fd = -1;
+        }
+        if (fds[1].revents) {
+            l.fd = receive_listener(handoff);
+            close(handoff);
+            handoff = -1;
+        }
+        if (fds[3].revents && !pump_output(&o)) output_open = 0;
+        if (fds[0].revents) {
+            ssize_t n;
+            int worker = 0;
+            while ((n = read(from_init, &worker, sizeof worker)) < 0 && errno == EINTR) {}
+            have_status = 1;
+            if (n == sizeof worker) status = worker;
+            else if (wait_for(init, &status) < 0) status = 1 << 8;
+        }
+    }
+    /* What the worker wrote before it ended; the namespace's processes end with the init. */
+    for (int rounds = 0; output_open && rounds < 100; rounds++) {
+        struct pollfd fd = {output, POLLIN, 0};
+        if (poll(&fd, 1, 20) <= 0 || !pump_output(&o)) break;
+    }
+    finish_output(&o);
+    wait_for(init, &(int){0});
+    end_as(status);
+}
+
+/* In the worker, after the fork: no terminal, standard streams set, then the locks. */
+static int close_in_worker(const struct ck_sandbox_plan *plan, int handoff, int output) {
+    int missing = 0;
+    setsid(); /* no controlling terminal: nothing to type into or hang up */
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null >= 0) {
+        dup2(null, 0);
+        close(null);
+    }
+    dup2(output, 1);
+    dup2(output, 2);
+    close(output);
+    if (plan->report_fd >= 0) close(plan->report_fd);
+    limit(RLIMIT_AS, plan->memory_limit);
+    limit(RLIMIT_NOFILE, plan->open_files);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) _exit(1);
+    if (drop_capabilities() != 0) missing |= CK_SANDBOX_NO_CAPABILITY_DROP;
+    if (restrict_files(plan) < 0) missing |= CK_SANDBOX_NO_LANDLOCK;
+    int listener = load_filter(plan->watch);
+    if (listener < 0) {
+        missing |= CK_SANDBOX_NO_SECCOMP;
+    } else if (send_listener(handoff, listener) != 0) {
+        /* refused calls would wait for an answer no one gives: better no worker at all */
+        _exit(1);
+    }
+    if (listener >= 0) close(listener);
+    close(handoff);
+    return missing;
+}
+
+int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note, ck_sandbox_forward_fn forward) {
+    int missing = 0;
+    readable_count = 0;
+    for (int i = 0; i < plan->readable_count; i++) keep_readable(plan->readable[i]);
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) keep_readable(devices[i]);
+    int handoff[2], output[2], status_pipe[2], alive_pipe[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, handoff) != 0) return -1;
+    if (pipe2(output, O_CLOEXEC) != 0) return -1;
+    if (make_namespaces(&missing) != 0) missing |= CK_SANDBOX_NO_PID_NAMESPACE;
+    if (pipe2(status_pipe, O_CLOEXEC) != 0 || pipe2(alive_pipe, O_CLOEXEC) != 0) _exit(1);
+    pid_t init = fork();
+    if (init < 0) _exit(1); /* unshare has changed where children go: no way back */
+    if (init > 0) {
+        close(alive_pipe[0]);
+        close(status_pipe[1]);
+        close(handoff[1]);
+        close(output[1]);
+        listener_process(init, status_pipe[0], alive_pipe[1], handoff[0], output[0], plan->report_fd, note,
+                         forward);
+    }
+    close(alive_pipe[1]);
+    close(status_pipe[0]);
+    close(handoff[0]);
+    close(output[0]);
+    die_with_parent(alive_pipe[0]);
+    pid_t worker = fork();
+    if (worker < 0) _exit(1);
+    if (worker > 0) init_process(worker, status_pipe[1]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    ck_process_hook_flags &= ~1; /* the worker itself, not a child a plugin forked */
+    if (!(missing & CK_SANDBOX_NO_PID_NAMESPACE) && getppid() != 1) _exit(1);
+    close(alive_pipe[0]);
+    close(status_pipe[1]);
+    return missing | close_in_worker(plan, handoff[1], output[1]);
 }

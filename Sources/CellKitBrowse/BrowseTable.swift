@@ -92,7 +92,8 @@ package final class BrowseTable {
     /// (`DocumentRender.sandbox`). Throws the document's error.
     package init(
         path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10,
-        sandbox: Bool = true, colorDepth: ColorDepth = .truecolor, theme: TerminalTheme? = nil
+        sandbox: Bool = true, sandboxRequired: Bool = false, colorDepth: ColorDepth = .truecolor,
+        theme: TerminalTheme? = nil
     ) throws {
         (self.colorDepth, self.theme) = (colorDepth, theme)
         let document = try TableDocument(contentsOf: path, root: root)
@@ -106,7 +107,7 @@ package final class BrowseTable {
         if isolated {
             var render = DocumentRender(documentPath: path, root: root, discovery: discovery, format: .ansi)
             render.hookTimeout = hookTimeout
-            render.sandbox = sandbox
+            (render.sandbox, render.sandboxRequired) = (sandbox, sandboxRequired)
             (render.colorDepth, render.theme) = (colorDepth, theme)
             let plan = WorkerPlan(
                 executable: render.executable, arguments: [], job: render.job, hookTimeout: hookTimeout)
@@ -312,7 +313,8 @@ package final class BrowseTable {
             }
             let reply = try JSONDecoder().decode(BrowseReply.self, from: Data(supervisor.reply))
             // Kept across windows (the sandbox's refusals come once, with the window that met them).
-            for warning in reply.warnings where workerWarnings.count < 500 && !workerWarnings.contains(warning) {
+            for warning in reply.warnings + supervisor.takeSandboxWarnings()
+            where workerWarnings.count < 500 && !workerWarnings.contains(warning) {
                 workerWarnings.append(warning)
             }
             statistics = (reply.made, reply.reused)

@@ -363,19 +363,22 @@ package struct CheckSupervisor {
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }  // fd 3 in the worker is a dup2: not close-on-exec
         let key = WorkerRole.newKey()
         let worker: WorkerProcess
-        do { worker = try spawn(arguments(from, excluded), pipe: fds[1], key: key) } catch {
+        // The sandbox's listener reports here what it refused: this process's own view.
+        let notes = Sandbox.Report()
+        do { worker = try spawn(arguments(from, excluded), pipe: fds[1], key: key, report: notes?.writeEnd ?? -1) } catch {
             close(fds[0])
             close(fds[1])
             report.error = "\(error)"
             return (.exited(-1), nil)
         }
         close(fds[1])
+        notes?.closeWriteEnd()
         defer {
             close(fds[0])
             worker.finish()  // its process group, and whatever it left behind
         }
         var decoder = FrameDecoder(key: key)
-        var watcher = Watcher(state: state, report: report, hookTimeout: hookTimeout)
+        var watcher = Watcher(state: state, report: report, hookTimeout: hookTimeout, notes: notes)
         let ending: Ending
         do {
             let watched = try WorkerWatch.run(worker, channel: fds[0], decoder: &decoder, watcher: &watcher, tick: 100)
@@ -391,6 +394,8 @@ package struct CheckSupervisor {
             watcher.report.error = "\(error)"
             ending = .exited(-1)
         }
+        worker.finish()  // its listener has ended: every note is in the pipe
+        watcher.takeNotes()
         (state, report) = (watcher.state, watcher.report)
         if state.done, watcher.last != nil { state.unitsRun += 1 }
         return (ending, watcher.last)
@@ -402,14 +407,36 @@ package struct CheckSupervisor {
         var state: State
         var report: CheckTypeReport
         let hookTimeout: Double
+        /// The sandbox listener's notes: read before each frame, so that a refusal is named by the
+        /// step it happened in (the refused call waits for the listener, which notes it first).
+        let notes: Sandbox.Report?
         var last: Mark?
         /// Until the first step: the worker's own start-up, allowed more time than a hook.
         private var deadline: Date
         private var started = false
 
-        init(state: State, report: CheckTypeReport, hookTimeout: Double) {
-            (self.state, self.report, self.hookTimeout) = (state, report, hookTimeout)
+        init(state: State, report: CheckTypeReport, hookTimeout: Double, notes: Sandbox.Report?) {
+            (self.state, self.report, self.hookTimeout, self.notes) = (state, report, hookTimeout, notes)
             deadline = Date().addingTimeInterval(max(hookTimeout, 30))
+        }
+
+        /// Turns the listener's notes into findings of the step marked last: a refused call, a
+        /// refused open, bytes written to standard output.
+        mutating func takeNotes() {
+            guard let taken = notes?.take(), !taken.isEmpty else { return }
+            let hook = last?.hook ?? CheckWire.load, sample = last?.sample ?? -1
+            var seen = Set<String>()
+            for note in taken {
+                var message = CheckMessage()
+                switch note.kind {
+                case .refused:
+                    guard seen.insert((note.hook ?? hook) + " " + note.act).inserted else { continue }
+                    message.refused = .init(hook: note.hook ?? hook, sample: sample, acts: [note.act])
+                case .output:
+                    message.output = .init(hook: note.hook ?? hook, sample: sample, text: note.act)
+                }
+                state.receive(message, report: &report)
+            }
         }
 
         var isFinished: Bool { state.done }
@@ -419,6 +446,7 @@ package struct CheckSupervisor {
         }
 
         mutating func receive(_ frame: Frame) throws {
+            takeNotes()
             if frame.kind == CheckWire.mark {
                 let parts = String(decoding: frame.payload, as: UTF8.self).split(separator: " ", maxSplits: 3)
                 if parts.count >= 3, let unit = Int(parts[0]), let sample = Int(parts[2]) {
@@ -456,15 +484,17 @@ package struct CheckSupervisor {
     /// a check from a render by them: its arguments come in a memory file at `CheckWire.planFD`, its
     /// key at `CheckWire.keyFD`, the pipe's write end at fd 3. No signal blocked or ignored, the
     /// Swift runtime's crash backtracer off (a crash is a finding), in a process group of its own.
-    private func spawn(_ arguments: [String], pipe: Int32, key: UInt64) throws -> WorkerProcess {
+    private func spawn(_ arguments: [String], pipe: Int32, key: UInt64, report: Int32) throws -> WorkerProcess {
         let key = try Self.memoryFile(CheckWire.keyName, Array("\(key)".utf8))
         defer { close(key) }
         let plan = try Self.memoryFile(CheckWire.planName, Array(try JSONEncoder().encode(arguments)))
         defer { close(plan) }
         let environment = ["SWIFT_BACKTRACE": "enable=no"]
-        let started = WorkerProcess.spawn(executable, [WorkerPlan.argument], setting: environment, keeping: 7) {
-            actions in
+        let started = WorkerProcess.spawn(
+            executable, [WorkerPlan.argument], setting: environment, keeping: Sandbox.reportFD + 1
+        ) { actions in
             posix_spawn_file_actions_adddup2(&actions, pipe, 3)
+            if report >= 0 { posix_spawn_file_actions_adddup2(&actions, report, Sandbox.reportFD) }
             posix_spawn_file_actions_adddup2(&actions, key, CheckWire.keyFD)
             posix_spawn_file_actions_adddup2(&actions, plan, CheckWire.planFD)
             posix_spawn_file_actions_adddup2(&actions, 2, 1)

@@ -30,8 +30,14 @@ package struct CheckWorker {
     package var maxTableRows = 24
     /// Columns a cell gets.
     package var contentWidth = 58
-    /// Whether the worker closes the sandbox once the plugin and the table are loaded.
+    /// Whether the worker closes the sandbox, before the plugin loads.
     package var sandboxed = true
+    /// Whether a part of the sandbox the kernel lacks fails the check (`--sandbox require`).
+    package var sandboxRequired = false
+    /// The worker's memory limit in MiB (0: none).
+    package var workerMemoryMiB = Sandbox.defaultMemoryMiB
+    /// What plugins may read besides the plugin files, their libraries and the table's files.
+    package var allowRead: [String] = []
 
     /// A worker for `identifier` with plugins found by `options`.
     package init(identifier: String, options: DiscoveryOptions) {
@@ -42,12 +48,38 @@ package struct CheckWorker {
     package func run() -> Int32 {
         wire.watching = sandboxed
         guard wire.attach(fd) else { return 2 }
-        // Hooks record where they run, so that a call the sandbox refuses names its own hook.
-        if sandboxed { _ = HookProgress.installPrivate() }
+        // Hooks record where they run, in memory the sandbox's listener (outside the worker) reads
+        // too, so that a call it refuses names its own hook.
+        if sandboxed { _ = HookProgress.installPrivate(shared: true) }
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)  // a crash is a finding, not a core file
-        mark(-1, CheckWire.load, sample: -1)
         let registry = CellRegistry(options: options)
+        // The table is read (not its plugins loaded) before the sandbox closes: its files are what
+        // the sandbox lets the worker read.
+        var tableDocument: TableDocument?
+        if let tablePath {
+            do { tableDocument = try TableDocument(contentsOf: tablePath) } catch { return fail("\(error)") }
+        }
+        if sandboxed {  // closed as a render's worker is, before the plugin's constructors run
+            let catalog = registry.catalog
+            var plugins = DocumentRender.pluginsNeeded(tableDocument, catalog).paths
+            if let id = try? CellIdentifier(identifier), let found = catalog.registration(for: id) {
+                plugins.append(catalog.plugin(at: found.pluginIndex).path)
+            }
+            do {
+                try DocumentRender.closeSandbox(
+                    tableDocument, plugins: Array(Set(plugins)).sorted(), allowRead: allowRead,
+                    memoryMiB: workerMemoryMiB, required: sandboxRequired, watching: true)
+            } catch {
+                return fail("\(error)")
+            }
+            for note in Sandbox.unapplied {
+                var message = CheckMessage()
+                message.warnings = [note]
+                send(message)
+            }
+        }
+        mark(-1, CheckWire.load, sample: -1)
         let type: CellType
         do { type = try registry.cellType(named: identifier) } catch {
             return fail(error.description)
@@ -63,7 +95,7 @@ package struct CheckWorker {
         var skipped = 0
         var document: TableDocument?
         var section = 0
-        if let tablePath {
+        if tablePath != nil {
             mark(-1, CheckWire.table, sample: -1)
             let started = Date()
             defer {
@@ -72,7 +104,7 @@ package struct CheckWorker {
                 send(message)
             }
             do {
-                let doc = try TableDocument(contentsOf: tablePath)
+                guard let doc = tableDocument else { return fail("the table could not be read") }
                 let table = try DocumentTable(doc, registry: registry)
                 document = doc
                 section = table.numberOfSections()
@@ -98,16 +130,6 @@ package struct CheckWorker {
             }
         }
         samples += CheckSample.synthesized(section: section)
-        if sandboxed {  // the plugin and the table are loaded: closed as a render's worker is
-            Sandbox.close(
-                readable: DocumentRender.readablePaths(document, registry.catalog, options.searchPath),
-                watchingOutput: true)
-            for note in Sandbox.unapplied {
-                var message = CheckMessage()
-                message.warnings = [note]
-                send(message)
-            }
-        }
         let context = CellContext(stylesheet: document?.stylesheet ?? Stylesheet(), recordingKeys: true)
         context.contentWidth = contentWidth
         let probe = HookProbe(type: type, context: context)
@@ -148,7 +170,6 @@ package struct CheckWorker {
                 return fail("\(error)")
             }
         }
-        sendRefusals()
         var done = CheckMessage()
         done.done = true
         send(done)
@@ -390,26 +411,13 @@ package struct CheckWorker {
 
     // MARK: The pipe
 
-    /// Says that `hook` is about to run for `sample` in `unit` (after reporting what the sandbox
-    /// refused the step before).
+    /// Says that `hook` is about to run for `sample` in `unit`. What the sandbox refuses from here
+    /// on is the supervisor's to see: its listener reports to it, and the supervisor names each
+    /// refusal by the hook the progress record shows, else by this mark.
     func mark(_ unit: Int, _ hook: String, sample: Int, place: String? = nil) {
-        sendRefusals()
         wire.lastMark = (hook, sample)
         let text = "\(unit) \(hook) \(sample)" + (place.map { " " + $0 } ?? "")
         wire.send(Frame(kind: CheckWire.mark, payload: Array(text.utf8)))
-    }
-
-    /// Reports the calls the sandbox refused since the last mark, as that step's.
-    func sendRefusals() {
-        guard sandboxed, let (hook, sample) = wire.lastMark else { return }
-        // Named by the hook that made the call when one ran (the record's), else by the step.
-        var seen = Set<String>()
-        let refusals = Sandbox.takeRefusals().filter { seen.insert(($0.hook ?? hook) + " " + $0.act).inserted }
-        for (made, group) in Dictionary(grouping: refusals, by: { $0.hook }) {
-            var message = CheckMessage()
-            message.refused = .init(hook: made ?? hook, sample: sample, acts: group.map(\.act))
-            send(message)
-        }
     }
 
     /// Sends `message` as JSON.
@@ -472,10 +480,7 @@ package struct CheckWorker {
         /// What was written to standard output since the last call (at most 200 bytes kept), or nil.
         func takeOutput() -> String? {
             fflush(nil)  // a plugin's printf sits in the C library's buffer until then
-            if watching {
-                guard let kept = Sandbox.takeOutput() else { return nil }
-                return String(decoding: kept, as: UTF8.self)
-            }
+            if watching { return nil }  // the sandbox's listener reports it to the supervisor
             guard capture >= 0 else { return nil }
             var kept: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)

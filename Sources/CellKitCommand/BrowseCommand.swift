@@ -109,7 +109,7 @@ struct BrowseCommand: ParsableCommand {
         colours.theme = theme
         let table = try BrowseTable(
             path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,
-            sandbox: sandbox == .on, colorDepth: colours.resolvedColorDepth, theme: colours.theme(asking: false))
+            sandbox: sandbox != .off, sandboxRequired: sandbox == .require, colorDepth: colours.resolvedColorDepth, theme: colours.theme(asking: false))
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
         var view = BrowseSession(table: table, screen: screen, file: self.table, pick: pick, stats: stats)

@@ -86,7 +86,7 @@ struct CheckCommand: ParsableCommand {
                         + (excluded.isEmpty ? [] : ["--exclude=" + excluded.map(String.init).joined(separator: ",")])
                         + (table.map { ["--table", $0] } ?? []) + forward
                         + (unsafe ? ["--allow-unsafe-permissions"] : []) + (noCache ? ["--no-cache"] : [])
-                        + (mode == .off ? ["--sandbox", "off"] : [])
+                        + (mode == .on ? [] : ["--sandbox", mode.rawValue])
                 }
                 report.cellTypes.append(supervisor.run(identifier: name))
             }
@@ -242,7 +242,7 @@ struct CheckWorkerCommand: ParsableCommand {
 
     func run() throws {
         // Dies with its supervisor, in the sandbox unless told not to; crashes placed by address.
-        WorkerRole.enter(supervisor: getppid(), sandboxed: sandbox == .on)
+        WorkerRole.enter(supervisor: getppid())
         // The plugin under check first, so that it provides the identifier even if another plugin offers it too.
         var search = SearchPath.standard(options: discovery.pluginPaths)
         search.entries.insert(.init(path: plugin, origin: .option), at: 0)
@@ -252,7 +252,8 @@ struct CheckWorkerCommand: ParsableCommand {
                 searchPath: search, allowUnsafePermissions: discovery.allowUnsafePermissions,
                 useCache: !discovery.noCache))
         worker.tablePath = table
-        worker.sandboxed = sandbox == .on
+        worker.sandboxed = sandbox != .off
+        worker.sandboxRequired = sandbox == .require
         worker.from = from
         worker.excluded = exclude.split(separator: ",").compactMap { Int($0) }
         throw ExitCode(worker.run())

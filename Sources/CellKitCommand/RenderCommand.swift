@@ -176,15 +176,18 @@ enum Terminal {
 
 /// `--sandbox`'s values.
 enum SandboxMode: String, ExpressibleByArgument, CaseIterable, Equatable {
-    /// Workers run in the sandbox (the default).
+    /// Workers run in the sandbox (the default); a part the kernel lacks is a warning.
     case on
+    /// Workers run in the whole sandbox, or the command fails naming the missing part.
+    case require
     /// Workers run with the user's full rights.
     case off
 
     static let help = ArgumentHelp(
-        "on: plugins run in a sandbox (own PID namespace; read-only plugins, libraries and the document's root; "
-            + "no network, processes or programs); off: with your full rights. See SECURITY.md.",
-        valueName: "on|off")
+        "on: plugins run in a sandbox closed before their code runs (own namespaces, no terminal, no privileges; "
+            + "read-only plugins, libraries and the files the document names; no network, processes or programs); "
+            + "require: as on, and fail if the kernel lacks a part; off: with your full rights. See SECURITY.md.",
+        valueName: "on|require|off")
 }
 
 /// `--theme`'s values: the terminal's background, or auto.

@@ -157,7 +157,8 @@ struct RenderSettings: Equatable {
         render.selected = try select.map { try Self.indexPath($0) }
         render.rows = try rows.map { try Self.window($0) }
         render.hookTimeout = hookTimeout
-        render.sandbox = sandbox == .on
+        render.sandbox = sandbox != .off
+        render.sandboxRequired = sandbox == .require
         render.workerArguments = ["render"]  // for ps; the worker reads its job from its environment
         render.forksWorkers = true  // one thread; a forked worker forgets our pending temporaries
         render.document = document  // rendered as read: a forked worker does not read it again

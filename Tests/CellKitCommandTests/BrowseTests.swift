@@ -435,7 +435,7 @@ struct BrowseFaultTests {
             in: folder)
         try "sections:\n  - cell: Spy\n    rows: 3\n".write(
             toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
-        let user = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let user = getuid() == 0 ? "setpriv --reuid=64123 --regid=64123 --clear-groups " : ""
         let command =
             "/usr/bin/prlimit --nproc=60 -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml' --plugin-path '\(folder)'"
             + " --no-cache; echo EXIT=$?; echo DONE; sleep 600"
@@ -458,7 +458,7 @@ struct BrowseFaultTests {
             Self.plugin("Crashy", "volatile int *nowhere = 0; *nowhere = 1;"), name: "crashy", in: folder)
         try "sections:\n  - rows:\n      - {cell: Default, text: Before}\n      - {cell: Crashy}\n"
             .write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
-        let user = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let user = getuid() == 0 ? "setpriv --reuid=64123 --regid=64123 --clear-groups " : ""
         let command =
             "ulimit -c 0; /usr/bin/prlimit --nproc=60 -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml'"
             + " --plugin-path '\(folder)' --no-cache --no-isolation; echo EXIT=$?;"
@@ -487,7 +487,7 @@ struct BrowseFaultTests {
               - {cell: Default, text: After}
         """.write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
         // Contained as ProcessModelTests runs hostile plugins: a process limit, an unprivileged user.
-        let user = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let user = getuid() == 0 ? "setpriv --reuid=64123 --regid=64123 --clear-groups " : ""
         let command =
             "/usr/bin/prlimit --nproc=60 -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml' --plugin-path '\(folder)'"
             + " --no-cache --hook-timeout 1; echo EXIT=$?; echo DONE; sleep 600"

@@ -1,65 +1,92 @@
-/* The worker's sandbox, in three parts, each a small OS call with one contract (SECURITY.md,
- * "The sandbox"). Host-only: plugins never see this header.
+/* The worker's sandbox (SECURITY.md, "The sandbox"), closed in one call before any plugin code
+ * runs, bubblewrap's way: nothing inside it can loosen it. Host-only: plugins never see this
+ * header.
  *
- *   ck_sandbox_enter_pid_namespace  the worker becomes pid 1's child in a PID namespace of its
- *                                   own: whatever it starts dies with it, whatever happens.
- *   ck_sandbox_restrict_files       Landlock: read-only access to the paths given, no writes,
- *                                   no TCP, no signals or abstract sockets outside the sandbox.
- *   ck_sandbox_filter_calls         seccomp: no new processes, no exec, no ptrace, no sockets,
- *                                   no namespaces; each refused with EPERM and noted. */
+ *   ck_sandbox_enter   new namespaces (PID, network, IPC; a user namespace where the caller lacks
+ *                      CAP_SYS_ADMIN), then in the worker: a session of its own with no terminal,
+ *                      standard input /dev/null, standard output and error a pipe, resource
+ *                      limits, every capability and the bounding set dropped, no_new_privs,
+ *                      Landlock, and the seccomp filter whose refused calls are answered outside.
+ *
+ * Three processes come of it. The calling process stays outside the namespaces as the
+ * *listener*: it answers the filter's notifications (the worker hands it the descriptor and closes
+ * its own before returning), forwards the worker's standard output and error to its own standard
+ * error with control bytes shown and a volume cap, writes one note a line to the supervisor's
+ * report descriptor, and ends as the worker ends. A small init (pid 1 of the namespace) reaps;
+ * when it ends the kernel ends everything left in the namespace. The worker (pid 2) returns. */
 #ifndef CELLKIT_SANDBOX_H
 #define CELLKIT_SANDBOX_H
 
-/* Makes a PID namespace (and a user namespace that maps only the caller's own ids, when the
- * caller may not make one otherwise), then forks twice: a small init (pid 1) that reaps, and the
- * worker (pid 2), in which this returns 0. The calling process never returns: it waits and ends
- * as the worker ended (its exit status, or the same signal), so its parent sees the worker's end.
- * When the init ends, the kernel kills every process left in the namespace. Call it while the
- * process has a single thread, before any plugin loads. Returns -1 with errno, nothing changed,
- * when the namespace cannot be made (a kernel without them, or they are turned off). */
-int ck_sandbox_enter_pid_namespace(void);
+#include <stdint.h>
 
-/* Whether the kernel makes a PID namespace here, found as ck_sandbox_enter_pid_namespace makes
- * one (unshare, with a user namespace of its own when CAP_SYS_ADMIN is missing) but for the
- * calling process's next children, with no child started: 1 made, 0 not. It changes for good
- * where this process's children go, so only a process that starts none afterwards calls it
+/* What a sandboxed worker may do and where its listener reports. */
+struct ck_sandbox_plan {
+    /* Files and folders the worker may read (and map for execution); a path that does not exist
+     * is left out. /dev/null, /dev/zero, /dev/urandom, /dev/random and /proc/self come with it. */
+    const char *const *readable;
+    int readable_count;
+    /* check: every open and every write to standard output goes to the listener too, which notes
+     * a refused open ("read PATH" / "write PATH") and the first bytes written (kind 2 and 3). */
+    int watch;
+    /* Where the listener writes its notes, one a line (the supervisor reads it); -1: none. Closed
+     * in the worker. */
+    int report_fd;
+    /* RLIMIT_AS of the worker in bytes; 0: none. */
+    uint64_t memory_limit;
+    /* RLIMIT_NOFILE of the worker; 0: unchanged. */
+    uint64_t open_files;
+};
+
+/* The parts ck_sandbox_enter could not apply, as bits of its result. */
+enum {
+    CK_SANDBOX_NO_PID_NAMESPACE = 1,
+    CK_SANDBOX_NO_NETWORK_NAMESPACE = 2,
+    CK_SANDBOX_NO_IPC_NAMESPACE = 4,
+    CK_SANDBOX_NO_LANDLOCK = 8,
+    CK_SANDBOX_NO_SECCOMP = 16,
+    CK_SANDBOX_NO_CAPABILITY_DROP = 32,
+    CK_SANDBOX_NO_LISTENER = 64,
+};
+
+/* The kinds of note the listener makes. */
+enum {
+    CK_SANDBOX_NOTE_REFUSED = 0, /* `act`: what a refused call would have done */
+    CK_SANDBOX_NOTE_READ = 1,    /* `detail`: a path outside the readable set (watch) */
+    CK_SANDBOX_NOTE_WRITE = 2,   /* `detail`: a path opened for writing (watch) */
+    CK_SANDBOX_NOTE_OUTPUT = 3,  /* `detail`: the first bytes written to standard output (watch) */
+};
+
+/* Called in the listener for each note: writes the line to send the supervisor into `line` (at
+ * most `capacity` bytes, no newline) and returns its length, 0 to send none. `act` names what a
+ * refused call would have done ("start a process (fork)"); `detail` holds `detail_length` bytes. */
+typedef int (*ck_sandbox_note_fn)(int kind, const char *act, const char *detail, int detail_length, char *line,
+                                  int capacity);
+
+/* Called in the listener for each line (or 4 KiB piece) the worker writes to standard output or
+ * error: writes it, made safe for a terminal, to the listener's standard error. */
+typedef void (*ck_sandbox_forward_fn)(const char *bytes, int length);
+
+/* Closes the sandbox around the calling process, which must have a single thread. Returns in the
+ * worker only: the bits of the parts that could not be applied (0: all of them), or -1 with errno
+ * when nothing could be done (no namespace and no fork: the process is unchanged). The caller's
+ * `note` and `forward` run in the listener. Sets no_new_privs. */
+int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note, ck_sandbox_forward_fn forward);
+
+/* Whether the kernel makes the worker's namespaces here, found as ck_sandbox_enter makes them but
+ * for the calling process's next children, with no child started: 1 made, 0 not. It changes for
+ * good where this process's children go, so only a process that starts none afterwards calls it
  * (`cellkit --version`). 0 also when a multithreaded process asks for the user namespace. */
 int ck_sandbox_pid_namespace_here(void);
 
 /* The Landlock ABI this kernel offers (1 and up), or 0 when it has none. */
 int ck_sandbox_landlock_abi(void);
 
-/* Restricts this process and its threads, for good, to reading (and mapping for execution) the
- * files and folders in `paths` (`count` of them; a path that does not exist is left out), its
- * own /proc/self, /dev/urandom, /dev/random and /dev/zero: no writes anywhere but /dev/null, no TCP (ABI 4), no signals to processes outside the sandbox and no abstract
- * Unix sockets (ABI 6). Returns the ABI applied (1 and up), or -1 with errno. Sets
- * no_new_privs. */
-int ck_sandbox_restrict_files(const char *const *paths, int count);
-
-/* Installs the system-call filter on this process and its threads, for good: fork, vfork, clone
- * without CLONE_THREAD, execve, execveat, ptrace, process_vm_readv/writev, socket, socketpair,
- * unshare, setns and io_uring_setup fail with EPERM, and each is noted
- * (ck_process_note_refusal) by a thread this starts, which answers them; clone3 fails with
- * ENOSYS, so that the C library makes threads with clone. Returns 0, or -1 with errno (nothing
- * installed). Sets no_new_privs. */
-int ck_sandbox_filter_calls(int watch_output);
-
-/* With `watch_output` (check), writes to standard output go through, their first 200 bytes kept:
- * this moves them into `buffer` (at most `capacity`) and returns how many, or -1 when nothing
- * was written to standard output since the last call. */
-int ck_sandbox_take_output(char *buffer, int capacity);
-
-/* With `watch_output` (check), every open goes through to Landlock, and one it refuses (a write
- * anywhere, a read outside what the worker may read) is noted as "read PATH" or "write PATH"
- * (also as refusal -1, ck_process_note_refusal): this moves them into `buffer`, NUL-separated
- * (at most `capacity` bytes, the first 16), and returns the bytes used. */
-int ck_sandbox_take_file_acts(char *buffer, int capacity);
-
 /* Whether the seccomp filter can be installed here (libseccomp and the kernel's filter mode):
  * 1, or 0. */
 int ck_sandbox_seccomp_available(void);
 
-/* The name of what system call `number` does, for a message: "start a process (fork)". */
-const char *ck_sandbox_act(long number);
+/* What a call the filter refuses would have done, for a message: "start a process (fork)".
+ * `arch` is the call's audit architecture, `request` its second argument (an ioctl's request). */
+const char *ck_sandbox_act(long number, uint32_t arch, uint64_t request);
 
 #endif

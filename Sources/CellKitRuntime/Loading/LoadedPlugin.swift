@@ -17,7 +17,11 @@ final class LoadedPlugin: @unchecked Sendable {  // immutable after init
         self.file = file
         let path = file.path
         guard file.isUsable else { throw .pluginUnusable(path: path, problems: file.problems) }
-        if !allowUnsafePermissions, let problem = FileTrust.problem(forPlugin: path) {
+        // In a sealed worker (its user namespace hides owners) the pin made before it closed
+        // judges; elsewhere the ownership rule, right before dlopen.
+        if let decided = DecidedTrust.problem(forPlugin: path) {
+            if let problem = decided { throw .untrusted(path: problem.path, reason: problem.reason) }
+        } else if !allowUnsafePermissions, let problem = FileTrust.problem(forPlugin: path) {
             throw .untrusted(path: problem.path, reason: problem.reason)
         }
         HookProgress.loading(path, .constructor)  // a crash in its constructors names it

@@ -154,11 +154,12 @@ public enum HookProgress {
 
     /// Installs a record in private memory if there is none; returns it.
     @discardableResult
-    package static func installPrivate() -> UnsafeMutablePointer<Header> {
+    package static func installPrivate(shared: Bool = false) -> UnsafeMutablePointer<Header> {
         if let record { return record }
         // Anonymous pages are zero until touched: zeroing the record by hand faulted in all of
         // its 128 pages, a tenth of a small render's page faults.
-        var memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        // Shared (`shared`): a process forked later (the sandbox's listener) reads it as it changes.
+        var memory = mmap(nil, size, PROT_READ | PROT_WRITE, (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0)
         if memory == nil || memory == MAP_FAILED {
             memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 4096)
             memory!.initializeMemory(as: UInt8.self, repeating: 0, count: size)

@@ -91,12 +91,21 @@ public struct DocumentRender: Sendable {
     /// Seconds plugin code (a hook, a plugin's constructor or `cellkit_plugin_init`) may run
     /// without returning before its worker is killed and its cell type quarantined; more than 0.
     public var hookTimeout: Double = 10
-    /// Whether workers run in the sandbox (SECURITY.md, "The sandbox"): a PID namespace of their
-    /// own, then, once the plugins are loaded, read-only access to the plugins, the system's
-    /// libraries and the document's root, no network, and no new processes, programs or sockets.
-    /// On by default; `cellkit render --sandbox off` turns it off. What the kernel cannot apply
-    /// is said in the warnings.
+    /// Whether workers run in the sandbox (SECURITY.md, "The sandbox"), closed before any plugin
+    /// code runs: namespaces of their own, no terminal, no capabilities, read-only access to the
+    /// plugins, the system's libraries and the files the document names, no network, and no new
+    /// processes, programs or sockets. On by default; `cellkit render --sandbox off` turns it
+    /// off. What the kernel cannot apply is said in the warnings (see `sandboxRequired`).
     public var sandbox = true
+    /// Whether a render fails, naming the missing part, when the kernel cannot apply the whole
+    /// sandbox (`--sandbox require`); otherwise a missing part is a warning.
+    public var sandboxRequired = false
+    /// A sandboxed worker's memory limit (its address space), in MiB; 0: none. A worker over it
+    /// fails its allocation and is reported as having exceeded it (`--worker-memory`).
+    public var workerMemoryMiB = 4096
+    /// Files and folders, beyond the plugins, their libraries and the files the document names,
+    /// that plugins may read in the sandbox (`--allow-read`).
+    public var allowRead: [String] = []
     /// The program a worker runs: this program, by default (`/proc/self/exe`).
     public var executable = "/proc/self/exe"
     /// A worker's arguments after its name and `--cellkit-render-worker`, for programs that want
@@ -222,6 +231,12 @@ public struct DocumentRender: Sendable {
         package var browse: BrowseRequest?
         /// Whether the worker closes the sandbox around its plugins.
         var sandbox = true
+        /// Whether a part of the sandbox the kernel lacks fails the render.
+        var sandboxRequired = false
+        /// The worker's memory limit in MiB (0: none).
+        var workerMemoryMiB = 4096
+        /// What plugins may read besides what the document names.
+        var allowRead: [String] = []
     }
 
     package var job: Job {
@@ -230,7 +245,8 @@ public struct DocumentRender: Sendable {
             allowUnsafePermissions: discovery.allowUnsafePermissions, useCache: discovery.useCache,
             cacheFolder: discovery.cacheFolder, format: format, ascii: ascii, colorDepth: colorDepth, theme: theme,
             width: width,
-            selected: selected, rows: rows.map { [$0.first, $0.last] }, sandbox: sandbox)
+            selected: selected, rows: rows.map { [$0.first, $0.last] }, sandbox: sandbox,
+            sandboxRequired: sandboxRequired, workerMemoryMiB: workerMemoryMiB, allowRead: allowRead)
     }
 
     init(_ job: Job) {
@@ -241,7 +257,8 @@ public struct DocumentRender: Sendable {
                 useCache: job.useCache, cacheFolder: job.cacheFolder),
             format: job.format)
         (ascii, colorDepth, theme, width, selected) = (job.ascii, job.colorDepth, job.theme, job.width, job.selected)
-        sandbox = job.sandbox
+        (sandbox, sandboxRequired, workerMemoryMiB, allowRead) =
+            (job.sandbox, job.sandboxRequired, job.workerMemoryMiB, job.allowRead)
         if let rows = job.rows, rows.count == 2 { self.rows = RowWindow(first: rows[0], last: rows[1]) }
     }
 
@@ -279,31 +296,63 @@ public struct DocumentRender: Sendable {
         }
     }
 
-    /// What a worker's plugins may read once the sandbox closes (`Sandbox.readable(adding:)`): the
-    /// document's root, the plugins found and their folders, the search path's folders, and, when
-    /// a data file's rows may name a type whose plugin loads only then, what those plugins link
-    /// (a Swift plugin's runtime in the toolchain's folder).
-    package static func readablePaths(_ document: TableDocument?, _ catalog: Catalog, _ search: SearchPath)
-        -> [String]
+    /// The plugin files a worker may load for `document`: those providing the identifiers it
+    /// names, or every usable plugin when a data file's rows may name a type no inline row names
+    /// (`late`). Found in the catalog, without loading anything.
+    package static func pluginsNeeded(_ document: TableDocument?, _ catalog: Catalog)
+        -> (paths: [String], indices: [Int], late: Bool)
     {
-        let plugins = catalog.plugins.map(\.path)
-        var paths = plugins + plugins.map { PathText.folder(of: $0) } + search.entries.map(\.path)
-        if let document { paths.append(document.root) }
-        let late = document?.sections.contains { section in
-            if case .file = section.rows, section.cell == nil { true } else { false }
+        guard let document else { return (catalog.plugins.filter(\.isUsable).map(\.path), [], true) }
+        var names = Set<String>(), late = false
+        for section in document.sections {
+            if let cell = section.cell { names.insert(cell) }
+            switch section.rows {
+            case .inline(let rows): for row in rows { if let cell = row.cell { names.insert(cell) } }
+            case .count: break
+            case .file: if section.cell == nil { late = true }
+            }
         }
-        if late == true { paths += Sandbox.libraryFolders(of: plugins) }
-        return Sandbox.readable(adding: paths)
+        if late { return (catalog.plugins.filter(\.isUsable).map(\.path), [], true) }
+        let indices = Set(
+            names.compactMap { name -> Int? in
+                guard let identifier = try? CellIdentifier(name) else { return nil }
+                return catalog.registration(for: identifier)?.pluginIndex
+            }
+        ).sorted()
+        return (indices.map { catalog.plugin(at: $0).path }, indices, false)
     }
 
-    /// What of the sandbox could not be applied, then each plugin hook's refused acts (once per
-    /// hook, cell type and act), one a line.
-    package static func sandboxWarnings() -> [String] {
-        var seen = Set<String>()
-        let refused = Sandbox.takeRefusals().filter { seen.insert($0.maker + "\u{0}" + $0.act).inserted }
-        let fix = "; a cell plugin may not start processes, run programs or open sockets (SECURITY.md, --sandbox off)"
-        return Sandbox.unapplied + refused.map { $0.line + fix }
+    /// What a worker's plugins may read once the sandbox closes (`Sandbox.readable(adding:)`): the
+    /// plugins it may load, their folders and the folders their libraries are found in, the files
+    /// the document names (never its whole folder), and `allowRead`.
+    package static func readablePaths(_ document: TableDocument?, plugins: [String], allowRead: [String]) -> [String] {
+        var paths = plugins + plugins.map { PathText.folder(of: $0) } + Sandbox.libraryFolders(of: plugins)
+        if let document { paths += document.namedFiles }
+        return Sandbox.readable(adding: paths + allowRead)
     }
+
+    /// Closes the sandbox around this worker before any of `plugins` loads: pins the plugins as
+    /// discovery judged them (on real ids), then `Sandbox.enter`. Throws when the sandbox is
+    /// required and a part is missing.
+    package static func closeSandbox(
+        _ document: TableDocument?, plugins: [String], allowRead: [String], memoryMiB: Int, required: Bool,
+        watching: Bool = false
+    ) throws {
+        DecidedTrust.pin(plugins)
+        let missing = Sandbox.enter(
+            readable: readablePaths(document, plugins: plugins, allowRead: allowRead), watching: watching,
+            reportFD: Sandbox.reportFD, memoryMiB: memoryMiB)
+        WorkerRole.sandboxEntered()
+        if required, !missing.isEmpty {
+            throw WorkerError(
+                description:
+                    "the sandbox is required (--sandbox require) but this machine cannot apply it whole: "
+                    + missing.joined(separator: "; "))
+        }
+    }
+
+    /// What of the sandbox could not be applied.
+    package static func sandboxWarnings() -> [String] { Sandbox.unapplied }
 
     /// A context's warnings, then its failed host calls, one a line.
     package static func warnings(_ context: CellContext) -> [String] {
@@ -315,7 +364,7 @@ public struct DocumentRender: Sendable {
     /// placeholders. Returns the exit status: 0 when the table is complete, 1 when it failed (an
     /// error after attaching is sent to the supervisor, one before it goes to standard error).
     static func work(_ plan: WorkerPlan, document: TableDocument?) -> Int32 {
-        WorkerRole.enter(supervisor: plan.supervisor, sandboxed: plan.job.sandbox)
+        WorkerRole.enter(supervisor: plan.supervisor)
         do {
             try render(plan, document: document)
             return 0
@@ -353,14 +402,14 @@ public struct DocumentRender: Sendable {
                 guard !badPlugins.isEmpty || !badFiles.isEmpty, let path = pluginPath(name) else { return false }
                 return badPlugins.contains(path) || badFiles.contains(PathText.lastComponent(of: path))
             }
-            let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
-            if plan.job.sandbox {  // the plugins the document names are loaded: closed from here on
-                // Their near misses diagnosed now, while the registry cache may still be written.
-                for name in source.resolvedNames.sorted() {
-                    if let type = try? registry.cellType(named: name) { _ = registry.nearMisses(for: type) }
-                }
-                Sandbox.close(readable: readablePaths(document, catalog, settings.discovery.searchPath))
+            if plan.job.sandbox {  // closed before any plugin code runs, its constructors included
+                let needed = pluginsNeeded(document, catalog)
+                for index in needed.indices { _ = catalog.nearMisses(ofPlugin: index) }  // while the cache may be written
+                try closeSandbox(
+                    document, plugins: needed.paths, allowRead: plan.job.allowRead,
+                    memoryMiB: plan.job.workerMemoryMiB, required: plan.job.sandboxRequired)
             }
+            let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
             source.readsAhead = plan.readsAhead
             let context = CellContext(stylesheet: document.stylesheet)
             let renderer = try settings.makeRenderer(document, registry: registry, context: context)

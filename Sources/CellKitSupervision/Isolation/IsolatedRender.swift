@@ -134,6 +134,7 @@ package final class IsolatedRender {
             case .completed:
                 if let heldLine { report(heldLine) }  // the fault did not come back: it is what was seen
                 heldLine = nil
+                if !keepsWorker { warnings += takeSandboxWarnings() }
                 return .complete(faults: faults)
             case .failed(let message): return .failed(message)
             case .died(let outcome):
@@ -145,6 +146,18 @@ package final class IsolatedRender {
                 }
             }
         }
+    }
+
+    /// What the sandbox's listeners reported of the workers so far (the calls refused), not
+    /// taken yet: read by this process from each worker's report pipe, never the worker's word.
+    private var sandboxNotes: [Sandbox.Note] = []
+
+    /// The warnings of the calls the sandbox refused since the last call, once per plugin, hook,
+    /// type and act.
+    package func takeSandboxWarnings() -> [String] {
+        if let (worker, _) = live { sandboxNotes += worker.report?.take() ?? [] }
+        defer { sandboxNotes = [] }
+        return Sandbox.warnings(sandboxNotes)
     }
 
     private func isCompleted(_ death: Death) -> Bool { if case .completed = death { true } else { false } }
@@ -198,6 +211,7 @@ package final class IsolatedRender {
             worker.process, channel: worker.messages, decoder: &decoder, watcher: &watcher, tick: tick)
         guard let status = ending.status else { return .completed }  // a kept worker waits for more
         worker.process.finish()
+        sandboxNotes += worker.report?.take() ?? []  // all of them: its listener has ended
         let fault: String? =
             switch ending.stop {
             case .malformed(let what): "it sent \(what)"
@@ -430,12 +444,17 @@ package final class IsolatedRender {
         let process: WorkerProcess
         let messages: Int32
         let acks: Int32
+        /// Where the worker's sandbox listener reports (nil when no pipe could be made).
+        let report: Sandbox.Report?
         /// Acknowledgements sent, and when the last was.
         private(set) var acknowledgements: Int64 = 0
         private(set) var lastAcknowledgement: Date?
 
         init(plan: WorkerPlan, region: SharedRegion, forking allowed: Bool, document: TableDocument?) throws {
-            let forking = allowed && ForkedWorker.mayFork(executable: plan.executable)
+            // A sandboxed worker starts with exec: forked from this process and then again into its
+            // namespaces, Swift's Mutex unlocks failed there (the runtime's thread ids, kept from
+            // the supervisor, no longer matched the kernel's PI-futex owner: EPERM, a trap).
+            let forking = allowed && !plan.job.sandbox && ForkedWorker.mayFork(executable: plan.executable)
             var plan = plan
             if !forking, let bytes = document?.standardInputBytes { plan.documentBytes = region.leave(bytes) }
             var planFile: Int32 = -1
@@ -455,8 +474,11 @@ package final class IsolatedRender {
                 throw Self.failure("pipe")
             }
             for fd in fromWorker + toWorker { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            let report = plan.job.sandbox ? Sandbox.Report() : nil
+            defer { report?.closeWriteEnd() }
             // Copies above the target numbers, so that no dup2 overwrites a source.
-            let sources = [region.fd, fromWorker[1], toWorker[0]].map { fcntl($0, F_DUPFD_CLOEXEC, 10) }
+            let sources = ([region.fd, fromWorker[1], toWorker[0]] + (report.map { [$0.writeEnd] } ?? []))
+                .map { fcntl($0, F_DUPFD_CLOEXEC, 10) }
             defer {
                 for fd in sources where fd >= 0 { close(fd) }
                 close(fromWorker[1])
@@ -467,7 +489,9 @@ package final class IsolatedRender {
                 close(toWorker[1])
                 throw Self.failure("dup")
             }
-            let targets = [IsolationWorker.memoryFD, IsolationWorker.messageFD, IsolationWorker.ackFD]
+            let targets =
+                [IsolationWorker.memoryFD, IsolationWorker.messageFD, IsolationWorker.ackFD]
+                + (report == nil ? [] : [Sandbox.reportFD])
             let started: Result<WorkerProcess, Spawn.Failure>
             if forking {
                 // The child must not hold the supervisor's ends: they would hide the other side's death.
@@ -481,7 +505,7 @@ package final class IsolatedRender {
                 started = WorkerProcess.spawn(
                     plan.executable, [WorkerPlan.argument] + plan.arguments,
                     setting: ["SWIFT_BACKTRACE": "enable=no"],
-                    keeping: IsolationWorker.planFD + 1
+                    keeping: Sandbox.reportFD + 1
                 ) { actions in
                     for (source, target) in zip(sources, targets) {
                         posix_spawn_file_actions_adddup2(&actions, source, target)
@@ -498,7 +522,7 @@ package final class IsolatedRender {
                 let how = forking ? "(fork)" : plan.executable
                 throw OutputError(description: "cannot start the render worker \(how): \(failure)")
             }
-            (messages, acks) = (fromWorker[0], toWorker[1])
+            (messages, acks, self.report) = (fromWorker[0], toWorker[1], report)
         }
 
         deinit {

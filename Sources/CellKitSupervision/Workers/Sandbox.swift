@@ -1,8 +1,10 @@
-// The sandbox a worker closes around the plugins it runs (SECURITY.md, "The sandbox"): a PID
-// namespace of its own, entered before any plugin loads, then Landlock and a seccomp filter,
-// applied once the plugins the job needs are loaded. What this kernel cannot apply is said,
-// never skipped in silence; a refused call fails with EPERM and is noted with the hook that
-// made it.
+// The worker's sandbox (SECURITY.md, "The sandbox"), closed in one call before any plugin
+// code runs (CSandbox's `ck_sandbox_enter`): namespaces, no terminal, no capabilities,
+// Landlock, and a seccomp filter whose refused calls are answered by a listener outside the
+// worker. The listener names each refused call on the supervisor's report pipe; the
+// supervisor reads it (`Sandbox.Report`), so nothing a plugin does in the worker can change
+// what is refused or what is reported. What this kernel cannot apply is said, never skipped
+// in silence, and `--sandbox require` refuses to run without it.
 
 import CProcess
 import CSandbox
@@ -11,20 +13,108 @@ import CellKitText
 import Glibc
 import Synchronization
 
-/// The worker's sandbox: what it applies, and the calls it refused.
+/// The worker's sandbox: what it applies, and what its listener reports.
 package enum Sandbox {
-    /// One call the sandbox refused: what it would have done, and where plugin code was.
-    package struct Refusal: Sendable, Equatable {
-        /// What the call would have done: "start a process (fork)".
-        package var act: String
-        /// The plugin file, hook and cell type that made it (the line up to the act): one report
-        /// each per act is enough.
-        package var maker: String
+    /// What a worker's sandbox must be.
+    package enum Mode: String, Sendable, Codable, CaseIterable {
+        /// Applied where the kernel allows; a missing part is a warning.
+        case on
+        /// Applied whole, or the command fails (exit 2) naming the missing part.
+        case require
+        /// Not applied: plugins run with the user's full rights.
+        case off
+    }
+
+    /// The descriptor a worker finds its supervisor's report pipe at.
+    package static let reportFD: Int32 = 7
+
+    /// A worker's memory limit when none is given (`--worker-memory`), in MiB.
+    package static let defaultMemoryMiB = 4096
+
+    /// The descriptors a worker may hold open at once (RLIMIT_NOFILE).
+    package static let openFiles: UInt64 = 1024
+
+    /// One act the listener saw: a call it refused, a file the worker could not open (check),
+    /// or bytes written to standard output (check).
+    package struct Note: Sendable, Equatable {
+        /// What was seen.
+        package enum Kind: String, Sendable {
+            /// A call refused (EPERM), or an open Landlock refused (check).
+            case refused
+            /// Bytes written to standard output (check).
+            case output
+        }
+        /// What was seen.
+        package var kind: Kind
         /// The running hook's prefix ("customizeCellFor"), when a hook was running.
         package var hook: String?
-        /// The line that names it: `libspy.so: customizeCellForSpy tried to start a process
-        /// (fork): refused by the sandbox at row 0.1`.
+        /// What the call would have done ("start a process (fork)"), or the bytes written, shown.
+        package var act: String
+        /// The line naming it: `libspy.so: customizeCellForSpy tried to start a process (fork):
+        /// refused by the sandbox at row 0.1`.
         package var line: String
+        /// The line up to the act: the plugin file, hook and cell type (one report each is enough).
+        package var maker: String { line.range(of: " tried to ").map { String(line[..<$0.lowerBound]) } ?? line }
+
+        /// The note as the listener sends it: four tab-separated fields.
+        var encoded: String { [kind.rawValue, hook ?? "", act, line].joined(separator: "\t") }
+
+        /// A note decoded from its line, or nil if the line is not one.
+        init?(encoded text: Substring) {
+            let fields = text.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, let kind = Kind(rawValue: String(fields[0])) else { return nil }
+            (self.kind, self.act, self.line) = (kind, String(fields[2]), String(fields[3]))
+            hook = fields[1].isEmpty ? nil : String(fields[1])
+        }
+
+        init(kind: Kind, hook: String?, act: String, line: String) {
+            (self.kind, self.hook, self.act, self.line) = (kind, hook, act, line)
+        }
+    }
+
+    /// The supervisor's end of a worker's report pipe: the listener's notes, read without
+    /// blocking. Not `Sendable`: one supervisor reads it.
+    package final class Report {
+        /// The read end (the supervisor's).
+        let fd: Int32
+        /// The write end, for the worker's start (close it once the worker has it).
+        package private(set) var writeEnd: Int32
+        private var pending: [UInt8] = []
+
+        /// A new report pipe (both ends close-on-exec), or nil when none can be made.
+        package init?() {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { return nil }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)  // the listener sets its own end non-blocking
+            (fd, writeEnd) = (ends[0], ends[1])
+        }
+
+        deinit {
+            close(fd)
+            closeWriteEnd()
+        }
+
+        /// Closes this process's copy of the write end (the worker holds its own).
+        package func closeWriteEnd() {
+            if writeEnd >= 0 { close(writeEnd) }
+            writeEnd = -1
+        }
+
+        /// The notes written since the last call.
+        package func take() -> [Note] {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }
+                pending += buffer[..<n]
+            }
+            guard let end = pending.lastIndex(of: 0x0A) else { return [] }
+            let text = String(decoding: pending[...end], as: UTF8.self)
+            pending.removeSubrange(...end)
+            return text.split(separator: "\n").compactMap(Note.init(encoded:))
+        }
     }
 
     /// What of the sandbox this machine can apply.
@@ -62,28 +152,27 @@ package enum Sandbox {
     }
 
     /// What this machine supports, found by trying. The PID namespace is made for this process's
-    /// next children, with no child started (a fork of this process and two in the namespace took
-    /// most of `cellkit --version`'s time); only when that is refused does a child process try it
-    /// as a worker would, so that a refusal is never guessed. Where this process's children go is
-    /// changed for good: only a process that starts none afterwards calls it (`cellkit --version`).
+    /// next children, with no child started; only when that is refused does a child process try
+    /// it, so that a refusal is never guessed. Where this process's children go is changed for
+    /// good: only a process that starts none afterwards calls it (`cellkit --version`).
     package static func probeBeforeExit() -> Support {
         Support(
             pidNamespace: ck_sandbox_pid_namespace_here() != 0 || namespaceInChild(),
             landlockABI: Int(ck_sandbox_landlock_abi()), seccomp: ck_sandbox_seccomp_available() != 0)
     }
 
-    /// What this machine supports, the PID namespace tried as a worker enters it (a child process
-    /// makes one, and two processes start in it). CLIConventionsTests holds `probeBeforeExit()` to it.
+    /// What this machine supports, the PID namespace tried in a child process. CLIConventionsTests
+    /// holds `probeBeforeExit()` to it.
     package static func probeInChild() -> Support {
         Support(
             pidNamespace: namespaceInChild(), landlockABI: Int(ck_sandbox_landlock_abi()),
             seccomp: ck_sandbox_seccomp_available() != 0)
     }
 
-    /// Whether a child process can enter a PID namespace as a worker does.
+    /// Whether a child process can make a PID namespace as a worker does.
     private static func namespaceInChild() -> Bool {
         let child = fork()
-        if child == 0 { _exit(ck_sandbox_enter_pid_namespace() == 0 ? 0 : 1) }
+        if child == 0 { _exit(ck_sandbox_pid_namespace_here() != 0 ? 0 : 1) }
         guard child > 0 else { return false }
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0, errno == EINTR {}
@@ -93,42 +182,102 @@ package enum Sandbox {
     /// Notes of the parts this worker could not apply, for its warnings.
     private static let notes = Mutex<[String]>([])
 
-    /// In a worker, before any plugin loads: moves the worker into a PID namespace of its own, so
-    /// that everything it starts ends with it. The process that calls it waits there and ends as
-    /// the worker ends; the worker returns. When the namespace cannot be made, a note says so.
-    package static func enterNamespace() {
-        guard ck_sandbox_enter_pid_namespace() != 0 else { return }
-        let reason = String(cString: strerror(errno))
-        notes.withLock {
-            $0.append("sandbox: no PID namespace (\(reason)): what a plugin starts may outlive its worker")
-        }
-    }
+    /// The parts `ck_sandbox_enter` reports missing, each with what it means.
+    private static let parts: [(bit: Int32, note: String)] = [
+        (Int32(CK_SANDBOX_NO_PID_NAMESPACE), "no PID namespace: what a plugin starts may outlive its worker"),
+        (Int32(CK_SANDBOX_NO_NETWORK_NAMESPACE), "no network namespace: sockets opened by other means reach the network"),
+        (Int32(CK_SANDBOX_NO_IPC_NAMESPACE), "no IPC namespace: plugins share System V IPC with your processes"),
+        (Int32(CK_SANDBOX_NO_LANDLOCK), "no Landlock: plugins can read and write your files"),
+        (Int32(CK_SANDBOX_NO_SECCOMP), "no seccomp filter: plugins can start processes, run programs and open sockets"),
+        (Int32(CK_SANDBOX_NO_CAPABILITY_DROP), "capabilities could not be dropped: plugins keep your privileges"),
+    ]
 
-    /// In a worker, once the plugins its job needs are loaded: restricts it to reading `readable`
-    /// (files and folders) and installs the system-call filter. Refused calls are noted from now on
-    /// (`takeRefusals()`). What cannot be applied is noted (`notes`). `watchingOutput` (check):
-    /// writes to standard output go through and their first bytes are kept (`takeOutput()`).
-    package static func close(readable: [String], watchingOutput: Bool = false) {
+    /// In a worker, with a single thread, before any plugin is loaded: closes the sandbox for good
+    /// (`ck_sandbox_enter`). The calling process stays outside as the listener and never returns;
+    /// the worker, in a child, returns the parts that could not be applied (also kept for
+    /// `unapplied`). `readable`: what plugins may read (`readable(adding:)`); `watching` (check):
+    /// opens and writes to standard output are noted too; `reportFD`: the supervisor's report
+    /// pipe (-1: none); `memoryMiB`: the worker's address-space limit (0: none).
+    @discardableResult
+    package static func enter(readable: [String], watching: Bool = false, reportFD: Int32, memoryMiB: Int)
+        -> [String]
+    {
         runLeakCheckNow()
-        ck_process_collect_refusals_with(collect)
         let paths = readable.map { strdup($0) }
         defer { for path in paths { free(path) } }
-        let landlock = paths.map { UnsafePointer($0) }.withUnsafeBufferPointer {
-            ck_sandbox_restrict_files($0.baseAddress, Int32($0.count))
+        // Under AddressSanitizer (the sanitizer builds) the shadow memory is terabytes of address space.
+        let memory = isSanitized ? 0 : UInt64(max(0, memoryMiB)) << 20
+        let result = paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
+            var plan = ck_sandbox_plan(
+                readable: buffer.baseAddress, readable_count: Int32(buffer.count), watch: watching ? 1 : 0,
+                report_fd: isOpen(reportFD) ? reportFD : -1, memory_limit: memory, open_files: openFiles)
+            return ck_sandbox_enter(&plan, noteCallback, forwardCallback)
         }
-        if landlock < 0 {
-            let reason = String(cString: strerror(errno))
-            notes.withLock { $0.append("sandbox: no Landlock (\(reason)): plugins can read and write your files") }
+        let missing =
+            result < 0
+            ? ["no sandbox (\(String(cString: strerror(errno))))"]
+            : parts.filter { result & $0.bit != 0 }.map(\.note)
+        notes.withLock { $0 = missing.map { "sandbox: " + $0 } }
+        return missing
+    }
+
+    private static func isOpen(_ fd: Int32) -> Bool { fd >= 0 && fcntl(fd, F_GETFD) >= 0 }
+
+    private static let isSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+
+    /// The notes of what this worker could not apply.
+    package static var unapplied: [String] { notes.withLock { $0 } }
+
+    /// Runs in the listener: the note line for what it saw, under the progress record the worker
+    /// shares (the hook running when the call was made: the call waits for the answer).
+    private static let noteCallback: ck_sandbox_note_fn = { kind, act, detail, length, line, capacity in
+        let bytes = UnsafeRawBufferPointer(start: detail, count: Int(max(0, length)))
+        let shown = TextSanitizer.visible(String(decoding: bytes, as: UTF8.self))
+        let note: Note
+        switch Int(kind) {
+        case Int(CK_SANDBOX_NOTE_OUTPUT):
+            note = Note(kind: .output, hook: runningHook(), act: shown, line: "")
+        default:
+            let what =
+                switch Int(kind) {
+                case Int(CK_SANDBOX_NOTE_READ): "read a file outside the sandbox (\(shown))"
+                case Int(CK_SANDBOX_NOTE_WRITE): "write a file (\(shown))"
+                default: act.map { String(cString: $0) } ?? "make a refused system call"
+                }
+            let text =
+                HookProgress.record.map { FaultLine.text($0, .refused(what)) }
+                ?? "a plugin tried to \(what): refused by the sandbox"
+            note = Note(kind: .refused, hook: runningHook(), act: what, line: text)
         }
-        if ck_sandbox_filter_calls(watchingOutput ? 1 : 0) != 0 {
-            let reason = String(cString: strerror(errno))
-            notes.withLock { $0.append("sandbox: no seccomp filter (\(reason)): plugins can start processes") }
+        let encoded = String(note.encoded.map { $0 == "\n" ? " " : $0 }).utf8.prefix(Int(capacity)).map {
+            CChar(bitPattern: $0)
+        }
+        encoded.withUnsafeBufferPointer { line?.update(from: $0.baseAddress!, count: $0.count) }
+        return Int32(encoded.count)
+    }
+
+    /// Runs in the listener: a line the worker wrote to standard output or error, shown on this
+    /// process's standard error with every control character made visible.
+    private static let forwardCallback: ck_sandbox_forward_fn = { bytes, length in
+        guard let bytes, length > 0 else { return }
+        var text = String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
+        let newline = text.hasSuffix("\n")
+        if newline { text.removeLast() }
+        let line = Array((TextSanitizer.visible(text) + "\n").utf8)
+        line.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(2, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return }
+                offset += n
+            }
         }
     }
 
-    /// What a worker may read once closed: `paths` (plugins, their folders, the document's root),
-    /// the system's library folders, and the folder of every object loaded now (a Swift plugin's
-    /// runtime, the toolchain's libraries).
+    /// What a worker may read once closed: `paths` (plugins, their folders, the files the document
+    /// names), the system's library folders, and the folder of every object loaded now (the
+    /// toolchain's libraries).
     package static func readable(adding paths: [String]) -> [String] {
         let system = [
             "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/usr/share/zoneinfo",
@@ -150,18 +299,8 @@ package enum Sandbox {
         return paths + system + folders.sorted()
     }
 
-    /// What plugin code wrote to standard output since the last call (its first 200 bytes), or nil
-    /// when it wrote nothing; `close(readable:watchingOutput:)` must have been asked to watch.
-    package static func takeOutput() -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: 200)
-        let n = buffer.withUnsafeMutableBufferPointer { pointer in
-            pointer.withMemoryRebound(to: CChar.self) { ck_sandbox_take_output($0.baseAddress, 200) }
-        }
-        return n < 0 ? nil : Array(buffer[..<Int(n)])
-    }
-
     /// The folders the dynamic loader would search for the dependencies of the libraries at
-    /// `paths` (their run paths) and those in `LD_LIBRARY_PATH`: for plugins loaded after closing.
+    /// `paths` (their run paths) and those in `LD_LIBRARY_PATH`: found without loading them.
     package static func libraryFolders(of paths: [String]) -> [String] {
         let environment = getenv("LD_LIBRARY_PATH").map { String(cString: $0) } ?? ""
         let listed = environment.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
@@ -183,51 +322,12 @@ package enum Sandbox {
         unsafeBitCast(symbol, to: (@convention(c) () -> Void).self)()
     }
 
-    /// The notes of what this worker could not apply.
-    package static var unapplied: [String] { notes.withLock { $0 } }
-
-    private static let refusals = Mutex<[Refusal]>([])
-
-    /// The calls refused since the last take, with the hook that made each.
-    package static func takeRefusals() -> [Refusal] {
-        collectNow()
-        return refusals.withLock { taken in
-            defer { taken = [] }
-            return taken
-        }
-    }
-
-    /// Run after a hook in which a call was refused, while the progress record still names it.
-    private static let collect: @convention(c) () -> Void = { Sandbox.collectNow() }
-
-    private static func collectNow() {
-        var numbers = [Int](repeating: 0, count: 64)
-        let count = Int(numbers.withUnsafeMutableBufferPointer { ck_process_take_refusals($0.baseAddress, 64) })
-        guard count > 0 else { return }
-        // -1: opens Landlock refused (check), taken with their paths.
-        var acts = numbers.prefix(min(count, 64)).filter { $0 != -1 }.map { String(cString: ck_sandbox_act($0)) }
-        if numbers.prefix(min(count, 64)).contains(-1) { acts += fileActs() }
-        let found = acts.map { act in
-            let line =
-                HookProgress.record.map { FaultLine.text($0, .refused(act)) }
-                ?? "a plugin tried to \(act): refused by the sandbox"
-            let maker = line.range(of: " tried to ").map { String(line[..<$0.lowerBound]) } ?? line
-            return Refusal(act: act, maker: maker, hook: runningHook(), line: line)
-        }
-        refusals.withLock { $0 += found }
-    }
-
-    /// The opens refused since the last call: "read a file outside the sandbox (/etc/hostname)".
-    private static func fileActs() -> [String] {
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        let used = buffer.withUnsafeMutableBufferPointer { pointer in
-            pointer.withMemoryRebound(to: CChar.self) { ck_sandbox_take_file_acts($0.baseAddress, 8192) }
-        }
-        return buffer[..<Int(max(0, used))].split(separator: 0).map { entry in
-            let text = String(decoding: entry, as: UTF8.self)
-            let (verb, path) = (text.prefix { $0 != " " }, text.drop { $0 != " " }.dropFirst())
-            let shown = TextSanitizer.visible(String(path))
-            return verb == "write" ? "write a file (\(shown))" : "read a file outside the sandbox (\(shown))"
-        }
+    /// The warning lines of a render's notes: each refused act once per plugin, hook and type,
+    /// with what a plugin may not do.
+    package static func warnings(_ notes: [Note]) -> [String] {
+        var seen = Set<String>()
+        let fix = "; a cell plugin may not start processes, run programs or open sockets (SECURITY.md, --sandbox off)"
+        return notes.filter { $0.kind == .refused && seen.insert($0.maker + "\u{0}" + $0.act).inserted }
+            .map { $0.line + fix }
     }
 }

@@ -11,24 +11,43 @@ import Synchronization
 /// The worker side's start.
 package enum WorkerRole {
     /// Makes this process a worker of `supervisor`: SIGKILL when it dies (ends now if it died
-    /// already), in a PID namespace of its own when `sandboxed` (`Sandbox.enterNamespace()`: this
-    /// process then waits for the worker, which goes on in a child), forks watched
-    /// (`ck_process_watch_forks`: a forked child ends after the hook and dies with this process),
-    /// and crashes placed by address (`FaultBlame`).
-    package static func enter(supervisor: pid_t, sandboxed: Bool) {
+    /// already), forks watched (`ck_process_watch_forks`: a forked child ends after the hook and
+    /// dies with this process), and crashes placed by address (`FaultBlame`). The sandbox closes
+    /// later, once the worker knows what its plugins need, and before any of them loads
+    /// (`Sandbox.enter`, then `sandboxEntered()`).
+    package static func enter(supervisor: pid_t) {
         _ = ck_process_parent_death_signal(SIGKILL)
         if getppid() != supervisor { _exit(1) }
-        if sandboxed { Sandbox.enterNamespace() }
-        parent.withLock { $0 = getppid() }
+        parent.store(getppid(), ordering: .relaxed)
         ck_process_watch_forks()
         FaultBlame.install()
     }
 
-    private static let parent = Mutex<pid_t>(0)
+    /// After `Sandbox.enter`: the worker's parent is now its namespace's init, which dies with the
+    /// listener, which dies with the supervisor.
+    package static func sandboxEntered() {
+        parent.store(getppid(), ordering: .relaxed)
+        sandboxedPID.store(getpid(), ordering: .relaxed)
+    }
+
+    /// The worker's process id in its namespace once sandboxed (0 before).
+    private static let sandboxedPID = Atomic<pid_t>(0)
+
+    /// Whether this process is the worker that was `pid` when a channel was adopted: the same
+    /// process, or the worker it became when the sandbox closed (a new process in a namespace of
+    /// its own). A child a plugin forked is neither.
+    package static func isOwnProcess(_ pid: pid_t) -> Bool {
+        let own = getpid()
+        if own == pid { return true }
+        let moved = sandboxedPID.load(ordering: .relaxed)
+        return moved != 0 && own == moved
+    }
+
+    private static let parent = Atomic<pid_t>(0)
 
     /// The worker's parent as `enter` left it: the supervisor, or the init of its PID namespace.
     /// The supervisor is gone when it is another.
-    package static var expectedParent: pid_t { parent.withLock { $0 } }
+    package static var expectedParent: pid_t { parent.load(ordering: .relaxed) }
 
     /// Whether `fd` is the shared memory a supervisor made (a memfd named `name`, or an unlinked
     /// temporary file of that name): what an
