@@ -36,16 +36,21 @@
 #endif
 
 /* The OS layer's contracts, stated once:
- * - unshare(CLONE_NEWPID) changes where the caller's *children* go; the caller itself stays. Its
- *   first child is pid 1 of the namespace, whose end kills every process left there.
+ * - unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWIPC) moves the caller itself; CLONE_NEWPID
+ *   moves only its later children, the first of which is pid 1 of the new namespace, whose end
+ *   kills every process left there. The worker stays the process it was (its pid, its thread id:
+ *   Swift's Mutex keeps thread ids, and a PI-futex owner from before a move into another PID
+ *   namespace no longer matches), and its first child, the listener, is that pid 1.
  * - unshare(CLONE_NEWUSER) needs a single-threaded caller; the new namespace maps only the
  *   caller's own ids (an unprivileged process can map no others), so files of other owners,
  *   root's included, read as the overflow uid inside: trust is decided before (DecidedTrust).
- * - A process in a child PID namespace cannot name, signal or trace a process outside it, and
- *   the namespace's init ignores every signal from inside that it has no handler for.
  * - Landlock and seccomp filters are inherited, and a process can only add to them, never remove.
+ *   The listener is forked before either, so it has neither.
  * - A seccomp listener descriptor answers the filter's calls wherever it is; the worker hands it
- *   to the process outside and closes its own before any plugin code runs. */
+ *   to the listener and closes its own before any plugin code runs. The filter lets the worker
+ *   signal only itself, and Landlock (ABI 6) scopes signals too: the listener cannot be stopped.
+ * - Yama (ptrace_scope 1) lets only ancestors read a process's memory: the worker names its
+ *   listener with PR_SET_PTRACER, so that the listener can read a watched call's path. */
 
 /* ---- namespaces -------------------------------------------------------------------------- */
 
@@ -98,25 +103,6 @@ int ck_sandbox_pid_namespace_here(void) {
     return unshare(CLONE_NEWPID | CLONE_NEWUSER) == 0;
 }
 
-/* Ends this process as `status` (a wait status) says: the same exit status or the same signal. */
-static void end_as(int status) {
-    if (WIFSIGNALED(status)) {
-        int signal = WTERMSIG(status);
-        struct rlimit none = {0, 0};
-        setrlimit(RLIMIT_CORE, &none); /* the worker dumped its core, if any */
-        struct sigaction action = {0};
-        action.sa_handler = SIG_DFL;
-        sigaction(signal, &action, 0);
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, signal);
-        sigprocmask(SIG_UNBLOCK, &set, 0);
-        raise(signal);
-        _exit(128 + signal);
-    }
-    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
-}
-
 /* Every descriptor closed but those in `keep` (`count` of them, -1 entries ignored). */
 static void close_all_but(const int *keep, int count) {
     int sorted[8], n = 0;
@@ -134,37 +120,6 @@ static void close_all_but(const int *keep, int count) {
         low = (unsigned)sorted[i] + 1;
     }
     ck_process_close_range(low, ~0U);
-}
-
-static pid_t wait_for(pid_t pid, int *status) {
-    pid_t got;
-    while ((got = waitpid(pid, status, __WALL)) < 0 && errno == EINTR) {}
-    return got;
-}
-
-/* The namespace's init: reaps every process until the worker ends, sends its wait status, and
- * exits, which ends everything left in the namespace. */
-static void init_process(pid_t worker, int to_outer) {
-    int keep[] = {to_outer};
-    close_all_but(keep, 1);
-    for (;;) {
-        int status = 0;
-        pid_t got = wait_for(-1, &status);
-        if (got == worker) {
-            ssize_t n;
-            while ((n = write(to_outer, &status, sizeof status)) < 0 && errno == EINTR) {}
-            _exit(0);
-        }
-        if (got < 0 && errno == ECHILD) _exit(1);
-    }
-}
-
-/* Dies by SIGKILL when the parent dies; ends now if it died already (`alive` reads end of file
- * once every copy of the parent's end is closed). */
-static void die_with_parent(int alive) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    struct pollfd check = {alive, POLLIN, 0};
-    if (poll(&check, 1, 0) > 0) _exit(1);
 }
 
 /* ---- Landlock ----------------------------------------------------------------------------- */
@@ -378,6 +333,10 @@ const char *ck_sandbox_act(long number, uint32_t arch, uint64_t request) {
 #ifdef __x86_64__
     if (number >= 0x40000000) return "make a system call of another architecture (i386 or x32)";
 #endif
+    if (number == SCMP_SYS(kill) || number == SCMP_SYS(tgkill) || number == SCMP_SYS(tkill) ||
+        number == SCMP_SYS(rt_sigqueueinfo) || number == SCMP_SYS(rt_tgsigqueueinfo) ||
+        number == SCMP_SYS(pidfd_send_signal))
+        return "signal another process (kill)";
     if (number == SCMP_SYS(ioctl)) {
         if ((uint32_t)request == TIOCSTI) return "type into the terminal (ioctl TIOCSTI)";
         if ((uint32_t)request == TIOCLINUX) return "control the console (ioctl TIOCLINUX)";
@@ -417,6 +376,13 @@ static int load_filter(int watch) {
     for (size_t i = 0; i < 2; i++)
         failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(ioctl), 1,
                                    SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, ioctls[i])) != 0;
+    /* Signals to itself only (raise, abort, pthread_kill): never to the listener or the group. */
+    pid_t self = getpid();
+    const int by_pid[] = {SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo)};
+    for (size_t i = 0; i < sizeof by_pid / sizeof by_pid[0]; i++)
+        failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, by_pid[i], 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self)) != 0;
+    failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(tkill), 0) != 0;
+    failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(pidfd_send_signal), 0) != 0;
     if (watch) {
         const int writes[] = {SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(pwrite64), SCMP_SYS(pwritev)};
         for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++)
@@ -662,58 +628,53 @@ static void finish_output(struct output *o) {
     }
 }
 
-/* ---- the three processes ------------------------------------------------------------------ */
+/* ---- the two processes ------------------------------------------------------------------ */
 
-/* The listener: answers the worker's refused calls, forwards its output, and ends as it ended. */
-static void listener_process(pid_t init, int from_init, int alive, int handoff, int output, int report,
-                             ck_sandbox_note_fn note, ck_sandbox_forward_fn forward) {
-    int keep[] = {from_init, alive, handoff, output, report, 2};
-    close_all_but(keep, 6);
+/* The listener: answers the worker's refused calls, forwards its output, reaps what ends up in
+ * its PID namespace, and ends once the worker has ended and its output is drained. */
+static void listener_process(int watch, int handoff, int output, int report, ck_sandbox_note_fn note,
+                             ck_sandbox_forward_fn forward) {
+    /* The worker's pidfd (opened before the fork: its pid means nothing in this namespace) tells
+     * when it ends; without one, this ends with it and its last output may be cut. */
+    if (watch >= 0) prctl(PR_SET_PDEATHSIG, 0);
+    struct pollfd alive = {watch, POLLIN, 0};
+    if (watch >= 0 && poll(&alive, 1, 0) > 0) _exit(0); /* it ended already */
+    int keep[] = {handoff, output, report, watch, 2};
+    close_all_but(keep, 5);
     struct listener l = {-1, report, -1, 0, note, 0, {0}, 0};
     struct output o = {output, forward, {0}, 0, 0, 0};
     if (report >= 0) fcntl(report, F_SETFL, fcntl(report, F_GETFL) | O_NONBLOCK);
-    int status = 0, have_status = 0, output_open = 1;
-    while (!have_status) {
-        struct pollfd fds[4] = {{from_init, POLLIN, 0}, {handoff, POLLIN, 0}, {l.fd, POLLIN, 0}, {output, POLLIN, 0}};
+    int output_open = 1, worker_alive = 1;
+    while (worker_alive || output_open) {
+        struct pollfd fds[4] = {{watch, POLLIN, 0}, {handoff, POLLIN, 0}, {l.fd, POLLIN, 0}, {output, POLLIN, 0}};
         if (!output_open) fds[3].fd = -1;
-        if (poll(fds, 4, -1) < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
+        if (!worker_alive) fds[0].fd = -1;
+        int ready = poll(fds, 4, worker_alive ? -1 : 200);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) break; /* the worker ended 200 ms ago and its output has stopped */
+        while (waitpid(-1, 0, WNOHANG | __WALL) > 0) {} /* orphans of the namespace */
         if (fds[2].revents & POLLIN) answer(&l);
         if (fds[2].revents & (POLLHUP | POLLERR | POLLNVAL)) {
             close(l.fd);
             l.fd = -1;
         }
         if (fds[1].revents) {
-            l.fd = receive_listener(handoff);
+            if (l.fd < 0) l.fd = receive_listener(handoff);
             close(handoff);
             handoff = -1;
         }
         if (fds[3].revents && !pump_output(&o)) output_open = 0;
-        if (fds[0].revents) {
-            ssize_t n;
-            int worker = 0;
-            while ((n = read(from_init, &worker, sizeof worker)) < 0 && errno == EINTR) {}
-            have_status = 1;
-            if (n == sizeof worker) status = worker;
-            else if (wait_for(init, &status) < 0) status = 1 << 8;
-        }
-    }
-    /* What the worker wrote before it ended; the namespace's processes end with the init. */
-    for (int rounds = 0; output_open && rounds < 100; rounds++) {
-        struct pollfd fd = {output, POLLIN, 0};
-        if (poll(&fd, 1, 20) <= 0 || !pump_output(&o)) break;
+        if (fds[0].revents) worker_alive = 0;
     }
     finish_output(&o);
-    wait_for(init, &(int){0});
-    end_as(status);
+    _exit(0); /* as pid 1 of its namespace, its end ends whatever a plugin left there */
 }
 
-/* In the worker, after the fork: no terminal, standard streams set, then the locks. */
+/* In the worker, once the listener runs: no terminal, standard streams set, then the locks. */
 static int close_in_worker(const struct ck_sandbox_plan *plan, int handoff, int output) {
     int missing = 0;
-    setsid(); /* no controlling terminal: nothing to type into or hang up */
+    for (int fd = 0; fd <= 2; fd++) /* the controlling terminal given up: nothing to type into */
+        if (isatty(fd)) ioctl(fd, TIOCNOTTY);
     int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null >= 0) {
         dup2(null, 0);
@@ -745,33 +706,21 @@ int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note
     readable_count = 0;
     for (int i = 0; i < plan->readable_count; i++) keep_readable(plan->readable[i]);
     for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) keep_readable(devices[i]);
-    int handoff[2], output[2], status_pipe[2], alive_pipe[2];
+    int handoff[2], output[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, handoff) != 0) return -1;
     if (pipe2(output, O_CLOEXEC) != 0) return -1;
     if (make_namespaces(&missing) != 0) missing |= CK_SANDBOX_NO_PID_NAMESPACE;
-    if (pipe2(status_pipe, O_CLOEXEC) != 0 || pipe2(alive_pipe, O_CLOEXEC) != 0) _exit(1);
-    pid_t init = fork();
-    if (init < 0) _exit(1); /* unshare has changed where children go: no way back */
-    if (init > 0) {
-        close(alive_pipe[0]);
-        close(status_pipe[1]);
+    int watch = (int)syscall(SYS_pidfd_open, getpid(), 0); /* close-on-exec, as pidfds are */
+    pid_t listener = fork();
+    if (listener < 0) _exit(1); /* unshare has changed where children go: no way back */
+    if (listener == 0) {
         close(handoff[1]);
         close(output[1]);
-        listener_process(init, status_pipe[0], alive_pipe[1], handoff[0], output[0], plan->report_fd, note,
-                         forward);
+        listener_process(watch, handoff[0], output[0], plan->report_fd, note, forward);
     }
-    close(alive_pipe[1]);
-    close(status_pipe[0]);
+    if (watch >= 0) close(watch);
     close(handoff[0]);
     close(output[0]);
-    die_with_parent(alive_pipe[0]);
-    pid_t worker = fork();
-    if (worker < 0) _exit(1);
-    if (worker > 0) init_process(worker, status_pipe[1]);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    ck_process_hook_flags &= ~1; /* the worker itself, not a child a plugin forked */
-    if (!(missing & CK_SANDBOX_NO_PID_NAMESPACE) && getppid() != 1) _exit(1);
-    close(alive_pipe[0]);
-    close(status_pipe[1]);
+    prctl(PR_SET_PTRACER, listener, 0, 0, 0);
     return missing | close_in_worker(plan, handoff[1], output[1]);
 }

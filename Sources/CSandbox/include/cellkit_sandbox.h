@@ -8,12 +8,13 @@
  *                      limits, every capability and the bounding set dropped, no_new_privs,
  *                      Landlock, and the seccomp filter whose refused calls are answered outside.
  *
- * Three processes come of it. The calling process stays outside the namespaces as the
- * *listener*: it answers the filter's notifications (the worker hands it the descriptor and closes
- * its own before returning), forwards the worker's standard output and error to its own standard
- * error with control bytes shown and a volume cap, writes one note a line to the supervisor's
- * report descriptor, and ends as the worker ends. A small init (pid 1 of the namespace) reaps;
- * when it ends the kernel ends everything left in the namespace. The worker (pid 2) returns. */
+ * Two processes come of it. The calling process stays the worker, with its pid and thread id, in
+ * its new user, network and IPC namespaces. Its first child, forked before any lock closes, is the
+ * *listener* and pid 1 of the worker's new PID namespace: it answers the filter's notifications
+ * (the worker hands it the descriptor and closes its own before returning), forwards the worker's
+ * standard output and error to its own standard error with control bytes shown and a volume cap,
+ * writes one note a line to the supervisor's report descriptor, and ends once the worker has
+ * ended, which ends whatever a plugin left in the namespace. */
 #ifndef CELLKIT_SANDBOX_H
 #define CELLKIT_SANDBOX_H
 
@@ -66,10 +67,10 @@ typedef int (*ck_sandbox_note_fn)(int kind, const char *act, const char *detail,
  * error: writes it, made safe for a terminal, to the listener's standard error. */
 typedef void (*ck_sandbox_forward_fn)(const char *bytes, int length);
 
-/* Closes the sandbox around the calling process, which must have a single thread. Returns in the
- * worker only: the bits of the parts that could not be applied (0: all of them), or -1 with errno
- * when nothing could be done (no namespace and no fork: the process is unchanged). The caller's
- * `note` and `forward` run in the listener. Sets no_new_privs. */
+/* Closes the sandbox around the calling process, which must have a single thread and becomes the
+ * worker: returns the bits of the parts that could not be applied (0: all of them), or -1 with
+ * errno when nothing could be done (the process is unchanged). `note` and `forward` run in the
+ * listener, a forked child that must take no lock the worker held. Sets no_new_privs. */
 int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note, ck_sandbox_forward_fn forward);
 
 /* Whether the kernel makes the worker's namespaces here, found as ck_sandbox_enter makes them but

@@ -342,7 +342,6 @@ public struct DocumentRender: Sendable {
         let missing = Sandbox.enter(
             readable: readablePaths(document, plugins: plugins, allowRead: allowRead), watching: watching,
             reportFD: Sandbox.reportFD, memoryMiB: memoryMiB)
-        WorkerRole.sandboxEntered()
         if required, !missing.isEmpty {
             throw WorkerError(
                 description:

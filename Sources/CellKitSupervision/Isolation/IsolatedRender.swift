@@ -451,10 +451,7 @@ package final class IsolatedRender {
         private(set) var lastAcknowledgement: Date?
 
         init(plan: WorkerPlan, region: SharedRegion, forking allowed: Bool, document: TableDocument?) throws {
-            // A sandboxed worker starts with exec: forked from this process and then again into its
-            // namespaces, Swift's Mutex unlocks failed there (the runtime's thread ids, kept from
-            // the supervisor, no longer matched the kernel's PI-futex owner: EPERM, a trap).
-            let forking = allowed && !plan.job.sandbox && ForkedWorker.mayFork(executable: plan.executable)
+            let forking = allowed && ForkedWorker.mayFork(executable: plan.executable)
             var plan = plan
             if !forking, let bytes = document?.standardInputBytes { plan.documentBytes = region.leave(bytes) }
             var planFile: Int32 = -1

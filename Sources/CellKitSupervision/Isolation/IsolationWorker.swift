@@ -137,7 +137,7 @@ final class IsolationWorker {
         /// Waits for the supervisor's acknowledgement; false if it went away.
         func awaitAcknowledgement() -> Bool {
             defer { region.record.pointee.sending = 0 }
-            return acks.readByte(supervisor: WorkerRole.expectedParent)  // its namespace's init once sandboxed
+            return acks.readByte(supervisor: supervisor)
         }
 
         func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {

@@ -192,10 +192,9 @@ package enum Sandbox {
         (Int32(CK_SANDBOX_NO_CAPABILITY_DROP), "capabilities could not be dropped: plugins keep your privileges"),
     ]
 
-    /// In a worker, with a single thread, before any plugin is loaded: closes the sandbox for good
-    /// (`ck_sandbox_enter`). The calling process stays outside as the listener and never returns;
-    /// the worker, in a child, returns the parts that could not be applied (also kept for
-    /// `unapplied`). `readable`: what plugins may read (`readable(adding:)`); `watching` (check):
+    /// In a worker, with a single thread, before any plugin is loaded: closes the sandbox around
+    /// this process for good (`ck_sandbox_enter`; its listener is a child outside the sandbox), and
+    /// returns the parts that could not be applied (also kept for `unapplied`). `readable`: what plugins may read (`readable(adding:)`); `watching` (check):
     /// opens and writes to standard output are noted too; `reportFD`: the supervisor's report
     /// pipe (-1: none); `memoryMiB`: the worker's address-space limit (0: none).
     @discardableResult
@@ -229,7 +228,8 @@ package enum Sandbox {
     package static var unapplied: [String] { notes.withLock { $0 } }
 
     /// Runs in the listener: the note line for what it saw, under the progress record the worker
-    /// shares (the hook running when the call was made: the call waits for the answer).
+    /// shares (the hook running when the call was made: the call waits for the answer). The
+    /// listener is a forked child: nothing here takes a lock.
     private static let noteCallback: ck_sandbox_note_fn = { kind, act, detail, length, line, capacity in
         let bytes = UnsafeRawBufferPointer(start: detail, count: Int(max(0, length)))
         let shown = TextSanitizer.visible(String(decoding: bytes, as: UTF8.self))

@@ -42,7 +42,7 @@ package struct WorkerChannel: Sendable {
     /// Whether the descriptor is still the file the supervisor gave and this is still the worker
     /// process. A child that a plugin forked ends here, silently.
     package func check() -> Bool {
-        if !WorkerRole.isOwnProcess(owner) || ck_process_forked() != 0 { _exit(0) }
+        if getpid() != owner || ck_process_forked() != 0 { _exit(0) }
         var info = stat()
         return fstat(fd, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }

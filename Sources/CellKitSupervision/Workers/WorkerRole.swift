@@ -14,7 +14,7 @@ package enum WorkerRole {
     /// already), forks watched (`ck_process_watch_forks`: a forked child ends after the hook and
     /// dies with this process), and crashes placed by address (`FaultBlame`). The sandbox closes
     /// later, once the worker knows what its plugins need, and before any of them loads
-    /// (`Sandbox.enter`, then `sandboxEntered()`).
+    /// (`Sandbox.enter`): the worker stays this process.
     package static func enter(supervisor: pid_t) {
         _ = ck_process_parent_death_signal(SIGKILL)
         if getppid() != supervisor { _exit(1) }
@@ -23,30 +23,10 @@ package enum WorkerRole {
         FaultBlame.install()
     }
 
-    /// After `Sandbox.enter`: the worker's parent is now its namespace's init, which dies with the
-    /// listener, which dies with the supervisor.
-    package static func sandboxEntered() {
-        parent.store(getppid(), ordering: .relaxed)
-        sandboxedPID.store(getpid(), ordering: .relaxed)
-    }
-
-    /// The worker's process id in its namespace once sandboxed (0 before).
-    private static let sandboxedPID = Atomic<pid_t>(0)
-
-    /// Whether this process is the worker that was `pid` when a channel was adopted: the same
-    /// process, or the worker it became when the sandbox closed (a new process in a namespace of
-    /// its own). A child a plugin forked is neither.
-    package static func isOwnProcess(_ pid: pid_t) -> Bool {
-        let own = getpid()
-        if own == pid { return true }
-        let moved = sandboxedPID.load(ordering: .relaxed)
-        return moved != 0 && own == moved
-    }
-
     private static let parent = Atomic<pid_t>(0)
 
-    /// The worker's parent as `enter` left it: the supervisor, or the init of its PID namespace.
-    /// The supervisor is gone when it is another.
+    /// The worker's parent as `enter` left it: the supervisor. The supervisor is gone when it is
+    /// another.
     package static var expectedParent: pid_t { parent.load(ordering: .relaxed) }
 
     /// Whether `fd` is the shared memory a supervisor made (a memfd named `name`, or an unlinked
