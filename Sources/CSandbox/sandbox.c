@@ -36,11 +36,11 @@
 #endif
 
 /* The OS layer's contracts, stated once:
- * - unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWIPC) moves the caller itself; CLONE_NEWPID
- *   moves only its later children, the first of which is pid 1 of the new namespace, whose end
- *   kills every process left there. The worker stays the process it was (its pid, its thread id:
- *   Swift's Mutex keeps thread ids, and a PI-futex owner from before a move into another PID
- *   namespace no longer matches), and its first child, the listener, is that pid 1.
+ * - unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWIPC) moves the caller itself, which stays the
+ *   process it was. No PID namespace: a process that unshared one can no longer start threads
+ *   (clone(CLONE_THREAD) fails with EINVAL), and moving into one takes a new process, whose thread
+ *   ids no longer match what the Swift runtime holds (its Mutex unlocks then trap). The filter
+ *   refuses every new process instead, and the supervisor ends what is left (SECURITY.md).
  * - unshare(CLONE_NEWUSER) needs a single-threaded caller; the new namespace maps only the
  *   caller's own ids (an unprivileged process can map no others), so files of other owners,
  *   root's included, read as the overflow uid inside: trust is decided before (DecidedTrust).
@@ -73,34 +73,32 @@ static void map_own_ids(uid_t uid, gid_t gid) {
     write_file("/proc/self/gid_map", line);
 }
 
-/* unshare with `flags`, in a user namespace of its own when the caller lacks CAP_SYS_ADMIN;
- * optional parts (network, IPC) are dropped one by one when the kernel refuses them, and their
- * bits added to `*missing`. 0, or -1 with errno when not even the PID namespace can be made. */
+/* unshare(CLONE_NEWNET | CLONE_NEWIPC), in a user namespace of its own when the caller lacks
+ * CAP_SYS_ADMIN; IPC, then the network, are dropped when the kernel refuses them, and their bits
+ * added to `*missing`. 0, or -1 with errno when not one could be made. */
 static int make_namespaces(int *missing) {
     uid_t uid = geteuid();
     gid_t gid = getegid();
-    const int optional[] = {CLONE_NEWNET, CLONE_NEWIPC};
-    const int bits[] = {CK_SANDBOX_NO_NETWORK_NAMESPACE, CK_SANDBOX_NO_IPC_NAMESPACE};
+    const int sets[] = {CLONE_NEWNET | CLONE_NEWIPC, CLONE_NEWNET, 0};
+    const int lacking[] = {0, CK_SANDBOX_NO_IPC_NAMESPACE, CK_SANDBOX_NO_IPC_NAMESPACE | CK_SANDBOX_NO_NETWORK_NAMESPACE};
     for (int user = 0; user < 2; user++) {
-        int extra = user ? CLONE_NEWUSER : 0;
-        for (int drop = 0; drop <= 2; drop++) { /* all, then without IPC, then without network too */
-            int flags = CLONE_NEWPID | extra;
-            for (int i = 0; i < 2 - drop; i++) flags |= optional[i];
-            if (unshare(flags) == 0) {
-                for (int i = 2 - drop; i < 2; i++) *missing |= bits[i];
+        for (int i = 0; i < 2; i++) {
+            if (unshare(sets[i] | (user ? CLONE_NEWUSER : 0)) == 0) {
+                *missing |= lacking[i];
                 if (user) map_own_ids(uid, gid);
                 return 0;
             }
             if (errno == EPERM && !user) break; /* no CAP_SYS_ADMIN: try with a user namespace */
         }
     }
+    *missing |= lacking[2];
     return -1;
 }
 
-int ck_sandbox_pid_namespace_here(void) {
-    if (unshare(CLONE_NEWPID) == 0) return 1;
+int ck_sandbox_namespaces_here(void) {
+    if (unshare(CLONE_NEWNET) == 0) return 1;
     if (errno != EPERM) return 0;
-    return unshare(CLONE_NEWPID | CLONE_NEWUSER) == 0;
+    return unshare(CLONE_NEWNET | CLONE_NEWUSER) == 0;
 }
 
 /* Every descriptor closed but those in `keep` (`count` of them, -1 entries ignored). */
@@ -630,8 +628,8 @@ static void finish_output(struct output *o) {
 
 /* ---- the two processes ------------------------------------------------------------------ */
 
-/* The listener: answers the worker's refused calls, forwards its output, reaps what ends up in
- * its PID namespace, and ends once the worker has ended and its output is drained. */
+/* The listener: answers the worker's refused calls, forwards its output, and ends once the worker
+ * has ended and its output is drained. */
 static void listener_process(int watch, int handoff, int output, int report, ck_sandbox_note_fn note,
                              ck_sandbox_forward_fn forward) {
     /* The worker's pidfd (opened before the fork: its pid means nothing in this namespace) tells
@@ -652,7 +650,6 @@ static void listener_process(int watch, int handoff, int output, int report, ck_
         int ready = poll(fds, 4, worker_alive ? -1 : 200);
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) break; /* the worker ended 200 ms ago and its output has stopped */
-        while (waitpid(-1, 0, WNOHANG | __WALL) > 0) {} /* orphans of the namespace */
         if (fds[2].revents & POLLIN) answer(&l);
         if (fds[2].revents & (POLLHUP | POLLERR | POLLNVAL)) {
             close(l.fd);
@@ -667,7 +664,7 @@ static void listener_process(int watch, int handoff, int output, int report, ck_
         if (fds[0].revents) worker_alive = 0;
     }
     finish_output(&o);
-    _exit(0); /* as pid 1 of its namespace, its end ends whatever a plugin left there */
+    _exit(0);
 }
 
 /* In the worker, once the listener runs: no terminal, standard streams set, then the locks. */
@@ -683,6 +680,9 @@ static int close_in_worker(const struct ck_sandbox_plan *plan, int handoff, int 
     dup2(output, 1);
     dup2(output, 2);
     close(output);
+    /* A pipe now: a line at a time, so that what a hook prints leaves during that hook (check
+     * names the hook by it) and mixes with standard error in order. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (plan->report_fd >= 0) close(plan->report_fd);
     limit(RLIMIT_AS, plan->memory_limit);
     limit(RLIMIT_NOFILE, plan->open_files);
@@ -709,10 +709,10 @@ int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note
     int handoff[2], output[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, handoff) != 0) return -1;
     if (pipe2(output, O_CLOEXEC) != 0) return -1;
-    if (make_namespaces(&missing) != 0) missing |= CK_SANDBOX_NO_PID_NAMESPACE;
+    make_namespaces(&missing);
     int watch = (int)syscall(SYS_pidfd_open, getpid(), 0); /* close-on-exec, as pidfds are */
     pid_t listener = fork();
-    if (listener < 0) _exit(1); /* unshare has changed where children go: no way back */
+    if (listener < 0) return -1;
     if (listener == 0) {
         close(handoff[1]);
         close(output[1]);

@@ -395,7 +395,7 @@ package struct CheckSupervisor {
             ending = .exited(-1)
         }
         worker.finish()  // its listener has ended: every note is in the pipe
-        watcher.takeNotes()
+        watcher.takeNotes(final: true)
         (state, report) = (watcher.state, watcher.report)
         if state.done, watcher.last != nil { state.unitsRun += 1 }
         return (ending, watcher.last)
@@ -410,6 +410,10 @@ package struct CheckSupervisor {
         /// The sandbox listener's notes: read before each frame, so that a refusal is named by the
         /// step it happened in (the refused call waits for the listener, which notes it first).
         let notes: Sandbox.Report?
+        /// Notes of steps whose mark has not been read yet.
+        private var pendingNotes: [Sandbox.Note] = []
+        /// Every mark read, in order: step N is `marks[N - 1]` (nil when its text did not parse).
+        private var marks: [Mark?] = []
         var last: Mark?
         /// Until the first step: the worker's own start-up, allowed more time than a hook.
         private var deadline: Date
@@ -422,11 +426,19 @@ package struct CheckSupervisor {
 
         /// Turns the listener's notes into findings of the step marked last: a refused call, a
         /// refused open, bytes written to standard output.
-        mutating func takeNotes() {
-            guard let taken = notes?.take(), !taken.isEmpty else { return }
-            let hook = last?.hook ?? CheckWire.load, sample = last?.sample ?? -1
+        mutating func takeNotes(final: Bool = false) {
+            // Held until the plan names the samples (the first dequeues run before it is sent).
+            let taken = pendingNotes + (notes?.take() ?? [])
+            if !final, state.plan == nil {
+                pendingNotes = taken
+                return
+            }
+            pendingNotes = final ? [] : taken.filter { $0.step > marks.count }
             var seen = Set<String>()
-            for note in taken {
+            for note in taken where final || note.step <= marks.count {
+                let step = min(note.step, marks.count)
+                let mark = step > 0 ? marks[step - 1] : nil
+                let hook = mark?.hook ?? CheckWire.load, sample = mark?.sample ?? -1
                 var message = CheckMessage()
                 switch note.kind {
                 case .refused:
@@ -453,6 +465,9 @@ package struct CheckSupervisor {
                     if parts.count == 4 { state.places[sample] = String(parts[3]) }
                     if let previous = last, previous.unit != unit, previous.unit >= 0 { state.unitsRun += 1 }
                     last = Mark(unit: unit, hook: String(parts[1]), sample: sample)
+                    marks.append(last)
+                } else {
+                    marks.append(nil)
                 }
                 started = true
                 let table = parts.count > 1 && parts[1] == CheckWire.table

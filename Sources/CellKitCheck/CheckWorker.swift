@@ -68,7 +68,8 @@ package struct CheckWorker {
             }
             do {
                 try DocumentRender.closeSandbox(
-                    tableDocument, plugins: Array(Set(plugins)).sorted(), allowRead: allowRead,
+                    tableDocument, plugins: Array(Set(plugins)).sorted(),
+                    allowRead: allowRead + [options.cacheFile].compactMap { $0 },
                     memoryMiB: workerMemoryMiB, required: sandboxRequired, watching: true)
             } catch {
                 return fail("\(error)")
@@ -416,6 +417,8 @@ package struct CheckWorker {
     /// refusal by the hook the progress record shows, else by this mark.
     func mark(_ unit: Int, _ hook: String, sample: Int, place: String? = nil) {
         wire.lastMark = (hook, sample)
+        wire.marks += 1
+        HookProgress.record?.pointee.step = Int64(wire.marks)  // the listener names refusals by it
         let text = "\(unit) \(hook) \(sample)" + (place.map { " " + $0 } ?? "")
         wire.send(Frame(kind: CheckWire.mark, payload: Array(text.utf8)))
     }
@@ -449,6 +452,8 @@ package struct CheckWorker {
         /// Whether standard output is watched by the sandbox's filter rather than captured by a pipe.
         var watching = false
         var lastMark: (String, Int)?
+        /// Marks sent: the step the progress record names.
+        var marks = 0
 
         /// Takes over the parent's pipe at `fd` (moved high) with the key from `CheckWire.keyFD`,
         /// and puts a pipe of its own at standard output.

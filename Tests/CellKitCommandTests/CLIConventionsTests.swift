@@ -28,8 +28,8 @@ struct CLIConventionsTests {
         let lines = printed.split(separator: "\n").map(String.init)
         #expect(lines.first == CellKitVersion.described, "\(printed)")
         // Then what of the sandbox this machine applies (SECURITY.md), found by trying: the same as
-        // a child process finds entering a PID namespace as a worker does (--version makes one for
-        // its own next children, with no child started).
+        // a child process finds making the namespaces a worker makes (--version makes them for
+        // itself, with no child started).
         let found = Sandbox.probeInChild()
         #expect(Array(lines.dropFirst()) == [found.summary] + found.missing.map { "sandbox: " + $0 }, "\(printed)")
         let help = try Fixtures.output(Fixtures.cellkit, ["--help"])
@@ -39,12 +39,12 @@ struct CLIConventionsTests {
 
     @Test("the sandbox line names each part applied or not", arguments: [true, false])
     func sandboxSummary(all: Bool) {
-        let support = Sandbox.Support(pidNamespace: all, landlockABI: all ? 7 : 0, seccomp: all)
+        let support = Sandbox.Support(namespaces: all, landlockABI: all ? 7 : 0, seccomp: all)
         #expect(
             support.summary
                 == (all
-                    ? "sandbox: PID namespace, Landlock ABI 7, seccomp"
-                    : "sandbox: no PID namespace, no Landlock, no seccomp"))
+                    ? "sandbox: network namespace, Landlock ABI 7, seccomp"
+                    : "sandbox: no network namespace, no Landlock, no seccomp"))
         #expect(support.missing.count == (all ? 0 : 3))
     }
 

@@ -2,19 +2,18 @@
  * runs, bubblewrap's way: nothing inside it can loosen it. Host-only: plugins never see this
  * header.
  *
- *   ck_sandbox_enter   new namespaces (PID, network, IPC; a user namespace where the caller lacks
- *                      CAP_SYS_ADMIN), then in the worker: a session of its own with no terminal,
+ *   ck_sandbox_enter   new namespaces (network, IPC; a user namespace where the caller lacks
+ *                      CAP_SYS_ADMIN), then in the worker: no controlling terminal,
  *                      standard input /dev/null, standard output and error a pipe, resource
  *                      limits, every capability and the bounding set dropped, no_new_privs,
  *                      Landlock, and the seccomp filter whose refused calls are answered outside.
  *
- * Two processes come of it. The calling process stays the worker, with its pid and thread id, in
- * its new user, network and IPC namespaces. Its first child, forked before any lock closes, is the
- * *listener* and pid 1 of the worker's new PID namespace: it answers the filter's notifications
- * (the worker hands it the descriptor and closes its own before returning), forwards the worker's
- * standard output and error to its own standard error with control bytes shown and a volume cap,
- * writes one note a line to the supervisor's report descriptor, and ends once the worker has
- * ended, which ends whatever a plugin left in the namespace. */
+ * Two processes come of it. The calling process stays the worker, with its pid and thread ids, in
+ * its new namespaces. Its child, forked before any lock closes, is the *listener*: it answers the
+ * filter's notifications (the worker hands it the descriptor and closes its own before returning),
+ * forwards the worker's standard output and error to its own standard error with control bytes
+ * shown and a volume cap, writes one note a line to the supervisor's report descriptor, and ends
+ * once the worker has ended. */
 #ifndef CELLKIT_SANDBOX_H
 #define CELLKIT_SANDBOX_H
 
@@ -40,7 +39,6 @@ struct ck_sandbox_plan {
 
 /* The parts ck_sandbox_enter could not apply, as bits of its result. */
 enum {
-    CK_SANDBOX_NO_PID_NAMESPACE = 1,
     CK_SANDBOX_NO_NETWORK_NAMESPACE = 2,
     CK_SANDBOX_NO_IPC_NAMESPACE = 4,
     CK_SANDBOX_NO_LANDLOCK = 8,
@@ -73,11 +71,11 @@ typedef void (*ck_sandbox_forward_fn)(const char *bytes, int length);
  * listener, a forked child that must take no lock the worker held. Sets no_new_privs. */
 int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note, ck_sandbox_forward_fn forward);
 
-/* Whether the kernel makes the worker's namespaces here, found as ck_sandbox_enter makes them but
- * for the calling process's next children, with no child started: 1 made, 0 not. It changes for
- * good where this process's children go, so only a process that starts none afterwards calls it
- * (`cellkit --version`). 0 also when a multithreaded process asks for the user namespace. */
-int ck_sandbox_pid_namespace_here(void);
+/* Whether the kernel makes the worker's network namespace here, found as ck_sandbox_enter makes it
+ * (with a user namespace of its own when CAP_SYS_ADMIN is missing): 1 made, 0 not. It moves the
+ * calling process for good, so only a process about to exit calls it (`cellkit --version`), or a
+ * child made to ask. 0 also when a multithreaded process asks for the user namespace. */
+int ck_sandbox_namespaces_here(void);
 
 /* The Landlock ABI this kernel offers (1 and up), or 0 when it has none. */
 int ck_sandbox_landlock_abi(void);

@@ -61,6 +61,9 @@ public enum HookProgress {
         /// hook (a hook's stray bytes stay in the pipe for the worker's own check to see), and
         /// knows an acknowledgement was taken by another reader when the worker still waits.
         package var sending: Int64 = 0
+        /// The steps a check worker has marked (`cellkit check`): the sandbox's listener names a
+        /// refused call by the step it was made in.
+        package var step: Int64 = 0
 
         /// A record of nothing: host code, no rows.
         package init() {}

@@ -40,3 +40,12 @@ package enum DecidedTrust {
         }
     }
 }
+
+extension DiscoveryOptions {
+    /// The registry cache file these options read, if they use one: a sandboxed worker may read
+    /// it (its records are decoded on demand), never write it.
+    package var cacheFile: String? {
+        guard useCache else { return nil }
+        return (cacheFolder ?? RegistryCache.defaultFolder()) + "/" + RegistryCache.fileName
+    }
+}

@@ -405,7 +405,7 @@ public struct DocumentRender: Sendable {
                 let needed = pluginsNeeded(document, catalog)
                 for index in needed.indices { _ = catalog.nearMisses(ofPlugin: index) }  // while the cache may be written
                 try closeSandbox(
-                    document, plugins: needed.paths, allowRead: plan.job.allowRead,
+                    document, plugins: needed.paths, allowRead: plan.job.allowRead + [settings.discovery.cacheFile].compactMap { $0 },
                     memoryMiB: plan.job.workerMemoryMiB, required: plan.job.sandboxRequired)
             }
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)

@@ -53,22 +53,26 @@ package enum Sandbox {
         /// The line naming it: `libspy.so: customizeCellForSpy tried to start a process (fork):
         /// refused by the sandbox at row 0.1`.
         package var line: String
+        /// The step a check worker had marked when the call was made (`HookProgress.Header.step`).
+        package var step: Int
         /// The line up to the act: the plugin file, hook and cell type (one report each is enough).
         package var maker: String { line.range(of: " tried to ").map { String(line[..<$0.lowerBound]) } ?? line }
 
-        /// The note as the listener sends it: four tab-separated fields.
-        var encoded: String { [kind.rawValue, hook ?? "", act, line].joined(separator: "\t") }
+        /// The note as the listener sends it: five tab-separated fields.
+        var encoded: String { [kind.rawValue, String(step), hook ?? "", act, line].joined(separator: "\t") }
 
         /// A note decoded from its line, or nil if the line is not one.
         init?(encoded text: Substring) {
-            let fields = text.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
-            guard fields.count == 4, let kind = Kind(rawValue: String(fields[0])) else { return nil }
-            (self.kind, self.act, self.line) = (kind, String(fields[2]), String(fields[3]))
-            hook = fields[1].isEmpty ? nil : String(fields[1])
+            let fields = text.split(separator: "\t", maxSplits: 4, omittingEmptySubsequences: false)
+            guard fields.count == 5, let kind = Kind(rawValue: String(fields[0])), let step = Int(fields[1]) else {
+                return nil
+            }
+            (self.kind, self.step, self.act, self.line) = (kind, step, String(fields[3]), String(fields[4]))
+            hook = fields[2].isEmpty ? nil : String(fields[2])
         }
 
-        init(kind: Kind, hook: String?, act: String, line: String) {
-            (self.kind, self.hook, self.act, self.line) = (kind, hook, act, line)
+        init(kind: Kind, step: Int, hook: String?, act: String, line: String) {
+            (self.kind, self.step, self.hook, self.act, self.line) = (kind, step, hook, act, line)
         }
     }
 
@@ -119,22 +123,22 @@ package enum Sandbox {
 
     /// What of the sandbox this machine can apply.
     package struct Support: Sendable, Equatable {
-        /// Whether a worker can have a PID namespace of its own.
-        package var pidNamespace: Bool
+        /// Whether a worker can have network and IPC namespaces of its own.
+        package var namespaces: Bool
         /// The kernel's Landlock ABI (0: none).
         package var landlockABI: Int
         /// Whether a seccomp filter can be installed.
         package var seccomp: Bool
 
         /// What a machine supports: each part as found.
-        package init(pidNamespace: Bool, landlockABI: Int, seccomp: Bool) {
-            (self.pidNamespace, self.landlockABI, self.seccomp) = (pidNamespace, landlockABI, seccomp)
+        package init(namespaces: Bool, landlockABI: Int, seccomp: Bool) {
+            (self.namespaces, self.landlockABI, self.seccomp) = (namespaces, landlockABI, seccomp)
         }
 
         /// What cannot be applied, one phrase each; empty when all of it can.
         package var missing: [String] {
             var parts: [String] = []
-            if !pidNamespace { parts.append("no PID namespace (the kernel refuses to make one)") }
+            if !namespaces { parts.append("no network namespace (the kernel refuses to make one)") }
             if landlockABI < 1 {
                 parts.append("no Landlock (the kernel has none): plugins can read and write your files")
             }
@@ -146,33 +150,33 @@ package enum Sandbox {
         /// generic, and its metadata was a third of `--version`'s instructions after the loader.
         package var summary: String {
             let landlock = landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock"
-            return "sandbox: " + (pidNamespace ? "PID namespace" : "no PID namespace") + ", " + landlock + ", "
+            return "sandbox: " + (namespaces ? "network namespace" : "no network namespace") + ", " + landlock + ", "
                 + (seccomp ? "seccomp" : "no seccomp")
         }
     }
 
-    /// What this machine supports, found by trying. The PID namespace is made for this process's
-    /// next children, with no child started; only when that is refused does a child process try
-    /// it, so that a refusal is never guessed. Where this process's children go is changed for
-    /// good: only a process that starts none afterwards calls it (`cellkit --version`).
+    /// What this machine supports, found by trying. The namespaces are made for this process, with
+    /// no child started; only when that is refused does a child process try, so that a refusal is
+    /// never guessed. This process is moved for good: only a process about to exit calls it
+    /// (`cellkit --version`).
     package static func probeBeforeExit() -> Support {
         Support(
-            pidNamespace: ck_sandbox_pid_namespace_here() != 0 || namespaceInChild(),
+            namespaces: ck_sandbox_namespaces_here() != 0 || namespaceInChild(),
             landlockABI: Int(ck_sandbox_landlock_abi()), seccomp: ck_sandbox_seccomp_available() != 0)
     }
 
-    /// What this machine supports, the PID namespace tried in a child process. CLIConventionsTests
+    /// What this machine supports, the namespaces tried in a child process. CLIConventionsTests
     /// holds `probeBeforeExit()` to it.
     package static func probeInChild() -> Support {
         Support(
-            pidNamespace: namespaceInChild(), landlockABI: Int(ck_sandbox_landlock_abi()),
+            namespaces: namespaceInChild(), landlockABI: Int(ck_sandbox_landlock_abi()),
             seccomp: ck_sandbox_seccomp_available() != 0)
     }
 
-    /// Whether a child process can make a PID namespace as a worker does.
+    /// Whether a child process can make the namespaces a worker does.
     private static func namespaceInChild() -> Bool {
         let child = fork()
-        if child == 0 { _exit(ck_sandbox_pid_namespace_here() != 0 ? 0 : 1) }
+        if child == 0 { _exit(ck_sandbox_namespaces_here() != 0 ? 0 : 1) }
         guard child > 0 else { return false }
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0, errno == EINTR {}
@@ -184,7 +188,6 @@ package enum Sandbox {
 
     /// The parts `ck_sandbox_enter` reports missing, each with what it means.
     private static let parts: [(bit: Int32, note: String)] = [
-        (Int32(CK_SANDBOX_NO_PID_NAMESPACE), "no PID namespace: what a plugin starts may outlive its worker"),
         (Int32(CK_SANDBOX_NO_NETWORK_NAMESPACE), "no network namespace: sockets opened by other means reach the network"),
         (Int32(CK_SANDBOX_NO_IPC_NAMESPACE), "no IPC namespace: plugins share System V IPC with your processes"),
         (Int32(CK_SANDBOX_NO_LANDLOCK), "no Landlock: plugins can read and write your files"),
@@ -209,7 +212,7 @@ package enum Sandbox {
         let result = paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
             var plan = ck_sandbox_plan(
                 readable: buffer.baseAddress, readable_count: Int32(buffer.count), watch: watching ? 1 : 0,
-                report_fd: isOpen(reportFD) ? reportFD : -1, memory_limit: memory, open_files: openFiles)
+                report_fd: isOpenFD(reportFD) ? reportFD : -1, memory_limit: memory, open_files: openFiles)
             return ck_sandbox_enter(&plan, noteCallback, forwardCallback)
         }
         let missing =
@@ -220,7 +223,7 @@ package enum Sandbox {
         return missing
     }
 
-    private static func isOpen(_ fd: Int32) -> Bool { fd >= 0 && fcntl(fd, F_GETFD) >= 0 }
+    private static func isOpenFD(_ fd: Int32) -> Bool { fd >= 0 && fcntl(fd, F_GETFD) >= 0 }
 
     private static let isSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
 
@@ -232,11 +235,12 @@ package enum Sandbox {
     /// listener is a forked child: nothing here takes a lock.
     private static let noteCallback: ck_sandbox_note_fn = { kind, act, detail, length, line, capacity in
         let bytes = UnsafeRawBufferPointer(start: detail, count: Int(max(0, length)))
-        let shown = TextSanitizer.visible(String(decoding: bytes, as: UTF8.self))
+        let shown = TextSanitizer.visible(String(decoding: bytes, as: UTF8.self)).replacingTabs()
         let note: Note
+        let step = Int(HookProgress.record?.pointee.step ?? 0)
         switch Int(kind) {
         case Int(CK_SANDBOX_NOTE_OUTPUT):
-            note = Note(kind: .output, hook: runningHook(), act: shown, line: "")
+            note = Note(kind: .output, step: step, hook: runningHook(), act: shown, line: "")
         default:
             let what =
                 switch Int(kind) {
@@ -247,7 +251,7 @@ package enum Sandbox {
             let text =
                 HookProgress.record.map { FaultLine.text($0, .refused(what)) }
                 ?? "a plugin tried to \(what): refused by the sandbox"
-            note = Note(kind: .refused, hook: runningHook(), act: what, line: text)
+            note = Note(kind: .refused, step: step, hook: runningHook(), act: what, line: text)
         }
         let encoded = String(note.encoded.map { $0 == "\n" ? " " : $0 }).utf8.prefix(Int(capacity)).map {
             CChar(bitPattern: $0)
@@ -330,4 +334,9 @@ package enum Sandbox {
         return notes.filter { $0.kind == .refused && seen.insert($0.maker + "\u{0}" + $0.act).inserted }
             .map { $0.line + fix }
     }
+}
+
+extension String {
+    /// Tabs made spaces: a note's fields are tab-separated.
+    fileprivate func replacingTabs() -> String { String(map { $0 == "\t" ? " " : $0 }) }
 }
