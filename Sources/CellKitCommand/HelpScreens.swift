@@ -167,11 +167,14 @@ extension HelpTexts {
                                           Seconds a hook (or a plugin's loading) may run before
                                           its worker is stopped and its type quarantined.
                                           (default: 10.0)
-                  --sandbox <on|off>      on: plugins run in a sandbox (own PID namespace;
-                                          read-only plugins, libraries and the document's root;
-                                          no network, processes or programs); off: with your
-                                          full rights. See SECURITY.md. (values: on, off;
-                                          default: on)
+                  --sandbox <on|require|off>
+                                          on: plugins run in a sandbox closed before their code
+                                          runs (own namespaces, no terminal, no privileges;
+                                          read-only plugins, libraries and the files the
+                                          document names; no network, processes or programs);
+                                          require: as on, and fail if the kernel lacks a part;
+                                          off: with your full rights. See SECURITY.md. (values:
+                                          on, require, off; default: on)
                   --version               Show the version.
                   -h, --help              Show help information.
 
@@ -225,7 +228,7 @@ extension HelpTexts {
                 not a terminal (without --pick), or the document, a data file or a plugin
                 cannot be used.
 
-                USAGE: cellkit browse <table> [--root <dir>] [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose] [--hook-timeout <seconds>] [--no-isolation] [--sandbox <on|off>] [--theme <light|dark|auto>] [--pick] [--stats]
+                USAGE: cellkit browse <table> [--root <dir>] [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose] [--hook-timeout <seconds>] [--no-isolation] [--sandbox <on|require|off>] [--theme <light|dark|auto>] [--pick] [--stats]
 
                 ARGUMENTS:
                   <table>                 The table document: a .yaml, .yml or .json file.
@@ -252,11 +255,14 @@ extension HelpTexts {
                                           (default: 10.0)
                   --no-isolation          Run plugins in this process: no worker, and a
                                           plugin's crash ends the view (the terminal restored).
-                  --sandbox <on|off>      on: plugins run in a sandbox (own PID namespace;
-                                          read-only plugins, libraries and the document's root;
-                                          no network, processes or programs); off: with your
-                                          full rights. See SECURITY.md. (values: on, off;
-                                          default: on)
+                  --sandbox <on|require|off>
+                                          on: plugins run in a sandbox closed before their code
+                                          runs (own namespaces, no terminal, no privileges;
+                                          read-only plugins, libraries and the files the
+                                          document names; no network, processes or programs);
+                                          require: as on, and fail if the kernel lacks a part;
+                                          off: with your full rights. See SECURITY.md. (values:
+                                          on, require, off; default: on)
                   --theme <light|dark|auto>
                                           The terminal's background, light, dark or auto
                                           (COLORFGBG, else unknown: the cursor row then draws
@@ -367,7 +373,7 @@ extension HelpTexts {
                 (not found, unusable, a built-in type, the table cannot be read); 64 a
                 malformed option.
 
-                USAGE: cellkit check <target> [--table <doc>] [--hook-timeout <s>] [--json] [--sandbox <on|off>] [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose]
+                USAGE: cellkit check <target> [--table <doc>] [--hook-timeout <s>] [--json] [--sandbox <on|require|off>] [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose]
 
                 ARGUMENTS:
                   <target>                A plugin file, or a registered cell identifier.
@@ -378,11 +384,14 @@ extension HelpTexts {
                   --hook-timeout <s>      Seconds a hook may run before its worker is killed.
                                           (default: 5.0)
                   --json                  Print JSON for scripts.
-                  --sandbox <on|off>      on: plugins run in a sandbox (own PID namespace;
-                                          read-only plugins, libraries and the document's root;
-                                          no network, processes or programs); off: with your
-                                          full rights. See SECURITY.md. (values: on, off;
-                                          default: on)
+                  --sandbox <on|require|off>
+                                          on: plugins run in a sandbox closed before their code
+                                          runs (own namespaces, no terminal, no privileges;
+                                          read-only plugins, libraries and the files the
+                                          document names; no network, processes or programs);
+                                          require: as on, and fail if the kernel lacks a part;
+                                          off: with your full rights. See SECURITY.md. (values:
+                                          on, require, off; default: on)
                   --plugin-path <dir>     A folder (or one .so file) to search before the
                                           others; repeat for more.
                   --allow-unsafe-permissions

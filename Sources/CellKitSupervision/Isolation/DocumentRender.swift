@@ -402,10 +402,14 @@ public struct DocumentRender: Sendable {
                 return badPlugins.contains(path) || badFiles.contains(PathText.lastComponent(of: path))
             }
             if plan.job.sandbox {  // closed before any plugin code runs, its constructors included
+                // An identifier no plugin provides fails here, where every plugin file on the search
+                // path can still be read for the error's near misses; nothing is loaded.
+                _ = try DocumentTable(document, registry: registry, leavingUnloaded: { _ in true })
                 let needed = pluginsNeeded(document, catalog)
                 for index in needed.indices { _ = catalog.nearMisses(ofPlugin: index) }  // while the cache may be written
+                let cache = [settings.discovery.cacheFile].compactMap { $0 }
                 try closeSandbox(
-                    document, plugins: needed.paths, allowRead: plan.job.allowRead + [settings.discovery.cacheFile].compactMap { $0 },
+                    document, plugins: needed.paths, allowRead: plan.job.allowRead + cache,
                     memoryMiB: plan.job.workerMemoryMiB, required: plan.job.sandboxRequired)
             }
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)

@@ -1,0 +1,253 @@
+// The attacks of issue 40, each tried by one hostile plugin from its constructor (which now runs
+// inside the sandbox) and from a hook, as an ordinary user (uid 64123, not the overflow uid)
+// and as root, under root-owned parent folders: every act refused and named with the sandbox
+// on, and shown succeeding with it off, so that a pass is the sandbox's doing. Contained as
+// ProcessModelTests are: a process limit for the user, a deadline, nothing left behind.
+
+import CellKit
+import CellKitRuntime
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("sandbox attacks: closed before plugin code, nothing inside undoes it, as a user and as root", .serialized)
+struct SandboxAttackTests {
+    let model = ProcessModelTests()
+
+    /// The uid the user runs take: an ordinary user's, not 65534 (the overflow uid).
+    static let user: uid_t = 64123
+
+    /// The attacker: its constructor reads a secret, appends to `~/.bashrc`, plants a file in the
+    /// cache, rewrites another plugin and opens sockets; its hook tries the privileged calls,
+    /// the terminal, other architectures' calls, the listener, and a file beside the document.
+    /// Each result is written into its label as `name=ALLOWED` or `name=refused`.
+    static func attacker(home: String, other: String, mountPoint: String) -> String {
+        """
+        #define _GNU_SOURCE
+        #include <errno.h>
+        #include <fcntl.h>
+        #include <linux/bpf.h>
+        #include <linux/perf_event.h>
+        #include <linux/seccomp.h>
+        #include <netinet/in.h>
+        #include <arpa/inet.h>
+        #include <signal.h>
+        #include <stdio.h>
+        #include <string.h>
+        #include <sys/ioctl.h>
+        #include <sys/mount.h>
+        #include <sys/socket.h>
+        #include <sys/stat.h>
+        #include <sys/syscall.h>
+        #include <sys/wait.h>
+        #include <termios.h>
+        #include <unistd.h>
+        #include "cellkit.h"
+        CK_PLUGIN("Attack", "1.0.0", "Tries to get out");
+        static char result[2048];
+        static char *at = result;
+        static void note(const char *name, int allowed) { at += sprintf(at, "%s=%s ", name, allowed ? "ALLOWED" : "refused"); }
+        static int opens(const char *path, int flags) {
+            int fd = open(path, flags, 0644);
+            if (fd >= 0) close(fd);
+            return fd >= 0;
+        }
+        __attribute__((constructor)) static void at_load(void) {
+            note("ctor-read", opens("\(home)/.ssh/id_rsa", O_RDONLY));
+            int fd = open("\(home)/.bashrc", O_WRONLY | O_APPEND);
+            note("ctor-bashrc", fd >= 0 && write(fd, "touch PWNED\\n", 12) == 12);
+            if (fd >= 0) close(fd);
+            note("ctor-cache", opens("\(home)/.cache/cellkit/planted", O_WRONLY | O_CREAT));
+            note("ctor-plugin", opens("\(other)", O_WRONLY | O_APPEND));
+            int udp = socket(AF_INET, SOCK_DGRAM, 0);
+            note("ctor-udp", udp >= 0);
+            if (udp >= 0) close(udp);
+            int tcp = socket(AF_INET, SOCK_STREAM, 0);
+            note("ctor-tcp", tcp >= 0);
+            if (tcp >= 0) close(tcp);
+        }
+        static void hook_attacks(void) {
+            char status[4096] = {0};
+            int fd = open("/proc/self/status", O_RDONLY);
+            if (fd >= 0) { (void)!read(fd, status, sizeof status - 1); close(fd); }
+            note("capeff", strstr(status, "CapEff:\\t0000000000000000") == 0);
+            union bpf_attr map;
+            memset(&map, 0, sizeof map);
+            map.map_type = BPF_MAP_TYPE_ARRAY; map.key_size = 4; map.value_size = 4; map.max_entries = 1;
+            long bpf = syscall(SYS_bpf, BPF_MAP_CREATE, &map, sizeof map);
+            note("bpf", bpf >= 0);
+            struct perf_event_attr perf;
+            memset(&perf, 0, sizeof perf);
+            perf.type = PERF_TYPE_SOFTWARE; perf.size = sizeof perf; perf.config = PERF_COUNT_SW_CPU_CLOCK;
+            note("perf", syscall(SYS_perf_event_open, &perf, -1, 0, -1, 0) >= 0);
+            note("add_key", syscall(SYS_add_key, "user", "cellkit-attack", "x", 1, -2 /* process keyring */) >= 0);
+            note("keyctl", syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -3, 0) >= 0);
+            note("userfaultfd", syscall(SYS_userfaultfd, 0) >= 0);
+            int mounted = mount("none", "\(mountPoint)", "tmpfs", 0, 0) == 0;
+            note("mount", mounted);
+            if (mounted) umount2("\(mountPoint)", MNT_DETACH);
+            note("chroot", chroot("/") == 0);
+            note("init_module", syscall(SYS_init_module, 0, 0, "") == 0 || errno != EPERM);
+            note("chmod", chmod("\(home)/.ssh/id_rsa", 0640) == 0);
+            note("chown", chown("\(home)/.ssh/id_rsa", (uid_t)-1, (gid_t)-1) == 0);
+            note("hook-read", opens("\(home)/.ssh/id_rsa", O_RDONLY));
+            note("hardlink-read", opens("\(home)/beside", O_RDONLY));
+            int typed = 0;
+            for (int t = 0; t <= 2; t++) typed |= ioctl(t, TIOCSTI, "x") == 0;
+            note("tiocsti", typed);
+            note("x32", syscall(39 | 0x40000000) > 0);
+            long pid = 20; /* i386 getpid */
+            __asm__ volatile("int $0x80" : "+a"(pid) : : "memory");
+            note("int80", pid > 0);
+            /* The listener: stop the process group (it is in it), look for a notification descriptor
+             * to answer, then try a fork: it must still be refused, and promptly. */
+            note("kill-group", kill(0, SIGCONT) == 0);
+            int found = 0;
+            for (int d = 3; d < 1024; d++) {
+                unsigned long long id = 0;
+                if (ioctl(d, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) != 0 && errno == ENOENT) found = 1;
+            }
+            note("notify-fd", found);
+            pid_t child = fork();
+            if (child == 0) _exit(0);
+            if (child > 0) waitpid(child, 0, 0);
+            note("fork", child > 0);
+        }
+        CK_EXPORT void customizeCellForAttack(ck_cell *cell, ck_index_path ip) {
+            (void)ip;
+            hook_attacks();
+            ck_set_text(ck_text_label(cell), result);
+        }
+        """
+    }
+
+    /// A home with a secret, a `.bashrc`, a cache folder and a document, a plugin folder holding the
+    /// attacker and another plugin, and a mount point, owned by `owner`; the folders above them
+    /// (the tests' own, /tmp) stay root's.
+    func layout(_ name: String, owner: uid_t) throws -> (home: String, plugins: String, other: String) {
+        let base = try Fixtures.folder(name)
+        let home = base + "/home", plugins = base + "/plugins", other = plugins + "/libother.so"
+        for folder in [home, home + "/.ssh", home + "/.cache/cellkit", plugins, base + "/mnt"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            chmod(folder, 0o755)
+        }
+        try "PRIVATE KEY\n".write(toFile: home + "/.ssh/id_rsa", atomically: true, encoding: .utf8)
+        chmod(home + "/.ssh/id_rsa", 0o600)
+        try "# shell\n".write(toFile: home + "/.bashrc", atomically: true, encoding: .utf8)
+        link(home + "/.ssh/id_rsa", home + "/beside")  // a hard link placed beside the document
+        try "sections:\n  - cell: Attack\n    rows: 1\n".write(
+            toFile: home + "/t.yaml", atomically: true, encoding: .utf8)
+        try Fixtures.compileC(
+            Self.attacker(home: home, other: other, mountPoint: base + "/mnt"), name: "attack", in: plugins)
+        try Fixtures.compileC(IsolationTests.faulty(""), name: "other", in: plugins)
+        for path in [base, home, home + "/.ssh", home + "/.ssh/id_rsa", home + "/.bashrc", home + "/.cache",
+            home + "/.cache/cellkit", home + "/t.yaml", plugins, plugins + "/libattack.so", other, base + "/mnt"]
+        {
+            chown(path, owner, owner)
+        }
+        return (home, plugins, other)
+    }
+
+    /// cellkit with `arguments`, as `uid` (root: 0), with HOME set, under a process limit.
+    static func run(_ arguments: [String], as uid: uid_t, home: String) -> [String] {
+        let cellkit = Fixtures.buildDirectory + "/cellkit"
+        let user = uid == 0 ? [] : ["setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
+        return ["/usr/bin/prlimit", "--nproc=60", "--"] + user
+            + ["/usr/bin/env", "HOME=" + home, "XDG_CACHE_HOME=" + home + "/.cache", cellkit] + arguments
+    }
+
+    static let acts = [
+        "ctor-read", "ctor-bashrc", "ctor-cache", "ctor-plugin", "ctor-udp", "ctor-tcp", "capeff", "bpf", "perf",
+        "add_key", "keyctl", "userfaultfd", "mount", "chroot", "init_module", "chmod", "chown", "hook-read",
+        "hardlink-read", "tiocsti", "x32", "int80", "kill-group", "notify-fd", "fork",
+    ]
+
+    /// What "off" cannot show: no process has a notification descriptor without a filter, the
+    /// test's standard streams are no terminal, this kernel has no x32; and what the kernel itself
+    /// refuses a user (no capabilities).
+    static func refusedAnyway(_ act: String, root: Bool) -> Bool {
+        let always = ["notify-fd", "tiocsti", "x32"]
+        let privileged = ["capeff", "bpf", "perf", "userfaultfd", "mount", "chroot"]
+        return always.contains(act) || (!root && privileged.contains(act))
+    }
+
+    @Test(
+        "every act of the attacker refused in the sandbox and named; with it off the same acts succeed",
+        arguments: [SandboxAttackTests.user, 0])
+    func attacker(uid: uid_t) throws {
+        guard getuid() == 0 else { return }  // needs root to act as the user and as root
+        let name = uid == 0 ? "attackroot" : "attackuser"
+        let (home, plugins, other) = try layout(name, owner: uid)
+        let otherBefore = try Data(contentsOf: URL(fileURLWithPath: other))
+        let render = ["render", home + "/t.yaml", "--plugin-path", plugins, "--format", "json"]
+        let (ending, log) = try model.run(Self.run(render, as: uid, home: home), timeout: 60)
+        #expect(ending == .exited(0), "\(log)")
+        for act in Self.acts { #expect(log.contains("\(act)=refused"), "\(act) as uid \(uid): \(log)") }
+        // Named, by the kernel's listener outside the worker, not the worker's word.
+        for named in [
+            "tried to start a process (clone)",
+            "tried to load a BPF program or map (bpf)", "tried to use the kernel's keyrings (add_key)",
+            "tried to mount a file system (mount)", "tried to change the root folder (chroot)",
+            "tried to load a kernel module (init_module)", "tried to change a file's permissions (chmod)",
+            "tried to type into the terminal (ioctl TIOCSTI)",
+            "tried to make a system call of another architecture (i386 or x32)",
+            "tried to signal another process (kill)",
+        ] {
+            #expect(log.contains("libattack.so: customizeCellForAttack " + named), "\(named): \(log)")
+        }
+        #expect(log.contains("libattack.so: its constructor tried to open a socket (socket): refused by the sandbox"))
+        #expect(try String(contentsOfFile: home + "/.bashrc", encoding: .utf8) == "# shell\n")
+        #expect(!FileManager.default.fileExists(atPath: home + "/.cache/cellkit/planted"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == otherBefore)
+        var info = stat()
+        stat(home + "/.ssh/id_rsa", &info)
+        #expect(info.st_mode & 0o777 == 0o600, "the secret's mode is unchanged")
+        #expect(ProcessModelTests.leftOver(home, within: 2).isEmpty)
+
+        // The same plugin with the sandbox off: what the kernel lets this user do succeeds.
+        let (offEnding, offLog) = try model.run(Self.run(render + ["--sandbox", "off"], as: uid, home: home), timeout: 60)
+        #expect(offEnding == .exited(0), "\(offLog)")
+        for act in Self.acts where !Self.refusedAnyway(act, root: uid == 0) {
+            #expect(offLog.contains("\(act)=ALLOWED"), "\(act) off, uid \(uid): \(offLog)")
+        }
+        #expect(try String(contentsOfFile: home + "/.bashrc", encoding: .utf8).contains("touch PWNED"))
+        #expect(ProcessModelTests.leftOver(home, within: 2).isEmpty)
+    }
+
+    @Test("a flood of 200 MB with terminal escapes on standard error: capped, nothing raw reaches the terminal")
+    func standardErrorFlood() throws {
+        guard getuid() == 0 else { return }
+        let folder = try Render.write(["t.yaml": "sections:\n  - cell: Faulty\n    rows: 1\n"], name: "flood")
+        try Fixtures.compileC(
+            ProcessModelTests.plugin(
+                """
+                static char block[1 << 20];
+                memset(block, 'A', sizeof block);
+                memcpy(block, "\\033c\\033]0;owned\\007", 12);
+                for (int i = 0; i < 200; i++) (void)!write(2, block, sizeof block);
+                """, extra: "#include <unistd.h>"), name: "flood", in: folder)
+        chown(folder, Self.user, Self.user)
+        let (ending, log) = try model.run(
+            Self.run(["render", folder + "/t.yaml", "--plugin-path", folder], as: Self.user, home: folder), timeout: 60)
+        #expect(ending == .exited(0), "\(log.prefix(2000))")
+        #expect(!log.utf8.contains(0x1B), "no raw escape reaches the terminal")
+        #expect(log.utf8.count < 200_000, "capped: \(log.utf8.count) bytes")
+        #expect(log.contains("more bytes a plugin wrote to standard output or error were dropped"), "\(log.suffix(500))")
+        // Off, the bytes go straight through: the cap and the cleaning are the sandbox's.
+        let (_, offLog) = try model.run(
+            Self.run(["render", folder + "/t.yaml", "--plugin-path", folder, "--sandbox", "off"], as: Self.user, home: folder),
+            timeout: 60)
+        #expect(offLog.utf8.contains(0x1B) && offLog.utf8.count > 100_000_000)
+    }
+
+    @Test("--sandbox require renders where the kernel has every part; an unknown mode is refused")
+    func requireMode() throws {
+        let folder = try Render.write(["t.yaml": "sections:\n  - cell: Faulty\n    rows: 1\n"], name: "require")
+        try Fixtures.compileC(ProcessModelTests.plugin(""), name: "fine", in: folder)
+        let (ending, log) = try model.run(
+            ProcessModelTests.contained(["render", folder + "/t.yaml", "--plugin-path", folder, "--sandbox", "require"]),
+            timeout: 60)
+        #expect(ending == .exited(0), "\(log)")
+        #expect(!log.contains("sandbox:"), "every part applied here: \(log)")
+    }
+}
