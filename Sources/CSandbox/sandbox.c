@@ -381,10 +381,12 @@ static int load_filter(int watch) {
         failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, by_pid[i], 1, SCMP_A0(SCMP_CMP_NE, (scmp_datum_t)self)) != 0;
     failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(tkill), 0) != 0;
     failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, SCMP_SYS(pidfd_send_signal), 0) != 0;
-    if (watch) {
+    if (watch & CK_SANDBOX_WATCH_OUTPUT) {
         const int writes[] = {SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(pwrite64), SCMP_SYS(pwritev)};
         for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++)
             failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, writes[i], 1, SCMP_A0(SCMP_CMP_EQ, 1)) != 0;
+    }
+    if (watch & CK_SANDBOX_WATCH_OPENS) {
         const int opens[] = {SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(creat)};
         for (size_t i = 0; i < sizeof opens / sizeof opens[0]; i++)
             failed |= seccomp_rule_add(filter, SCMP_ACT_NOTIFY, opens[i], 0) != 0;

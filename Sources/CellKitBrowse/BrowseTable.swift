@@ -92,7 +92,8 @@ package final class BrowseTable {
     /// (`DocumentRender.sandbox`). Throws the document's error.
     package init(
         path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10,
-        sandbox: Bool = true, sandboxRequired: Bool = false, colorDepth: ColorDepth = .truecolor,
+        sandbox: Bool = true, sandboxRequired: Bool = false, allowRead: [String] = [],
+        workerMemoryMiB: Int = 4096, colorDepth: ColorDepth = .truecolor,
         theme: TerminalTheme? = nil
     ) throws {
         (self.colorDepth, self.theme) = (colorDepth, theme)
@@ -108,6 +109,7 @@ package final class BrowseTable {
             var render = DocumentRender(documentPath: path, root: root, discovery: discovery, format: .ansi)
             render.hookTimeout = hookTimeout
             (render.sandbox, render.sandboxRequired) = (sandbox, sandboxRequired)
+            (render.allowRead, render.workerMemoryMiB) = (allowRead, workerMemoryMiB)
             (render.colorDepth, render.theme) = (colorDepth, theme)
             let plan = WorkerPlan(
                 executable: render.executable, arguments: [], job: render.job, hookTimeout: hookTimeout)

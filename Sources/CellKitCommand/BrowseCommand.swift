@@ -77,6 +77,8 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: SandboxMode.help)
     var sandbox: SandboxMode = .on
 
+    @OptionGroup var sandboxFlags: SandboxFlags
+
     @Option(help: ThemeMode.browseHelp)
     var theme: ThemeMode = .auto
 
@@ -109,7 +111,8 @@ struct BrowseCommand: ParsableCommand {
         colours.theme = theme
         let table = try BrowseTable(
             path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,
-            sandbox: sandbox != .off, sandboxRequired: sandbox == .require, colorDepth: colours.resolvedColorDepth, theme: colours.theme(asking: false))
+            sandbox: sandbox != .off, sandboxRequired: sandbox == .require, allowRead: sandboxFlags.absolutePaths,
+            workerMemoryMiB: sandboxFlags.workerMemory, colorDepth: colours.resolvedColorDepth, theme: colours.theme(asking: false))
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
         var view = BrowseSession(table: table, screen: screen, file: self.table, pick: pick, stats: stats)

@@ -59,6 +59,8 @@ struct CheckCommand: ParsableCommand {
     @Option(help: SandboxMode.help)
     var sandbox: SandboxMode = .on
 
+    @OptionGroup var sandboxFlags: SandboxFlags
+
     @OptionGroup var discovery: DiscoveryFlags
 
     func validate() throws {
@@ -78,7 +80,7 @@ struct CheckCommand: ParsableCommand {
             let table = table.map(SearchPath.absolute)
             let forward = discovery.pluginPaths.flatMap { ["--plugin-path", $0] }
             let unsafe = discovery.allowUnsafePermissions, noCache = discovery.noCache
-            let timeout = hookTimeout, mode = sandbox
+            let timeout = hookTimeout, mode = sandbox, limits = sandboxFlags.forwarded
             for type in types {
                 let name = type.identifier.name, path = plugin.path
                 let supervisor = CheckSupervisor(executable: "/proc/self/exe", hookTimeout: timeout) { from, excluded in
@@ -86,7 +88,7 @@ struct CheckCommand: ParsableCommand {
                         + (excluded.isEmpty ? [] : ["--exclude=" + excluded.map(String.init).joined(separator: ",")])
                         + (table.map { ["--table", $0] } ?? []) + forward
                         + (unsafe ? ["--allow-unsafe-permissions"] : []) + (noCache ? ["--no-cache"] : [])
-                        + (mode == .on ? [] : ["--sandbox", mode.rawValue])
+                        + (mode == .on ? [] : ["--sandbox", mode.rawValue]) + limits
                 }
                 report.cellTypes.append(supervisor.run(identifier: name))
             }
@@ -238,6 +240,7 @@ struct CheckWorkerCommand: ParsableCommand {
     @Option var exclude = ""
     @Option var table: String?
     @Option var sandbox: SandboxMode = .on
+    @OptionGroup var sandboxFlags: SandboxFlags
     @OptionGroup var discovery: DiscoveryFlags
 
     func run() throws {
@@ -254,6 +257,7 @@ struct CheckWorkerCommand: ParsableCommand {
         worker.tablePath = table
         worker.sandboxed = sandbox != .off
         worker.sandboxRequired = sandbox == .require
+        (worker.allowRead, worker.workerMemoryMiB) = (sandboxFlags.absolutePaths, sandboxFlags.workerMemory)
         worker.from = from
         worker.excluded = exclude.split(separator: ",").compactMap { Int($0) }
         throw ExitCode(worker.run())

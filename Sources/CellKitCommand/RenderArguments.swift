@@ -48,7 +48,7 @@ enum RenderArguments {
                 let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = String(parts[0]), inline = parts.count == 2 ? String(parts[1]) : nil
                 // Each option once (ArgumentParser's handling of repeats is its own), --plugin-path aside.
-                guard name == "--plugin-path" || seen.insert(name).inserted else { return nil }
+                guard name == "--plugin-path" || name == "--allow-read" || seen.insert(name).inserted else { return nil }
                 guard read(name, inline: inline, into: &settings) else { return nil }
             }
             guard let table else { return nil }
@@ -74,6 +74,10 @@ enum RenderArguments {
             guard let text = value(inline: inline) else { return false }
             switch name {
             case "--plugin-path": s.pluginPaths.append(text)
+            case "--allow-read": s.allowRead.append(text)
+            case "--worker-memory":
+                guard let mebibytes = Int(argument: text) else { return false }
+                s.workerMemory = mebibytes
             case "--format":
                 guard let format = RenderCommand.Format(argument: text) else { return false }
                 s.format = format

@@ -148,6 +148,8 @@ struct RenderCommand: ParsableCommand {
     @Option(help: SandboxMode.help)
     var sandbox: SandboxMode = .on
 
+    @OptionGroup var sandboxFlags: SandboxFlags
+
     /// The values parsed, for the work (`RenderSettings`).
     var settings: RenderSettings {
         RenderSettings(
@@ -155,7 +157,8 @@ struct RenderCommand: ParsableCommand {
             ascii: ascii, color: color, colorDepth: colorDepth, theme: theme, strict: strict,
             pluginPaths: discovery.pluginPaths,
             allowUnsafePermissions: discovery.allowUnsafePermissions, noCache: discovery.noCache,
-            noIsolation: noIsolation, hookTimeout: hookTimeout, sandbox: sandbox, verbose: discovery.verbose)
+            noIsolation: noIsolation, hookTimeout: hookTimeout, sandbox: sandbox, allowRead: sandboxFlags.allowRead,
+            workerMemory: sandboxFlags.workerMemory, verbose: discovery.verbose)
     }
 
     func validate() throws { try settings.validate() }

@@ -30,6 +30,10 @@ struct RenderSettings: Equatable {
     var hookTimeout: Double = 10
     /// `--sandbox`: whether workers run in the sandbox (SECURITY.md).
     var sandbox: SandboxMode = .on
+    /// `--allow-read`: what plugins may also read in the sandbox.
+    var allowRead: [String] = []
+    /// `--worker-memory`: a worker's memory limit in MiB (0: none).
+    var workerMemory = Sandbox.defaultMemoryMiB
     var verbose = false
 
     var discoveryOptions: DiscoveryOptions {
@@ -45,6 +49,7 @@ struct RenderSettings: Equatable {
             throw ValidationError(
                 "--hook-timeout \(hookTimeout) is out of range; use more than 0 and at most 86400 seconds")
         }
+        try SandboxFlags.validate(workerMemory: workerMemory)
         if let select { _ = try Self.indexPath(select) }
         if let rows { _ = try Self.window(rows) }
     }
@@ -159,6 +164,8 @@ struct RenderSettings: Equatable {
         render.hookTimeout = hookTimeout
         render.sandbox = sandbox != .off
         render.sandboxRequired = sandbox == .require
+        render.allowRead = allowRead.map(SearchPath.absolute)
+        render.workerMemoryMiB = workerMemory
         render.workerArguments = ["render"]  // for ps; the worker reads its job from its environment
         render.forksWorkers = true  // one thread; a forked worker forgets our pending temporaries
         render.document = document  // rendered as read: a forked worker does not read it again

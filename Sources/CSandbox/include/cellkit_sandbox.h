@@ -25,8 +25,9 @@ struct ck_sandbox_plan {
      * is left out. /dev/null, /dev/zero, /dev/urandom, /dev/random and /proc/self come with it. */
     const char *const *readable;
     int readable_count;
-    /* check: every open and every write to standard output goes to the listener too, which notes
-     * a refused open ("read PATH" / "write PATH") and the first bytes written (kind 2 and 3). */
+    /* CK_SANDBOX_WATCH_OPENS: every open goes to the listener too, which notes one Landlock will
+     * refuse (a read outside the readable set, any write); CK_SANDBOX_WATCH_OUTPUT (check): every
+     * write to standard output, its first bytes noted. */
     int watch;
     /* Where the listener writes its notes, one a line (the supervisor reads it); -1: none. Closed
      * in the worker. */
@@ -36,6 +37,9 @@ struct ck_sandbox_plan {
     /* RLIMIT_NOFILE of the worker; 0: unchanged. */
     uint64_t open_files;
 };
+
+/* What the listener watches besides refused calls (ck_sandbox_plan.watch). */
+enum { CK_SANDBOX_WATCH_OPENS = 1, CK_SANDBOX_WATCH_OUTPUT = 2 };
 
 /* The parts ck_sandbox_enter could not apply, as bits of its result. */
 enum {

@@ -211,7 +211,8 @@ package enum Sandbox {
         let memory = isSanitized ? 0 : UInt64(max(0, memoryMiB)) << 20
         let result = paths.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
             var plan = ck_sandbox_plan(
-                readable: buffer.baseAddress, readable_count: Int32(buffer.count), watch: watching ? 1 : 0,
+                readable: buffer.baseAddress, readable_count: Int32(buffer.count),
+                watch: Int32(CK_SANDBOX_WATCH_OPENS) | (watching ? Int32(CK_SANDBOX_WATCH_OUTPUT) : 0),
                 report_fd: isOpenFD(reportFD) ? reportFD : -1, memory_limit: memory, open_files: openFiles)
             return ck_sandbox_enter(&plan, noteCallback, forwardCallback)
         }
@@ -327,12 +328,16 @@ package enum Sandbox {
     }
 
     /// The warning lines of a render's notes: each refused act once per plugin, hook and type,
-    /// with what a plugin may not do.
+    /// with what a plugin may not do, or for a refused read the option that allows it.
     package static func warnings(_ notes: [Note]) -> [String] {
         var seen = Set<String>()
         let fix = "; a cell plugin may not start processes, run programs or open sockets (SECURITY.md, --sandbox off)"
-        return notes.filter { $0.kind == .refused && seen.insert($0.maker + "\u{0}" + $0.act).inserted }
-            .map { $0.line + fix }
+        let readPrefix = "read a file outside the sandbox ("
+        return notes.filter { $0.kind == .refused && seen.insert($0.maker + "\u{0}" + $0.act).inserted }.map { note in
+            guard note.act.hasPrefix(readPrefix) else { return note.line + fix }
+            let path = note.act.dropFirst(readPrefix.count).dropLast()
+            return note.line + "; if the plugin may read it, pass --allow-read '\(path)' (a plugin's own data belongs in its folder)"
+        }
     }
 }
 
