@@ -487,7 +487,15 @@ static void note_open(struct listener *l, const struct seccomp_notif *request) {
         if (strcmp(path, "/dev/null") != 0) send_note(l, CK_SANDBOX_NOTE_WRITE, "", path, (int)strlen(path));
         return;
     }
-    if (realpath(path, resolved) && !is_readable(resolved))
+    /* Resolved as the worker sees it: its /proc/self, and its working folder for a relative path. */
+    char seen[PATH_MAX + 64];
+    if (strncmp(path, "/proc/self/", 11) == 0 || strncmp(path, "/proc/thread-self/", 18) == 0)
+        snprintf(seen, sizeof seen, "/proc/%d/%s", (int)getppid(), strchr(path + 6, '/') + 1);
+    else if (path[0] != '/')
+        snprintf(seen, sizeof seen, "/proc/%d/cwd/%s", (int)getppid(), path);
+    else
+        snprintf(seen, sizeof seen, "%s", path);
+    if (realpath(seen, resolved) && !is_readable(resolved))
         send_note(l, CK_SANDBOX_NOTE_READ, "", path, (int)strlen(path));
 }
 

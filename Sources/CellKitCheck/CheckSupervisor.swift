@@ -365,7 +365,9 @@ package struct CheckSupervisor {
         let worker: WorkerProcess
         // The sandbox's listener reports here what it refused: this process's own view.
         let notes = Sandbox.Report()
-        do { worker = try spawn(arguments(from, excluded), pipe: fds[1], key: key, report: notes?.writeEnd ?? -1) } catch {
+        do {
+            worker = try spawn(arguments(from, excluded), pipe: fds[1], key: key, report: notes?.writeEnd ?? -1)
+        } catch {
             close(fds[0])
             close(fds[1])
             report.error = "\(error)"

@@ -112,7 +112,8 @@ struct BrowseCommand: ParsableCommand {
         let table = try BrowseTable(
             path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,
             sandbox: sandbox != .off, sandboxRequired: sandbox == .require, allowRead: sandboxFlags.absolutePaths,
-            workerMemoryMiB: sandboxFlags.workerMemory, colorDepth: colours.resolvedColorDepth, theme: colours.theme(asking: false))
+            workerMemoryMiB: sandboxFlags.workerMemory, colorDepth: colours.resolvedColorDepth,
+            theme: colours.theme(asking: false))
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
         var view = BrowseSession(table: table, screen: screen, file: self.table, pick: pick, stats: stats)

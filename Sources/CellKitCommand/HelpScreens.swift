@@ -175,6 +175,13 @@ extension HelpTexts {
                                           require: as on, and fail if the kernel lacks a part;
                                           off: with your full rights. See SECURITY.md. (values:
                                           on, require, off; default: on)
+                  --allow-read <path>     A file or folder plugins may also read in the sandbox
+                                          (repeatable); by default they read only the plugin
+                                          files, their libraries and the files the document
+                                          names.
+                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space; 0:
+                                          none). A plugin over it fails its allocation.
+                                          (default: 4096)
                   --version               Show the version.
                   -h, --help              Show help information.
 
@@ -228,7 +235,7 @@ extension HelpTexts {
                 not a terminal (without --pick), or the document, a data file or a plugin
                 cannot be used.
 
-                USAGE: cellkit browse <table> [--root <dir>] [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose] [--hook-timeout <seconds>] [--no-isolation] [--sandbox <on|require|off>] [--theme <light|dark|auto>] [--pick] [--stats]
+                USAGE: cellkit browse [<options>] <table>
 
                 ARGUMENTS:
                   <table>                 The table document: a .yaml, .yml or .json file.
@@ -263,6 +270,13 @@ extension HelpTexts {
                                           require: as on, and fail if the kernel lacks a part;
                                           off: with your full rights. See SECURITY.md. (values:
                                           on, require, off; default: on)
+                  --allow-read <path>     A file or folder plugins may also read in the sandbox
+                                          (repeatable); by default they read only the plugin
+                                          files, their libraries and the files the document
+                                          names.
+                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space; 0:
+                                          none). A plugin over it fails its allocation.
+                                          (default: 4096)
                   --theme <light|dark|auto>
                                           The terminal's background, light, dark or auto
                                           (COLORFGBG, else unknown: the cursor row then draws
@@ -373,7 +387,7 @@ extension HelpTexts {
                 (not found, unusable, a built-in type, the table cannot be read); 64 a
                 malformed option.
 
-                USAGE: cellkit check <target> [--table <doc>] [--hook-timeout <s>] [--json] [--sandbox <on|require|off>] [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose]
+                USAGE: cellkit check <target> [--table <doc>] [--hook-timeout <s>] [--json] [--sandbox <on|require|off>] [--allow-read <path> ...] [--worker-memory <MiB>] [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose]
 
                 ARGUMENTS:
                   <target>                A plugin file, or a registered cell identifier.
@@ -392,6 +406,13 @@ extension HelpTexts {
                                           require: as on, and fail if the kernel lacks a part;
                                           off: with your full rights. See SECURITY.md. (values:
                                           on, require, off; default: on)
+                  --allow-read <path>     A file or folder plugins may also read in the sandbox
+                                          (repeatable); by default they read only the plugin
+                                          files, their libraries and the files the document
+                                          names.
+                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space; 0:
+                                          none). A plugin over it fails its allocation.
+                                          (default: 4096)
                   --plugin-path <dir>     A folder (or one .so file) to search before the
                                           others; repeat for more.
                   --allow-unsafe-permissions

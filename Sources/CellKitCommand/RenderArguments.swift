@@ -48,7 +48,9 @@ enum RenderArguments {
                 let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = String(parts[0]), inline = parts.count == 2 ? String(parts[1]) : nil
                 // Each option once (ArgumentParser's handling of repeats is its own), --plugin-path aside.
-                guard name == "--plugin-path" || name == "--allow-read" || seen.insert(name).inserted else { return nil }
+                guard name == "--plugin-path" || name == "--allow-read" || seen.insert(name).inserted else {
+                    return nil
+                }
                 guard read(name, inline: inline, into: &settings) else { return nil }
             }
             guard let table else { return nil }

@@ -24,7 +24,8 @@ struct SandboxFlags: ParsableArguments {
     /// The limits on `--worker-memory`: 0 (none), or 64 MiB to 1 TiB.
     static func validate(workerMemory: Int) throws {
         guard workerMemory == 0 || (64...1 << 20).contains(workerMemory) else {
-            throw ValidationError("--worker-memory \(workerMemory) is out of range; use 64 to 1048576 MiB, or 0 for no limit")
+            throw ValidationError(
+                "--worker-memory \(workerMemory) is out of range; use 64 to 1048576 MiB, or 0 for no limit")
         }
     }
 

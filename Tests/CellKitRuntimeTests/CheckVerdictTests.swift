@@ -70,7 +70,8 @@ struct CheckVerdictTests {
         #expect(ending == .exited(1), "\(text)")
         // Named by the first hook that printed (the sandbox's listener sees each write as it is
         // made; standard output is line-buffered in the worker): one line quoted.
-        let finding = #/FAIL customizeCellForPrinty wrote to standard output at row \d+ \([a-z ]+\) \("debug \d+␊"\): in a render that is the table's stream/#
+        let finding =
+            #/FAIL customizeCellForPrinty wrote to standard output at row \d+ \([a-z ]+\) \("debug \d+␊"\): in a render that is the table's stream/#
         #expect(text.contains(finding), "\(text)")
         #expect(text.components(separatedBy: "wrote to standard output").count - 1 == 1, "once a type: \(text)")
     }

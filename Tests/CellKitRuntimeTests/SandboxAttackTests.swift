@@ -140,9 +140,10 @@ struct SandboxAttackTests {
         try Fixtures.compileC(
             Self.attacker(home: home, other: other, mountPoint: base + "/mnt"), name: "attack", in: plugins)
         try Fixtures.compileC(IsolationTests.faulty(""), name: "other", in: plugins)
-        for path in [base, home, home + "/.ssh", home + "/.ssh/id_rsa", home + "/.bashrc", home + "/.cache",
-            home + "/.cache/cellkit", home + "/t.yaml", plugins, plugins + "/libattack.so", other, base + "/mnt"]
-        {
+        for path in [
+            base, home, home + "/.ssh", home + "/.ssh/id_rsa", home + "/.bashrc", home + "/.cache",
+            home + "/.cache/cellkit", home + "/t.yaml", plugins, plugins + "/libattack.so", other, base + "/mnt",
+        ] {
             chown(path, owner, owner)
         }
         return (home, plugins, other)
@@ -205,7 +206,8 @@ struct SandboxAttackTests {
         #expect(ProcessModelTests.leftOver(home, within: 2).isEmpty)
 
         // The same plugin with the sandbox off: what the kernel lets this user do succeeds.
-        let (offEnding, offLog) = try model.run(Self.run(render + ["--sandbox", "off"], as: uid, home: home), timeout: 60)
+        let (offEnding, offLog) = try model.run(
+            Self.run(render + ["--sandbox", "off"], as: uid, home: home), timeout: 60)
         #expect(offEnding == .exited(0), "\(offLog)")
         for act in Self.acts where !Self.refusedAnyway(act, root: uid == 0) {
             #expect(offLog.contains("\(act)=ALLOWED"), "\(act) off, uid \(uid): \(offLog)")
@@ -232,10 +234,13 @@ struct SandboxAttackTests {
         #expect(ending == .exited(0), "\(log.prefix(2000))")
         #expect(!log.utf8.contains(0x1B), "no raw escape reaches the terminal")
         #expect(log.utf8.count < 200_000, "capped: \(log.utf8.count) bytes")
-        #expect(log.contains("more bytes a plugin wrote to standard output or error were dropped"), "\(log.suffix(500))")
+        #expect(
+            log.contains("more bytes a plugin wrote to standard output or error were dropped"), "\(log.suffix(500))")
         // Off, the bytes go straight through: the cap and the cleaning are the sandbox's.
         let (_, offLog) = try model.run(
-            Self.run(["render", folder + "/t.yaml", "--plugin-path", folder, "--sandbox", "off"], as: Self.user, home: folder),
+            Self.run(
+                ["render", folder + "/t.yaml", "--plugin-path", folder, "--sandbox", "off"], as: Self.user, home: folder
+            ),
             timeout: 60)
         #expect(offLog.utf8.contains(0x1B) && offLog.utf8.count > 100_000_000)
     }
@@ -245,7 +250,8 @@ struct SandboxAttackTests {
         let folder = try Render.write(["t.yaml": "sections:\n  - cell: Faulty\n    rows: 1\n"], name: "require")
         try Fixtures.compileC(ProcessModelTests.plugin(""), name: "fine", in: folder)
         let (ending, log) = try model.run(
-            ProcessModelTests.contained(["render", folder + "/t.yaml", "--plugin-path", folder, "--sandbox", "require"]),
+            ProcessModelTests.contained(["render", folder + "/t.yaml", "--plugin-path", folder, "--sandbox", "require"]
+            ),
             timeout: 60)
         #expect(ending == .exited(0), "\(log)")
         #expect(!log.contains("sandbox:"), "every part applied here: \(log)")

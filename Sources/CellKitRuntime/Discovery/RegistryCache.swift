@@ -629,7 +629,9 @@ struct RegistryCache {
     /// the last wins. True if written.
     @discardableResult
     static func write(_ data: [UInt8], named name: String, in folder: String) -> Bool {
-        guard !DecidedTrust.isSealed, makeFolder(folder), FileTrust.problem(forFolder: folder) == nil else { return false }
+        guard !DecidedTrust.isSealed, makeFolder(folder), FileTrust.problem(forFolder: folder) == nil else {
+            return false
+        }
         sweepStaleTemporaries(in: folder, of: name)
         let temporary = folder + "/.\(name).\(getpid()).\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)

@@ -406,7 +406,8 @@ public struct DocumentRender: Sendable {
                 // path can still be read for the error's near misses; nothing is loaded.
                 _ = try DocumentTable(document, registry: registry, leavingUnloaded: { _ in true })
                 let needed = pluginsNeeded(document, catalog)
-                for index in needed.indices { _ = catalog.nearMisses(ofPlugin: index) }  // while the cache may be written
+                // Their near misses diagnosed now, while the registry cache may still be written.
+                for index in needed.indices { _ = catalog.nearMisses(ofPlugin: index) }
                 let cache = [settings.discovery.cacheFile].compactMap { $0 }
                 try closeSandbox(
                     document, plugins: needed.paths, allowRead: plan.job.allowRead + cache,

@@ -188,7 +188,10 @@ package enum Sandbox {
 
     /// The parts `ck_sandbox_enter` reports missing, each with what it means.
     private static let parts: [(bit: Int32, note: String)] = [
-        (Int32(CK_SANDBOX_NO_NETWORK_NAMESPACE), "no network namespace: sockets opened by other means reach the network"),
+        (
+            Int32(CK_SANDBOX_NO_NETWORK_NAMESPACE),
+            "no network namespace: sockets opened by other means reach the network"
+        ),
         (Int32(CK_SANDBOX_NO_IPC_NAMESPACE), "no IPC namespace: plugins share System V IPC with your processes"),
         (Int32(CK_SANDBOX_NO_LANDLOCK), "no Landlock: plugins can read and write your files"),
         (Int32(CK_SANDBOX_NO_SECCOMP), "no seccomp filter: plugins can start processes, run programs and open sockets"),
@@ -336,7 +339,8 @@ package enum Sandbox {
         return notes.filter { $0.kind == .refused && seen.insert($0.maker + "\u{0}" + $0.act).inserted }.map { note in
             guard note.act.hasPrefix(readPrefix) else { return note.line + fix }
             let path = note.act.dropFirst(readPrefix.count).dropLast()
-            return note.line + "; if the plugin may read it, pass --allow-read '\(path)' (a plugin's own data belongs in its folder)"
+            return note.line
+                + "; if the plugin may read it, pass --allow-read '\(path)' (a plugin's own data belongs in its folder)"
         }
     }
 }
