@@ -437,7 +437,7 @@ struct BrowseFaultTests {
             toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
         let user = getuid() == 0 ? "setpriv --reuid=64123 --regid=64123 --clear-groups " : ""
         let command =
-            "/usr/bin/prlimit --nproc=60 -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml' --plugin-path '\(folder)'"
+            "/usr/bin/prlimit --nproc=\(Fixtures.processLimit) -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml' --plugin-path '\(folder)'"
             + " --no-cache; echo EXIT=$?; echo DONE; sleep 600"
         let tmux = try Tmux(command)
         try tmux.wait("the view") { BrowseTests.status($0).contains("row 1 of 3") }
@@ -460,7 +460,7 @@ struct BrowseFaultTests {
             .write(toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
         let user = getuid() == 0 ? "setpriv --reuid=64123 --regid=64123 --clear-groups " : ""
         let command =
-            "ulimit -c 0; /usr/bin/prlimit --nproc=60 -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml'"
+            "ulimit -c 0; /usr/bin/prlimit --nproc=\(Fixtures.processLimit) -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml'"
             + " --plugin-path '\(folder)' --no-cache --no-isolation; echo EXIT=$?;"
             + " stty -a | tr ' ;' '\\n\\n' | grep -x -- '-\\{0,1\\}echo'; echo DONE; sleep 600"
         let tmux = try Tmux(command)
@@ -489,7 +489,7 @@ struct BrowseFaultTests {
         // Contained as ProcessModelTests runs hostile plugins: a process limit, an unprivileged user.
         let user = getuid() == 0 ? "setpriv --reuid=64123 --regid=64123 --clear-groups " : ""
         let command =
-            "/usr/bin/prlimit --nproc=60 -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml' --plugin-path '\(folder)'"
+            "/usr/bin/prlimit --nproc=\(Fixtures.processLimit) -- \(user)'\(Fixtures.cellkit)' browse '\(folder)/t.yaml' --plugin-path '\(folder)'"
             + " --no-cache --hook-timeout 1; echo EXIT=$?; echo DONE; sleep 600"
         do {
             let tmux = try Tmux(command)

@@ -38,7 +38,7 @@ struct ProcessModelTests {
     static func contained(_ arguments: [String]) -> [String] {
         let cellkit = Fixtures.buildDirectory + "/cellkit"
         let user = getuid() == 0 ? ["setpriv", "--reuid=64123", "--regid=64123", "--clear-groups"] : []
-        return ["/usr/bin/prlimit", "--nproc=60", "--"] + user + [cellkit] + arguments
+        return ["/usr/bin/prlimit", "--nproc=\(Fixtures.processLimit)", "--"] + user + [cellkit] + arguments
     }
 
     /// Processes whose command line holds `marker` (the test's own folder): those the run left.

@@ -153,7 +153,7 @@ struct SandboxAttackTests {
     static func run(_ arguments: [String], as uid: uid_t, home: String) -> [String] {
         let cellkit = Fixtures.buildDirectory + "/cellkit"
         let user = uid == 0 ? [] : ["setpriv", "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups"]
-        return ["/usr/bin/prlimit", "--nproc=60", "--"] + user
+        return ["/usr/bin/prlimit", "--nproc=\(Fixtures.processLimit)", "--"] + user
             + ["/usr/bin/env", "HOME=" + home, "XDG_CACHE_HOME=" + home + "/.cache", cellkit] + arguments
     }
 
@@ -245,7 +245,41 @@ struct SandboxAttackTests {
         #expect(offLog.utf8.contains(0x1B) && offLog.utf8.count > 100_000_000)
     }
 
-    @Test("--sandbox require renders where the kernel has every part; an unknown mode is refused")
+    @Test(
+        "a plugin that allocates past --worker-memory: named as over the limit, its rows placeholders; off, it gets 2 GiB"
+    )
+    func memoryLimit() throws {
+        let folder = try Render.write(["t.yaml": "sections:\n  - cell: Faulty\n    rows: 2\n"], name: "memory")
+        try Fixtures.compileC(
+            ProcessModelTests.plugin(
+                """
+                static long total = 0;
+                while (total < (2L << 30)) {  /* 2 GiB, 16 MiB at a time, each touched */
+                    char *block = malloc(16 << 20);
+                    if (!block) { volatile int *nowhere = 0; *nowhere = 1; }  /* as most code fails */
+                    memset(block, 1, 16 << 20);
+                    total += 16 << 20;
+                }
+                char said[64];
+                snprintf(said, sizeof said, "allocated=%ld MiB", total >> 20);
+                ck_set_text(ck_text_label(cell), said);
+                """, extra: "#include <stdio.h>\n#include <stdlib.h>"), name: "hungry", in: folder)
+        for uid in [Self.user, 0] where getuid() == 0 {
+            let render = ["render", folder + "/t.yaml", "--plugin-path", folder, "--worker-memory", "1024"]
+            let (ending, log) = try model.run(Self.run(render, as: uid, home: folder), timeout: 60)
+            #expect(ending == .exited(3), "\(log)")
+            #expect(
+                log.hasPrefix(
+                    "libhungry.so: customizeCellForFaulty exceeded its memory limit of 1024 MiB (SIGSEGV; --worker-memory) at row 0.0"
+                ), "uid \(uid): \(log)")
+            #expect(log.contains("⚠ libhungry.so faulted: this Faulty row is not drawn"))
+            let (offEnding, offLog) = try model.run(
+                Self.run(render + ["--sandbox", "off"], as: uid, home: folder), timeout: 60)
+            #expect(offEnding == .exited(0) && offLog.contains("allocated=2048 MiB"), "uid \(uid) off: \(offLog)")
+        }
+    }
+
+    @Test("--sandbox require renders where the kernel has every part, with no warning")
     func requireMode() throws {
         let folder = try Render.write(["t.yaml": "sections:\n  - cell: Faulty\n    rows: 1\n"], name: "require")
         try Fixtures.compileC(ProcessModelTests.plugin(""), name: "fine", in: folder)

@@ -103,6 +103,28 @@ public enum Fixtures {
         }
     }
 
+    /// The `prlimit --nproc` a contained run gets: 60 processes for the uid it runs as. As root the
+    /// run becomes another user (uid 64123) with none of its own; as an ordinary user the limit
+    /// counts every task of that user, this test runner's threads and the other tests' processes
+    /// included, so it is 60 above what the user runs now, with room for the tests beside it.
+    public static var processLimit: Int {
+        guard getuid() != 0 else { return 60 }
+        return 60 + 256 + tasksOfThisUser()
+    }
+
+    /// The tasks (threads) this process's user runs, from /proc.
+    public static func tasksOfThisUser() -> Int {
+        let own = getuid()
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
+        return entries.reduce(0) { count, name in
+            var info = stat()
+            guard pid_t(name) != nil, stat("/proc/" + name, &info) == 0, info.st_uid == own,
+                let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(name)/task")
+            else { return count }
+            return count + tasks.count
+        }
+    }
+
     /// A registry over exactly `paths` (folders or files), in that order.
     public static func registry(_ paths: [String], allowUnsafe: Bool = false) -> CellRegistry {
         CellRegistry(options: options(paths, allowUnsafe: allowUnsafe))

@@ -69,7 +69,13 @@ package enum FaultLine {
         switch outcome {
         case _ where running: line.add("was running")
         case .signal(let signal):
-            if isCrash(signal) {
+            if isCrash(signal), header.memoryExceeded > 0 {
+                line.add("exceeded its memory limit of ")
+                line.add(Int(header.memoryExceeded))
+                line.add(" MiB (")
+                line.add(signalName(signal), number: signal)
+                line.add("; --worker-memory)")
+            } else if isCrash(signal) {
                 line.add("crashed (")
                 line.add(signalName(signal), number: signal)
                 line.add(")")

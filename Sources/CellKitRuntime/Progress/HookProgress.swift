@@ -64,6 +64,9 @@ public enum HookProgress {
         /// The steps a check worker has marked (`cellkit check`): the sandbox's listener names a
         /// refused call by the step it was made in.
         package var step: Int64 = 0
+        /// The worker's memory limit in MiB when it crashed with its address space at that limit
+        /// (`FaultBlame`): the crash is an allocation the limit refused. 0 otherwise.
+        package var memoryExceeded: Int64 = 0
 
         /// A record of nothing: host code, no rows.
         package init() {}
