@@ -120,9 +120,10 @@ struct SandboxTests {
                 #include <spawn.h>
                 extern char **environ;
                 __attribute__((constructor)) static void leave_helpers(void) {
-                    char *argv[] = {"sh", "-c", "sleep 300", "\(marker)/helper", 0};
+                    char *argv[] = {"sleep", "300", 0};
+                    char *marked[] = {"TEST_MARK=\(marker)", 0};  /* found, and killed, by its environment */
                     pid_t helper;
-                    posix_spawn(&helper, "/bin/sh", 0, 0, argv, environ);
+                    posix_spawn(&helper, "/bin/sleep", 0, 0, argv, marked);
                     if (fork() == 0) {
                         setsid();
                         if (fork() == 0) { for (;;) pause(); }
@@ -143,9 +144,9 @@ struct SandboxTests {
             "render", folder + "/t.yaml", "--plugin-path", folder, "--hook-timeout", "300", "--sandbox", sandbox,
         ])
         let pid = try model.start(argv, log: folder + "/log")
-        // Off: cellkit, its worker, the plugin's daemon (and its helper until `sh` execs `sleep`,
-        // which drops the marker). On: cellkit, its worker and the sandbox's listener only; the
-        // constructor runs inside, where posix_spawn and fork fail.
+        // Off: cellkit, its worker, the plugin's helper and daemon (at least three of them seen). On:
+        // cellkit, its worker and the sandbox's listener only; the constructor runs inside, where
+        // posix_spawn and fork fail.
         ProcessModelTests.waitUntilSpinning(folder)  // the hook loops: the constructor has run
         let before = ProcessModelTests.processes(marked: folder)
         #expect(sandbox == "off" ? before.count >= 3 : before.count == 3, "sandbox \(sandbox): \(before)")
