@@ -62,6 +62,18 @@ void ck_process_watch_forks(void) {
     pthread_once(&once, ck_process_register_fork_handler);
 }
 
+uintptr_t ck_process_stack_pointer(const void *ucontext) {
+    const ucontext_t *context = ucontext;
+    if (!context) return 0;
+#if defined(__x86_64__)
+    return (uintptr_t)context->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+    return (uintptr_t)context->uc_mcontext.sp;
+#else
+    return 0;
+#endif
+}
+
 int ck_process_parent_death_signal(int signal) { return prctl(PR_SET_PDEATHSIG, signal); }
 
 int ck_process_child_subreaper(int on) { return prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0); }

@@ -264,6 +264,42 @@ struct ProcessModelTests {
 
     // MARK: Blame by address
 
+    @Test(
+        "a plugin's thread that crashes outside any plugin's code (a null call) is blamed on its plugin, found on that thread's stack; the innocent type keeps every row",
+        arguments: ["on", "off"])
+    func threadCrashOutsideItsCode(sandbox: String) throws {
+        let folder = try Render.write([
+            "t.yaml":
+                "sections:\n  - rows:\n      - {cell: Faulty}\n      - {cell: Slow}\n      - {cell: Slow}\n      - {cell: Faulty}\n"
+        ])
+        let threads = Self.plugin(
+            "pthread_t t; pthread_create(&t, 0, later, 0); pthread_detach(t);",
+            extra: """
+                static void *later(void *p) {
+                    usleep(300000);
+                    void (*volatile nowhere)(void) = 0;
+                    nowhere();  /* the faulting address is 0: in no library */
+                    return p;
+                }
+                """)
+        try Fixtures.compileC(threads, name: "threads", in: folder, extraFlags: ["-pthread"])
+        let slow = """
+            #include <unistd.h>
+            #include "cellkit.h"
+            CK_PLUGIN("Slow", "1.0.0", "Takes its time");
+            CK_EXPORT void customizeCellForSlow(ck_cell *cell, ck_index_path ip) {
+                (void)ip; sleep(2); ck_set_text(ck_text_label(cell), "slow");
+            }
+            """
+        try Fixtures.compileC(slow, name: "slow", in: folder)
+        let (ending, log) = try command.run(
+            ["render", folder + "/t.yaml", "--plugin-path", folder, "--sandbox", sandbox], timeout: 60)
+        #expect(ending == .exited(3), "\(log)")
+        #expect(log.hasPrefix("libthreads.so crashed (SIGSEGV) in its own code; at that moment libslow.so"), "\(log)")
+        #expect(!log.contains("libslow.so faulted"), "the innocent type is not quarantined: \(log)")
+        #expect(log.components(separatedBy: "\n slow").count - 1 == 2, "both Slow rows drawn: \(log)")
+    }
+
     @Test("a crash on a thread a plugin started is blamed on that plugin, not the hook that was running")
     func threadCrashBlamed() throws {
         let folder = try Render.write([

@@ -55,6 +55,10 @@ int ck_process_child_subreaper(int on);
  * this machine's context is not known. */
 uintptr_t ck_process_fault_address(const void *ucontext);
 
+/* The stack pointer of the interrupted code, from the handler's third argument; 0 when this
+ * machine's context is not known. */
+uintptr_t ck_process_stack_pointer(const void *ucontext);
+
 /* The first and one-past-last address of the loaded object that holds `address` (its PT_LOAD
  * segments): 0 when found, -1 when no loaded object holds it. */
 int ck_process_object_range(const void *address, uintptr_t *start, uintptr_t *end);

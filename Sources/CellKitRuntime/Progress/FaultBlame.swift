@@ -37,9 +37,38 @@ package enum FaultBlame {
         }
     }
 
-    /// Installs the handler for every crash signal. Call it in the worker, before plugins load.
+    /// The thread hooks run on: the one that installed the handler.
+    nonisolated(unsafe) private static var hookThread = pthread_self()
+
+    /// The first plugin library (its entry plus one) that a word on the stack above `pointer`
+    /// points into: a return address of the plugin code that started the crashing thread, or
+    /// called what crashed. Read through `/proc/self/mem` (a bad address is an error there, not a
+    /// second fault), at most 256 KiB. Async-signal-safe: open, pread, close, loads.
+    private static func libraryOnStack(from pointer: UInt, in record: UnsafePointer<HookProgress.Header>) -> Int32 {
+        guard pointer != 0 else { return 0 }
+        let fd = open("/proc/self/mem", O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 512) { words in
+            var at = pointer & ~7
+            for _ in 0..<64 {  // 64 pieces of 4 KiB
+                let n = pread(fd, words.baseAddress, 4096, off_t(Int(bitPattern: at)))
+                guard n > 0 else { return 0 }
+                for word in words.prefix(n / 8) {
+                    let found = HookProgress.library(holding: UInt(word), in: record)
+                    if found != 0 { return found }
+                }
+                at += UInt(n)
+            }
+            return 0
+        }
+    }
+
+    /// Installs the handler for every crash signal. Call it in the worker, before plugins load,
+    /// on the thread its hooks run on.
     package static func install() {
         _ = previous
+        hookThread = pthread_self()
         CrashReporter.installCrashHandler(handler, saving: previous)
     }
 
@@ -47,6 +76,11 @@ package enum FaultBlame {
         if let record = HookProgress.record, record.pointee.faultLibrary == 0 {
             let address = ck_process_fault_address(context)
             record.pointee.faultLibrary = HookProgress.library(holding: address, in: record)
+            if record.pointee.faultLibrary == 0, pthread_equal(pthread_self(), hookThread) == 0 {
+                // Not the thread hooks run on, and not in a plugin's code (a null call, the C
+                // library): the thread is a plugin's; its stack says which.
+                record.pointee.faultLibrary = libraryOnStack(from: ck_process_stack_pointer(context), in: record)
+            }
             record.pointee.memoryExceeded = atMemoryLimit()
         }
         CrashReporter.handOver(signal, info, to: FaultBlame.previous)
