@@ -169,12 +169,28 @@ static void add_rule(int ruleset, const char *path, uint64_t file_access, uint64
 static char *readable[READABLE_MAX];
 static int readable_count = 0;
 
+static const char *const devices[] = {"/proc/self", "/dev/urandom", "/dev/random", "/dev/zero", "/dev/null"};
+
 static void keep_readable(const char *path) {
-    char resolved[PATH_MAX];
+    char resolved[PATH_MAX], worker[32];
+    if (strcmp(path, "/proc/self") == 0) { /* the worker's, not the listener's */
+        snprintf(worker, sizeof worker, "/proc/%d", (int)getppid());
+        path = worker;
+    }
     if (readable_count < READABLE_MAX && realpath(path, resolved)) readable[readable_count++] = strdup(resolved);
+    /* As named too (/lib beside /usr/lib): most opens are then judged without a realpath. */
+    if (readable_count < READABLE_MAX && path != worker && strcmp(path, resolved) != 0 && path[0] == '/')
+        readable[readable_count++] = strdup(path);
 }
 
-static const char *const devices[] = {"/proc/self", "/dev/urandom", "/dev/random", "/dev/zero", "/dev/null"};
+/* In the listener, off the worker's path (a few hundred readlinks): what the worker may read,
+ * resolved, for naming a refused open. */
+static void keep_readables(const struct ck_sandbox_plan *plan) {
+    readable_count = 0;
+    for (int i = 0; i < plan->readable_count; i++) keep_readable(plan->readable[i]);
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) keep_readable(devices[i]);
+}
+
 
 /* Restricts this process, for good, to reading the plan's paths and the devices above: no writes
  * anywhere but /dev/null, no TCP (ABI 4), no signals out and no abstract sockets (ABI 6). */
@@ -487,6 +503,7 @@ static void note_open(struct listener *l, const struct seccomp_notif *request) {
         if (strcmp(path, "/dev/null") != 0) send_note(l, CK_SANDBOX_NOTE_WRITE, "", path, (int)strlen(path));
         return;
     }
+    if (path[0] == '/' && !strstr(path, "/..") && is_readable(path)) return; /* as named: no resolving */
     /* Resolved as the worker sees it: its /proc/self, and its working folder for a relative path. */
     char seen[PATH_MAX + 64];
     if (strncmp(path, "/proc/self/", 11) == 0 || strncmp(path, "/proc/thread-self/", 18) == 0)
@@ -640,8 +657,8 @@ static void finish_output(struct output *o) {
 
 /* The listener: answers the worker's refused calls, forwards its output, and ends once the worker
  * has ended and its output is drained. */
-static void listener_process(int watch, int handoff, int output, int report, ck_sandbox_note_fn note,
-                             ck_sandbox_forward_fn forward) {
+static void listener_process(const struct ck_sandbox_plan *plan, int watch, int handoff, int output, int report,
+                             ck_sandbox_note_fn note, ck_sandbox_forward_fn forward) {
     /* The worker's pidfd (opened before the fork: its pid means nothing in this namespace) tells
      * when it ends; without one, this ends with it and its last output may be cut. */
     if (watch >= 0) prctl(PR_SET_PDEATHSIG, 0);
@@ -649,6 +666,7 @@ static void listener_process(int watch, int handoff, int output, int report, ck_
     if (watch >= 0 && poll(&alive, 1, 0) > 0) _exit(0); /* it ended already */
     int keep[] = {handoff, output, report, watch, 2};
     close_all_but(keep, 5);
+    if (plan->watch & CK_SANDBOX_WATCH_OPENS) keep_readables(plan);
     struct listener l = {-1, report, -1, 0, note, 0, {0}, 0};
     struct output o = {output, forward, {0}, 0, 0, 0};
     if (report >= 0) fcntl(report, F_SETFL, fcntl(report, F_GETFL) | O_NONBLOCK);
@@ -713,9 +731,6 @@ static int close_in_worker(const struct ck_sandbox_plan *plan, int handoff, int 
 
 int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note, ck_sandbox_forward_fn forward) {
     int missing = 0;
-    readable_count = 0;
-    for (int i = 0; i < plan->readable_count; i++) keep_readable(plan->readable[i]);
-    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) keep_readable(devices[i]);
     int handoff[2], output[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, handoff) != 0) return -1;
     if (pipe2(output, O_CLOEXEC) != 0) return -1;
@@ -726,7 +741,7 @@ int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note
     if (listener == 0) {
         close(handoff[1]);
         close(output[1]);
-        listener_process(watch, handoff[0], output[0], plan->report_fd, note, forward);
+        listener_process(plan, watch, handoff[0], output[0], plan->report_fd, note, forward);
     }
     if (watch >= 0) close(watch);
     close(handoff[0]);

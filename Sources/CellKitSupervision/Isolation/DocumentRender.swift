@@ -298,11 +298,12 @@ public struct DocumentRender: Sendable {
 
     /// The plugin files a worker may load for `document`: those providing the identifiers it
     /// names, or every usable plugin when a data file's rows may name a type no inline row names
-    /// (`late`). Found in the catalog, without loading anything.
+    /// (`late`); `unknown` when a name the document writes has no plugin. Found in the catalog,
+    /// without loading anything.
     package static func pluginsNeeded(_ document: TableDocument?, _ catalog: Catalog)
-        -> (paths: [String], indices: [Int], late: Bool)
+        -> (paths: [String], indices: [Int], late: Bool, unknown: Bool)
     {
-        guard let document else { return (catalog.plugins.filter(\.isUsable).map(\.path), [], true) }
+        guard let document else { return (catalog.plugins.filter(\.isUsable).map(\.path), [], true, false) }
         var names = Set<String>(), late = false
         for section in document.sections {
             if let cell = section.cell { names.insert(cell) }
@@ -312,14 +313,18 @@ public struct DocumentRender: Sendable {
             case .file: if section.cell == nil { late = true }
             }
         }
-        if late { return (catalog.plugins.filter(\.isUsable).map(\.path), [], true) }
-        let indices = Set(
-            names.compactMap { name -> Int? in
-                guard let identifier = try? CellIdentifier(name) else { return nil }
-                return catalog.registration(for: identifier)?.pluginIndex
+        var unknown = false
+        var indices = Set<Int>()
+        for name in names where !BuiltinCells.names.contains(name) {
+            if let identifier = try? CellIdentifier(name), let found = catalog.registration(for: identifier) {
+                indices.insert(found.pluginIndex)
+            } else {
+                unknown = true
             }
-        ).sorted()
-        return (indices.map { catalog.plugin(at: $0).path }, indices, false)
+        }
+        let all = late ? catalog.plugins.filter(\.isUsable).map(\.path) : nil
+        let sorted = indices.sorted()
+        return (all ?? sorted.map { catalog.plugin(at: $0).path }, late ? [] : sorted, late, unknown)
     }
 
     /// What a worker's plugins may read once the sandbox closes (`Sandbox.readable(adding:)`): the
@@ -402,10 +407,12 @@ public struct DocumentRender: Sendable {
                 return badPlugins.contains(path) || badFiles.contains(PathText.lastComponent(of: path))
             }
             if plan.job.sandbox {  // closed before any plugin code runs, its constructors included
+                let needed = pluginsNeeded(document, catalog)
                 // An identifier no plugin provides fails here, where every plugin file on the search
                 // path can still be read for the error's near misses; nothing is loaded.
-                _ = try DocumentTable(document, registry: registry, leavingUnloaded: { _ in true })
-                let needed = pluginsNeeded(document, catalog)
+                if needed.unknown {
+                    _ = try DocumentTable(document, registry: registry, leavingUnloaded: { _ in true })
+                }
                 // Their near misses diagnosed now, while the registry cache may still be written.
                 for index in needed.indices { _ = catalog.nearMisses(ofPlugin: index) }
                 let cache = [settings.discovery.cacheFile].compactMap { $0 }
