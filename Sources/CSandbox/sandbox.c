@@ -451,8 +451,7 @@ struct listener {
     int fd, report, memory;
     pid_t memory_of;
     ck_sandbox_note_fn note;
-    int output_noted; /* standard output bytes noted since the last note: one note per hook */
-    /* Each refusal named once per (act, line): what was noted. */
+    /* Each note sent once (a hash of its line): what was sent. */
     unsigned long seen[256];
     int seen_count;
 };
@@ -659,15 +658,15 @@ static void finish_output(struct output *o) {
  * has ended and its output is drained. */
 static void listener_process(const struct ck_sandbox_plan *plan, int watch, int handoff, int output, int report,
                              ck_sandbox_note_fn note, ck_sandbox_forward_fn forward) {
-    /* The worker's pidfd (opened before the fork: its pid means nothing in this namespace) tells
-     * when it ends; without one, this ends with it and its last output may be cut. */
+    /* The worker's pidfd (opened by the worker before the fork) tells when it ends, and its last
+     * output is drained then; without one, this ends with it and that output may be cut. */
     if (watch >= 0) prctl(PR_SET_PDEATHSIG, 0);
     struct pollfd alive = {watch, POLLIN, 0};
     if (watch >= 0 && poll(&alive, 1, 0) > 0) _exit(0); /* it ended already */
     int keep[] = {handoff, output, report, watch, 2};
     close_all_but(keep, 5);
     if (plan->watch & CK_SANDBOX_WATCH_OPENS) keep_readables(plan);
-    struct listener l = {-1, report, -1, 0, note, 0, {0}, 0};
+    struct listener l = {-1, report, -1, 0, note, {0}, 0};
     struct output o = {output, forward, {0}, 0, 0, 0};
     if (report >= 0) fcntl(report, F_SETFL, fcntl(report, F_GETFL) | O_NONBLOCK);
     int output_open = 1, worker_alive = 1;
@@ -733,11 +732,21 @@ int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note
     int missing = 0;
     int handoff[2], output[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, handoff) != 0) return -1;
-    if (pipe2(output, O_CLOEXEC) != 0) return -1;
+    if (pipe2(output, O_CLOEXEC) != 0) {
+        close(handoff[0]);
+        close(handoff[1]);
+        return -1;
+    }
     make_namespaces(&missing);
     int watch = (int)syscall(SYS_pidfd_open, getpid(), 0); /* close-on-exec, as pidfds are */
     pid_t listener = fork();
-    if (listener < 0) return -1;
+    if (listener < 0) {
+        int saved = errno;
+        for (int i = 0; i < 2; i++) close(handoff[i]), close(output[i]);
+        if (watch >= 0) close(watch);
+        errno = saved;
+        return -1;
+    }
     if (listener == 0) {
         close(handoff[1]);
         close(output[1]);

@@ -396,7 +396,8 @@ package struct CheckSupervisor {
             watcher.report.error = "\(error)"
             ending = .exited(-1)
         }
-        worker.finish()  // its listener has ended: every note is in the pipe
+        watcher.takeNotes(awaiting: true)  // its listener ended: every note is in the pipe
+        worker.finish()
         watcher.takeNotes(final: true)
         (state, report) = (watcher.state, watcher.report)
         if state.done, watcher.last != nil { state.unitsRun += 1 }
@@ -428,9 +429,9 @@ package struct CheckSupervisor {
 
         /// Turns the listener's notes into findings of the step marked last: a refused call, a
         /// refused open, bytes written to standard output.
-        mutating func takeNotes(final: Bool = false) {
+        mutating func takeNotes(final: Bool = false, awaiting: Bool = false) {
             // Held until the plan names the samples (the first dequeues run before it is sent).
-            let taken = pendingNotes + (notes?.take() ?? [])
+            let taken = pendingNotes + ((awaiting ? notes?.awaitListener() : notes?.take()) ?? [])
             if !final, state.plan == nil {
                 pendingNotes = taken
                 return

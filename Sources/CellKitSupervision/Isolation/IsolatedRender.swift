@@ -210,8 +210,8 @@ package final class IsolatedRender {
         let ending = try WorkerWatch.run(
             worker.process, channel: worker.messages, decoder: &decoder, watcher: &watcher, tick: tick)
         guard let status = ending.status else { return .completed }  // a kept worker waits for more
+        sandboxNotes += worker.report?.awaitListener() ?? []  // all of them, its last output shown
         worker.process.finish()
-        sandboxNotes += worker.report?.take() ?? []  // all of them: its listener has ended
         let fault: String? =
             switch ending.stop {
             case .malformed(let what): "it sent \(what)"

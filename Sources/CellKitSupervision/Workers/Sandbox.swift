@@ -10,6 +10,7 @@ import CProcess
 import CSandbox
 import CellKitRuntime
 import CellKitText
+import Foundation
 import Glibc
 import Synchronization
 
@@ -103,6 +104,25 @@ package enum Sandbox {
         package func closeWriteEnd() {
             if writeEnd >= 0 { close(writeEnd) }
             writeEnd = -1
+        }
+
+        /// Once the worker has ended: waits (at most `seconds`) for its listener to end, which
+        /// closes the pipe, so that the worker's last output is forwarded and every note is here
+        /// before anything is killed or reaped; then the notes not taken yet.
+        package func awaitListener(seconds: Double = 1) -> [Note] {
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while Date() < deadline {
+                var check = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&check, 1, Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+                if ready < 0, errno == EINTR { continue }
+                guard ready > 0 else { break }
+                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR || errno == EAGAIN { continue }
+                guard n > 0 else { break }  // end of file: the listener has ended
+                pending += buffer[..<n]
+            }
+            return take()
         }
 
         /// The notes written since the last call.
