@@ -171,26 +171,40 @@ static int readable_count = 0;
 
 static const char *const devices[] = {"/proc/self", "/dev/urandom", "/dev/random", "/dev/zero", "/dev/null"};
 
-static void keep_readable(const char *path) {
-    char resolved[PATH_MAX], worker[32];
-    if (strcmp(path, "/proc/self") == 0) { /* the worker's, not the listener's */
-        snprintf(worker, sizeof worker, "/proc/%d", (int)getppid());
-        path = worker;
-    }
-    if (readable_count < READABLE_MAX && realpath(path, resolved)) readable[readable_count++] = strdup(resolved);
-    /* As named too (/lib beside /usr/lib): most opens are then judged without a realpath. */
-    if (readable_count < READABLE_MAX && path != worker && strcmp(path, resolved) != 0 && path[0] == '/')
-        readable[readable_count++] = strdup(path);
+static void keep(const char *path) {
+    if (readable_count < READABLE_MAX) readable[readable_count++] = strdup(path);
 }
 
-/* In the listener, off the worker's path (a few hundred readlinks): what the worker may read,
- * resolved, for naming a refused open. */
-static void keep_readables(const struct ck_sandbox_plan *plan) {
+/* A path of the plan as the worker sees it: its /proc/self, not the listener's. */
+static const char *as_worker(const char *path, char *buffer, size_t size) {
+    if (strcmp(path, "/proc/self") != 0) return path;
+    snprintf(buffer, size, "/proc/%d", (int)getppid());
+    return buffer;
+}
+
+/* In the listener, at once: what the worker may read, as the plan names it. Most opens are judged
+ * against these names, with no path resolved. */
+static void keep_named(const struct ck_sandbox_plan *plan) {
+    char buffer[32];
     readable_count = 0;
-    for (int i = 0; i < plan->readable_count; i++) keep_readable(plan->readable[i]);
-    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) keep_readable(devices[i]);
+    for (int i = 0; i < plan->readable_count; i++)
+        if (plan->readable[i][0] == '/') keep(plan->readable[i]);
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) keep(as_worker(devices[i], buffer, sizeof buffer));
 }
 
+/* In the listener, on the first open the names do not settle (a few hundred readlinks, never on
+ * the worker's start): the same paths resolved (realpath), /lib as /usr/lib. */
+static const struct ck_sandbox_plan *unresolved;
+
+static void keep_resolved(void) {
+    if (!unresolved) return;
+    char buffer[32], resolved[PATH_MAX];
+    for (int i = 0; i < unresolved->readable_count; i++)
+        if (realpath(unresolved->readable[i], resolved)) keep(resolved);
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++)
+        if (realpath(as_worker(devices[i], buffer, sizeof buffer), resolved)) keep(resolved);
+    unresolved = 0;
+}
 
 /* Restricts this process, for good, to reading the plan's paths and the devices above: no writes
  * anywhere but /dev/null, no TCP (ABI 4), no signals out and no abstract sockets (ABI 6). */
@@ -503,6 +517,7 @@ static void note_open(struct listener *l, const struct seccomp_notif *request) {
         return;
     }
     if (path[0] == '/' && !strstr(path, "/..") && is_readable(path)) return; /* as named: no resolving */
+    keep_resolved();
     /* Resolved as the worker sees it: its /proc/self, and its working folder for a relative path. */
     char seen[PATH_MAX + 64];
     if (strncmp(path, "/proc/self/", 11) == 0 || strncmp(path, "/proc/thread-self/", 18) == 0)
@@ -665,7 +680,10 @@ static void listener_process(const struct ck_sandbox_plan *plan, int watch, int 
     if (watch >= 0 && poll(&alive, 1, 0) > 0) _exit(0); /* it ended already */
     int keep[] = {handoff, output, report, watch, 2};
     close_all_but(keep, 5);
-    if (plan->watch & CK_SANDBOX_WATCH_OPENS) keep_readables(plan);
+    if (plan->watch & CK_SANDBOX_WATCH_OPENS) {
+        keep_named(plan);
+        unresolved = plan;
+    }
     struct listener l = {-1, report, -1, 0, note, {0}, 0};
     struct output o = {output, forward, {0}, 0, 0, 0};
     if (report >= 0) fcntl(report, F_SETFL, fcntl(report, F_GETFL) | O_NONBLOCK);
