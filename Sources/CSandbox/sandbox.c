@@ -74,15 +74,16 @@ static void map_own_ids(uid_t uid, gid_t gid) {
 }
 
 /* unshare(CLONE_NEWNET | CLONE_NEWIPC), in a user namespace of its own when the caller lacks
- * CAP_SYS_ADMIN; IPC, then the network, are dropped when the kernel refuses them, and their bits
- * added to `*missing`. 0, or -1 with errno when not one could be made. */
+ * CAP_SYS_ADMIN; when the kernel refuses both, each is tried alone, and what is missing is added
+ * to `*missing`. 0, or -1 with errno when not one could be made. */
 static int make_namespaces(int *missing) {
     uid_t uid = geteuid();
     gid_t gid = getegid();
-    const int sets[] = {CLONE_NEWNET | CLONE_NEWIPC, CLONE_NEWNET, 0};
-    const int lacking[] = {0, CK_SANDBOX_NO_IPC_NAMESPACE, CK_SANDBOX_NO_IPC_NAMESPACE | CK_SANDBOX_NO_NETWORK_NAMESPACE};
+    const int sets[] = {CLONE_NEWNET | CLONE_NEWIPC, CLONE_NEWNET, CLONE_NEWIPC, 0};
+    const int lacking[] = {0, CK_SANDBOX_NO_IPC_NAMESPACE, CK_SANDBOX_NO_NETWORK_NAMESPACE,
+                           CK_SANDBOX_NO_IPC_NAMESPACE | CK_SANDBOX_NO_NETWORK_NAMESPACE};
     for (int user = 0; user < 2; user++) {
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < 3; i++) {
             if (unshare(sets[i] | (user ? CLONE_NEWUSER : 0)) == 0) {
                 *missing |= lacking[i];
                 if (user) map_own_ids(uid, gid);
@@ -91,7 +92,7 @@ static int make_namespaces(int *missing) {
             if (errno == EPERM && !user) break; /* no CAP_SYS_ADMIN: try with a user namespace */
         }
     }
-    *missing |= lacking[2];
+    *missing |= lacking[3];
     return -1;
 }
 

@@ -93,7 +93,7 @@ package final class BrowseTable {
     package init(
         path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10,
         sandbox: Bool = true, sandboxRequired: Bool = false, allowRead: [String] = [],
-        workerMemoryMiB: Int = 4096, colorDepth: ColorDepth = .truecolor,
+        workerMemoryMiB: Int = Sandbox.defaultMemoryMiB, colorDepth: ColorDepth = .truecolor,
         theme: TerminalTheme? = nil
     ) throws {
         (self.colorDepth, self.theme) = (colorDepth, theme)

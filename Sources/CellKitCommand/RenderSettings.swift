@@ -125,6 +125,12 @@ struct RenderSettings: Equatable {
             }
         } catch {
             file?.abort()  // the destination keeps what it had
+            if let error = error as? DocumentRender.WorkerError,
+                error.description.hasPrefix(DocumentRender.sandboxRequiredMessage)
+            {
+                FileHandle.standardError.write(Data("Error: \(error.description.terminalSafe)\n".utf8))
+                throw ExitCode(2)  // as README and SECURITY.md say: a part is missing, nothing was drawn
+            }
             throw error
         }
         try file?.commit()

@@ -575,16 +575,3 @@ enum AssetCatalogFile {
         return AssetCatalog(images: images, source: file)
     }
 }
-
-extension TableDocument {
-    /// The files this document names that are read while it is drawn: the document itself, its
-    /// data files, the asset catalog and its images. What a sandboxed worker may read of the
-    /// document's folder (SECURITY.md): these, never the folder.
-    package var namedFiles: [String] {
-        var files = [path]
-        for section in sections { if case .file(let file) = section.rows { files.append(file.real) } }
-        if let source = assets.source { files.append(source) }
-        files += assets.images.values.compactMap(\.file)
-        return files.filter { $0 != "-" }
-    }
-}

@@ -279,7 +279,9 @@ struct SandboxAttackTests {
         }
     }
 
-    @Test("--sandbox require renders where the kernel has every part, with no warning")
+    @Test(
+        "--sandbox require renders where the kernel has every part; where it lacks one, fails with exit 2 naming it (on: a warning)"
+    )
     func requireMode() throws {
         let folder = try Render.write(["t.yaml": "sections:\n  - cell: Faulty\n    rows: 1\n"], name: "require")
         try Fixtures.compileC(ProcessModelTests.plugin(""), name: "fine", in: folder)
@@ -289,5 +291,29 @@ struct SandboxAttackTests {
             timeout: 60)
         #expect(ending == .exited(0), "\(log)")
         #expect(!log.contains("sandbox:"), "every part applied here: \(log)")
+        // A kernel that makes no network namespace (none left in a user namespace whose limit is 0):
+        // `require` fails, exit 2, naming the part; `on` warns and draws.
+        let limited = try Fixtures.folder("netlimit") + "/run.sh"
+        try """
+        echo 0 > /proc/sys/user/max_net_namespaces || exit 99
+        exec "$@"
+        """.write(toFile: limited, atomically: true, encoding: .utf8)
+        let base = [Fixtures.buildDirectory + "/cellkit", "render", folder + "/t.yaml", "--plugin-path", folder]
+        for mode in ["require", "on"] {
+            let (limitedEnding, limitedLog) = try model.run(
+                ["/usr/bin/unshare", "--user", "--map-root-user", "/bin/sh", limited] + base + ["--sandbox", mode],
+                timeout: 60)
+            if mode == "require" {
+                #expect(limitedEnding == .exited(2), "\(limitedLog)")
+                #expect(
+                    limitedLog.contains(
+                        "the sandbox is required (--sandbox require) but this machine cannot apply it whole: no network namespace"
+                    ), "\(limitedLog)")
+            } else {
+                #expect(limitedEnding == .exited(0), "\(limitedLog)")
+                #expect(limitedLog.contains("warning: sandbox: no network namespace"), "\(limitedLog)")
+                #expect(!limitedLog.contains("no IPC namespace"), "the IPC namespace alone: \(limitedLog)")
+            }
+        }
     }
 }

@@ -102,7 +102,7 @@ public struct DocumentRender: Sendable {
     public var sandboxRequired = false
     /// A sandboxed worker's memory limit (its address space), in MiB; 0: none. A worker over it
     /// fails its allocation and is reported as having exceeded it (`--worker-memory`).
-    public var workerMemoryMiB = 4096
+    public var workerMemoryMiB = Sandbox.defaultMemoryMiB
     /// Files and folders, beyond the plugins, their libraries and the files the document names,
     /// that plugins may read in the sandbox (`--allow-read`).
     public var allowRead: [String] = []
@@ -234,7 +234,7 @@ public struct DocumentRender: Sendable {
         /// Whether a part of the sandbox the kernel lacks fails the render.
         var sandboxRequired = false
         /// The worker's memory limit in MiB (0: none).
-        var workerMemoryMiB = 4096
+        var workerMemoryMiB = Sandbox.defaultMemoryMiB
         /// What plugins may read besides what the document names.
         var allowRead: [String] = []
     }
@@ -332,7 +332,7 @@ public struct DocumentRender: Sendable {
     /// the document names (never its whole folder), and `allowRead`.
     package static func readablePaths(_ document: TableDocument?, plugins: [String], allowRead: [String]) -> [String] {
         var paths = plugins + plugins.map { PathText.folder(of: $0) } + Sandbox.libraryFolders(of: plugins)
-        if let document { paths += document.namedFiles }
+        if let document { paths += document.inputFiles.map(\.path) }  // never the document's folder
         return Sandbox.readable(adding: paths + allowRead)
     }
 
@@ -348,15 +348,17 @@ public struct DocumentRender: Sendable {
             readable: readablePaths(document, plugins: plugins, allowRead: allowRead), watching: watching,
             reportFD: Sandbox.reportFD, memoryMiB: memoryMiB)
         if required, !missing.isEmpty {
-            throw WorkerError(
-                description:
-                    "the sandbox is required (--sandbox require) but this machine cannot apply it whole: "
-                    + missing.joined(separator: "; "))
+            throw WorkerError(description: sandboxRequiredMessage + missing.joined(separator: "; "))
         }
     }
 
     /// What of the sandbox could not be applied.
     package static func sandboxWarnings() -> [String] { Sandbox.unapplied }
+
+    /// How the error of a render whose sandbox is required and cannot be applied whole begins
+    /// (`cellkit render` exits 2 with it).
+    package static let sandboxRequiredMessage =
+        "the sandbox is required (--sandbox require) but this machine cannot apply it whole: "
 
     /// A context's warnings, then its failed host calls, one a line.
     package static func warnings(_ context: CellContext) -> [String] {
