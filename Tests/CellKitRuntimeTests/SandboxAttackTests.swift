@@ -216,6 +216,45 @@ struct SandboxAttackTests {
         #expect(ProcessModelTests.leftOver(home, within: 2).isEmpty)
     }
 
+    @Test(
+        "an installed layout (cellkit and a plugin in a root-owned folder, a user's plugin under root-owned parents): an ordinary user renders and checks with the sandbox on"
+    )
+    func installedLayout() throws {
+        guard getuid() == 0 else { return }  // needs root to lay out root's folders and act as the user
+        let prefix = try Fixtures.folder("installed") + "/usr/local"
+        let bin = prefix + "/bin", home = prefix + "/../home/user"
+        for folder in [bin, home + "/.local/share/cellkit/plugins"] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        for file in ["cellkit", "libFoobarCells.so"] {
+            try FileManager.default.copyItem(atPath: Fixtures.buildDirectory + "/" + file, toPath: bin + "/" + file)
+        }
+        // The user's own plugin, in the folder the docs name, under root-owned parents.
+        try Fixtures.compileC(ProcessModelTests.plugin(""), name: "mine", in: home + "/.local/share/cellkit/plugins")
+        for path in [
+            home, home + "/.local", home + "/.local/share", home + "/.local/share/cellkit",
+            home + "/.local/share/cellkit/plugins", home + "/.local/share/cellkit/plugins/libmine.so",
+        ] {
+            chown(path, Self.user, Self.user)
+        }
+        try "sections:\n  - cell: Foobar\n    rows: 2\n  - cell: Faulty\n    rows: 1\n".write(
+            toFile: home + "/t.yaml", atomically: true, encoding: .utf8)
+        chown(home + "/t.yaml", Self.user, Self.user)
+        let installed = bin + "/cellkit"
+        let user = ["setpriv", "--reuid=\(Self.user)", "--regid=\(Self.user)", "--clear-groups"]
+        let run =
+            ["/usr/bin/prlimit", "--nproc=\(Fixtures.processLimit)", "--"] + user + ["/usr/bin/env", "HOME=" + home]
+        let (ending, log) = try model.run(run + [installed, "render", home + "/t.yaml"], timeout: 60)
+        #expect(ending == .exited(0), "\(log)")
+        #expect(log.components(separatedBy: "Row: ").count - 1 == 2, "Foobar, from the root-owned folder: \(log)")
+        #expect(!log.contains("refused") && !log.contains("uid 65534"), "\(log)")
+        let (checked, checkLog) = try model.run(run + [installed, "check", "Foobar"], timeout: 120)
+        #expect(checked == .exited(0), "\(checkLog)")
+        let (mine, mineLog) = try model.run(
+            run + [installed, "check", home + "/.local/share/cellkit/plugins/libmine.so"], timeout: 120)
+        #expect(mine == .exited(0), "\(mineLog)")
+    }
+
     @Test("a flood of 200 MB with terminal escapes on standard error: capped, nothing raw reaches the terminal")
     func standardErrorFlood() throws {
         guard getuid() == 0 else { return }
