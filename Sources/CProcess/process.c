@@ -22,32 +22,9 @@ void ck_process_check_after_hooks(void (*check)(void)) {
     ck_process_hook_flags |= 2;
 }
 
-static void (*volatile refusal_collector)(void) = 0;
-
 void ck_process_run_hook_check(void) {
     void (*check)(void) = hook_check;
     if (check && (ck_process_hook_flags & 2)) check();
-    void (*collect)(void) = refusal_collector;
-    if (collect && (ck_process_hook_flags & 4)) collect();
-}
-
-void ck_process_collect_refusals_with(void (*collect)(void)) { refusal_collector = collect; }
-
-#define REFUSALS 64
-static long refusal_numbers[REFUSALS];
-static int refusal_count = 0;
-
-void ck_process_note_refusal(long number) {
-    int at = __atomic_fetch_add(&refusal_count, 1, __ATOMIC_ACQ_REL);
-    if (at < REFUSALS) __atomic_store_n(&refusal_numbers[at], number, __ATOMIC_RELEASE);
-    __atomic_or_fetch(&ck_process_hook_flags, 4, __ATOMIC_ACQ_REL);
-}
-
-int ck_process_take_refusals(long *numbers, int capacity) {
-    __atomic_and_fetch(&ck_process_hook_flags, ~4, __ATOMIC_ACQ_REL);
-    int count = __atomic_exchange_n(&refusal_count, 0, __ATOMIC_ACQ_REL);
-    for (int i = 0; i < count && i < capacity && i < REFUSALS; i++) numbers[i] = refusal_numbers[i];
-    return count;
 }
 
 static void forked_child(void) {

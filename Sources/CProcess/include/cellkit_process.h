@@ -8,9 +8,8 @@
 #include <stdint.h>
 
 /* What to do after every hook: bit 0, set in a child made by fork() in a process that called
- * ck_process_watch_forks(); bit 1, run the check ck_process_check_after_hooks() installed; bit 2,
- * the sandbox refused a call (ck_process_note_refusal): run the collector
- * ck_process_collect_refusals_with() installed. */
+ * ck_process_watch_forks(); bit 1, run the check ck_process_check_after_hooks() installed. (The
+ * sandbox's refusals are noted outside the worker, by its listener: CSandbox.) */
 extern volatile int ck_process_hook_flags;
 
 /* Whether this process is a fork() of the worker that called ck_process_watch_forks(). */
@@ -22,20 +21,8 @@ static inline int ck_process_after_hook(void) { return ck_process_hook_flags; }
 /* From now on, `check` runs after every hook (bit 1). */
 void ck_process_check_after_hooks(void (*check)(void));
 
-/* Runs the check ck_process_check_after_hooks() installed and the refusal collector, as the
- * flags ask. */
+/* Runs the check ck_process_check_after_hooks() installed, as the flags ask. */
 void ck_process_run_hook_check(void);
-
-/* Notes that the sandbox refused system call `number` and sets bit 2 of the flags.
- * Async-signal-safe (a SIGSYS handler calls it); the first 64 since the last take are kept. */
-void ck_process_note_refusal(long number);
-
-/* Moves the refusals noted since the last call into `numbers` (at most `capacity`), clears bit 2,
- * and returns how many there were (more than `capacity` when some were dropped). */
-int ck_process_take_refusals(long *numbers, int capacity);
-
-/* From now on, `collect` runs after a hook during which the sandbox refused a call. */
-void ck_process_collect_refusals_with(void (*collect)(void));
 
 /* close_range(low, high, 0), else each open descriptor in the range closed one by one:
  * 0, or -1 with errno. No allocation. */
