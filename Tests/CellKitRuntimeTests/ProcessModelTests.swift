@@ -268,13 +268,8 @@ struct ProcessModelTests {
         "a plugin's thread that crashes outside any plugin's code (a null call) is blamed on its plugin, found on that thread's stack; the innocent type keeps every row",
         arguments: ["on", "off"])
     func threadCrashOutsideItsCode(sandbox: String) throws {
-        let folder = try Render.write([
-            "t.yaml":
-                "sections:\n  - rows:\n      - {cell: Faulty}\n      - {cell: Slow}\n      - {cell: Slow}\n      - {cell: Faulty}\n"
-        ])
-        let threads = Self.plugin(
-            "pthread_t t; pthread_create(&t, 0, later, 0); pthread_detach(t);",
-            extra: """
+        let folder = try Self.threadCrashTable(
+            later: """
                 static void *later(void *p) {
                     usleep(300000);
                     void (*volatile nowhere)(void) = 0;
@@ -282,16 +277,6 @@ struct ProcessModelTests {
                     return p;
                 }
                 """)
-        try Fixtures.compileC(threads, name: "threads", in: folder, extraFlags: ["-pthread"])
-        let slow = """
-            #include <unistd.h>
-            #include "cellkit.h"
-            CK_PLUGIN("Slow", "1.0.0", "Takes its time");
-            CK_EXPORT void customizeCellForSlow(ck_cell *cell, ck_index_path ip) {
-                (void)ip; sleep(2); ck_set_text(ck_text_label(cell), "slow");
-            }
-            """
-        try Fixtures.compileC(slow, name: "slow", in: folder)
         let (ending, log) = try command.run(
             ["render", folder + "/t.yaml", "--plugin-path", folder, "--sandbox", sandbox], timeout: 60)
         #expect(ending == .exited(3), "\(log)")
@@ -300,15 +285,14 @@ struct ProcessModelTests {
         #expect(log.components(separatedBy: "\n slow").count - 1 == 2, "both Slow rows drawn: \(log)")
     }
 
-    @Test("a crash on a thread a plugin started is blamed on that plugin, not the hook that was running")
-    func threadCrashBlamed() throws {
+    /// A table of Faulty, Slow, Slow, Faulty rows; `libthreads.so` (Faulty) starts a thread running
+    /// `later` (C, given) at its first row; `libslow.so`'s hook sleeps 2 s, meanwhile.
+    static func threadCrashTable(later: String) throws -> String {
         let folder = try Render.write([
             "t.yaml":
                 "sections:\n  - rows:\n      - {cell: Faulty}\n      - {cell: Slow}\n      - {cell: Slow}\n      - {cell: Faulty}\n"
         ])
-        let threads = Self.plugin(
-            "pthread_t t; pthread_create(&t, 0, later, 0); pthread_detach(t);",
-            extra: "static void *later(void *p) { usleep(300000); volatile int *z = 0; *z = (int)(long)p; return p; }")
+        let threads = Self.plugin("pthread_t t; pthread_create(&t, 0, later, 0); pthread_detach(t);", extra: later)
         try Fixtures.compileC(threads, name: "threads", in: folder, extraFlags: ["-pthread"])
         let slow = """
             #include <unistd.h>
@@ -319,6 +303,13 @@ struct ProcessModelTests {
             }
             """
         try Fixtures.compileC(slow, name: "slow", in: folder)
+        return folder
+    }
+
+    @Test("a crash on a thread a plugin started is blamed on that plugin, not the hook that was running")
+    func threadCrashBlamed() throws {
+        let folder = try Self.threadCrashTable(
+            later: "static void *later(void *p) { usleep(300000); volatile int *z = 0; *z = (int)(long)p; return p; }")
         let (ending, log) = try command.run(["render", folder + "/t.yaml", "--plugin-path", folder], timeout: 60)
         #expect(ending == .exited(3), "\(log)")
         #expect(

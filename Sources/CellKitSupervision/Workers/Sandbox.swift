@@ -127,13 +127,7 @@ package enum Sandbox {
 
         /// The notes written since the last call.
         package func take() -> [Note] {
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { break }
-                pending += buffer[..<n]
-            }
+            pending += SharedRegion.readAll(fd, atMost: 1 << 20)  // non-blocking: what is there
             guard let end = pending.lastIndex(of: 0x0A) else { return [] }
             let text = String(decoding: pending[...end], as: UTF8.self)
             pending.removeSubrange(...end)
@@ -316,14 +310,7 @@ package enum Sandbox {
         let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
             defer { close(fd) }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { break }
-                bytes += chunk[..<n]
-            }
+            let bytes = SharedRegion.readAll(fd, atMost: 64 << 20)
             for line in bytes.split(separator: 0x0A) {
                 guard let slash = line.firstIndex(of: 0x2F), let last = line.lastIndex(of: 0x2F), last > slash else {
                     continue
