@@ -179,9 +179,9 @@ extension HelpTexts {
                                           (repeatable); by default they read only the plugin
                                           files, their libraries and the files the document
                                           names.
-                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space; 0:
-                                          none). A plugin over it fails its allocation.
-                                          (default: 4096)
+                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space,
+                                          1024 and up; 0: none). A plugin over it fails its
+                                          allocation. (default: 4096)
                   --version               Show the version.
                   -h, --help              Show help information.
 
@@ -274,9 +274,9 @@ extension HelpTexts {
                                           (repeatable); by default they read only the plugin
                                           files, their libraries and the files the document
                                           names.
-                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space; 0:
-                                          none). A plugin over it fails its allocation.
-                                          (default: 4096)
+                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space,
+                                          1024 and up; 0: none). A plugin over it fails its
+                                          allocation. (default: 4096)
                   --theme <light|dark|auto>
                                           The terminal's background, light, dark or auto
                                           (COLORFGBG, else unknown: the cursor row then draws
@@ -410,9 +410,9 @@ extension HelpTexts {
                                           (repeatable); by default they read only the plugin
                                           files, their libraries and the files the document
                                           names.
-                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space; 0:
-                                          none). A plugin over it fails its allocation.
-                                          (default: 4096)
+                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space,
+                                          1024 and up; 0: none). A plugin over it fails its
+                                          allocation. (default: 4096)
                   --plugin-path <dir>     A folder (or one .so file) to search before the
                                           others; repeat for more.
                   --allow-unsafe-permissions

@@ -17,7 +17,7 @@ struct SandboxFlags: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "A worker's memory limit in MiB (its address space; 0: none). A plugin over it fails its allocation.",
+            "A worker's memory limit in MiB (its address space, 1024 and up; 0: none). A plugin over it fails its allocation.",
             valueName: "MiB"))
     var workerMemory: Int = Sandbox.defaultMemoryMiB
 

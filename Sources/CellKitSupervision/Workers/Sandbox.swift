@@ -301,8 +301,12 @@ package enum Sandbox {
     /// names), the system's library folders, and the folder of every object loaded now (the
     /// toolchain's libraries).
     package static func readable(adding paths: [String]) -> [String] {
+        // The C library reads the processor count from /sys/devices/system/cpu (a Swift plugin's
+        // runtime asks while it loads; /proc/stat is its fallback) and the time zone from
+        // /etc/localtime: facts about the machine, no one's data.
         let system = [
             "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/usr/share/zoneinfo",
+            "/etc/localtime", "/sys/devices/system/cpu",
         ]
         // Read whole and split by bytes: a line at a time through fgets and a String each took
         // most of a millisecond of the worker's start.
