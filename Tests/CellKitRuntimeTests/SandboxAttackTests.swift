@@ -31,6 +31,7 @@ struct SandboxAttackTests {
         #include <linux/seccomp.h>
         #include <netinet/in.h>
         #include <arpa/inet.h>
+        #include <sched.h>
         #include <signal.h>
         #include <stdio.h>
         #include <string.h>
@@ -112,6 +113,12 @@ struct SandboxAttackTests {
             if (child == 0) _exit(0);
             if (child > 0) waitpid(child, 0, 0);
             note("fork", child > 0);
+            struct { unsigned entries[32]; } ring;  /* io_uring_params, zeroed */
+            memset(&ring, 0, sizeof ring);
+            long uring = syscall(SYS_io_uring_setup, 1, &ring);
+            note("io_uring", uring >= 0);
+            if (uring >= 0) close((int)uring);
+            note("unshare", unshare(CLONE_NEWUSER) == 0);  /* last: off, it moves the worker */
         }
         CK_EXPORT void customizeCellForAttack(ck_cell *cell, ck_index_path ip) {
             (void)ip;
@@ -160,7 +167,7 @@ struct SandboxAttackTests {
     static let acts = [
         "ctor-read", "ctor-bashrc", "ctor-cache", "ctor-plugin", "ctor-udp", "ctor-tcp", "capeff", "bpf", "perf",
         "add_key", "keyctl", "userfaultfd", "mount", "chroot", "init_module", "chmod", "chown", "hook-read",
-        "hardlink-read", "tiocsti", "x32", "int80", "kill-group", "notify-fd", "fork",
+        "hardlink-read", "tiocsti", "x32", "int80", "kill-group", "notify-fd", "fork", "io_uring", "unshare",
     ]
 
     /// What "off" cannot show: no process has a notification descriptor without a filter, the
@@ -192,7 +199,8 @@ struct SandboxAttackTests {
             "tried to load a kernel module (init_module)", "tried to change a file's permissions (chmod)",
             "tried to type into the terminal (ioctl TIOCSTI)",
             "tried to make a system call of another architecture (i386 or x32)",
-            "tried to signal another process (kill)",
+            "tried to signal another process (kill)", "tried to set up io_uring (io_uring_setup)",
+            "tried to change namespaces (unshare)",
         ] {
             #expect(log.contains("libattack.so: customizeCellForAttack " + named), "\(named): \(log)")
         }
