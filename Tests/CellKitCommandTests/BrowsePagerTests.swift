@@ -22,15 +22,15 @@ struct BrowsePagerTests {
         try tmux.wait("the help screen") { $0.joined().contains("half a page") && $0.joined().contains("any key") }
         try tmux.keys("j")
         // The whole screen drawn again, not only its status line (a capture can fall between them).
-        var lines = try tmux.wait("the rows again") {
+        try tmux.wait("the rows again") {
             BrowseTests.status($0).contains("row 1 of 300") && !$0.joined().contains("half a page")
         }
         try tmux.keys("h")
         try tmux.wait("the help screen with h") { $0.joined().contains("half a page") }
         try tmux.keys("Escape")
-        lines = try tmux.wait("the rows again after Esc") { BrowseTests.status($0).contains("row 1 of 300") }
+        try tmux.wait("the rows again after Esc") { BrowseTests.status($0).contains("row 1 of 300") }
         try tmux.keys("Escape")
-        lines = try tmux.wait("Esc saying how to quit") { BrowseTests.status($0).contains("q quits") }
+        try tmux.wait("Esc saying how to quit") { BrowseTests.status($0).contains("q quits") }
         #expect(try tmux.alternateScreen(), "Esc did not quit")
         try tmux.type("/code")
         try tmux.wait("the prompt") { BrowseTests.status($0).hasPrefix("/code") }
