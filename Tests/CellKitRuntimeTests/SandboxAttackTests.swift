@@ -37,6 +37,7 @@ struct SandboxAttackTests {
         #include <string.h>
         #include <sys/ioctl.h>
         #include <sys/mount.h>
+        #include <sys/prctl.h>
         #include <sys/socket.h>
         #include <sys/stat.h>
         #include <sys/syscall.h>
@@ -118,6 +119,16 @@ struct SandboxAttackTests {
             long uring = syscall(SYS_io_uring_setup, 1, &ring);
             note("io_uring", uring >= 0);
             if (uring >= 0) close((int)uring);
+            /* Calls no denylist named: outside the allowlist, or allowed only with other arguments. */
+            int memfd = (int)syscall(SYS_memfd_create, "hidden", 0);
+            note("memfd", memfd >= 0);
+            if (memfd >= 0) close(memfd);
+            int watcher = (int)syscall(SYS_inotify_init1, 0);
+            note("inotify", watcher >= 0);
+            if (watcher >= 0) close(watcher);
+            note("subreaper", prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0);
+            note("setown", fcntl(2, F_SETOWN, getppid()) == 0);
+            note("unknown", syscall(1023) == 0 || errno != ENOSYS);
             note("unshare", unshare(CLONE_NEWUSER) == 0);  /* last: off, it moves the worker */
         }
         CK_EXPORT void customizeCellForAttack(ck_cell *cell, ck_index_path ip) {
@@ -167,14 +178,15 @@ struct SandboxAttackTests {
     static let acts = [
         "ctor-read", "ctor-bashrc", "ctor-cache", "ctor-plugin", "ctor-udp", "ctor-tcp", "capeff", "bpf", "perf",
         "add_key", "keyctl", "userfaultfd", "mount", "chroot", "init_module", "chmod", "chown", "hook-read",
-        "hardlink-read", "tiocsti", "x32", "int80", "kill-group", "notify-fd", "fork", "io_uring", "unshare",
+        "hardlink-read", "tiocsti", "x32", "int80", "kill-group", "notify-fd", "fork", "io_uring", "memfd", "inotify",
+        "subreaper", "setown", "unknown", "unshare",
     ]
 
     /// What "off" cannot show: no process has a notification descriptor without a filter, the
-    /// test's standard streams are no terminal, this kernel has no x32; and what the kernel itself
-    /// refuses a user (no capabilities).
+    /// test's standard streams are no terminal, this kernel has no x32 and no call 1023; and what
+    /// the kernel itself refuses a user (no capabilities).
     static func refusedAnyway(_ act: String, root: Bool) -> Bool {
-        let always = ["notify-fd", "tiocsti", "x32"]
+        let always = ["notify-fd", "tiocsti", "x32", "unknown"]
         let privileged = ["capeff", "bpf", "perf", "userfaultfd", "mount", "chroot"]
         return always.contains(act) || (!root && privileged.contains(act))
     }
@@ -201,6 +213,11 @@ struct SandboxAttackTests {
             "tried to make a system call of another architecture (i386 or x32)",
             "tried to signal another process (kill)", "tried to set up io_uring (io_uring_setup)",
             "tried to change namespaces (unshare)",
+            "tried to make a system call outside the sandbox's allowlist (memfd_create)",
+            "tried to make a system call outside the sandbox's allowlist (inotify_init1)",
+            "tried to change a process setting (prctl)",
+            "tried to aim a descriptor's signals at another process (fcntl)",
+            "tried to make a system call unknown to the sandbox",
         ] {
             #expect(log.contains("libattack.so: customizeCellForAttack " + named), "\(named): \(log)")
         }
@@ -261,6 +278,62 @@ struct SandboxAttackTests {
         let (mine, mineLog) = try model.run(
             run + [installed, "check", home + "/.local/share/cellkit/plugins/libmine.so"], timeout: 120)
         #expect(mine == .exited(0), "\(mineLog)")
+    }
+
+    /// A Swift plugin whose hook uses Dispatch's pool and Swift concurrency (a task group), and
+    /// says on standard error what it summed.
+    static let swiftWork = """
+        import Dispatch
+        import Glibc
+        final class Box: @unchecked Sendable { var sum = 0; let lock = DispatchSemaphore(value: 1) }
+        @_cdecl("customizeCellForSwiftWork") public func customize(_ cell: UnsafeMutableRawPointer?) {
+            let box = Box()
+            DispatchQueue.concurrentPerform(iterations: 8) { i in box.lock.wait(); box.sum += i; box.lock.signal() }
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                let tasks = await withTaskGroup(of: Int.self) { group in
+                    for i in 0..<4 { group.addTask { try? await Task.sleep(nanoseconds: 1_000_000); return i } }
+                    return await group.reduce(0, +)
+                }
+                box.lock.wait(); box.sum += tasks; box.lock.signal()
+                done.signal()
+            }
+            done.wait()
+            fputs("swiftwork: \\(box.sum)\\n", stderr)
+        }
+        """
+
+    @Test(
+        "ordinary plugin work (threads, sleeps, random numbers, its own files, big allocations, Dispatch, Swift concurrency) runs in the sandbox with nothing refused",
+        .enabled(if: Fixtures.tool("c++") != nil, "c++ is not installed (apt-get install g++); CI installs it"))
+    func ordinaryWork() throws {
+        let folder = try Fixtures.folder("ordinary")
+        let workload = Fixtures.repositoryRoot + "/Scripts/sandbox-workload"
+        _ = try Fixtures.output(
+            try #require(Fixtures.tool("c++")),
+            [
+                "-std=c++17", "-shared", "-fPIC", "-pthread", "-I", Fixtures.headerDirectory,
+                workload + "/WorkloadCells.cpp", "-o", folder + "/libWorkloadCells.so",
+            ])
+        try FileManager.default.copyItem(atPath: workload + "/workload.txt", toPath: folder + "/workload.txt")
+        try Fixtures.compileSwift(
+            Self.swiftWork, descriptor: "#include \"cellkit.h\"\nCK_PLUGIN(\"SwiftWork\", \"1.0.0\", \"work\");",
+            name: "SwiftWork", in: folder)
+        try "sections:\n  - cell: Workload\n    rows: 3\n  - cell: SwiftWork\n    rows: 2\n".write(
+            toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        let render = ["render", folder + "/t.yaml", "--plugin-path", folder, "--strict"]
+        for uid in getuid() == 0 ? [Self.user, 0] : [getuid()] {
+            for path in [folder, folder + "/t.yaml"] { chown(path, uid, uid) }
+            let run =
+                getuid() == 0
+                ? Self.run(render, as: uid, home: folder) : [Fixtures.buildDirectory + "/cellkit"] + render
+            let (ending, log) = try model.run(run, timeout: 60)
+            #expect(ending == .exited(0), "uid \(uid): \(log)")
+            // Three workload rows, each 3 (threads) + 7 (a future) + 31 (its data line) + 4 files.
+            #expect(log.components(separatedBy: " 45 \n").count - 1 == 3, "uid \(uid): \(log)")
+            #expect(log.components(separatedBy: "swiftwork: 34").count - 1 == 2, "uid \(uid): \(log)")
+            #expect(!log.contains("warning") && !log.contains("refused"), "uid \(uid): \(log)")
+        }
     }
 
     @Test("a flood of 200 MB with terminal escapes on standard error: capped, nothing raw reaches the terminal")
