@@ -397,6 +397,7 @@ package struct CheckSupervisor {
             ending = .exited(-1)
         }
         watcher.takeNotes(awaiting: true)  // its listener ended: every note is in the pipe
+        worker.companion = notes?.listener
         worker.finish()
         watcher.takeNotes(final: true)
         (state, report) = (watcher.state, watcher.report)

@@ -211,6 +211,7 @@ package final class IsolatedRender {
             worker.process, channel: worker.messages, decoder: &decoder, watcher: &watcher, tick: tick)
         guard let status = ending.status else { return .completed }  // a kept worker waits for more
         sandboxNotes += worker.report?.awaitListener() ?? []  // all of them, its last output shown
+        worker.process.companion = worker.report?.listener
         worker.process.finish()
         let fault: String? =
             switch ending.stop {

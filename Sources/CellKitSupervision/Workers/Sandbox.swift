@@ -125,13 +125,23 @@ package enum Sandbox {
             return take()
         }
 
+        /// The listener's process id, once its first line has been read: a child of this process
+        /// once the worker has ended (this process is their subreaper), for `WorkerProcess.finish`.
+        package private(set) var listener: pid_t?
+
         /// The notes written since the last call.
         package func take() -> [Note] {
             pending += SharedRegion.readAll(fd, atMost: 1 << 20)  // non-blocking: what is there
             guard let end = pending.lastIndex(of: 0x0A) else { return [] }
             let text = String(decoding: pending[...end], as: UTF8.self)
             pending.removeSubrange(...end)
-            return text.split(separator: "\n").compactMap(Note.init(encoded:))
+            return text.split(separator: "\n").compactMap { line in
+                if line.hasPrefix("listener\t") {
+                    listener = pid_t(line.dropFirst("listener\t".count))
+                    return nil
+                }
+                return Note(encoded: line)
+            }
         }
     }
 
