@@ -703,7 +703,8 @@ static int is_readable(const char *resolved) {
     return 0;
 }
 
-/* What the listener holds: where notes go, and the worker's memory for reading a call's path. */
+/* What the listener holds: where notes go, and the worker (`memory_of`) and its memory, for
+ * reading a call's path. */
 struct listener {
     int fd, report, memory;
     pid_t memory_of;
@@ -731,14 +732,14 @@ static void send_note(struct listener *l, int kind, const char *act, const char 
     while ((written = write(l->report, line, (size_t)n)) < 0 && errno == EINTR) {}
 }
 
-/* Reads `length` bytes at `address` of the calling process into `buffer`: its size read, or -1. */
-static ssize_t read_memory(struct listener *l, pid_t pid, uint64_t address, void *buffer, size_t length) {
-    if (l->memory_of != pid) {
-        if (l->memory >= 0) close(l->memory);
+/* Reads `length` bytes at `address` of the worker (`memory_of`: every thread of it shares this
+ * memory) into `buffer`: its size read, or -1. Its memory is opened the first time and kept. */
+static ssize_t read_memory(struct listener *l, uint64_t address, void *buffer, size_t length) {
+    if (l->memory == -1) { /* opened late: Yama lets this process read it once named its tracer */
         char path[64];
-        snprintf(path, sizeof path, "/proc/%d/mem", (int)pid);
+        snprintf(path, sizeof path, "/proc/%d/mem", (int)l->memory_of);
         l->memory = open(path, O_RDONLY | O_CLOEXEC);
-        l->memory_of = pid;
+        if (l->memory < 0) l->memory = -2; /* tried once */
     }
     return l->memory < 0 ? -1 : pread(l->memory, buffer, length, (off_t)address);
 }
@@ -750,11 +751,12 @@ static int read_open(struct listener *l, const struct seccomp_notif *request, ch
     int at_fd = call->nr == SCMP_SYS(openat);
     if (at_fd && (int)call->args[0] != AT_FDCWD) return 0; /* relative to a descriptor: not named */
     *flags = call->nr == SCMP_SYS(creat) ? O_CREAT | O_WRONLY | O_TRUNC : (int)call->args[at_fd ? 2 : 1];
-    ssize_t n = read_memory(l, (pid_t)request->pid, call->args[at_fd ? 1 : 0], path, size - 1);
+    ssize_t n = read_memory(l, call->args[at_fd ? 1 : 0], path, size - 1);
     if (n <= 0) return 0;
     path[n] = 0;
-    if (strlen(path) == (size_t)n) return 0; /* longer than kept: not named */
-    return syscall(SYS_ioctl, l->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &request->id) == 0;
+    /* No SECCOMP_IOCTL_NOTIF_ID_VALID: the memory descriptor is the worker's own, opened once,
+     * so a process id used again cannot be read in its place. */
+    return strlen(path) < (size_t)n;      /* longer than kept: not named */
 }
 
 /* Names an open Landlock will refuse: any write but /dev/null, a read outside the readable set.
@@ -785,13 +787,13 @@ static void note_output(struct listener *l, const struct seccomp_notif *request)
     uint64_t address = call->args[1], length = call->args[2];
     if (call->nr == SCMP_SYS(writev) || call->nr == SCMP_SYS(pwritev)) { /* the first buffer of the vector */
         uint64_t vector[2];
-        if (read_memory(l, (pid_t)request->pid, address, vector, sizeof vector) != sizeof vector) return;
+        if (read_memory(l, address, vector, sizeof vector) != sizeof vector) return;
         address = vector[0];
         length = vector[1];
     }
     char kept[200];
     if (length > sizeof kept) length = sizeof kept;
-    ssize_t n = length > 0 ? read_memory(l, (pid_t)request->pid, address, kept, length) : 0;
+    ssize_t n = length > 0 ? read_memory(l, address, kept, length) : 0;
     if (n < 0) n = 0;
     send_note(l, CK_SANDBOX_NOTE_OUTPUT, "", kept, (int)n);
 }
@@ -941,7 +943,7 @@ static void listener_process(const struct ck_sandbox_plan *plan, int watch, int 
         keep_named(plan);
         unresolved = plan;
     }
-    struct listener l = {-1, report, -1, 0, note, {0}, 0};
+    struct listener l = {-1, report, -1, getppid(), note, {0}, 0}; /* the worker, alive: it forked this */
     struct output o = {output, forward, {0}, 0, 0, 0};
     if (report >= 0) {
         fcntl(report, F_SETFL, fcntl(report, F_GETFL) | O_NONBLOCK);

@@ -163,9 +163,10 @@ package struct ELFImage: Sendable {
     }
 
     /// The dependency folders (`libraryFolders(origin:)`) of the library at `path`, read from its
-    /// file (at most `ELFLimits.maxFileBytes`); empty when it cannot be read.
+    /// file as discovery reads one (a regular file, at most `ELFLimits.maxFileBytes`, never a FIFO
+    /// that would block); empty when it cannot be read.
     package static func libraryFolders(ofFile path: String) -> [String] {
-        guard let data = FileManager.default.contents(atPath: path),
+        guard case .success(let data) = PluginFile.readFile(path),
             let image = try? ELFImage(bytes: data, symbols: false)
         else {
             return []
