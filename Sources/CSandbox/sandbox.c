@@ -606,15 +606,17 @@ static void emit_by_argument(struct program *p, uint32_t self, uint32_t handoff,
     tests[0] = (struct test){0, CLONE_THREAD | namespaces, CLONE_THREAD};
     emit_call(p, SCMP_SYS(clone), tests, 1, 0, SECCOMP_RET_ALLOW);
     const int to_self[] = {SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo)};
-    for (int i = 0; i < COUNT(to_self); i++) emit_call(p, to_self[i], tests, equal_to(tests, 0, &self, 1), 0, SECCOMP_RET_ALLOW);
+    for (int i = 0; i < COUNT(to_self); i++)
+        emit_call(p, to_self[i], tests, equal_to(tests, 0, &self, 1), 0, SECCOMP_RET_ALLOW);
     const uint32_t ioctls[] = {TCGETS, TIOCGWINSZ, TIOCGPGRP, FIONREAD, FIONBIO, FIOCLEX, FIONCLEX};
     emit_call(p, SCMP_SYS(ioctl), tests, equal_to(tests, 1, ioctls, COUNT(ioctls)), 0, SECCOMP_RET_ALLOW);
-    const uint32_t prctls[] = {PR_SET_NAME,     PR_GET_NAME,       PR_GET_DUMPABLE, PR_GET_SECCOMP, PR_GET_NO_NEW_PRIVS,
-                               PR_CAPBSET_READ, PR_GET_TIMERSLACK, 0x53564d41 /* PR_SET_VMA: names mappings */};
+    const uint32_t prctls[] = {PR_SET_NAME,         PR_GET_NAME,     PR_GET_DUMPABLE,  PR_GET_SECCOMP,
+                               PR_GET_NO_NEW_PRIVS, PR_CAPBSET_READ, PR_GET_TIMERSLACK,
+                               0x53564d41 /* PR_SET_VMA: names mappings */};
     emit_call(p, SCMP_SYS(prctl), tests, equal_to(tests, 0, prctls, COUNT(prctls)), 0, SECCOMP_RET_ALLOW);
-    const uint32_t fcntls[] = {F_GETFD,  F_SETFD,     F_GETFL,     F_SETFL,      F_DUPFD,      F_DUPFD_CLOEXEC,
-                               F_GETLK,  F_SETLK,     F_SETLKW,    F_OFD_GETLK,  F_OFD_SETLK,  F_OFD_SETLKW,
-                               F_GETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS};
+    const uint32_t fcntls[] = {F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD, F_DUPFD_CLOEXEC, F_GETLK, F_SETLK,
+                               F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_GETPIPE_SZ, F_ADD_SEALS,
+                               F_GET_SEALS};
     emit_call(p, SCMP_SYS(fcntl), tests, equal_to(tests, 1, fcntls, COUNT(fcntls)), 0, SECCOMP_RET_ALLOW);
     const uint32_t itself[] = {0, self}; /* 0 is "the caller"; Foundation passes its own pid */
     emit_call(p, SCMP_SYS(prlimit64), tests, equal_to(tests, 0, itself, 2), 0, SECCOMP_RET_ALLOW);
