@@ -3,7 +3,8 @@
 // (Sources/CSandbox/sandbox.c). Each hook does what real plugins were seen doing: threads and
 // their locks, a sleep, random numbers, its own data file and folder, big allocations, the
 // clock and time zone, the C and C++ output streams, the processor count, a named thread, a
-// system library loaded late, and Dispatch's thread pool (as a Swift plugin's concurrency uses).
+// system library loaded late, a locale, another thread named, and Dispatch's thread pool (as a
+// Swift plugin's concurrency uses).
 //
 //     c++ -std=c++17 -shared -fPIC -I Sources/CCellKit/include WorkloadCells.cpp -o libWorkloadCells.so
 #include <dlfcn.h>
@@ -12,6 +13,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <clocale>
 #include <condition_variable>
 #include <cstdio>
 #include <ctime>
@@ -57,6 +59,7 @@ long threads_and_locks() {
         go = true;
     }
     ready.notify_all();
+    pthread_setname_np(workers[0].native_handle(), "named");  // another thread: through /proc
     for (auto &worker : workers) worker.join();
     auto later = std::async(std::launch::async, [] { return 7L; });
     return sum + later.get();
@@ -97,6 +100,8 @@ CK_EXPORT void initCellForWorkload(ck_cell *cell, ck_index_path indexPath) {
     std::tm local{};
     localtime_r(&now, &local);
     long processors = sysconf(_SC_NPROCESSORS_ONLN);
+    std::setlocale(LC_ALL, "C.UTF-8");  // reads the locale aliases
+    std::setlocale(LC_ALL, "C");
     void *math = dlopen("libm.so.6", RTLD_NOW);
     if (math) dlclose(math);
     std::fprintf(stdout, "workload: %ld processors, %d\n", processors, big[4096] + local.tm_isdst);

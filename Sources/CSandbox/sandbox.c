@@ -761,23 +761,38 @@ static int read_open(struct listener *l, const struct seccomp_notif *request, ch
     return strlen(path) < (size_t)n;      /* longer than kept: not named */
 }
 
-/* Names an open Landlock will refuse: any write but /dev/null, a read outside the readable set.
- * Judged once the call has gone on (the path was copied while it waited). */
+static int is_write(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)); }
+
+/* A thread's name written through /proc (pthread_setname_np on another thread): refused by
+ * Landlock, and not worth a warning; the thread keeps the name it had. */
+static int is_thread_name(const char *path) {
+    const char *task = strstr(path, "/task/");
+    return strncmp(path, "/proc/", 6) == 0 && task && strchr(task + 6, '/') &&
+           strcmp(strchr(task + 6, '/'), "/comm") == 0;
+}
+
+/* Whether Landlock may refuse an open, as far as its path says without resolving it: a write
+ * (but /dev/null and a thread's name), or a read the readable set does not name as it is. */
+static int may_be_refused(const char *path, int flags) {
+    if (is_write(flags)) return strcmp(path, "/dev/null") != 0 && !is_thread_name(path);
+    return !(path[0] == '/' && !strstr(path, "/..") && is_readable(path));
+}
+
+/* Names an open Landlock will refuse (`may_be_refused`): a write, or a read outside the
+ * readable set once the path is resolved as the worker sees it. */
 static void note_open(struct listener *l, const char *path, int flags) {
     char resolved[PATH_MAX];
-    int writes = (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC));
-    if (writes) {
-        if (strcmp(path, "/dev/null") != 0) send_note(l, CK_SANDBOX_NOTE_WRITE, "", path, (int)strlen(path));
+    if (is_write(flags)) {
+        send_note(l, CK_SANDBOX_NOTE_WRITE, "", path, (int)strlen(path));
         return;
     }
-    if (path[0] == '/' && !strstr(path, "/..") && is_readable(path)) return; /* as named: no resolving */
     keep_resolved();
     /* Resolved as the worker sees it: its /proc/self, and its working folder for a relative path. */
     char seen[PATH_MAX + 64];
     if (strncmp(path, "/proc/self/", 11) == 0 || strncmp(path, "/proc/thread-self/", 18) == 0)
-        snprintf(seen, sizeof seen, "/proc/%d/%s", (int)getppid(), strchr(path + 6, '/') + 1);
+        snprintf(seen, sizeof seen, "/proc/%d/%s", (int)l->memory_of, strchr(path + 6, '/') + 1);
     else if (path[0] != '/')
-        snprintf(seen, sizeof seen, "/proc/%d/cwd/%s", (int)getppid(), path);
+        snprintf(seen, sizeof seen, "/proc/%d/cwd/%s", (int)l->memory_of, path);
     else
         snprintf(seen, sizeof seen, "%s", path);
     if (realpath(seen, resolved) && !is_readable(resolved))
@@ -817,14 +832,13 @@ static void answer(struct listener *l) {
         note_output(l, &request);
         response.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
     } else if (native && is_open(&request.data)) {
-        /* The open goes on at once (Landlock decides it), and is judged after: the worker waits
-         * only for its path to be copied. */
+        /* The open goes on (Landlock decides it). One that may be refused is judged while the
+         * worker waits, so that the note names the hook and row it came from; the rest (reads the
+         * readable set names as they are: most of them) go on as soon as the path is copied. */
         char path[1024];
         int flags = 0, named = read_open(l, &request, path, sizeof path, &flags);
+        if (named && may_be_refused(path, flags)) note_open(l, path, flags);
         response.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-        syscall(SYS_ioctl, l->fd, SECCOMP_IOCTL_NOTIF_SEND, &response);
-        if (named) note_open(l, path, flags);
-        return;
     } else {
         const char *act = ck_sandbox_act(request.data.nr, request.data.arch, request.data.args[1]);
         send_note(l, CK_SANDBOX_NOTE_REFUSED, act, "", 0);

@@ -336,6 +336,42 @@ struct SandboxAttackTests {
         }
     }
 
+    @Test(
+        "a refused read or write is put on the hook and row that made it, every time (the worker waits while its open is judged); a thread's name is not worth a warning"
+    )
+    func refusalBlame() throws {
+        let folder = try Render.write(["t.yaml": "sections:\n  - cell: Faulty\n    rows: 3\n"], name: "blame")
+        try "secret\n".write(toFile: folder + "/outside.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: folder + "/plugins", withIntermediateDirectories: true)
+        try Fixtures.compileC(
+            ProcessModelTests.plugin(
+                """
+                pthread_t other;
+                pthread_create(&other, 0, idle, 0);
+                pthread_setname_np(other, "named");  /* another thread's name: /proc/self/task/N/comm */
+                pthread_join(other, 0);
+                int fd = open(ip.row == 1 ? "\(folder)/outside.txt" : "\(folder)/written.txt",
+                              ip.row == 1 ? O_RDONLY : O_WRONLY | O_CREAT, 0644);
+                if (fd >= 0) close(fd);
+                """, extra: "#include <unistd.h>\nstatic void *idle(void *unused) { return unused; }"),
+            name: "blame", in: folder + "/plugins")
+        for run in 0..<10 {
+            let (ending, log) = try model.run(
+                ProcessModelTests.contained(["render", folder + "/t.yaml", "--plugin-path", folder + "/plugins"]),
+                timeout: 60)
+            #expect(ending == .exited(0), "run \(run): \(log)")
+            #expect(
+                log.contains(
+                    "libblame.so: customizeCellForFaulty tried to read a file outside the sandbox (\(folder)/outside.txt): refused by the sandbox at row 0.1"
+                ), "run \(run): \(log)")
+            #expect(
+                log.contains(
+                    "libblame.so: customizeCellForFaulty tried to write a file (\(folder)/written.txt): refused by the sandbox at row 0.0; a cell plugin may not write files"
+                ), "run \(run): \(log)")
+            #expect(!log.contains("outside plugin code") && !log.contains("/comm"), "run \(run): \(log)")
+        }
+    }
+
     @Test("a flood of 200 MB with terminal escapes on standard error: capped, nothing raw reaches the terminal")
     func standardErrorFlood() throws {
         guard getuid() == 0 else { return }

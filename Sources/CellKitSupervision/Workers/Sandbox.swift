@@ -312,11 +312,12 @@ package enum Sandbox {
     /// toolchain's libraries).
     package static func readable(adding paths: [String]) -> [String] {
         // The C library reads the processor count from /sys/devices/system/cpu (a Swift plugin's
-        // runtime asks while it loads; /proc/stat is its fallback) and the time zone from
-        // /etc/localtime: facts about the machine, no one's data.
+        // runtime asks while it loads; /proc/stat is its fallback), the time zone from
+        // /etc/localtime, and locales' aliases and definitions (setlocale) from /usr/share/locale
+        // and /usr/share/i18n: facts about the machine, no one's data.
         let system = [
             "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/usr/share/zoneinfo",
-            "/etc/localtime", "/sys/devices/system/cpu",
+            "/etc/localtime", "/sys/devices/system/cpu", "/usr/share/locale", "/usr/share/i18n",
         ]
         // Read whole and split by bytes: a line at a time through fgets and a String each took
         // most of a millisecond of the worker's start.
@@ -363,8 +364,10 @@ package enum Sandbox {
     package static func warnings(_ notes: [Note]) -> [String] {
         var seen = Set<String>()
         let fix = "; a cell plugin may not start processes, run programs or open sockets (SECURITY.md, --sandbox off)"
+        let writeFix = "; a cell plugin may not write files: it draws into its cell (SECURITY.md, --sandbox off)"
         let readPrefix = "read a file outside the sandbox ("
         return notes.filter { $0.kind == .refused && seen.insert($0.maker + "\u{0}" + $0.act).inserted }.map { note in
+            if note.act.hasPrefix("write a file (") { return note.line + writeFix }
             guard note.act.hasPrefix(readPrefix) else { return note.line + fix }
             let path = note.act.dropFirst(readPrefix.count).dropLast()
             return note.line
