@@ -20,6 +20,24 @@ public final class CellContext: Sendable {
         var keys: Set<String> = []
         var failures: [FailedHostCalls] = []
         var failureIndex: [FailedHostCalls.Key: Int] = [:]
+        var journal: WarningJournal?
+
+        /// Records `message` once, in the journal too.
+        mutating func record(_ message: String) {
+            guard seen.insert(message).inserted else { return }
+            warnings.append(message)
+            journal?.warning(message)
+        }
+    }
+
+    /// Keeps every warning and failed host call in `journal` too, from now on and those seen so
+    /// far (a render worker's, in the memory its supervisor shares: none is lost if it crashes).
+    package func keep(in journal: WarningJournal) {
+        state.withLock { state in
+            for line in state.warnings { journal.warning(line) }
+            for (slot, failure) in state.failures.enumerated() { journal.failure(slot: slot, failure) }
+            state.journal = journal
+        }
     }
 
     /// The row-data keys hooks read through this context, when recording (`cellkit check`); nil
@@ -65,9 +83,7 @@ public final class CellContext: Sendable {
 
     /// Records `message` once.
     public func warn(_ message: String) {
-        state.withLock { state in
-            if state.seen.insert(message).inserted { state.warnings.append(message) }
-        }
+        state.withLock { $0.record(message) }
     }
 
     /// Host calls that returned an error status, counted per plugin file and hook, in the
@@ -84,6 +100,7 @@ public final class CellContext: Sendable {
         state.withLock { state in
             if let index = state.failureIndex[key] {
                 state.failures[index].count += 1
+                state.journal?.count(slot: index, state.failures[index].count)
                 return
             }
             state.failureIndex[key] = state.failures.count
@@ -92,6 +109,7 @@ public final class CellContext: Sendable {
                 FailedHostCalls(
                     pluginFile: key.pluginFile, hook: key.hook.symbol(for: key.identifier), count: 1,
                     first: message.hasPrefix(name + ": ") ? message : "\(name): \(message)"))
+            state.journal?.failure(slot: state.failures.count - 1, state.failures[state.failures.count - 1])
         }
     }
 
@@ -100,8 +118,7 @@ public final class CellContext: Sendable {
     package func warn(once key: String, _ make: () -> String) {
         state.withLock { state in
             guard state.keys.insert(key).inserted else { return }
-            let message = make()
-            if state.seen.insert(message).inserted { state.warnings.append(message) }
+            state.record(make())
         }
     }
 
@@ -110,8 +127,7 @@ public final class CellContext: Sendable {
     package func warnOnce(_ key: LimitWarningKey, _ make: () -> String) {
         state.withLock { state in
             guard state.limits.insert(key).inserted else { return }
-            let message = make()
-            if state.seen.insert(message).inserted { state.warnings.append(message) }
+            state.record(make())
         }
     }
 }
@@ -128,6 +144,11 @@ public struct FailedHostCalls: Sendable, Equatable, CustomStringConvertible {
     /// The first failed call: the host function, then what `last_error` said
     /// (`view_with_tag: tag 0 refused: …`, `cell_set_int: 99 is not a accessory type (0...3)`).
     public let first: String
+
+    /// `count` failed host calls of `hook` in `pluginFile`, the first of them `first`.
+    package init(pluginFile: String, hook: String, count: Int, first: String) {
+        (self.pluginFile, self.hook, self.count, self.first) = (pluginFile, hook, count, first)
+    }
 
     /// `libfoo.so: customizeCellForFoo: 1,000 host calls failed; the first: …`, on one line.
     public var description: String {

@@ -425,6 +425,9 @@ public struct DocumentRender: Sendable {
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
             source.readsAhead = plan.readsAhead
             let context = CellContext(stylesheet: document.stylesheet)
+            // Every warning goes to the shared journal as it arises: a crash loses none of them.
+            context.keep(in: WarningJournal(area: worker.region.journal))
+            for line in sandboxWarnings() { context.warn(line) }
             let renderer = try settings.makeRenderer(document, registry: registry, context: context)
             renderer.skipRows = plan.resumeAt
             renderer.placeholderRows = Set(plan.placeholderRows)
@@ -439,14 +442,12 @@ public struct DocumentRender: Sendable {
                 return "⚠ \(file) faulted: this \(name) row is not drawn"
             }
             if let request = plan.job.browse {
-                return try BrowseService.serve(request, worker, renderer, source, plan: plan) {
-                    warnings(context) + sandboxWarnings()
-                }
+                return try BrowseService.serve(request, worker, renderer, source, plan: plan) { warnings(context) }
             }
             try draw(
                 renderer, source, format: settings.format, ascii: settings.ascii, colorDepth: settings.colorDepth,
                 theme: settings.theme, to: worker.out)
-            try worker.finish(rows: plan.resumeAt + renderer.rowsDrawn, warnings: warnings(context) + sandboxWarnings())
+            try worker.finish(rows: plan.resumeAt + renderer.rowsDrawn, warnings: warnings(context))
         } catch {
             try? worker.out.flush()  // as the render in one process does: the rows drawn so far
             worker.fail(error)

@@ -81,8 +81,11 @@ package final class IsolatedRender {
     }
 
     var plan: WorkerPlan
-    /// The warnings of the worker that completed the table, one a line.
+    /// The warnings of the render, one a line: every worker's, a crashed one's too (their
+    /// journals merged, `WarningJournal.merged`), then the sandbox's refusals.
     package private(set) var warnings: [String] = []
+    /// The journal of each worker that has ended, in the order they ran.
+    private var journals: [WarningJournal.Contents] = []
     let sink: OutputSink
     /// Where each fault's line goes.
     package var report: (String) -> Void
@@ -134,7 +137,7 @@ package final class IsolatedRender {
             case .completed:
                 if let heldLine { report(heldLine) }  // the fault did not come back: it is what was seen
                 heldLine = nil
-                if !keepsWorker { warnings += takeSandboxWarnings() }
+                if !keepsWorker { warnings = WarningJournal.merged(journals) + takeSandboxWarnings() }
                 return .complete(faults: faults)
             case .failed(let message): return .failed(message)
             case .died(let outcome):
@@ -211,6 +214,7 @@ package final class IsolatedRender {
             worker.process, channel: worker.messages, decoder: &decoder, watcher: &watcher, tick: tick)
         guard let status = ending.status else { return .completed }  // a kept worker waits for more
         sandboxNotes += worker.report?.awaitListener() ?? []  // all of them, its last output shown
+        journals.append(WarningJournal.read(region.journal))  // before the next worker clears it
         worker.process.companion = worker.report?.listener
         worker.process.finish()
         let fault: String? =
@@ -326,8 +330,7 @@ package final class IsolatedRender {
                 reply = frame.payload
                 return
             }
-            let text = String(decoding: frame.payload, as: UTF8.self)
-            warnings = text.isEmpty ? [] : text.components(separatedBy: "\n")
+        // The payload's warnings are in the worker's journal too, read once it has ended.
         case .failed: watcher.failed = Self.failure(frame.payload)
         case nil: throw WorkerWatch.Fault("it sent a message of unknown kind \(frame.kind)")
         }

@@ -22,6 +22,13 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
     package let fd: Int32
     let base: UnsafeMutableRawPointer
 
+    /// Where a worker's warning journal is (`WarningJournal`): past the progress record, its
+    /// `capacity` ending where the output buffer starts.
+    static let journalOffset = HookProgress.size
+
+    /// The worker's warning journal's area.
+    package var journal: UnsafeMutableRawPointer { base + Self.journalOffset }
+
     /// The progress record at the start.
     package var record: UnsafeMutablePointer<HookProgress.Header> {
         base.assumingMemoryBound(to: HookProgress.Header.self)
@@ -88,6 +95,7 @@ package final class SharedRegion: @unchecked Sendable {  // the memory is writte
     func resetRecord(written: Bool) {
         if written { base.initializeMemory(as: UInt8.self, repeating: 0, count: HookProgress.size) }
         record.initialize(to: HookProgress.Header())
+        WarningJournal.clear(journal)  // a worker that dies before it writes one leaves none
     }
 
     /// A sealed-size memory file named `name` holding `bytes`, at offset 0, close-on-exec: how an
