@@ -245,7 +245,15 @@ private struct Searcher {
             while end.map({ stream.rowsRead < $0 }) ?? true {
                 // 1,024 rows at most between looks at a cancel; the prefilter's rejects unparsed.
                 let stop = min(end ?? .max, stream.rowsRead + 1024), before = stream.rowsRead
-                let row = try stream.next(admittedBy: filter, before: stop)
+                let row: StreamedRow?
+                do {
+                    row = try stream.next(admittedBy: filter, before: stop)
+                } catch {
+                    // A malformed record is no match (browse draws it as its error row): past it.
+                    guard stream.malformedRow == stream.rowsRead - 1 else { throw error }
+                    guard note(stream.rowsRead - before) else { return nil }
+                    continue
+                }
                 if let row, BrowseTable.contains(row.data.rowValue, needle), !match(stream.rowsRead - 1) {
                     return nil
                 }

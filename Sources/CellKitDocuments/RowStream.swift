@@ -130,10 +130,17 @@ package final class RowStream {
             if isBlank(record) { continue }
             readCount += 1
             if let filter, !filter.admits(record) { continue }
-            return file.format == .csv ? try csvRow(record, line: line) : try jsonRow(record, line: line)
+            malformedRow = readCount - 1  // if it throws: read past, the stream goes on at the next record
+            let row = file.format == .csv ? try csvRow(record, line: line) : try jsonRow(record, line: line)
+            malformedRow = nil
+            return row
         }
         return nil
     }
+
+    /// The row (counted from the file's start) whose record `next(admittedBy:before:)` last found
+    /// malformed: a search steps over it and goes on.
+    package private(set) var malformedRow: Int?
 
     /// Counts the rows, calling `note` with (rows before it, offset, line) before every
     /// `stride`-th row and every `stride` rows with the count so far; `note` returning false stops.

@@ -423,7 +423,9 @@ public struct DocumentRender: Sendable {
                     memoryMiB: plan.job.workerMemoryMiB, required: plan.job.sandboxRequired)
             }
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
-            source.readsAhead = plan.readsAhead
+            // Not for browse's windows: they are short, and a helper reading ahead meets a malformed
+            // record past the window first, so that the window's own rows could not be drawn.
+            source.readsAhead = plan.readsAhead && plan.job.browse == nil
             let context = CellContext(stylesheet: document.stylesheet)
             // Every warning goes to the shared journal as it arises: a crash loses none of them.
             context.keep(in: WarningJournal(area: worker.region.journal))
