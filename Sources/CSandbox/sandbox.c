@@ -277,7 +277,7 @@ static void limit(int resource, uint64_t value) {
  * the few the C library makes on paths the measure did not take, marked "(C library)". Anything
  * else reaches the listener, which refuses it (EPERM; ENOSYS for a number libseccomp does not
  * know, so that the C library falls back) and names it. Calls whose arguments matter are allowed
- * in allow_by_argument(). A name this architecture lacks (open on aarch64) is skipped. */
+ * in emit_by_argument(). A name this architecture lacks (open on aarch64) is skipped. */
 static const struct {
     int number;
     const char *name, *why;
@@ -747,7 +747,7 @@ static ssize_t read_memory(struct listener *l, uint64_t address, void *buffer, s
 }
 
 /* A watched open's path and flags, read from the worker while its call waits: 1, or 0 when the
- * open is not named (relative to a descriptor, unreadable, too long, or the call is gone). */
+ * open is not named (relative to a descriptor, unreadable or too long). */
 static int read_open(struct listener *l, const struct seccomp_notif *request, char *path, size_t size, int *flags) {
     const struct seccomp_data *call = &request->data;
     int at_fd = call->nr == SCMP_SYS(openat);
@@ -758,7 +758,7 @@ static int read_open(struct listener *l, const struct seccomp_notif *request, ch
     path[n] = 0;
     /* No SECCOMP_IOCTL_NOTIF_ID_VALID: the memory descriptor is the worker's own, opened once,
      * so a process id used again cannot be read in its place. */
-    return strlen(path) < (size_t)n;      /* longer than kept: not named */
+    return strlen(path) < (size_t)n; /* no end within what was kept: too long to name */
 }
 
 static int is_write(int flags) { return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)); }
