@@ -179,6 +179,11 @@ package struct BrowseState {
     package private(set) var count = ""
     /// A message in the status line until the next key.
     package private(set) var message: String?
+    /// Beside the cursor's place until the next key: the search went past an end and went on
+    /// from the other ("search wrapped to the top", as less says it).
+    package private(set) var wrapNote: String?
+    /// Where the running search started, and which way it goes: to tell when it wraps.
+    private var searchStart: (row: Int, forward: Bool)?
     /// Whether the help screen is shown.
     package private(set) var showsHelp = false
     /// The last search's text.
@@ -297,7 +302,7 @@ package struct BrowseState {
             return []
         }
         if prompt != nil { return handlePrompt(key) }
-        message = nil
+        (message, wrapNote) = (nil, nil)
         faultsShown = table.faults  // a fault line stays until the next key
         if case .character(let c) = key, let digit = c.wholeNumberValue, c.isASCII {
             if count.count < 12, !(count.isEmpty && digit == 0) { count.append(c) }
@@ -425,6 +430,7 @@ package struct BrowseState {
         let wrapped = forward ? (start >= table.rowCount ? 0 : start) : (start < 0 ? table.rowCount - 1 : start)
         let cancel: [BrowseEffect] = searching != nil ? [.cancelSearch] : []
         searching = 0
+        searchStart = (start, forward)
         return cancel + [.startSearch(query, from: wrapped, forward: forward)]
     }
 
@@ -436,6 +442,9 @@ package struct BrowseState {
             return []
         case .found(let row):
             searching = nil
+            if let (start, forward) = searchStart, forward ? row < start : row > start {
+                wrapNote = forward ? "search wrapped to the top" : "search wrapped to the bottom"
+            }
             if table.estimatedFrom != nil || row >= table.rowCount { return [.prepare(.count, then: .found(row))] }
             return move(to: row, placement: .third)
         case .notFound:
@@ -565,6 +574,7 @@ package struct BrowseState {
             let of = table.isCounting ? "of ≥ \(table.rowCount), counting" : "of \(table.rowCount)"
             parts.append(table.rowCount == 0 ? "no rows" : "row \(cursor + 1) \(of)")
         }
+        if let wrapNote { parts.append(wrapNote) }
         if let error = window.errors[cursor] ?? fullyShown.lazy.compactMap({ window.errors[$0] }).first {
             parts.append("⚠ " + error)
         }

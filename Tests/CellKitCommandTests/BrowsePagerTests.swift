@@ -100,8 +100,16 @@ struct BrowsePagerTests {
         try tmux.wait("n") { BrowseTests.status($0).contains("row 202 of 300") }
         try tmux.keys("N")
         try tmux.wait("N") { BrowseTests.status($0).contains("row 201 of 300") }
-        try tmux.keys("N")  // none before row 201: round to the last match
-        try tmux.wait("N again, wrapping around") { BrowseTests.status($0).contains("row 300 of 300") }
+        try tmux.keys("N")  // none before row 201: round to the last match, and the status line says so
+        try tmux.wait("N again, wrapping around") {
+            BrowseTests.status($0).contains("row 300 of 300 · search wrapped to the bottom")
+        }
+        try tmux.keys("n")  // on from the last row: round to the first match
+        try tmux.wait("n, wrapping around") {
+            BrowseTests.status($0).contains("row 201 of 300 · search wrapped to the top")
+        }
+        try tmux.keys("j")  // the note goes with the next key
+        try tmux.wait("j") { BrowseTests.status($0).contains("row 202 of 300") && !$0.joined().contains("wrapped") }
         try tmux.keys("q")
         try tmux.wait("the exit") { $0.contains("EXIT=0") && $0.contains("DONE") }
     }
