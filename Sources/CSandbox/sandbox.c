@@ -594,6 +594,15 @@ static int equal_to(struct test *tests, unsigned arg, const uint32_t *values, in
 
 #define COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
+/* The calls that write to a descriptor: standard output's are watched in check. */
+static const int writes[] = {SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(pwrite64), SCMP_SYS(pwritev)};
+
+static int is_write_call(int number) {
+    for (int i = 0; i < COUNT(writes); i++)
+        if (writes[i] == number) return 1;
+    return 0;
+}
+
 /* The calls allowed only with some arguments. Threads but no process; signals to itself only;
  * the terminal ioctls isatty and friends make, never TIOCSTI; prctl's thread names; fcntl
  * without F_SETOWN/F_SETSIG (which would aim signals at another process); limits of itself;
@@ -634,18 +643,14 @@ static void emit_by_argument(struct program *p, uint32_t self, uint32_t handoff,
     if (watch & CK_SANDBOX_WATCH_OUTPUT) {
         tests[0] = (struct test){0, 1, 0}; /* even descriptors */
         for (int bit = 1; bit < 32; bit++) tests[bit] = (struct test){0, 1u << bit, 1u << bit};
-        const int writes[] = {SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(pwrite64), SCMP_SYS(pwritev)};
         for (int i = 0; i < COUNT(writes); i++) emit_call(p, writes[i], tests, 32, 0, SECCOMP_RET_ALLOW);
     }
 }
 
-/* Whether the allowlist allows `name` outright: not when a watch sends it to the listener. */
-static int allowed_outright(const char *name, int watch) {
-    if ((watch & CK_SANDBOX_WATCH_OPENS) && (!strcmp(name, "open") || !strcmp(name, "openat"))) return 0;
-    if (watch & CK_SANDBOX_WATCH_OUTPUT)
-        for (const char *const *w = (const char *const[]){"write", "writev", "pwrite64", "pwritev", 0}; *w; w++)
-            if (!strcmp(name, *w)) return 0;
-    return 1;
+/* Whether the allowlist allows call `number` outright: not when a watch sends it to the listener. */
+static int allowed_outright(int number, int watch) {
+    if ((watch & CK_SANDBOX_WATCH_OPENS) && (number == SCMP_SYS(open) || number == SCMP_SYS(openat))) return 0;
+    return !((watch & CK_SANDBOX_WATCH_OUTPUT) && is_write_call(number));
 }
 
 /* The filter's program for a worker whose process id and handoff descriptor are `self` and
@@ -665,7 +670,7 @@ static int write_program(struct program *p, int watch, uint32_t self, uint32_t h
 #endif
     emit_by_argument(p, self, handoff, watch);
     for (size_t i = 0; i < ALLOWED; i++)
-        if (allowed_outright(allowed[i].name, watch)) emit_outright(p, allowed[i].number, SECCOMP_RET_ALLOW);
+        if (allowed_outright(allowed[i].number, watch)) emit_outright(p, allowed[i].number, SECCOMP_RET_ALLOW);
     emit(p, BPF_RET | BPF_K, 0, 0, RET_NOTIFY);
     return p->failed ? -1 : 0;
 }
@@ -693,8 +698,7 @@ static int is_open(const struct seccomp_data *call) {
 }
 
 static int is_output(const struct seccomp_data *call) {
-    return (uint32_t)call->args[0] == 1 && (call->nr == SCMP_SYS(write) || call->nr == SCMP_SYS(writev) ||
-                                  call->nr == SCMP_SYS(pwrite64) || call->nr == SCMP_SYS(pwritev));
+    return (uint32_t)call->args[0] == 1 && is_write_call(call->nr);
 }
 
 static int is_readable(const char *resolved) {

@@ -449,7 +449,7 @@ public struct DocumentRender: Sendable {
             try draw(
                 renderer, source, format: settings.format, ascii: settings.ascii, colorDepth: settings.colorDepth,
                 theme: settings.theme, to: worker.out)
-            try worker.finish(rows: plan.resumeAt + renderer.rowsDrawn, warnings: warnings(context))
+            try worker.finish(rows: plan.resumeAt + renderer.rowsDrawn)
         } catch {
             try? worker.out.flush()  // as the render in one process does: the rows drawn so far
             worker.fail(error)

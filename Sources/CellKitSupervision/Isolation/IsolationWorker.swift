@@ -18,7 +18,7 @@ enum RenderFrame: UInt16 {
     /// acknowledgement before it writes there again.
     case chunk = 1
     /// The table is complete (its last chunk sent); `value` is the rows of its window drawn (those a
-    /// worker before drew included), the payload its warnings, one a line.
+    /// worker before drew included). A browse worker's payload is its reply (`BrowseWorker`).
     case done = 2
     /// The render failed; the payload is a `WorkerFailure` as JSON.
     case failed = 3
@@ -94,14 +94,11 @@ final class IsolationWorker {
     }
 
     /// Hands over what is left in the buffer and tells the supervisor the table is complete
-    /// (`rows` rows of its window), with this worker's warnings.
-    func finish(rows: Int, warnings: [String]) throws {
+    /// (`rows` rows of its window). Its warnings are in its journal (`WarningJournal`).
+    func finish(rows: Int) throws {
         try out.flush()
         sender.announce()
-        sender.send(
-            Frame(
-                kind: RenderFrame.done.rawValue, value: UInt64(rows),
-                payload: Array(warnings.joined(separator: "\n").utf8)))
+        sender.send(Frame(kind: RenderFrame.done.rawValue, value: UInt64(rows)))
     }
 
     /// Tells the supervisor the render failed, and why. Call it after flushing what was drawn.

@@ -120,7 +120,6 @@ package enum Descendants {
     package static func sweep(sparing spared: Set<pid_t>) {
         for _ in 0..<50 {
             guard hasChildren() else { return }  // the usual case: one waitid, no /proc scan
-            if reapEnded(sparing: spared) { continue }  // a sandboxed worker's listener, ended
             let strays = Spawn.withOwned { owned in children().filter { !spared.contains($0) && !owned($0) } }
             if strays.isEmpty { return }
             for pid in strays { _ = Glibc.kill(pid, SIGKILL) }
@@ -129,19 +128,6 @@ package enum Descendants {
                 while waitpid(pid, &status, 0) < 0, errno == EINTR {}
             }
         }
-    }
-
-    /// Reaps one child that has ended, when it is none of `spared` nor one `Spawn` started: true
-    /// if it did. (A sandboxed worker's listener comes back here when the worker ends; reaping it
-    /// this way spares a scan of `/proc`, most of a millisecond.)
-    static func reapEnded(sparing spared: Set<pid_t>) -> Bool {
-        var info = siginfo_t()
-        guard waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return false }
-        let pid = info._sifields._sigchld.si_pid
-        guard pid > 0, !spared.contains(pid), !Spawn.withOwned({ $0(pid) }) else { return false }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return true
     }
 
     /// Whether this process has any child, running or ended (without reaping it).
