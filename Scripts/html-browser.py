@@ -6,11 +6,18 @@ port): for each job, a viewport width, the light or dark colour scheme (`prefers
 emulated), the page loaded from its file, then Scripts/html-measure.js evaluated in it (the page
 itself has no script) and, if asked, a full-page screenshot.
 
-    python3 Scripts/html-browser.py [--chromium PATH] < jobs.json > reports.json
+    python3 Scripts/html-browser.py [--chromium PATH] [--without-emoji-font] < jobs.json > reports.json
+
+--without-emoji-font starts Chromium with a fontconfig that rejects every colour emoji font, so
+that pages are measured as on a machine without one (the glyphs then come from text fonts).
 
 jobs.json: [{"page": "/abs/page.html", "width": 390, "dark": false, "media": "print",
-"screenshot": "/abs/out.png"}] (media and screenshot optional; media emulates a CSS media type). Prints one JSON report per job, in order (see html-measure.js). Exits 2
-with a message when Chromium cannot be started or a page cannot be measured within the deadline.
+"scale": 2, "screenshot": "/abs/out.png", "axe": "/abs/axe.min.js"}] (all but page and width
+optional): media emulates a CSS media type; scale is the device pixel ratio (a 200 % zoom is half
+the width at scale 2); axe runs axe-core from that file in the page after measuring it and adds
+its violations to the report as "axe" ([{id, impact, help, nodes: [selector and summary]}]).
+Prints one JSON report per job, in order (see html-measure.js). Exits 2 with a message when
+Chromium cannot be started or a page cannot be measured within the deadline.
 """
 
 import base64
@@ -25,9 +32,25 @@ import time
 DEADLINE = 90  # seconds for all jobs
 
 
+FONTS_WITHOUT_EMOJI = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <selectfont><rejectfont><pattern><patelt name="color"><bool>true</bool></patelt></pattern></rejectfont>
+  <rejectfont><glob>*Emoji*</glob></rejectfont></selectfont>
+</fontconfig>
+"""
+
+
 class Browser:
-    def __init__(self, chromium):
+    def __init__(self, chromium, without_emoji_font=False):
         self.profile = tempfile.mkdtemp(prefix="cellkit-chromium-")
+        environment = dict(os.environ)
+        if without_emoji_font:
+            fonts = os.path.join(self.profile, "fonts.conf")
+            with open(fonts, "w", encoding="utf-8") as f:
+                f.write(FONTS_WITHOUT_EMOJI)
+            environment["FONTCONFIG_FILE"] = fonts
         to_chrome_r, self.to_chrome = os.pipe()
         self.from_chrome, from_chrome_w = os.pipe()
 
@@ -41,7 +64,7 @@ class Browser:
              "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
              "--hide-scrollbars", "--user-data-dir=" + self.profile, "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=fds, pass_fds=(3, 4))  # kept past preexec_fn's dup2
+            preexec_fn=fds, pass_fds=(3, 4), env=environment)  # kept past preexec_fn's dup2
         os.close(to_chrome_r)
         os.close(from_chrome_w)
         self.buffer = b""
@@ -99,7 +122,8 @@ def run(browser, job, script):
     session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     browser.send("Page.enable", session=session)
     browser.send("Emulation.setDeviceMetricsOverride",
-                 {"width": job["width"], "height": 800, "deviceScaleFactor": 1, "mobile": False}, session)
+                 {"width": job["width"], "height": 800, "deviceScaleFactor": job.get("scale", 1), "mobile": False},
+                 session)
     scheme = "dark" if job.get("dark") else "light"
     browser.send("Emulation.setEmulatedMedia",
                  {"media": job.get("media", ""),
@@ -110,6 +134,8 @@ def run(browser, job, script):
     if "exceptionDetails" in result:
         raise RuntimeError("the measuring script failed: " + json.dumps(result["exceptionDetails"])[:500])
     report = json.loads(result["result"]["value"])
+    if job.get("axe"):
+        report["axe"] = axe(browser, session, job["axe"])
     if job.get("screenshot"):
         size = browser.send("Page.getLayoutMetrics", session=session)["cssContentSize"]
         shot = browser.send("Page.captureScreenshot", {
@@ -121,11 +147,36 @@ def run(browser, job, script):
     return report
 
 
+AXE_RUN = """axe.run(document, {resultTypes: ["violations"]}).then((r) => JSON.stringify(r.violations.map((v) => ({
+  id: v.id, impact: v.impact, help: v.help,
+  nodes: v.nodes.map((n) => n.target.join(" ") + ": " + (n.failureSummary || "").replace(/\\s+/g, " ").slice(0, 300))}))))"""
+
+
+def axe(browser, session, path):
+    """axe-core's violations on the page in `session`, loaded from the file at `path`."""
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    loaded = browser.send("Runtime.evaluate", {"expression": source}, session)
+    if "exceptionDetails" in loaded:
+        raise RuntimeError("axe-core did not load: " + json.dumps(loaded["exceptionDetails"])[:500])
+    result = browser.send("Runtime.evaluate", {"expression": AXE_RUN, "awaitPromise": True, "returnByValue": True},
+                          session)
+    if "exceptionDetails" in result:
+        raise RuntimeError("axe-core failed: " + json.dumps(result["exceptionDetails"])[:500])
+    return json.loads(result["result"]["value"])
+
+
 def main():
     global deadline
-    chromium = None
-    if len(sys.argv) == 3 and sys.argv[1] == "--chromium":
-        chromium = sys.argv[2]
+    chromium, without_emoji_font = None, False
+    arguments = sys.argv[1:]
+    while arguments:
+        if arguments[0] == "--chromium" and len(arguments) > 1:
+            chromium, arguments = arguments[1], arguments[2:]
+        elif arguments[0] == "--without-emoji-font":
+            without_emoji_font, arguments = True, arguments[1:]
+        else:
+            sys.exit("html-browser: unknown argument " + arguments[0])
     chromium = chromium or shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
         sys.exit("html-browser: no chromium on PATH (apt-get install chromium)")
@@ -134,7 +185,7 @@ def main():
         script = f.read()
     jobs = json.load(sys.stdin)
     deadline = time.monotonic() + DEADLINE
-    browser = Browser(chromium)
+    browser = Browser(chromium, without_emoji_font)
     try:
         reports = [run(browser, job, script) for job in jobs]
     except Exception as error:  # a clear line, exit 2: the test reports it

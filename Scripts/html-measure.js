@@ -42,23 +42,29 @@
     if (el.classList.contains("l") && (wide || halves || (tall && clamp))) truncated.push(el.textContent);
   });
 
-  // Rows: at least 44 px, options of a listbox; accessories inside the trailing inset and hidden from
-  // screen readers; separators inset past a row's image.
+  // Rows: at least 44 px, items of a plain list (the page has no script: no listbox, no tab stop that
+  // does nothing); accessories inside the trailing inset and hidden from screen readers but for a
+  // checkmark, named "checked"; separators inset past a row's image.
   const rows = [...document.querySelectorAll("main li")];
   rows.forEach((row) => {
     const r = row.getBoundingClientRect();
     if (r.height < 43.5) fail("a row " + r.height + " px tall", row);
-    if (row.getAttribute("role") !== "option" || row.parentElement.getAttribute("role") !== "listbox") {
-      fail("a row outside list semantics", row);
+    if (row.hasAttribute("role") || row.parentElement.tagName !== "UL" || row.parentElement.hasAttribute("role")) {
+      fail("a row outside plain list semantics", row);
     }
+    if (row.hasAttribute("tabindex")) fail("a row that takes the focus but does nothing", row);
     row.querySelectorAll(":scope > .a, :scope > .av").forEach((a) => {
       const b = a.getBoundingClientRect();
       if (b.right > r.right - 16 + 0.5 || b.left < r.left || b.top < r.top - 0.5 || b.bottom > r.bottom + 0.5) {
         const at = [b.left, b.right, r.left, r.right].map(Math.round);
         fail("an accessory outside the row's trailing inset (" + at + ")", row);
       }
-      if (a.tagName.toLowerCase() === "svg" && a.getAttribute("aria-hidden") !== "true") {
+      const check = a.classList.contains("check");
+      if (a.tagName.toLowerCase() === "svg" && !check && a.getAttribute("aria-hidden") !== "true") {
         fail("an accessory not hidden from screen readers", row);
+      }
+      if (check && (a.getAttribute("role") !== "img" || a.getAttribute("aria-label") !== "checked")) {
+        fail("a checkmark not named for screen readers", row);
       }
     });
     const im = row.querySelector(":scope > .iv");
@@ -68,8 +74,9 @@
     }
   });
 
-  // Legible: text and accessories differ from what is behind them (contrast ratio at least 1.5; a
-  // checkmark tinted like its selected row's background was invisible).
+  // Legible: text (labels, and glyphs standing for images) has a contrast of 4.5:1 or more against
+  // what is behind it (WCAG AA); accessories differ from it (1.5: a checkmark tinted like its
+  // selected row's background was invisible).
   const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
   const linear = (v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   const luminance = ([r, g, b]) => 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
@@ -80,18 +87,19 @@
     }
     return [255, 255, 255];
   };
-  document.querySelectorAll("main .l, main .a").forEach((el) => {
+  document.querySelectorAll("main .l, main .a, main .iv, main h2, main .f, main .th").forEach((el) => {
     if (!el.textContent.trim() && !el.classList.contains("a")) return;
     const [a, b] = [luminance(rgb(style(el).color)), luminance(behind(el))];
     const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < 1.5) fail("invisible: contrast " + ratio.toFixed(2), el.closest("li") || el);
+    const least = el.classList.contains("a") ? 1.5 : 4.5;
+    if (ratio < least) fail("contrast " + ratio.toFixed(2) + " under " + least, el.closest("li") || el);
   });
   document.querySelectorAll("[role=img]").forEach((el) => {
     if (!el.getAttribute("aria-label")) fail("an image with no text", el);
   });
 
   // Geometry for the tests' own checks: rows, lists, labels (what of their text shows, on how many
-  // lines, in which colour and contrast), images, the table footer, the focus ring, the chevron.
+  // lines, in which colour and contrast), images, the table footer, the chevron.
   const box = (el) => {
     const b = el.getBoundingClientRect();
     const r = (v) => Math.round(v * 10) / 10;
@@ -169,20 +177,13 @@
   const lists = [...document.querySelectorAll("main ul")].map(box);
   const footer = document.querySelector(".tf");
   const more = document.querySelector("#ck-more path");
-  const focusable = document.querySelector("li[tabindex]");
-  let focusRing = "";
-  if (focusable) {
-    focusable.focus({ focusVisible: true });
-    const s = style(focusable);
-    focusRing = s.outlineStyle + " " + s.outlineWidth;
-    focusable.blur();
-  }
 
   const ips = (selector) => [...document.querySelectorAll(selector)].map((el) => el.dataset.ip);
   return JSON.stringify({
     failures, truncated,
     width: innerWidth, scrollWidth: document.documentElement.scrollWidth,
-    selected: ips("[aria-selected=true]"), checked: ips("[aria-checked=true]"),
+    selected: ips("li[aria-current=true]"),
+    checked: [...document.querySelectorAll("li > svg.check[role=img]")].map((el) => el.closest("li").dataset.ip),
     rows: rows.length,
     fontFamily: body.fontFamily,
     background: body.backgroundColor, color: body.color,
@@ -191,6 +192,5 @@
     rowBoxes, labelBoxes, imageBoxes, accessoryBoxes, separators, headerBoxes, lists,
     tableFooter: footer ? box(footer) : null,
     moreChevron: more ? style(more).stroke : "",
-    focusRing,
   });
 })();

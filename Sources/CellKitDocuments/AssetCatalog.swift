@@ -17,13 +17,16 @@ public struct AssetCatalog: Sendable {
         public var file: String?
         /// A colour used where the image fills a background (seed 000's row backgrounds).
         public var color: Color?
+        /// The image's text alternative for screen readers ("Apple logo"); nil for a decorative image,
+        /// which HTML hides from them (an asset's key is not a description).
+        public var label: String?
         /// The file's bytes as checked when the catalog loaded (a PNG, or an SVG with no scripts or external
         /// references); what HTML inlines. Nil for an image built in code, whose `file` is checked when drawn.
         package var inline: InlineImage?
 
         /// An image drawn as `glyph` in the terminal; in HTML as `file` if given, else `emoji`, else the glyph.
-        public init(glyph: String, emoji: String? = nil, file: String? = nil, color: Color? = nil) {
-            (self.glyph, self.emoji, self.file, self.color) = (glyph, emoji, file, color)
+        public init(glyph: String, emoji: String? = nil, file: String? = nil, color: Color? = nil, label: String? = nil) {
+            (self.glyph, self.emoji, self.file, self.color, self.label) = (glyph, emoji, file, color, label)
         }
     }
 

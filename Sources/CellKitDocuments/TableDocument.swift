@@ -56,7 +56,7 @@ public struct TableDocument: Sendable {
 
     /// Which way the rows read (`direction: ltr|rtl|auto`); nil: left to right.
     public var direction: TextDirection?
-    /// The document's language (`lang: he`), for the HTML page's `lang`; nil: English.
+    /// The document's language (`lang: he`), for the HTML page's `lang`; nil: not said (the page says `und`).
     public var language: String?
 
     /// `rowHeight: automatic`: the row as tall as its content (UIKit's automaticDimension, -1).
@@ -538,7 +538,7 @@ enum AssetCatalogFile {
         var inlined = 0
         for (key, value) in mapping {
             let name = try reader.string(key)
-            let f = try reader.fields(value, allowed: ["glyph", "emoji", "file", "color"], what: "an image")
+            let f = try reader.fields(value, allowed: ["glyph", "emoji", "file", "color", "label"], what: "an image")
             guard let glyphNode = f["glyph"] else {
                 throw reader.error(value, "the image needs a 'glyph': the text drawn in the terminal")
             }
@@ -549,7 +549,10 @@ enum AssetCatalogFile {
             }
             var image = AssetCatalog.Image(
                 glyph: glyph, emoji: try f["emoji"].map { (n: Node) throws(DocumentError) in try reader.string(n) },
-                color: try f["color"].map { (n: Node) throws(DocumentError) in try reader.color(n) })
+                color: try f["color"].map { (n: Node) throws(DocumentError) in try reader.color(n) },
+                label: try f["label"].map { (n: Node) throws(DocumentError) in
+                    TextSanitizer.visible(try reader.string(n))
+                })
             if let n = f["file"] {
                 let written = try reader.string(n)
                 let confined: ConfinedPath

@@ -98,7 +98,17 @@ struct HTMLBrowserTests {
         var dark = false
         /// A CSS media type to emulate ("print"); nil for the screen.
         var media: String?
+        /// Device pixels per CSS pixel (2 with half the width: a 200 % zoom).
+        var scale = 1
         var screenshot: String?
+        /// axe-core's file: run it on the page and report its violations.
+        var axe: String?
+
+        init(page: String, width: Int, dark: Bool = false, media: String? = nil, scale: Int = 1,
+             screenshot: String? = nil, axe: String? = nil) {
+            (self.page, self.width, self.dark, self.media, self.scale) = (page, width, dark, media, scale)
+            (self.screenshot, self.axe) = (screenshot, axe)
+        }
     }
 
     /// An element's box in the page's pixels (html-measure.js's rows, labels, images, lists, footer),
@@ -146,6 +156,15 @@ struct HTMLBrowserTests {
         }
     }
 
+    /// One axe-core rule a page breaks: its id, impact, help and the elements (selector: summary).
+    struct Violation: Decodable, CustomStringConvertible {
+        let id: String
+        let impact: String?
+        let help: String
+        let nodes: [String]
+        var description: String { "\(id) (\(impact ?? "")): \(help) — \(nodes.prefix(3).joined(separator: "; "))" }
+    }
+
     /// What html-measure.js reports of a page.
     struct Report: Decodable {
         let failures: [String]
@@ -171,19 +190,36 @@ struct HTMLBrowserTests {
         let lists: [Box]
         let tableFooter: Box?
         let moreChevron: String
-        let focusRing: String
+        /// axe-core's violations, when the job asked for them.
+        var axe: [Violation]? = nil
     }
 
-    /// Measures `jobs` in one browser; their reports in order.
-    static func measure(_ jobs: [Job]) throws -> [Report] {
+    /// Whether a colour emoji font is installed (Debian's fonts-noto-color-emoji, as most desktops
+    /// have one): the pages are then measured with it and without it (issue 41: glyphs that fit
+    /// 20 px boxes in one font overflowed in the other). CI installs it.
+    static let emojiFont: Bool = {
+        guard let fcList = Fixtures.tool("fc-list") else { return false }
+        return (try? Fixtures.output(fcList, [":color=true", "family"]))?.isEmpty == false
+    }()
+
+    /// The font settings pages are measured in (true: with a colour emoji font): without one always;
+    /// with one too when installed (and required under CI).
+    static func fontSettings() throws -> [Bool] {
+        if required { try #require(emojiFont, "no colour emoji font: apt-get install fonts-noto-color-emoji (CI does)") }
+        return emojiFont ? [true, false] : [false]
+    }
+
+    /// Measures `jobs` in one browser; their reports in order. `withoutEmojiFont`: as on a machine
+    /// with no colour emoji font, whatever this one has.
+    static func measure(_ jobs: [Job], withoutEmojiFont: Bool = false) throws -> [Report] {
         let chromium = try #require(chromium, "chromium is not installed (apt-get install chromium); CI installs it")
         let input = try Fixtures.folder() + "/jobs.json"
         try JSONEncoder().encode(jobs).write(to: URL(fileURLWithPath: input))
         let output = try Fixtures.output(
             "/bin/sh",
             [
-                "-c", "python3 \"$0\" --chromium \"$1\" < \"$2\"", Render.root + "/Scripts/html-browser.py", chromium,
-                input,
+                "-c", "python3 \"$0\" --chromium \"$1\" $3 < \"$2\"", Render.root + "/Scripts/html-browser.py", chromium,
+                input, withoutEmojiFont ? "--without-emoji-font" : "",
             ])
         return try JSONDecoder().decode([Report].self, from: Data(output.utf8))
     }
@@ -224,9 +260,15 @@ struct HTMLBrowserTests {
             for width in [390, 800] { jobs.append(Job(page: try Self.page(html, "cases-\(style)"), width: width)) }
             names += ["cases \(style) 390", "cases \(style) 800"]
         }
-        let reports = try Self.measure(jobs)
+        for withEmoji in try Self.fontSettings() {
+            try Self.checkNarrow(Self.measure(jobs, withoutEmojiFont: !withEmoji), jobs, names, withEmoji ? "emoji font" : "no emoji font")
+        }
+    }
+
+    /// The narrow pages' promises, for reports measured with or without an emoji font (`fonts`).
+    static func checkNarrow(_ reports: [Report], _ jobs: [Job], _ names: [String], _ fonts: String) throws {
         try #require(reports.count == jobs.count)
-        for (name, report) in zip(names, reports) {
+        for (name, report) in zip(names.map { $0 + " (\(fonts))" }, reports) {
             #expect(report.failures.isEmpty, "\(name): \(report.failures)")
             #expect(report.scrollWidth <= report.width, "\(name): \(report.scrollWidth) px wide in \(report.width)")
             #expect(report.rows > 0, "\(name)")
@@ -237,8 +279,8 @@ struct HTMLBrowserTests {
             #expect(report.selected == ["0.1"], "\(name)")
             #expect(report.checked == ["0.1"], "\(name)")
             // The whole strings are in the page, however the browser cut them.
-            #expect(report.texts.contains(Self.longDetail), "\(name)")
-            #expect(report.texts.filter { $0 == Self.paragraph }.count == 7, "\(name)")
+            #expect(report.texts.contains(longDetail), "\(name)")
+            #expect(report.texts.filter { $0 == paragraph }.count == 7, "\(name)")
             #expect(report.texts.contains("<b>not bold</b> & \"quoted\" ␛[31m"), "\(name)")
             // Invisible characters reach the browser as they are: soft hyphens, the RLM, zero-width spaces.
             #expect(report.texts.contains { $0.hasPrefix("Donau\u{00AD}dampf") }, "\(name)")
@@ -246,10 +288,10 @@ struct HTMLBrowserTests {
             #expect(report.texts.contains { $0.contains("with\u{200B}breaks") }, "\(name)")
         }
         // At 390 px the long detail and the paragraphs are cut by CSS, their text whole in the DOM.
-        let phone = reports[Self.bundled.count]
-        #expect(phone.truncated.contains(Self.longDetail), "\(phone.truncated)")
+        let phone = reports[bundled.count]
+        #expect(phone.truncated.contains(longDetail), "\(phone.truncated)")
         #expect(!phone.truncated.contains("Wi-Fi"), "value1 keeps its label whole and cuts the detail, as UIKit does")
-        #expect(phone.truncated.contains(Self.paragraph), "\(phone.truncated)")
+        #expect(phone.truncated.contains(paragraph), "\(phone.truncated)")
     }
 
     @Test(
@@ -277,6 +319,69 @@ struct HTMLBrowserTests {
             #expect(report.scrollWidth <= report.width)
         }
         #expect(narrow.truncated.contains("Backgrounds by position; this one is selected."))
+    }
+
+    /// The pinned HTML checkers Scripts/html-tools.sh fetches (axe-core, the Nu checker), from
+    /// CELLKIT_HTML_TOOLS or the package's .build/html-tools; nil when not there (CI requires them).
+    static let htmlTools: String? = {
+        let folder = ProcessInfo.processInfo.environment["CELLKIT_HTML_TOOLS"] ?? Render.root + "/.build/html-tools"
+        return FileManager.default.fileExists(atPath: folder + "/axe.min.js") ? folder : nil
+    }()
+    /// Whether the checkers can run: there, or required (and then the tests say what is missing).
+    static let checkable = available && (required || htmlTools != nil)
+
+    /// Every bundled table and the layout cases (each style) as pages: their names and paths.
+    static func allPages() throws -> [(name: String, path: String)] {
+        var pages: [(String, String)] = []
+        for name in bundled {
+            pages.append((name, try page(try Render.table(Render.manifest(name + ".yaml"), .html).output, name)))
+        }
+        let registry = try casesRegistry()
+        for style in ["insetGrouped", "grouped", "plain"] {
+            let folder = try Render.write(["cases.yaml": cases(style: style)], name: "axe" + style)
+            let (html, _) = try Render.table(folder + "/cases.yaml", .html, registry: registry)
+            pages.append(("cases \(style)", try page(html, "axe-cases-\(style)")))
+        }
+        return pages
+    }
+
+    @Test(
+        "axe-core finds nothing on any bundled table or layout case: light and dark, 390 px and 200 % zoom",
+        .enabled(if: checkable, "chromium or the HTML checkers are missing (Scripts/html-tools.sh); CI has them"))
+    func axe() throws {
+        let tools = try #require(Self.htmlTools, "run Scripts/html-tools.sh: it fetches axe-core (CI does)")
+        var jobs: [Job] = [], names: [String] = []
+        for (name, path) in try Self.allPages() {
+            for dark in [false, true] {
+                // 390 px: a phone. 200 % zoom of a 1280 px window: 640 CSS pixels at two device pixels each.
+                for (width, scale) in [(390, 1), (640, 2)] {
+                    jobs.append(Job(page: path, width: width, dark: dark, scale: scale, axe: tools + "/axe.min.js"))
+                    names.append("\(name) \(dark ? "dark" : "light") \(width) px ×\(scale)")
+                }
+            }
+        }
+        let reports = try Self.measure(jobs)
+        try #require(reports.count == jobs.count)
+        for (name, report) in zip(names, reports) {
+            let violations = try #require(report.axe, "\(name): axe-core did not report")
+            #expect(violations.isEmpty, "\(name): \(violations)")
+            #expect(report.failures.isEmpty, "\(name): \(report.failures)")
+        }
+    }
+
+    @Test(
+        "the Nu HTML checker finds no error on any bundled table or layout case",
+        .enabled(if: checkable, "chromium or the HTML checkers are missing (Scripts/html-tools.sh); CI has them"))
+    func nuChecker() throws {
+        let tools = try #require(Self.htmlTools, "run Scripts/html-tools.sh: it fetches the Nu checker (CI does)")
+        let java = try #require(Fixtures.tool("java"), "the Nu checker runs on Java (apt-get install default-jre-headless)")
+        let pages = try Self.allPages()
+        // CSS messages are left out: this checker (20.6.30, the one PyPI bundles) predates properties the
+        // page uses and Chromium draws (`border-block`, `container-type`, `lh`); the CSS is checked where
+        // it is drawn, by the browser tests. Every HTML error counts.
+        let run = try Fixtures.execute(
+            java, ["-jar", tools + "/vnu.jar", "--errors-only", "--filterpattern", ".*CSS: .*"] + pages.map(\.path))
+        #expect(run.status == 0 && run.errors.isEmpty, "the Nu checker on \(pages.map(\.name)): \(run.errors)")
     }
 
     /// The package's plugins and LinesCells, built for the layout cases.

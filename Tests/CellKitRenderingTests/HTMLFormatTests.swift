@@ -44,15 +44,16 @@ struct HTMLFormatTests {
         #expect(!text.contains(detail), "the terminal cuts it")
         let page = try Self.html(table, width: 30)
         #expect(page.contains(">\(detail)</div>"))
-        #expect(page.contains(#"role="option" tabindex="0" aria-selected="true" aria-checked="true" data-ip="0.0""#))
-        #expect(page.contains(#"<li class="r" role="option" tabindex="0" data-ip="0.1">"#), "no state on the other row")
-        #expect(page.contains(##"<svg class="a check" aria-hidden="true"><use href="#ck-check"/></svg>"##))
-        #expect(page.contains(#"<ul role="listbox">"#))
+        #expect(page.contains(#"<li class="r sel" aria-current="true" data-ip="0.0">"#))
+        #expect(page.contains(#"<li class="r" data-ip="0.1">"#), "no state on the other row")
+        #expect(page.contains(##"<svg class="a check" role="img" aria-label="checked"><use href="#ck-check"/></svg>"##))
+        #expect(page.contains(##"<svg class="a chev" aria-hidden="true"><use href="#ck-chev"/></svg>"##))
+        #expect(page.contains("<ul>\n"), "a plain list: the page has no script to make a listbox work")
     }
 
-    @Test("an image file is in the page once, under a class named after the image, whatever came before")
+    @Test("an image file is in the page once, as an SVG image named after the image, whatever came before")
     func imageClasses() throws {
-        let catalog = "images:\n  a: {glyph: A, file: a.svg}\n  b: {glyph: B, file: b.svg}\n"
+        let catalog = "images:\n  a: {glyph: A, file: a.svg, label: Letter A}\n  b: {glyph: B, file: b.svg}\n"
         let svg = #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>"#
         var classes: [[String: String]] = []
         for order in [["a", "b", "a"], ["b", "a"]] {
@@ -62,11 +63,14 @@ struct HTMLFormatTests {
                 "t.yaml": "assets: assets.yaml\nsections:\n  - rows:\n\(rows)\n",
             ])
             let page = try Render.table(folder + "/t.yaml", .html, width: 40).output
-            #expect(page.components(separatedBy: "<style>.i").count - 1 == 2, "each file once")
+            #expect(page.components(separatedBy: "<image id=\"i").count - 1 == 2, "each file once")
+            #expect(!page.contains("<style>."), "no style element between rows (invalid HTML)")
             var named: [String: String] = [:]
-            for name in ["a", "b"] {
+            // `a` has a label: named for screen readers; `b` has none: decorative, hidden.
+            for (name, attributes) in [("a", #"role="img" aria-label="Letter A""#), ("b", #"aria-hidden="true""#)] {
                 let match = try #require(
-                    page.firstMatch(of: try Regex(#"class="iv im (i[0-9a-f]+)" role="img" aria-label=""# + name)))
+                    page.firstMatch(of: try Regex(#"<span class="iv" "# + attributes + ##"><svg class="ii"><use href="#(i[0-9a-f]+)""##)),
+                    "\(name)")
                 named[name] = String(match.output[1].substring!)
             }
             classes.append(named)

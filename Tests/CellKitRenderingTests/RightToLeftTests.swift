@@ -127,7 +127,11 @@ struct RightToLeftTests {
         let registry = Fixtures.registry([folder, Fixtures.buildDirectory])
         let page = try Render.table(folder + "/t.yaml", .html, width: 40, registry: registry).output
         #expect(page.contains("<html lang=\"he\" dir=\"rtl\">"))
-        #expect(page.components(separatedBy: "role=\"option\" dir=\"rtl\"").count - 1 == 5, "every row mirrored")
+        #expect(page.components(separatedBy: "dir=\"rtl\" data-ip=\"").count - 1 == 5, "every row mirrored")
+        // Without `lang` the page says the language is undetermined rather than claim English (issue 41).
+        let unsaid = try Render.table(Render.write(["u.yaml": rtl.replacingOccurrences(of: "lang: he\n", with: "")]) + "/u.yaml",
+            .html, width: 40, registry: registry).output
+        #expect(unsaid.contains("<html lang=\"und\" dir=\"rtl\">"))
         let ltr = try Render.table(Render.manifest("showcase.yaml"), .html).output
         #expect(ltr.contains("<html lang=\"en\">") && !ltr.contains("dir=\"rtl\""))
     }

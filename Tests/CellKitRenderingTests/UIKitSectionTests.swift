@@ -71,8 +71,8 @@ struct UIKitSectionTests {
                 ".r:not(:last-child)::after{content:\"\";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,0px))"
             ))
         #expect(html.contains(".r.im{--in:57px}"))
-        #expect(html.contains(#"<li class="r im" role="option" tabindex="0" data-ip="0.0">"#))
-        #expect(html.contains(#"<li class="r" role="option" tabindex="0" data-ip="0.1">"#))
+        #expect(html.contains(#"<li class="r im" data-ip="0.0">"#))
+        #expect(html.contains(#"<li class="r" data-ip="0.1">"#))
     }
 
     @Test("insetGrouped and plain inset their separators the same way; plain has no section edges")

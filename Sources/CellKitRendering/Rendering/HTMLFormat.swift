@@ -1,8 +1,12 @@
 // The `html` format: one standalone page laid out by the browser, the way iOS draws a table.
 // No script, no network: a small inline style sheet (light and dark palettes), the
-// accessories as inline SVG symbols, images inlined once each as data URIs. Each section
-// is a list (`role="listbox"`, its rows options with their selected and checked state, the
-// selectable ones focusable); a row set to a height keeps it and clips its content, as UIKit does;
+// accessories as inline SVG symbols, images inlined once each as data URIs (an SVG `<image>` the
+// rows `<use>`: valid HTML, where a `<style>` between rows is not). Each section
+// is a plain list (`<ul>`, named by its header): the page has no script, so its rows are read, not
+// operated — no tab stops, no listbox that arrow keys would not move in. The selected row is
+// `aria-current`, a checkmark an image named "checked"; an image is named by its asset's `label`
+// or hidden as decorative; a drawn row's views are written in reading order (top to bottom, then
+// from the row's leading side). A row set to a height keeps it and clips its content, as UIKit does;
 // a row is a flex box: image, labels placed by the cell's style, accessory. A row whose
 // views have frames of their own (plugin-drawn) places them on a CSS grid made from the
 // row's columns and lines. Labels carry their whole text; the browser wraps it and cuts it
@@ -22,10 +26,11 @@ public struct HTMLFormat: RowFormat {
     let assets: AssetCatalog
     private var style = TableStyle.grouped
     private var sections = 0
-    /// Image names seen so far → the CSS class drawing their file ("" for none). Named by a hash of the
-    /// image's name, not by a count: a render worker started again after a fault writes the rows after the
-    /// last one delivered with a new format, and its classes must mean what the first worker's meant.
-    private var imageClasses: [String: String] = [:]
+    /// Image names seen so far → the id of the SVG `<image>` holding their file ("" for none), and
+    /// likewise for files drawn as a row's background (stretched). Named by a hash of the image's
+    /// name, not by a count: a render worker started again after a fault writes the rows after the
+    /// last one delivered with a new format, and its ids must mean what the first worker's meant.
+    private var imageClasses: [String: String] = [:], backgroundClasses: [String: String] = [:]
 
     /// A page drawing images from `assets` (usually the document's `assets`).
     public init(assets: AssetCatalog) { self.assets = assets }
@@ -38,9 +43,11 @@ public struct HTMLFormat: RowFormat {
     /// Writes the page's head, style sheet and accessory symbols, then the title (also the page's
     /// `<title>`) and the table header. The page grows with the window up to about 11 px a column.
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
-        (style, sections, imageClasses) = (table.style, 0, [:])
+        (style, sections, imageClasses, backgroundClasses) = (table.style, 0, [:], [:])
+        // A BCP 47 tag the document reader checked; without one the language is not invented: "und"
+        // (undetermined), so that a screen reader keeps the reader's own voice.
         out.put("<!DOCTYPE html>\n<html lang=\"")
-        out.putText(table.language ?? "en")  // a BCP 47 tag the document reader checked
+        out.putText(table.language ?? "und")
         out.put("\"")
         if table.direction == .rtl { out.put(" dir=\"rtl\"") }
         out.put("><head><meta charset=\"utf-8\">\n")
@@ -74,21 +81,27 @@ public struct HTMLFormat: RowFormat {
             out.put(index)
             out.put("\">")
             out.putText(header)
-            out.put("</h2>\n<ul role=\"listbox\" aria-labelledby=\"s")
+            out.put("</h2>\n<ul aria-labelledby=\"s")
             out.put(index)
             out.put("\">\n")
         } else {
-            out.put("<ul role=\"listbox\">\n")
+            out.put("<ul>\n")
         }
     }
 
     /// Writes the row as a list item: its views, its background, its selected and checked state.
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
         row.views.withUnsafeBufferPointer { views in
-            defineImages(views, row: row, out)
+            let new = newImages(views, row: row)
             var drawn = false
             for k in views.indices where views[k].hasOwnFrame || views[k].role == .subview { drawn = true }
             open(row, views, out)
+            define(new, out)
+            if let name = row.background.imageName, let file = backgroundClasses[name], !file.isEmpty {
+                out.put("<svg class=\"bg\" aria-hidden=\"true\"><use href=\"#")
+                out.write(file)
+                out.put("\"/></svg>")
+            }
             if drawn { gridRow(row, views, out) } else { styledRow(row, views, out) }
             out.put("</li>\n")
         }
@@ -120,16 +133,13 @@ public struct HTMLFormat: RowFormat {
         let blue = row.isSelected && background == CellLayout.Palette.tint
         if gray { out.put(" sel") } else if blue { out.put(" blu") }
         if row.fixedHeight { out.put(" fh") }
-        if let name = row.background.imageName, let file = imageClasses[name], !file.isEmpty {
-            out.put(" bgi ")
-            out.write(file)
+        if let name = row.background.imageName, let file = backgroundClasses[name], !file.isEmpty {
+            out.put(" bgi")
         }
-        out.put("\" role=\"option\"")
+        out.put("\"")
         // Right to left: the row's flex order, its alignment and its insets mirror (CSS follows `dir`).
         if row.isRightToLeft { out.put(" dir=\"rtl\"") }
-        if row.selectionStyle != .none, row.fault == nil { out.put(" tabindex=\"0\"") }
-        if row.isSelected { out.put(" aria-selected=\"true\"") }
-        if row.accessoryType == .checkmark { out.put(" aria-checked=\"true\"") }
+        if row.isSelected { out.put(" aria-current=\"true\"") }
         out.put(" data-ip=\"")
         out.put(row.indexPath.section)
         out.put(".")
@@ -174,6 +184,9 @@ public struct HTMLFormat: RowFormat {
     /// The columns of a drawn row's grid: right of a styled image, left of the accessory.
     private struct Grid {
         var left: Int, right: Int
+        /// The view's place in the cell's own order, when reading order moved it: it keeps painting
+        /// where UIKit paints it (a later subview on top).
+        var layer: Int?
         var columns: Int { max(1, right - left) }
     }
 
@@ -194,13 +207,11 @@ public struct HTMLFormat: RowFormat {
         out.put("<div class=\"g\" style=\"--c:")
         out.put(grid.columns)
         out.put("\">")
-        for k in views.indices {
+        let order = Self.readingOrder(views, rightToLeft: row.isRightToLeft)
+        let moved = zip(order, order.dropFirst()).contains { $0.0 > $0.1 }
+        for k in order {
             let view = views.baseAddress! + k
-            switch view.pointee.role {
-            case .accessory: continue
-            case .imageView where !view.pointee.hasOwnFrame: continue
-            default: break
-            }
+            grid.layer = moved ? k : nil
             if view.pointee.imageName != nil {
                 image(view, row, grid, out)
             } else if view.pointee.fullText.bytes != nil || !view.pointee.laidOut.isEmpty {
@@ -219,7 +230,26 @@ public struct HTMLFormat: RowFormat {
         accessory(row, views, out)
     }
 
-    /// `grid-area` for `frame`: its lines and its columns within the grid (clamped to it).
+    /// The grid's views (neither the accessory nor a styled image) in reading order: by the line
+    /// their frame starts on, then from the row's leading side; the cell's order among equals.
+    private static func readingOrder(_ views: Views, rightToLeft: Bool) -> [Int] {
+        var order: [Int] = []
+        for k in views.indices {
+            switch views[k].role {
+            case .accessory: continue
+            case .imageView where !views[k].hasOwnFrame: continue
+            default: order.append(k)
+            }
+        }
+        func key(_ k: Int) -> (Int, Int, Int) {
+            let f = views[k].frame
+            return (f.y, rightToLeft ? -(f.x + f.width) : f.x, k)
+        }
+        return order.sorted { key($0) < key($1) }
+    }
+
+    /// `grid-area` for `frame`: its lines and its columns within the grid (clamped to it), and its
+    /// layer when reading order moved it.
     private func area(_ frame: Rect, _ grid: Grid, _ out: OutputBuffer) {
         let start = min(max(frame.x, grid.left), grid.right - 1)
         let end = max(start + 1, min(frame.x + frame.width, grid.right))
@@ -231,6 +261,10 @@ public struct HTMLFormat: RowFormat {
         out.put(max(1, frame.height))
         out.put("/span ")
         out.put(end - start)
+        if let layer = grid.layer {
+            out.put(";z-index:")
+            out.put(layer)
+        }
     }
 
     // MARK: Views
@@ -447,20 +481,22 @@ public struct HTMLFormat: RowFormat {
         return moved == c ? nil : moved
     }
 
-    /// An image: its file (a CSS class holding the data URI) or its emoji, named for screen readers.
+    /// An image: its file (a CSS class holding the data URI) or its emoji, named for screen readers by
+    /// its asset's `label` (an asset key is not a text alternative), else hidden from them.
     private func image(_ view: UnsafePointer<PlacedView>, _ row: RowLayout, _ grid: Grid?, _ out: OutputBuffer) {
         let v = view.pointee
         let name = v.imageName ?? ""
         let file = imageClasses[name] ?? ""
         out.put(v.role == .accessory ? "<span class=\"iv av" : "<span class=\"iv")
         if v.missingImage { out.put(" x") }
-        if !file.isEmpty {
-            out.put(" im ")
-            out.write(file)
+
+        if let label = assets.image(named: name)?.label, !v.missingImage {
+            out.put("\" role=\"img\" aria-label=\"")
+            out.putEscaped(label)
+            out.put("\"")
+        } else {
+            out.put("\" aria-hidden=\"true\"")  // decorative: its asset has no label
         }
-        out.put("\" role=\"img\" aria-label=\"")
-        out.putEscaped(name)
-        out.put("\"")
         var styles = StyleAttribute(out)
         if let grid {
             styles.next()
@@ -471,9 +507,18 @@ public struct HTMLFormat: RowFormat {
             out.put("background-color:")
             out.put(color: c)
         }
+        if file.isEmpty, let behind = v.backgroundColor ?? ownBackground(row) {
+            // A glyph on a colour of the cell's own: black or white, whichever reads (not the page's text
+            // colour, which follows the palette the cell's colour does not).
+            styles.color("color:", Contrast.plainText(on: behind))
+        }
         styles.close()
         out.put(">")
-        if file.isEmpty {
+        if !file.isEmpty {
+            out.put("<svg class=\"ii\"><use href=\"#")
+            out.write(file)
+            out.put("\"/></svg>")
+        } else {
             let emoji = assets.image(named: name)?.emoji ?? (v.missingImage ? AssetCatalog.placeholder.glyph : nil)
             if let emoji {
                 out.put("<span>")
@@ -488,15 +533,23 @@ public struct HTMLFormat: RowFormat {
         out.put("</span>")
     }
 
-    /// The accessory: a standard one as an inline SVG symbol (hidden from screen readers: the row's
-    /// state says it), or the cell's accessory view.
+    /// The row's background when the cell chose it (not the page's cell colour nor a selection's).
+    private func ownBackground(_ row: RowLayout) -> Color? {
+        guard let c = row.backgroundColor else { return nil }
+        let selection = row.isSelected && (c == CellLayout.Palette.selectedGray || c == CellLayout.Palette.tint)
+        return selection ? nil : c
+    }
+
+    /// The accessory: a standard one as an inline SVG symbol (a checkmark named "checked" for screen
+    /// readers, the others hidden: they only say a row leads somewhere), or the cell's accessory view.
     private func accessory(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
         for k in views.indices where views[k].role == .accessory {
             let view = views.baseAddress! + k
             if let symbol = Self.symbol(row.accessoryType) {
                 out.put("<svg class=\"a ")
                 out.put(symbol)
-                out.put("\" aria-hidden=\"true\"><use href=\"#ck-")
+                out.put(row.accessoryType == .checkmark ? "\" role=\"img\" aria-label=\"checked" : "\" aria-hidden=\"true")
+                out.put("\"><use href=\"#ck-")
                 out.put(symbol)
                 out.put("\"/></svg>")
             } else if view.pointee.imageName != nil {
@@ -529,33 +582,60 @@ public struct HTMLFormat: RowFormat {
 
     // MARK: Images
 
-    /// Writes, before the row, a `<style>` giving each image file the row shows for the first time a
-    /// class of its own with the file as a data URI: a file is in the page once however many rows show it.
-    private mutating func defineImages(_ views: Views, row: RowLayout, _ out: OutputBuffer) {
-        if let name = row.background.imageName, imageClasses[name] == nil { define(name, out) }
-        for k in views.indices {
-            if let name = views[k].imageName, imageClasses[name] == nil { define(name, out) }
-        }
+    /// An image file to write into the page: its id, whether a background (stretched), its bytes.
+    private struct NewImage {
+        let id: String
+        let stretched: Bool
+        let inline: InlineImage
     }
 
-    private mutating func define(_ name: String, _ out: OutputBuffer) {
+    /// The image files the row shows for the first time, each given an id: a file is in the page
+    /// once however many rows show it.
+    private mutating func newImages(_ views: Views, row: RowLayout) -> [NewImage] {
+        var new: [NewImage] = []
+        if let name = row.background.imageName, backgroundClasses[name] == nil {
+            backgroundClasses[name] = file(name, prefix: "b").map { id, inline in
+                new.append(NewImage(id: id, stretched: true, inline: inline))
+                return id
+            } ?? ""
+        }
+        for k in views.indices {
+            guard let name = views[k].imageName, imageClasses[name] == nil else { continue }
+            imageClasses[name] =
+                file(name, prefix: "i").map { id, inline in
+                    new.append(NewImage(id: id, stretched: false, inline: inline))
+                    return id
+                } ?? ""
+        }
+        return new
+    }
+
+    /// The id and bytes of image `name`'s file, or nil to draw its emoji or glyph.
+    private func file(_ name: String, prefix: String) -> (String, InlineImage)? {
         // The bytes checked when the catalog loaded (a PNG, or a self-contained SVG, within the size limits);
         // a catalog built in code has its file checked the same way now. Anything else draws the emoji or glyph.
         guard let image = assets.image(named: name),
             let inline = image.inline ?? image.file.flatMap({ try? ImageFile.load($0, name: $0).get() })
-        else {
-            imageClasses[name] = ""
-            return
+        else { return nil }
+        return (prefix + Hash64.hex(Hash64.of(Array(name.utf8), seed: 0)), inline)
+    }
+
+    /// Writes `new` inside the row as SVG `<image>` elements the row and later ones `<use>`: sized to
+    /// the box that uses them, kept in proportion (as `contain`) or stretched (a background).
+    private func define(_ new: [NewImage], _ out: OutputBuffer) {
+        guard !new.isEmpty else { return }
+        out.put("<svg class=\"ds\" aria-hidden=\"true\">")
+        for image in new {
+            out.put("<image id=\"")
+            out.write(image.id)
+            out.put(image.stretched ? "\" preserveAspectRatio=\"none" : "")
+            out.put("\" width=\"100%\" height=\"100%\" href=\"data:")
+            out.write(image.inline.mediaType)
+            out.put(";base64,")
+            out.write(Data(image.inline.bytes).base64EncodedString())
+            out.put("\"/>")
         }
-        let file = "i" + Hash64.hex(Hash64.of(Array(name.utf8), seed: 0))
-        imageClasses[name] = file
-        out.put("<style>.")
-        out.write(file)
-        out.put("{background-image:url(data:")
-        out.write(inline.mediaType)
-        out.put(";base64,")
-        out.write(Data(inline.bytes).base64EncodedString())
-        out.put(")}</style>\n")
+        out.put("</svg>")
     }
 }
 

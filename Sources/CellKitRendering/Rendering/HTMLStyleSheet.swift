@@ -6,17 +6,20 @@
 // says: the ellipsis at the tail, the head (the side the text's direction starts) or the middle
 // (two halves, the second cut at its head), clip at a character; a one-line label shows its
 // first line and the mark. A cell's own text colour is lightened under the dark palette (`.dk`,
-// `--dk` worked out in Swift) to keep 4.5:1. Selectable rows take the focus; rows are not split
-// across printed pages.
+// `--dk` worked out in Swift) to keep 4.5:1. Every colour pair of the palettes has 4.5:1 or more
+// (HTMLContrastTests; a selected row has its own grey and tint); rows are not split across printed
+// pages.
 
 /// The fixed parts of every HTML page (`HTMLFormat`).
 enum HTMLStyleSheet {
     /// The style sheet (`.t`'s maximum width is added per table).
     static let css: StaticString = """
-        :root{color-scheme:light dark;--bg:#f2f2f7;--cell:#fff;--fg:#000;--fg2:#8a8a8e;--sep:#c6c6c8;\
-        --head:#6d6d72;--tint:#007aff;--blue:#007aff;--sel:#d1d1d6;--chev:#bcbcc0}
+        :root{color-scheme:light dark;--bg:#f2f2f7;--cell:#fff;--fg:#000;--fg2:#6c6c70;--sep:#c6c6c8;\
+        --head:#6d6d72;--tint:#0066cc;--blue:#0066cc;--sel:#d1d1d6;--chev:#bcbcc0}
+        .sel{--fg2:#4f4f54;--tint:#0055b3}
         @media (prefers-color-scheme:dark){:root{--bg:#000;--cell:#1c1c1e;--fg:#fff;--fg2:#98989f;\
-        --sep:#38383a;--head:#8d8d93;--tint:#0a84ff;--blue:#0a84ff;--sel:#3a3a3c;--chev:#5a5a5f}}
+        --sep:#38383a;--head:#8d8d93;--tint:#0a84ff;--blue:#0060c8;--sel:#3a3a3c;--chev:#5a5a5f}\
+        .sel{--fg2:#b8b8bf;--tint:#5eafff}}
         *{box-sizing:border-box}
         body{margin:0;padding:20px 0 32px;background:var(--bg);color:var(--fg);font:17px/22px -apple-system,\
         system-ui,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif,\
@@ -47,11 +50,13 @@ enum HTMLStyleSheet {
         .r:not(:last-child)::after{content:"";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,0px));\
         inset-inline-end:0;bottom:0;border-bottom:1px solid var(--sep)}
         .r.im{--in:57px}
-        .r[tabindex]:focus-visible{outline:2px solid var(--tint);outline-offset:-2px}
         @media print{.r{break-inside:avoid}h2{break-after:avoid}}
         .sel{background:var(--sel)}
         .blu{background:var(--blue);color:#fff;--fg:#fff;--fg2:#fff;--chev:#fff;--tint:#fff}
-        .bgi{background-size:100% 100%}
+        .bgi{isolation:isolate}
+        .bg{position:absolute;inset:0;width:100%;height:100%;z-index:-1}
+        .ds{position:absolute;width:0;height:0}
+        .ii{width:100%;height:100%}
         .c{flex:1;min-width:0;display:flex;flex-direction:column;justify-content:center}
         .c2{display:grid;grid-template-columns:auto auto;justify-content:space-between;align-items:center;gap:0 8px}
         .c2 .d{text-align:right}
@@ -85,7 +90,6 @@ enum HTMLStyleSheet {
         font-size:22px;line-height:1;overflow:hidden;container-type:size}
         .iv>span{font-size:min(18px,90cqmin)}
         .g>.iv{width:auto;height:auto;min-width:0;min-height:0;margin:0}
-        .im{background:center/contain no-repeat}
         .x{color:var(--fg2);outline:1px dashed var(--fg2)}
         .av{flex:none;max-width:33%}
         .a{flex:none;width:20px;height:20px;color:var(--tint)}
