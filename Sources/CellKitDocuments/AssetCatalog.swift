@@ -25,7 +25,8 @@ public struct AssetCatalog: Sendable {
         package var inline: InlineImage?
 
         /// An image drawn as `glyph` in the terminal; in HTML as `file` if given, else `emoji`, else the glyph.
-        public init(glyph: String, emoji: String? = nil, file: String? = nil, color: Color? = nil, label: String? = nil) {
+        public init(glyph: String, emoji: String? = nil, file: String? = nil, color: Color? = nil, label: String? = nil)
+        {
             (self.glyph, self.emoji, self.file, self.color, self.label) = (glyph, emoji, file, color, label)
         }
     }

@@ -104,8 +104,10 @@ struct HTMLBrowserTests {
         /// axe-core's file: run it on the page and report its violations.
         var axe: String?
 
-        init(page: String, width: Int, dark: Bool = false, media: String? = nil, scale: Int = 1,
-             screenshot: String? = nil, axe: String? = nil) {
+        init(
+            page: String, width: Int, dark: Bool = false, media: String? = nil, scale: Int = 1,
+            screenshot: String? = nil, axe: String? = nil
+        ) {
             (self.page, self.width, self.dark, self.media, self.scale) = (page, width, dark, media, scale)
             (self.screenshot, self.axe) = (screenshot, axe)
         }
@@ -205,7 +207,9 @@ struct HTMLBrowserTests {
     /// The font settings pages are measured in (true: with a colour emoji font): without one always;
     /// with one too when installed (and required under CI).
     static func fontSettings() throws -> [Bool] {
-        if required { try #require(emojiFont, "no colour emoji font: apt-get install fonts-noto-color-emoji (CI does)") }
+        if required {
+            try #require(emojiFont, "no colour emoji font: apt-get install fonts-noto-color-emoji (CI does)")
+        }
         return emojiFont ? [true, false] : [false]
     }
 
@@ -218,7 +222,8 @@ struct HTMLBrowserTests {
         let output = try Fixtures.output(
             "/bin/sh",
             [
-                "-c", "python3 \"$0\" --chromium \"$1\" $3 < \"$2\"", Render.root + "/Scripts/html-browser.py", chromium,
+                "-c", "python3 \"$0\" --chromium \"$1\" $3 < \"$2\"", Render.root + "/Scripts/html-browser.py",
+                chromium,
                 input, withoutEmojiFont ? "--without-emoji-font" : "",
             ])
         return try JSONDecoder().decode([Report].self, from: Data(output.utf8))
@@ -261,7 +266,9 @@ struct HTMLBrowserTests {
             names += ["cases \(style) 390", "cases \(style) 800"]
         }
         for withEmoji in try Self.fontSettings() {
-            try Self.checkNarrow(Self.measure(jobs, withoutEmojiFont: !withEmoji), jobs, names, withEmoji ? "emoji font" : "no emoji font")
+            try Self.checkNarrow(
+                Self.measure(jobs, withoutEmojiFont: !withEmoji), jobs, names,
+                withEmoji ? "emoji font" : "no emoji font")
         }
     }
 
@@ -374,7 +381,8 @@ struct HTMLBrowserTests {
         .enabled(if: checkable, "chromium or the HTML checkers are missing (Scripts/html-tools.sh); CI has them"))
     func nuChecker() throws {
         let tools = try #require(Self.htmlTools, "run Scripts/html-tools.sh: it fetches the Nu checker (CI does)")
-        let java = try #require(Fixtures.tool("java"), "the Nu checker runs on Java (apt-get install default-jre-headless)")
+        let java = try #require(
+            Fixtures.tool("java"), "the Nu checker runs on Java (apt-get install default-jre-headless)")
         let pages = try Self.allPages()
         // CSS messages are left out: this checker (20.6.30, the one PyPI bundles) predates properties the
         // page uses and Chromium draws (`border-block`, `container-type`, `lh`); the CSS is checked where

@@ -69,7 +69,9 @@ struct HTMLFormatTests {
             // `a` has a label: named for screen readers; `b` has none: decorative, hidden.
             for (name, attributes) in [("a", #"role="img" aria-label="Letter A""#), ("b", #"aria-hidden="true""#)] {
                 let match = try #require(
-                    page.firstMatch(of: try Regex(#"<span class="iv" "# + attributes + ##"><svg class="ii"><use href="#(i[0-9a-f]+)""##)),
+                    page.firstMatch(
+                        of: try Regex(
+                            #"<span class="iv" "# + attributes + ##"><svg class="ii"><use href="#(i[0-9a-f]+)""##)),
                     "\(name)")
                 named[name] = String(match.output[1].substring!)
             }

@@ -129,8 +129,10 @@ struct RightToLeftTests {
         #expect(page.contains("<html lang=\"he\" dir=\"rtl\">"))
         #expect(page.components(separatedBy: "dir=\"rtl\" data-ip=\"").count - 1 == 5, "every row mirrored")
         // Without `lang` the page says the language is undetermined rather than claim English (issue 41).
-        let unsaid = try Render.table(Render.write(["u.yaml": rtl.replacingOccurrences(of: "lang: he\n", with: "")]) + "/u.yaml",
-            .html, width: 40, registry: registry).output
+        let unsaid = try Render.table(
+            Render.write(["u.yaml": rtl.replacingOccurrences(of: "lang: he\n", with: "")]) + "/u.yaml",
+            .html, width: 40, registry: registry
+        ).output
         #expect(unsaid.contains("<html lang=\"und\" dir=\"rtl\">"))
         let ltr = try Render.table(Render.manifest("showcase.yaml"), .html).output
         #expect(ltr.contains("<html lang=\"en\">") && !ltr.contains("dir=\"rtl\""))

@@ -548,7 +548,8 @@ public struct HTMLFormat: RowFormat {
             if let symbol = Self.symbol(row.accessoryType) {
                 out.put("<svg class=\"a ")
                 out.put(symbol)
-                out.put(row.accessoryType == .checkmark ? "\" role=\"img\" aria-label=\"checked" : "\" aria-hidden=\"true")
+                out.put(
+                    row.accessoryType == .checkmark ? "\" role=\"img\" aria-label=\"checked" : "\" aria-hidden=\"true")
                 out.put("\"><use href=\"#ck-")
                 out.put(symbol)
                 out.put("\"/></svg>")
@@ -594,10 +595,11 @@ public struct HTMLFormat: RowFormat {
     private mutating func newImages(_ views: Views, row: RowLayout) -> [NewImage] {
         var new: [NewImage] = []
         if let name = row.background.imageName, backgroundClasses[name] == nil {
-            backgroundClasses[name] = file(name, prefix: "b").map { id, inline in
-                new.append(NewImage(id: id, stretched: true, inline: inline))
-                return id
-            } ?? ""
+            backgroundClasses[name] =
+                file(name, prefix: "b").map { id, inline in
+                    new.append(NewImage(id: id, stretched: true, inline: inline))
+                    return id
+                } ?? ""
         }
         for k in views.indices {
             guard let name = views[k].imageName, imageClasses[name] == nil else { continue }
