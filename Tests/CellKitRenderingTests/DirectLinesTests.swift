@@ -100,7 +100,7 @@ struct DirectLinesTests {
         let written = rows.filter { format.prepare($0, colours: DirectLines.Colours(depth: .truecolor, theme: nil)) }
             .count
         #expect(written > 300 && written < 2_700, "rows the direct path took: \(written) of 3,000")
-        #expect(direct.contains("\u{1B}[0;38;2;0;122;255m"), "colours were written")
+        #expect(direct.contains("\u{1B}[0;38;2;"), "colours were written")
     }
 
     @Test("a wrapped table's row is written directly: the bytes of its lines, padded")

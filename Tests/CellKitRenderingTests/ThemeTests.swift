@@ -96,6 +96,77 @@ struct ThemeTests {
         #expect(backed > 20, "the tables draw selected rows with a background")
     }
 
+    @Test(
+        "text on the terminal's own background reads at 4.5:1 on light (cream, white), dark (#282A36, black) and unknown (black, white) terminals",
+        arguments: [ColorDepth.truecolor, .ansi256])
+    func ownBackground(_ depth: ColorDepth) throws {
+        let white = Color(red: 255, green: 255, blue: 255), black = Color(red: 0, green: 0, blue: 0)
+        let cases: [(TerminalTheme?, [Color])] = [
+            (.light, [Color(red: 0xFD, green: 0xF6, blue: 0xE3), white]),
+            (.dark, [Color(red: 0x28, green: 0x2A, blue: 0x36), black]), (nil, [black, white]),
+        ]
+        var checked = 0
+        for table in Self.tables + ["seed-002-contacts.yaml", "seed-003-projects.yaml"] {
+            for (theme, canvases) in cases {
+                let text = try Self.ansi(table, depth, theme, selected: IndexPath(section: 0, row: 1))
+                for colors in Self.sequences(text) where colors.background == nil {
+                    // Rules (the separator grey) are lines, not text.
+                    let rules = [Color(red: 0xC6, green: 0xC6, blue: 0xC8), ColorDepth.rgb256(251)]
+                    guard let foreground = colors.foreground, !rules.contains(foreground) else { continue }
+                    for canvas in canvases {
+                        checked += 1
+                        #expect(
+                            Contrast.ratio(foreground, canvas) >= 4.5,
+                            "\(table) \(depth) \(String(describing: theme)): \(foreground) on \(canvas)")
+                    }
+                }
+            }
+        }
+        #expect(checked > 50, "the tables have coloured text: \(checked) checked")
+    }
+
+    @Test("HTML's palettes: every text colour on every background it is drawn on reads at 4.5:1, light and dark")
+    func htmlPalettes() throws {
+        let page = try Render.table(Render.manifest("showcase.yaml"), .html).output
+        let css = page.components(separatedBy: "<style>")[1].components(separatedBy: "</style>")[0]
+        /// The custom properties of the first rule after `markers`, found one after another (`--name:#hex`).
+        func palette(after markers: String...) throws -> [String: Color] {
+            var rest = Substring(css)
+            for marker in markers {
+                let found = try #require(rest.range(of: marker), "no \(marker) in the style sheet")
+                rest = rest[found.upperBound...]
+            }
+            let rule = rest.prefix { $0 != "}" }
+            var colours: [String: Color] = [:]
+            for match in rule.matches(of: /--([a-z0-9]+):#([0-9a-f]{3,6})\b/) {
+                var hex = String(match.2)
+                if hex.count == 3 { hex = hex.map { "\($0)\($0)" }.joined() }
+                let v = try #require(UInt32(hex, radix: 16))
+                colours[String(match.1)] = Color(red: UInt8(v >> 16), green: UInt8(v >> 8 & 255), blue: UInt8(v & 255))
+            }
+            return colours
+        }
+        let light = try palette(after: ":root{"), dark = try palette(after: "@media (prefers-color-scheme:dark){:root{")
+        let lightSelection = try palette(after: "\n.sel{")
+        let darkSelection = try palette(after: "@media (prefers-color-scheme:dark){", ".sel{")
+        #expect(lightSelection.count == 2 && darkSelection.count == 2, "\(lightSelection) \(darkSelection)")
+        for (name, p, selection) in [("light", light, lightSelection), ("dark", dark, darkSelection)] {
+            let pairs: [(String, String, Color?, Color?)] = [
+                ("text", "cell", p["fg"], p["cell"]), ("secondary text", "cell", p["fg2"], p["cell"]),
+                ("tint", "cell", p["tint"], p["cell"]), ("header", "page", p["head"], p["bg"]),
+                ("text", "page (plain headers)", p["fg"], p["bg"]), ("text", "selection", p["fg"], p["sel"]),
+                ("secondary text", "selection", selection["fg2"], p["sel"]),
+                ("tint", "selection", selection["tint"], p["sel"]),
+                ("white", "blue selection", Color(red: 255, green: 255, blue: 255), p["blue"]),
+            ]
+            for (text, background, a, b) in pairs {
+                let (a, b) = (try #require(a, "\(name) \(text)"), try #require(b, "\(name) \(background)"))
+                #expect(
+                    Contrast.ratio(a, b) >= 4.5, "\(name): \(text) \(a) on \(background) \(b): \(Contrast.ratio(a, b))")
+            }
+        }
+    }
+
     /// The UIKit layout cases: the four styles with every accessory, a detail, an image and an
     /// indentation, in each selection style and table style, with headers and footers.
     static let uikitCases: String = {
@@ -206,7 +277,7 @@ struct ThemeTests {
             let onDark = ColorDepth.ansi16.parameters(foreground: grey, background: nil, canvas: black)
             #expect([";37", ";90"].contains(onDark), "\(onDark)")
             for canvas in [white, black] {
-                let index = ColorDepth.nearest(grey, in: 16...255, readableOn: canvas, palette: ColorDepth.rgb256)
+                let index = ColorDepth.nearest(grey, in: 16...255, readableOn: [canvas], palette: ColorDepth.rgb256)
                 let c = ColorDepth.rgb256(index)
                 #expect(c.red == c.green && c.green == c.blue, "a grey: \(c)")
                 #expect(Contrast.ratio(c, canvas) >= 4.5)

@@ -99,10 +99,13 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
             var f = foreground.map(Self.nearest256)
             if let fi = f, let bi = b, Contrast.ratio(Self.rgb256(fi), Self.rgb256(bi)) < Contrast.minimum {
                 f = Contrast.plainText(on: Self.rgb256(bi)).red == 0 ? 16 : 231
-            } else if let fi = f, let foreground, b == nil, let canvas,
-                Contrast.ratio(Self.rgb256(fi), canvas) < Contrast.minimum
-            {
-                f = Self.nearest(foreground, in: 16...255, readableOn: canvas, palette: Self.rgb256)
+            } else if let fi = f, let foreground, b == nil {
+                // Unknown background: readable on black and on white alike (`Contrast.readableOnEither`).
+                let canvases =
+                    canvas.map { [$0] } ?? [Color(red: 0, green: 0, blue: 0), Color(red: 255, green: 255, blue: 255)]
+                if canvases.contains(where: { Contrast.ratio(Self.rgb256(fi), $0) < Contrast.minimum }) {
+                    f = Self.nearest(foreground, in: 16...255, readableOn: canvases, palette: Self.rgb256)
+                }
             }
             return (f.map { ";38;5;\($0)" } ?? "") + (b.map { ";48;5;\($0)" } ?? "")
         case .ansi16:
@@ -110,7 +113,7 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
             var f = foreground.map { color in
                 guard b == nil else { return Self.nearest16(color) }
                 guard let canvas else { return Self.nearest16(color, avoiding: [0, 7, 15]) }
-                return Self.nearest(color, in: 0...15, readableOn: canvas, palette: Self.rgb16)
+                return Self.nearest(color, in: 0...15, readableOn: [canvas], palette: Self.rgb16)
             }
             if let fi = f, let bi = b, Contrast.ratio(Self.rgb16(fi), Self.rgb16(bi)) < Contrast.minimum {
                 f = Contrast.plainText(on: Self.rgb16(bi)).red == 0 ? 0 : 15
@@ -120,18 +123,19 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// The index in `indexes` of the palette colour nearest to `color` whose contrast with `canvas`
-    /// is at least `Contrast.minimum` (black or white always is, against one of them). Nearest with
+    /// The index in `indexes` of the palette colour nearest to `color` whose contrast with each of
+    /// `canvases` is at least `Contrast.minimum` (black or white always is, against one of them; a
+    /// mid grey against black and white). Nearest with
     /// a difference in colourfulness counted twice: a grey stays a grey (UIKit's greys became
     /// bright blue in 16 colours on a light theme, the nearest readable colour by RGB alone).
     static func nearest(
-        _ color: Color, in indexes: ClosedRange<Int>, readableOn canvas: Color, palette: (Int) -> Color
+        _ color: Color, in indexes: ClosedRange<Int>, readableOn canvases: [Color], palette: (Int) -> Color
     ) -> Int {
         func chroma(_ c: Color) -> Int { Int(max(c.red, c.green, c.blue)) - Int(min(c.red, c.green, c.blue)) }
         var best = indexes.lowerBound, bestDistance = Int.max
         for k in indexes {
             let c = palette(k)
-            guard Contrast.ratio(c, canvas) >= Contrast.minimum else { continue }
+            guard canvases.allSatisfy({ Contrast.ratio(c, $0) >= Contrast.minimum }) else { continue }
             let dc = chroma(color) - chroma(c)
             let d = distance(color, Int(c.red), Int(c.green), Int(c.blue)) + 2 * dc * dc
             if d < bestDistance { (best, bestDistance) = (k, d) }

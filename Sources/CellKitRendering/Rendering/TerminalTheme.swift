@@ -28,8 +28,13 @@ public enum TerminalTheme: String, Sendable, Codable, CaseIterable {
         Contrast.luminance(color) < 0.18 ? .dark : .light
     }
 
-    /// The background the terminal is assumed to have, for contrast.
-    var canvas: Color { self == .light ? .init(red: 255, green: 255, blue: 255) : .init(red: 0, green: 0, blue: 0) }
+    /// The background the terminal is assumed to have, for contrast: not white or black but the
+    /// hardest common one of its kind — for light, Solarized Light's cream (#FDF6E3, darker than
+    /// white); for dark, Dracula's #282A36 (lighter than the usual #1E1E1E or black). Text readable
+    /// there is readable on the others (HTMLContrastTests, "ansi" cases).
+    var canvas: Color {
+        self == .light ? .init(red: 0xFD, green: 0xF6, blue: 0xE3) : .init(red: 0x28, green: 0x2A, blue: 0x36)
+    }
 
     /// UIKit's dark counterparts of the light colours CellKit draws backgrounds with; other
     /// colours (a document's or a plugin's own) are kept, their text made readable on them.
@@ -64,6 +69,26 @@ package enum Contrast {
     package static func ratio(_ a: Color, _ b: Color) -> Double {
         let (la, lb) = (luminance(a), luminance(b))
         return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+    }
+
+    /// Mid grey (#767676): 4.54:1 on white, 4.62:1 on black, the colour a text colour is moved to when
+    /// the terminal's background is not known (`readableOnEither`).
+    package static let midGrey = Color(red: 0x76, green: 0x76, blue: 0x76)
+
+    /// `text`, readable (4.5:1) on black and on white alike — for a terminal whose background is not
+    /// known: moved towards mid grey in steps of 1/20 until it is; `text` itself when it is already.
+    package static func readableOnEither(_ text: Color) -> Color {
+        let black = Color(red: 0, green: 0, blue: 0), white = Color(red: 255, green: 255, blue: 255)
+        func reads(_ c: Color) -> Bool { ratio(c, black) >= minimum && ratio(c, white) >= minimum }
+        guard !reads(text) else { return text }
+        for step in 1...20 {
+            func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Int(a) * (20 - step) + Int(b) * step + 10) / 20) }
+            let moved = Color(
+                red: mix(text.red, midGrey.red), green: mix(text.green, midGrey.green),
+                blue: mix(text.blue, midGrey.blue), alpha: text.alpha)
+            if reads(moved) { return moved }
+        }
+        return Color(red: midGrey.red, green: midGrey.green, blue: midGrey.blue, alpha: text.alpha)
     }
 
     /// Black or white, whichever is the more readable on `background`.

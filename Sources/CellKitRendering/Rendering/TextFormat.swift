@@ -299,7 +299,8 @@ public struct TextFormat: RowFormat {
     /// (`ColorDepth.parameters(foreground:background:)`). A drawn background takes `theme`'s
     /// colour for it, and its text a colour readable on it (`Contrast.readable`): the document's,
     /// moved towards black or white if need be, else black or white. With a known theme, a text
-    /// colour on the terminal's own background is made readable on that theme's background too.
+    /// colour on the terminal's own background is made readable on that theme's background too;
+    /// with none known, readable on black and on white alike (`Contrast.readableOnEither`).
     static func sgr(_ style: TextStyle, depth: ColorDepth = .truecolor, theme: TerminalTheme? = nil) -> String {
         var codes = "0"
         if style.bold { codes += ";1" }
@@ -310,6 +311,8 @@ public struct TextFormat: RowFormat {
             foreground = Contrast.readable(foreground ?? Contrast.plainText(on: background), on: background)
         } else if let theme, let text = foreground {
             foreground = Contrast.readable(text, on: theme.canvas)
+        } else if depth != .none, let text = foreground, text != borderColor {  // rules are not text
+            foreground = Contrast.readableOnEither(text)
         }
         codes += depth.parameters(foreground: foreground, background: background, canvas: theme?.canvas)
         // No colour (NO_COLOR): the selection is still seen, in reverse video.
