@@ -45,13 +45,16 @@
   // Rows: at least 44 px, items of a plain list (the page has no script: no listbox, no tab stop that
   // does nothing); accessories inside the trailing inset and hidden from screen readers but for a
   // checkmark, named "checked"; separators inset past a row's image.
-  const rows = [...document.querySelectorAll("main li")];
+  const rows = [...document.querySelectorAll("main .r")];
   rows.forEach((row) => {
     const r = row.getBoundingClientRect();
     if (r.height < 43.5) fail("a row " + r.height + " px tall", row);
-    if (row.hasAttribute("role") || row.parentElement.tagName !== "UL" || row.parentElement.hasAttribute("role")) {
-      fail("a row outside plain list semantics", row);
-    }
+    // A plain list; a big section's rows in blocks (plain divs) of a div list of div items.
+    const list = row.parentElement;
+    const plain = row.tagName === "LI" && !row.hasAttribute("role") && list.tagName === "UL" && !list.hasAttribute("role");
+    const blocked = row.getAttribute("role") === "listitem" && list.matches("div.bk:not([role])")
+      && list.parentElement.matches("div.ul[role=list]");
+    if (!plain && !blocked) fail("a row outside plain list semantics", row);
     if (row.hasAttribute("tabindex")) fail("a row that takes the focus but does nothing", row);
     row.querySelectorAll(":scope > .a, :scope > .av").forEach((a) => {
       const b = a.getBoundingClientRect();
@@ -92,7 +95,7 @@
     const [a, b] = [luminance(rgb(style(el).color)), luminance(behind(el))];
     const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
     const least = el.classList.contains("a") ? 1.5 : 4.5;
-    if (ratio < least) fail("contrast " + ratio.toFixed(2) + " under " + least, el.closest("li") || el);
+    if (ratio < least) fail("contrast " + ratio.toFixed(2) + " under " + least, el.closest(".r") || el);
   });
   document.querySelectorAll("[role=img]").forEach((el) => {
     if (!el.getAttribute("aria-label")) fail("an image with no text", el);
@@ -152,15 +155,15 @@
     ip: row.dataset.ip, tabindex: row.getAttribute("tabindex"), breakInside: style(row).breakInside,
   }));
   const labelBoxes = labels.map((el) => Object.assign(box(el), shown(el), {
-    ip: el.closest("li") ? el.closest("li").dataset.ip : "", className: el.className, full: el.textContent,
+    ip: el.closest(".r") ? el.closest(".r").dataset.ip : "", className: el.className, full: el.textContent,
     color: style(el).color, contrast: contrastOf(el), overflows: el.scrollWidth > el.clientWidth + 1,
     mark: el.querySelector(".l1") ? getComputedStyle(el.querySelector(".l1"), "::after").content : "",
   }));
-  const imageBoxes = [...document.querySelectorAll("main li > .iv")].map((el) =>
-    Object.assign(box(el), { ip: el.closest("li").dataset.ip }));
+  const imageBoxes = [...document.querySelectorAll("main .r > .iv")].map((el) =>
+    Object.assign(box(el), { ip: el.closest(".r").dataset.ip }));
   // Standard accessories (an inline SVG, or an accessory view): where they sit in their rows.
-  const accessoryBoxes = [...document.querySelectorAll("main li > .a")].map((el) =>
-    Object.assign(box(el), { ip: el.closest("li").dataset.ip, className: el.getAttribute("class") || "" }));
+  const accessoryBoxes = [...document.querySelectorAll("main .r > .a")].map((el) =>
+    Object.assign(box(el), { ip: el.closest(".r").dataset.ip, className: el.getAttribute("class") || "" }));
   // Each row's separator (its ::after, absolutely placed: left and right resolve to pixels), and
   // where each section header's text sits (a range's box, not the block's).
   const separators = rows.map((row) => {
@@ -174,7 +177,7 @@
     const t = range.getBoundingClientRect(), b = box(h);
     return Object.assign(b, { full: h.textContent, left: t.left, right: t.right, width: t.width });
   });
-  const lists = [...document.querySelectorAll("main ul")].map(box);
+  const lists = [...document.querySelectorAll("main section > :is(ul, .ul)")].map(box);
   const footer = document.querySelector(".tf");
   const more = document.querySelector("#ck-more path");
 
@@ -182,8 +185,8 @@
   return JSON.stringify({
     failures, truncated,
     width: innerWidth, scrollWidth: document.documentElement.scrollWidth,
-    selected: ips("li[aria-current=true]"),
-    checked: [...document.querySelectorAll("li > svg.check[role=img]")].map((el) => el.closest("li").dataset.ip),
+    selected: ips(".r[aria-current=true]"),
+    checked: [...document.querySelectorAll(".r > svg.check[role=img]")].map((el) => el.closest(".r").dataset.ip),
     rows: rows.length,
     fontFamily: body.fontFamily,
     background: body.backgroundColor, color: body.color,

@@ -103,13 +103,15 @@ struct HTMLBrowserTests {
         var screenshot: String?
         /// axe-core's file: run it on the page and report its violations.
         var axe: String?
+        /// A script evaluated instead of html-measure.js (its value, a JSON string, is the report).
+        var script: String?
 
         init(
             page: String, width: Int, dark: Bool = false, media: String? = nil, scale: Int = 1,
-            screenshot: String? = nil, axe: String? = nil
+            screenshot: String? = nil, axe: String? = nil, script: String? = nil
         ) {
             (self.page, self.width, self.dark, self.media, self.scale) = (page, width, dark, media, scale)
-            (self.screenshot, self.axe) = (screenshot, axe)
+            (self.screenshot, self.axe, self.script) = (screenshot, axe, script)
         }
     }
 
@@ -390,6 +392,78 @@ struct HTMLBrowserTests {
         let run = try Fixtures.execute(
             java, ["-jar", tools + "/vnu.jar", "--errors-only", "--filterpattern", ".*CSS: .*"] + pages.map(\.path))
         #expect(run.status == 0 && run.errors.isEmpty, "the Nu checker on \(pages.map(\.name)): \(run.errors)")
+    }
+
+    /// A table of `rows` package-like rows (subtitle cells, wrapped details of 3 to 12 words) read from
+    /// JSON Lines, rendered to HTML; the page's path, and the last row's text.
+    static func bigPage(rows: Int, name: String) throws -> (path: String, last: String) {
+        var random = SplitMix64(seed: UInt64(rows))
+        let words = ["libfoo", "python3", "utils", "server", "client", "daemon", "tools", "data", "common", "runtime"]
+        var lines = "", last = ""
+        for k in 0..<rows {
+            let detail = (0..<(3 + Int(random.next() % 10))).map { _ in words[Int(random.next() % 10)] }
+            last = "\(words[Int(random.next() % 10)])-package-\(k)"
+            lines += #"{"text": "\#(last)", "detail": "\#(detail.joined(separator: " "))"}"# + "\n"
+        }
+        let table =
+            "lang: en\ntitle: Packages\nsections:\n  - header: Packages\n    cell: Subtitle\n    style: subtitle\n"
+            + "    rowsFrom: rows.jsonl\n"
+        let folder = try Render.write(["t.yaml": table, "rows.jsonl": lines], name: name)
+        return (try page(try Render.table(folder + "/t.yaml", .html).output, name), last)
+    }
+
+    @Test(
+        "a 50,000-row page paints within 1.5× of its lists hidden; find-in-page reaches the last row; axe passes",
+        .enabled(if: checkable, "chromium or the HTML checkers are missing (Scripts/html-tools.sh); CI has them"))
+    func bigPage() throws {
+        let (path, last) = try Self.bigPage(rows: 50_000, name: "big50k")
+        let html = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(html.components(separatedBy: "<div class=\"bk\"").count - 1 == 250, "in blocks of 200 rows")
+        let hidden = try Self.page(
+            html.replacingOccurrences(of: "</style>", with: "main ul{display:none}\n</style>"), "hidden50k")
+        // The first frame after the page loaded, as the browser measures it, from navigation start.
+        let folder = try Fixtures.folder("bigpage")
+        let frame = folder + "/frame.js", find = folder + "/find.js"
+        try """
+        new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() =>
+          done(JSON.stringify({frame: performance.now()})))))
+        """.write(toFile: frame, atomically: true, encoding: .utf8)
+        // Find in page (window.find, what Ctrl-F uses): the last row's text, found and drawn.
+        try """
+        (() => { const found = window.find(\(String(reflecting: last)));
+          const at = found ? getSelection().anchorNode.parentElement.getBoundingClientRect() : null;
+          return JSON.stringify({found, height: at ? at.height : 0}); })()
+        """.write(toFile: find, atomically: true, encoding: .utf8)
+        var jobs: [Job] = []
+        for _ in 0..<3 {
+            jobs.append(Job(page: hidden, width: 800, script: frame))
+            jobs.append(Job(page: path, width: 800, script: frame))
+        }
+        jobs.append(Job(page: path, width: 800, script: find))
+        let input = folder + "/jobs.json"
+        try JSONEncoder().encode(jobs).write(to: URL(fileURLWithPath: input))
+        let chromium = try #require(Self.chromium)
+        let output = try Fixtures.output(
+            "/bin/sh",
+            [
+                "-c", "python3 \"$0\" --chromium \"$1\" < \"$2\"", Render.root + "/Scripts/html-browser.py", chromium,
+                input,
+            ])
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+        try #require(reports.count == jobs.count)
+        func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+        let parsed = median(stride(from: 0, to: 6, by: 2).compactMap { reports[$0]["frame"] as? Double })
+        let painted = median(stride(from: 1, to: 6, by: 2).compactMap { reports[$0]["frame"] as? Double })
+        #expect(painted <= 1.5 * parsed, "50,000 rows: first frame at \(painted) ms, lists hidden \(parsed) ms")
+        #expect(reports[6]["found"] as? Bool == true && (reports[6]["height"] as? Double ?? 0) > 0, "\(reports[6])")
+        // axe-core and the measuring script on a page with blocks (1,000 rows: five of them).
+        let tools = try #require(Self.htmlTools)
+        let small = try Self.bigPage(rows: 1_000, name: "big1k")
+        for report in try Self.measure([Job(page: small.path, width: 390, axe: tools + "/axe.min.js")]) {
+            #expect(report.axe?.isEmpty == true, "\(report.axe ?? [])")
+            #expect(report.failures.isEmpty, "\(report.failures)")
+            #expect(report.rows == 1_000)
+        }
     }
 
     /// The package's plugins and LinesCells, built for the layout cases.

@@ -26,6 +26,8 @@ public struct HTMLFormat: RowFormat {
     let assets: AssetCatalog
     private var style = TableStyle.grouped
     private var sections = 0
+    /// Whether the section being written has its rows in blocks (`blockRows`).
+    private var blocked = false
     /// Image names seen so far → the id of the SVG `<image>` holding their file ("" for none), and
     /// likewise for files drawn as a row's background (stretched). Named by a hash of the image's
     /// name, not by a count: a render worker started again after a fault writes the rows after the
@@ -70,6 +72,7 @@ public struct HTMLFormat: RowFormat {
     /// Opens the section and its list, labelled by the section's header.
     public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         sections += 1
+        blocked = section.rowsShown > Self.blockRows
         // Its header and footer read as its rows do (auto: the browser's first strong character).
         switch section.direction {
         case .ltr: out.put("<section>\n")
@@ -81,16 +84,37 @@ public struct HTMLFormat: RowFormat {
             out.put(index)
             out.put("\">")
             out.putText(header)
-            out.put("</h2>\n<ul aria-labelledby=\"s")
+            out.put(
+                blocked
+                    ? "</h2>\n<div class=\"ul\" role=\"list\" aria-labelledby=\"s" : "</h2>\n<ul aria-labelledby=\"s")
             out.put(index)
             out.put("\">\n")
         } else {
-            out.put("<ul>\n")
+            out.put(blocked ? "<div class=\"ul\" role=\"list\">\n" : "<ul>\n")
         }
     }
 
-    /// Writes the row as a list item: its views, its background, its selected and checked state.
+    /// Rows a block holds. A section showing more rows than this writes them in blocks the browser
+    /// skips (`content-visibility: auto`) until they scroll near: a 50,000-row page paints in about
+    /// the time it takes to parse, not to lay out every row (HTMLBrowserTests.bigPage). A `<ul>`
+    /// may hold only `<li>`s, so such a section is a `<div role="list">` of `<div role="listitem">`
+    /// rows, its blocks plain `<div>`s: screen readers read one list of every row, as for a `<ul>`.
+    static let blockRows = 200
+
+    /// Writes the row as a list item: its views, its background, its selected and checked state; in
+    /// a big section, opens and closes its blocks. Blocks follow the row's index in its section (and
+    /// the window's start), so a worker started again after a fault continues them.
     public mutating func row(_ row: RowLayout, isFirst: Bool, isLast: Bool, to out: OutputBuffer) throws {
+        let r = row.indexPath.row, block = Self.blockRows
+        if blocked, r % block == 0 || isFirst {
+            if !isFirst { out.put("</div>\n") }
+            // Its size until drawn: the first row's height for each of its rows (`auto` keeps the size
+            // once drawn).
+            out.put("<div class=\"bk\" style=\"contain-intrinsic-size:auto ")
+            out.put(block * max(44, 22 * max(1, row.height) + 22))
+            out.put("px\">\n")
+        }
+        defer { if blocked, isLast { out.put("</div>\n") } }
         row.views.withUnsafeBufferPointer { views in
             let new = newImages(views, row: row)
             var drawn = false
@@ -103,13 +127,13 @@ public struct HTMLFormat: RowFormat {
                 out.put("\"/></svg>")
             }
             if drawn { gridRow(row, views, out) } else { styledRow(row, views, out) }
-            out.put("</li>\n")
+            out.put(blocked ? "</div>\n" : "</li>\n")
         }
     }
 
     /// Closes the list, then writes the section's footer.
     public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
-        out.put("</ul>\n")
+        out.put(blocked ? "</div>\n" : "</ul>\n")
         if let footer = section.footer { out.element("p class=\"f\"", footer, close: "p") }
         out.put("</section>\n")
     }
@@ -126,7 +150,7 @@ public struct HTMLFormat: RowFormat {
 
     /// `<li …>`: classes for the image inset and the selection, the state, the height and background.
     private func open(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
-        out.put("<li class=\"r")
+        out.put(blocked ? "<div role=\"listitem\" class=\"r" : "<li class=\"r")
         for k in views.indices where views[k].role == .imageView && !views[k].hasOwnFrame { out.put(" im") }
         let background = row.backgroundColor
         let gray = row.isSelected && background == CellLayout.Palette.selectedGray

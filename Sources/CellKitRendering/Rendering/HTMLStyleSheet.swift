@@ -36,9 +36,11 @@ enum HTMLStyleSheet {
         .plain .tf{margin-top:7px}
         .insetGrouped h2,.insetGrouped .f{padding-left:16px;margin-left:20px}
         .insetGrouped .f{margin-right:20px}
-        ul{list-style:none;margin:0;padding:0;background:var(--cell)}
-        .grouped ul{border-block:1px solid var(--sep)}
-        .insetGrouped ul{margin:0 20px;border-radius:10px;overflow:hidden}
+        ul,.ul{list-style:none;margin:0;padding:0;background:var(--cell)}
+        .grouped :is(ul,.ul){border-block:1px solid var(--sep)}
+        .insetGrouped :is(ul,.ul){margin:0 20px;border-radius:10px;overflow:hidden}
+        .bk{content-visibility:auto}
+        @media print{.bk{content-visibility:visible}}
         .plain{background:var(--cell)}
         .plain section{margin:0}
         .plain h2{position:sticky;top:0;z-index:1;padding:4px 16px;background:var(--bg);color:var(--fg);font-size:15px;line-height:20px;\
@@ -47,7 +49,7 @@ enum HTMLStyleSheet {
         var(--ind,0px));min-height:max(44px,calc(var(--h,1)*22px + 22px))}
         .fh{height:max(44px,calc(var(--h,1)*22px + 22px));padding-block:0;overflow:clip;align-items:safe center}
         .fh>.g{margin-block:11px}
-        .r:not(:last-child)::after{content:"";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,0px));\
+        .r:not(:last-child)::after,.bk:not(:last-child)>.r:last-child::after{content:"";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,0px));\
         inset-inline-end:0;bottom:0;border-bottom:1px solid var(--sep)}
         .r.im{--in:57px}
         @media print{.r{break-inside:avoid}h2{break-after:avoid}}

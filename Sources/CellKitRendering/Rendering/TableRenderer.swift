@@ -121,7 +121,8 @@ public final class TableRenderer {
             let first = max(0, window.first - before), last = min(count - 1, window.last - before)
             before += count
             guard first <= last || (count == 0 && window == RowWindow()) else { continue }
-            let info = source.sectionInfo(s)
+            var info = source.sectionInfo(s)
+            info.rowsShown = first <= last ? last - first + 1 : 0
             try format.beginSection(info, index: s, to: out)
             if first <= last {
                 for r in first...last {

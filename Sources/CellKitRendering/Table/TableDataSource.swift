@@ -41,6 +41,9 @@ public struct SectionInfo: Sendable {
     /// Which way the section's rows read: `rtl` mirrors them, `auto` mirrors each row whose text
     /// label reads right to left.
     public var direction = TextDirection.ltr
+    /// The rows of the section the render writes (all of them, or the window's part): set by the
+    /// renderer before `RowFormat.beginSection` (HTML writes a big section in blocks).
+    public var rowsShown = 0
 
     /// A section with no header or footer unless given, whose cells are `default` style and selectable unless given.
     public init(header: String? = nil, footer: String? = nil, cellStyle: CellStyle = .default, selectable: Bool = true)
