@@ -95,7 +95,7 @@ struct CheckVerdictTests {
             ), "\(text)")
         #expect(text.components(separatedBy: "FAIL").count - 1 == 1, "hostile samples are notes: \(text)")
         // The notes are counted in one line, and listed with -v.
-        let note = "(numbers for every key): a data read failed (handled through its status)"
+        let note = "with numbers for every key: a data read failed (handled through its status)"
         #expect(!text.contains(note), "\(text)")
         #expect(text.contains(" notes; -v shows them"), "\(text)")
         let (verboseEnding, verbose) = try spawner.run(["check", path, "-v"])
@@ -104,7 +104,7 @@ struct CheckVerdictTests {
         #expect(!verbose.contains("-v shows them"), "\(verbose)")
     }
 
-    @Test("a crash at table row 150 of 300 (past the 24 sampled) is found and named")
+    @Test("a crash at the table's row 1.151 of 300 (past the 24 sampled) is found and named")
     func faultPastTheSamples() throws {
         let path = try checks.plugin(
             "Late",
