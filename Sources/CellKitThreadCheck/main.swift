@@ -198,6 +198,7 @@ func work(_ shared: Shared, thread: Int) {
                     mismatch("Foobar \(RowName.forAuthor(indexPath)): height \(height!), expected none")
                 }
             case .bar:
+                // data, not a message
                 let expected = row % 3 != 0 ? "t\(thread).\(row)" : "Bar \(section).\(row)"
                 if text != expected {
                     mismatch("Bar \(RowName.forAuthor(indexPath)): text \(text ?? "nil"), expected \(expected)")

@@ -64,7 +64,7 @@ struct RowNameTests {
 
     /// The one file that spells row numbers.
     static let formatter = "Sources/CellKitModel/Values/RowName.swift"
-    /// The line before a line whose literals are a row's data, not a message (generated tables).
+    /// Ends a line whose literals are a row's data, not a message, or stands alone on the line before.
     static let dataMark = "// data, not a message"
 
     /// The package's root folder.
@@ -85,7 +85,8 @@ struct RowNameTests {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             let literals = RowTemplates.literals(in: text).filter {
-                $0.line < 2 || lines[$0.line - 2].trimmingCharacters(in: .whitespaces) != Self.dataMark
+                !lines[$0.line - 1].hasSuffix(Self.dataMark)
+                    && ($0.line < 2 || lines[$0.line - 2].trimmingCharacters(in: .whitespaces) != Self.dataMark)
             }
             scanned += literals.count
             found += literals.flatMap { literal in
@@ -114,6 +115,7 @@ struct RowNameTests {
             #"place: "table row \(s).\(r)""#,
             #"let m = "\(hook) read the data in \(cell.indexPath)""#,
             #"let m = "from row 0 (empty data)""#,
+            #"let m = "\(file) at \(path.section + 1).\(path.row + 1)""#,
             #"let m = "x \(a ? "rows \(first)..\(last)" : "")""#,
             "let m = \"\"\"\n    Rows 3 to 9\n    \"\"\"",
             ##"let m = #"row \#(n)"#"##,
@@ -161,6 +163,7 @@ enum RowTemplates {
             (#"(?i)(\(|, )counted from 1\)"#, "the old 'counted from 1' form"),
             (#"(?i)\btable rows? [≈#]?(\d|\\\()"#, "the old 'table row' form"),
             (##"\\#*\([^()]*(indexPath|IndexPath\([^()]*\))\)"##, "an index path interpolated without RowName"),
+            (##"\\#*\([^()]*section[^()]*\)\.\\#*\([^()]*row[^()]*\)"##, "a section.row interpolated without RowName"),
         ]
         return rules.compactMap { pattern, what in
             text.range(of: pattern, options: .regularExpression) == nil ? nil : what
