@@ -111,7 +111,7 @@ mkdir -m 755 "$work/crashy"
 cc -shared -fPIC -I Sources/CCellKit/include Examples/Embedding/Crashy/crashy.c -o "$work/crashy/libcrashy.so"
 cp .build/debug/libFoobarCells.so "$work/crashy/"
 CRASHY=Examples/Embedding/Crashy/crashy.yaml
-CRASH_LINE="libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 0.1"
+CRASH_LINE="libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 1.2 (indexPath [0, 1])"
 echo "== embed $CRASHY \$TMP/crashy (libcrashy.so crashes)"
 status=0
 "$EMBED" "$CRASHY" "$work/crashy" > "$work/crashy.txt" 2> "$work/crashy.err" || status=$?

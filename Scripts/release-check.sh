@@ -92,7 +92,7 @@ sections:
     cell: Foobar
     rows: 1
 EOF
-line="libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 1.0"
+line="libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 2.1 (indexPath [1, 0])"
 status=0
 "$cellkit" render "$work/mixed.yaml" --plugin-path "$plugins" >"$work/out.txt" 2>"$work/err.txt" || status=$?
 test "$status" -eq 3 || die "isolated: exit status $status, not 3: $(head -c 2000 "$work/err.txt")"

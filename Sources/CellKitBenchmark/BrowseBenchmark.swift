@@ -88,17 +88,17 @@ enum BrowseBenchmark {
     /// the seconds from the Enter to the cursor on the row, and the view's peak resident memory (kB).
     static func measureSearch(_ cellkit: String, table: String, target: Int) throws -> ([Double], Int) {
         let terminal = try PseudoTerminal(cellkit, ["browse", table])
-        try terminal.wait(for: "row 1 of \(rows)", timeout: 120)  // counted: a search waits for it
+        try terminal.wait(for: "\(RowName.across(0)) of \(rows)", timeout: 120)  // counted: a search waits for it
         var times: [Double] = []
         for _ in 0..<searches {
             terminal.send("/Item \(target - 1)")
             try terminal.wait(for: "Item \(target - 1)", timeout: 10)  // the prompt
             let start = Date()
             terminal.send("\r")
-            try terminal.wait(for: "row \(target) of \(rows)", timeout: 600)
+            try terminal.wait(for: "\(RowName.across(target - 1)) of \(rows)", timeout: 600)
             times.append(Date().timeIntervalSince(start))
             terminal.send("g")
-            try terminal.wait(for: "row 1 of \(rows)", timeout: 10)
+            try terminal.wait(for: "\(RowName.across(0)) of \(rows)", timeout: 10)
         }
         terminal.send("q")
         return (times, try terminal.finish())
@@ -146,7 +146,7 @@ enum BrowseBenchmark {
         var figures = BrowseFigures()
         let terminal = try PseudoTerminal(cellkit, ["browse", table, "--stats"])
         let start = Date()
-        try terminal.wait(for: "row 1 of", timeout: 30)
+        try terminal.wait(for: "\(RowName.across(0)) of", timeout: 30)
         figures.first = Date().timeIntervalSince(start)
         let total = "of \(rows)"
         // End at once: while the file is still counted, its last rows are read back from its end
@@ -156,17 +156,17 @@ enum BrowseBenchmark {
         try terminal.wait(for: "Item \(rows - 1)", timeout: 60)
         figures.end = Date().timeIntervalSince(endStart)
         figures.endEstimated = terminal.recent.contains("last rows, counting")
-        try terminal.wait(for: "row \(rows) of \(rows)", timeout: 60)
+        try terminal.wait(for: "\(RowName.across(rows - 1)) of \(rows)", timeout: 60)
         figures.counted = Date().timeIntervalSince(start)
         // End again, counted: the jump itself.
         terminal.send("g")
-        try terminal.wait(for: "row 1 of", timeout: 10)
+        try terminal.wait(for: "\(RowName.across(0)) of", timeout: 10)
         let jump = Date()
         terminal.send("G")
-        try terminal.wait(for: "row \(rows) of \(rows)", timeout: 10)
+        try terminal.wait(for: "\(RowName.across(rows - 1)) of \(rows)", timeout: 10)
         figures.endCounted = Date().timeIntervalSince(jump)
         terminal.send("g")
-        try terminal.wait(for: "row 1 of", timeout: 10)
+        try terminal.wait(for: "\(RowName.across(0)) of", timeout: 10)
         var times: [Double] = []
         for _ in 0..<pages {
             let t = Date()

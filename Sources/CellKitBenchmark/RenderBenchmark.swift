@@ -306,6 +306,7 @@ enum RenderBenchmark {
     static func generate(rows: Int, in folder: String) throws -> String {
         try writeTable("table", title: "Benchmark", rows: rows, in: folder) { row in
             switch row % 3 {
+            // data, not a message
             case 0: "{\"cell\":\"Bar\",\"title\":\"Row \(row): streamed from JSON Lines, 日本語 ✓\"}\n"
             case 1: "{\"cell\":\"Foobar\",\"n\":\(row)}\n"
             default: "{\"cell\":\"OtherCell\",\"note\":\"a Swift plugin's cell\"}\n"

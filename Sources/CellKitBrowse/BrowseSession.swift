@@ -2,6 +2,7 @@
 // carried out on the table (`BrowseTable`: windows drawn by the worker, the count, searches), and the
 // view (`BrowseView`) drawn after each round. Nothing is decided here.
 
+import CellKitModel
 import CellKitRendering
 import CellKitTerminal
 import Foundation
@@ -121,7 +122,7 @@ package struct BrowseSession {
                     if pick { return .picked(json) }
                     answers.append(.selected(row: row, json: json))
                 } catch {
-                    answers.append(.failed("row \(row + 1): \(error)"))
+                    answers.append(.failed("\(RowName.across(row)): \(error)"))
                 }
             }
             for answer in answers { queue += state.handle(answer) }

@@ -3,6 +3,7 @@
 // table's counts, a search's progress), effects come out (draw a window, wait for the count, start a
 // search, select a row, quit), and a thin loop (`BrowseSession`) carries them out.
 
+import CellKitModel
 import CellKitTerminal
 
 /// What the table behind the view says of itself: a snapshot, taken by the loop.
@@ -278,7 +279,7 @@ package struct BrowseState {
         case .searchEnded(let state):
             return searchEnded(state)
         case .selected(let row, let json):
-            message = "selected row \(row + 1): \(json)"
+            message = "selected \(RowName.across(row)): \(json)"
             return []
         case .failed(let text):
             (message, phase, awaited) = (text, nil, nil)
@@ -569,10 +570,10 @@ package struct BrowseState {
         if !count.isEmpty { parts.append(count) }
         if let searching { parts.append("searching… \(searching) rows (Esc stops)") }
         if let from = table.estimatedFrom, cursor >= from {  // the last rows, read back before the count
-            parts.append("row ≈\(cursor + 1) of ≈\(table.rowCount), last rows, counting")
+            parts.append("\(RowName.across(cursor, approximate: true)) of ≈\(table.rowCount), last rows, counting")
         } else {
             let of = table.isCounting ? "of ≥ \(table.rowCount), counting" : "of \(table.rowCount)"
-            parts.append(table.rowCount == 0 ? "no rows" : "row \(cursor + 1) \(of)")
+            parts.append(table.rowCount == 0 ? "no rows" : "\(RowName.across(cursor)) \(of)")
         }
         if let wrapNote { parts.append(wrapNote) }
         if let error = window.errors[cursor] ?? fullyShown.lazy.compactMap({ window.errors[$0] }).first {

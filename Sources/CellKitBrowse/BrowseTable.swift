@@ -259,7 +259,7 @@ package final class BrowseTable {
         guard bad <= last else { throw error }  // not a row's record after all
         var result = BrowseWindow()
         if bad > first { result = try draw(first: first, maxLines: bad - first, width: width, selected: selected) }
-        let text = "⚠ row \(bad + 1) cannot be read: \(badError)"
+        let text = "⚠ \(RowName.across(bad)) cannot be read: \(badError)"
         let cut = TextLayout.lines(text, width: max(1, width - 1), maxLines: 1, mode: .truncateTail).first.map(
             String.init)
         result.rows.append(BrowseWindow.RowSpan(row: bad, firstLine: result.lines.count, lineCount: 1))

@@ -11,7 +11,7 @@ import CellKitText
 
 /// One row a check lays out: its data, where it stands and how its cell is made.
 package struct CheckSample: Sendable {
-    /// What the row is, for messages: "empty data", "table row 0.3".
+    /// What the row is, for messages: "empty data", or `tableLabel` for a row of the table.
     package var label: String
     /// Where the row is shown.
     package var indexPath: IndexPath
@@ -56,8 +56,8 @@ package struct CheckSample: Sendable {
 
     /// The label of the sample whose keys have the types plugins expect.
     static let typicalLabel = "typical data"
-    /// How the labels of a table's rows start ("table row 0.3").
-    static let tableRowPrefix = "table row "
+    /// The label of a row of the table checked (its place is its name).
+    static let tableLabel = "a row of the table"
 
     /// The keys plugins commonly read, for the hostile samples.
     static let keys = [
@@ -118,7 +118,7 @@ package struct CheckPlan: Codable, Sendable {
     package struct Sample: Codable, Sendable {
         /// What the row is.
         package var label: String
-        /// "row 3" in section 0, else "row 1.3".
+        /// The row as `RowName.forAuthor` names it: "row 1.3 (indexPath [0, 2])".
         package var row: String
         /// Samples of one group share a pool: the same style and selectability.
         package var group: Int
@@ -141,7 +141,7 @@ package struct CheckPlan: Codable, Sendable {
 
     /// Whether sample `i` is one of the table's rows.
     package func isTableRow(_ i: Int) -> Bool {
-        samples.indices.contains(i) && samples[i].label.hasPrefix(CheckSample.tableRowPrefix)
+        samples.indices.contains(i) && samples[i].label == CheckSample.tableLabel
     }
 
     /// The plan for `samples` of the type `identifier` with `hooks`.
@@ -153,8 +153,7 @@ package struct CheckPlan: Codable, Sendable {
         self.samples = samples.map { s in
             let key = "\(s.style.rawValue)/\(s.selectable)"
             if !groups.contains(key) { groups.append(key) }
-            let row = s.indexPath.section == 0 ? "row \(s.indexPath.row)" : "row \(s.indexPath)"
-            return Sample(label: s.label, row: row, group: groups.firstIndex(of: key)!)
+            return Sample(label: s.label, row: "\(RowName.forAuthor(s.indexPath))", group: groups.firstIndex(of: key)!)
         }
     }
 
@@ -180,9 +179,16 @@ package struct CheckPlan: Codable, Sendable {
             ? .fresh(index) : .reuse(from: pairs[index - samples.count].from, row: pairs[index - samples.count].row)
     }
 
-    /// "row 2 (typical data)".
+    /// "row 1.3 (indexPath [0, 2]) with typical data"; "row 2.5 (indexPath [1, 4]) of the table".
     package func name(_ sample: Int) -> String {
-        samples.indices.contains(sample) ? "\(samples[sample].row) (\(samples[sample].label))" : "a table row"
+        guard samples.indices.contains(sample) else { return "a row of the table" }
+        return isTableRow(sample)
+            ? "\(samples[sample].row) of the table" : "\(samples[sample].row) with \(samples[sample].label)"
+    }
+
+    /// How a row of the table past the samples is named: as `name(_:)` names a sampled one.
+    package static func tableRowName(_ indexPath: IndexPath) -> String {
+        "\(RowName.forAuthor(indexPath)) of the table"
     }
 
     /// The hook's symbol for this type: "customizeCellForFoo".

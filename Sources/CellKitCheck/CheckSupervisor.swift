@@ -18,7 +18,7 @@ package struct CheckFinding: Codable, Sendable, Equatable {
     package var kind: String
     /// The hook concerned, as its symbol; nil when none is known.
     package var hook: String?
-    /// The row concerned ("row 2 (typical data)"); nil when none.
+    /// The row concerned ("row 1.3 (indexPath [0, 2]) with typical data"); nil when none.
     package var row: String?
     /// One line saying what happened and, where it can, how to fix it.
     package var message: String
@@ -42,7 +42,7 @@ package struct CheckTypeReport: Codable, Sendable {
     package var identifier: String
     /// Its hooks' symbols.
     package var hooks: [String] = []
-    /// The sample rows, "row 0 (empty data)".
+    /// The sample rows, "row 1.1 (indexPath [0, 0]) with empty data".
     package var samples: [String] = []
     /// Table rows of the type past the samples: each run once through the routine, after the samples.
     package var tableRowsSkipped = 0
@@ -164,7 +164,7 @@ package struct CheckSupervisor {
         var seen: Set<String> = []
         var done = false
         var unitsRun = 0
-        /// Where the table rows past the samples are ("table row 3.140"), by their sample number.
+        /// Where the table rows past the samples are (`CheckPlan.tableRowName`), by their sample number.
         var places: [Int: String] = [:]
 
         init(identifier: String) { self.identifier = identifier }

@@ -121,7 +121,7 @@ package struct CheckWorker {
                         }
                         samples.append(
                             CheckSample(
-                                label: "table row \(s).\(r)", indexPath: IndexPath(section: s, row: r),
+                                label: CheckSample.tableLabel, indexPath: IndexPath(section: s, row: r),
                                 rowsInSection: count, style: info.cellStyle, selectable: info.selectable,
                                 data: row.data))
                     }
@@ -374,7 +374,7 @@ package struct CheckWorker {
                     defer { k += 1 }
                     let unit = firstUnit + k
                     guard unit >= from else { continue }
-                    worker.mark(unit, CheckWire.routine, sample: base + k, place: "table row \(s).\(r)")
+                    worker.mark(unit, CheckWire.routine, sample: base + k, place: CheckPlan.tableRowName(path))
                     let cell = queue.dequeueCell(
                         type, at: path, style: info.cellStyle, selectable: info.selectable, rowsInSection: count,
                         data: row.data)

@@ -239,7 +239,7 @@ struct RenderSettings: Equatable {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let s = Int(parts[0]), let r = Int(parts[1]), s >= 1, r >= 1 else {
             throw ValidationError(
-                "--select '\(text.terminalSafe)' is not SECTION.ROW counted from 1; write it like 2.1 (section 2, row 1)"
+                "--select '\(text.terminalSafe)' is not SECTION.ROW counted from 1; write it like 2.1 (the first row of section 2)"
             )
         }
         return CellKit.IndexPath(section: s - 1, row: r - 1)

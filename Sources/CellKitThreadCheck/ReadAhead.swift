@@ -20,7 +20,7 @@ func checkReadAhead(rows requested: Int) -> [String] {
     do {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let lines = (0..<rows).map { n in
-            #"{"cell":"Cell\#(n % 20)","n":\#(n),"text":"row \#(n) 日本語 well-known","note":"\"quoted\"","list":[1,{"a":null}]}"#
+            #"{"cell":"Cell\#(n % 20)","n":\#(n),"text":"item \#(n) 日本語 well-known","note":"\"quoted\"","list":[1,{"a":null}]}"#
                 + "\n"
         }
         try lines.joined().write(toFile: folder + "/rows.jsonl", atomically: true, encoding: .utf8)
@@ -37,18 +37,18 @@ func checkReadAhead(rows requested: Int) -> [String] {
         while let expected = try alone.next() {
             guard let row = try reader.next() else { return ["read-ahead: ended after \(n) rows of \(rows)"] }
             if row.cell != expected.cell || row.line != expected.line || row.data.rowValue != expected.data.rowValue {
-                return ["read-ahead: row \(n) differs from the file read on one thread"]
+                return ["read-ahead: \(RowName.across(n)) differs from the file read on one thread"]
             }
             if case .json(let record) = row.data, let plan = record.plan {
                 if n == 0 { plan.ask(LinePlan.Entry(key: Array("\"text\"".utf8), width: 7, maxLines: 3, mode: 0)) }
-                let text = TextBytes("row \(n) 日本語 well-known")
+                let text = TextBytes("item \(n) 日本語 well-known")
                 let lines = text.withBytes { record.plannedLines(for: $0, width: 7, maxLines: 3, mode: 0) }
                 if let lines {
                     let computed = TextLayout.laidOut(text, width: 7, maxLines: 3, mode: .wordWrap).lines
                     let got = stride(from: 0, to: lines.count, by: 3).map {
                         TextLine(Int(lines[$0]), Int(lines[$0 + 1]), columns: Int(lines[$0 + 2]))
                     }
-                    if got != computed { return ["read-ahead: row \(n)'s lines worked out ahead differ"] }
+                    if got != computed { return ["read-ahead: \(RowName.across(n))'s lines worked out ahead differ"] }
                     planned += 1
                 }
             }

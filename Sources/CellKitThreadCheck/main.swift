@@ -20,6 +20,7 @@
 // must make ThreadSanitizer report: proof the check is live.
 
 import CellKit
+import CellKitModel
 import Foundation
 import Synchronization
 
@@ -189,30 +190,39 @@ func work(_ shared: Shared, thread: Int) {
             let height = queue.height(of: cell)
             switch kinds[index] {
             case .foobar:
-                if text != "Row: \(row)" { mismatch("Foobar row \(row): text \(text ?? "nil")") }
+                if text != "Row: \(row)" { mismatch("Foobar \(RowName.forAuthor(indexPath)): text \(text ?? "nil")") }
                 if cell.textLabel.alignment != .center || cell.textLabel.fontWeight != .bold {
-                    mismatch("Foobar row \(row): init hook's look missing")
+                    mismatch("Foobar \(RowName.forAuthor(indexPath)): init hook's look missing")
                 }
-                if height != nil { mismatch("Foobar row \(row): height \(height!), expected none") }
+                if height != nil {
+                    mismatch("Foobar \(RowName.forAuthor(indexPath)): height \(height!), expected none")
+                }
             case .bar:
+                // data, not a message
                 let expected = row % 3 != 0 ? "t\(thread).\(row)" : "Bar \(section).\(row)"
-                if text != expected { mismatch("Bar row \(row): text \(text ?? "nil"), expected \(expected)") }
+                if text != expected {
+                    mismatch("Bar \(RowName.forAuthor(indexPath)): text \(text ?? "nil"), expected \(expected)")
+                }
                 let expectedHeight: Double = row == 0 ? 2 : 1
                 if height != expectedHeight {
-                    mismatch("Bar row \(row): height \(height.map { "\($0)" } ?? "nil"), expected \(expectedHeight)")
+                    mismatch(
+                        "Bar \(RowName.forAuthor(indexPath)): height \(height.map { "\($0)" } ?? "nil"), expected \(expectedHeight)"
+                    )
                 }
             case .bench(let level):
                 if cell.indentationLevel != (row + level) & 3 {
-                    mismatch("\(names[index]) row \(row): indentation \(cell.indentationLevel)")
+                    mismatch("\(names[index]) \(RowName.forAuthor(indexPath)): indentation \(cell.indentationLevel)")
                 }
             case .benchRow:
                 if cell.indentationLevel != row & 3 {
-                    mismatch("\(names[index]) row \(row): indentation \(cell.indentationLevel)")
+                    mismatch("\(names[index]) \(RowName.forAuthor(indexPath)): indentation \(cell.indentationLevel)")
                 }
             case .unchecked:
                 break
             }
-            if cell.indexPath != indexPath { mismatch("row \(row): cell shows \(cell.indexPath)") }
+            if cell.indexPath != indexPath {
+                mismatch("\(RowName.forAuthor(indexPath)): cell shows \(RowName.forAuthor(cell.indexPath))")
+            }
             held.append((cell, index, row))
             row += 1
         }

@@ -133,7 +133,7 @@ struct PluginLimitTests {
         let (output, warnings, seconds) = try render("HeightHuge")
         #expect(
             warnings == [
-                "libbig.so: heightForCellForHeightHuge returned a row height of 1e+19 at row 0.0; clamped to 200 lines (rows are 1 to 200 lines tall)"
+                "libbig.so: heightForCellForHeightHuge returned a row height of 1e+19 at row 1.1 (indexPath [0, 0]); clamped to 200 lines (rows are 1 to 200 lines tall)"
             ])
         #expect(rowLines(output) == 200)
         #expect(seconds < 60, "a hang guard, not a speed target")
@@ -145,7 +145,7 @@ struct PluginLimitTests {
             let (output, warnings, seconds) = try render(cell)
             #expect(
                 warnings == [
-                    "libbig.so: heightForCellFor\(cell) returned a row height of \(value) at row 0.0; ignored, as it is not a finite number (rows are 1 to 200 lines tall)"
+                    "libbig.so: heightForCellFor\(cell) returned a row height of \(value) at row 1.1 (indexPath [0, 0]); ignored, as it is not a finite number (rows are 1 to 200 lines tall)"
                 ])
             #expect(rowLines(output) == 1)
             #expect(seconds < 60, "a hang guard, not a speed target")
@@ -157,7 +157,7 @@ struct PluginLimitTests {
         let (output, warnings, _) = try render("RowHeight")
         #expect(
             warnings == [
-                "libbig.so: customizeCellForRowHeight set a row height of 1e+300 at row 0.0; clamped to 200 lines (rows are 1 to 200 lines tall)"
+                "libbig.so: customizeCellForRowHeight set a row height of 1e+300 at row 1.1 (indexPath [0, 0]); clamped to 200 lines (rows are 1 to 200 lines tall)"
             ])
         #expect(counter("row_height_status") == 0)
         #expect(rowLines(output) == 200)
@@ -168,8 +168,8 @@ struct PluginLimitTests {
         let (output, warnings, seconds) = try render("FrameHuge")
         #expect(
             warnings == [
-                "libbig.so: initCellForFrameHuge gave subview tag 1 (label) a frame of x 0, y 0, width 2147483647, height 2147483647 at row 0.0; clamped to x 0, y 0, width 10000, height 10000 (frames lie within ±10000 columns and lines)",
-                "libbig.so: a FrameHuge cell is 10000 lines tall by its content at row 0.0; drawn 200 lines tall (rows are 1 to 200 lines tall)",
+                "libbig.so: initCellForFrameHuge gave subview tag 1 (label) a frame of x 0, y 0, width 2147483647, height 2147483647 at row 1.1 (indexPath [0, 0]); clamped to x 0, y 0, width 10000, height 10000 (frames lie within ±10000 columns and lines)",
+                "libbig.so: a FrameHuge cell is 10000 lines tall by its content at row 1.1 (indexPath [0, 0]); drawn 200 lines tall (rows are 1 to 200 lines tall)",
             ])
         #expect(rowLines(output) == 200)
         #expect(output.contains("wide"))
@@ -181,7 +181,7 @@ struct PluginLimitTests {
         let (output, warnings, seconds) = try render("FrameNegative")
         #expect(
             warnings == [
-                "libbig.so: initCellForFrameNegative gave subview tag 1 (plain) a frame of x -2147483648, y -2147483648, width 2147483647, height 2147483647 at row 0.0; clamped to x -10000, y -10000, width 10000, height 10000 (frames lie within ±10000 columns and lines)"
+                "libbig.so: initCellForFrameNegative gave subview tag 1 (plain) a frame of x -2147483648, y -2147483648, width 2147483647, height 2147483647 at row 1.1 (indexPath [0, 0]); clamped to x -10000, y -10000, width 10000, height 10000 (frames lie within ±10000 columns and lines)"
             ])
         #expect(rowLines(output) == 1)
         #expect(output.contains("small"))
@@ -193,7 +193,7 @@ struct PluginLimitTests {
         let (output, warnings, seconds) = try render("ImageHuge")
         #expect(
             warnings == [
-                "libbig.so: customizeCellForImageHuge gave the image view a frame of x 2147483647, y 2147483647, width 2147483647, height 2147483647 at row 0.0; clamped to x 10000, y 10000, width 10000, height 10000 (frames lie within ±10000 columns and lines)"
+                "libbig.so: customizeCellForImageHuge gave the image view a frame of x 2147483647, y 2147483647, width 2147483647, height 2147483647 at row 1.1 (indexPath [0, 0]); clamped to x 10000, y 10000, width 10000, height 10000 (frames lie within ±10000 columns and lines)"
             ])
         #expect(rowLines(output) == 1)
         #expect(seconds < 60, "a hang guard, not a speed target")
@@ -204,7 +204,7 @@ struct PluginLimitTests {
         let (output, warnings, seconds) = try render("LongText", rows: 3)
         #expect(
             warnings == [
-                "libbig.so: customizeCellForLongText set a text of more than 65536 bytes on the text label at row 0.0; cut to 65535 bytes, at a character boundary (texts are at most 65536 bytes)"
+                "libbig.so: customizeCellForLongText set a text of more than 65536 bytes on the text label at row 1.1 (indexPath [0, 0]); cut to 65535 bytes, at a character boundary (texts are at most 65536 bytes)"
             ])
         #expect(counter("text_status") == 0)
         #expect(Fixtures.counter64("text_length_read", in: library) == 65535)
@@ -217,7 +217,7 @@ struct PluginLimitTests {
         let (output, warnings, seconds) = try render("ManySubviews")
         #expect(
             warnings == [
-                "libbig.so: initCellForManySubviews added more than 256 subviews at row 0.0; add_subview refused the rest with CK_ERR_LIMIT (a cell has at most 256 subviews)",
+                "libbig.so: initCellForManySubviews added more than 256 subviews at row 1.1 (indexPath [0, 0]); add_subview refused the rest with CK_ERR_LIMIT (a cell has at most 256 subviews)",
                 // The failed host calls follow the warnings, as `cellkit render` prints them.
                 "libbig.so: initCellForManySubviews: 99,744 host calls failed; the first: add_subview: the cell already has 256 subviews, the most a cell may have (CK_MAX_SUBVIEWS); add fewer, or reuse them by tag",
             ])
@@ -236,7 +236,7 @@ struct PluginLimitTests {
         let (output, warnings, seconds) = try render("Indented")
         #expect(
             warnings == [
-                "libbig.so: customizeCellForIndented set an indentation level of 1000000 at row 0.0; clamped to 10000 (indentation levels are 0 to 10000)"
+                "libbig.so: customizeCellForIndented set an indentation level of 1000000 at row 1.1 (indexPath [0, 0]); clamped to 10000 (indentation levels are 0 to 10000)"
             ])
         #expect(counter("indentation_status") == 0)
         #expect(output.contains("small"))

@@ -88,12 +88,12 @@ struct RenderTests {
         #expect(!outside.output.contains("Row: "), "nothing drawn")
         #expect(
             outside.warnings == [
-                "the selected row 10.10 (counted from 1) is not in the table",
+                "the selected row 10.10 (indexPath [9, 9]) is not in the table",
                 // 4 Foobar, 3 Bar
-                "rows 101..201 (counted from 1) start past the table's last row (it has 7 rows): none drawn",
+                "rows 101..201 start past the table's last row (it has 7 rows): none drawn",
             ])
         let pastRows = try Render.table(path, .text, selected: CellKit.IndexPath(section: 0, row: 99)).warnings
-        #expect(pastRows == ["the selected row 1.100 (counted from 1) is not in the table"])
+        #expect(pastRows == ["the selected row 1.100 (indexPath [0, 99]) is not in the table"])
     }
 
     // MARK: Hostile input

@@ -126,7 +126,7 @@ struct UIKitLayoutTests {
         #expect(
             said == [
                 "Default rows: the accessory 'chevron' is not one of: none, disclosureIndicator, checkmark,"
-                    + " detailButton, detailDisclosureButton; drawn with none (first at row 1.2, counted from 1)"
+                    + " detailButton, detailDisclosureButton; drawn with none (first at row 1.2)"
             ], "\(warnings)")
     }
 

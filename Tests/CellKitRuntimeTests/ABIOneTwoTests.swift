@@ -101,7 +101,9 @@ struct ABIOneTwoTests {
         #expect(text.contains("\(types)|4.5|42|true|hé|-|-"), "\(text)")
         // The failed data_string is reported with its key and row; data_type of a missing key is not.
         #expect(
-            text.contains("expected a string at 'n' in row 0.0, found a number (data_text reads it as text)"), "\(text)"
+            text.contains(
+                "expected a string at 'n' in row 1.1 (indexPath [0, 0]), found a number (data_text reads it as text)"),
+            "\(text)"
         )
         #expect(!text.contains("nowhere"), "\(text)")
     }

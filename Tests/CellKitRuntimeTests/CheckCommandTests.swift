@@ -66,7 +66,8 @@ struct CheckCommandTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForCrashy crashed with SIGSEGV (signal 11) at row 2 (typical data) on a new cell"),
+                "FAIL customizeCellForCrashy crashed with SIGSEGV (signal 11) at row 1.3 (indexPath [0, 2]) with typical data on a new cell"
+            ),
             "\(text)")
         #expect(
             text.contains("64 of 65 units run, 1 faulted in 3 workers"),
@@ -88,7 +89,7 @@ struct CheckCommandTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForHang did not return within 1 s at row 1 (an empty object) on a new cell; its worker was killed"
+                "FAIL customizeCellForHang did not return within 1 s at row 1.2 (indexPath [0, 1]) with an empty object on a new cell; its worker was killed"
             ), "\(text)")
         #expect(Date().timeIntervalSince(start) < 30)
     }
@@ -105,7 +106,7 @@ struct CheckCommandTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL heightForCellForQuitter called exit(3) at row 3 (very long texts) on a new cell: a plugin must return, never end the process"
+                "FAIL heightForCellForQuitter called exit(3) at row 1.4 (indexPath [0, 3]) with very long texts on a new cell: a plugin must return, never end the process"
             ), "\(text)")
     }
 
@@ -126,11 +127,11 @@ struct CheckCommandTests {
         #expect(status == 1, "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForStale leaves accessoryType = checkmark from row 0 (empty data) on row 1 (an empty object) (a new cell has none): reset it in customizeCellForStale or in prepareCellForReuseForStale"
+                "FAIL customizeCellForStale leaves accessoryType = checkmark from row 1.1 (indexPath [0, 0]) with empty data on row 1.2 (indexPath [0, 1]) with an empty object (a new cell has none): reset it in customizeCellForStale or in prepareCellForReuseForStale"
             ), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForStale leaves textLabel.textColor = #ff0000ff from row 0 (empty data) on row 1 (an empty object) (a new cell has none)"
+                "FAIL customizeCellForStale leaves textLabel.textColor = #ff0000ff from row 1.1 (indexPath [0, 0]) with empty data on row 1.2 (indexPath [0, 1]) with an empty object (a new cell has none)"
             ), "\(text)")
     }
 
@@ -153,7 +154,7 @@ struct CheckCommandTests {
         let findings = try #require(types.first?["findings"] as? [[String: Any]])
         #expect(findings.first?["kind"] as? String == "crash")
         #expect(findings.first?["hook"] as? String == "customizeCellForCrashy")
-        #expect(findings.first?["row"] as? String == "row 2 (typical data)")
+        #expect(findings.first?["row"] as? String == "row 1.3 (indexPath [0, 2]) with typical data")
         let (clean, foobar) = try command.cellkit(["check", "Foobar", "--json"])
         #expect(clean == 0)
         let parsed = try JSONSerialization.jsonObject(with: Data(foobar.utf8)) as? [String: Any]

@@ -138,7 +138,8 @@ struct HookTableTests {
         for kind in HookKind.allCases {
             HookProgress.enter(record, kind, poolSlot: 0, indexPath: CellKitModel.IndexPath(section: 0, row: 2))
             #expect(
-                FaultLine.text(record, .signal(SIGSEGV)) == "libt.so: \(kind.prefix)Tbl crashed (SIGSEGV) at row 0.2")
+                FaultLine.text(record, .signal(SIGSEGV))
+                    == "libt.so: \(kind.prefix)Tbl crashed (SIGSEGV) at row 1.3 (indexPath [0, 2])")
         }
     }
 

@@ -109,7 +109,7 @@ struct IsolationTests {
                 CK_EXPORT void initCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; \(Self.crash) }
                 CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
                 """),
-            line: "libfaultinit.so: initCellForFaulty crashed (SIGSEGV) at row 1.1")
+            line: "libfaultinit.so: initCellForFaulty crashed (SIGSEGV) at row 2.2 (indexPath [1, 1])")
         expectRows(drawn, plugin: "libfaultinit.so")
     }
 
@@ -120,7 +120,7 @@ struct IsolationTests {
             Self.faulty(
                 "CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; \(Self.crash) }"
             ),
-            line: "libfaultcustomize.so: customizeCellForFaulty crashed (SIGSEGV) at row 1.1")
+            line: "libfaultcustomize.so: customizeCellForFaulty crashed (SIGSEGV) at row 2.2 (indexPath [1, 1])")
         expectRows(drawn, plugin: "libfaultcustomize.so")
     }
 
@@ -133,7 +133,7 @@ struct IsolationTests {
                 CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
                 CK_EXPORT double heightForCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; \(Self.crash) return 1; }
                 """),
-            line: "libfaultheight.so: heightForCellForFaulty crashed (SIGSEGV) at row 1.1")
+            line: "libfaultheight.so: heightForCellForFaulty crashed (SIGSEGV) at row 2.2 (indexPath [1, 1])")
         expectRows(drawn, plugin: "libfaultheight.so")
     }
 
@@ -146,7 +146,7 @@ struct IsolationTests {
                 CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
                 CK_EXPORT void prepareCellForReuseForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; \(Self.crash) }
                 """),
-            line: "libfaultprepare.so: prepareCellForReuseForFaulty crashed (SIGSEGV) at row 1.1")
+            line: "libfaultprepare.so: prepareCellForReuseForFaulty crashed (SIGSEGV) at row 2.2 (indexPath [1, 1])")
         expectRows(drawn, plugin: "libfaultprepare.so")
     }
 
@@ -157,7 +157,7 @@ struct IsolationTests {
             Self.faulty(
                 "CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; abort(); }"
             ),
-            line: "libfaultabort.so: customizeCellForFaulty crashed (SIGABRT) at row 1.1")
+            line: "libfaultabort.so: customizeCellForFaulty crashed (SIGABRT) at row 2.2 (indexPath [1, 1])")
         expectRows(drawn, plugin: "libfaultabort.so")
     }
 
@@ -170,7 +170,7 @@ struct IsolationTests {
                 static int deeper(volatile int n) { volatile char pad[4096]; pad[0] = (char)n; return deeper(n + 1) + pad[0]; }
                 CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); deeper(0); }
                 """),
-            line: "libfaultstack.so: customizeCellForFaulty crashed (SIGSEGV) at row 1.1")
+            line: "libfaultstack.so: customizeCellForFaulty crashed (SIGSEGV) at row 2.2 (indexPath [1, 1])")
         expectRows(drawn, plugin: "libfaultstack.so")
     }
 
@@ -183,7 +183,7 @@ struct IsolationTests {
                 CK_EXPORT void initCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; exit(3); }
                 CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
                 """),
-            line: "libfaultexit.so: initCellForFaulty exited with status 3 at row 1.1")
+            line: "libfaultexit.so: initCellForFaulty exited with status 3 at row 2.2 (indexPath [1, 1])")
         expectRows(drawn, plugin: "libfaultexit.so")
     }
 
@@ -195,7 +195,8 @@ struct IsolationTests {
             Self.faulty(
                 "CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)cell; (void)ip; for (;;) {} }"
             ),
-            line: "libfaultloop.so: customizeCellForFaulty did not return within 2 s at row 1.1", timeout: 2)
+            line: "libfaultloop.so: customizeCellForFaulty did not return within 2 s at row 2.2 (indexPath [1, 1])",
+            timeout: 2)
         expectRows(drawn, plugin: "libfaultloop.so")
         #expect(Date().timeIntervalSince(start) < 30)
     }
@@ -209,7 +210,9 @@ struct IsolationTests {
                 __attribute__((constructor)) static void start(void) \(Self.crash)
                 CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
                 """),
-            line: "libfaultctor.so: its constructor crashed (SIGSEGV) while loading cell type Faulty for row 1.1")
+            line:
+                "libfaultctor.so: its constructor crashed (SIGSEGV) while loading cell type Faulty for row 2.2 (indexPath [1, 1])"
+        )
         expectRows(drawn, plugin: "libfaultctor.so")
     }
 
@@ -224,7 +227,9 @@ struct IsolationTests {
                 }
                 CK_EXPORT void customizeCellForFaulty(ck_cell *cell, ck_index_path ip) { (void)ip; text(cell); }
                 """),
-            line: "libfaultpinit.so: cellkit_plugin_init crashed (SIGSEGV) while loading cell type Faulty for row 1.1")
+            line:
+                "libfaultpinit.so: cellkit_plugin_init crashed (SIGSEGV) while loading cell type Faulty for row 2.2 (indexPath [1, 1])"
+        )
         expectRows(drawn, plugin: "libfaultpinit.so")
     }
 }
@@ -270,7 +275,7 @@ struct IsolationResumeTests {
             "render", folder + "/t.yaml", "--plugin-path", plugins, "--output", folder + "/out.txt", "--sandbox", "off",
         ])
         #expect(ending == .exited(3))
-        #expect(log == "libtally.so: customizeCellForFaulty crashed (SIGSEGV) at row 0.3\n")
+        #expect(log == "libtally.so: customizeCellForFaulty crashed (SIGSEGV) at row 1.4 (indexPath [0, 3])\n")
         let tallied = try command.contents(folder + "/tally.log").split(separator: "\n")
         let expected = (0..<300).filter { $0 % 7 != 3 && $0 % 2 == 0 }.map { "0.\($0)" }
         #expect(tallied.map(String.init) == expected, "each Tally row's hook ran once, in order")
@@ -297,7 +302,9 @@ struct IsolationResumeTests {
                 "render", folder + "/t.yaml", "--plugin-path", plugins, "--format", format, "--color", "always",
             ])
             #expect(ending == .exited(3), "\(format)")
-            #expect(log.contains("libformats.so: customizeCellForFaulty crashed (SIGABRT) at row 1.1\n"), "\(format)")
+            #expect(
+                log.contains("libformats.so: customizeCellForFaulty crashed (SIGABRT) at row 2.2 (indexPath [1, 1])\n"),
+                "\(format)")
             let drawn = format == "json" ? "[\"" : ""  // json has each text twice: whole, and drawn in "lines"
             #expect(
                 log.components(separatedBy: drawn + "⚠ libformats.so faulted: this Faulty row is not drawn").count - 1
@@ -331,9 +338,11 @@ struct IsolationResumeTests {
             let (ending, log) = try command.run(
                 ["render", folder + "/t.yaml", "--plugin-path", plugins, "--output", out], environment: environment)
             #expect(ending == .exited(3), "\(mode): \(log)")
-            #expect(log == "libwhich.so: customizeCellForFaulty crashed (SIGSEGV) at row 1.3\n", "\(mode)")
+            #expect(
+                log == "libwhich.so: customizeCellForFaulty crashed (SIGSEGV) at row 2.4 (indexPath [1, 3])\n",
+                "\(mode)")
             let text = try command.contents(out)
-            #expect(text.components(separatedBy: "\n \(mode) ").count - 1 == 1, "row 1.1 drawn by a worker by \(mode)")
+            #expect(text.components(separatedBy: "\n \(mode) ").count - 1 == 1, "row 2.2 drawn by a worker by \(mode)")
             #expect(text.contains("⚠ libwhich.so faulted: this Faulty row is not drawn"))
             drawn[mode] = text.replacingOccurrences(of: "\n \(mode) ", with: "\n WORKER ")
         }
@@ -368,7 +377,7 @@ struct IsolationResumeTests {
         ])
         #expect(ending == .signaled(SIGSEGV))
         #expect(
-            log.hasPrefix("libinprocess.so: customizeCellForFaulty crashed (SIGSEGV) at row 1.1\n"),
+            log.hasPrefix("libinprocess.so: customizeCellForFaulty crashed (SIGSEGV) at row 2.2 (indexPath [1, 1])\n"),
             "\(log.prefix(300))")
         #expect(try command.files(folder) == ["t.yaml"], "no temporary, no file")
 
@@ -381,7 +390,9 @@ struct IsolationResumeTests {
             name: "inprocess", in: plugins)
         let (exited, said) = try command.run(["render", folder + "/t.yaml", "--plugin-path", plugins, "--no-isolation"])
         #expect(exited == .exited(3))
-        #expect(said.hasSuffix("libinprocess.so: initCellForFaulty exited with status 3 at row 1.1\n"), "\(said)")
+        #expect(
+            said.hasSuffix("libinprocess.so: initCellForFaulty exited with status 3 at row 2.2 (indexPath [1, 1])\n"),
+            "\(said)")
     }
 
     @Test("--no-isolation and --output: a SIGSYS (a seccomp filter's, say) removes the temporary as other crashes do")
@@ -400,7 +411,8 @@ struct IsolationResumeTests {
         ])
         #expect(ending == .signaled(SIGSYS))
         #expect(
-            log.hasPrefix("libinsigsys.so: customizeCellForFaulty crashed (SIGSYS) at row 1.1\n"), "\(log.prefix(300))")
+            log.hasPrefix("libinsigsys.so: customizeCellForFaulty crashed (SIGSYS) at row 2.2 (indexPath [1, 1])\n"),
+            "\(log.prefix(300))")
         #expect(try command.files(folder) == ["t.yaml"], "no temporary, no file")
     }
 }

@@ -188,7 +188,7 @@ struct ProcessModelTests {
             // Where the worker was when cellkit saw the channel close may be a later hook; the worker
             // that runs again checking its channels after every hook stops in this one.
             line:
-                "libclosesall.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 1.1"
+                "libclosesall.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 2.2 (indexPath [1, 1])"
         )
         isolation.expectRows(drawn, plugin: "libclosesall.so")
     }
@@ -199,7 +199,7 @@ struct ProcessModelTests {
         let drawn = try isolation.check(
             "closesloops", Self.plugin("\(Self.everyDescriptor) close(fd); for (;;) {}"),
             line:
-                "libclosesloops.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 1.1",
+                "libclosesloops.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 2.2 (indexPath [1, 1])",
             timeout: 30)
         isolation.expectRows(drawn, plugin: "libclosesloops.so")
         #expect(Date().timeIntervalSince(start) < 25, "well within --hook-timeout 30 + 10 s")
@@ -210,7 +210,7 @@ struct ProcessModelTests {
         let drawn = try isolation.check(
             "straybyte", Self.plugin("\(Self.everyDescriptor) (void)!write(fd, \"x\", 1); sleep(2);"),
             line:
-                "libstraybyte.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 1.1"
+                "libstraybyte.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 2.2 (indexPath [1, 1])"
         )
         isolation.expectRows(drawn, plugin: "libstraybyte.so")
     }
@@ -257,7 +257,7 @@ struct ProcessModelTests {
         let drawn = try isolation.check(
             "forged", Self.plugin(forge),
             line:
-                "libforged.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 1.1"
+                "libforged.so: customizeCellForFaulty broke the worker's channel to cellkit (it closed, replaced or wrote to a descriptor it does not own) at row 2.2 (indexPath [1, 1])"
         )
         isolation.expectRows(drawn, plugin: "libforged.so")
     }
@@ -314,7 +314,7 @@ struct ProcessModelTests {
         #expect(ending == .exited(3), "\(log)")
         #expect(
             log.hasPrefix(
-                "libthreads.so crashed (SIGSEGV) in its own code; at that moment libslow.so: customizeCellForSlow was running at row 0.1"
+                "libthreads.so crashed (SIGSEGV) in its own code; at that moment libslow.so: customizeCellForSlow was running at row 1.2 (indexPath [0, 1])"
             ), "\(log)")
         // Row 0.0 was drawn before the crash; the Faulty row after it is a placeholder.
         #expect(log.components(separatedBy: "\n faulty").count - 1 == 1, "\(log)")

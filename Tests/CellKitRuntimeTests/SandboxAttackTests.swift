@@ -362,11 +362,11 @@ struct SandboxAttackTests {
             #expect(ending == .exited(0), "run \(run): \(log)")
             #expect(
                 log.contains(
-                    "libblame.so: customizeCellForFaulty tried to read a file outside the sandbox (\(folder)/outside.txt): refused by the sandbox at row 0.1"
+                    "libblame.so: customizeCellForFaulty tried to read a file outside the sandbox (\(folder)/outside.txt): refused by the sandbox at row 1.2 (indexPath [0, 1])"
                 ), "run \(run): \(log)")
             #expect(
                 log.contains(
-                    "libblame.so: customizeCellForFaulty tried to write a file (\(folder)/written.txt): refused by the sandbox at row 0.0; a cell plugin may not write files"
+                    "libblame.so: customizeCellForFaulty tried to write a file (\(folder)/written.txt): refused by the sandbox at row 1.1 (indexPath [0, 0]); a cell plugin may not write files"
                 ), "run \(run): \(log)")
             #expect(!log.contains("outside plugin code") && !log.contains("/comm"), "run \(run): \(log)")
         }
@@ -430,7 +430,7 @@ struct SandboxAttackTests {
             #expect(ending == .exited(3), "\(log)")
             #expect(
                 log.hasPrefix(
-                    "libhungry.so: customizeCellForFaulty exceeded its memory limit of 1024 MiB (SIGSEGV; --worker-memory) at row 0.0"
+                    "libhungry.so: customizeCellForFaulty exceeded its memory limit of 1024 MiB (SIGSEGV; --worker-memory) at row 1.1 (indexPath [0, 0])"
                 ), "uid \(uid): \(log)")
             #expect(log.contains("⚠ libhungry.so faulted: this Faulty row is not drawn"))
             let (offEnding, offLog) = try model.run(

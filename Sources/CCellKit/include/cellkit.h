@@ -157,8 +157,11 @@ typedef enum ck_status {
  * the target unchanged). Either way the table's warnings say so, once per
  * hook and limit, naming the plugin file, the hook and the first row:
  *
- *     libbig.so: customizeCellForBig set a row height of 1e+19 at row 0.3;
- *     clamped to 200 lines (rows are 1 to 200 lines tall)
+ *     libbig.so: customizeCellForBig set a row height of 1e+19 at row 1.4
+ *     (indexPath [0, 3]); clamped to 200 lines (rows are 1 to 200 lines tall)
+ *
+ * (rows counted from 1, as cellkit's options take them, then the index path
+ * the hook was given, from 0.)
  *
  *   row height (CK_CELL_ROW_HEIGHT, a height hook's answer)  1 .. 200 lines;
  *              CK_AUTOMATIC_DIMENSION (1.3): as tall as the content;

@@ -260,7 +260,7 @@ public struct IndexPath: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Row `row` of section `section`, both from 0.
     public init(section: Int, row: Int) { (self.section, self.row) = (section, row) }
     /// "section.row", as in "0.3".
-    public var description: String { "\(section).\(row)" }
+    public var description: String { "\(section).\(row)" }  // data, not a message
     @inlinable package var c: ck_index_path { ck_index_path(section: Int64(section), row: Int64(row)) }
 }
 

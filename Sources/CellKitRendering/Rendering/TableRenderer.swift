@@ -165,17 +165,16 @@ public final class TableRenderer {
 
     /// Warns of a selection or a window that names no row of a table of `rows` rows: asked for
     /// something the table does not have, the render is not silently different from what was meant.
-    /// The warnings count sections and rows from 1, as `cellkit render --select` and `--rows` do.
+    /// The warnings name rows as `RowName` does, the selection with its index path (a document's
+    /// `selected` counts from 0).
     private func warnOutside(rows: Int, selectedExists: Bool) {
         if let selected, !selectedExists {
             queue.context.warn(
-                "the selected row \(selected.section + 1).\(selected.row + 1) (counted from 1) is not in the table")
+                "the selected \(RowName.forAuthor(selected)) is not in the table")
         }
         if window.first >= rows, window != RowWindow() {
-            let last = window.last == .max ? "" : "\(window.last + 1)"
-            queue.context.warn(
-                "rows \(window.first + 1)..\(last) (counted from 1) start past the table's last row (it has \(rows) rows):"
-                    + " none drawn")
+            let run = RowName.run(window.first, through: window.last == .max ? nil : window.last)
+            queue.context.warn("\(run) start past the table's last row (it has \(rows) rows): none drawn")
         }
     }
 

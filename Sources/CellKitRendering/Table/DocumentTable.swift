@@ -205,7 +205,8 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     private func nextRow(_ indexPath: IndexPath, from stream: RowReader, into row: inout TableRow) throws {
         guard var streamed = try stream.next() else {
             throw stream.file.mark.error(
-                "\(stream.file.path) ended before row \(indexPath.row); was it changed while the table was drawn?")
+                "\(stream.file.path) ended before the table's \(RowName.of(indexPath)); was it changed while the table was drawn?"
+            )
         }
         guard let identifier = streamed.cell ?? defaultCells[indexPath.section] else {
             let mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)

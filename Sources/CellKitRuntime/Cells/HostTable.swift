@@ -217,7 +217,7 @@ private func onData(
             throw CellError(
                 status: CK_ERR_WRONG_TYPE,
                 message:
-                    "expected \(error.expected) at '\(path.debugDescriptionEscaped)' in row \(cell.indexPath), found \(error.found)"
+                    "expected \(error.expected) at '\(path.debugDescriptionEscaped)' in \(RowName.forAuthor(cell.indexPath)), found \(error.found)"
                     + (error.found == RowValue.number(0).typeName ? " (data_text reads it as text)" : ""))
         }
     }

@@ -93,19 +93,19 @@ package struct LimitWarningKey: Hashable, Sendable {
 
 extension Cell {
     /// Warns, once per cell type, hook and limit, that the running hook hit `limit`:
-    /// "libbig.so: customizeCellForBig set … at row 0.3; clamped to … (rule)".
+    /// "libbig.so: customizeCellForBig set … at row 1.4 (indexPath [0, 3]); clamped to … (rule)".
     /// `what` and `outcome` are built only for the first warning.
     func warnLimit(_ limit: PluginLimit, _ what: @autoclosure () -> String, _ outcome: @autoclosure () -> String) {
         let hook = _hook
         context.warnOnce(LimitWarningKey(identifier: reuseIdentifier.name, hook: hook, limit: limit)) {
-            "\(pluginFile): \(hook.symbol(for: reuseIdentifier)) \(what()) at row \(indexPath); \(outcome())"
+            "\(pluginFile): \(hook.symbol(for: reuseIdentifier)) \(what()) at \(RowName.forAuthor(indexPath)); \(outcome())"
         }
     }
 
     /// Warns, once per cell type, that its content makes it `lines` tall, taller than a row may be.
     package func warnContentHeight(_ lines: Int) {
         context.warnOnce(LimitWarningKey(identifier: reuseIdentifier.name, hook: nil, limit: .contentHeight)) {
-            "\(pluginFile): a \(reuseIdentifier.name) cell is \(lines) lines tall by its content at row \(indexPath); drawn \(PluginLimits.maxRowHeight) lines tall (\(PluginLimits.rowHeightRule))"
+            "\(pluginFile): a \(reuseIdentifier.name) cell is \(lines) lines tall by its content at \(RowName.forAuthor(indexPath)); drawn \(PluginLimits.maxRowHeight) lines tall (\(PluginLimits.rowHeightRule))"
         }
     }
 }

@@ -2,6 +2,7 @@
 // prepared in advance: a signal handler builds it too, so no allocation, no lock,
 // nothing but loads and stores (async-signal-safe).
 
+import CellKitModel
 import Glibc
 
 /// How plugin code ended the process (or the wait for it).
@@ -20,7 +21,7 @@ package enum FaultOutcome: Sendable, Equatable {
     case refused(String)
 }
 
-/// A line such as `libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 1.1`.
+/// A line such as `libcrashy.so: customizeCellForCrashy crashed (SIGSEGV) at row 2.2 (indexPath [1, 1])`.
 package enum FaultLine {
     /// Writes the line for `outcome` under `record` into `buffer` (at most `capacity` bytes,
     /// newline included); returns its length. Bytes of names that are not printable ASCII are
@@ -107,16 +108,12 @@ package enum FaultLine {
             line.add(" while loading cell type ")
             line.add(cString: raw + HookProgress.loadIdentifierOffset)
             if header.row >= 0 {
-                line.add(" for row ")
-                line.add(Int(header.section))
-                line.add(".")
-                line.add(Int(header.row))
+                line.add(" for ")
+                RowName.write(section: Int(header.section), row: Int(header.row), author: true) { line.add(byte: $0) }
             }
         case .hook:
-            line.add(" at row ")
-            line.add(Int(header.section))
-            line.add(".")
-            line.add(Int(header.row))
+            line.add(" at ")
+            RowName.write(section: Int(header.section), row: Int(header.row), author: true) { line.add(byte: $0) }
         case .host:
             line.add(" after ")
             line.add(Int(header.rowsDone))

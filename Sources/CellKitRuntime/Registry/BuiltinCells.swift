@@ -23,15 +23,14 @@ extension BuiltinCells {
     }
 
     /// The accessory called `name`; an unknown name is none, with a warning that lists the names
-    /// and the first row that gave it (counted from 1, as `--select` counts).
+    /// and the first row that gave it (`RowName`).
     private static func accessory(named name: String, for cell: Cell) -> AccessoryType {
         if let type = AccessoryType.named(name) { return type }
         cell.context.warn(once: "accessory \(cell.reuseIdentifier) \(name)") {
             let names = AccessoryType.allCases.map(\.name).joined(separator: ", ")
-            let at = cell.indexPath
             return
                 "\(cell.reuseIdentifier) rows: the accessory '\(TextSanitizer.visible(name))' is not one of: \(names);"
-                + " drawn with none (first at row \(at.section + 1).\(at.row + 1), counted from 1)"
+                + " drawn with none (first at \(RowName.of(cell.indexPath)))"
         }
         return .none
     }
