@@ -101,6 +101,10 @@ public struct Cell {
         get { string(CK_CELL_SELECTED_BACKGROUND_IMAGE) }
         nonmutating set { _ = host.cell_set_string(raw, CK_CELL_SELECTED_BACKGROUND_IMAGE, newValue) }
     }
+    /// Whether the cell's row reads right to left (`CK_CELL_LAYOUT_DIRECTION`, read-only, ABI 1.4;
+    /// false on an older host). Right to left, a subview with an autoresizing mask is placed by its
+    /// leading edge (mirrored); one without keeps its frame (cellkit.h, RIGHT TO LEFT).
+    public var isRightToLeft: Bool { ck_cell_is_right_to_left(raw) != 0 }
     /// The cell type's identifier, as the table names it (`CK_CELL_REUSE_IDENTIFIER`, read-only).
     public var reuseIdentifier: String { string(CK_CELL_REUSE_IDENTIFIER) ?? "" }
 

@@ -68,7 +68,7 @@ struct UIKitSectionTests {
         // HTML: the same rule in CSS, a row with an image inset past it, none under the last row.
         #expect(
             html.contains(
-                ".r:not(:last-child)::after{content:\"\";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,0px))"
+                ".r:not(:last-child)::after{content:\"\";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,var(--si,0px)))"
             ))
         #expect(html.contains(".r.im{--in:57px}"))
         #expect(html.contains(#"<li class="r im" role="option" tabindex="0" data-ip="0.0">"#))

@@ -363,12 +363,17 @@ public struct CellLayout: Sendable {
             row.views.append(image)
         }
         placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &row.views)
+        // Right to left the content view starts past the accessory, on the left (`mirror`).
+        let rightToLeft = cell.isRightToLeft
+        let content = ContentView(
+            origin: rightToLeft ? max(0, width - area.accessoryX) : 0, width: area.accessoryX,
+            rightToLeft: rightToLeft)
         cell.subviews.withUnsafeBufferPointer { views in  // the cell holds its views: no retain of each
             for k in views.indices {
                 unowned(unsafe) let view = views[k]
                 if view.isHidden { continue }
                 placeSubview(
-                    view, clipWidth: area.accessoryX, height: height, grows: selfSizing, selected: selected,
+                    view, in: content, height: height, grows: selfSizing, selected: selected,
                     memo: &memo, into: &row.views)
             }
         }
@@ -394,15 +399,31 @@ public struct CellLayout: Sendable {
             area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
         row.background = fill
         row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
+        if rightToLeft { mirror(&row, cell, contentOrigin: content.origin) }
+    }
+
+    /// Where subviews go in the row: the content view's first column and width, and whether the row
+    /// reads right to left (then a subview with an autoresizing mask is placed by its leading edge).
+    private struct ContentView {
+        var origin: Int, width: Int, rightToLeft: Bool
     }
 
     /// Mirrors a laid-out row for right to left, as UIKit mirrors a cell's standard parts: the
     /// image, the labels (value1's detail to the left, text aligned to the right) and the
     /// accessory change sides, indentation counts from the right and the chevron points left.
-    /// Subviews a hook placed itself keep their frames, as frames set by hand do in UIKit.
-    package func mirror(_ row: inout RowLayout, _ cell: Cell) {
+    /// The content view starts past the accessory (`contentOrigin`): a standard part a hook gave a
+    /// frame keeps it in the content view's coordinates, as frames set by hand do in UIKit.
+    /// Subviews were placed right to left already (`placeSubview`). `layout` calls it for a cell
+    /// whose row reads right to left (`Cell.isRightToLeft`).
+    func mirror(_ row: inout RowLayout, _ cell: Cell, contentOrigin: Int) {
         row.isRightToLeft = true
         let width = row.width
+        for k in row.views.indices where row.views[k].hasOwnFrame && row.views[k].role != .subview {
+            let f = row.views[k].frame
+            row.views[k].frame = Self.clip(
+                Rect(x: f.x + contentOrigin, y: f.y, width: f.width, height: f.height),
+                width: width, height: row.height)
+        }
         for k in row.views.indices where !row.views[k].hasOwnFrame {
             let f = row.views[k].frame
             row.views[k].frame.x = max(0, width - f.x - f.width)
@@ -672,16 +693,21 @@ public struct CellLayout: Sendable {
 
     // MARK: Subviews
 
-    /// A subview at its frame in the content view, clipped to the row, appended to `views` if any
-    /// of it shows (styled in place: see `placeLabel`).
+    /// A subview at its frame in the content view, clipped to it and to the row, appended to `views`
+    /// if any of it shows (styled in place: see `placeLabel`). Right to left the content view starts
+    /// at `content.origin`, and a subview with an autoresizing mask is placed by its leading edge:
+    /// its frame mirrored within the content view, as UIKit's leading and trailing constraints are.
     private func placeSubview(
-        _ view: View, clipWidth: Int, height: Int, grows: Bool, selected: Bool, memo: inout LineMemo,
+        _ view: View, in content: ContentView, height: Int, grows: Bool, selected: Bool, memo: inout LineMemo,
         into views: inout [PlacedView]
     ) {
         var f = view.frame
         if grows { f.height = grownHeight(view, memo: &memo) }
-        let x0 = max(0, f.x), y0 = max(0, f.y)
-        let x1 = min(clipWidth, f.x + f.width), y1 = min(height, f.y + f.height)
+        if content.rightToLeft {
+            f.x = content.origin + (view.autoresizingMask.isEmpty ? f.x : content.width - f.x - f.width)
+        }
+        let x0 = max(content.origin, f.x), y0 = max(0, f.y)
+        let x1 = min(content.origin + content.width, f.x + f.width), y1 = min(height, f.y + f.height)
         guard x1 > x0, y1 > y0 else { return }
         let frame = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
         switch view.kind {
@@ -718,7 +744,9 @@ public struct CellLayout: Sendable {
                 PlacedView(
                     role: .subview, tagValue: Int32(clamping: view.tag), frame: frame, laidOut: consume lines,
                     hasOwnFrame: true))
-            style(&views[views.count - 1], from: view, defaults: Defaults(), selected: selected)
+            // Natural alignment is the leading edge: the right one, right to left.
+            let defaults = Defaults(alignment: content.rightToLeft ? .right : .left)
+            style(&views[views.count - 1], from: view, defaults: defaults, selected: selected)
         case .plain:
             views.append(
                 PlacedView(

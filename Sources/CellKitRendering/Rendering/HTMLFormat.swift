@@ -88,7 +88,7 @@ public struct HTMLFormat: RowFormat {
             defineImages(views, row: row, out)
             var drawn = false
             for k in views.indices where views[k].hasOwnFrame || views[k].role == .subview { drawn = true }
-            open(row, views, out)
+            open(row, views, drawn: drawn, out)
             if drawn { gridRow(row, views, out) } else { styledRow(row, views, out) }
             out.put("</li>\n")
         }
@@ -112,7 +112,8 @@ public struct HTMLFormat: RowFormat {
     private typealias Views = UnsafeBufferPointer<PlacedView>
 
     /// `<li …>`: classes for the image inset and the selection, the state, the height and background.
-    private func open(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
+    /// `drawn`: the row's views are on a grid (`gridRow`), where the labels' frames hold the indentation.
+    private func open(_ row: RowLayout, _ views: Views, drawn: Bool, _ out: OutputBuffer) {
         out.put("<li class=\"r")
         for k in views.indices where views[k].role == .imageView && !views[k].hasOwnFrame { out.put(" im") }
         let background = row.backgroundColor
@@ -143,9 +144,11 @@ public struct HTMLFormat: RowFormat {
         }
         if row.indentation > 0 {
             // UIKit indents by indentationLevel × indentationWidth points, 10 at the default width of
-            // 2 columns: 5 px a column.
+            // 2 columns: 5 px a column. It indents the image and the labels, not the subviews a hook
+            // placed: on a grid the labels' frames hold it already, so only the separator and a styled
+            // image take it (`--si`); otherwise the row's leading padding (`--ind`).
             styles.next()
-            out.put("--ind:")
+            out.put(drawn ? "--si:" : "--ind:")
             out.put(row.indentation * 5)
             out.put("px")
         }
@@ -171,23 +174,26 @@ public struct HTMLFormat: RowFormat {
         accessory(row, views, out)
     }
 
-    /// The columns of a drawn row's grid: right of a styled image, left of the accessory.
+    /// The columns of a drawn row's grid: between a styled image and the accessory. Right to left
+    /// the grid's columns count from its right edge, as CSS lays a grid out under `dir="rtl"`.
     private struct Grid {
         var left: Int, right: Int
+        var rightToLeft = false
         var columns: Int { max(1, right - left) }
     }
 
     /// A row whose views have frames of their own: a grid of the row's columns (fractions of the row's
     /// width) and lines (22 px each), each view on the cells its frame covers.
     private func gridRow(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
-        var grid = Grid(left: 1, right: row.width - 1)
+        var grid = Grid(left: 1, right: row.width - 1, rightToLeft: row.isRightToLeft)
         for k in views.indices {
             let f = views[k].frame
+            // Right to left (the row mirrored) the image is on the right and the accessory on the left.
             if views[k].role == .imageView, !views[k].hasOwnFrame {
                 image(views.baseAddress! + k, row, nil, out)
-                grid.left = f.x + f.width + 1
+                if row.isRightToLeft { grid.right = f.x - 1 } else { grid.left = f.x + f.width + 1 }
             } else if views[k].role == .accessory {
-                grid.right = f.x - 1
+                if row.isRightToLeft { grid.left = f.x + f.width + 1 } else { grid.right = f.x - 1 }
             }
         }
         grid.right = max(grid.right, grid.left + 1)
@@ -226,7 +232,7 @@ public struct HTMLFormat: RowFormat {
         out.put("grid-area:")
         out.put(frame.y + 1)
         out.put("/")
-        out.put(start - grid.left + 1)
+        out.put(grid.rightToLeft ? grid.right - end + 1 : start - grid.left + 1)
         out.put("/span ")
         out.put(max(1, frame.height))
         out.put("/span ")
