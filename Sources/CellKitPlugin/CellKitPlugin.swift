@@ -209,7 +209,8 @@ public struct View {
         nonmutating set { setInt(CK_VIEW_NUMBER_OF_LINES, newValue) }
     }
     /// How the view follows the content view's width when its cell is shown at another width
-    /// (`CK_VIEW_AUTORESIZING_MASK`, ABI 1.3); none by default.
+    /// (`CK_VIEW_AUTORESIZING_MASK`, ABI 1.3); none by default. From ABI 1.4 a subview with a mask is
+    /// placed by its leading edge: right to left its frame mirrors within the content view.
     public var autoresizingMask: AutoresizingMask {
         get { AutoresizingMask(rawValue: Int32(truncatingIfNeeded: int(CK_VIEW_AUTORESIZING_MASK))) }
         nonmutating set { setInt(CK_VIEW_AUTORESIZING_MASK, newValue.rawValue) }
