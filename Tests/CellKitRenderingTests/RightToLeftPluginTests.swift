@@ -18,7 +18,8 @@ struct RightToLeftPluginTests {
     /// left margin) that says which way its hook read the row, a chevron. Hand: one label placed by hand
     /// (no mask), a chevron. Probe: the direction as cell_get_int reads it, and what setting it answers.
     /// Half: a label by hand and a masked badge, which collide right to left. Indented: an indented text
-    /// label over a subview placed by hand on the row's second line.
+    /// label over a subview placed by hand on the row's second line. Level: an indented text label and an
+    /// accessory (a standard one, the disclosure indicator unless the row's data says).
     static let plugin = """
         #include <stdio.h>
         #include "cellkit.h"
@@ -90,6 +91,15 @@ struct RightToLeftPluginTests {
             cell->host->data_number(cell->host->row_data(cell), "level", &level);
             cell->host->cell_set_int(cell, CK_CELL_INDENTATION_LEVEL, (int64_t)level);
             ck_set_text(ck_text_label(cell), text(cell, "Indented"));
+        }
+        CK_EXPORT void customizeCellForLevel(ck_cell *cell, ck_index_path ip) {
+            (void)ip;
+            double level = 0, accessory = CK_ACCESSORY_DISCLOSURE_INDICATOR;
+            cell->host->data_number(cell->host->row_data(cell), "level", &level);
+            cell->host->data_number(cell->host->row_data(cell), "accessory", &accessory);
+            cell->host->cell_set_int(cell, CK_CELL_INDENTATION_LEVEL, (int64_t)level);
+            ck_set_accessory(cell, (ck_accessory_type)accessory);
+            ck_set_text(ck_text_label(cell), text(cell, "Level"));
         }
         """
 
