@@ -292,8 +292,9 @@ package struct CheckWorker {
             let views = rtl.views
             for a in views.indices {
                 for b in views.indices where b > a && overlap(views[a].frame, views[b].frame) {
-                    guard views[a].role == .subview || views[b].role == .subview || views[a].hasOwnFrame
-                        || views[b].hasOwnFrame
+                    guard
+                        views[a].role == .subview || views[b].role == .subview || views[a].hasOwnFrame
+                            || views[b].hasOwnFrame
                     else { continue }  // the standard parts the layout places never overlap
                     if let x = before[key(views[a])], let y = before[key(views[b])], overlap(x, y) { continue }
                     let f = (views[a].frame, views[b].frame)
