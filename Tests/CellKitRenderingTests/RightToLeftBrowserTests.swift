@@ -10,7 +10,8 @@ import Foundation
 import Testing
 
 extension HTMLBrowserTests {
-    /// RightToLeftPluginTests' cells in `direction`'s table: masked, hand-placed, indented rows.
+    /// RightToLeftPluginTests' cells in `direction`'s table: masked, hand-placed, indented rows; an
+    /// `auto` section with a Hebrew header and an English row, and an `ltr` section.
     static func rightToLeftPage(_ direction: String) throws -> String {
         let yaml = """
             title: RTL
@@ -31,6 +32,15 @@ extension HTMLBrowserTests {
                   - {cell: Indented, level: 0}
                   - {cell: Indented, level: 2}
                   - {cell: Level, text: More, accessory: 4}
+              - header: "\u{05DE}\u{05E2}\u{05D5}\u{05E8}\u{05D1}"
+                direction: auto
+                rows:
+                  - {cell: Level, text: English}
+                  - {cell: Level, text: "\u{05E2}\u{05D1}\u{05E8}\u{05D9}\u{05EA}"}
+              - header: Left to right
+                direction: ltr
+                rows:
+                  - {cell: Level, text: English}
             """
         let folder = try Render.write(["t.yaml": yaml], name: "rtlbrowser" + direction)
         try Fixtures.compileC(RightToLeftPluginTests.plugin, name: "rtlcells", in: folder)
@@ -136,7 +146,7 @@ extension HTMLBrowserTests {
         for (name, report) in [("ltr", ltr), ("rtl", rtl)] {
             let card = try #require(report.lists.first)
             let texts = (report.headerBoxes ?? []) + (report.footerBoxes ?? [])
-            #expect(texts.count == 4, "\(name): \(texts)")
+            #expect(texts.count == 6, "\(name): \(texts)")
             for text in texts {
                 #expect(
                     text.right <= card.right - 16 + 0.5, "\(name): \(text.full) ends at \(text.right), card \(card)")
@@ -145,6 +155,26 @@ extension HTMLBrowserTests {
             let header = try #require(report.headerBoxes?.first)
             if name == "rtl" { #expect(abs(header.right - (card.right - 16)) <= 0.5, "against the right inset") }
         }
+    }
+}
+
+extension HTMLBrowserTests {
+    @Test(
+        "a row left unmirrored reads left to right under a right-to-left page or an auto section's Hebrew header",
+        .enabled(if: available, "chromium is not installed (apt-get install chromium); CI installs it"))
+    func rightToLeftInherited() throws {
+        let (ltr, rtl) = try Self.rightToLeftReports()
+        for (name, report) in [("ltr", ltr), ("rtl", rtl)] {
+            // auto: the English row's chevron on the right, the Hebrew row's on the left, whatever the header.
+            for (ip, right) in [("2.0", true), ("2.1", false), ("3.0", true)] {
+                let row = try report.row(ip), chevron = try report.accessory(ip)
+                let side = right ? row.right - chevron.right : chevron.left - row.left
+                #expect(abs(side - 16) <= 1, "\(name) \(ip): the chevron \(side) px from its edge in \(row)")
+            }
+        }
+        // The ltr section's header under the right-to-left page reads from the left.
+        let card = try #require(rtl.lists.last), header = try #require(rtl.headerBoxes?.last)
+        #expect(abs(header.left - card.left - 16) <= 0.5, "\(header) in \(card)")
     }
 }
 

@@ -22,6 +22,9 @@ public struct HTMLFormat: RowFormat {
     let assets: AssetCatalog
     private var style = TableStyle.grouped
     private var sections = 0
+    /// Whether the page or the current section may read right to left (`dir` other than ltr): an
+    /// unmirrored row there says `dir="ltr"`, or it would inherit the other direction.
+    private var mayInheritRightToLeft = (page: false, section: false)
     /// Image names seen so far → the CSS class drawing their file ("" for none). Named by a hash of the
     /// image's name, not by a count: a render worker started again after a fault writes the rows after the
     /// last one delivered with a new format, and its classes must mean what the first worker's meant.
@@ -39,6 +42,7 @@ public struct HTMLFormat: RowFormat {
     /// `<title>`) and the table header. The page grows with the window up to about 11 px a column.
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
         (style, sections, imageClasses) = (table.style, 0, [:])
+        mayInheritRightToLeft = (table.direction != .ltr, false)
         out.put("<!DOCTYPE html>\n<html lang=\"")
         out.putText(table.language ?? "en")  // a BCP 47 tag the document reader checked
         out.put("\"")
@@ -63,9 +67,10 @@ public struct HTMLFormat: RowFormat {
     /// Opens the section and its list, labelled by the section's header.
     public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         sections += 1
+        mayInheritRightToLeft.section = section.direction != .ltr
         // Its header and footer read as its rows do (auto: the browser's first strong character).
         switch section.direction {
-        case .ltr: out.put("<section>\n")
+        case .ltr: out.put(mayInheritRightToLeft.page ? "<section dir=\"ltr\">\n" : "<section>\n")
         case .rtl: out.put("<section dir=\"rtl\">\n")
         case .auto: out.put("<section dir=\"auto\">\n")
         }
@@ -127,7 +132,11 @@ public struct HTMLFormat: RowFormat {
         }
         out.put("\" role=\"option\"")
         // Right to left: the row's flex order, its alignment and its insets mirror (CSS follows `dir`).
-        if row.isRightToLeft { out.put(" dir=\"rtl\"") }
+        if row.isRightToLeft {
+            out.put(" dir=\"rtl\"")
+        } else if mayInheritRightToLeft.page || mayInheritRightToLeft.section {
+            out.put(" dir=\"ltr\"")
+        }
         if row.selectionStyle != .none, row.fault == nil { out.put(" tabindex=\"0\"") }
         if row.isSelected { out.put(" aria-selected=\"true\"") }
         if row.accessoryType == .checkmark { out.put(" aria-checked=\"true\"") }
