@@ -261,6 +261,30 @@ struct RightToLeftPluginTests {
         #expect(try Self.line(ltr, "\u{05DB}\u{05D5}\u{05EA}\u{05E8}\u{05EA}").hasPrefix(" \u{05DB}"))
     }
 
+    @Test("a plugin built against an older header (ABI 1.2) loads and draws right to left, with no warning")
+    func olderPlugin() throws {
+        let source = """
+            #include "cellkit.h"
+            #undef CK_ABI_MINOR
+            #define CK_ABI_MINOR 2
+            CK_PLUGIN("Older", "1.0.0", "built against ABI 1.2");
+            CK_EXPORT void customizeCellForOlder(ck_cell *cell, ck_index_path ip) {
+                (void)ip;
+                ck_set_text(ck_text_label(cell), "\u{05D9}\u{05E9}\u{05DF}");
+                ck_set_accessory(cell, CK_ACCESSORY_DISCLOSURE_INDICATOR);
+            }
+            """
+        let folder = try Render.write(["t.yaml": "direction: rtl\nsections:\n  - {cell: Older, rows: 1}\n"])
+        try Fixtures.compileC(source, name: "older", in: folder)
+        let registry = Fixtures.registry([folder])
+        #expect(try PluginFile.read(path: folder + "/libolder.so").get().descriptor.abiMinor == 2)
+        #expect(try registry.cellType(named: "Older").pluginPath.hasSuffix("libolder.so"))
+        let (output, warnings) = try Render.table(folder + "/t.yaml", .text, width: 30, registry: registry)
+        #expect(warnings.isEmpty, "\(warnings)")
+        let line = try Self.line(output, "\u{05D9}\u{05E9}\u{05DF}")
+        #expect(line.hasPrefix(" ‹") && line.hasSuffix("\u{05D9}\u{05E9}\u{05DF} "), "\(line)")
+    }
+
     @Test("check fails subviews that overlap only right to left, naming the type and tags; masked ones are clean")
     func check() throws {
         let folder = try Fixtures.folder("rtlcheck")
