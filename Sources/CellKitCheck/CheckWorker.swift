@@ -263,56 +263,11 @@ package struct CheckWorker {
                 return layout.layout(cell, width: worker.contentWidth, height: lines)
             }
             let ltr = drawn(.ltr), rtl = drawn(.rtl)
-            let problems = Self.rightToLeftProblems(ltr: ltr, rtl: rtl)
+            let problems = RowLayout.rightToLeftProblems(ltr: ltr, rtl: rtl)
             guard !problems.overlaps.isEmpty || !problems.clipped.isEmpty else { return }
             var message = CheckMessage()
             message.rightToLeft = .init(sample: i, overlaps: problems.overlaps, clipped: problems.clipped)
             worker.send(message)
-        }
-
-        /// The views of `rtl` that overlap (pairs, named) and the subviews it cuts, where the same views
-        /// of `ltr`, the same row left to right, do not. Views are matched by role and tag.
-        static func rightToLeftProblems(ltr: RowLayout, rtl: RowLayout) -> (overlaps: [[String]], clipped: [String]) {
-            func key(_ v: PlacedView) -> String { "\(v.role.rawValue) \(v.tag)" }
-            func name(_ v: PlacedView) -> String {
-                switch v.role {
-                case .subview: "subview tag \(v.tag)"
-                case .accessory: "the accessory"
-                case .imageView: "the image view"
-                case .textLabel: "the text label"
-                case .detailTextLabel: "the detail text label"
-                }
-            }
-            func overlap(_ a: Rect, _ b: Rect) -> Bool {
-                a.width > 0 && a.height > 0 && b.width > 0 && b.height > 0 && a.x < b.x + b.width
-                    && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
-            }
-            let before = Dictionary(ltr.views.map { (key($0), $0.frame) }, uniquingKeysWith: { a, _ in a })
-            var overlaps: [[String]] = [], clipped: [String] = []
-            let views = rtl.views
-            for a in views.indices {
-                for b in views.indices where b > a && overlap(views[a].frame, views[b].frame) {
-                    guard
-                        views[a].role == .subview || views[b].role == .subview || views[a].hasOwnFrame
-                            || views[b].hasOwnFrame
-                    else { continue }  // the standard parts the layout places never overlap
-                    if let x = before[key(views[a])], let y = before[key(views[b])], overlap(x, y) { continue }
-                    let f = (views[a].frame, views[b].frame)
-                    overlaps.append([
-                        "\(name(views[a])) (x \(f.0.x), width \(f.0.width))",
-                        "\(name(views[b])) (x \(f.1.x), width \(f.1.width))",
-                    ])
-                }
-            }
-            let after = Dictionary(views.map { (key($0), $0.frame) }, uniquingKeysWith: { a, _ in a })
-            for v in ltr.views where v.role == .subview {
-                let now = after[key(v)]
-                guard (now?.width ?? 0) < v.frame.width || (now?.height ?? 0) < v.frame.height else { continue }
-                clipped.append(
-                    "subview tag \(v.tag) (\(v.frame.width) columns left to right, "
-                        + "\(now.map { "\($0.width) at x \($0.x)" } ?? "none") right to left)")
-            }
-            return (overlaps, clipped)
         }
 
         private func call(

@@ -7,10 +7,11 @@
 // row whose views overlap only right to left. (The same cells in Chromium: RightToLeftBrowserTests.)
 
 import CellKit
-import CellKitRendering
 import CellKitTestSupport
 import Foundation
 import Testing
+
+@testable import CellKitRendering
 
 @Suite("Right-to-left plugin cells")
 struct RightToLeftPluginTests {
@@ -283,6 +284,34 @@ struct RightToLeftPluginTests {
         #expect(warnings.isEmpty, "\(warnings)")
         let line = try Self.line(output, "\u{05D9}\u{05E9}\u{05DF}")
         #expect(line.hasPrefix(" ‹") && line.hasSuffix("\u{05D9}\u{05E9}\u{05DF} "), "\(line)")
+    }
+
+    @Test("what check fails: views overlapping or a subview cut only right to left; what overlaps both ways is not")
+    func problems() {
+        func row(_ views: [(PlacedView.Role, Int, Int, Int)]) -> RowLayout {
+            RowLayout(
+                indexPath: IndexPath(section: 0, row: 0), identifier: "T", width: 40, height: 2, position: .single,
+                isSelected: false, background: Fill(), backgroundColor: nil,
+                views: views.map { role, tag, x, width in
+                    var view = PlacedView(role: role, frame: Rect(x: x, y: 0, width: width, height: 1))
+                    view.tag = tag
+                    return view
+                })
+        }
+        // Tags 1 and 2 apart, then overlapping; 3 over 4 both ways (a sticker on a photo); 5 cut from 10 to 4.
+        let ltr = row([
+            (.subview, 1, 1, 20), (.subview, 2, 30, 4), (.subview, 3, 22, 2), (.subview, 4, 21, 6),
+            (.subview, 5, 28, 10), (.accessory, 0, 38, 1),
+        ])
+        let rtl = row([
+            (.subview, 1, 3, 20), (.subview, 2, 6, 4), (.subview, 3, 25, 2), (.subview, 4, 24, 6),
+            (.subview, 5, 36, 4), (.accessory, 0, 1, 1),
+        ])
+        let (overlaps, clipped) = RowLayout.rightToLeftProblems(ltr: ltr, rtl: rtl)
+        #expect(overlaps == [["subview tag 1 (x 3, width 20)", "subview tag 2 (x 6, width 4)"]], "\(overlaps)")
+        #expect(clipped == ["subview tag 5 (10 columns left to right, 4 at x 36 right to left)"], "\(clipped)")
+        let same = RowLayout.rightToLeftProblems(ltr: ltr, rtl: ltr)
+        #expect(same.overlaps.isEmpty && same.clipped.isEmpty)
     }
 
     @Test("check fails subviews that overlap only right to left, naming the type and tags; masked ones are clean")
