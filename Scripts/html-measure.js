@@ -163,7 +163,8 @@
     Object.assign(box(el), { ip: el.closest(".r").dataset.ip }));
   // Standard accessories (an inline SVG, or an accessory view): where they sit in their rows.
   const accessoryBoxes = [...document.querySelectorAll("main .r > .a")].map((el) =>
-    Object.assign(box(el), { ip: el.closest(".r").dataset.ip, className: el.getAttribute("class") || "" }));
+    Object.assign(box(el), { ip: el.closest(".r").dataset.ip, className: el.getAttribute("class") || "",
+      transform: style(el).transform }));
   // Each row's separator (its ::after, absolutely placed: left and right resolve to pixels), and
   // where each section header's text sits (a range's box, not the block's).
   const separators = rows.map((row) => {
@@ -177,6 +178,16 @@
     const t = range.getBoundingClientRect(), b = box(h);
     return Object.assign(b, { full: h.textContent, left: t.left, right: t.right, width: t.width });
   });
+  // Where each section footer's text sits (a range's box, as the headers'), and the box of every view
+  // on a drawn row's grid (labels, images, plain views), with its row.
+  const footerBoxes = [...document.querySelectorAll("main section > .f")].map((f) => {
+    const range = document.createRange();
+    range.selectNodeContents(f);
+    const t = range.getBoundingClientRect(), b = box(f);
+    return Object.assign(b, { full: f.textContent, left: t.left, right: t.right, width: t.width });
+  });
+  const gridBoxes = [...document.querySelectorAll("main .r > .g > *")].map((el) =>
+    Object.assign(box(el), { ip: el.closest(".r").dataset.ip, className: el.className, full: el.textContent }));
   const lists = [...document.querySelectorAll("main section > :is(ul, .ul)")].map(box);
   const footer = document.querySelector(".tf");
   const more = document.querySelector("#ck-more path");
@@ -192,7 +203,7 @@
     background: body.backgroundColor, color: body.color,
     cell: rows.length ? style(rows[0].parentElement).backgroundColor : "",
     texts: labels.map((el) => el.textContent),
-    rowBoxes, labelBoxes, imageBoxes, accessoryBoxes, separators, headerBoxes, lists,
+    rowBoxes, labelBoxes, imageBoxes, accessoryBoxes, separators, headerBoxes, footerBoxes, gridBoxes, lists,
     tableFooter: footer ? box(footer) : null,
     moreChevron: more ? style(more).stroke : "",
   });

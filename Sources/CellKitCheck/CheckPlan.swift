@@ -225,6 +225,19 @@ package struct CheckMessage: Codable, Sendable {
     package var badHeight: BadHeight?
     /// A subview outside the content view of a reused cell shown at another width.
     package var outside: Outside?
+    /// Views that overlap, or a subview that is cut, only when the row reads right to left.
+    package var rightToLeft: RightToLeft?
+
+    /// What drawing a sample right to left did that left to right it does not: views whose frames
+    /// overlap, subviews cut by the row or the content view.
+    package struct RightToLeft: Codable, Sendable {
+        /// The sample drawn.
+        package var sample: Int
+        /// Pairs of views, named ("subview tag 2", "the accessory"), each with its frame right to left.
+        package var overlaps: [[String]]
+        /// Subviews cut right to left, named, with the columns they had and have.
+        package var clipped: [String]
+    }
 
     /// A subview a reused cell shows outside its content view after a change of width.
     package struct Outside: Codable, Sendable {

@@ -242,6 +242,29 @@ package struct CheckSupervisor {
                             "a reused cell laid out \(o.from) columns wide and shown \(o.to) wide keeps subview tag \(o.tag) at \(o.frame), outside its content view (\(o.contentWidth) columns) at \(row); give it an autoresizing mask (CK_VIEW_AUTORESIZING_MASK) or place it in \(hook)"
                     ), key: "outside \(o.tag)")
             }
+            if let r = message.rightToLeft {
+                let row = row(r.sample) ?? "a row"
+                let fix =
+                    "give every subview of the row an autoresizing mask (CK_VIEW_AUTORESIZING_MASK: a masked "
+                    + "subview mirrors, one without keeps its frame), or place them all by ck_cell_is_right_to_left"
+                    + "(cell) with no mask"
+                for pair in r.overlaps {
+                    find(
+                        CheckFinding(
+                            kind: "rightToLeft", hook: nil, row: row,
+                            message:
+                                "right to left (direction: rtl), cell type \(identifier)'s \(pair.joined(separator: " overlaps ")) at \(row), which left to right do not overlap; \(fix)"
+                        ), key: "rtl overlap \(pair)")
+                }
+                for view in r.clipped {
+                    find(
+                        CheckFinding(
+                            kind: "rightToLeft", hook: nil, row: row,
+                            message:
+                                "right to left (direction: rtl), cell type \(identifier)'s \(view) is cut at \(row), which left to right shows whole; \(fix)"
+                        ), key: "rtl clipped \(view)")
+                }
+            }
             if let bad = message.badHeight {
                 let hook = HookKind.heightForCell.prefix + identifier
                 find(

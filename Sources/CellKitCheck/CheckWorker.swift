@@ -245,6 +245,29 @@ package struct CheckWorker {
             var message = CheckMessage()
             message.times = times
             worker.send(message)
+            rightToLeft(unit, i)
+        }
+
+        /// Sample `i` through the routine on a new cell left to right, then on another right to left
+        /// (its hooks read `CK_CELL_LAYOUT_DIRECTION` as a render's do in a `direction: rtl` section),
+        /// both laid out: sends a `rightToLeft` message when views overlap, or a subview is cut, only
+        /// right to left (a subview placed by hand beside one placed with a mask, which mirrors).
+        private func rightToLeft(_ unit: Int, _ i: Int) {
+            func drawn(_ direction: TextDirection) -> RowLayout {
+                context.direction = direction
+                defer { context.direction = .ltr }
+                let queue = CellQueue(registry: registry, poolLimit: 1, context: context)
+                queue.rowWidth = worker.contentWidth
+                let cell = dequeue(queue, i, unit: unit, hook: CheckWire.dequeue)
+                let lines = height(queue, cell, unit: unit, sample: i).flatMap(TableRenderer.fixedLines)
+                return layout.layout(cell, width: worker.contentWidth, height: lines)
+            }
+            let ltr = drawn(.ltr), rtl = drawn(.rtl)
+            let problems = RowLayout.rightToLeftProblems(ltr: ltr, rtl: rtl)
+            guard !problems.overlaps.isEmpty || !problems.clipped.isEmpty else { return }
+            var message = CheckMessage()
+            message.rightToLeft = .init(sample: i, overlaps: problems.overlaps, clipped: problems.clipped)
+            worker.send(message)
         }
 
         private func call(

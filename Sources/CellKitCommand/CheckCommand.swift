@@ -26,11 +26,13 @@ struct CheckCommand: ParsableCommand {
             runs once through the routine, so a fault at any row is found). Each sample runs on a new \
             cell, each hook timed; then each sample is laid out through the reuse routine on a cell \
             another sample of the same style gave back, and compared with the same sample on a new \
-            cell: every property that differs is reported with both values.
+            cell: every property that differs is reported with both values. Each sample is also \
+            drawn right to left (as in a direction: rtl section, which hooks can read): views that \
+            overlap there, or a subview cut there, but not left to right are reported.
 
             Reported: crashes (the signal), exit(), timeouts, failed host calls with their last_error, \
             the context's limit warnings (heights, frames, text sizes, subviews, styles), height \
-            answers outside 1-200 lines, reuse differences, symbols a letter or two from one of the \
+            answers outside 1-200 lines, reuse differences, right-to-left overlaps, symbols a letter or two from one of the \
             type's hooks (never called), writes to standard output, writes to cellkit's own channel, \
             and reads of the row's data as the wrong type on typical data or a table row (naming the \
             key). Other failed data reads (a missing key, the hostile samples' wrong types) and \

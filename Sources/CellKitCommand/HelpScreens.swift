@@ -17,7 +17,7 @@ extension HelpTexts {
                 $XDG_DATA_HOME/cellkit/plugins (default ~/.local/share/cellkit/plugins). The
                 first plugin to offer an identifier wins.
 
-                cellkit 0.1.0 (plugin ABI 1.3).
+                cellkit 0.1.0 (plugin ABI 1.4).
 
                 USAGE: cellkit <subcommand>
 
@@ -369,19 +369,22 @@ extension HelpTexts {
                 so a fault at any row is found). Each sample runs on a new cell, each hook
                 timed; then each sample is laid out through the reuse routine on a cell another
                 sample of the same style gave back, and compared with the same sample on a new
-                cell: every property that differs is reported with both values.
+                cell: every property that differs is reported with both values. Each sample is
+                also drawn right to left (as in a direction: rtl section, which hooks can
+                read): views that overlap there, or a subview cut there, but not left to right
+                are reported.
 
                 Reported: crashes (the signal), exit(), timeouts, failed host calls with their
                 last_error, the context's limit warnings (heights, frames, text sizes,
                 subviews, styles), height answers outside 1-200 lines, reuse differences,
-                symbols a letter or two from one of the type's hooks (never called), writes to
-                standard output, writes to cellkit's own channel, and reads of the row's data
-                as the wrong type on typical data or a table row (naming the key). Other failed
-                data reads (a missing key, the hostile samples' wrong types) and missing images
-                are notes: hooks handle those through the status. Notes are listed with -v
-                (which also says on standard error where plugins were searched for); without it
-                one line counts them. A part of the sandbox this machine lacks is always
-                listed.
+                right-to-left overlaps, symbols a letter or two from one of the type's hooks
+                (never called), writes to standard output, writes to cellkit's own channel, and
+                reads of the row's data as the wrong type on typical data or a table row
+                (naming the key). Other failed data reads (a missing key, the hostile samples'
+                wrong types) and missing images are notes: hooks handle those through the
+                status. Notes are listed with -v (which also says on standard error where
+                plugins were searched for); without it one line counts them. A part of the
+                sandbox this machine lacks is always listed.
 
                 Exit status: 0 the plugin is clean; 1 it has findings; 2 it cannot be checked
                 (not found, unusable, a built-in type, the table cannot be read); 64 a

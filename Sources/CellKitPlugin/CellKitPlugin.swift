@@ -101,6 +101,10 @@ public struct Cell {
         get { string(CK_CELL_SELECTED_BACKGROUND_IMAGE) }
         nonmutating set { _ = host.cell_set_string(raw, CK_CELL_SELECTED_BACKGROUND_IMAGE, newValue) }
     }
+    /// Whether the cell's row reads right to left (`CK_CELL_LAYOUT_DIRECTION`, read-only, ABI 1.4;
+    /// false on an older host). Right to left, a subview with an autoresizing mask is placed by its
+    /// leading edge (mirrored); one without keeps its frame (cellkit.h, RIGHT TO LEFT).
+    public var isRightToLeft: Bool { ck_cell_is_right_to_left(raw) != 0 }
     /// The cell type's identifier, as the table names it (`CK_CELL_REUSE_IDENTIFIER`, read-only).
     public var reuseIdentifier: String { string(CK_CELL_REUSE_IDENTIFIER) ?? "" }
 
@@ -205,7 +209,8 @@ public struct View {
         nonmutating set { setInt(CK_VIEW_NUMBER_OF_LINES, newValue) }
     }
     /// How the view follows the content view's width when its cell is shown at another width
-    /// (`CK_VIEW_AUTORESIZING_MASK`, ABI 1.3); none by default.
+    /// (`CK_VIEW_AUTORESIZING_MASK`, ABI 1.3); none by default. From ABI 1.4 a subview with a mask is
+    /// placed by its leading edge: right to left its frame mirrors within the content view.
     public var autoresizingMask: AutoresizingMask {
         get { AutoresizingMask(rawValue: Int32(truncatingIfNeeded: int(CK_VIEW_AUTORESIZING_MASK))) }
         nonmutating set { setInt(CK_VIEW_AUTORESIZING_MASK, newValue.rawValue) }

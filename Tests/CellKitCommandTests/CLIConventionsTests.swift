@@ -23,7 +23,7 @@ struct CLIConventionsTests {
 
     @Test("cellkit --version prints the version and the plugin ABI; --help shows them")
     func version() throws {
-        #expect(CellKitVersion.described == "\(CellKitVersion.current) (plugin ABI 1.3)")
+        #expect(CellKitVersion.described == "\(CellKitVersion.current) (plugin ABI 1.4)")
         let printed = try Fixtures.output(Fixtures.cellkit, ["--version"])
         let lines = printed.split(separator: "\n").map(String.init)
         #expect(lines.first == CellKitVersion.described, "\(printed)")

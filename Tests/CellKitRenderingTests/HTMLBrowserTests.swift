@@ -131,10 +131,12 @@ struct HTMLBrowserTests {
         var contrast = 0.0
         var mark = ""
         var overflows = false
+        /// An accessory's computed CSS transform ("none", or a matrix: mirrored is `matrix(-1, …)`).
+        var transform = ""
 
         private enum Keys: String, CodingKey {
             case left, right, top, bottom, width, height, ip, tabindex, breakInside, className, full, shown, lines
-            case color, contrast, mark, overflows
+            case color, contrast, mark, overflows, transform
         }
 
         init(from decoder: any Decoder) throws {
@@ -153,6 +155,7 @@ struct HTMLBrowserTests {
             contrast = try c.decodeIfPresent(Double.self, forKey: .contrast) ?? 0
             mark = try c.decodeIfPresent(String.self, forKey: .mark) ?? ""
             overflows = try c.decodeIfPresent(Bool.self, forKey: .overflows) ?? false
+            transform = try c.decodeIfPresent(String.self, forKey: .transform) ?? ""
         }
 
         var description: String {
@@ -191,6 +194,9 @@ struct HTMLBrowserTests {
         /// Each row's separator line, and each section header's text (absent likewise).
         var separators: [Box]? = nil
         var headerBoxes: [Box]? = nil
+        /// Each section footer's text, and every view on a drawn row's grid (absent likewise).
+        var footerBoxes: [Box]? = nil
+        var gridBoxes: [Box]? = nil
         let lists: [Box]
         let tableFooter: Box?
         let moreChevron: String

@@ -68,7 +68,7 @@ struct UIKitSectionTests {
         // HTML: the same rule in CSS, a row with an image inset past it, none under the last row.
         #expect(
             html.contains(
-                ".r:not(:last-child)::after{content:\"\";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,0px))"
+                ".r:not(:last-child)::after,.bk:not(:last-child)>.r:last-child::after{content:\"\";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,var(--si,0px)))"
             ))
         #expect(html.contains(".r.im{--in:57px}"))
         #expect(html.contains(#"<li class="r im" data-ip="0.0">"#))
@@ -103,8 +103,8 @@ struct UIKitSectionTests {
         #expect(text[header + 6] == "" && text[header + 7] == " MORE" && text[header + 8] == Self.rule(30))
         // HTML: grouped lists have a top and bottom hairline and no radius; insetGrouped ones are inset and round.
         #expect(html.contains("<body class=\"grouped\">"))
-        #expect(html.contains(".grouped ul{border-block:1px solid var(--sep)}"))
-        #expect(html.contains(".insetGrouped ul{margin:0 20px;border-radius:10px;overflow:hidden}"))
+        #expect(html.contains(".grouped :is(ul,.ul){border-block:1px solid var(--sep)}"))
+        #expect(html.contains(".insetGrouped :is(ul,.ul){margin:0 20px;border-radius:10px;overflow:hidden}"))
         #expect(!html.contains(".grouped ul{margin") && !html.contains(".grouped ul{border-radius"))
     }
 

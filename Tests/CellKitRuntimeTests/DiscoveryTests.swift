@@ -31,7 +31,7 @@ struct DiscoveryTests {
                 == PluginDescriptor(
                     name: "FoobarCells", version: "1.0.0",
                     summary: "Seed 004: the generic cell-creation routine's Foobar and Bar cells", abiMajor: 1,
-                    abiMinor: 3))
+                    abiMinor: 4))
         #expect(foobar.cellTypes.map(\.identifier.name) == ["Bar", "Foobar"])
         let bar = foobar.cellTypes[0]
         #expect(bar.hooks.map(\.kind) == [.customizeCell, .heightForCell, .prepareCellForReuse])
@@ -126,9 +126,9 @@ struct DiscoveryTests {
     @Test(
         "ABI: a different major or a newer minor is refused, naming both versions",
         arguments: [
-            ((2, 0), "built for CellKit ABI 2.0, this host speaks ABI 1.3: the major versions differ"),
-            ((1, 7), "built for CellKit ABI 1.7, newer than this host's ABI 1.3"),
-            ((0, 9), "built for CellKit ABI 0.9, this host speaks ABI 1.3: the major versions differ"),
+            ((2, 0), "built for CellKit ABI 2.0, this host speaks ABI 1.4: the major versions differ"),
+            ((1, 7), "built for CellKit ABI 1.7, newer than this host's ABI 1.4"),
+            ((0, 9), "built for CellKit ABI 0.9, this host speaks ABI 1.4: the major versions differ"),
         ])
     func abiMismatch(_ abi: (Int, Int), _ message: String) throws {
         let dir = try Fixtures.folder()

@@ -130,7 +130,7 @@ struct CommandTests {
         let (status, text) = try cellkit(["inspect", path])
         #expect(status == 1)
         #expect(text.contains("plugin       Evil␛]0;pwned␇ 9.9"))
-        #expect(text.contains("ABI          2.0 (host 1.3: incompatible)"))
+        #expect(text.contains("ABI          2.0 (host 1.4: incompatible)"))
         #expect(!text.contains("\u{1B}"), "no escape sequence from the file reaches the terminal")
 
         let (ok, foobar) = try cellkit(["inspect", "Bar"])

@@ -49,7 +49,7 @@ struct RenderDiagnosticsTests {
             ),
             (
                 "newer ABI", minimalPlugin("Foo", abi: (1, 7)),
-                "offers 'Foo' but cannot be used: built for CellKit ABI 1.7, newer than this host's ABI 1.3"
+                "offers 'Foo' but cannot be used: built for CellKit ABI 1.7, newer than this host's ABI 1.4"
             ),
             (
                 "misspelled prefix",

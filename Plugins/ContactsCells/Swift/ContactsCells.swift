@@ -18,10 +18,14 @@ public func initCellForPartner(_ raw: UnsafeMutablePointer<ck_cell>?, _ indexPat
     cell.indentationWidth = 9  // the photo's width plus a gap, as PHOTO_INDENT in the seed
     cell.textLabel.fontSize = 18
     cell.textLabel.fontWeight = CK_WEIGHT_BOLD
-    // An image view 3 lines or taller is drawn framed, like the seed's bordered photo.
-    cell.addSubview(CK_VIEW_IMAGE, frame: ck_rect(x: 0, y: 0, width: 8, height: 4), tag: Tag.photo)
+    // An image view 3 lines or taller is drawn framed, like the seed's bordered photo. Both keep to the
+    // leading edge (a flexible right margin): right to left they mirror to the right, as the indented
+    // labels do (cellkit.h, RIGHT TO LEFT).
+    let photo = cell.addSubview(CK_VIEW_IMAGE, frame: ck_rect(x: 0, y: 0, width: 8, height: 4), tag: Tag.photo)
+    photo?.autoresizingMask = .flexibleRightMargin
     if let heart = cell.addSubview(CK_VIEW_IMAGE, frame: ck_rect(x: 5, y: 3, width: 2, height: 1), tag: Tag.heart) {
         heart.imageName = "heart"
+        heart.autoresizingMask = .flexibleRightMargin
     }
     cell.accessoryType = CK_ACCESSORY_DISCLOSURE_INDICATOR
 }

@@ -76,12 +76,14 @@
 extern "C" {
 #endif
 
-/* ABI 1.3 (1.1 added view_apply_style; 1.2 init_error, data_type, data_text,
+/* ABI 1.4 (1.1 added view_apply_style; 1.2 init_error, data_type, data_text,
  * view_apply_optional_style and CK_ACCESSORY_DETAIL_DISCLOSURE_BUTTON; 1.3
- * CK_VIEW_AUTORESIZING_MASK and the layoutSubviewsFor<Id> hook). A new host function or property raises the minor; the major changes
- * only if an existing entry ever had to change, which it must not. */
+ * CK_VIEW_AUTORESIZING_MASK and the layoutSubviewsFor<Id> hook; 1.4 CK_CELL_LAYOUT_DIRECTION,
+ * ck_cell_is_right_to_left and subviews with an autoresizing mask mirrored right to left). A new host
+ * function or property raises the minor; the major changes only if an existing entry ever had to
+ * change, which it must not. */
 #define CK_ABI_MAJOR 1
-#define CK_ABI_MINOR 3
+#define CK_ABI_MINOR 4
 
 /* CK_EXPORT: a hook or descriptor the host finds by name in the ELF symbol table. Under C++ it
  * also gives C linkage (no name mangling) and external linkage (a namespace-scope const is
@@ -280,7 +282,8 @@ typedef enum ck_cell_property {
     CK_CELL_SELECTED_BACKGROUND_COLOR = 7, /* int: ck_color */
     CK_CELL_BACKGROUND_IMAGE = 8,        /* string: an image name */
     CK_CELL_SELECTED_BACKGROUND_IMAGE = 9, /* string: an image name */
-    CK_CELL_REUSE_IDENTIFIER = 10        /* string, read-only */
+    CK_CELL_REUSE_IDENTIFIER = 10,       /* string, read-only */
+    CK_CELL_LAYOUT_DIRECTION = 11        /* int, read-only, 1.4: ck_layout_direction (see RIGHT TO LEFT) */
 } ck_cell_property;
 
 /** Properties of a view. Label properties apply to label views only. */
@@ -311,6 +314,34 @@ typedef enum ck_autoresizing {
     CK_AUTORESIZE_FLEXIBLE_WIDTH = 2,
     CK_AUTORESIZE_FLEXIBLE_RIGHT_MARGIN = 4
 } ck_autoresizing;
+
+/* ---- Right to left (1.4) ----------------------------------------------------
+ *
+ * A table or section with `direction: rtl` (or `auto`, for a row whose text label reads right to
+ * left) mirrors its rows as UIKit mirrors a cell under a right-to-left layout: the image goes to
+ * the right, the accessory to the left (the chevron pointing left), value1's detail left of its
+ * text, indentation counted from the right. Hooks read the direction with
+ * cell_get_int(cell, CK_CELL_LAYOUT_DIRECTION, &d), or ck_cell_is_right_to_left(cell); in an
+ * `auto` section the answer follows the text label's text as it is when asked (set it first).
+ *
+ * The content view mirrors too: it starts past the accessory on the left. Subviews keep the frames
+ * a hook gives them, in the content view's coordinates, with one difference:
+ *   - a subview WITH an autoresizing mask (CK_VIEW_AUTORESIZING_MASK, any bits) is placed by its
+ *     leading edge, as UIKit's leading and trailing constraints are: its x counts from the content
+ *     view's right edge, so a badge placed against the right edge with a flexible left margin shows
+ *     against the left edge (its flexible margin is then the right one);
+ *   - a subview WITHOUT a mask stays where its frame says, from the content view's left edge.
+ * So: give every subview of a row a mask (CK_AUTORESIZE_FLEXIBLE_RIGHT_MARGIN for one that stays
+ * at the leading edge) and the row mirrors whole; or read the direction and place them yourself,
+ * with no mask. Mixing the two in one row can make them overlap: `cellkit check` renders every
+ * cell type right to left too and fails a subview that overlaps another, or is cut, only there.
+ * ------------------------------------------------------------------------- */
+
+/** 1.4: which way a cell's row reads (CK_CELL_LAYOUT_DIRECTION). */
+typedef enum ck_layout_direction {
+    CK_LAYOUT_LEFT_TO_RIGHT = 0,
+    CK_LAYOUT_RIGHT_TO_LEFT = 1
+} ck_layout_direction;
 
 /* ---- Handles ------------------------------------------------------------ */
 
@@ -505,6 +536,15 @@ static inline ck_status ck_data_text(ck_cell *c, const char *key_path, const cha
 static inline ck_status ck_apply_optional_style(ck_view *v, const char *name) {
     return CK_HOST_HAS(v->host, view_apply_optional_style) ? v->host->view_apply_optional_style(v, name)
                                                            : ck_apply_style(v, name);
+}
+
+/* ABI 1.4: 1 when the cell's row reads right to left (CK_CELL_LAYOUT_DIRECTION), else 0; 0 on an
+ * older host, which asks nothing (it has no such property and would count a failed call). */
+static inline int ck_cell_is_right_to_left(ck_cell *c) {
+    int64_t direction = CK_LAYOUT_LEFT_TO_RIGHT;
+    if (c == NULL || c->host->abi_major != 1 || c->host->abi_minor < 4) return 0;
+    if (c->host->cell_get_int(c, CK_CELL_LAYOUT_DIRECTION, &direction) != CK_OK) return 0;
+    return direction == CK_LAYOUT_RIGHT_TO_LEFT;
 }
 
 /* ---- A complete plugin ---------------------------------------------------

@@ -185,6 +185,55 @@ public struct RowLayout: Sendable, Encodable {
     }
 }
 
+extension RowLayout {
+    /// The views of `rtl` that overlap (pairs, named, with their columns) and the subviews it cuts,
+    /// where the same views of `ltr`, the same row left to right, do not: what `cellkit check` fails
+    /// right to left (`CheckWorker`). Views are matched by role and tag.
+    package static func rightToLeftProblems(ltr: RowLayout, rtl: RowLayout) -> (overlaps: [[String]], clipped: [String])
+    {
+        func key(_ v: PlacedView) -> String { "\(v.role.rawValue) \(v.tag)" }
+        func name(_ v: PlacedView) -> String {
+            switch v.role {
+            case .subview: "subview tag \(v.tag)"
+            case .accessory: "the accessory"
+            case .imageView: "the image view"
+            case .textLabel: "the text label"
+            case .detailTextLabel: "the detail text label"
+            }
+        }
+        func overlap(_ a: Rect, _ b: Rect) -> Bool {
+            a.width > 0 && a.height > 0 && b.width > 0 && b.height > 0 && a.x < b.x + b.width
+                && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+        }
+        let before = Dictionary(ltr.views.map { (key($0), $0.frame) }, uniquingKeysWith: { a, _ in a })
+        var overlaps: [[String]] = [], clipped: [String] = []
+        let views = rtl.views
+        for a in views.indices {
+            for b in views.indices where b > a && overlap(views[a].frame, views[b].frame) {
+                guard
+                    views[a].role == .subview || views[b].role == .subview || views[a].hasOwnFrame
+                        || views[b].hasOwnFrame
+                else { continue }  // the standard parts the layout places never overlap
+                if let x = before[key(views[a])], let y = before[key(views[b])], overlap(x, y) { continue }
+                let f = (views[a].frame, views[b].frame)
+                overlaps.append([
+                    "\(name(views[a])) (x \(f.0.x), width \(f.0.width))",
+                    "\(name(views[b])) (x \(f.1.x), width \(f.1.width))",
+                ])
+            }
+        }
+        let after = Dictionary(views.map { (key($0), $0.frame) }, uniquingKeysWith: { a, _ in a })
+        for v in ltr.views where v.role == .subview {
+            let now = after[key(v)]
+            guard (now?.width ?? 0) < v.frame.width || (now?.height ?? 0) < v.frame.height else { continue }
+            clipped.append(
+                "subview tag \(v.tag) (\(v.frame.width) columns left to right, "
+                    + "\(now.map { "\($0.width) at x \($0.x)" } ?? "none") right to left)")
+        }
+        return (overlaps, clipped)
+    }
+}
+
 /// Lays out configured cells for one table: UITableViewCell's anatomy in character cells, with the
 /// table's asset catalog for images.
 public struct CellLayout: Sendable {
@@ -363,12 +412,17 @@ public struct CellLayout: Sendable {
             row.views.append(image)
         }
         placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &row.views)
+        // Right to left the content view starts past the accessory, on the left (`mirror`).
+        let rightToLeft = cell.isRightToLeft
+        let content = ContentView(
+            origin: rightToLeft ? max(0, width - area.accessoryX) : 0, width: area.accessoryX,
+            rightToLeft: rightToLeft)
         cell.subviews.withUnsafeBufferPointer { views in  // the cell holds its views: no retain of each
             for k in views.indices {
                 unowned(unsafe) let view = views[k]
                 if view.isHidden { continue }
                 placeSubview(
-                    view, clipWidth: area.accessoryX, height: height, grows: selfSizing, selected: selected,
+                    view, in: content, height: height, grows: selfSizing, selected: selected,
                     memo: &memo, into: &row.views)
             }
         }
@@ -394,15 +448,31 @@ public struct CellLayout: Sendable {
             area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
         row.background = fill
         row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
+        if rightToLeft { mirror(&row, cell, contentOrigin: content.origin) }
+    }
+
+    /// Where subviews go in the row: the content view's first column and width, and whether the row
+    /// reads right to left (then a subview with an autoresizing mask is placed by its leading edge).
+    private struct ContentView {
+        var origin: Int, width: Int, rightToLeft: Bool
     }
 
     /// Mirrors a laid-out row for right to left, as UIKit mirrors a cell's standard parts: the
     /// image, the labels (value1's detail to the left, text aligned to the right) and the
     /// accessory change sides, indentation counts from the right and the chevron points left.
-    /// Subviews a hook placed itself keep their frames, as frames set by hand do in UIKit.
-    package func mirror(_ row: inout RowLayout, _ cell: Cell) {
+    /// The content view starts past the accessory (`contentOrigin`): a standard part a hook gave a
+    /// frame keeps it in the content view's coordinates, as frames set by hand do in UIKit.
+    /// Subviews were placed right to left already (`placeSubview`). `layout` calls it for a cell
+    /// whose row reads right to left (`Cell.isRightToLeft`).
+    func mirror(_ row: inout RowLayout, _ cell: Cell, contentOrigin: Int) {
         row.isRightToLeft = true
         let width = row.width
+        for k in row.views.indices where row.views[k].hasOwnFrame && row.views[k].role != .subview {
+            let f = row.views[k].frame
+            row.views[k].frame = Self.clip(
+                Rect(x: f.x + contentOrigin, y: f.y, width: f.width, height: f.height),
+                width: width, height: row.height)
+        }
         for k in row.views.indices where !row.views[k].hasOwnFrame {
             let f = row.views[k].frame
             row.views[k].frame.x = max(0, width - f.x - f.width)
@@ -672,16 +742,21 @@ public struct CellLayout: Sendable {
 
     // MARK: Subviews
 
-    /// A subview at its frame in the content view, clipped to the row, appended to `views` if any
-    /// of it shows (styled in place: see `placeLabel`).
+    /// A subview at its frame in the content view, clipped to it and to the row, appended to `views`
+    /// if any of it shows (styled in place: see `placeLabel`). Right to left the content view starts
+    /// at `content.origin`, and a subview with an autoresizing mask is placed by its leading edge:
+    /// its frame mirrored within the content view, as UIKit's leading and trailing constraints are.
     private func placeSubview(
-        _ view: View, clipWidth: Int, height: Int, grows: Bool, selected: Bool, memo: inout LineMemo,
+        _ view: View, in content: ContentView, height: Int, grows: Bool, selected: Bool, memo: inout LineMemo,
         into views: inout [PlacedView]
     ) {
         var f = view.frame
         if grows { f.height = grownHeight(view, memo: &memo) }
-        let x0 = max(0, f.x), y0 = max(0, f.y)
-        let x1 = min(clipWidth, f.x + f.width), y1 = min(height, f.y + f.height)
+        if content.rightToLeft {
+            f.x = content.origin + (view.autoresizingMask.isEmpty ? f.x : content.width - f.x - f.width)
+        }
+        let x0 = max(content.origin, f.x), y0 = max(0, f.y)
+        let x1 = min(content.origin + content.width, f.x + f.width), y1 = min(height, f.y + f.height)
         guard x1 > x0, y1 > y0 else { return }
         let frame = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
         switch view.kind {
@@ -718,7 +793,9 @@ public struct CellLayout: Sendable {
                 PlacedView(
                     role: .subview, tagValue: Int32(clamping: view.tag), frame: frame, laidOut: consume lines,
                     hasOwnFrame: true))
-            style(&views[views.count - 1], from: view, defaults: Defaults(), selected: selected)
+            // Natural alignment is the leading edge: the right one, right to left.
+            let defaults = Defaults(alignment: content.rightToLeft ? .right : .left)
+            style(&views[views.count - 1], from: view, defaults: defaults, selected: selected)
         case .plain:
             views.append(
                 PlacedView(

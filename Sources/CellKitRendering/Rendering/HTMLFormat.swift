@@ -28,6 +28,9 @@ public struct HTMLFormat: RowFormat {
     private var sections = 0
     /// Whether the section being written has its rows in blocks (`blockRows`).
     private var blocked = false
+    /// Whether the page or the current section may read right to left (`dir` other than ltr): an
+    /// unmirrored row there says `dir="ltr"`, or it would inherit the other direction.
+    private var mayInheritRightToLeft = (page: false, section: false)
     /// Image names seen so far → the id of the SVG `<image>` holding their file ("" for none), and
     /// likewise for files drawn as a row's background (stretched). Named by a hash of the image's
     /// name, not by a count: a render worker started again after a fault writes the rows after the
@@ -46,6 +49,7 @@ public struct HTMLFormat: RowFormat {
     /// `<title>`) and the table header. The page grows with the window up to about 11 px a column.
     public mutating func begin(_ table: TableInfo, width: Int, to out: OutputBuffer) throws {
         (style, sections, imageClasses, backgroundClasses) = (table.style, 0, [:], [:])
+        mayInheritRightToLeft = (table.direction != .ltr, false)
         // A BCP 47 tag the document reader checked; without one the language is not invented: "und"
         // (undetermined), so that a screen reader keeps the reader's own voice.
         out.put("<!DOCTYPE html>\n<html lang=\"")
@@ -73,9 +77,10 @@ public struct HTMLFormat: RowFormat {
     public mutating func beginSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         sections += 1
         blocked = section.rowsShown > Self.blockRows
+        mayInheritRightToLeft.section = section.direction != .ltr
         // Its header and footer read as its rows do (auto: the browser's first strong character).
         switch section.direction {
-        case .ltr: out.put("<section>\n")
+        case .ltr: out.put(mayInheritRightToLeft.page ? "<section dir=\"ltr\">\n" : "<section>\n")
         case .rtl: out.put("<section dir=\"rtl\">\n")
         case .auto: out.put("<section dir=\"auto\">\n")
         }
@@ -119,14 +124,16 @@ public struct HTMLFormat: RowFormat {
             let new = newImages(views, row: row)
             var drawn = false
             for k in views.indices where views[k].hasOwnFrame || views[k].role == .subview { drawn = true }
-            open(row, views, out)
+            open(row, views, drawn: drawn, out)
+            if drawn { gridRow(row, views, out) } else { styledRow(row, views, out) }
+            // After the row's content (a row's first child is its image: `.r>.iv:first-child`): the image
+            // files it shows first, and its background image.
             define(new, out)
             if let name = row.background.imageName, let file = backgroundClasses[name], !file.isEmpty {
                 out.put("<svg class=\"bg\" aria-hidden=\"true\"><use href=\"#")
                 out.write(file)
                 out.put("\"/></svg>")
             }
-            if drawn { gridRow(row, views, out) } else { styledRow(row, views, out) }
             out.put(blocked ? "</div>\n" : "</li>\n")
         }
     }
@@ -149,7 +156,8 @@ public struct HTMLFormat: RowFormat {
     private typealias Views = UnsafeBufferPointer<PlacedView>
 
     /// `<li …>`: classes for the image inset and the selection, the state, the height and background.
-    private func open(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
+    /// `drawn`: the row's views are on a grid (`gridRow`), where the labels' frames hold the indentation.
+    private func open(_ row: RowLayout, _ views: Views, drawn: Bool, _ out: OutputBuffer) {
         out.put(blocked ? "<div role=\"listitem\" class=\"r" : "<li class=\"r")
         for k in views.indices where views[k].role == .imageView && !views[k].hasOwnFrame { out.put(" im") }
         let background = row.backgroundColor
@@ -162,7 +170,11 @@ public struct HTMLFormat: RowFormat {
         }
         out.put("\"")
         // Right to left: the row's flex order, its alignment and its insets mirror (CSS follows `dir`).
-        if row.isRightToLeft { out.put(" dir=\"rtl\"") }
+        if row.isRightToLeft {
+            out.put(" dir=\"rtl\"")
+        } else if mayInheritRightToLeft.page || mayInheritRightToLeft.section {
+            out.put(" dir=\"ltr\"")
+        }
         if row.isSelected { out.put(" aria-current=\"true\"") }
         out.put(" data-ip=\"")
         out.put(row.indexPath.section)
@@ -177,9 +189,11 @@ public struct HTMLFormat: RowFormat {
         }
         if row.indentation > 0 {
             // UIKit indents by indentationLevel × indentationWidth points, 10 at the default width of
-            // 2 columns: 5 px a column.
+            // 2 columns: 5 px a column. It indents the image and the labels, not the subviews a hook
+            // placed: on a grid the labels' frames hold it already, so only the separator and a styled
+            // image take it (`--si`); otherwise the row's leading padding (`--ind`).
             styles.next()
-            out.put("--ind:")
+            out.put(drawn ? "--si:" : "--ind:")
             out.put(row.indentation * 5)
             out.put("px")
         }
@@ -205,9 +219,11 @@ public struct HTMLFormat: RowFormat {
         accessory(row, views, out)
     }
 
-    /// The columns of a drawn row's grid: right of a styled image, left of the accessory.
+    /// The columns of a drawn row's grid: between a styled image and the accessory. Right to left
+    /// the grid's columns count from its right edge, as CSS lays a grid out under `dir="rtl"`.
     private struct Grid {
         var left: Int, right: Int
+        var rightToLeft = false
         /// The view's place in the cell's own order, when reading order moved it: it keeps painting
         /// where UIKit paints it (a later subview on top).
         var layer: Int?
@@ -217,14 +233,15 @@ public struct HTMLFormat: RowFormat {
     /// A row whose views have frames of their own: a grid of the row's columns (fractions of the row's
     /// width) and lines (22 px each), each view on the cells its frame covers.
     private func gridRow(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
-        var grid = Grid(left: 1, right: row.width - 1)
+        var grid = Grid(left: 1, right: row.width - 1, rightToLeft: row.isRightToLeft)
         for k in views.indices {
             let f = views[k].frame
+            // Right to left (the row mirrored) the image is on the right and the accessory on the left.
             if views[k].role == .imageView, !views[k].hasOwnFrame {
                 image(views.baseAddress! + k, row, nil, out)
-                grid.left = f.x + f.width + 1
+                if row.isRightToLeft { grid.right = f.x - 1 } else { grid.left = f.x + f.width + 1 }
             } else if views[k].role == .accessory {
-                grid.right = f.x - 1
+                if row.isRightToLeft { grid.left = f.x + f.width + 1 } else { grid.right = f.x - 1 }
             }
         }
         grid.right = max(grid.right, grid.left + 1)
@@ -280,7 +297,7 @@ public struct HTMLFormat: RowFormat {
         out.put("grid-area:")
         out.put(frame.y + 1)
         out.put("/")
-        out.put(start - grid.left + 1)
+        out.put(grid.rightToLeft ? grid.right - end + 1 : start - grid.left + 1)
         out.put("/span ")
         out.put(max(1, frame.height))
         out.put("/span ")

@@ -34,8 +34,7 @@ enum HTMLStyleSheet {
         .f{margin:7px 16px 0;font-size:13px;line-height:18px;color:var(--head)}
         .tf{margin-top:-20px}
         .plain .tf{margin-top:7px}
-        .insetGrouped h2,.insetGrouped .f{padding-left:16px;margin-left:20px}
-        .insetGrouped .f{margin-right:20px}
+        .insetGrouped h2,.insetGrouped .f{padding-inline:16px;margin-inline:20px}
         ul,.ul{list-style:none;margin:0;padding:0;background:var(--cell)}
         .grouped :is(ul,.ul){border-block:1px solid var(--sep)}
         .insetGrouped :is(ul,.ul){margin:0 20px;border-radius:10px;overflow:hidden}
@@ -45,11 +44,12 @@ enum HTMLStyleSheet {
         .plain section{margin:0}
         .plain h2{position:sticky;top:0;z-index:1;padding:4px 16px;background:var(--bg);color:var(--fg);font-size:15px;line-height:20px;\
         font-weight:600;text-transform:none}
-        .r{position:relative;display:flex;align-items:center;gap:0 16px;padding:11px 16px 11px calc(16px + \
-        var(--ind,0px));min-height:max(44px,calc(var(--h,1)*22px + 22px))}
+        .r{position:relative;display:flex;align-items:center;gap:0 16px;padding:11px 16px;\
+        padding-inline-start:calc(16px + var(--ind,0px));min-height:max(44px,calc(var(--h,1)*22px + 22px))}
         .fh{height:max(44px,calc(var(--h,1)*22px + 22px));padding-block:0;overflow:clip;align-items:safe center}
         .fh>.g{margin-block:11px}
-        .r:not(:last-child)::after,.bk:not(:last-child)>.r:last-child::after{content:"";position:absolute;inset-inline-start:calc(var(--in,16px) + var(--ind,0px));\
+        .r:not(:last-child)::after,.bk:not(:last-child)>.r:last-child::after{content:"";position:absolute;\
+        inset-inline-start:calc(var(--in,16px) + var(--ind,var(--si,0px)));\
         inset-inline-end:0;bottom:0;border-bottom:1px solid var(--sep)}
         .r.im{--in:57px}
         @media print{.r{break-inside:avoid}h2{break-after:avoid}}
@@ -88,14 +88,16 @@ enum HTMLStyleSheet {
         grid-template-columns:repeat(var(--c),minmax(0,1fr));grid-template-rows:repeat(var(--h,1),minmax(22px,auto))}
         .fh .g{grid-template-rows:repeat(var(--h,1),22px)}
         .g>.l{align-self:start}
-        .iv{flex:none;width:20px;height:20px;margin:0 1px 0 4px;display:flex;align-items:center;justify-content:center;\
+        .iv{flex:none;width:20px;height:20px;margin:0;margin-inline:4px 1px;display:flex;align-items:center;justify-content:center;\
         font-size:22px;line-height:1;overflow:hidden;container-type:size}
         .iv>span{font-size:min(18px,90cqmin)}
+        .r>.iv:first-child{margin-inline-start:calc(4px + var(--si,0px))}
         .g>.iv{width:auto;height:auto;min-width:0;min-height:0;margin:0}
         .x{color:var(--fg2);outline:1px dashed var(--fg2)}
         .av{flex:none;max-width:33%}
         .a{flex:none;width:20px;height:20px;color:var(--tint)}
-        .chev{color:var(--chev);width:10px;margin-left:-6px}
+        .chev{color:var(--chev);width:10px;margin-inline-start:-6px}
+        .r[dir=rtl]>.chev,.r[dir=rtl]>.more{transform:scaleX(-1)}
         .more{width:40px}
         .v{min-width:0}
 

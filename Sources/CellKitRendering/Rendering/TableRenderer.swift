@@ -123,6 +123,8 @@ public final class TableRenderer {
             guard first <= last || (count == 0 && window == RowWindow()) else { continue }
             var info = source.sectionInfo(s)
             info.rowsShown = first <= last ? last - first + 1 : 0
+            // What hooks read as the cell's direction, and what the layout mirrors by (`Cell.isRightToLeft`).
+            if queue.context.direction != info.direction { queue.context.direction = info.direction }
             try format.beginSection(info, index: s, to: out)
             if first <= last {
                 for r in first...last {
@@ -197,12 +199,7 @@ public final class TableRenderer {
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)
         let height = lines.flatMap(Self.fixedLines)
-        layout.layout(cell, width: width, height: height, into: &laidOut)
-        if info.direction != .ltr {
-            let mirrored =
-                info.direction == .rtl || cell.textLabel.text.map { TextDirection.isRightToLeft($0) } == true
-            if mirrored { layout.mirror(&laidOut, cell) }
-        }
+        layout.layout(cell, width: width, height: height, into: &laidOut)  // mirrored if right to left
         queue.recycle(cell)
     }
 

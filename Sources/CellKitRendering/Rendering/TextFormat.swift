@@ -82,7 +82,7 @@ public struct TextFormat: RowFormat {
             out.write(byte: 0x0A)
         }
         if let header = table.header {
-            wrapped(header, TextStyle(bold: true), out)
+            wrapped(header, TextStyle(bold: true), out, fromRight: Self.readsRightToLeft(header, table.direction))
             out.write(byte: 0x0A)
         }
     }
@@ -96,20 +96,26 @@ public struct TextFormat: RowFormat {
         if style == .plain {
             // Wrapped on the band, a column in from either edge, so a long header never runs past the table.
             let band = TextStyle(foreground: Self.headerColor, background: Self.plainHeaderBackground, bold: true)
+            let fromRight = Self.readsRightToLeft(header, section.direction)
             for text in TextLayout.tableLines(header, width: max(1, width - 2), maxLines: 1000, mode: .wordWrap) {
-                let line = " " + text
+                // Right to left: against the right edge, a column in from it.
+                let space = max(0, width - 1 - TextWidth.columns(text))
+                let line = fromRight ? String(repeating: " ", count: space) + text + " " : " " + text
                 writeLine(line + String(repeating: " ", count: max(0, width - TextWidth.columns(line))), band, out)
             }
         } else {
             wrapped(
-                header.uppercased(), TextStyle(foreground: Self.headerColor), out, fromRight: section.direction == .rtl)
+                header.uppercased(), TextStyle(foreground: Self.headerColor), out,
+                fromRight: Self.readsRightToLeft(header, section.direction))
         }
     }
 
     /// Writes the section footer, if any, wrapped below the section.
     public mutating func endSection(_ section: SectionInfo, index: Int, to out: OutputBuffer) throws {
         if let footer = section.footer {
-            wrapped(footer, TextStyle(foreground: Self.headerColor), out, fromRight: section.direction == .rtl)
+            wrapped(
+                footer, TextStyle(foreground: Self.headerColor), out,
+                fromRight: Self.readsRightToLeft(footer, section.direction))
         }
     }
 
@@ -117,8 +123,16 @@ public struct TextFormat: RowFormat {
     public mutating func end(_ table: TableInfo, to out: OutputBuffer) throws {
         if let footer = table.footer {
             out.write(byte: 0x0A)
-            wrapped(footer, TextStyle(foreground: Self.headerColor), out)
+            wrapped(
+                footer, TextStyle(foreground: Self.headerColor), out,
+                fromRight: Self.readsRightToLeft(footer, table.direction))
         }
+    }
+
+    /// Whether a header or footer reads right to left in a table or section of `direction`: `rtl`,
+    /// or `auto` and its own text does (as HTML's `dir="auto"` decides it).
+    static func readsRightToLeft(_ text: String, _ direction: TextDirection) -> Bool {
+        direction == .rtl || (direction == .auto && TextDirection.isRightToLeft(text))
     }
 
     /// Text wrapped to the table, indented past the border.

@@ -129,6 +129,18 @@ public final class Cell {
         return max(0, width - taken)
     }
 
+    /// Whether the row the cell shows reads right to left (`CK_CELL_LAYOUT_DIRECTION`): its context's
+    /// `direction` is `rtl`, or `auto` and the text label's text, as it is now, reads right to left
+    /// (`TextDirection.isRightToLeft(_:)`). Right to left, the layout mirrors the standard parts and
+    /// the content view, and places a subview with an autoresizing mask by its leading edge.
+    public var isRightToLeft: Bool {
+        switch context.direction {
+        case .ltr: false
+        case .rtl: true
+        case .auto: textLabel.text.map { TextDirection.isRightToLeft($0) } == true
+        }
+    }
+
     /// The content view's subviews, in the order they were added (later ones draw on top).
     @inlinable public var subviews: [View] { _subviews }
     @usableFromInline @exclusivity(unchecked) var _subviews: [View] = []

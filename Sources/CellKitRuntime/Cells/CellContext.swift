@@ -77,6 +77,23 @@ public final class CellContext: Sendable {
         set { state.withLock { $0.contentWidth = newValue } }
     }
 
+    /// Which way the rows being drawn read (the section's `direction`): what hooks read as
+    /// `CK_CELL_LAYOUT_DIRECTION` (`Cell.isRightToLeft`). The renderer sets it before each section's
+    /// first row; `ltr` by default.
+    public var direction: TextDirection {
+        get {
+            switch directionIndex.load(ordering: .relaxed) {
+            case 1: .rtl
+            case 2: .auto
+            default: .ltr
+            }
+        }
+        set { directionIndex.store(newValue == .rtl ? 1 : newValue == .auto ? 2 : 0, ordering: .relaxed) }
+    }
+    /// `direction` as 0 (ltr), 1 (rtl) or 2 (auto): an atomic, as the layout reads it every row (a
+    /// plain load; the lock the other settings take is not).
+    private let directionIndex = Atomic<UInt8>(0)
+
     /// Problems seen while rendering, each once, in the order first seen. Messages may
     /// quote plugin and document text: print them through `TextSanitizer.visible`.
     public var warnings: [String] { state.withLock { $0.warnings } }

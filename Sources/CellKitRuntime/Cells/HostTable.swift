@@ -309,6 +309,10 @@ extension Cell {
                 rule: "indentation widths are 0 to \(PluginLimits.maxIndentation) columns")
         case CK_CELL_BACKGROUND_COLOR: background.color = Color(c: v)
         case CK_CELL_SELECTED_BACKGROUND_COLOR: selectedBackground.color = Color(c: v)
+        case CK_CELL_LAYOUT_DIRECTION:
+            throw CellError(
+                status: CK_ERR_READ_ONLY,
+                message: "the layout direction is read-only: the table's or section's direction sets it")
         default: throw propertyError(p.rawValue, "an int")
         }
     }
@@ -322,6 +326,7 @@ extension Cell {
         case CK_CELL_INDENTATION_WIDTH: Int64(indentationWidth)
         case CK_CELL_BACKGROUND_COLOR: Int64(background.color?.rawValue ?? 0)
         case CK_CELL_SELECTED_BACKGROUND_COLOR: Int64(selectedBackground.color?.rawValue ?? 0)
+        case CK_CELL_LAYOUT_DIRECTION: Int64(isRightToLeft ? CK_LAYOUT_RIGHT_TO_LEFT.rawValue : 0)
         default: throw propertyError(p.rawValue, "an int")
         }
     }

@@ -133,7 +133,10 @@ public final class View {
     // MARK: Layout
 
     /// How the view follows the content view's width when a reused cell is shown at another width
-    /// (`CK_VIEW_AUTORESIZING_MASK`, UIKit's values): none by default.
+    /// (`CK_VIEW_AUTORESIZING_MASK`, UIKit's values): none by default. A subview with a mask is placed
+    /// by its leading edge: when its row reads right to left (`Cell.isRightToLeft`) the layout mirrors
+    /// its frame within the content view (a flexible left margin then acts as a flexible right one);
+    /// one without keeps its frame.
     public var autoresizingMask: AutoresizingMask = []
 
     // MARK: Image properties
