@@ -164,6 +164,10 @@ package struct CheckSupervisor {
         var seen: Set<String> = []
         var done = false
         var unitsRun = 0
+        /// The step (counted from 1 in this worker's marks) in which a hook last looked up tag 0, or nil.
+        var tagZeroStep: Int?
+        /// Marks this worker sent: the step running when it ended.
+        var stepsMarked = 0
         /// Where the table rows past the samples are ("table row 3.140"), by their sample number.
         var places: [Int: String] = [:]
 
@@ -318,9 +322,15 @@ package struct CheckSupervisor {
             let who = hook ?? "the worker, before any hook ran,"
             switch ending {
             case .signaled(let signal):
+                // A lookup of tag 0 in the step that crashed: the NULL it returned is the likely cause.
+                let tagZero =
+                    tagZeroStep != nil && tagZeroStep == stepsMarked
+                    ? "; it looked up tag 0 just before: view_with_tag(cell, 0) returns NULL (0 is every view's "
+                        + "default tag, so no subview has it): number subviews from 1, and check the view for NULL"
+                    : ""
                 return CheckFinding(
                     kind: "crash", hook: hook, row: last.flatMap { row($0.sample) },
-                    message: "\(who) crashed with \(Self.signalName(signal))\(place)")
+                    message: "\(who) crashed with \(Self.signalName(signal))\(place)\(tagZero)")
             case .exited(let status):
                 return CheckFinding(
                     kind: "exit", hook: hook, row: last.flatMap { row($0.sample) },
@@ -425,6 +435,7 @@ package struct CheckSupervisor {
 
         init(state: State, report: CheckTypeReport, hookTimeout: Double, notes: Sandbox.Report?) {
             (self.state, self.report, self.hookTimeout, self.notes) = (state, report, hookTimeout, notes)
+            self.state.tagZeroStep = nil  // steps are counted anew for each worker
             deadline = Date().addingTimeInterval(max(hookTimeout, 30))
         }
 
@@ -473,10 +484,12 @@ package struct CheckSupervisor {
                 } else {
                     marks.append(nil)
                 }
+                state.stepsMarked = marks.count
                 started = true
                 let table = parts.count > 1 && parts[1] == CheckWire.table
                 deadline = Date().addingTimeInterval(table ? max(hookTimeout, CheckWire.tableSeconds) : hookTimeout)
             } else if let message = try? JSONDecoder().decode(CheckMessage.self, from: Data(frame.payload)) {
+                if message.tagZero == true { state.tagZeroStep = marks.count }
                 state.receive(message, report: &report)
                 if started { deadline = Date().addingTimeInterval(hookTimeout) }
             }

@@ -71,6 +71,41 @@ struct CheckCommandTests {
         #expect(
             text.contains("64 of 65 units run, 1 faulted in 3 workers"),
             "the check went on after the crash (the key probe crashed first)")
+        #expect(!text.contains("tag 0"), "no tag 0 was looked up:\n\(text)")
+    }
+
+    @Test("a crash right after a lookup of tag 0 is explained: view_with_tag(cell, 0) returns NULL")
+    func tagZeroCrash() throws {
+        let path = try plugin(
+            "TagZero",
+            """
+            CK_CUSTOMIZE_CELL_FOR(TagZero) {
+                ck_set_text(ck_text_label(cell), "fine");
+                if (indexPath.row != 2) return;
+                ck_view *title = cell->host->view_with_tag(cell, 0);
+                title->host->view_set_string(title, CK_VIEW_TEXT, "title");  /* NULL: crashes */
+            }
+            """)
+        let (ending, text) = try spawner.run(["check", path])
+        #expect(ending == .exited(1), "\(text)")
+        #expect(
+            text.contains(
+                "FAIL customizeCellForTagZero crashed with SIGSEGV (signal 11) at row 2 (typical data) on a new cell; "
+                    + "it looked up tag 0 just before: view_with_tag(cell, 0) returns NULL"),
+            "\(text)")
+        // The same lookup through the helper does not crash: the failed call is the finding.
+        let safe = try plugin(
+            "TagZeroSafe",
+            """
+            CK_CUSTOMIZE_CELL_FOR(TagZeroSafe) {
+                ck_set_text(ck_text_label(cell), "fine");
+                if (indexPath.row == 2) ck_set_text(cell->host->view_with_tag(cell, 0), "title");
+            }
+            """)
+        let (safeEnding, safeText) = try spawner.run(["check", safe])
+        #expect(safeEnding == .exited(1), "\(safeText)")
+        #expect(!safeText.contains("crashed"), "\(safeText)")
+        #expect(safeText.contains("view_with_tag: tag 0 refused"), "\(safeText)")
     }
 
     @Test("an endless loop is killed after --hook-timeout and named by hook and row")

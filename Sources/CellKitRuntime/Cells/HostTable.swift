@@ -62,7 +62,10 @@ enum HostTable {
                 // Borrowed, as the views are: a retain and a release of each per call were a third of it.
                 Cell.borrow(c) { cell -> UnsafeMutablePointer<ck_view>? in
                     guard cell.isOnHookThread else { return nil }
-                    if tag == 0 { cell.fail("view_with_tag", "view_with_tag: \(Cell.tagZeroMessage)") }
+                    if tag == 0 {
+                        cell.fail("view_with_tag", "view_with_tag: \(Cell.tagZeroMessage)")
+                        cell.context.tagZeroLookup?()
+                    }
                     return cell.viewHandle(withTag: Int(tag))
                 } ?? nil
             },
