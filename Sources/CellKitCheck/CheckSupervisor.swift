@@ -75,6 +75,9 @@ package struct CheckSupervisor {
     package var hookTimeout: Double
     /// Crashes, exits and timeouts after which the type's check stops.
     package var maxFatal = 3
+    /// Whether the plugin is built from Swift (`ELFImage.isSwift`): a missing hook is then
+    /// explained by the rule a release build applies (`NearMiss.swiftPublicRule`).
+    package var swiftPlugin = false
 
     /// A supervisor starting `executable` with `arguments`, killing a worker whose hook runs past `hookTimeout` seconds.
     package init(
@@ -126,7 +129,10 @@ package struct CheckSupervisor {
                     CheckFinding(
                         kind: "noCustomize", hook: nil, row: nil,
                         message:
-                            "the type has no customizeCellFor\(identifier) hook, so every row shows only what its other hooks set, whatever its data; export customizeCellFor\(identifier) (CK_EXPORT in C, public @_cdecl in Swift)"
+                            "the type has no customizeCellFor\(identifier) hook, so every row shows only what its other hooks set, whatever its data; "
+                            + (swiftPlugin
+                                ? "export customizeCellFor\(identifier): \(NearMiss.swiftPublicRule)"
+                                : "export customizeCellFor\(identifier) (CK_EXPORT in C, public @_cdecl in Swift)")
                     ))
             }
             report.hooks = plan.hooks.map(plan.symbol)

@@ -74,6 +74,28 @@ struct CheckCommandTests {
         #expect(!text.contains("tag 0"), "no tag 0 was looked up:\n\(text)")
     }
 
+    @Test("check --table whose rows use another plugin's type: found with --plugin-path, else it says to pass it")
+    func tableWithForeignTypes() throws {
+        let checked = try plugin("Alpha", "CK_CUSTOMIZE_CELL_FOR(Alpha) { ck_set_text(ck_text_label(cell), \"a\"); }\n")
+        let other = try plugin("Beta", "CK_CUSTOMIZE_CELL_FOR(Beta) { ck_set_text(ck_text_label(cell), \"b\"); }\n")
+        let folder = try Render.write(
+            ["t.yaml": "sections:\n  - rows:\n      - {cell: Alpha}\n      - {cell: Beta}\n      - {cell: Subtitle}\n"],
+            name: "foreign")
+        let (status, text) = try command.cellkit(["check", checked, "--table", folder + "/t.yaml"])
+        #expect(status == 2, "\(text)")
+        #expect(
+            text.contains("uses cell type 'Beta', which no plugin on the search path provides (searched: \(checked), "),
+            "\(text)")
+        #expect(text.contains("pass the folder of the plugin that provides it with --plugin-path DIR"), "\(text)")
+        #expect(!text.contains("Did you mean"), "no suggestion of another type:\n\(text)")
+        let folderOfOther = (other as NSString).deletingLastPathComponent
+        let (found, foundText) = try command.cellkit([
+            "check", checked, "--table", folder + "/t.yaml", "--plugin-path", folderOfOther,
+        ])
+        #expect(found == 0, "\(foundText)")
+        #expect(foundText.contains("Clean: 1 cell type checked."), "\(foundText)")
+    }
+
     @Test("a crash right after a lookup of tag 0 is explained: view_with_tag(cell, 0) returns NULL")
     func tagZeroCrash() throws {
         let path = try plugin(
