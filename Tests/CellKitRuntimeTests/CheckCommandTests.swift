@@ -94,6 +94,16 @@ struct CheckCommandTests {
         ])
         #expect(found == 0, "\(foundText)")
         #expect(foundText.contains("Clean: 1 cell type checked."), "\(foundText)")
+
+        // A type named only in a data file's rows does not stop the check: the rows of the type
+        // checked are its samples, and the others are not needed.
+        let rows = try Render.write(
+            [
+                "rows.yaml": "sections:\n  - rowsFrom: rows.jsonl\n",
+                "rows.jsonl": "{\"cell\": \"Alpha\"}\n{\"cell\": \"Beta\"}\n",
+            ], name: "foreignrows")
+        let (late, lateText) = try command.cellkit(["check", checked, "--table", rows + "/rows.yaml"])
+        #expect(late == 0, "\(lateText)")
     }
 
     @Test("a crash right after a lookup of tag 0 is explained: view_with_tag(cell, 0) returns NULL")
