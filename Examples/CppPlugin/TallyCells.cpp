@@ -4,8 +4,9 @@
 //     c++ -std=c++17 -shared -fPIC -I <dir of cellkit.h> TallyCells.cpp -o libTallyCells.so
 //     cellkit render tally.yaml --plugin-path .
 //
-// CK_PLUGIN, CK_SIGNATURE and CK_EXPORT give the descriptor and hooks C names, so the host
-// finds them by name as in a C plugin. No exception may leave a hook: each catches its own.
+// CK_PLUGIN, CK_SIGNATURE, CK_EXPORT and the hook macros (CK_INIT_CELL_FOR) give the
+// descriptor and hooks C names, so the host finds them by name as in a C plugin. No
+// exception may leave a hook: each catches its own.
 #include <algorithm>
 #include <string>
 
@@ -31,8 +32,7 @@ std::string stars(long votes, long out_of) {
 }  // namespace
 
 // Once per new cell: the look every Tally row shares.
-CK_EXPORT void initCellForTally(ck_cell *cell, ck_index_path indexPath) {
-    (void)indexPath;
+CK_INIT_CELL_FOR(Tally) {
     cell->host->cell_set_int(cell, CK_CELL_STYLE, CK_STYLE_VALUE1);
     ck_set_text_color(ck_detail_text_label(cell), CK_RGB(200, 120, 0));
 }

@@ -7,8 +7,7 @@
 CK_PLUGIN("FoobarCells", "1.0.0", "Seed 004: the generic cell-creation routine's Foobar and Bar cells");
 
 /* Once per new Foobar cell: the look every Foobar row shares. */
-CK_EXPORT void initCellForFoobar(ck_cell *cell, ck_index_path indexPath) {
-    (void)indexPath;
+CK_INIT_CELL_FOR(Foobar) {
     ck_view *label = ck_text_label(cell);
     ck_set_alignment(label, CK_ALIGN_CENTER);
     ck_set_text_color(label, CK_RGB(0, 0, 255));
@@ -16,7 +15,7 @@ CK_EXPORT void initCellForFoobar(ck_cell *cell, ck_index_path indexPath) {
 }
 
 /* Every time a Foobar cell is handed out: this row's text. */
-CK_EXPORT void customizeCellForFoobar(ck_cell *cell, ck_index_path indexPath) {
+CK_CUSTOMIZE_CELL_FOR(Foobar) {
     char text[32];
     snprintf(text, sizeof text, "Row: %lld", (long long)indexPath.row);
     ck_set_text(ck_text_label(cell), text);
@@ -39,7 +38,6 @@ CK_SIGNATURE(heightForCellForBar, "int32_t (row)");
 CK_EXPORT int32_t heightForCellForBar(int64_t row) { return row == 0 ? 2 : 1; }
 
 /* Back to the pool: clear what customize set, so no stale text survives. */
-CK_EXPORT void prepareCellForReuseForBar(ck_cell *cell, ck_index_path indexPath) {
-    (void)indexPath;
+CK_PREPARE_CELL_FOR_REUSE_FOR(Bar) {
     ck_set_text(ck_text_label(cell), NULL);
 }

@@ -17,8 +17,7 @@ static void add(ck_cell *cell, ck_view_kind kind, int32_t tag, const char *style
     if (view) ck_apply_style(view, style);
 }
 
-CK_EXPORT void initCellForProject(ck_cell *cell, ck_index_path indexPath) {
-    (void)indexPath;
+CK_INIT_CELL_FOR(Project) {
     add(cell, CK_VIEW_IMAGE, ICON_TAG, "icon");
     add(cell, CK_VIEW_LABEL, TITLE_TAG, "title");
     add(cell, CK_VIEW_LABEL, DESCRIPTION_TAG, "description");
@@ -36,8 +35,7 @@ static void fill(ck_cell *cell, int32_t tag, ck_view_property property, const ch
     view->host->view_set_string(view, property, value);
 }
 
-CK_EXPORT void customizeCellForProject(ck_cell *cell, ck_index_path indexPath) {
-    (void)indexPath;
+CK_CUSTOMIZE_CELL_FOR(Project) {
     fill(cell, ICON_TAG, CK_VIEW_IMAGE_NAME, "icon");
     fill(cell, TITLE_TAG, CK_VIEW_TEXT, "project");
     fill(cell, DESCRIPTION_TAG, CK_VIEW_TEXT, "description");

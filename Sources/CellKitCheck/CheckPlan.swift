@@ -260,6 +260,9 @@ package struct CheckMessage: Codable, Sendable {
     package var refused: Refused?
     /// Seconds `--table` took to read (its rows of the type gathered), apart from any hook.
     package var tableSeconds: Double?
+    /// The step marked last looked up tag 0 (`view_with_tag(cell, 0)`, which returns NULL): sent
+    /// at once, so that a crash right after it is explained.
+    package var tagZero: Bool?
 
     /// Bytes a hook wrote to standard output.
     package struct Output: Codable, Sendable {

@@ -75,6 +75,9 @@ package struct CheckSupervisor {
     package var hookTimeout: Double
     /// Crashes, exits and timeouts after which the type's check stops.
     package var maxFatal = 3
+    /// Whether the plugin is built from Swift (`ELFImage.isSwift`): a missing hook is then
+    /// explained by the rule a release build applies (`NearMiss.swiftPublicRule`).
+    package var swiftPlugin = false
 
     /// A supervisor starting `executable` with `arguments`, killing a worker whose hook runs past `hookTimeout` seconds.
     package init(
@@ -126,7 +129,10 @@ package struct CheckSupervisor {
                     CheckFinding(
                         kind: "noCustomize", hook: nil, row: nil,
                         message:
-                            "the type has no customizeCellFor\(identifier) hook, so every row shows only what its other hooks set, whatever its data; export customizeCellFor\(identifier) (CK_EXPORT in C, public @_cdecl in Swift)"
+                            "the type has no customizeCellFor\(identifier) hook, so every row shows only what its other hooks set, whatever its data; "
+                            + (swiftPlugin
+                                ? "export customizeCellFor\(identifier): \(NearMiss.swiftPublicRule)"
+                                : "export customizeCellFor\(identifier) (CK_EXPORT in C, public @_cdecl in Swift)")
                     ))
             }
             report.hooks = plan.hooks.map(plan.symbol)
@@ -164,6 +170,10 @@ package struct CheckSupervisor {
         var seen: Set<String> = []
         var done = false
         var unitsRun = 0
+        /// The step (counted from 1 in this worker's marks) in which a hook last looked up tag 0, or nil.
+        var tagZeroStep: Int?
+        /// Marks this worker sent: the step running when it ended.
+        var stepsMarked = 0
         /// Where the table rows past the samples are (`CheckPlan.tableRowName`), by their sample number.
         var places: [Int: String] = [:]
 
@@ -341,9 +351,15 @@ package struct CheckSupervisor {
             let who = hook ?? "the worker, before any hook ran,"
             switch ending {
             case .signaled(let signal):
+                // A lookup of tag 0 in the step that crashed: the NULL it returned is the likely cause.
+                let tagZero =
+                    tagZeroStep != nil && tagZeroStep == stepsMarked
+                    ? "; it looked up tag 0 just before: view_with_tag(cell, 0) returns NULL (0 is every view's "
+                        + "default tag, so no subview has it): number subviews from 1, and check the view for NULL"
+                    : ""
                 return CheckFinding(
                     kind: "crash", hook: hook, row: last.flatMap { row($0.sample) },
-                    message: "\(who) crashed with \(Self.signalName(signal))\(place)")
+                    message: "\(who) crashed with \(Self.signalName(signal))\(place)\(tagZero)")
             case .exited(let status):
                 return CheckFinding(
                     kind: "exit", hook: hook, row: last.flatMap { row($0.sample) },
@@ -448,6 +464,7 @@ package struct CheckSupervisor {
 
         init(state: State, report: CheckTypeReport, hookTimeout: Double, notes: Sandbox.Report?) {
             (self.state, self.report, self.hookTimeout, self.notes) = (state, report, hookTimeout, notes)
+            self.state.tagZeroStep = nil  // steps are counted anew for each worker
             deadline = Date().addingTimeInterval(max(hookTimeout, 30))
         }
 
@@ -496,10 +513,12 @@ package struct CheckSupervisor {
                 } else {
                     marks.append(nil)
                 }
+                state.stepsMarked = marks.count
                 started = true
                 let table = parts.count > 1 && parts[1] == CheckWire.table
                 deadline = Date().addingTimeInterval(table ? max(hookTimeout, CheckWire.tableSeconds) : hookTimeout)
             } else if let message = try? JSONDecoder().decode(CheckMessage.self, from: Data(frame.payload)) {
+                if message.tagZero == true { state.tagZeroStep = marks.count }
                 state.receive(message, report: &report)
                 if started { deadline = Date().addingTimeInterval(hookTimeout) }
             }

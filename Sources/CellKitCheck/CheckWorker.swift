@@ -131,7 +131,15 @@ package struct CheckWorker {
             }
         }
         samples += CheckSample.synthesized(section: section)
-        let context = CellContext(stylesheet: document?.stylesheet ?? Stylesheet(), recordingKeys: true)
+        // A tag-0 lookup is told at once: a crash that dereferences its NULL would lose a message sent later.
+        nonisolated(unsafe) let worker = self
+        let context = CellContext(
+            stylesheet: document?.stylesheet ?? Stylesheet(), recordingKeys: true,
+            tagZeroLookup: {
+                var message = CheckMessage()
+                message.tagZero = true
+                worker.send(message)
+            })
         context.contentWidth = contentWidth
         let probe = HookProbe(type: type, context: context)
         // Rows that vary every key the hooks read on typical data, so that reuse is tested where it

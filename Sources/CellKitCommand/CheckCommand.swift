@@ -78,20 +78,27 @@ struct CheckCommand: ParsableCommand {
         let types = plugin.cellTypes.filter { only == nil || $0.identifier.name == only }
         var report = CheckReport(plugin: plugin.path, name: plugin.descriptor.name, version: plugin.descriptor.version)
         if !plugin.isUsable { report.error = "plugin cannot be used: " + plugin.problems.joined(separator: "; ") }
+        if plugin.cellTypes.isEmpty, ELFImage.isSwiftLibrary(atPath: plugin.path) {
+            let why = "a Swift plugin that exports no cell type: \(NearMiss.swiftPublicRule)"
+            report.error = report.error.map { "\($0); \(why)" } ?? why
+        }
+        if report.error == nil, let table { report.error = unprovided(in: SearchPath.absolute(table), plugin: plugin) }
         if report.error == nil {
             let table = table.map(SearchPath.absolute)
             let forward = discovery.pluginPaths.flatMap { ["--plugin-path", $0] }
             let unsafe = discovery.allowUnsafePermissions, noCache = discovery.noCache
             let timeout = hookTimeout, mode = sandbox, limits = sandboxFlags.forwarded
+            let swift = ELFImage.isSwiftLibrary(atPath: plugin.path)
             for type in types {
                 let name = type.identifier.name, path = plugin.path
-                let supervisor = CheckSupervisor(executable: "/proc/self/exe", hookTimeout: timeout) { from, excluded in
+                var supervisor = CheckSupervisor(executable: "/proc/self/exe", hookTimeout: timeout) { from, excluded in
                     ["check-worker", path, "--identifier", name, "--from", "\(from)"]
                         + (excluded.isEmpty ? [] : ["--exclude=" + excluded.map(String.init).joined(separator: ",")])
                         + (table.map { ["--table", $0] } ?? []) + forward
                         + (unsafe ? ["--allow-unsafe-permissions"] : []) + (noCache ? ["--no-cache"] : [])
                         + (mode == .on ? [] : ["--sandbox", mode.rawValue]) + limits
                 }
+                supervisor.swiftPlugin = swift
                 report.cellTypes.append(supervisor.run(identifier: name))
             }
         }
@@ -123,6 +130,39 @@ struct CheckCommand: ParsableCommand {
             throw refuse("Error: \(error.description)", plugin: target)
         }
         return (catalog.plugin(at: registration.pluginIndex), target)
+    }
+
+    /// Why the table at `path` cannot be read by the worker: the cell types it names (a section's
+    /// `cell:` or an inline row's) that no plugin on the worker's search path (`plugin` first, then
+    /// the standard path with `--plugin-path`) provides; nil when each is found, or when the table
+    /// cannot be read here (the worker then says why).
+    private func unprovided(in path: String, plugin: PluginFile) -> String? {
+        guard let document = try? TableDocument(contentsOf: path) else { return nil }
+        var names: [String] = []
+        for section in document.sections {
+            if let cell = section.cell { names.append(cell) }
+            if case .inline(let rows) = section.rows { names += rows.compactMap(\.cell) }
+        }
+        var search = SearchPath.standard(options: discovery.pluginPaths)
+        search.entries.insert(.init(path: plugin.path, origin: .option), at: 0)
+        let catalog = Catalog(
+            options: DiscoveryOptions(
+                searchPath: search, allowUnsafePermissions: discovery.allowUnsafePermissions,
+                useCache: !discovery.noCache))
+        var seen = Set<String>()
+        let missing = names.filter { name in
+            guard seen.insert(name).inserted, !BuiltinCells.names.contains(name),
+                let identifier = try? CellIdentifier(name)
+            else { return false }
+            return catalog.registration(for: identifier) == nil
+        }
+        guard !missing.isEmpty else { return nil }
+        let quoted = missing.map { "'\($0)'" }.joined(separator: ", ")
+        let one = missing.count == 1
+        return
+            "the table \(table ?? path) uses \(one ? "cell type" : "cell types") \(quoted), which no plugin on the "
+            + "search path provides (searched: \(catalog.options.searchPath.describedPaths.joined(separator: ", "))); "
+            + "pass the folder of the plugin that provides \(one ? "it" : "them") with --plugin-path DIR"
     }
 
     /// Prints why `plugin` cannot be checked (as JSON with `--json`: a report whose `error` says

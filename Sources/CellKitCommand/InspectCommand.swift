@@ -119,6 +119,26 @@ struct InspectCommand: ParsableCommand {
         }
         if !p.problems.isEmpty { out.lines(["  problems:"] + p.problems.map { "    - \($0)" }) }
         if !p.nearMisses.isEmpty { out.lines(["  near misses:"] + p.nearMisses.map { "    - \($0)" }) }
+        let notes = swiftNotes(p)
+        if !notes.isEmpty { out.lines(["  notes:"] + notes.map { "    - \($0)" }) }
         return out.bytes
+    }
+
+    /// For a plugin built from Swift: why a hook may be missing (a hook left internal is not
+    /// exported by a release build, and a stripped one leaves not even a near miss). A line for no
+    /// cell type at all, and for each type without a customize hook no near miss explains.
+    static func swiftNotes(_ p: PluginFile) -> [String] {
+        let missing = p.cellTypes.filter { $0.hook(.customizeCell) == nil }
+        guard p.cellTypes.isEmpty || !missing.isEmpty, ELFImage.isSwiftLibrary(atPath: p.path) else { return [] }
+        if p.cellTypes.isEmpty { return ["a Swift plugin that exports no hook: \(NearMiss.swiftPublicRule)"] }
+        return missing.compactMap { type in
+            let customize = HookKind.customizeCell.symbol(for: type.identifier)
+            let explained = p.nearMisses.contains {
+                $0.symbol == customize || $0.suggestion?.contains(customize) == true
+            }
+            guard !explained else { return nil }
+            return "\(type.identifier) has no \(customize), so its rows show only what its other hooks set; if it "
+                + "is written, \(NearMiss.swiftPublicRule)"
+        }
     }
 }

@@ -122,8 +122,7 @@ enum PluginTemplate {
             CK_PLUGIN("\(name)", "0.1.0", "\(name) cells: a title and a detail from each row's data");
 
             /* Once per new cell: the look every \(name) row shares. */
-            CK_EXPORT void initCellFor\(name)(ck_cell *cell, ck_index_path indexPath) {
-                (void)indexPath;
+            CK_INIT_CELL_FOR(\(name)) {
                 cell->host->cell_set_int(cell, CK_CELL_STYLE, CK_STYLE_SUBTITLE);
                 ck_set_font(ck_text_label(cell), 17, CK_WEIGHT_BOLD);
                 ck_set_text_color(ck_text_label(cell), CK_RGB(0, 90, 200));
@@ -132,7 +131,7 @@ enum PluginTemplate {
             /* Every time a cell is handed out for a row: this row's texts. A key the row does not
              * have (or that holds another type) is no error: the hook falls back. Both texts are set
              * every time, so a reused cell keeps nothing from its last row. */
-            CK_EXPORT void customizeCellFor\(name)(ck_cell *cell, ck_index_path indexPath) {
+            CK_CUSTOMIZE_CELL_FOR(\(name)) {
                 const ck_data *data = cell->host->row_data(cell);
                 const char *title = NULL, *detail = NULL;
                 char fallback[48];

@@ -279,8 +279,18 @@ public struct RowData {
     }
     /// The bool at `keyPath` (`data_bool`); nil if missing or not a bool.
     public func bool(_ keyPath: String) -> Bool? {
-        var out: Int32 = 0
-        return host.pointee.data_bool(raw, keyPath, &out) == CK_OK ? out != 0 : nil
+        // A zeroed word: right whether the header makes `ck_data_bool_out` a bool or an int32_t
+        // and whether the host writes one byte of it or four.
+        var word: UInt32 = 0
+        let status = withUnsafeMutableBytes(of: &word) { bytes in
+            Self.callBool(bytes.baseAddress!) { host.pointee.data_bool(raw, keyPath, $0) }
+        }
+        return status == CK_OK ? word != 0 : nil
+    }
+    private static func callBool<Out>(
+        _ place: UnsafeMutableRawPointer, _ call: (UnsafeMutablePointer<Out>?) -> ck_status
+    ) -> ck_status {
+        call(place.bindMemory(to: Out.self, capacity: 1))
     }
     /// How many elements the list, or members the object, at `keyPath` has (`data_count`);
     /// nil if missing or neither.

@@ -72,6 +72,73 @@ struct CheckCommandTests {
         #expect(
             text.contains("64 of 65 units run, 1 faulted in 3 workers"),
             "the check went on after the crash (the key probe crashed first)")
+        #expect(!text.contains("tag 0"), "no tag 0 was looked up:\n\(text)")
+    }
+
+    @Test("check --table whose rows use another plugin's type: found with --plugin-path, else it says to pass it")
+    func tableWithForeignTypes() throws {
+        let checked = try plugin("Alpha", "CK_CUSTOMIZE_CELL_FOR(Alpha) { ck_set_text(ck_text_label(cell), \"a\"); }\n")
+        let other = try plugin("Beta", "CK_CUSTOMIZE_CELL_FOR(Beta) { ck_set_text(ck_text_label(cell), \"b\"); }\n")
+        let folder = try Render.write(
+            ["t.yaml": "sections:\n  - rows:\n      - {cell: Alpha}\n      - {cell: Beta}\n      - {cell: Subtitle}\n"],
+            name: "foreign")
+        let (status, text) = try command.cellkit(["check", checked, "--table", folder + "/t.yaml"])
+        #expect(status == 2, "\(text)")
+        #expect(
+            text.contains("uses cell type 'Beta', which no plugin on the search path provides (searched: \(checked), "),
+            "\(text)")
+        #expect(text.contains("pass the folder of the plugin that provides it with --plugin-path DIR"), "\(text)")
+        #expect(!text.contains("Did you mean"), "no suggestion of another type:\n\(text)")
+        let folderOfOther = (other as NSString).deletingLastPathComponent
+        let (found, foundText) = try command.cellkit([
+            "check", checked, "--table", folder + "/t.yaml", "--plugin-path", folderOfOther,
+        ])
+        #expect(found == 0, "\(foundText)")
+        #expect(foundText.contains("Clean: 1 cell type checked."), "\(foundText)")
+
+        // A type named only in a data file's rows does not stop the check: the rows of the type
+        // checked are its samples, and the others are not needed.
+        let rows = try Render.write(
+            [
+                "rows.yaml": "sections:\n  - rowsFrom: rows.jsonl\n",
+                "rows.jsonl": "{\"cell\": \"Alpha\"}\n{\"cell\": \"Beta\"}\n",
+            ], name: "foreignrows")
+        let (late, lateText) = try command.cellkit(["check", checked, "--table", rows + "/rows.yaml"])
+        #expect(late == 0, "\(lateText)")
+    }
+
+    @Test("a crash right after a lookup of tag 0 is explained: view_with_tag(cell, 0) returns NULL")
+    func tagZeroCrash() throws {
+        let path = try plugin(
+            "TagZero",
+            """
+            CK_CUSTOMIZE_CELL_FOR(TagZero) {
+                ck_set_text(ck_text_label(cell), "fine");
+                if (indexPath.row != 2) return;
+                ck_view *title = cell->host->view_with_tag(cell, 0);
+                title->host->view_set_string(title, CK_VIEW_TEXT, "title");  /* NULL: crashes */
+            }
+            """)
+        let (ending, text) = try spawner.run(["check", path])
+        #expect(ending == .exited(1), "\(text)")
+        #expect(
+            text.contains(
+                "FAIL customizeCellForTagZero crashed with SIGSEGV (signal 11) at row 2 (typical data) on a new cell; "
+                    + "it looked up tag 0 just before: view_with_tag(cell, 0) returns NULL"),
+            "\(text)")
+        // The same lookup through the helper does not crash: the failed call is the finding.
+        let safe = try plugin(
+            "TagZeroSafe",
+            """
+            CK_CUSTOMIZE_CELL_FOR(TagZeroSafe) {
+                ck_set_text(ck_text_label(cell), "fine");
+                if (indexPath.row == 2) ck_set_text(cell->host->view_with_tag(cell, 0), "title");
+            }
+            """)
+        let (safeEnding, safeText) = try spawner.run(["check", safe])
+        #expect(safeEnding == .exited(1), "\(safeText)")
+        #expect(!safeText.contains("crashed"), "\(safeText)")
+        #expect(safeText.contains("view_with_tag: tag 0 refused"), "\(safeText)")
     }
 
     @Test("an endless loop is killed after --hook-timeout and named by hook and row")

@@ -173,7 +173,7 @@ struct CheckVerdictTests {
             "Todo",
             """
             CK_EXPORT void customizeCellForTodo(ck_cell *cell, ck_index_path ip) {
-                (void)ip; int done = 0;
+                (void)ip; ck_data_bool_out done = 0;
                 cell->host->data_bool(cell->host->row_data(cell), "done", &done);
                 ck_set_text(ck_text_label(cell), "todo");
                 if (done) ck_set_accessory(cell, CK_ACCESSORY_CHECKMARK);

@@ -62,11 +62,11 @@ struct NearMissTests {
         let suggestions = plugin.nearMisses.compactMap(\.suggestion).sorted()
         #expect(
             suggestions == [
-                "@_cdecl(\"heightForCellForSwifty\") public func", "@_cdecl(\"initCellForSwifty\") public func",
+                "@_cdecl(\"customizeCellForInternal\") public func", "@_cdecl(\"heightForCellForSwifty\") public func",
+                "@_cdecl(\"initCellForSwifty\") public func",
             ])
         let hidden = try #require(plugin.nearMisses.first { $0.symbol == "customizeCellForInternal" })
-        #expect(
-            hidden.explanation.contains("defined but not exported") && hidden.explanation.contains("make it public"))
+        #expect(hidden.explanation == "defined but not exported: \(NearMiss.swiftPublicRule)", "a Swift plugin's rule")
         #expect(plugin.cellTypes.map(\.identifier.name) == ["Swifty"])
         #expect(plugin.nearMisses.count == 3, "\(plugin.nearMisses)")
     }

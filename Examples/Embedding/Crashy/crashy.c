@@ -6,9 +6,7 @@
 
 CK_PLUGIN("Crashy", "1.0.0", "Crashes on purpose");
 
-CK_EXPORT void customizeCellForCrashy(ck_cell *cell, ck_index_path ip) {
-    (void)cell;
-    (void)ip;
+CK_CUSTOMIZE_CELL_FOR(Crashy) {
     volatile int *nowhere = 0;
     *nowhere = 1;
 }

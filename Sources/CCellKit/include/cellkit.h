@@ -17,9 +17,9 @@
  *
  * C++ works too (g++ or clang++, C++11 or later): the declarations here have
  * C linkage, and CK_PLUGIN, CK_SIGNATURE and CK_EXPORT give a .cpp file's
- * descriptor, signatures and hooks C names and external linkage. Mark every
- * hook CK_EXPORT, and let no C++ exception leave a hook: the host is C code
- * and cannot unwind one.
+ * descriptor, signatures and hooks C names and external linkage. Define each
+ * hook with its macro ("Defining hooks" below) or mark it CK_EXPORT, and let no
+ * C++ exception leave a hook: the host is C code and cannot unwind one.
  *
  * ---------------------------------------------------------------------------
  * THE NAMING RULE
@@ -61,6 +61,10 @@
  * every other parameter one) through a typed pointer, the words in registers;
  * a longer list through libffi.
  *
+ * Define a hook with the standard (cell, indexPath) list with its macro,
+ * which makes a wrong signature a compile error (see "Defining hooks" below):
+ *     CK_HEIGHT_FOR_CELL_FOR(Foo) { return 2.0; }
+ *
  * Every plugin exports one descriptor, made with CK_PLUGIN(name, version,
  * description). Its ABI version is checked before any hook runs: the major
  * must equal the host's, the minor must not exceed it.
@@ -71,6 +75,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -372,6 +379,19 @@ typedef enum ck_data_type {
     CK_DATA_OBJECT = 5
 } ck_data_type;
 
+/** What host->data_bool writes its answer to: `bool` (one byte, false or true) from ABI 1.4 on,
+ *  int32_t (0 or 1) before. The host goes by the minor version in the plugin's descriptor: to a
+ *  plugin built against 1.0 to 1.3 it writes all four bytes of an int32_t, so an old plugin's
+ *  variable reads right even if it was not zeroed; to one built against 1.4 or later it writes
+ *  exactly one byte, so a `bool` beside other variables is never overrun. Declare the variable
+ *  as ck_data_bool_out (or, from 1.4, bool) and either header builds the plugin right. */
+#define CK_DATA_BOOL_BYTE_MINOR 4
+#if CK_ABI_MINOR >= CK_DATA_BOOL_BYTE_MINOR
+typedef bool ck_data_bool_out;
+#else
+typedef int32_t ck_data_bool_out;
+#endif
+
 /* The content view's frame, read with view_get_frame, is the part of the row subviews show in:
  * x 0 is the row's left edge, and the width is the cell's width less the right margin (1 column)
  * and the accessory as it is set when the frame is read (a standard accessory takes 1 column, an
@@ -426,7 +446,8 @@ struct ck_host {
     /* Key paths are dot-separated; a number indexes a list: "logos.0". "" is the row's data itself. */
     ck_status (*data_string)(const ck_data *data, const char *key_path, const char **out);
     ck_status (*data_number)(const ck_data *data, const char *key_path, double *out);
-    ck_status (*data_bool)(const ck_data *data, const char *key_path, int32_t *out);
+    /* data_bool writes a ck_data_bool_out: a bool (one byte) from 1.4, an int32_t before. */
+    ck_status (*data_bool)(const ck_data *data, const char *key_path, ck_data_bool_out *out);
     ck_status (*data_count)(const ck_data *data, const char *key_path, int64_t *out);
 
     /* -- 1.0: errors -- */
@@ -498,42 +519,100 @@ typedef struct ck_plugin_descriptor {
 typedef ck_status (*ck_plugin_init_fn)(const ck_host *host, void **context);
 #define CK_INIT_SYMBOL "cellkit_plugin_init"
 
+/* ---- Defining hooks ------------------------------------------------------
+ *
+ * One macro per hook of THE NAMING RULE, named after its prefix, defines the hook for a cell
+ * identifier with its exact signature and C name, exported (CK_EXPORT: C linkage under C++,
+ * default visibility). The parameters are `cell` and `indexPath`; either may go unused:
+ *
+ *     CK_INIT_CELL_FOR(Foo) { ck_set_alignment(ck_text_label(cell), CK_ALIGN_CENTER); }
+ *     CK_CUSTOMIZE_CELL_FOR(Foo) { ck_set_text(ck_text_label(cell), "Foo"); }
+ *     CK_HEIGHT_FOR_CELL_FOR(Foo) { return indexPath.row == 0 ? 2.0 : 1.0; }
+ *     CK_PREPARE_CELL_FOR_REUSE_FOR(Foo) { ... }
+ *     CK_LAYOUT_SUBVIEWS_FOR(Foo) { ... }
+ *     CK_PLUGIN_INIT { *context = NULL; (void)host; return CK_OK; }  (host, context)
+ *
+ * Each first declares the hook, so a definition of the same name with another return or
+ * parameter type is a compile error ("conflicting types for 'heightForCellForFoo'"), where a
+ * hook written by hand as `int heightForCellForFoo(...)` would build, load and return garbage.
+ * Followed by `;` instead of a body, a macro only declares the hook: put it before a hook
+ * defined by hand to have that definition checked. A hook with another parameter list
+ * (CK_SIGNATURE) is written by hand, with CK_EXPORT.
+ * ------------------------------------------------------------------------- */
+#if defined(__GNUC__) || defined(__clang__)
+#define CK_MAYBE_UNUSED __attribute__((unused))
+#else
+#define CK_MAYBE_UNUSED
+#endif
+#define CK_DEFINE_HOOK_(result, name)                  \
+    CK_EXPORT result name(ck_cell *, ck_index_path); \
+    CK_EXPORT result name(ck_cell *cell CK_MAYBE_UNUSED, ck_index_path indexPath CK_MAYBE_UNUSED)
+#define CK_INIT_CELL_FOR(Id) CK_DEFINE_HOOK_(void, initCellFor##Id)
+#define CK_CUSTOMIZE_CELL_FOR(Id) CK_DEFINE_HOOK_(void, customizeCellFor##Id)
+#define CK_HEIGHT_FOR_CELL_FOR(Id) CK_DEFINE_HOOK_(double, heightForCellFor##Id)
+#define CK_PREPARE_CELL_FOR_REUSE_FOR(Id) CK_DEFINE_HOOK_(void, prepareCellForReuseFor##Id)
+#define CK_LAYOUT_SUBVIEWS_FOR(Id) CK_DEFINE_HOOK_(void, layoutSubviewsFor##Id)
+#define CK_PLUGIN_INIT                                                    \
+    CK_EXPORT ck_status cellkit_plugin_init(const ck_host *, void **); \
+    CK_EXPORT ck_status cellkit_plugin_init(const ck_host *host CK_MAYBE_UNUSED, void **context CK_MAYBE_UNUSED)
+
 /* ---- Conveniences for C plugins ----------------------------------------- */
 
-static inline ck_view *ck_text_label(ck_cell *c) { return c->host->cell_part(c, CK_PART_TEXT_LABEL); }
-static inline ck_view *ck_detail_text_label(ck_cell *c) { return c->host->cell_part(c, CK_PART_DETAIL_TEXT_LABEL); }
-static inline ck_view *ck_image_view(ck_cell *c) { return c->host->cell_part(c, CK_PART_IMAGE_VIEW); }
-static inline ck_status ck_set_text(ck_view *v, const char *s) { return v->host->view_set_string(v, CK_VIEW_TEXT, s); }
-static inline ck_status ck_set_image(ck_view *v, const char *n) { return v->host->view_set_string(v, CK_VIEW_IMAGE_NAME, n); }
-static inline ck_status ck_set_text_color(ck_view *v, ck_color c) { return v->host->view_set_int(v, CK_VIEW_TEXT_COLOR, c); }
+/* Each helper checks its handle first: a NULL view or cell (view_with_tag found no view,
+ * cell_part was refused) returns CK_ERR_INVALID_ARGUMENT, or NULL for a helper that returns a
+ * view, without calling the host, so last_error does not change. */
+static inline ck_view *ck_text_label(ck_cell *c) { return c ? c->host->cell_part(c, CK_PART_TEXT_LABEL) : NULL; }
+static inline ck_view *ck_detail_text_label(ck_cell *c) {
+    return c ? c->host->cell_part(c, CK_PART_DETAIL_TEXT_LABEL) : NULL;
+}
+static inline ck_view *ck_image_view(ck_cell *c) { return c ? c->host->cell_part(c, CK_PART_IMAGE_VIEW) : NULL; }
+static inline ck_status ck_set_text(ck_view *v, const char *s) {
+    return v ? v->host->view_set_string(v, CK_VIEW_TEXT, s) : CK_ERR_INVALID_ARGUMENT;
+}
+static inline ck_status ck_set_image(ck_view *v, const char *n) {
+    return v ? v->host->view_set_string(v, CK_VIEW_IMAGE_NAME, n) : CK_ERR_INVALID_ARGUMENT;
+}
+static inline ck_status ck_set_text_color(ck_view *v, ck_color c) {
+    return v ? v->host->view_set_int(v, CK_VIEW_TEXT_COLOR, c) : CK_ERR_INVALID_ARGUMENT;
+}
 static inline ck_status ck_set_font(ck_view *v, double size, ck_font_weight w) {
+    if (!v) return CK_ERR_INVALID_ARGUMENT;
     ck_status s = v->host->view_set_double(v, CK_VIEW_FONT_SIZE, size);
     return s != CK_OK ? s : v->host->view_set_int(v, CK_VIEW_FONT_WEIGHT, w);
 }
-static inline ck_status ck_set_alignment(ck_view *v, ck_text_alignment a) { return v->host->view_set_int(v, CK_VIEW_ALIGNMENT, a); }
-static inline ck_status ck_set_accessory(ck_cell *c, ck_accessory_type a) { return c->host->cell_set_int(c, CK_CELL_ACCESSORY_TYPE, a); }
+static inline ck_status ck_set_alignment(ck_view *v, ck_text_alignment a) {
+    return v ? v->host->view_set_int(v, CK_VIEW_ALIGNMENT, a) : CK_ERR_INVALID_ARGUMENT;
+}
+static inline ck_status ck_set_accessory(ck_cell *c, ck_accessory_type a) {
+    return c ? c->host->cell_set_int(c, CK_CELL_ACCESSORY_TYPE, a) : CK_ERR_INVALID_ARGUMENT;
+}
 /* ABI 1.1; on an older host, says CK_ERR_UNKNOWN_PROPERTY instead of crashing. */
 static inline ck_status ck_apply_style(ck_view *v, const char *name) {
+    if (!v) return CK_ERR_INVALID_ARGUMENT;
     return CK_HOST_HAS(v->host, view_apply_style) ? v->host->view_apply_style(v, name) : CK_ERR_UNKNOWN_PROPERTY;
 }
 
 /* ABI 1.2 conveniences; on an older host they answer as it would have: a refusal without a
  * message, CK_ERR_UNKNOWN_PROPERTY, and the style applied with view_apply_style. */
 static inline ck_status ck_init_fail(const ck_host *h, const char *message) {
+    if (!h) return CK_ERR_REFUSED;
     return CK_HOST_HAS(h, init_error) ? h->init_error(h, message) : CK_ERR_REFUSED;
 }
 static inline ck_status ck_data_type_of(ck_cell *c, const char *key_path, ck_data_type *out) {
     int32_t type = 0;
+    if (!c) return CK_ERR_INVALID_ARGUMENT;
     if (!CK_HOST_HAS(c->host, data_type)) return CK_ERR_UNKNOWN_PROPERTY;
     ck_status s = c->host->data_type(c->host->row_data(c), key_path, &type);
     if (s == CK_OK && out) *out = (ck_data_type)type;
     return s;
 }
 static inline ck_status ck_data_text(ck_cell *c, const char *key_path, const char **out) {
+    if (!c) return CK_ERR_INVALID_ARGUMENT;
     if (!CK_HOST_HAS(c->host, data_text)) return CK_ERR_UNKNOWN_PROPERTY;
     return c->host->data_text(c->host->row_data(c), key_path, out);
 }
 static inline ck_status ck_apply_optional_style(ck_view *v, const char *name) {
+    if (!v) return CK_ERR_INVALID_ARGUMENT;
     return CK_HOST_HAS(v->host, view_apply_optional_style) ? v->host->view_apply_optional_style(v, name)
                                                            : ck_apply_style(v, name);
 }
@@ -555,8 +634,7 @@ static inline int ck_cell_is_right_to_left(ck_cell *c) {
  *  CK_PLUGIN("Foobar", "1.0.0", "Seed 004: centred blue rows");
  *
  *  // Once per new cell: the look shared by every Foobar row.
- *  CK_EXPORT void initCellForFoobar(ck_cell *cell, ck_index_path ip) {
- *      (void)ip;
+ *  CK_INIT_CELL_FOR(Foobar) {
  *      ck_view *label = ck_text_label(cell);
  *      ck_set_alignment(label, CK_ALIGN_CENTER);
  *      ck_set_text_color(label, CK_RGB(0, 0, 255));
@@ -564,9 +642,9 @@ static inline int ck_cell_is_right_to_left(ck_cell *c) {
  *  }
  *
  *  // Every time a cell is handed out: this row's content.
- *  CK_EXPORT void customizeCellForFoobar(ck_cell *cell, ck_index_path ip) {
+ *  CK_CUSTOMIZE_CELL_FOR(Foobar) {
  *      char text[32];
- *      snprintf(text, sizeof text, "Row: %lld", (long long)ip.row);
+ *      snprintf(text, sizeof text, "Row: %lld", (long long)indexPath.row);
  *      ck_set_text(ck_text_label(cell), text);
  *  }
  *

@@ -75,6 +75,12 @@ public final class Cell {
     /// Whether the cell's plugin was built against a header that has `CK_AUTOMATIC_DIMENSION`
     /// (1.3 on): for the others -1 keeps its old meaning, ignored with a warning.
     package let knowsAutomaticDimension: Bool
+    /// Whether `data_bool` writes one byte (a `bool`: the plugin declares ABI 1.4 or later) or the
+    /// four of an `int32_t` (1.0 to 1.3), as cellkit.h's `ck_data_bool_out` says.
+    package let writesBoolByte: Bool
+    /// What this host's own header makes `ck_data_bool_out`: a cell made without a plugin's
+    /// descriptor is written as a plugin built against it would be.
+    package static let hostWritesBoolByte = CK_ABI_MINOR >= CK_DATA_BOOL_BYTE_MINOR
 
     /// The row's height in lines; nil = the table's default (or the height hook's answer);
     /// `automaticDimension`: as tall as the content, whatever the table says. Hooks can set only
@@ -258,9 +264,11 @@ public final class Cell {
 
     init(
         reuseIdentifier: CellIdentifier, owner: Int, slot: Int, style: CellStyle, selectionStyle: SelectionStyle,
-        context: CellContext, pluginFile: String, knowsAutomaticDimension: Bool = true
+        context: CellContext, pluginFile: String, knowsAutomaticDimension: Bool = true,
+        writesBoolByte: Bool = Cell.hostWritesBoolByte
     ) {
         self.knowsAutomaticDimension = knowsAutomaticDimension
+        self.writesBoolByte = writesBoolByte
         self.reuseIdentifier = reuseIdentifier
         self.context = context
         self.pluginFile = pluginFile

@@ -44,12 +44,22 @@ public final class CellContext: Sendable {
     /// otherwise, so that a render pays one load a data read.
     package let keysRead: KeyRecorder?
 
-    /// A context whose hooks apply styles from `stylesheet`.
-    public init(stylesheet: Stylesheet = Stylesheet()) { (self.stylesheet, keysRead) = (stylesheet, nil) }
+    /// Called, on the hook's thread, each time a hook of a cell of this context asks
+    /// `view_with_tag` for tag 0 (which finds no view: tags start at 1), before the call returns
+    /// NULL: `cellkit check` tells its supervisor at once, so a crash that follows is explained
+    /// even though the worker dies. Nil (the default) for a render.
+    package let tagZeroLookup: (@Sendable () -> Void)?
 
-    /// A context that also records the row-data keys hooks read (`keysRead`).
-    package init(stylesheet: Stylesheet, recordingKeys: Bool) {
+    /// A context whose hooks apply styles from `stylesheet`.
+    public init(stylesheet: Stylesheet = Stylesheet()) {
+        (self.stylesheet, keysRead, tagZeroLookup) = (stylesheet, nil, nil)
+    }
+
+    /// A context that also records the row-data keys hooks read (`keysRead`), and calls
+    /// `tagZeroLookup` when a hook looks up tag 0.
+    package init(stylesheet: Stylesheet, recordingKeys: Bool, tagZeroLookup: (@Sendable () -> Void)? = nil) {
         (self.stylesheet, keysRead) = (stylesheet, recordingKeys ? KeyRecorder() : nil)
+        self.tagZeroLookup = tagZeroLookup
     }
 
     /// The key paths hooks asked the row's data for, in the order first asked.

@@ -62,7 +62,10 @@ enum HostTable {
                 // Borrowed, as the views are: a retain and a release of each per call were a third of it.
                 Cell.borrow(c) { cell -> UnsafeMutablePointer<ck_view>? in
                     guard cell.isOnHookThread else { return nil }
-                    if tag == 0 { cell.fail("view_with_tag", "view_with_tag: \(Cell.tagZeroMessage)") }
+                    if tag == 0 {
+                        cell.fail("view_with_tag", "view_with_tag: \(Cell.tagZeroMessage)")
+                        cell.context.tagZeroLookup?()
+                    }
                     return cell.viewHandle(withTag: Int(tag))
                 } ?? nil
             },
@@ -112,9 +115,9 @@ enum HostTable {
                 guard case .number(let n) = value else { throw wrongType(value, "a number") }
                 out?.pointee = n
             } },
-            data_bool: { d, path, out in onData("data_bool", d, path) { _, value in
+            data_bool: { d, path, out in onData("data_bool", d, path) { cell, value in
                 guard case .bool(let b) = value else { throw wrongType(value, "a bool") }
-                out?.pointee = b ? 1 : 0
+                if let out { writeBool(b, to: UnsafeMutableRawPointer(out), byte: cell.writesBoolByte) }
             } },
             data_count: { d, path, out in onData("data_count", d, path) { _, value in
                 switch value {
@@ -220,6 +223,17 @@ private func onData(
                     "expected \(error.expected) at '\(path.debugDescriptionEscaped)' in \(RowName.forAuthor(cell.indexPath)), found \(error.found)"
                     + (error.found == RowValue.number(0).typeName ? " (data_text reads it as text)" : ""))
         }
+    }
+}
+
+/// Writes `value` where `data_bool`'s caller wants it (cellkit.h, `ck_data_bool_out`): one byte,
+/// 0 or 1, to a plugin that declares ABI 1.4 or later (`byte`), whose `bool` may sit beside other
+/// variables; all four bytes of an `int32_t` to an older one, whose variable may not be zeroed.
+package func writeBool(_ value: Bool, to out: UnsafeMutableRawPointer, byte: Bool) {
+    if byte {
+        out.storeBytes(of: value ? 1 : 0, as: UInt8.self)
+    } else {
+        out.storeBytes(of: value ? 1 : 0, as: Int32.self)
     }
 }
 

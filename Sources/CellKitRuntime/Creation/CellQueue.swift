@@ -358,7 +358,7 @@ public final class CellQueue {
             reuseIdentifier: type.identifier, owner: id, slot: pool, style: style,
             selectionStyle: selectable ? .default : .none, context: context,
             pluginFile: type.pluginPath.split(separator: "/").last.map(String.init) ?? type.pluginPath,
-            knowsAutomaticDimension: type.knowsAutomaticDimension)
+            knowsAutomaticDimension: type.knowsAutomaticDimension, writesBoolByte: type.writesBoolByte)
     }
 
     /// The blank cell a row gets when its slot is not this registry's.

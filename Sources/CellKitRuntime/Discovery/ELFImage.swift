@@ -162,6 +162,47 @@ package struct ELFImage: Sendable {
         }
     }
 
+    /// The libraries this one needs (its DT_NEEDED entries: `libswiftCore.so`), in order; empty
+    /// when there are none or the dynamic section is malformed.
+    package var neededLibraries: [String] {
+        guard let dynamic = sections.first(where: { $0.type == 6 }),  // SHT_DYNAMIC
+            Int(dynamic.link) < sections.count
+        else { return [] }
+        let strings = sections[Int(dynamic.link)]
+        return bytes.withUnsafeBytes { raw -> [String] in
+            let file = Reader(raw)
+            guard let table = file.range(strings.offset, strings.size), dynamic.size / 16 <= 4096 else { return [] }
+            var needed: [String] = []
+            for i in 0..<(dynamic.size / 16) {
+                guard let at = try? file.entry(dynamic.offset, index: i, stride: 16, "dynamic entry"),
+                    let tag = try? file.u64(at, 0, "d_tag"), let value = try? file.u64(at, 8, "d_val")
+                else { return needed }
+                if tag == 0 { break }  // DT_NULL
+                guard tag == 1, value <= UInt64(UInt32.max),  // DT_NEEDED
+                    let name = try? file.name(at: UInt32(value), in: table, "a needed library")
+                else { continue }
+                needed.append(name)
+            }
+            return needed
+        }
+    }
+
+    /// Whether the library is built from Swift: it needs the Swift runtime (`libswiftCore.so`), or
+    /// defines Swift symbols (`$s…`, mangled; a plugin linked with the static Swift runtime needs no
+    /// runtime library). Its hooks are then `@_cdecl` functions, exported only when `public`.
+    package var isSwift: Bool {
+        neededLibraries.contains { $0.hasPrefix("libswiftCore.so") }
+            || (dynamicSymbols + staticSymbols).contains { $0.name.hasPrefix("$s") || $0.name.hasPrefix("_$s") }
+    }
+
+    /// Whether the library at `path` is built from Swift (`isSwift`); false when it cannot be read.
+    package static func isSwiftLibrary(atPath path: String) -> Bool {
+        guard case .success(let data) = PluginFile.readFile(path), let image = try? ELFImage(bytes: data) else {
+            return false
+        }
+        return image.isSwift
+    }
+
     /// The dependency folders (`libraryFolders(origin:)`) of the library at `path`, read from its
     /// file as discovery reads one (a regular file, at most `ELFLimits.maxFileBytes`, never a FIFO
     /// that would block); empty when it cannot be read.

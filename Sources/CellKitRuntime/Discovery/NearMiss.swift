@@ -73,10 +73,11 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         let functions = (image.dynamicSymbols + image.staticSymbols).filter { $0.kind == .function }
         let definedNames = Set(functions.map(\.name))  // a C name defined but hidden is reported below
         misses += functions.compactMap { swiftWithoutCDecl($0.name, defined: definedNames) }
+        let swift = image.isSwift
         misses += image.staticSymbols.filter {
             !$0.isExported && $0.kind == .function && !exportedNames.contains($0.name)
         }
-        .compactMap(hidden)
+        .compactMap { hidden($0, swift: swift) }
         misses += declared.strayHooks.map { hook in
             NearMiss(
                 symbol: CK_SIGNATURE_PREFIX + hook, suggestion: nil,
@@ -85,6 +86,12 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         var seen = Set<String>()
         return misses.filter { seen.insert($0.symbol + ($0.suggestion ?? "")).inserted }
     }
+
+    /// Why a Swift plugin lacks a hook it defines, or one a release build of it lost: the rule
+    /// `inspect` and `check` give for a Swift plugin.
+    package static let swiftPublicRule =
+        "a Swift hook must be `public` (with @_cdecl) to be exported in a release build; an internal one is "
+        + "exported by a debug build only (SwiftPM builds those with -enable-testing)"
 
     /// How to export a hook the file does not export.
     static func exportHint(_ hook: String) -> String {
@@ -197,9 +204,15 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
         return String(qualified.split(separator: ".").last ?? qualified)
     }
 
-    /// A hook defined in the file but hidden or local, so dlsym cannot find it.
-    private static func hidden(_ symbol: ELFSymbol) -> NearMiss? {
+    /// A hook defined in the file but hidden or local, so dlsym cannot find it. In a Swift plugin
+    /// (`swift`): an internal `@_cdecl` function of a release build.
+    private static func hidden(_ symbol: ELFSymbol, swift: Bool) -> NearMiss? {
         guard HookKind.parse(symbol: symbol.name) != nil else { return nil }
+        if swift {
+            return NearMiss(
+                symbol: symbol.name, suggestion: "@_cdecl(\"\(symbol.name)\") public func",
+                explanation: "defined but not exported: \(swiftPublicRule)")
+        }
         return NearMiss(
             symbol: symbol.name, suggestion: nil,
             explanation: "defined but not exported (static, hidden or internal)\(exportHint(symbol.name))")

@@ -59,6 +59,9 @@ public final class CellType: Sendable {
     /// Whether the plugin was built against a header (1.3 on) where a row height of
     /// `CK_AUTOMATIC_DIMENSION` means as tall as the content; before, -1 was ignored with a warning.
     package let knowsAutomaticDimension: Bool
+    /// Whether `data_bool` writes the plugin one byte (a `bool`, ABI 1.4 on) rather than an
+    /// `int32_t` (`ck_data_bool_out` in cellkit.h): its descriptor's minor version decides.
+    package let writesBoolByte: Bool
     /// Whether the type has a customize hook: without one every row shows only what init set.
     package var customizes: Bool { customizeCell != nil }
 
@@ -70,6 +73,7 @@ public final class CellType: Sendable {
         identifier = declaration.identifier
         pluginPath = plugin.file.path
         knowsAutomaticDimension = plugin.file.descriptor.abiMinor >= 3
+        writesBoolByte = plugin.file.descriptor.abiMinor >= Int(CK_DATA_BOOL_BYTE_MINOR)
         (self.slot, self.registryID) = (slot, registryID)
         func resolve(_ kind: HookKind) throws(CellKitError) -> Hook? {
             guard let hook = declaration.hook(kind) else { return nil }
@@ -90,6 +94,7 @@ public final class CellType: Sendable {
         self.identifier = identifier
         pluginPath = "built-in"
         knowsAutomaticDimension = true
+        writesBoolByte = Cell.hostWritesBoolByte
         (self.slot, self.registryID) = (slot, registryID)
         initCell = .builtin { $0.style = style }
         customizeCell = .builtin(customize)
