@@ -86,7 +86,8 @@ extern "C" {
 /* ABI 1.4 (1.1 added view_apply_style; 1.2 init_error, data_type, data_text,
  * view_apply_optional_style and CK_ACCESSORY_DETAIL_DISCLOSURE_BUTTON; 1.3
  * CK_VIEW_AUTORESIZING_MASK and the layoutSubviewsFor<Id> hook; 1.4 CK_CELL_LAYOUT_DIRECTION,
- * ck_cell_is_right_to_left and subviews with an autoresizing mask mirrored right to left). A new host
+ * ck_cell_is_right_to_left, subviews with an autoresizing mask mirrored right to left, and
+ * data_bool writing a bool: one byte). A new host
  * function or property raises the minor; the major changes only if an existing entry ever had to
  * change, which it must not. */
 #define CK_ABI_MAJOR 1
