@@ -132,11 +132,11 @@ extension HelpTexts {
                                           document's own folder.
                   --ascii                 Draw borders with ASCII instead of box-drawing
                                           characters (text and ansi).
-                  --color <color>         For ansi: colour always, never, or auto (only on a
-                                          terminal, and not when NO_COLOR is set); NO_COLOR and
-                                          TERM=dumb leave always with weight only, unless
-                                          --color-depth is given. (values: auto, always, never;
-                                          default: auto)
+                  --color <color>         For ansi: colour always, never, or auto (the default:
+                                          --format ansi means colour, into a pipe or a file
+                                          too); NO_COLOR and TERM=dumb leave weight only,
+                                          unless --color-depth is given. (values: auto, always,
+                                          never; default: auto)
                   --color-depth <depth>   For ansi: the colours the terminal shows, truecolor,
                                           256, 16 or none; default: from NO_COLOR, COLORTERM
                                           and TERM. (values: truecolor, 256, 16, none)

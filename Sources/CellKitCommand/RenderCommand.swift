@@ -117,7 +117,7 @@ struct RenderCommand: ParsableCommand {
 
     @Option(
         help:
-            "For ansi: colour always, never, or auto (only on a terminal, and not when NO_COLOR is set); NO_COLOR and TERM=dumb leave always with weight only, unless --color-depth is given."
+            "For ansi: colour always, never, or auto (the default: --format ansi means colour, into a pipe or a file too); NO_COLOR and TERM=dumb leave weight only, unless --color-depth is given."
     )
     var color: ColorMode = .auto
 

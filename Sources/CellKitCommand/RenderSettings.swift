@@ -193,24 +193,28 @@ struct RenderSettings: Equatable {
         resolvedFormat == .ansi && !color ? .text : resolvedFormat
     }
 
+    /// Whether ansi's colours are written: `--color always`, or auto with ansi asked for (by
+    /// `--format ansi`; no extension names it), wherever the table goes — into a pipe or a file
+    /// too (`| less -R`): a format whose point is colour does not drop it silently (issue 41).
+    /// `--color never` writes none; NO_COLOR and TERM=dumb leave weight only (`resolvedColorDepth`).
     var useColor: Bool {
         switch color {
         case .always: true
         case .never: false
-        case .auto: output == nil && Terminal.isTerminal && resolvedColorDepth != .none
+        case .auto: resolvedFormat == .ansi
         }
     }
 
-    /// `--color-depth`, else the environment's (`NO_COLOR`, `COLORTERM`, `TERM`); with `--color
-    /// always` and an environment that says none only because it says nothing (no TERM: a pipe in
-    /// CI, say), 24-bit colour. NO_COLOR and TERM=dumb win over `--color always`: weight only.
+    /// `--color-depth`, else the environment's (`NO_COLOR`, `COLORTERM`, `TERM`); with colour
+    /// (`useColor`) and an environment that says none only because it says nothing (no TERM: a
+    /// pipe in CI, say), 24-bit colour. NO_COLOR and TERM=dumb win over `--color always`: weight only.
     var resolvedColorDepth: ColorDepth {
         if let colorDepth { return colorDepth }
         let environment = Environment.values(["NO_COLOR", "COLORTERM", "TERM"])
         let found = ColorDepth.fromEnvironment(environment)
         let refused =
             !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM", default: ""].lowercased() == "dumb"
-        return color == .always && found == .none && !refused ? .truecolor : found
+        return useColor && found == .none && !refused ? .truecolor : found
     }
 
     /// `--theme light|dark`; for auto, what COLORFGBG says, else what the terminal answers when

@@ -1,7 +1,9 @@
 // Issue 41: browse could not get past a malformed record in a file of more than about 4,000
 // rows: a worker's window read the rows ahead on a helper thread, which met the record past
 // the window first, so that rows near it could not be drawn ("cannot draw the rows"), NG was
-// refused and the view skipped rows. Each case here walks across bad records with every key.
+// refused and the view skipped rows. Each case here walks across bad records with every key:
+// 1,000 to 10,000,000 rows; bad records at the start, the end, on either side of the index's
+// stride (1,024 rows), several in a row.
 
 import CellKitTestSupport
 import Foundation
@@ -11,22 +13,40 @@ import Testing
     "cellkit browse past malformed records, in files of any size",
     .serialized, .enabled(if: Tmux.available, "tmux is not installed (apt-get install tmux); CI installs it"))
 struct BrowseMalformedTests {
-    /// A table of `count` rows `Item 000001`… from a JSON Lines file in which the records on the
-    /// lines `bad` (from 1) are cut short.
+    /// A table of `count` rows `Item 00000001`… from a JSON Lines file in which the records on the
+    /// lines `bad` (from 1) are cut short. Written in chunks: 10,000,000 rows are 230 MB.
     static func table(_ count: Int, bad: Set<Int>) throws -> String {
         let dir = try Fixtures.folder("malformed-\(count)")
-        var text = ""
-        text.reserveCapacity(count * 30)
+        let path = dir + "/rows.jsonl"
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(1 << 22)
         for n in 1...count {
-            text += bad.contains(n) ? "{\"text\": \"Item \(n)\", \"x\": \n" : "{\"text\": \"Item \(Self.six(n))\"}\n"
+            if bad.contains(n) {
+                chunk += Array("{\"text\": \"Item \(n)\", \"x\": \n".utf8)
+            } else {
+                chunk += Array("{\"text\": \"Item ".utf8)
+                chunk += Array(Self.eight(n).utf8)
+                chunk += Array("\"}\n".utf8)
+            }
+            if chunk.count >= 1 << 22 {
+                try handle.write(contentsOf: chunk)
+                chunk.removeAll(keepingCapacity: true)
+            }
         }
-        try text.write(toFile: dir + "/rows.jsonl", atomically: true, encoding: .utf8)
+        try handle.write(contentsOf: chunk)
         try "title: Big\nsections:\n  - {cell: Default, rowsFrom: rows.jsonl}\n"
             .write(toFile: dir + "/table.yaml", atomically: true, encoding: .utf8)
         return dir + "/table.yaml"
     }
 
-    static func six(_ n: Int) -> String { String(format: "%06d", n) }
+    /// `n` in eight digits, zeros first.
+    static func eight(_ n: Int) -> String {
+        let digits = String(n)
+        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
 
     /// The row the status line is at ("row N of …"), or 0.
     static func row(_ lines: [String]) -> Int {
@@ -39,7 +59,7 @@ struct BrowseMalformedTests {
     static func items(_ lines: [String]) -> [Int] {
         lines.compactMap { line in
             guard let range = line.range(of: "Item ") else { return nil }
-            return Int(line[range.upperBound...].prefix(6))
+            return Int(line[range.upperBound...].prefix(8))
         }
     }
 
@@ -60,7 +80,10 @@ struct BrowseMalformedTests {
 
     @Test(
         "every key crosses a bad record: j/k, Ctrl-D/U, f/b, NG, g/G and search both ways",
-        arguments: [(5_000, [2_491]), (5_000, [1, 1_025, 1_026, 1_027, 5_000]), (200_000, [100_001])])
+        arguments: [
+            (1_000, [500]), (5_000, [2_491]), (5_000, [1, 1_025, 1_026, 1_027, 5_000]),
+            (100_000, [1, 1_024, 1_025, 50_001, 100_000]), (200_000, [100_001]), (10_000_000, [5_000_001]),
+        ])
     func crossing(count: Int, badRows: [Int]) throws {
         let bad = Set(badRows)
         let table = try Self.table(count, bad: bad)
@@ -111,7 +134,7 @@ struct BrowseMalformedTests {
             // (every readable row matches "Item "), over them.
             let readable = { (r: Int) in !bad.contains(r) }
             let target = ((b + 2)...).first(where: readable)!
-            try tmux.type("/Item \(Self.six(target))")
+            try tmux.type("/Item \(Self.eight(target))")
             try tmux.keys("Enter")
             try wait(target, "a search forward across row \(b)")
             try tmux.type("/Item ")

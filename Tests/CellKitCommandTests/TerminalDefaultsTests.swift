@@ -122,4 +122,22 @@ struct TerminalDefaultsTests {
             Fixtures.cellkit, arguments, environment: ["TERM": "", "NO_COLOR": "", "COLORTERM": ""])
         #expect(pipe.output.contains("38;2;"), "no TERM at all (a pipe in CI): 24-bit colour, as asked")
     }
+
+    @Test("--format ansi into a pipe or a file means colour (issue 41: it wrote none, silently); --color never: none")
+    func ansiIntoAPipe() throws {
+        let (path, _) = try document()
+        let environment = ["TERM": "xterm-256color", "NO_COLOR": "", "COLORTERM": ""]
+        let piped = try Fixtures.execute(Fixtures.cellkit, ["render", path, "--format", "ansi"], environment: environment)
+        #expect(piped.status == 0 && piped.output.contains("\u{1B}[0;38;5;"), "\(piped.output)")
+        let file = try Fixtures.folder("ansifile") + "/t.txt"
+        let written = try Fixtures.execute(
+            Fixtures.cellkit, ["render", path, "--format", "ansi", "--output", file], environment: environment)
+        let contents = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(written.status == 0 && contents.contains("\u{1B}["), "--output: colour in the file")
+        let never = try Fixtures.execute(
+            Fixtures.cellkit, ["render", path, "--format", "ansi", "--color", "never"], environment: environment)
+        #expect(never.status == 0 && !never.output.contains("\u{1B}["), "--color never: plain text")
+        let plain = try Fixtures.execute(Fixtures.cellkit, ["render", path], environment: environment)
+        #expect(!plain.output.contains("\u{1B}["), "text, the default format, has no colour")
+    }
 }

@@ -426,7 +426,7 @@ struct HTMLBrowserTests {
         let html = try String(contentsOfFile: path, encoding: .utf8)
         #expect(html.components(separatedBy: "<div class=\"bk\"").count - 1 == 250, "in blocks of 200 rows")
         let hidden = try Self.page(
-            html.replacingOccurrences(of: "</style>", with: "main ul{display:none}\n</style>"), "hidden50k")
+            html.replacingOccurrences(of: "</style>", with: "main ul,main .ul{display:none}\n</style>"), "hidden50k")
         // The first frame after the page loaded, as the browser measures it, from navigation start.
         let folder = try Fixtures.folder("bigpage")
         let frame = folder + "/frame.js", find = folder + "/find.js"

@@ -123,7 +123,7 @@ struct CheckCommandTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForTagZero crashed with SIGSEGV (signal 11) at row 2 (typical data) on a new cell; "
+                "FAIL customizeCellForTagZero crashed with SIGSEGV (signal 11) at row 1.3 (indexPath [0, 2]) with typical data on a new cell; "
                     + "it looked up tag 0 just before: view_with_tag(cell, 0) returns NULL"),
             "\(text)")
         // The same lookup through the helper does not crash: the failed call is the finding.
