@@ -127,7 +127,8 @@ struct TerminalDefaultsTests {
     func ansiIntoAPipe() throws {
         let (path, _) = try document()
         let environment = ["TERM": "xterm-256color", "NO_COLOR": "", "COLORTERM": ""]
-        let piped = try Fixtures.execute(Fixtures.cellkit, ["render", path, "--format", "ansi"], environment: environment)
+        let piped = try Fixtures.execute(
+            Fixtures.cellkit, ["render", path, "--format", "ansi"], environment: environment)
         #expect(piped.status == 0 && piped.output.contains("\u{1B}[0;38;5;"), "\(piped.output)")
         let file = try Fixtures.folder("ansifile") + "/t.txt"
         let written = try Fixtures.execute(

@@ -472,6 +472,49 @@ struct HTMLBrowserTests {
         }
     }
 
+    @Test(
+        "a row of a set height shows its lines and no more; a self-sized row is as tall as the browser's lines",
+        .enabled(if: available, "chromium is not installed (apt-get install chromium); CI installs it"))
+    func rowHeights() throws {
+        let text = "A label long enough to wrap onto more lines than one in a forty-column row, and then some more"
+        let table = """
+            lang: en
+            width: 20
+            sections:
+              - rowHeight: 1
+                rows:
+                  - {cell: Lines, text: "\(text)", lines: 0}
+                  - {cell: Subtitle, text: Title, detail: "\(text)"}
+              - rowHeight: 2
+                rows:
+                  - {cell: Lines, text: "\(text)", lines: 0}
+              - rows:
+                  - {cell: Lines, text: "\(text)", lines: 0}
+            """
+        let folder = try Render.write(["t.yaml": table], name: "rowheights")
+        let (html, _) = try Render.table(folder + "/t.yaml", .html, registry: try Self.casesRegistry())
+        let path = try Self.page(html, "rowheights")
+        let reports = try Self.measure([Job(page: path, width: 800), Job(page: path, width: 390)])
+        for (width, report) in zip([800, 390], reports) {
+            #expect(report.failures.isEmpty, "\(width): \(report.failures)")
+            // Set to 1 line: one line shows, cut with its ellipsis (it showed 1.8 lines, clipped).
+            let (one, oneRow) = (try report.label("0.0"), try report.row("0.0"))
+            #expect(one.lines == 1 && oneRow.height == 44, "\(width): \(one) in \(oneRow)")
+            #expect(report.truncated.contains(text), "\(width)")
+            // A subtitle row set to 1 line shows its title only, as the terminal does.
+            let subtitle = report.labelBoxes.filter { $0.ip == "0.1" }
+            #expect(subtitle.contains { $0.shown == "Title" }, "\(width): \(subtitle)")
+            #expect(subtitle.allSatisfy { $0.full == "Title" || $0.shown.isEmpty }, "\(width): \(subtitle)")
+            let (two, twoRow) = (try report.label("1.0"), try report.row("1.0"))
+            #expect(two.lines == 2 && twoRow.height == 66, "\(width): \(two) in \(twoRow)")
+            // Self-sized: the lines the browser's font needs (2 or 3 in a 390 px page), not the
+            // terminal's (6 at 20 columns: the row was 154 px tall).
+            let (own, ownRow) = (try report.label("2.0"), try report.row("2.0"))
+            #expect(ownRow.height == Double(22 * own.lines + 22), "\(width): \(own) in \(ownRow)")
+            #expect(own.lines <= 3, "\(width): \(own)")
+        }
+    }
+
     /// The package's plugins and LinesCells, built for the layout cases.
     static func casesRegistry() throws -> CellRegistry {
         let folder = try Fixtures.folder("lines")

@@ -314,7 +314,7 @@ public struct HTMLFormat: RowFormat {
     /// In a grid, `area` places it and its frame's lines bound its lines. The view is read in place:
     /// a copy retained its strings and arrays.
     private func label(_ v: UnsafePointer<PlacedView>, _ row: RowLayout, area grid: Grid?, _ out: OutputBuffer) {
-        let cut = Cut(v, grid: grid, selfSizing: !row.fixedHeight)
+        let cut = Cut(v, grid: grid, selfSizing: !row.fixedHeight, rowLines: row.height)
         let color = textColor(v, row)
         let dark = color.flatMap { darkColor($0, v, row) }
         out.put("<div class=\"l")
@@ -382,10 +382,14 @@ public struct HTMLFormat: RowFormat {
             case firstLine
         }
 
-        init(_ v: UnsafePointer<PlacedView>, grid: Grid?, selfSizing: Bool) {
+        init(_ v: UnsafePointer<PlacedView>, grid: Grid?, selfSizing: Bool, rowLines: Int) {
             (lines, mode) = (v.pointee.numberOfLines, v.pointee.lineBreakMode)
-            let height = max(1, v.pointee.frame.height)
-            if grid != nil, lines != 0 || !selfSizing { lines = lines == 0 ? height : min(lines, height) }
+            let height = max(1, grid == nil ? rowLines : v.pointee.frame.height)
+            // In a grid, at most its frame's lines; in a row of a set height, at most the row's (as the
+            // terminal cuts it, with its ellipsis; the row's other labels are clipped by `.fh>.c`).
+            if grid != nil || !selfSizing, lines != 0 || !selfSizing {
+                lines = lines == 0 ? height : min(lines, height)
+            }
             guard lines == 1, let bytes = v.pointee.fullText.bytes else { return }
             if bytes.withBytes({ $0.contains(0x0A) }) {
                 shape = .firstLine

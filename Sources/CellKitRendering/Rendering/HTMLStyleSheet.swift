@@ -45,9 +45,10 @@ enum HTMLStyleSheet {
         .plain h2{position:sticky;top:0;z-index:1;padding:4px 16px;background:var(--bg);color:var(--fg);font-size:15px;line-height:20px;\
         font-weight:600;text-transform:none}
         .r{position:relative;display:flex;align-items:center;gap:0 16px;padding:11px 16px;\
-        padding-inline-start:calc(16px + var(--ind,0px));min-height:max(44px,calc(var(--h,1)*22px + 22px))}
+        padding-inline-start:calc(16px + var(--ind,0px));min-height:44px}
         .fh{height:max(44px,calc(var(--h,1)*22px + 22px));padding-block:0;overflow:clip;align-items:safe center}
         .fh>.g{margin-block:11px}
+        .fh>.c{max-height:calc(var(--h,1)*22px);overflow:clip}
         .r:not(:last-child)::after,.bk:not(:last-child)>.r:last-child::after{content:"";position:absolute;\
         inset-inline-start:calc(var(--in,16px) + var(--ind,var(--si,0px)));\
         inset-inline-end:0;bottom:0;border-bottom:1px solid var(--sep)}
