@@ -583,7 +583,11 @@ package struct BrowseState {
             parts.append(section.header ?? "section \(section.index + 1)")
         }
         parts.append(fileName)
-        if stats { parts.append("cells made \(table.statistics.made), reused \(table.statistics.reused)") }
+        // Rows are drawn one at a time: a cell is made once a type, then reused row after row (a
+        // UIKit table keeps a screen's worth; the count surprised its users, issue 41).
+        if stats {
+            parts.append("cells made \(table.statistics.made) (one a type), reused \(table.statistics.reused)")
+        }
         return parts.joined(separator: " · ")
     }
 

@@ -85,7 +85,10 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Enter prints the selected row's data as a JSON line on standard output and exits (q exits 1).")
     var pick = false
 
-    @Flag(help: "Show in the status line how many cells were made and how many reused.")
+    @Flag(
+        help:
+            "Show in the status line how many cells were made and how many times reused: rows are drawn one at a time, so one cell a type is made, then reused row after row."
+    )
     var stats = false
 
     func validate() throws {

@@ -285,7 +285,8 @@ extension HelpTexts {
                   --pick                  Enter prints the selected row's data as a JSON line
                                           on standard output and exits (q exits 1).
                   --stats                 Show in the status line how many cells were made and
-                                          how many reused.
+                                          how many times reused: rows are drawn one at a time,
+                                          so one cell a type is made, then reused row after row.
                   --version               Show the version.
                   -h, --help              Show help information.
 

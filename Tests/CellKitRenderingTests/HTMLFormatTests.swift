@@ -51,6 +51,21 @@ struct HTMLFormatTests {
         #expect(page.contains("<ul>\n"), "a plain list: the page has no script to make a listbox work")
     }
 
+    @Test("a drawn row's views in reading order: the contact's photo before the name it is drawn left of")
+    func readingOrder() throws {
+        let page = try Render.table(Render.manifest("seed-002-contacts.yaml"), .html).output
+        let row = try #require(page.components(separatedBy: "<li").first { $0.contains("Ada Lovelace") })
+        let photo = try #require(row.range(of: "aria-label=\"Contact photo\""))
+        let name = try #require(row.range(of: ">Ada Lovelace<"))
+        #expect(photo.lowerBound < name.lowerBound, "read top to bottom: the photo (lines 1–4) first: \(row)")
+        // The cell added the photo after its labels: it still paints in that order (z-index).
+        #expect(row.contains("z-index:2\"><svg class=\"ii\""), "\(row)")
+        // A row whose views are in reading order already is written as the cell ordered them.
+        // (ProjectCells: the logos beside the description stay after it, as the cell added them.)
+        let projects = try Render.table(Render.manifest("seed-003-projects.yaml"), .html).output
+        #expect(!projects.components(separatedBy: "<main")[1].contains("z-index:"), "no layer where nothing moved")
+    }
+
     @Test("an image file is in the page once, as an SVG image named after the image, whatever came before")
     func imageClasses() throws {
         let catalog = "images:\n  a: {glyph: A, file: a.svg, label: Letter A}\n  b: {glyph: B, file: b.svg}\n"

@@ -248,45 +248,81 @@ public struct HTMLFormat: RowFormat {
         out.put("<div class=\"g\" style=\"--c:")
         out.put(grid.columns)
         out.put("\">")
-        let order = Self.readingOrder(views, rightToLeft: row.isRightToLeft)
-        let moved = zip(order, order.dropFirst()).contains { $0.0 > $0.1 }
-        for k in order {
-            let view = views.baseAddress! + k
-            grid.layer = moved ? k : nil
-            if view.pointee.imageName != nil {
-                image(view, row, grid, out)
-            } else if view.pointee.fullText.bytes != nil || !view.pointee.laidOut.isEmpty {
-                label(view, row, area: grid, out)
-            } else {
-                out.put("<span class=\"v\" style=\"")
-                area(view.pointee.frame, grid, out)
-                if let c = view.pointee.backgroundColor {
-                    out.put(";background:")
-                    out.put(color: c)
-                }
-                out.put("\"></span>")
+        // Most cells add their views in reading order: then no order is made (no allocation a row).
+        if let moved = Self.readingOrder(views, rightToLeft: row.isRightToLeft) {
+            for k in moved {
+                grid.layer = k
+                place(views.baseAddress! + k, row, grid, out)
             }
+        } else {
+            for k in views.indices where Self.onGrid(views[k]) { place(views.baseAddress! + k, row, grid, out) }
         }
         out.put("</div>")
         accessory(row, views, out)
     }
 
-    /// The grid's views (neither the accessory nor a styled image) in reading order: by the line
-    /// their frame starts on, then from the row's leading side; the cell's order among equals.
-    private static func readingOrder(_ views: Views, rightToLeft: Bool) -> [Int] {
-        var order: [Int] = []
-        for k in views.indices {
-            switch views[k].role {
-            case .accessory: continue
-            case .imageView where !views[k].hasOwnFrame: continue
-            default: order.append(k)
+    /// One view on a drawn row's grid: an image, a label, or a plain view (its background).
+    private func place(_ view: UnsafePointer<PlacedView>, _ row: RowLayout, _ grid: Grid, _ out: OutputBuffer) {
+        if view.pointee.imageName != nil {
+            image(view, row, grid, out)
+        } else if view.pointee.fullText.bytes != nil || !view.pointee.laidOut.isEmpty {
+            label(view, row, area: grid, out)
+        } else {
+            out.put("<span class=\"v\" style=\"")
+            area(view.pointee.frame, grid, out)
+            if let c = view.pointee.backgroundColor {
+                out.put(";background:")
+                out.put(color: c)
+            }
+            out.put("\"></span>")
+        }
+    }
+
+    /// Whether `view` goes on a drawn row's grid: neither the accessory nor a styled image.
+    private static func onGrid(_ view: PlacedView) -> Bool {
+        switch view.role {
+        case .accessory: false
+        case .imageView where !view.hasOwnFrame: false
+        default: true
+        }
+    }
+
+    /// Views a row puts in reading order: past this many, the cell's order is kept (the check is
+    /// quadratic in the views).
+    static let readingOrderViews = 64
+
+    /// The grid's views in reading order, or nil when the cell's order is that already. A view reads
+    /// before another it is wholly above (their columns overlapping) or wholly on the leading side
+    /// of (their lines overlapping); views neither above nor beside each other keep the cell's
+    /// order (a logo column beside a description stays after it). A contact's photo, drawn left of
+    /// the name the cell added first, is read first.
+    private static func readingOrder(_ views: Views, rightToLeft: Bool) -> [Int]? {
+        /// Whether view `a` reads before view `b`.
+        func before(_ a: Int, _ b: Int) -> Bool {
+            let (p, q) = (views[a].frame, views[b].frame)
+            let columns = p.x < q.x + q.width && q.x < p.x + p.width
+            let lines = p.y < q.y + max(1, q.height) && q.y < p.y + max(1, p.height)
+            if columns { return p.y + max(1, p.height) <= q.y }
+            guard lines else { return false }
+            return rightToLeft ? p.x >= q.x + q.width : p.x + p.width <= q.x
+        }
+        let placed = views.indices.filter { onGrid(views[$0]) }
+        guard placed.count > 1, placed.count <= readingOrderViews else { return nil }
+        var inOrder = true
+        for (i, a) in placed.enumerated() where inOrder {
+            for b in placed[(i + 1)...] where before(b, a) {
+                inOrder = false
+                break
             }
         }
-        func key(_ k: Int) -> (Int, Int, Int) {
-            let f = views[k].frame
-            return (f.y, rightToLeft ? -(f.x + f.width) : f.x, k)
+        if inOrder { return nil }
+        // Kahn's order, the cell's first among the views nothing unread must precede.
+        var order: [Int] = [], left = placed
+        while !left.isEmpty {
+            let next = left.firstIndex { b in !left.contains { a in a != b && before(a, b) } } ?? 0
+            order.append(left.remove(at: next))
         }
-        return order.sorted { key($0) < key($1) }
+        return order
     }
 
     /// `grid-area` for `frame`: its lines and its columns within the grid (clamped to it), and its
