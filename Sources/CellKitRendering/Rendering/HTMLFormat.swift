@@ -306,16 +306,16 @@ public struct HTMLFormat: RowFormat {
             guard lines else { return false }
             return rightToLeft ? p.x >= q.x + q.width : p.x + p.width <= q.x
         }
-        let placed = views.indices.filter { onGrid(views[$0]) }
-        guard placed.count > 1, placed.count <= readingOrderViews else { return nil }
-        var inOrder = true
-        for (i, a) in placed.enumerated() where inOrder {
-            for b in placed[(i + 1)...] where before(b, a) {
+        guard views.count > 1, views.count <= readingOrderViews else { return nil }
+        var inOrder = true  // checked in place: most rows allocate nothing here
+        for a in views.indices where inOrder && onGrid(views[a]) {
+            for b in (a + 1)..<views.count where onGrid(views[b]) && before(b, a) {
                 inOrder = false
                 break
             }
         }
         if inOrder { return nil }
+        let placed = views.indices.filter { onGrid(views[$0]) }
         // Kahn's order, the cell's first among the views nothing unread must precede.
         var order: [Int] = [], left = placed
         while !left.isEmpty {
