@@ -135,8 +135,8 @@ struct RenderSettings: Equatable {
         }
         try file?.commit()
         let warned = Output.printWarnings(outcome.warnings)
+        try failIfStrict(warned: warned + noticed + refused, faulted: outcome.faulted)
         if outcome.faulted { throw ExitCode(RenderCommand.faultedStatus) }
-        try failIfStrict(warned: warned + noticed + refused)
     }
 
     /// The width drawn: `--width`; else the document's, cut to the terminal's columns when text or
@@ -179,13 +179,15 @@ struct RenderSettings: Equatable {
     }
 
     /// With `--strict`, exit status 2 when anything was warned about (the table is drawn): `warned`
-    /// lines after the table, and `optionWarnings` before it.
-    func failIfStrict(warned: Int) throws {
+    /// lines after the table, and `optionWarnings` before it. When a plugin `faulted`, the count is
+    /// said too and the fault's status (3) stays.
+    func failIfStrict(warned: Int, faulted: Bool = false) throws {
         let warned = warned + optionWarnings.count
         guard strict, warned > 0 else { return }
-        FileHandle.standardError.write(
-            Data("cellkit: --strict: \(warned) \(warned == 1 ? "warning" : "warnings"); exit status 2\n".utf8))
-        throw ExitCode(2)
+        let count = "cellkit: --strict: \(warned) \(warned == 1 ? "warning" : "warnings")"
+        let status = faulted ? "exit status \(RenderCommand.faultedStatus), a plugin faulted" : "exit status 2"
+        FileHandle.standardError.write(Data("\(count); \(status)\n".utf8))
+        throw ExitCode(faulted ? RenderCommand.faultedStatus : 2)
     }
 
     /// The library's format for `resolvedFormat`: ansi without colour is text.

@@ -71,6 +71,11 @@ struct WarningJournalTests {
         let (ending, log) = try ProcessModelTests().run(ProcessModelTests.contained(render), timeout: 60)
         #expect(ending == .exited(3), "\(log)")
         for part in Self.expected(folder) { #expect(log.contains("\n" + part), "\(part): \(log)") }
+        // --strict counts them beside the crash; the crash's status stays.
+        let (faultedStrict, faultedLog) = try ProcessModelTests().run(
+            ProcessModelTests.contained(render + ["--strict"]), timeout: 60)
+        #expect(faultedStrict == .exited(3), "\(faultedLog)")
+        #expect(faultedLog.contains("cellkit: --strict: 4 warnings; exit status 3, a plugin faulted"), "\(faultedLog)")
         // The same table with the crashing row gone: the same warnings, and --strict fails on them.
         try "assets: assets.yaml\nsections:\n  - cell: Faulty\n    rows: 2\n".write(
             toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
