@@ -62,16 +62,7 @@ struct ResizeTests {
             name: name)
         try Fixtures.compileC("#include <stdio.h>\n" + plugin, name: "resizing", in: folder)
         let registry = Fixtures.registry([folder])
-        let document = try TableDocument(contentsOf: folder + "/t.yaml")
-        let renderer = TableRenderer(
-            queue: CellQueue(registry: registry), layout: CellLayout(assets: document.assets), width: widths[0])
-        let source = try DocumentTable(document, registry: registry)
-        return try widths.map { width in
-            renderer.width = width
-            var capture = CapturedRows()
-            try renderer.render(source, delegate: source, format: &capture, to: OutputBuffer(StringSink()))
-            return capture.rows
-        }
+        return try Render.rows(of: folder + "/t.yaml", registry: registry, widths: widths)
     }
 
     static func frame(_ row: RowLayout, tag: Int) -> Rect? { row.views.first { $0.tag == tag }?.frame }

@@ -138,16 +138,7 @@ struct RightToLeftPluginTests {
     /// The rows of `direction`'s table as laid out at `width` (each render one renderer, cells reused).
     static func rows(_ direction: String, widths: [Int] = [40], name: String = #function) throws -> [[RowLayout]] {
         let (folder, registry) = try setUp(direction, name: name)
-        let document = try TableDocument(contentsOf: folder + "/t.yaml")
-        let renderer = TableRenderer(
-            queue: CellQueue(registry: registry), layout: CellLayout(assets: document.assets), width: widths[0])
-        let source = try DocumentTable(document, registry: registry)
-        return try widths.map { width in
-            renderer.width = width
-            var capture = CapturedRows()
-            try renderer.render(source, delegate: source, format: &capture, to: OutputBuffer(StringSink()))
-            return capture.rows
-        }
+        return try Render.rows(of: folder + "/t.yaml", registry: registry, widths: widths)
     }
 
     static func overlap(_ a: Rect, _ b: Rect) -> Bool {

@@ -36,6 +36,21 @@ public enum Render {
         return (sink.text, outcome.warnings)
     }
 
+    /// The table at `path` laid out at each of `widths` in turn by one renderer (its cells reused, as
+    /// `cellkit browse` redraws after a resize): the rows of each render.
+    public static func rows(of path: String, registry: CellRegistry, widths: [Int]) throws -> [[RowLayout]] {
+        let document = try TableDocument(contentsOf: path)
+        let renderer = TableRenderer(
+            queue: CellQueue(registry: registry), layout: CellLayout(assets: document.assets), width: widths[0])
+        let source = try DocumentTable(document, registry: registry)
+        return try widths.map { width in
+            renderer.width = width
+            var capture = CapturedRows()
+            try renderer.render(source, delegate: source, format: &capture, to: OutputBuffer(StringSink()))
+            return capture.rows
+        }
+    }
+
     /// Writes `files` (name → contents) into a new folder; returns the folder.
     public static func write(_ files: [String: String], name: String = #function) throws -> String {
         let folder = try Fixtures.folder(name)

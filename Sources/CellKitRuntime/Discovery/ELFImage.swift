@@ -136,54 +136,49 @@ package struct ELFImage: Sendable {
     /// (else DT_RPATH) entries, `$ORIGIN` replaced by `folder` (the library's own); entries with
     /// other tokens are left out. Empty when there are none or the dynamic section is malformed.
     package func libraryFolders(origin folder: String) -> [String] {
-        guard let dynamic = sections.first(where: { $0.type == 6 }),  // SHT_DYNAMIC
-            Int(dynamic.link) < sections.count
-        else { return [] }
-        let strings = sections[Int(dynamic.link)]
-        return bytes.withUnsafeBytes { raw -> [String] in
-            let file = Reader(raw)
-            guard let table = file.range(strings.offset, strings.size), dynamic.size / 16 <= 4096 else { return [] }
-            var runpath: [String] = [], rpath: [String] = []
-            for i in 0..<(dynamic.size / 16) {
-                guard let at = try? file.entry(dynamic.offset, index: i, stride: 16, "dynamic entry"),
-                    let tag = try? file.u64(at, 0, "d_tag"), let value = try? file.u64(at, 8, "d_val")
-                else { return [] }
-                if tag == 0 { break }  // DT_NULL
-                guard tag == 29 || tag == 15, value <= UInt64(UInt32.max),  // DT_RUNPATH, DT_RPATH
-                    let text = try? file.name(at: UInt32(value), in: table, "the run path")
-                else { continue }
+        var runpath: [String] = [], rpath: [String] = []
+        guard
+            dynamicStrings(tags: [29, 15], { tag, text in  // DT_RUNPATH, DT_RPATH
                 let folders = text.split(separator: ":").map {
                     $0.replacingOccurrences(of: "$ORIGIN", with: folder).replacingOccurrences(
                         of: "${ORIGIN}", with: folder)
                 }
                 if tag == 29 { runpath += folders } else { rpath += folders }
-            }
-            return (runpath.isEmpty ? rpath : runpath).filter { $0.hasPrefix("/") && !$0.contains("$") }
-        }
+            })
+        else { return [] }
+        return (runpath.isEmpty ? rpath : runpath).filter { $0.hasPrefix("/") && !$0.contains("$") }
     }
 
-    /// The libraries this one needs (its DT_NEEDED entries: `libswiftCore.so`), in order; empty
-    /// when there are none or the dynamic section is malformed.
+    /// The libraries this one needs (its DT_NEEDED entries: `libswiftCore.so`), in order; those
+    /// before a malformed entry, empty when the dynamic section is malformed.
     package var neededLibraries: [String] {
+        var needed: [String] = []
+        _ = dynamicStrings(tags: [1]) { _, name in needed.append(name) }  // DT_NEEDED
+        return needed
+    }
+
+    /// Calls `body` with each entry of the dynamic section whose tag is in `tags` and whose value
+    /// names a string of its string table, in order, up to DT_NULL; false when the section is
+    /// missing or malformed (at most 4,096 entries), or an entry cannot be read.
+    private func dynamicStrings(tags: Set<UInt64>, _ body: (UInt64, String) -> Void) -> Bool {
         guard let dynamic = sections.first(where: { $0.type == 6 }),  // SHT_DYNAMIC
             Int(dynamic.link) < sections.count
-        else { return [] }
+        else { return false }
         let strings = sections[Int(dynamic.link)]
-        return bytes.withUnsafeBytes { raw -> [String] in
+        return bytes.withUnsafeBytes { raw -> Bool in
             let file = Reader(raw)
-            guard let table = file.range(strings.offset, strings.size), dynamic.size / 16 <= 4096 else { return [] }
-            var needed: [String] = []
+            guard let table = file.range(strings.offset, strings.size), dynamic.size / 16 <= 4096 else { return false }
             for i in 0..<(dynamic.size / 16) {
                 guard let at = try? file.entry(dynamic.offset, index: i, stride: 16, "dynamic entry"),
                     let tag = try? file.u64(at, 0, "d_tag"), let value = try? file.u64(at, 8, "d_val")
-                else { return needed }
+                else { return false }
                 if tag == 0 { break }  // DT_NULL
-                guard tag == 1, value <= UInt64(UInt32.max),  // DT_NEEDED
-                    let name = try? file.name(at: UInt32(value), in: table, "a needed library")
+                guard tags.contains(tag), value <= UInt64(UInt32.max),
+                    let text = try? file.name(at: UInt32(value), in: table, "a dynamic entry's string")
                 else { continue }
-                needed.append(name)
+                body(tag, text)
             }
-            return needed
+            return true
         }
     }
 
