@@ -138,13 +138,15 @@ package struct ELFImage: Sendable {
     package func libraryFolders(origin folder: String) -> [String] {
         var runpath: [String] = [], rpath: [String] = []
         guard
-            dynamicStrings(tags: [29, 15], { tag, text in  // DT_RUNPATH, DT_RPATH
-                let folders = text.split(separator: ":").map {
-                    $0.replacingOccurrences(of: "$ORIGIN", with: folder).replacingOccurrences(
-                        of: "${ORIGIN}", with: folder)
-                }
-                if tag == 29 { runpath += folders } else { rpath += folders }
-            })
+            dynamicStrings(
+                tags: [29, 15],
+                { tag, text in  // DT_RUNPATH, DT_RPATH
+                    let folders = text.split(separator: ":").map {
+                        $0.replacingOccurrences(of: "$ORIGIN", with: folder).replacingOccurrences(
+                            of: "${ORIGIN}", with: folder)
+                    }
+                    if tag == 29 { runpath += folders } else { rpath += folders }
+                })
         else { return [] }
         return (runpath.isEmpty ? rpath : runpath).filter { $0.hasPrefix("/") && !$0.contains("$") }
     }
