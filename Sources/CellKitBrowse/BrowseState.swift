@@ -40,11 +40,11 @@ package struct BrowseTableStatus: Equatable, Sendable {
             && a.sections.map(\.header) == b.sections.map(\.header)
     }
 
-    /// The section row `row` is in, and its header.
-    package func section(of row: Int) -> (index: Int, header: String?)? {
+    /// The section row `row` is in, the row's index in it (both from 0), and the section's header.
+    package func section(of row: Int) -> (index: Int, row: Int, header: String?)? {
         var rest = row
         for (s, section) in sections.enumerated() {
-            if rest < section.count { return (s, section.header) }
+            if rest < section.count { return (s, rest, section.header) }
             rest -= section.count
         }
         return nil
@@ -573,7 +573,12 @@ package struct BrowseState {
             parts.append("\(RowName.across(cursor, approximate: true)) of ≈\(table.rowCount), last rows, counting")
         } else {
             let of = table.isCounting ? "of ≥ \(table.rowCount), counting" : "of \(table.rowCount)"
-            parts.append(table.rowCount == 0 ? "no rows" : "\(RowName.across(cursor)) \(of)")
+            // With sections, also as section.row, the form `--select` takes and messages name a row by
+            // (issue 41: a crash line's `row 2.100` was 102G here, left to the reader to add up).
+            let place = table.sections.count < 2 ? nil : table.section(of: cursor).map {
+                " (\(RowName.of(IndexPath(section: $0.index, row: $0.row))))"
+            }
+            parts.append(table.rowCount == 0 ? "no rows" : "\(RowName.across(cursor)) \(of)" + (place ?? ""))
         }
         if let wrapNote { parts.append(wrapNote) }
         if let error = window.errors[cursor] ?? fullyShown.lazy.compactMap({ window.errors[$0] }).first {
@@ -586,7 +591,7 @@ package struct BrowseState {
         // Rows are drawn one at a time: a cell is made once a type, then reused row after row (a
         // UIKit table keeps a screen's worth; the count surprised its users, issue 41).
         if stats {
-            parts.append("cells made \(table.statistics.made) (one a type), reused \(table.statistics.reused)")
+            parts.append("cells made \(table.statistics.made) (one per cell type), reused \(table.statistics.reused)")
         }
         return parts.joined(separator: " · ")
     }

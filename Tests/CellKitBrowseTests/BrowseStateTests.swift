@@ -393,3 +393,23 @@ struct BrowseStateTests {
         #expect(d.state.top == 0 && d.state.cursor == 3)
     }
 }
+
+@Suite("browse's status line names a row both ways")
+struct BrowseStatusNamingTests {
+    @Test("with sections, the row across the table and as section.row (what --select and messages use)")
+    func bothWays() {
+        let table = BrowseTableStatus(rowCount: 10, sections: [(4, "A"), (6, "B")])
+        var state = BrowseState(table: table, columns: 60, lines: 24, title: "Test", fileName: "t.yaml")
+        _ = state.start()
+        #expect(state.status.hasPrefix("row 1 of 10 (row 1.1) · A"), "\(state.status)")
+        _ = state.handle(.key(.character("6")))
+        _ = state.handle(.key(.character("G")))
+        #expect(state.status.hasPrefix("row 6 of 10 (row 2.2) · B"), "\(state.status)")
+        // One section: the row once, as before.
+        var single = BrowseState(
+            table: BrowseTableStatus(rowCount: 10, sections: [(10, "A")]), columns: 60, lines: 24, title: "T",
+            fileName: "t.yaml")
+        _ = single.start()
+        #expect(single.status.hasPrefix("row 1 of 10 · A"), "\(single.status)")
+    }
+}

@@ -392,7 +392,7 @@ struct BrowseTests {
         }
         let status = Self.status(lines)
         let made = try #require(Int(status.components(separatedBy: "cells made ").last?.prefix { $0.isNumber } ?? ""))
-        #expect(status.contains("(one a type)"), "says what it counts: \(status)")
+        #expect(status.contains("(one per cell type)"), "says what it counts: \(status)")
         let reused = try #require(Int(status.components(separatedBy: "reused ").last?.prefix { $0.isNumber } ?? ""))
         #expect(made <= 2, "one Subtitle cell, dequeued again row after row: \(status)")
         #expect(reused > 50, "\(status)")

@@ -371,7 +371,7 @@ public final class Cell {
     )
 
     static let tagZeroMessage =
-        "tag 0 refused: 0 is every view's default tag, so view_with_tag(0) could never find this view (seed 003: \"beware tag 0\"); number subviews from 1"
+        "tag 0 refused: 0 is every view's default tag, so view_with_tag(0) could never find this view; number subviews from 1"
 
     // MARK: Hand-out
 
