@@ -575,9 +575,12 @@ package struct BrowseState {
             let of = table.isCounting ? "of ≥ \(table.rowCount), counting" : "of \(table.rowCount)"
             // With sections, also as section.row, the form `--select` takes and messages name a row by
             // (issue 41: a crash line's `row 2.100` was 102G here, left to the reader to add up).
-            let place = table.sections.count < 2 ? nil : table.section(of: cursor).map {
-                " (\(RowName.of(IndexPath(section: $0.index, row: $0.row))))"
-            }
+            let place =
+                table.sections.count < 2
+                ? nil
+                : table.section(of: cursor).map {
+                    " (\(RowName.of(IndexPath(section: $0.index, row: $0.row))))"
+                }
             parts.append(table.rowCount == 0 ? "no rows" : "\(RowName.across(cursor)) \(of)" + (place ?? ""))
         }
         if let wrapNote { parts.append(wrapNote) }
