@@ -161,7 +161,9 @@ enum PluginTemplate {
             endif
 
             CC ?= cc
-            CFLAGS ?= -O2 -Wall -Wextra
+            # -Wmissing-prototypes: a hook written without its CK_..._FOR macro (which declares its exact
+            # signature) warns, so a wrong return or parameter type cannot pass unseen.
+            CFLAGS ?= -O2 -Wall -Wextra -Wmissing-prototypes
             # The cellkit on PATH, else the one that wrote this project; or: make render CELLKIT=/path/to/cellkit
             CELLKIT ?= $(or $(shell command -v cellkit 2>/dev/null),\(cellkit))
 
