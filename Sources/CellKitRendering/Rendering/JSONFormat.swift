@@ -3,7 +3,7 @@
 // repository (Schemas/cellkit-render-1.schema.json); within a version, fields are
 // only ever added. `json` is one document, a row a line inside it; `jsonl` is a
 // header line, then one row object a line, for streaming tools. Written as bytes
-// straight into the output buffer (JSONWriter.swift).
+// straight into the output buffer (JSONBytes.swift).
 
 import CellKitDocuments
 import CellKitModel

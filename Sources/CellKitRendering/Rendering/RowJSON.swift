@@ -5,7 +5,7 @@ import CellKitModel
 /// Row data as one line of JSON (`--pick`).
 package enum RowJSON {
     /// `value` as compact JSON: object keys sorted, integers without a fraction, strings escaped as
-    /// the JSON format escapes them (`JSONWriter.swift`: controls, bidi and invisible characters).
+    /// the JSON format escapes them (`JSONBytes.swift`: controls, bidi and invisible characters).
     package static func text(_ value: RowValue) -> String {
         let sink = StringSink()
         let out = OutputBuffer(sink)

@@ -18,7 +18,7 @@ enum RenderFrame: UInt16 {
     /// acknowledgement before it writes there again.
     case chunk = 1
     /// The table is complete (its last chunk sent); `value` is the rows of its window drawn (those a
-    /// worker before drew included). A browse worker's payload is its reply (`BrowseWorker`).
+    /// worker before drew included). A browse worker's payload is its reply (`BrowseService`).
     case done = 2
     /// The render failed; the payload is a `WorkerFailure` as JSON.
     case failed = 3
