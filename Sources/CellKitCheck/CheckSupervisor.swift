@@ -124,16 +124,22 @@ package struct CheckSupervisor {
             if from >= next.unitCount { break }
         }
         if let plan = state.plan {
-            if !plan.hooks.contains(.customizeCell) {  // e.g. a static customize hook in a stripped file
-                report.findings.append(
-                    CheckFinding(
-                        kind: "noCustomize", hook: nil, row: nil,
-                        message:
-                            "the type has no customizeCellFor\(identifier) hook, so every row shows only what its other hooks set, whatever its data; "
-                            + (swiftPlugin
-                                ? "export customizeCellFor\(identifier): \(NearMiss.swiftPublicRule)"
-                                : "export customizeCellFor\(identifier) (CK_EXPORT in C, public @_cdecl in Swift)")
-                    ))
+            for kind in HookKind.allCases where !plan.hooks.contains(kind) {
+                let hook = kind.prefix + identifier
+                switch CheckRole(kind) {
+                case .showsRow:  // e.g. a static customize hook in a stripped file
+                    report.findings.append(
+                        CheckFinding(
+                            kind: "noCustomize", hook: nil, row: nil,
+                            message:
+                                "the type has no \(hook) hook, so every row shows only what its other hooks set, whatever its data; "
+                                + (swiftPlugin
+                                    ? "export \(hook): \(NearMiss.swiftPublicRule)"
+                                    : "export \(hook) (CK_EXPORT in C, public @_cdecl in Swift)")
+                        ))
+                case .makesCell, .followsWidth, .answersHeight, .resetsCell:
+                    break  // a type may do without it
+                }
             }
             report.hooks = plan.hooks.map(plan.symbol)
             report.samples = plan.samples.indices.map(plan.name)
@@ -243,7 +249,7 @@ package struct CheckSupervisor {
                 }
             }
             if let o = message.outside {
-                let hook = HookKind.layoutSubviews.prefix + identifier
+                let hook = CheckRole.followsWidth.hook.prefix + identifier
                 let row = row(o.sample) ?? "a row"
                 find(
                     CheckFinding(
@@ -276,7 +282,7 @@ package struct CheckSupervisor {
                 }
             }
             if let bad = message.badHeight {
-                let hook = HookKind.heightForCell.prefix + identifier
+                let hook = CheckRole.answersHeight.hook.prefix + identifier
                 find(
                     CheckFinding(
                         kind: "height", hook: hook, row: row(bad.sample),
@@ -285,9 +291,9 @@ package struct CheckSupervisor {
                     ), key: "height")
             }
             if let d = message.difference, let plan {
-                let customize =
-                    (plan.hooks.contains(.customizeCell) ? HookKind.customizeCell : .initCell).prefix + identifier
-                let prepare = HookKind.prepareCellForReuse.prefix + identifier
+                let shows = CheckRole.showsRow.hook
+                let customize = (plan.hooks.contains(shows) ? shows : CheckRole.makesCell.hook).prefix + identifier
+                let prepare = CheckRole.resetsCell.hook.prefix + identifier
                 find(
                     CheckFinding(
                         kind: "reuse", hook: customize, row: plan.name(d.row),
@@ -341,7 +347,7 @@ package struct CheckSupervisor {
                     let pair = plan.pairs[last.unit - plan.samples.count]
                     if last.sample == pair.row, last.hook != CheckWire.dequeue {
                         place += " on a cell reused from \(plan.name(pair.from))"
-                    } else if last.hook == HookKind.prepareCellForReuse.prefix {
+                    } else if let kind = HookKind(prefix: last.hook), CheckRole(kind).queueCall == .recycle {
                         place += ", recycling its cell"
                     }
                 } else {

@@ -301,9 +301,7 @@ package struct CheckWorker {
             let first = dequeue(queue, from, unit: unit, hook: CheckWire.dequeue)
             _ = height(queue, first, unit: unit, sample: from)
             _ = layout.layout(first, width: worker.contentWidth, height: nil)
-            if probe.has(.prepareCellForReuse) {
-                worker.mark(unit, HookKind.prepareCellForReuse.prefix, sample: from)
-            }
+            mark(before: .recycle, unit: unit, sample: from)
             queue.recycle(first)
             worker.checkOutput()
             // Every other reuse is shown at another width, as a resized browse shows it: the cell must
@@ -311,7 +309,7 @@ package struct CheckWorker {
             let width = Self.widths[unit % Self.widths.count]
             (queue.rowWidth, context.contentWidth) = (width, width)
             defer { context.contentWidth = worker.contentWidth }
-            let reused = dequeue(queue, row, unit: unit, hook: HookKind.customizeCell.prefix)
+            let reused = dequeue(queue, row, unit: unit, hook: CheckRole.showsRow.hook.prefix)
             if width != worker.contentWidth {
                 // Judged against a new cell at the same width: a layout that does not fit the width at
                 // all (a stylesheet's fixed frames) is no fault of reuse.
@@ -378,10 +376,21 @@ package struct CheckWorker {
         }
 
         private func height(_ queue: CellQueue, _ cell: Cell, unit: Int, sample: Int) -> Double? {
-            guard probe.has(.heightForCell) else { return queue.height(of: cell) }
-            worker.mark(unit, HookKind.heightForCell.prefix, sample: sample)
+            guard mark(before: .height, unit: unit, sample: sample) else { return queue.height(of: cell) }
             defer { worker.checkOutput() }
             return queue.height(of: cell)
+        }
+
+        /// Marks each hook of the type that the queue's `call` runs (`CheckRole.queueCall`), before
+        /// the call, so that a fault in it names the hook; whether it marked any.
+        @discardableResult
+        private func mark(before call: CheckRole.QueueCall, unit: Int, sample: Int) -> Bool {
+            var marked = false
+            for kind in HookKind.inRoutineOrder where CheckRole(kind).queueCall == call && probe.has(kind) {
+                worker.mark(unit, kind.prefix, sample: sample)
+                marked = true
+            }
+            return marked
         }
 
         /// Runs the table's rows of the type past the first `maxTableRows` (unit `firstUnit + k` for
@@ -412,17 +421,13 @@ package struct CheckWorker {
                     worker.checkOutput()
                     if let error = cell.lastError {
                         var message = CheckMessage()
-                        message.hostError = .init(hook: .customizeCell, sample: base + k, message: error)
+                        message.hostError = .init(hook: CheckRole.showsRow.hook, sample: base + k, message: error)
                         worker.send(message)
                     }
-                    if probe.has(.heightForCell) {
-                        worker.mark(unit, HookKind.heightForCell.prefix, sample: base + k)
-                    }
+                    mark(before: .height, unit: unit, sample: base + k)
                     let height = queue.height(of: cell)
                     _ = layout.layout(cell, width: worker.contentWidth, height: height.map(TableRenderer.rowLines))
-                    if probe.has(.prepareCellForReuse) {
-                        worker.mark(unit, HookKind.prepareCellForReuse.prefix, sample: base + k)
-                    }
+                    mark(before: .recycle, unit: unit, sample: base + k)
                     queue.recycle(cell)
                     worker.checkOutput()
                     sendWarnings()

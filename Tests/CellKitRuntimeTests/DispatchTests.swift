@@ -195,7 +195,7 @@ struct DispatchTests {
             let type = try queue.registry.cellType(named: name)
             let declaration = try #require(
                 queue.registry.catalog.registration(for: try CellIdentifier(name))?.declaration)
-            let resolved = [type.customizeCell, type.heightForCell].compactMap { hook -> String? in
+            let resolved = [type.hook(.customizeCell), type.hook(.heightForCell)].compactMap { hook -> String? in
                 switch hook {
                 case .standard, .standardHeight: "standard"
                 case .registers: "registers"

@@ -147,11 +147,7 @@ public final class CellQueue {
         let cell = makeCell(type, style: style, selectable: selectable, pool: index)
         pool.pointee.statistics.created += 1
         cell.show(indexPath, rowsInSection: rowsInSection, data: consume data)
-        if let initCell = type.initCell {
-            cell.enterHook(.initCell)
-            _ = initCell(cell)
-            cell.leaveHook()
-        }
+        if let initCell = type.hook(.initCell) { _ = run(.initCell, initCell, on: cell) }
         customize(cell, at: indexPath, pool)
         cell.laidOutWidth = rowWidth  // made at this width: nothing to lay out again
         return cell
@@ -170,10 +166,18 @@ public final class CellQueue {
         for view in cell.subviews where !view.autoresizingMask.isEmpty {
             view.frame = view.autoresizingMask.resize(view.frame, from: from, to: to)
         }
-        guard let hook = pool.pointee.type?.layoutSubviews else { return }
-        cell.enterHook(.layoutSubviews)
-        _ = hook(cell)
+        guard let hook = pool.pointee.type?.hook(.layoutSubviews) else { return }
+        _ = run(.layoutSubviews, hook, on: cell)
+    }
+
+    /// Runs `hook`, its type's hook of `kind`, on `cell` with the progress record naming it (a
+    /// fault in it names the hook); returns its answer (a height) or 0.
+    @inline(__always)
+    private func run(_ kind: HookKind, _ hook: Hook, on cell: Cell) -> Double {
+        cell.enterHook(kind)
+        let answer = hook(cell)
         cell.leaveHook()
+        return answer
     }
 
     /// Runs the pool's customize hook on `cell`: a typed C pointer inline, anything else out of line.
@@ -217,16 +221,8 @@ public final class CellQueue {
         )
         let cell = makeCell(type, style: style, selectable: selectable, pool: -1)
         cell.show(indexPath, rowsInSection: rowsInSection, data: .value(consume data))
-        if let initCell = type.initCell {
-            cell.enterHook(.initCell)
-            _ = initCell(cell)
-            cell.leaveHook()
-        }
-        if let customize = type.customizeCell {
-            cell.enterHook(.customizeCell)
-            _ = customize(cell)
-            cell.leaveHook()
-        }
+        if let initCell = type.hook(.initCell) { _ = run(.initCell, initCell, on: cell) }
+        if let customize = type.hook(.customizeCell) { _ = run(.customizeCell, customize, on: cell) }
         return cell
     }
 
@@ -240,11 +236,9 @@ public final class CellQueue {
     /// at most `PluginLimits.maxRowHeight` lines tall (and at least 1).
     public func height(of cell: Cell) -> Double? {
         if cell.owner == id, UInt(bitPattern: cell.slot) < UInt(bitPattern: capacity),
-            let hook = pools[cell.slot].type?.heightForCell
+            let hook = pools[cell.slot].type?.hook(.heightForCell)
         {
-            cell.enterHook(.heightForCell)
-            let height = hook(cell)
-            cell.leaveHook()
+            let height = run(.heightForCell, hook, on: cell)
             // One compare pair on the common path; NaN fails both.
             if height >= 1, height <= Double(PluginLimits.maxRowHeight) { return height }
             if height == Cell.automaticDimension, cell.knowsAutomaticDimension { return height }
@@ -301,9 +295,7 @@ public final class CellQueue {
             prepare(cell.handle, cell.indexPath.c)
             cell.leaveHook()
         } else if let prepare = pool.pointee.prepare {
-            cell.enterHook(.prepareCellForReuse)
-            _ = prepare(cell)
-            cell.leaveHook()
+            _ = run(.prepareCellForReuse, prepare, on: cell)
         }
         cell.isSelected = false
         if cell.hasScratch { cell.freeScratch() }
@@ -389,18 +381,29 @@ public final class CellQueue {
             (pools, capacity) = (grown, newCapacity)
         }
         var pool = Pool(
-            isReady: true, type: type, cells: .allocate(capacity: max(1, poolLimit)), room: poolLimit,
-            hasPrepare: type.prepareForReuse != nil)
-        switch type.customizeCell {
-        case .standard(let f): pool.customizeDirect = f
-        case .registers(let hook): pool.customizeRegisters = hook
-        case .ffi(let hook): pool.customizeFFI = .passUnretained(hook)
-        case let other: pool.customize = other
-        }
-        if case .standard(let f) = type.prepareForReuse {
-            pool.prepareDirect = f
-        } else {
-            pool.prepare = type.prepareForReuse
+            isReady: true, type: type, cells: .allocate(capacity: max(1, poolLimit)), room: poolLimit)
+        // How the routine runs each hook: the switch has no `default:`, so a new hook kind fails to
+        // compile here until the routine decides; then it calls the hook where its `Moment` says.
+        for kind in HookKind.allCases {
+            let hook = type.hook(kind)
+            switch kind {
+            case .initCell, .heightForCell, .layoutSubviews:
+                // Read from the type where they run (`dequeueNew`, `height(of:)`, `relayout`): once a
+                // cell, once a row after the routine, or on a change of width.
+                break
+            case .customizeCell:
+                // Every row: copied into the pool by how it is called (see `Pool`).
+                switch hook {
+                case .standard(let f): pool.customizeDirect = f
+                case .registers(let hook): pool.customizeRegisters = hook
+                case .ffi(let hook): pool.customizeFFI = .passUnretained(hook)
+                case let other: pool.customize = other
+                }
+            case .prepareCellForReuse:
+                // Every recycle: `recycle` makes no call for a type without it.
+                pool.hasPrepare = hook != nil
+                if case .standard(let f) = hook { pool.prepareDirect = f } else { pool.prepare = hook }
+            }
         }
         pools[index] = pool
         HookProgress.register(slot: type.slot, identifier: type.identifier.name, pluginPath: type.pluginPath)

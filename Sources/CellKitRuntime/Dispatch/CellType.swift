@@ -51,11 +51,13 @@ public final class CellType: Sendable {
     package let slot: Int
     /// The registry that resolved it: slots mean something only within one registry.
     let registryID: Int
-    let initCell: Hook?
-    let customizeCell: Hook?
-    let heightForCell: Hook?
-    let prepareForReuse: Hook?
-    let layoutSubviews: Hook?
+    // Read through `hook(_:)` only, whose switch has no `default:`: a new hook kind fails to
+    // compile there until it has a slot here, and so in each place that reads one.
+    private let initCell: Hook?
+    private let customizeCell: Hook?
+    private let heightForCell: Hook?
+    private let prepareForReuse: Hook?
+    private let layoutSubviews: Hook?
     /// Whether the plugin was built against a header (1.3 on) where a row height of
     /// `CK_AUTOMATIC_DIMENSION` means as tall as the content; before, -1 was ignored with a warning.
     package let knowsAutomaticDimension: Bool
@@ -130,8 +132,10 @@ public final class CellType: Sendable {
         }
     }
 
-    /// The resolved hook of `kind`, or nil if the type has none. The routine reads the stored
-    /// hooks directly; a new hook kind needs its own here (the switch has no `default:`).
+    /// The resolved hook of `kind`, or nil if the type has none: the one way to a type's hooks
+    /// (the routine's, `HookProbe`'s). A new hook kind needs its own slot here (the switch has no
+    /// `default:`).
+    @inline(__always)
     func hook(_ kind: HookKind) -> Hook? {
         switch kind {
         case .initCell: initCell
