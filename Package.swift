@@ -35,10 +35,13 @@ let package = Package(
         + cPlugins.map { .library(name: $0, type: .dynamic, targets: [$0]) }
         + swiftPlugins.map { .library(name: $0, type: .dynamic, targets: [$0, "\($0)Descriptor"]) },
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // Exact versions (issue 42): Package.resolved is not tracked (the package mirror's commit
+        // ids are not GitHub's), and the help screens and the man page are compared byte for byte
+        // with what ArgumentParser prints. Bumping one: CONTRIBUTING.md, "Bumping a dependency".
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         // `swift package generate-documentation`: the DocC catalog in Sources/CellKit/CellKit.docc.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .target(name: "CCellKit"),
