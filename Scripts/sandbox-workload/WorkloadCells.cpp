@@ -3,8 +3,9 @@
 // (Sources/CSandbox/sandbox.c). Each hook does what real plugins were seen doing: threads and
 // their locks, a sleep, random numbers, its own data file and folder, big allocations, the
 // clock and time zone, the C and C++ output streams, the processor count, a named thread, a
-// system library loaded late, a locale, another thread named, and Dispatch's thread pool (as a
-// Swift plugin's concurrency uses).
+// system library loaded late, a locale, another thread named, a thread's own /proc status (as
+// libdispatch's pool monitor reads it), and Dispatch's thread pool (as a Swift plugin's
+// concurrency uses).
 //
 //     c++ -std=c++17 -shared -fPIC -I Sources/CCellKit/include WorkloadCells.cpp -o libWorkloadCells.so
 #include <dlfcn.h>
@@ -79,6 +80,19 @@ size_t own_data() {
     return line.size() + entries;
 }
 
+/// A thread's own status, read as libdispatch's pool monitor reads it every second while work
+/// waits (/proc/<tid>/stat: it ends the process when the open fails). 1 when read.
+long thread_status() {
+    long read = 0;
+    std::thread reader([&] {
+        std::ifstream stat("/proc/" + std::to_string(gettid()) + "/stat");
+        std::string fields;
+        read = std::getline(stat, fields) && !fields.empty() ? 1 : 0;
+    });
+    reader.join();
+    return read;
+}
+
 /// Dispatch's thread pool, when the process has Dispatch (a Swift host does).
 void dispatch_pool() {
     void *dispatch = dlopen("libdispatch.so", RTLD_NOW | RTLD_NOLOAD);
@@ -114,6 +128,7 @@ CK_EXPORT void customizeCellForWorkload(ck_cell *cell, int64_t row, const ck_dat
     long work = 0;
     try {
         work = threads_and_locks() + static_cast<long>(own_data());
+        if (thread_status() != 1) work = -2;  // a thread could not read its own status
         dispatch_pool();
     } catch (...) {
         work = -1;

@@ -819,8 +819,65 @@ static void note_output(struct listener *l, const struct seccomp_notif *request)
     send_note(l, CK_SANDBOX_NOTE_OUTPUT, "", kept, (int)n);
 }
 
-/* Answers one notification: a watched open or write goes on (Landlock decides an open); any
- * other call is outside the allowlist, refused and named. */
+#ifndef SECCOMP_IOCTL_NOTIF_ADDFD
+struct seccomp_notif_addfd {
+    __u64 id;
+    __u32 flags;
+    __u32 srcfd;
+    __u32 newfd;
+    __u32 newfd_flags;
+};
+#define SECCOMP_IOCTL_NOTIF_ADDFD SECCOMP_IOW(3, struct seccomp_notif_addfd)
+#endif
+#ifndef SECCOMP_ADDFD_FLAG_SEND
+#define SECCOMP_ADDFD_FLAG_SEND (1UL << 1)
+#endif
+
+/* A thread's own status file, as a path names it (/proc/<tid>/stat, status, statm or comm, read
+ * only) for a thread of the worker: the same file under the worker's task folder, written to
+ * `real`; 0 for any other path. libdispatch's pool monitor reads /proc/<tid>/stat of each of its
+ * threads every second while work waits, and ends the process when the open fails
+ * ("workq: registered worker exited prematurely"); Landlock's rule on /proc/self covers
+ * /proc/<pid>/task/<tid>, not /proc/<tid>, and a thread started later cannot be added to it. */
+static int own_thread_file(const struct listener *l, const char *path, int flags, char *real, size_t size) {
+    if (is_write(flags) || strncmp(path, "/proc/", 6) != 0) return 0;
+    char *end;
+    long tid = strtol(path + 6, &end, 10);
+    if (end == path + 6 || tid <= 0 || tid == l->memory_of || *end != '/') return 0;
+    const char *file = end + 1;
+    if (strcmp(file, "stat") != 0 && strcmp(file, "status") != 0 && strcmp(file, "statm") != 0 &&
+        strcmp(file, "comm") != 0)
+        return 0;
+    char task[64];
+    snprintf(task, sizeof task, "/proc/%d/task/%ld", (int)l->memory_of, tid);
+    struct stat info;
+    if (stat(task, &info) != 0) return 0; /* not a thread of the worker */
+    snprintf(real, size, "%s/%s", task, file);
+    return 1;
+}
+
+/* Opens a thread's own status file for the worker (`own_thread_file`) and makes it the result of
+ * its call (SECCOMP_ADDFD_FLAG_SEND: the descriptor and the answer at once; kernel 5.14): 1, or 0
+ * when it could not, and Landlock decides the open as it would have. */
+static int open_for_worker(struct listener *l, const struct seccomp_notif *request, const char *path, int flags) {
+    char real[128];
+    if (!own_thread_file(l, path, flags, real, sizeof real)) return 0;
+    int fd = open(real, O_RDONLY | O_CLOEXEC | (flags & O_NONBLOCK));
+    if (fd < 0) return 0;
+    struct seccomp_notif_addfd add;
+    memset(&add, 0, sizeof add);
+    add.id = request->id;
+    add.flags = SECCOMP_ADDFD_FLAG_SEND;
+    add.srcfd = (__u32)fd;
+    add.newfd_flags = (__u32)(flags & O_CLOEXEC);
+    int sent = ioctl(l->fd, SECCOMP_IOCTL_NOTIF_ADDFD, &add) >= 0;
+    close(fd);
+    return sent;
+}
+
+/* Answers one notification: a watched open or write goes on (Landlock decides an open; a thread's
+ * own status file the listener opens for it); any other call is outside the allowlist, refused
+ * and named. */
 static void answer(struct listener *l) {
     struct seccomp_notif request;
     struct seccomp_notif_resp response;
@@ -841,7 +898,10 @@ static void answer(struct listener *l) {
          * readable set names as they are: most of them) go on as soon as the path is copied. */
         char path[1024];
         int flags = 0, named = read_open(l, &request, path, sizeof path, &flags);
-        if (named && may_be_refused(path, flags)) note_open(l, path, flags);
+        if (named && may_be_refused(path, flags)) {
+            if (open_for_worker(l, &request, path, flags)) return; /* answered with the descriptor */
+            note_open(l, path, flags);
+        }
         response.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
     } else {
         const char *act = ck_sandbox_act(request.data.nr, request.data.arch, request.data.args[1]);
