@@ -8,6 +8,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitCommand
 @testable import CellKitDiscovery
 @testable import CellKitRuntime
 
