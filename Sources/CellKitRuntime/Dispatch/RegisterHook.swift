@@ -17,9 +17,6 @@ import CellKitModel
 
 /// A hook whose declared parameters fit in six argument registers, called through a typed pointer.
 @usableFromInline struct RegisterHook: @unchecked Sendable {  // a C pointer and plain values, never written
-    /// The most words a declared list may take to be called this way.
-    static let maxWords = HookSignature.maxRegisterWords
-
     /// Where one argument word comes from.
     enum Word: UInt8 {
         case zero, cell, section, row, host, context
