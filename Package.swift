@@ -58,7 +58,12 @@ let package = Package(
         // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
         .target(name: "CellKitModel", dependencies: ["CCellKit"]),
         .target(name: "CellKitText", dependencies: ["CellKitModel"]),
-        .target(name: "CellKitRuntime", dependencies: ["CellKitModel", "CellKitText", "CCellKit", "CFFI", "CProcess"]),
+        // The search path walked without loading anything: the naming rule and hook table, the ELF reader,
+        // file trust, the registry cache, the catalog; and the temporaries removed at any exit.
+        .target(name: "CellKitDiscovery", dependencies: ["CellKitModel", "CCellKit"]),
+        .target(
+            name: "CellKitRuntime",
+            dependencies: ["CellKitModel", "CellKitText", "CellKitDiscovery", "CCellKit", "CFFI", "CProcess"]),
         .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "Yams"]),
         // A full-screen terminal: raw mode, the alternate screen, keys, resizes, restored on any exit.
         .target(name: "CellKitTerminal", dependencies: ["CTerminal", "CellKitText"]),
@@ -90,8 +95,8 @@ let package = Package(
         .target(
             name: "CellKit",
             dependencies: [
-                "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitRendering",
-                "CellKitSupervision",
+                "CellKitModel", "CellKitText", "CellKitDiscovery", "CellKitRuntime", "CellKitDocuments",
+                "CellKitRendering", "CellKitSupervision",
             ]),
         .target(name: "CellKitPlugin", dependencies: ["CCellKit"]),
         .executableTarget(
@@ -131,7 +136,9 @@ let package = Package(
         // libFuzzer targets (Scripts/fuzz.sh builds them with -DCELLKIT_FUZZ); a replay tool otherwise.
         .executableTarget(
             name: "CellKitFuzz",
-            dependencies: ["CellKitModel", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision"],
+            dependencies: [
+                "CellKitModel", "CellKitDiscovery", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision",
+            ],
             path: "Fuzz/Sources"),
         // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
         .target(
@@ -145,13 +152,16 @@ let package = Package(
         .testTarget(
             name: "CellKitCommandTests",
             dependencies: [
-                "CellKitCommand", "CellKitTestSupport",
+                "CellKitCommand", "CellKitSupervision", "CellKitTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "CellKitBenchmarkTests", dependencies: ["CellKitBenchmark"]),
         .testTarget(
             name: "CellKitRuntimeTests",
-            dependencies: ["CellKitRuntime", "CellKitModel", "CCellKit", "CellKitSupervision", "CellKitTestSupport"],
+            dependencies: [
+                "CellKitRuntime", "CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitSupervision",
+                "CellKitTestSupport",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "CellKitDocumentsTests",

@@ -422,6 +422,7 @@ SELF_TEST_LAYERS = """\
 # self-test layering
 CLow COther
 Model
+Discovery
 Runtime Documents
 Top Plugin
 App
@@ -469,7 +470,8 @@ let package = Package(
     dependencies: [.package(url: "https://example.invalid/x", from: "1.0.0")],
     targets: [
         .target(name: "CLow"),
-        .target(name: "Runtime", dependencies: ["Model", .target(name: "CLow")]),
+        .target(name: "Discovery", dependencies: ["Model", "CLow"]),
+        .target(name: "Runtime", dependencies: ["Model", "Discovery", .target(name: "CLow")]),
         .target(
             name: "Top",
             dependencies: [
@@ -485,10 +487,10 @@ let package = Package(
 BROKEN = [
     ("an upward import",
      {"Sources/Runtime/Up.swift": "import Foundation\nimport Top\n"},
-     "Sources/Runtime/Up.swift:2: Runtime imports Top, which is above it (layers.txt line 5)"),
+     "Sources/Runtime/Up.swift:2: Runtime imports Top, which is above it (layers.txt line 6)"),
     ("an import from the same layer",
      {"Sources/Runtime/Side.swift": "@testable import Documents\n"},
-     "Sources/Runtime/Side.swift:1: Runtime imports Documents, which is on the same layer (layers.txt line 4)"),
+     "Sources/Runtime/Side.swift:1: Runtime imports Documents, which is on the same layer (layers.txt line 5)"),
     ("an upward `import struct`",
      {"Sources/Model/S.swift": "import struct Runtime.Engine\n"},
      "Sources/Model/S.swift:1: Model imports Runtime, which is above it"),
@@ -518,7 +520,16 @@ BROKEN = [
          '.target(name: "CLow"),',
          '.target(name: "CLow"),\n        .target(\n            name: "Model",\n            dependencies: [\n'
          '                "CLow",\n                .target(name: "Documents"),\n            ]),')},
-     "Package.swift:15: Model depends on Documents, which is above it (layers.txt line 4)"),
+     "Package.swift:15: Model depends on Documents, which is above it (layers.txt line 5)"),
+    ("a layer of one module (Discovery, between Model and Runtime) importing the layer above it",
+     {"Sources/Discovery/Up.swift": "import Model\nimport Runtime\n"},
+     "Sources/Discovery/Up.swift:2: Discovery imports Runtime, which is above it (layers.txt line 5)"),
+    ("a module importing the one-module layer above it",
+     {"Sources/Model/Up.swift": "import Discovery\n"},
+     "Sources/Model/Up.swift:1: Model imports Discovery, which is above it (layers.txt line 4)"),
+    ("a one-module layer depending on the layer above it in Package.swift",
+     {"Package.swift": LEGAL_PACKAGE.replace('dependencies: ["Model", "CLow"]', 'dependencies: ["Model", "Runtime"]')},
+     "Package.swift:11: Discovery depends on Runtime, which is above it (layers.txt line 5)"),
     ("a plugin depending on the library in Package.swift",
      {"Package.swift": LEGAL_PACKAGE.replace('dependencies: ["Plugin"]', 'dependencies: ["Plugin", "Top"]')},
      "Package.swift:4: plugin (Plugins/ target) depends on Top, but plugins may import only CLow, Plugin"),
@@ -531,7 +542,8 @@ def _write_tree(root, extra):
         "Package.swift": LEGAL_PACKAGE,
         "Sources/CLow/include/low.h": "int low(void);\n",
         "Sources/Model/Model.swift": "import Foundation\nimport CLow\nimport COther\n",
-        "Sources/Runtime/Runtime.swift": LEGAL_SWIFT,
+        "Sources/Discovery/Discovery.swift": "import Model\nimport CLow\n",
+        "Sources/Runtime/Runtime.swift": "import Discovery\n" + LEGAL_SWIFT,
         "Sources/Top/Deep/Nested/Top.swift": "import Runtime\nimport Documents\nimport Model\n",
         "Sources/Plugin/Plugin.swift": "@_exported import CLow\n",
         "Sources/App/App.swift": "import Top\nimport Runtime\nimport ArgumentParser\n",

@@ -4,6 +4,7 @@
 // The same code runs under libFuzzer (Entry.swift, -DCELLKIT_FUZZ) and in the
 // replay tool of the normal build.
 
+import CellKitDiscovery
 import CellKitDocuments
 import CellKitModel
 import CellKitRuntime

@@ -2,6 +2,7 @@
 // sent with send-keys, the screen read with capture-pane, the server killed at the end.
 
 import CellKitRuntime
+import CellKitSupervision
 import CellKitTestSupport
 import Foundation
 import Testing

@@ -5,6 +5,7 @@ import CellKitModel
 import CellKitTestSupport
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 @Suite("Registry cache records")

@@ -9,6 +9,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 @Suite("Discovery's lookup structures")

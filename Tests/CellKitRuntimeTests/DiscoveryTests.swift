@@ -3,6 +3,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 /// A minimal valid plugin with one cell type.

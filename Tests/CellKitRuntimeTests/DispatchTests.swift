@@ -4,6 +4,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 /// The same work exported three times: with the standard list, and with declared lists in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 /// Inputs the fuzzers (Scripts/fuzz.sh) found crashing the ELF reader, from `Fuzz/corpus/elf/crash-*`.

@@ -3,6 +3,7 @@ import CellKitModel
 import CellKitTestSupport
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 @Suite("Naming rule and identifiers")

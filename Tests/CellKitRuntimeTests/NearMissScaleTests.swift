@@ -3,6 +3,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 @Suite("Near misses in a plugin with many identifiers: the same as comparing every symbol with every identifier")

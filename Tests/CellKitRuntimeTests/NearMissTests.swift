@@ -3,6 +3,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 @Suite("Near misses: symbols that miss the naming rule by a little")

@@ -2,6 +2,7 @@
 // temporary never outlives the process (an error, SIGTERM, a plugin calling exit()).
 
 import CellKitRuntime
+import CellKitSupervision
 import CellKitTestSupport
 import Foundation
 import Testing

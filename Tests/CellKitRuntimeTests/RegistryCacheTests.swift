@@ -7,6 +7,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 @Suite("The registry cache")

@@ -3,6 +3,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 /// What `render` says about plugins it cannot use, near misses and failed host calls.

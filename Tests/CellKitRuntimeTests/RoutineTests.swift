@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 /// Counts its hook calls in exported globals the tests read back.

@@ -7,6 +7,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 @Suite("Safe public API")

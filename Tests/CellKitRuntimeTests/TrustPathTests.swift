@@ -6,6 +6,7 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 @Suite("Permissions: every folder above a plugin and along its symlinks")

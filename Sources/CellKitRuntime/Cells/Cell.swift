@@ -2,6 +2,7 @@
 
 import CCellKit
 import CProcess
+import CellKitDiscovery
 import CellKitModel
 import Glibc
 import Synchronization

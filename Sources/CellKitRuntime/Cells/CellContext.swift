@@ -1,6 +1,7 @@
 // What the cells of one table share: the stylesheet hooks apply styles from,
 // and a place to report problems that must not stop the rendering.
 
+import CellKitDiscovery
 import CellKitModel
 import Synchronization
 

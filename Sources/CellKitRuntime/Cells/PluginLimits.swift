@@ -5,6 +5,7 @@
 // are built only when a limit is hit, and then once per hook and limit.
 
 import CCellKit
+import CellKitDiscovery
 import CellKitModel
 import Glibc
 

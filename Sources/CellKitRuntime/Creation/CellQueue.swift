@@ -3,6 +3,7 @@
 // type, style and selectability: a reused cell always has the configuration its
 // row asks for, as UIKit ties a cell's style to its reuse identifier.
 
+import CellKitDiscovery
 import CellKitModel
 import Synchronization
 

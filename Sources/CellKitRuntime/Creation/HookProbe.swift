@@ -1,6 +1,7 @@
 // One cell type's hooks run one at a time, for `cellkit check`: the routine runs
 // init and customize in one call, while a check names and times each hook.
 
+import CellKitDiscovery
 import CellKitModel
 
 /// Runs the hooks of one cell type one by one on cells made for it, outside any pool.

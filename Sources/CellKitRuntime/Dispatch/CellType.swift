@@ -2,6 +2,7 @@
 // these: no string building, hashing or dlsym.
 
 import CCellKit
+import CellKitDiscovery
 import CellKitModel
 
 /// One hook, ready to call: through a typed C pointer, or through libffi.

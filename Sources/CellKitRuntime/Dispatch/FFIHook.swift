@@ -3,6 +3,7 @@
 
 import CCellKit
 import CFFI
+import CellKitDiscovery
 import CellKitModel
 
 /// A prepared libffi call to one hook.

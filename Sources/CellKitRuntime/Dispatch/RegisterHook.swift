@@ -12,13 +12,11 @@
 // other targets, go through libffi (FFIHook).
 
 import CCellKit
+import CellKitDiscovery
 import CellKitModel
 
 /// A hook whose declared parameters fit in six argument registers, called through a typed pointer.
 @usableFromInline struct RegisterHook: @unchecked Sendable {  // a C pointer and plain values, never written
-    /// The most words a declared list may take to be called this way.
-    static let maxWords = 6
-
     /// Where one argument word comes from.
     enum Word: UInt8 {
         case zero, cell, section, row, host, context
@@ -35,14 +33,9 @@ import CellKitModel
     private let result: HookResult
     private let context: UInt64, host: UInt64
 
-    /// Whether a hook of `signature` is called this way on this target.
-    static func fits(_ signature: HookSignature) -> Bool {
-        #if arch(x86_64) || arch(arm64)
-        signature.parameters.reduce(0) { $0 + words(of: $1).count } <= maxWords
-        #else
-        false
-        #endif
-    }
+    /// Whether a hook of `signature` is called this way on this target (its words counted by
+    /// `HookSignature.argumentWords`, which must agree with `words(of:)`).
+    static func fits(_ signature: HookSignature) -> Bool { signature.fitsInRegisters }
 
     /// The hook at `function` with `signature`, or nil when it does not `fit`.
     init?(function: UnsafeMutableRawPointer, signature: HookSignature, context: UnsafeMutableRawPointer?) {

@@ -1,6 +1,7 @@
 // Loading one plugin: trust check, dlopen, the ABI handshake, the optional init.
 
 import CCellKit
+import CellKitDiscovery
 import CellKitModel
 import CellKitText
 import Foundation

@@ -3,6 +3,7 @@
 // row before the process ends. The handlers only read the progress record and
 // call write(2), sigaction(2) and raise(3): async-signal-safe.
 
+import CellKitDiscovery
 import Glibc
 import Synchronization
 
@@ -20,7 +21,7 @@ import Synchronization
 /// installing thread gets the alternate stack a stack overflow's report needs.
 public enum CrashReporter {
     /// Signals whose handler prints the line.
-    package static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
+    package static let signals = CrashSignals.signals
     static let lineCapacity = 2048
 
     private static let installed = Mutex(false)
@@ -40,7 +41,7 @@ public enum CrashReporter {
             _ = line
             previous.initialize(repeating: sigaction(), count: signals.count)
             installAlternateStack()
-            installCrashHandler(handler, saving: previous)
+            CrashSignals.installCrashHandler(handler, saving: previous)
             on_exit(exitHandler, nil)
         }
     }
@@ -73,51 +74,10 @@ public enum CrashReporter {
         }
     }
 
-    /// `signal`'s place in `signals`, or -1; a switch, so the handler may call it.
-    private static func index(_ signal: Int32) -> Int {
-        switch signal {
-        case SIGSEGV: 0
-        case SIGBUS: 1
-        case SIGILL: 2
-        case SIGTRAP: 3
-        case SIGABRT: 4
-        case SIGFPE: 5
-        case SIGSYS: 6
-        default: -1
-        }
-    }
-
-    /// A handler for the crash signals (`signals`).
-    package typealias CrashHandler =
-        @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
-
-    /// Installs `handler` for every crash signal (on the alternate stack where a thread has one),
-    /// keeping the actions it replaces in `previous`, in `signals` order.
-    package static func installCrashHandler(_ handler: CrashHandler, saving previous: UnsafeMutablePointer<sigaction>) {
-        for (i, signal) in signals.enumerated() {
-            var action = sigaction()
-            action.__sigaction_handler.sa_sigaction = handler
-            action.sa_flags = SA_SIGINFO | SA_ONSTACK
-            sigemptyset(&action.sa_mask)
-            _ = sigaction(signal, &action, previous + i)
-        }
-    }
-
-    /// Hands `signal` over to the action kept for it in `previous`: a fault happens again when the
-    /// handler returns and reaches that action; a sent signal (abort's) is raised again.
-    /// Async-signal-safe: sigaction(2) and raise(3).
-    package static func handOver(
-        _ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, to previous: UnsafeMutablePointer<sigaction>
-    ) {
-        let i = index(signal)
-        if i >= 0 { _ = sigaction(signal, previous + i, nil) }
-        if let info, info.pointee.si_code <= 0 { raise(signal) }
-    }
-
     /// A crash: the line, then the previous action.
-    private static let handler: CrashHandler = { signal, info, _ in
+    private static let handler: CrashSignals.CrashHandler = { signal, info, _ in
         CrashReporter.report(.signal(signal))
-        CrashReporter.handOver(signal, info, to: CrashReporter.previous)
+        CrashSignals.handOver(signal, info, to: CrashReporter.previous)
     }
 
     /// `exit()` while plugin code runs.

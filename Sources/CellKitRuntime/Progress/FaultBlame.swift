@@ -3,6 +3,7 @@
 // on that plugin, not on whichever hook happened to be running. Loads and stores only.
 
 import CProcess
+import CellKitDiscovery
 import Glibc
 
 /// The crash handler of a worker process: it records which plugin library holds the faulting
@@ -10,8 +11,8 @@ import Glibc
 /// action: the process dies by the signal, which its supervisor reads).
 package enum FaultBlame {
     nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
-        let memory = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashReporter.signals.count)
-        memory.initialize(repeating: sigaction(), count: CrashReporter.signals.count)
+        let memory = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashSignals.signals.count)
+        memory.initialize(repeating: sigaction(), count: CrashSignals.signals.count)
         return memory
     }()
 
@@ -69,10 +70,10 @@ package enum FaultBlame {
     package static func install() {
         _ = previous
         hookThread = pthread_self()
-        CrashReporter.installCrashHandler(handler, saving: previous)
+        CrashSignals.installCrashHandler(handler, saving: previous)
     }
 
-    private static let handler: CrashReporter.CrashHandler = { signal, info, context in
+    private static let handler: CrashSignals.CrashHandler = { signal, info, context in
         if let record = HookProgress.record, record.pointee.faultLibrary == 0 {
             let address = ck_process_fault_address(context)
             record.pointee.faultLibrary = HookProgress.library(holding: address, in: record)
@@ -83,6 +84,6 @@ package enum FaultBlame {
             }
             record.pointee.memoryExceeded = atMemoryLimit()
         }
-        CrashReporter.handOver(signal, info, to: FaultBlame.previous)
+        CrashSignals.handOver(signal, info, to: FaultBlame.previous)
     }
 }

@@ -2,6 +2,7 @@
 // prepared in advance: a signal handler builds it too, so no allocation, no lock,
 // nothing but loads and stores (async-signal-safe).
 
+import CellKitDiscovery
 import CellKitModel
 import Glibc
 

@@ -6,6 +6,7 @@
 // prints no plugin's line. The handler only compares thread ids, stores, and calls
 // sigaction(2) and raise(3): async-signal-safe.
 
+import CellKitDiscovery
 import Glibc
 import Synchronization
 
@@ -20,10 +21,10 @@ package enum HelperThreads {
     private static let marked: InlineArray<8, Atomic<UInt>> = InlineArray { _ in Atomic(0) }
     /// Whether this process (or the one it was forked from) installed the handlers.
     private static let installed = Mutex(false)
-    /// The actions the handler hands over to, in `CrashReporter.signals` order.
+    /// The actions the handler hands over to, in `CrashSignals.signals` order.
     nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
-        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashReporter.signals.count)
-        actions.initialize(repeating: sigaction(), count: CrashReporter.signals.count)
+        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashSignals.signals.count)
+        actions.initialize(repeating: sigaction(), count: CrashSignals.signals.count)
         return actions
     }()
 
@@ -65,14 +66,14 @@ package enum HelperThreads {
             let action = unsafeBitCast(current.__sigaction_handler.sa_sigaction, to: Int.self)
             guard !installed || action == 0 else { return }  // 0: SIG_DFL
             installed = true
-            CrashReporter.installCrashHandler(handler, saving: previous)
+            CrashSignals.installCrashHandler(handler, saving: previous)
         }
     }
 
     /// A crash: marks the record if a marked thread crashed, then the previous action (which
     /// `CrashReporter`'s handler may be).
-    private static let handler: CrashReporter.CrashHandler = { signal, info, _ in
+    private static let handler: CrashSignals.CrashHandler = { signal, info, _ in
         if let record = HookProgress.record, HelperThreads.callerIsMarked() { record.pointee.helperFault = signal }
-        CrashReporter.handOver(signal, info, to: HelperThreads.previous)
+        CrashSignals.handOver(signal, info, to: HelperThreads.previous)
     }
 }

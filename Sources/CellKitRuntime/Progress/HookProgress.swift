@@ -5,6 +5,7 @@
 // no system call; nothing is recorded until a record is installed.
 
 import CProcess
+import CellKitDiscovery
 import CellKitModel
 import Glibc
 

@@ -2,6 +2,7 @@
 // the text, detail, image and accessory from the row's data. Their names are
 // declared with discovery (Discovery/BuiltinNames.swift).
 
+import CellKitDiscovery
 import CellKitModel
 import CellKitText
 

@@ -1,6 +1,7 @@
 // Identifiers to cell types, shared by every table. A plugin is opened the
 // first time one of its identifiers is resolved, and never if none is.
 
+import CellKitDiscovery
 import CellKitModel
 import Foundation
 import Synchronization

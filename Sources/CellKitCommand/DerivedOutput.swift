@@ -1,50 +1,24 @@
 // Output worked out from a catalog alone (`cellkit list`'s text and JSON), kept beside the
 // registry cache and given back while what it came from is unchanged, as man keeps formatted
-// pages. What it comes from is digested as discovery walks: each plugin file's path and key
-// (device, inode, size, modification and change times: the registry cache's test of "the
-// same file"), the rejections with their reasons, the search path, and the running executable
-// (a rebuilt `cellkit` may word its output otherwise). Decoding 1,000 plugins' records and
-// writing their 7,000 lines cost 65,000 instructions a plugin on every `cellkit list`; the
-// digest costs about 300, and checking the kept text (its hash, each line) 6 a byte.
+// pages. What it comes from is digested as discovery walks (`InputDigest`): each plugin file's
+// path and key (device, inode, size, modification and change times: the registry cache's test
+// of "the same file"), the rejections with their reasons, the search path, and the running
+// executable (a rebuilt `cellkit` may word its output otherwise). Decoding 1,000 plugins'
+// records and writing their 7,000 lines cost 65,000 instructions a plugin on every `cellkit
+// list`; the digest costs about 300, and checking the kept text (its hash, each line) 6 a byte.
 
+import CellKit
 import CellKitModel
 import Foundation
-
-/// A running digest of what a catalog's answers depend on; nil once something was read that
-/// nothing identifies (a file that could not be keyed), or when no digest is wanted.
-struct InputDigest {
-    private(set) var value: UInt64? = 0x6365_6C6C_6B69_7431  // "cellkit1"
-
-    /// Adds `bytes` (their length too, so that pieces cannot run together).
-    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if let value { self.value = Hash64.of(bytes, seed: value) }
-    }
-
-    /// Adds the text's bytes.
-    mutating func add(_ text: String) {
-        var text = text
-        text.withUTF8 { add($0) }
-    }
-
-    /// Adds a file's path and key: its contents as discovery reads them.
-    mutating func add(path: UnsafeBufferPointer<UInt8>, key: RegistryCache.FileKey) {
-        add(path)
-        withUnsafeBytes(of: key) { add($0.bindMemory(to: UInt8.self)) }
-    }
-
-    /// Marks the digest unknowable (something was read that nothing identifies) or unwanted:
-    /// each `add` then does nothing.
-    mutating func spoil() { value = nil }
-}
 
 extension Catalog {
     /// The largest derived output kept, in bytes: 64 MiB (the registry cache's own limit); a
     /// larger one is worked out on every run.
-    static let maxDerivedOutputBytes = RegistryCache.maxFileBytes
+    package static let maxDerivedOutputBytes = RegistryCache.maxFileBytes
 
     /// How many derived files of one name are kept, for as many search paths: the ones written
     /// last. A `cellkit list` run with another `--plugin-path` then does not replace the usual one.
-    static let derivedOutputsKept = 8
+    package static let derivedOutputsKept = 8
 
     /// The output `make` works out from this catalog alone, kept in the registry cache's folder
     /// as the file `name.<hash of the search path>` and given back from there while this

@@ -154,3 +154,22 @@ package struct SignatureError: Error, Equatable, Sendable, CustomStringConvertib
     package let problem: String
     package var description: String { "bad token '\(token.debugDescriptionEscaped)': \(problem)" }
 }
+
+extension HookSignature {
+    /// The most argument words a declared list may take to be called through a typed pointer
+    /// (CellKitRuntime's `RegisterHook`) instead of libffi.
+    package static let maxRegisterWords = 6
+
+    /// The integer argument words the declared parameters take: `indexPath` two, the others one each.
+    package var argumentWords: Int { parameters.reduce(0) { $0 + ($1 == .indexPath ? 2 : 1) } }
+
+    /// Whether a hook of this signature is called through a typed pointer on this target
+    /// (`RegisterHook`): its parameters fit in the argument registers.
+    package var fitsInRegisters: Bool {
+        #if arch(x86_64) || arch(arm64)
+        argumentWords <= Self.maxRegisterWords
+        #else
+        false
+        #endif
+    }
+}

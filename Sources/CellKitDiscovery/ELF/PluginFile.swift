@@ -32,7 +32,7 @@ public struct HookDeclaration: Sendable, Equatable, Codable {
     package let signature: HookSignature
     /// True when the hook is called through libffi: its signature is not `(cell, indexPath)`, and its
     /// parameters take more than six argument words (`indexPath` two, the others one each).
-    package var usesFFI: Bool { !signature.isStandard(for: kind) && !RegisterHook.fits(signature) }
+    package var usesFFI: Bool { !signature.isStandard(for: kind) && !signature.fitsInRegisters }
 }
 
 /// A cell type a plugin offers: an identifier and its hooks, in HookKind order.
@@ -96,11 +96,13 @@ public struct Rejection: Error, Sendable, Equatable, Codable, CustomStringConver
 }
 
 /// A one-line reason, written as a string literal.
-struct Reason: Error, ExpressibleByStringInterpolation {
-    let text: String
-    init(_ text: String) { self.text = text }
-    init(stringLiteral text: String) { self.text = text }
-    init(stringInterpolation: DefaultStringInterpolation) { text = String(stringInterpolation: stringInterpolation) }
+package struct Reason: Error, ExpressibleByStringInterpolation {
+    package let text: String
+    package init(_ text: String) { self.text = text }
+    package init(stringLiteral text: String) { self.text = text }
+    package init(stringInterpolation: DefaultStringInterpolation) {
+        text = String(stringInterpolation: stringInterpolation)
+    }
 }
 
 // MARK: - Reading a file
@@ -170,7 +172,7 @@ extension PluginFile {
     // MARK: Descriptor
 
     /// Decodes the 272 plain bytes of a ck_plugin_descriptor.
-    static func decodeDescriptor(_ bytes: Data?) -> Result<PluginDescriptor, Reason> {
+    package static func decodeDescriptor(_ bytes: Data?) -> Result<PluginDescriptor, Reason> {
         let size = MemoryLayout<ck_plugin_descriptor>.size
         guard let bytes, bytes.count >= size else {
             return .failure(
@@ -201,7 +203,7 @@ extension PluginFile {
     }
 
     /// The ABI rule: the major must equal the host's; the minor must not exceed it.
-    static func abiProblems(_ d: PluginDescriptor) -> [String] {
+    package static func abiProblems(_ d: PluginDescriptor) -> [String] {
         let host = "\(hostABI.major).\(hostABI.minor)"
         if d.abiMajor != hostABI.major {
             return [

@@ -17,9 +17,9 @@ import CellKitModel
 import Foundation
 
 /// The cache file and the entries read from it, updated as discovery goes.
-struct RegistryCache {
+package struct RegistryCache {
     /// What identifies one version of a file: if any of these changes, the file is read again.
-    struct FileKey: Equatable {
+    package struct FileKey: Equatable {
         var device: UInt64
         var inode: UInt64
         var size: Int64
@@ -29,7 +29,7 @@ struct RegistryCache {
         var changed: Int64
 
         /// The key of the file `path` leads to (symlinks followed), if it is a regular file.
-        init?(path: String) {
+        package init?(path: String) {
             var info = stat()
             guard stat(path, &info) == 0 else { return nil }
             self.init(info)
@@ -271,10 +271,10 @@ struct RegistryCache {
     static let headerSuffix = ",\"entries\":["
 
     /// The cache file's name inside the cache folder.
-    static let fileName = "registry.json"
+    package static let fileName = "registry.json"
 
     /// The largest cache file read, in bytes: 64 MiB; a larger one is ignored.
-    static let maxFileBytes = 64 << 20
+    package static let maxFileBytes = 64 << 20
 
     /// `$XDG_CACHE_HOME/cellkit` (a relative `XDG_CACHE_HOME` is ignored, as the XDG rules say),
     /// default `~/.cache/cellkit`.
@@ -339,7 +339,7 @@ struct RegistryCache {
     /// The file at `path` opened for reading, and its `stat`, if it is a regular file of this
     /// user's that others cannot write, in folders they cannot change (`FileTrust`: others could
     /// forge what we would read), of at most `limit` bytes; else nil. The caller closes it.
-    static func openOwnFile(_ path: String, limit: Int) -> (fd: Int32, info: stat)? {
+    package static func openOwnFile(_ path: String, limit: Int) -> (fd: Int32, info: stat)? {
         if FileTrust.problem(forPlugin: path) != nil { return nil }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
@@ -628,7 +628,7 @@ struct RegistryCache {
     /// so readers see the old file or the new, never part of one; of two processes writing at once
     /// the last wins. True if written.
     @discardableResult
-    static func write(_ data: [UInt8], named name: String, in folder: String) -> Bool {
+    package static func write(_ data: [UInt8], named name: String, in folder: String) -> Bool {
         guard !DecidedTrust.isSealed, makeFolder(folder), FileTrust.problem(forFolder: folder) == nil else {
             return false
         }

@@ -149,7 +149,7 @@ public struct Catalog: Sendable {
     private let identifierBytes: [UInt8]
     private let storage: Storage
     /// What this catalog's answers depend on, digested (`derivedOutput`).
-    let inputs: InputDigest
+    package let inputs: InputDigest
 
     /// A plugin file as discovery found it: enough to decide who provides an identifier.
     struct Found: @unchecked Sendable {  // a record is read and written under `storage`'s lock only

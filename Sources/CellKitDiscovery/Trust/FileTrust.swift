@@ -10,7 +10,7 @@
 import CellKitModel
 import Foundation
 
-enum FileTrust {
+package enum FileTrust {
     /// The most symbolic links followed from a plugin's path to its file: 40, Linux's own limit
     /// (a longer chain fails to open anyway, and is reported as a symbolic link loop).
     static let maxSymlinkHops = 40
@@ -20,7 +20,7 @@ enum FileTrust {
     /// (`render`) and `inspect` all make, so they always agree: the file (a symlink's
     /// final target), then every folder above the path as named, up to `/`, and every
     /// folder above each symlink's target in turn, nearest first.
-    static func problem(forPlugin path: String) -> (path: String, reason: String)? {
+    package static func problem(forPlugin path: String) -> (path: String, reason: String)? {
         problem(along: path)
     }
 
@@ -28,7 +28,7 @@ enum FileTrust {
     /// path), with the same rule as `problem(forPlugin:)`: the folder, every folder above
     /// it, and every folder a symlink to it passes through. A sticky folder is accepted
     /// here: each plugin in it is checked on its own when it is found.
-    static func problem(forFolder path: String) -> (path: String, reason: String)? {
+    package static func problem(forFolder path: String) -> (path: String, reason: String)? {
         problem(along: path)
     }
 

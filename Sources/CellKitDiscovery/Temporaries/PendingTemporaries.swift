@@ -12,7 +12,7 @@ import Synchronization
 /// catchable one that ends a process) get a handler only where the action is the
 /// default one (an ignored SIGHUP stays ignored; a handler the program set stays): it removes
 /// the temporaries, restores the default action and raises the signal again, so the process
-/// dies by it. Crash signals (`CrashReporter.signals`) get a handler that removes the temporaries
+/// dies by it. Crash signals (`CrashSignals.signals`) get a handler that removes the temporaries
 /// and hands over to the action that was there before (the Swift runtime's backtracer, the crash
 /// reporter's, or the default), installed and handed over to as `CrashReporter` does its own.
 package enum PendingTemporaries {
@@ -43,10 +43,10 @@ package enum PendingTemporaries {
         return retired
     }()
 
-    /// The actions the crash handler hands over to, in `CrashReporter.signals` order.
+    /// The actions the crash handler hands over to, in `CrashSignals.signals` order.
     nonisolated(unsafe) private static let previousCrashActions: UnsafeMutablePointer<sigaction> = {
-        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashReporter.signals.count)
-        actions.initialize(repeating: sigaction(), count: CrashReporter.signals.count)
+        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashSignals.signals.count)
+        actions.initialize(repeating: sigaction(), count: CrashSignals.signals.count)
         return actions
     }()
 
@@ -132,7 +132,7 @@ package enum PendingTemporaries {
             sigemptyset(&action.sa_mask)
             if sigaction(signal, &action, nil) == 0 { state.installedTermination.append(signal) }
         }
-        CrashReporter.installCrashHandler(crashHandler, saving: previousCrashActions)
+        CrashSignals.installCrashHandler(crashHandler, saving: previousCrashActions)
         state.installedCrash = true
     }
 
@@ -146,7 +146,7 @@ package enum PendingTemporaries {
         state.installedTermination = []
         state.previousQuit = nil
         if state.installedCrash {
-            for (i, signal) in CrashReporter.signals.enumerated() where handler(of: signal) == address(crashHandler) {
+            for (i, signal) in CrashSignals.signals.enumerated() where handler(of: signal) == address(crashHandler) {
                 _ = sigaction(signal, previousCrashActions + i, nil)
             }
             state.installedCrash = false
@@ -179,9 +179,9 @@ package enum PendingTemporaries {
 
     /// SIGSEGV and the other crashes: remove the temporaries and restore the previous action. A fault
     /// happens again when the handler returns and reaches that action; a sent signal is raised again.
-    private static let crashHandler: CrashReporter.CrashHandler = {
+    private static let crashHandler: CrashSignals.CrashHandler = {
         signal, info, _ in
         PendingTemporaries.removeAll()
-        CrashReporter.handOver(signal, info, to: PendingTemporaries.previousCrashActions)
+        CrashSignals.handOver(signal, info, to: PendingTemporaries.previousCrashActions)
     }
 }

@@ -8,6 +8,8 @@ import CellKitTestSupport
 import Foundation
 import Testing
 
+@testable import CellKitCommand
+@testable import CellKitDiscovery
 @testable import CellKitRuntime
 
 @Suite("Derived output kept beside the registry cache")

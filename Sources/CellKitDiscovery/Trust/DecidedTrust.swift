@@ -27,7 +27,7 @@ package enum DecidedTrust {
 
     /// Why the plugin at `path` must not load: nil if the process is not sealed (then
     /// `FileTrust` judges) or the file is pinned and unchanged.
-    static func problem(forPlugin path: String) -> (path: String, reason: String)?? {
+    package static func problem(forPlugin path: String) -> (path: String, reason: String)?? {
         state.withLock { pins -> (path: String, reason: String)?? in
             guard let pins else { return .none }
             guard let pinned = pins[path] else {
