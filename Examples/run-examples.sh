@@ -96,7 +96,7 @@ for dir in "$work/empty" "$work/missing"; do
     status=0
     "$EMBED" "$SEED" "$dir" > "$work/wrong.txt" 2> "$work/wrong.err" || status=$?
     if [[ $status -eq 1 ]]; then pass "embed exits 1"; else fail "embed exits $status, not 1"; fi
-    check_contains "$work/wrong.err" "embed: $SEED:10:11: no usable plugin provides cell identifier 'Foobar'" "embed's error"
+    check_contains "$work/wrong.err" "embed: $SEED:11:11: no usable plugin provides cell identifier 'Foobar'" "embed's error"
     searched="Searched: $dir."
     [[ $dir == "$work/missing" ]] && searched="Searched: $dir (no such folder)."
     check_contains "$work/wrong.err" "$searched" "embed's error"
