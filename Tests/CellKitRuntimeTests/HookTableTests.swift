@@ -124,24 +124,31 @@ struct HookTableTests {
         #expect(FaultLine.prefix(99) == "<unknown hook>", "a code no hook has is named as such, never as a hook")
 
         // A fault line written from a record naming each hook.
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: HookProgress.size, alignment: 4096)
-        defer { memory.deallocate() }
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: HookProgress.size)
-        let record = memory.bindMemory(to: HookProgress.Header.self, capacity: 1)
-        record.initialize(to: HookProgress.Header())
-        for (offset, text) in [
-            (HookProgress.typesOffset, "Tbl"), (HookProgress.typesOffset + HookProgress.entryFileOffset, "libt.so"),
-        ] {
-            let bytes = Array(text.utf8) + [0]
-            (memory + offset).copyMemory(from: bytes, byteCount: bytes.count)
-        }
-        record.pointee.typeCount = 1
+        let (record, release) = Self.progressRecord(type: "Tbl", file: "libt.so")
+        defer { release() }
         for kind in HookKind.allCases {
             HookProgress.enter(record, kind, poolSlot: 0, indexPath: CellKitModel.IndexPath(section: 0, row: 2))
             #expect(
                 FaultLine.text(record, .signal(SIGSEGV))
                     == "libt.so: \(kind.prefix)Tbl crashed (SIGSEGV) at row 1.3 (indexPath [0, 2])")
         }
+    }
+
+    /// A progress record, zeroed as a worker's is, naming one cell type `type` of library `file`
+    /// (what a fault line reads); and what frees it.
+    static func progressRecord(type: String, file: String) -> (UnsafeMutablePointer<HookProgress.Header>, () -> Void) {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: HookProgress.size, alignment: 4096)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: HookProgress.size)
+        let record = memory.bindMemory(to: HookProgress.Header.self, capacity: 1)
+        record.initialize(to: HookProgress.Header())
+        for (offset, text) in [
+            (HookProgress.typesOffset, type), (HookProgress.typesOffset + HookProgress.entryFileOffset, file),
+        ] {
+            let bytes = Array(text.utf8) + [0]
+            (memory + offset).copyMemory(from: bytes, byteCount: bytes.count)
+        }
+        record.pointee.typeCount = 1
+        return (record, { memory.deallocate() })
     }
 
     @Test("the table encodes each hook as its prefix, and decodes only prefixes")

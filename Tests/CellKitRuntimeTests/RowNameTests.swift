@@ -41,19 +41,8 @@ struct RowNameTests {
 
     @Test("a crash line names the row from 1 with its index path (FaultLine, as a signal handler writes it)")
     func crashLine() {
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: HookProgress.size, alignment: 4096)
-        defer { memory.deallocate() }
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: HookProgress.size)
-        let record = memory.bindMemory(to: HookProgress.Header.self, capacity: 1)
-        record.initialize(to: HookProgress.Header())
-        for (offset, text) in [
-            (HookProgress.typesOffset, "Crashy"),
-            (HookProgress.typesOffset + HookProgress.entryFileOffset, "libcrashy.so"),
-        ] {
-            let bytes = Array(text.utf8) + [0]
-            (memory + offset).copyMemory(from: bytes, byteCount: bytes.count)
-        }
-        record.pointee.typeCount = 1
+        let (record, release) = HookTableTests.progressRecord(type: "Crashy", file: "libcrashy.so")
+        defer { release() }
         HookProgress.enter(record, .customizeCell, poolSlot: 0, indexPath: CellKitModel.IndexPath(section: 1, row: 0))
         #expect(
             FaultLine.text(record, .signal(SIGSEGV))
