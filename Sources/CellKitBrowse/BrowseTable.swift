@@ -64,7 +64,7 @@ package final class BrowseTable {
 
     private enum Backend {
         case inProcess(TableRenderer, StringSink)
-        case isolated(IsolatedRender, DocumentRender.Job, StringSink)
+        case isolated(RenderSupervisor, DocumentRender.Job, StringSink)
     }
     let source: DocumentTable
     private var backend: Backend
@@ -113,7 +113,7 @@ package final class BrowseTable {
             (render.colorDepth, render.theme) = (colorDepth, theme)
             let plan = WorkerPlan(
                 executable: render.executable, arguments: [], job: render.job, hookTimeout: hookTimeout)
-            let supervisor = try IsolatedRender(plan: plan, sink: sink, forking: true, document: document) { _ in }
+            let supervisor = try RenderSupervisor(plan: plan, sink: sink, forking: true, document: document) { _ in }
             supervisor.keepsWorker = true
             supervisor.restartsWindow = { sink.removeAll() }
             backend = .isolated(supervisor, render.job, sink)

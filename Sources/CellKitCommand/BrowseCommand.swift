@@ -110,7 +110,7 @@ struct BrowseCommand: ParsableCommand {
         // The depth and background of the terminal the view is drawn on, as `render --format ansi`
         // finds them, but never by asking the terminal (keys typed meanwhile would be read as its
         // answer): --theme, else COLORFGBG, else unknown (explicit colours on every drawn background).
-        var colours = RenderSettings(table: self.table, format: .ansi)
+        var colours = RenderCommandOptions(table: self.table, format: .ansi)
         colours.theme = theme
         let table = try BrowseTable(
             path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,

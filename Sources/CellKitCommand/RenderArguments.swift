@@ -14,7 +14,7 @@ import CellKit
 enum RenderArguments {
     /// The settings `arguments` (after the program's name) give, or nil when ArgumentParser must
     /// read them.
-    static func settings(_ arguments: [String]) -> RenderSettings? {
+    static func settings(_ arguments: [String]) -> RenderCommandOptions? {
         guard arguments.first == "render" else { return nil }
         var reader = Reader(arguments: arguments)
         guard let settings = reader.read(), (try? settings.validate()) != nil else { return nil }
@@ -35,8 +35,8 @@ enum RenderArguments {
             return arguments[next - 1]
         }
 
-        mutating func read() -> RenderSettings? {
-            var settings = RenderSettings(table: ""), table: String?
+        mutating func read() -> RenderCommandOptions? {
+            var settings = RenderCommandOptions(table: ""), table: String?
             while next < arguments.count {
                 let argument = arguments[next]
                 next += 1
@@ -59,7 +59,7 @@ enum RenderArguments {
         }
 
         /// Applies option `name`; false if it is not one read here or its value is not valid.
-        mutating func read(_ name: String, inline: String?, into s: inout RenderSettings) -> Bool {
+        mutating func read(_ name: String, inline: String?, into s: inout RenderCommandOptions) -> Bool {
             switch name {
             case "--ascii": s.ascii = true
             case "--strict": s.strict = true
@@ -72,7 +72,7 @@ enum RenderArguments {
         }
 
         /// Applies option `name` that takes a value, converted as ArgumentParser converts it.
-        mutating func readValue(_ name: String, inline: String?, into s: inout RenderSettings) -> Bool {
+        mutating func readValue(_ name: String, inline: String?, into s: inout RenderCommandOptions) -> Bool {
             guard let text = value(inline: inline) else { return false }
             switch name {
             case "--plugin-path": s.pluginPaths.append(text)

@@ -150,9 +150,9 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var sandboxFlags: SandboxFlags
 
-    /// The values parsed, for the work (`RenderSettings`).
-    var settings: RenderSettings {
-        RenderSettings(
+    /// The values parsed, for the work (`RenderCommandOptions`).
+    var settings: RenderCommandOptions {
+        RenderCommandOptions(
             table: table, format: format, width: width, select: select, rows: rows, output: output, root: root,
             ascii: ascii, color: color, colorDepth: colorDepth, theme: theme, strict: strict,
             pluginPaths: discovery.pluginPaths,

@@ -16,6 +16,10 @@
 // MARK: - Cell
 
 /// A cell handed to a hook. Valid only while the hook runs.
+///
+/// The host's own cell is `CellKitRuntime.Cell`; the names match on purpose, as UIKit's
+/// `UITableViewCell` is one name to a plugin author. A module imports one or the other, never
+/// both: a plugin links CellKitPlugin (the C ABI seen from Swift), the host links the runtime.
 public struct Cell {
     /// The C handle, for cellkit.h's own functions (`ck_set_accessory(cell.raw, ...)`).
     public let raw: UnsafeMutablePointer<ck_cell>
@@ -154,6 +158,9 @@ public struct Cell {
 // MARK: - View
 
 /// A part or subview of a cell. Label properties apply to label views only.
+///
+/// The host's own view is `CellKitRuntime.View`: the same name on the plugin's side of the C ABI,
+/// as with `Cell`.
 public struct View {
     /// The C handle, for cellkit.h's own functions (`ck_set_font(view.raw, ...)`).
     public let raw: UnsafeMutablePointer<ck_view>
@@ -345,6 +352,9 @@ public func rgb(_ red: UInt8, _ green: UInt8, _ blue: UInt8) -> ck_color {
 
 /// How a subview follows the content view's width (`ck_autoresizing`, UIKit's values): the change
 /// in width goes to the flexible parts in proportion to their sizes.
+///
+/// The plugin's copy of the host's `CellKitRuntime.AutoresizingMask`, with the same bits: a plugin
+/// does not link the runtime, so the type is declared on each side of the C ABI.
 public struct AutoresizingMask: OptionSet, Sendable {
     /// The bits, as `ck_autoresizing` has them.
     public let rawValue: Int32

@@ -14,7 +14,7 @@ import Testing
 @Suite("CLI conventions: --version, the format from --output, warnings about options")
 struct CLIConventionsTests {
     /// The settings both parsers give `arguments`; fails the test if they differ or either refuses.
-    func settings(_ arguments: [String]) throws -> RenderSettings {
+    func settings(_ arguments: [String]) throws -> RenderCommandOptions {
         let fast = try #require(RenderArguments.settings(arguments), "the fast path reads \(arguments)")
         let parsed = try #require(try CellKitCommand.parseAsRoot(arguments) as? RenderCommand).settings
         #expect(fast == parsed, "\(arguments)")

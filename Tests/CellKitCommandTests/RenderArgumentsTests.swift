@@ -11,7 +11,7 @@ import Testing
 @Suite("render's arguments read without ArgumentParser, as ArgumentParser reads them")
 struct RenderArgumentsTests {
     /// ArgumentParser's reading of `arguments` (validation included): the render's settings, or nil.
-    func parsed(_ arguments: [String]) -> RenderSettings? {
+    func parsed(_ arguments: [String]) -> RenderCommandOptions? {
         (try? CellKitCommand.parseAsRoot(arguments) as? RenderCommand)?.settings
     }
 

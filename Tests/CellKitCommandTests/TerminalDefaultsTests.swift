@@ -29,7 +29,7 @@ struct TerminalDefaultsTests {
     @Test("the document's width, cut to a narrower terminal with a warning; --width, --output and json are not cut")
     func widths() throws {
         let (path, document) = try document()
-        let plain = RenderSettings(table: path)
+        let plain = RenderCommandOptions(table: path)
         let (width, warning) = plain.tableWidth(document, terminalColumns: 40)
         #expect(width == 40)
         let text = try #require(warning)
@@ -62,8 +62,8 @@ struct TerminalDefaultsTests {
         #expect(RenderArguments.settings(["render", "t.yaml", "--color-depth", "8"]) == nil)
         let warned = try #require(RenderArguments.settings(["render", "t.yaml", "--color-depth", "16"]))
         #expect(warned.optionWarnings.first?.hasPrefix("--color-depth: the text format has no colour") == true)
-        #expect(RenderSettings.format(forExtensionOf: "out/t.jsonl") == .jsonl)
-        #expect(RenderSettings.format(forExtensionOf: "T.NDJSON") == .jsonl)
+        #expect(RenderCommandOptions.format(forExtensionOf: "out/t.jsonl") == .jsonl)
+        #expect(RenderCommandOptions.format(forExtensionOf: "T.NDJSON") == .jsonl)
     }
 
     /// Runs `cellkit arguments` in a pseudo-terminal 40 columns wide with `environment`; what the

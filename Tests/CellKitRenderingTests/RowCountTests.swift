@@ -1,4 +1,4 @@
-// The supervisor's own count of a job's rows (`IsolatedRender.countRows`): a worker's "done" is
+// The supervisor's own count of a job's rows (`RenderSupervisor.countRows`): a worker's "done" is
 // taken only after as many, so it must agree with what the renderer draws for every kind of
 // section and window.
 
@@ -36,10 +36,10 @@ struct RowCountTests {
     func counts() throws {
         let path = try document()
         var render = DocumentRender(documentPath: path)
-        #expect(IsolatedRender.countRows(render.job, nil) == 12)
+        #expect(RenderSupervisor.countRows(render.job, nil) == 12)
         for (first, last, expected) in [(0, 0, 1), (2, 6, 5), (7, 100, 5), (11, 11, 1), (12, 20, 0), (20, 30, 0)] {
             render.rows = RowWindow(first: first, last: last)
-            #expect(IsolatedRender.countRows(render.job, nil) == expected, "rows \(first)-\(last)")
+            #expect(RenderSupervisor.countRows(render.job, nil) == expected, "rows \(first)-\(last)")
             // What the renderer draws in that window, in this process: one JSON Lines object a row.
             render.format = .jsonl
             let sink = StringSink()
@@ -52,7 +52,7 @@ struct RowCountTests {
 
     @Test("a document that cannot be read here, or from standard input, is not counted")
     func uncounted() throws {
-        #expect(IsolatedRender.countRows(DocumentRender(documentPath: "/nonexistent/t.yaml").job, nil) == nil)
-        #expect(IsolatedRender.countRows(DocumentRender(documentPath: "-").job, nil) == nil)
+        #expect(RenderSupervisor.countRows(DocumentRender(documentPath: "/nonexistent/t.yaml").job, nil) == nil)
+        #expect(RenderSupervisor.countRows(DocumentRender(documentPath: "-").job, nil) == nil)
     }
 }

@@ -52,6 +52,10 @@ public struct RowWindow: Sendable, Equatable {
 
 /// Renders tables from a data source with one format, a row at a time: only the row being drawn is
 /// alive, and its cell goes back to the queue's pool before the next. Use it from one thread at a time.
+///
+/// Of the render types, this one draws rows in the calling process from a data source already
+/// open. `DocumentRender` (CellKitSupervision) renders a whole table document, reading it and
+/// running a `TableRenderer` in worker processes that its `RenderSupervisor` watches.
 public final class TableRenderer {
     /// Where cells are dequeued and recycled; its registry resolves the rows' identifiers, and its
     /// context collects the warnings.

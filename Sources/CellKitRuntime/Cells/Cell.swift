@@ -11,6 +11,9 @@ import Synchronization
 /// Cells are reused: a cell keeps what its hooks set until they set it again.
 /// A cell belongs to one table's thread (see CellQueue), so its stored properties
 /// skip the runtime exclusivity checks, which cost more than the hooks' work on them.
+///
+/// A Swift plugin sees a cell as `CellKitPlugin.Cell`, a handle valid during one hook: the same
+/// name on each side of the C ABI, as UIKit's `UITableViewCell` is one name; no module imports both.
 public final class Cell {
     // MARK: Identity
 

@@ -8,6 +8,9 @@ import CellKitModel
 /// Like its cell, a view is used by one table's thread only, so its stored
 /// properties skip the runtime exclusivity checks: these cost more than the
 /// layout's own work on them.
+///
+/// A Swift plugin sees a view as `CellKitPlugin.View`, a handle through the C ABI: the same name
+/// on each side, as UIKit's `UIView` is one name; no module imports both.
 public final class View {
     // MARK: Identity
 
@@ -199,6 +202,9 @@ public final class View {
 }
 
 /// How a subview follows the content view's width (`ck_autoresizing`, UIKit's autoresizing mask).
+///
+/// `CellKitPlugin.AutoresizingMask` is the plugin side's copy, with the same bits: a plugin does not
+/// link the runtime.
 public struct AutoresizingMask: OptionSet, Sendable, Hashable {
     /// The mask's bits, as C has them.
     public let rawValue: Int32

@@ -1,5 +1,5 @@
 // `cellkit browse` with plugins in a worker process that lives as long as the view: the
-// supervisor (IsolatedRender, kept worker) asks it for a window, it draws the window with one
+// supervisor (RenderSupervisor, kept worker) asks it for a window, it draws the window with one
 // TableRenderer (its cells reused from window to window) into the shared memory and answers with
 // where each row's lines are; then it waits for the next request. A crash or a hang kills it,
 // quarantines the plugin as `render` does, and a new worker draws the window again.
@@ -49,7 +49,7 @@ package struct BrowseReply: Codable, Sendable {
 /// The worker's side: draws windows until its supervisor goes away.
 package enum BrowseService {
     static func serve(
-        _ first: BrowseRequest, _ worker: IsolationWorker, _ renderer: TableRenderer, _ source: DocumentTable,
+        _ first: BrowseRequest, _ worker: RenderWorker, _ renderer: TableRenderer, _ source: DocumentTable,
         plan: WorkerPlan, warnings: () -> [String]
     ) throws {
         var request = first

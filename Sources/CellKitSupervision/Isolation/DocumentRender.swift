@@ -12,7 +12,8 @@ import Foundation
 
 /// A table document's render: with plugins in a worker process, so that a plugin that crashes,
 /// calls `exit()` or hangs costs only its own rows (`run(to:report:)`), or in this process
-/// (`runInProcess(to:)`).
+/// (`runInProcess(to:)`). Inside, a `RenderSupervisor` starts and watches the workers and each
+/// worker draws with a `TableRenderer`; `DocumentRender` is the one to call.
 ///
 /// The worker is this program started again (`/proc/self/exe` by default), which finds its job in
 /// its environment: call `DocumentRender.runWorkerIfRequested()` first thing in `main`, before any
@@ -152,7 +153,7 @@ public struct DocumentRender: Sendable {
     public func run(to sink: any OutputSink, report: @escaping (String) -> Void = { _ in }) throws -> Outcome {
         let plan = WorkerPlan(executable: executable, arguments: workerArguments, job: job, hookTimeout: hookTimeout)
         var faults: [String] = []
-        let render = try IsolatedRender(plan: plan, sink: sink, forking: forksWorkers, document: document) { line in
+        let render = try RenderSupervisor(plan: plan, sink: sink, forking: forksWorkers, document: document) { line in
             faults.append(line)
             report(line)
         }
@@ -196,11 +197,11 @@ public struct DocumentRender: Sendable {
         // A worker only when its supervisor made it one: the argument first, the supervisor's
         // shared memory and the plan inherited.
         guard CommandLine.arguments.dropFirst().first == WorkerPlan.argument,
-            WorkerRole.isSharedMemory(IsolationWorker.memoryFD, named: SharedRegion.name),
-            WorkerRole.isSharedMemory(IsolationWorker.planFD, named: IsolationWorker.planName)
+            WorkerRole.isSharedMemory(RenderWorker.memoryFD, named: SharedRegion.name),
+            WorkerRole.isSharedMemory(RenderWorker.planFD, named: RenderWorker.planName)
         else { return }
-        let bytes = SharedRegion.readAll(IsolationWorker.planFD, atMost: 64 << 20)
-        close(IsolationWorker.planFD)
+        let bytes = SharedRegion.readAll(RenderWorker.planFD, atMost: 64 << 20)
+        close(RenderWorker.planFD)
         do {
             let plan = try JSONDecoder().decode(WorkerPlan.self, from: Data(bytes))
             exit(work(plan, document: nil))
@@ -386,7 +387,7 @@ public struct DocumentRender: Sendable {
     /// `work(_:document:)`'s render; an error after attaching is sent to the supervisor and thrown as
     /// a `WorkerError`.
     private static func render(_ plan: WorkerPlan, document read: TableDocument?) throws {
-        let worker = try IsolationWorker(plan)
+        let worker = try RenderWorker(plan)
         do {
             let settings = DocumentRender(plan.job)
             let handed = plan.documentBytes.map { worker.region.bytes(count: $0) }

@@ -2,7 +2,7 @@
 // channel, hand each whole frame to the watcher, keep the supervisor's own clock, and end the
 // worker when the watcher says it is overdue, when a frame is malformed, or when the channel
 // closes while the worker lives on. What a frame means and when a worker is late is the
-// watcher's (`IsolatedRender`'s, `CheckSupervisor`'s); how the channel is read is this file's.
+// watcher's (`RenderSupervisor`'s, `CheckSupervisor`'s); how the channel is read is this file's.
 
 import CellKitRuntime
 import Foundation

@@ -15,9 +15,9 @@ import CellKitRuntime
 import Foundation
 
 /// How an isolated render should start its workers, and what it learned from the ones that faulted.
-/// An exec'd worker gets all of it as JSON in a memory file at `IsolationWorker.planFD` (never in
+/// An exec'd worker gets all of it as JSON in a memory file at `RenderWorker.planFD` (never in
 /// its environment, where a plugin could read the key back); it is a worker only with `argument`
-/// first on its command line and the supervisor's shared memory at `IsolationWorker.memoryFD` too.
+/// first on its command line and the supervisor's shared memory at `RenderWorker.memoryFD` too.
 package struct WorkerPlan: Sendable, Codable {
     /// The first argument of an exec'd render worker.
     package static let argument = "--cellkit-render-worker"
@@ -71,7 +71,7 @@ package struct WorkerPlan: Sendable, Codable {
 }
 
 /// Runs a render in worker processes and writes what they draw to a sink.
-package final class IsolatedRender {
+package final class RenderSupervisor {
     /// How a render ended.
     package enum Ending {
         /// The table is complete; `faults` workers faulted on the way (0: none).
@@ -248,7 +248,7 @@ package final class IsolatedRender {
     /// What the supervisor makes of one render or browse worker: its frames, and its progress
     /// record against the supervisor's own clock.
     private struct Watcher: WorkerWatcher {
-        let render: IsolatedRender
+        let render: RenderSupervisor
         let worker: Worker
         var done = false
         var failed: (any Error)?
@@ -258,7 +258,7 @@ package final class IsolatedRender {
         private var lastCounter: UInt64
         private var lastChange = Date()
 
-        init(render: IsolatedRender, worker: Worker) {
+        init(render: RenderSupervisor, worker: Worker) {
             (self.render, self.worker) = (render, worker)
             lastCounter = render.region.record.pointee.counter
         }
@@ -439,7 +439,7 @@ package final class IsolatedRender {
         OutputError(description: "the render worker faulted again at the same place (after \(rows) rows); giving up")
     }
 
-    /// One worker process, with the shared memory and two pipes at the descriptors `IsolationWorker`
+    /// One worker process, with the shared memory and two pipes at the descriptors `RenderWorker`
     /// expects and its standard output sent to standard error (a plugin's printing never mixes into
     /// the table). Forked from this process when it may be (`ForkedWorker`): no second start-up,
     /// and the document already read. Otherwise `posix_spawn` of the plan's executable, with the
@@ -460,7 +460,7 @@ package final class IsolatedRender {
             if !forking, let bytes = document?.standardInputBytes { plan.documentBytes = region.leave(bytes) }
             var planFile: Int32 = -1
             if !forking {
-                guard let file = SharedRegion.memoryFile(named: IsolationWorker.planName, holding: try plan.encoded)
+                guard let file = SharedRegion.memoryFile(named: RenderWorker.planName, holding: try plan.encoded)
                 else { throw Self.failure("memfd_create") }
                 planFile = fcntl(file, F_DUPFD_CLOEXEC, 10)  // above the targets, as the sources below
                 close(file)
@@ -491,7 +491,7 @@ package final class IsolatedRender {
                 throw Self.failure("dup")
             }
             let targets =
-                [IsolationWorker.memoryFD, IsolationWorker.messageFD, IsolationWorker.ackFD]
+                [RenderWorker.memoryFD, RenderWorker.messageFD, RenderWorker.ackFD]
                 + (report == nil ? [] : [Sandbox.reportFD])
             let started: Result<WorkerProcess, Spawn.Failure>
             if forking {
@@ -511,7 +511,7 @@ package final class IsolatedRender {
                     for (source, target) in zip(sources, targets) {
                         posix_spawn_file_actions_adddup2(&actions, source, target)
                     }
-                    posix_spawn_file_actions_adddup2(&actions, planFile, IsolationWorker.planFD)
+                    posix_spawn_file_actions_adddup2(&actions, planFile, RenderWorker.planFD)
                     posix_spawn_file_actions_adddup2(&actions, 2, 1)
                 }
             }

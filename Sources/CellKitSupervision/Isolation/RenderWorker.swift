@@ -48,8 +48,8 @@ struct WorkerFailure: Codable {
     }
 }
 
-/// The render worker's side of the channel to its supervisor (`IsolatedRender`).
-final class IsolationWorker {
+/// The render worker's side of the channel to its supervisor (`RenderSupervisor`).
+final class RenderWorker {
     /// The descriptors an exec'd worker inherits: the shared memory, its messages, the acknowledgements.
     static let memoryFD: Int32 = 3, messageFD: Int32 = 4, ackFD: Int32 = 5
     /// Where an exec'd worker finds its plan (a memory file named `planName`): read, then closed.
@@ -89,7 +89,7 @@ final class IsolationWorker {
     /// A hook's stray bytes are still in the pipe here: the supervisor of a worker that checks
     /// reads only while `HookProgress.Header.sending` says a frame is on its way.
     private static let checkChannels: @convention(c) () -> Void = {
-        guard let (messages, acks) = IsolationWorker.checked.withLock({ $0 }) else { return }
+        guard let (messages, acks) = RenderWorker.checked.withLock({ $0 }) else { return }
         if !messages.check() || !acks.check() || messages.pendingBytes() != 0 { _exit(WorkerExit.channelBroken) }
     }
 

@@ -7,7 +7,7 @@ import CellKitTerminal
 import Foundation
 
 /// The options of `cellkit render`, as values, and what the command does with them.
-struct RenderSettings: Equatable {
+struct RenderCommandOptions: Equatable {
     var table: String
     /// `--format`; nil when not given (the format is then `resolvedFormat`'s choice).
     var format: RenderCommand.Format?
