@@ -21,7 +21,8 @@
 #
 # Environment: FUZZ_SCRATCH (scratch path), FUZZ_PARALLEL (targets at once; default 2, one
 # per core of the 2-core machines), FUZZ_JOBS (parallel runs per target; default 1),
-# FUZZ_CONFIGURATION (release or debug).
+# FUZZ_CONFIGURATION (release or debug), BUILD_ONLY=1 (build the fuzzer, run nothing: .ci/run
+# builds ahead in the background while the tests run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,6 +71,7 @@ FUZZER=$(swift build --show-bin-path "${flags[@]}")/CellKitFuzz
 # grep without -q reads all its input: with pipefail an early exit would fail the pipe.
 readelf -S "$FUZZER" | grep '__sancov_cntrs' >/dev/null || die "$FUZZER has no coverage counters (-sanitize=fuzzer lost)"
 nm "$FUZZER" | grep ' T LLVMFuzzerRunDriver' >/dev/null || die "$FUZZER has no libFuzzer driver"
+[ "${BUILD_ONLY:-}" != 1 ] || exit 0
 
 # The Swift runtime's own backtracer would run (slowly) after ASan's report of a trap.
 export SWIFT_BACKTRACE=enable=no

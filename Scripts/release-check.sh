@@ -22,10 +22,14 @@ die() { echo "release check: $*" >&2; exit 1; }
 # cellkit-bench, cellkit-threadcheck, CellKitFuzz and the tests' helper target are left out: they
 # are not installed, the debug build compiles the same code, and in release (a whole-module -O
 # compile each) they cost about a minute on the 2-core machine.
+# RELEASE_SCRATCH: the scratch path (default .build; .ci/run gives it one of its own, so that the
+# release build can run beside the debug build's tests). BUILD_ONLY=1: build, then stop.
+scratch=(--scratch-path "${RELEASE_SCRATCH:-.build}")
 for product in FoobarCells ProjectCells ContactsCells DrawnCells cellkit; do
-    swift build -c release --product "$product" || die "swift build -c release --product $product failed"
+    swift build -c release "${scratch[@]}" --product "$product" || die "swift build -c release --product $product failed"
 done
-bin=$(swift build -c release --show-bin-path)
+[ "${BUILD_ONLY:-}" != 1 ] || exit 0
+bin=$(swift build -c release "${scratch[@]}" --show-bin-path)
 cellkit="$bin/cellkit"
 
 if ldd "$cellkit" | grep -E 'libswiftCore|libFoundation' >/dev/null; then

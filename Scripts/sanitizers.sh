@@ -13,7 +13,8 @@
 #      silently lost its instrumentation cannot pass.
 #
 # Environment: ASAN_SCRATCH / TSAN_SCRATCH (scratch paths), SANITIZERS=asan|tsan|all,
-# ASAN_TESTS=subset|all (which tests run under ASan; default subset).
+# ASAN_TESTS=subset|all (which tests run under ASan; default subset), BUILD_ONLY=1 (build, run
+# nothing: .ci/run builds ahead in the background while the tests run).
 # Called by .ci/run; CONTRIBUTING.md's "Sanitizers" section explains the choices.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +44,7 @@ run_asan() {
     # lld: gold warns about every local symbol of the static ASan runtime it is told to export.
     local flags=(--sanitize=address --scratch-path "$ASAN_SCRATCH" -Xswiftc -use-ld=lld)
     swift build --build-tests "${flags[@]}"
+    [ "${BUILD_ONLY:-}" != 1 ] || return 0
 
     step "AddressSanitizer: swift test (leak check at exit; suppressions: Scripts/lsan.supp)"
     # halt_on_error: the first error ends the process, so it cannot pass as a test failure.
@@ -119,6 +121,7 @@ run_tsan() {
     local clang=$TOOLCHAIN_BIN/clang
     [ -x "$clang" ] || clang=clang
     "$clang" -shared -fPIC -O2 -Wall -Wextra -Werror "$ROOT/Scripts/tsan-mutex-shim.c" -o "$bin/tsan-mutex-shim.so" -ldl
+    [ "${BUILD_ONLY:-}" != 1 ] || return 0
 
     # Any report is fatal, with an exit status of its own (66) that no check of ours uses.
     export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1"
@@ -150,4 +153,5 @@ case "$SANITIZERS" in
     all) run_asan; run_tsan ;;
     *) die "SANITIZERS must be asan, tsan or all, not '$SANITIZERS'" ;;
 esac
+[ "${BUILD_ONLY:-}" = 1 ] && step "sanitizers: built in $((SECONDS - START)) s" && exit 0
 step "sanitizers: all clean in $((SECONDS - START)) s"
