@@ -5,7 +5,9 @@ Three checks over the README, ARCHITECTURE, CONTRIBUTING, SECURITY, BENCHMARKS, 
 READMEs of Fuzz/, Manifests/ and each example, and the DocC articles (the guides, in
 Sources/CellKit/CellKit.docc):
 
-  * every folder under Sources/ is named in ARCHITECTURE.md;
+  * every folder under Sources/ is named in ARCHITECTURE.md, and each Swift module's item
+    there (`- **`Module`**: ...`) names every folder of the module (`Folder/`) and only
+    types the module (or one below it in Scripts/layers.txt) declares;
   * every repository path they name exists: backticked paths that start with Sources/,
     Scripts/, Tests/, Plugins/, Examples/, man/, Manifests/, Schemas/, Fuzz/ or .ci/
     (in inline code and in shell code blocks; `CellKitRendering/Isolation/` stands for
@@ -189,6 +191,75 @@ def check_modules(root):
         if os.path.isdir(os.path.join(sources, module)) and not module.startswith("."):
             if not re.search(r"(?<![\w/])" + re.escape(module) + r"(?![\w])", text):
                 errors.append(f"ARCHITECTURE.md: the module Sources/{module}/ is not named; say what it is")
+    return errors + check_module_bullets(root, text)
+
+
+BULLET = re.compile(r"^- \*\*`(\w+)`\*\*")
+DECLARATION = r"\b(?:struct|class|enum|protocol|actor|typealias|extension|func)\s+{}\b"
+
+
+def module_bullets(text):
+    """ARCHITECTURE.md's module bullets: (line number, module, the bullet's text), one per
+    `- **`Module`**` item, the text running to the next item or blank line."""
+    bullets, current = [], None
+    for number, line in enumerate(text.splitlines(), 1):
+        m = BULLET.match(line)
+        if m:
+            current = [number, m.group(1), line]
+            bullets.append(current)
+        elif current and line.strip() and not line.startswith("- ") and not line.startswith("#"):
+            current[2] += "\n" + line
+        else:
+            current = None
+    return [tuple(b) for b in bullets]
+
+
+def layer_index(root):
+    """Scripts/layers.txt as module -> layer number (0 = bottom); empty when there is none."""
+    index, path = {}, os.path.join(root, "Scripts", "layers.txt")
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8") as f:
+            lines = [line.split("#", 1)[0].strip() for line in f]
+        for number, line in enumerate(line for line in lines if line and ":" not in line):
+            index.update({module: number for module in line.split()})
+    return index
+
+
+def swift_code(folder):
+    code = ""
+    for path in sorted(glob.glob(os.path.join(folder, "**", "*.swift"), recursive=True)):
+        with open(path, encoding="utf-8") as f:
+            code += f.read()
+    return code
+
+
+def check_module_bullets(root, text):
+    """Each Swift module's bullet in ARCHITECTURE.md lists what the module holds: every folder
+    of Sources/MODULE/ is named (`Folder/`), and every type it names is declared there or in
+    a module below it (Scripts/layers.txt), which it uses."""
+    errors = []
+    sources = os.path.join(root, "Sources")
+    modules = {m for m in os.listdir(sources) if os.path.isdir(os.path.join(sources, m))}
+    layers = layer_index(root)
+    for number, module, bullet in module_bullets(text):
+        folder = os.path.join(sources, module)
+        swift = sorted(glob.glob(os.path.join(folder, "**", "*.swift"), recursive=True))
+        if module not in modules or not swift:
+            continue
+        named = set(re.findall(r"`([^`\s]+)`", bullet))
+        for sub in sorted(os.listdir(folder)):
+            if os.path.isdir(os.path.join(folder, sub)) and not sub.endswith(".docc") and sub != "include" \
+                    and f"{sub}/" not in named:
+                errors.append(f"ARCHITECTURE.md:{number}: {module}'s item does not name its folder `{sub}/`; "
+                              "say what it holds")
+        below = [m for m in sorted(modules) if layers.get(m, 1 << 30) < layers.get(module, -1)]
+        code = swift_code(folder)
+        for name in sorted(n for n in named if re.fullmatch(r"[A-Z][A-Za-z0-9]*", n) and n not in modules):
+            declared = re.compile(DECLARATION.format(re.escape(name)))
+            if not declared.search(code) and not any(declared.search(swift_code(os.path.join(sources, m)))
+                                                     for m in below):
+                errors.append(f"ARCHITECTURE.md:{number}: {module}'s item names `{name}`, which neither "
+                              f"Sources/{module}/ nor a module below it declares; rename it or say where it went")
     return errors
 
 
@@ -339,10 +410,12 @@ See `Sources/Model/Model.swift:3`, `Plugins/<name>/`, `Fuzz/corpus/TARGET/`, `Te
 """
 
 SELF_TEST_TREE = {
-    "ARCHITECTURE.md": "# Architecture\n\n`Model` holds the values (`Model/Model.swift`); `CModel` the C header.\n",
+    "ARCHITECTURE.md": "# Architecture\n\n`Model` holds the values (`Model/Model.swift`); `CModel` the C header.\n\n"
+                       "- **`Model`**: `Values/` (`Model`, `Point`).\n",
     "README.md": "# T\n\n    swift run cellkit render Manifests/t.yaml\n\nSee [the guide](Sources/Model/Model.docc/Guide.md).\n",
     "CONTRIBUTING.md": "# Contributing\n\n`python3 Scripts/check.py` and `cc -I \"$SRC/Sources/CModel/include\"`.\n",
     "Sources/Model/Model.swift": "struct Model {}\n",
+    "Sources/Model/Values/Point.swift": "struct Point {}\n",
     "Sources/CModel/include/m.h": "int m;\n",
     "Sources/Model/Model.docc/Guide.md": GUIDE,
     "Scripts/check.py": "",
@@ -365,6 +438,10 @@ BROKEN = [
      "ARCHITECTURE.md:3: the path Sources/Model/Values.swift does not exist"),
     ("a module ARCHITECTURE.md does not name", "Sources/Extra/E.swift", lambda t: "",
      "ARCHITECTURE.md: the module Sources/Extra/ is not named"),
+    ("a module folder its ARCHITECTURE.md item does not name", "Sources/Model/Rows/Row.swift", lambda t: "",
+     "ARCHITECTURE.md:5: Model's item does not name its folder `Rows/`"),
+    ("a type its ARCHITECTURE.md item names that the module no longer declares", "Sources/Model/Values/Point.swift",
+     lambda t: "struct Spot {}\n", "ARCHITECTURE.md:5: Model's item names `Point`, which neither Sources/Model/"),
     ("an example output that is no longer what the tool prints", "Sources/Model/Model.docc/Guide.md",
      lambda t: t.replace("  size 6", "  size 7"),
      "Sources/Model/Model.docc/Guide.md:15: the output of `cellkit inspect copy.txt` is not what the document shows"),
