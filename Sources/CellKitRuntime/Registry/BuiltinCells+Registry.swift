@@ -1,6 +1,6 @@
 // The four standard cell styles as cell types that need no plugin: they fill
 // the text, detail, image and accessory from the row's data. Their names are
-// declared with discovery (Discovery/BuiltinNames.swift).
+// declared with discovery (CellKitDiscovery/Naming/BuiltinCells.swift).
 
 import CellKitDiscovery
 import CellKitModel
