@@ -130,7 +130,9 @@ let package = Package(
         // embedded in it: `render same-work` holds cellkit's speed to it on any machine.
         .executableTarget(
             name: "CellKitBenchmark", dependencies: ["CellKit", "CellKitRendering", "CCellKit"],
-            resources: [.embedInCode("Reference/reference-formatter.c")]),
+            resources: [
+                .embedInCode("Reference/reference-formatter.c"), .embedInCode("Reference/samework-formatter.c"),
+            ]),
         .executableTarget(
             name: "CellKitThreadCheck", dependencies: ["CellKit", "CellKitDocuments", "CellKitModel", "CellKitRuntime"]),
         // libFuzzer targets (Scripts/fuzz.sh builds them with -DCELLKIT_FUZZ); a replay tool otherwise.

@@ -1,8 +1,9 @@
-/* Cells for the dispatch benchmark: cheap hooks that still make a real host
- * call, so the benchmark measures dispatch rather than the hooks' own work. */
+/* The benchmarks' cells (cellkit-bench): for the dispatch benchmark, cheap hooks that still
+ * make a real host call, so it measures dispatch rather than the hooks' own work; then the
+ * render benchmark's wrapped rows, the browse benchmark's cell and the same-work table's. */
 #include "cellkit.h"
 
-CK_PLUGIN("BenchmarkCells", "1.0.0", "Three cheap cell types for the dispatch benchmark");
+CK_PLUGIN("BenchmarkCells", "1.0.0", "The benchmarks' cell types: dispatch, wrapped, browse, same-work");
 
 #define BENCH_CELL(Id, level)                                                       \
     CK_EXPORT void customizeCellFor##Id(ck_cell *cell, ck_index_path indexPath) {  \
@@ -84,5 +85,35 @@ CK_EXPORT void customizeCellForBenchBrowse(ck_cell *cell, const ck_data *data) {
         const char *value = "";
         ck_view *view = host->view_with_tag(cell, tag);
         if (view && host->data_string(data, keys[tag], &value) == CK_OK) ck_set_text(view, value);
+    }
+}
+
+/* The same-work table's cell (`cellkit-bench render same-work`), as the shared bound's
+ * ColumnsCell.c has it: a title clipped at 12 columns, a description word-wrapped at 40 with
+ * numberOfLines 0 and no row height set (self-sizing: the row grows past the default 5 lines to
+ * fit it), and a column of CJK and emoji text cut at 24. Its rows come from the same JSON Lines
+ * file the C formatter (Reference/samework-formatter.c) reads, which writes the same bytes. */
+enum { COLUMNS_TITLE = 1, COLUMNS_DESCRIPTION = 2, COLUMNS_WIDE = 3 };
+
+CK_EXPORT void initCellForColumns(ck_cell *cell, ck_index_path indexPath) {
+    (void)indexPath;
+    const ck_host *host = cell->host;
+    ck_view *title = host->add_subview(cell, CK_VIEW_LABEL, (ck_rect){0, 0, 12, 1}, COLUMNS_TITLE);
+    ck_view *description = host->add_subview(cell, CK_VIEW_LABEL, (ck_rect){13, 0, 40, 5}, COLUMNS_DESCRIPTION);
+    host->add_subview(cell, CK_VIEW_LABEL, (ck_rect){54, 0, 24, 1}, COLUMNS_WIDE);
+    if (!title || !description) return;
+    host->view_set_int(title, CK_VIEW_LINE_BREAK_MODE, CK_BREAK_CLIP);
+    host->view_set_int(description, CK_VIEW_NUMBER_OF_LINES, 0);
+    host->view_set_int(description, CK_VIEW_LINE_BREAK_MODE, CK_BREAK_WORD_WRAP);
+}
+
+CK_EXPORT void customizeCellForColumns(ck_cell *cell, ck_index_path indexPath) {
+    (void)indexPath;
+    const ck_host *host = cell->host;
+    const ck_data *data = host->row_data(cell);
+    static const char *const keys[] = {"", "t", "d", "w"};
+    for (int32_t tag = COLUMNS_TITLE; tag <= COLUMNS_WIDE; tag++) {
+        const char *text;
+        if (host->data_string(data, keys[tag], &text) == CK_OK) ck_set_text(host->view_with_tag(cell, tag), text);
     }
 }

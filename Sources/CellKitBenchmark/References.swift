@@ -11,10 +11,10 @@
 import Foundation
 
 enum References {
-    /// Builds the C formatter into `folder`; its path.
-    static func cFormatter(in folder: String) throws -> String {
-        let source = folder + "/reference-formatter.c", binary = folder + "/reference-formatter"
-        try Data(PackageResources.reference_formatter_c).write(to: URL(fileURLWithPath: source))
+    /// Builds the C formatter whose source is `text` into `folder` as `name`; its path.
+    static func cFormatter(_ text: [UInt8], named name: String, in folder: String) throws -> String {
+        let source = folder + "/\(name).c", binary = folder + "/" + name
+        try Data(text).write(to: URL(fileURLWithPath: source))
         try run("/usr/bin/env", ["cc", "-O2", source, "-o", binary], what: "cc could not build \(source)")
         return binary
     }

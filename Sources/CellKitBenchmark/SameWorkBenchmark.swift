@@ -1,12 +1,20 @@
-// `cellkit-bench render same-work`: cellkit against the least a program must do to print the wrapped
-// table. The C formatter (`Reference/reference-formatter.c`, built now with `cc -O2`) writes the bytes
-// `cellkit render` writes for the 1,000,000-row wrapped table (BenchWrapped, a C plugin's cell: a
-// title, a description wrapped at 40 columns, a column of CJK and emoji words); the two outputs are
-// compared byte for byte on a 20,000-row table first, and the benchmark stops if they differ. Then
-// whole processes, output to /dev/null, in pairs (which of the two goes first alternates): the
-// median of the pairs' ratios of wall time. And the instructions a row of each, counted by
-// callgrind as the difference between 24,000 and 4,000 rows (start-up taken off), cellkit with its
-// plugins in the process (a worker's instructions are another process's).
+// `cellkit-bench render same-work`: cellkit against the least a program must do to print the same
+// table, on two tables, each beside a C formatter that writes the bytes `cellkit render` writes:
+//
+// - **The bound** (issue 43): the same-work table of the project's shared reference
+//   (bench/samework/): a title clipped at 12 columns, a description word-wrapped at 40 whose
+//   rows grow past 5 lines to fit it (self-sizing), a column of CJK and emoji text cut at 24;
+//   grouped, width 84, the Columns cell of BenchmarkCells.c. Its C formatter
+//   (`Reference/samework-formatter.c`, the reference's fmt3.c) does the same work and no more.
+// - **The wrapped table** (BenchWrapped, fixed 5-line rows), beside `Reference/reference-formatter.c`,
+//   which does more work than cellkit's output needs (it measures every column): a second line.
+//
+// Per table: both C formatters are built now with `cc -O2`; the two outputs are compared byte for
+// byte on a 20,000-row table first, and the benchmark stops if they differ. Then whole processes,
+// output to /dev/null, in pairs (which of the two goes first alternates): the median of the pairs'
+// ratios of wall time. And the instructions a row of each, counted by callgrind as the difference
+// between 24,000 and 4,000 rows (start-up taken off), cellkit with its plugins in the process (a
+// worker's instructions are another process's).
 
 import Foundation
 
@@ -16,30 +24,60 @@ enum SameWorkBenchmark {
     /// Rows timed; rows compared byte for byte first; the two sizes whose instructions are subtracted.
     static let rows = 1_000_000, comparedRows = 20_000, sizes = (4_000, 24_000)
 
-    /// Builds the C formatter, compares the outputs, then prints the ratios and their targets.
+    /// One table beside its C formatter: what is printed first, and the two commands on `n` rows.
+    struct Pairing {
+        /// The heading line.
+        var title: String
+        /// `cellkit render` and the C formatter on the `n`-row table, written on first use.
+        var commands: (_ n: Int) throws -> (cellkit: ListBenchmark.Run, c: ListBenchmark.Run)
+    }
+
+    /// Builds the C formatters, then measures the bound's table and the wrapped table.
     static func run() throws {
         let cellkit = try Benchmarks.cellkit()
         let folder = try Benchmarks.temporaryFolder("same-work")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let formatter = try References.cFormatter(in: folder)
         let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
-        /// The two commands on the `n`-row table.
-        func commands(_ n: Int) throws -> (cellkit: ListBenchmark.Run, c: ListBenchmark.Run) {
-            let table = try RenderBenchmark.generateWrapped(rows: n, in: folder)
-            let data = folder + "/wrapped-\(n).jsonl"
-            return (
-                .init(executable: cellkit, arguments: ["render", table, "--width", "80"], environment: environment),
-                .init(executable: formatter, arguments: ["80", "Wrapped", data], environment: environment)
-            )
-        }
+        let bound = try References.cFormatter(
+            PackageResources.samework_formatter_c, named: "samework-formatter", in: folder)
+        let reference = try References.cFormatter(
+            PackageResources.reference_formatter_c, named: "reference-formatter", in: folder)
+        try measure(
+            Pairing(
+                title: "The bound: the same-work table (bench/samework: Columns, C plugin; self-sizing rows), text,"
+                    + " width 84, to /dev/null: cellkit render beside the C formatter that writes the same bytes"
+                    + " (samework-formatter.c)",
+                commands: { n in
+                    let (table, data) = try generateSameWork(rows: n, in: folder)
+                    return (
+                        .init(executable: cellkit, arguments: ["render", table], environment: environment),
+                        .init(executable: bound, arguments: [data], environment: environment)
+                    )
+                }), cellkit: cellkit, in: folder, environment: environment)
+        print("")
+        try measure(
+            Pairing(
+                title: "Second line: the wrapped table (BenchWrapped, C plugin; fixed 5-line rows), text, width 80,"
+                    + " to /dev/null: cellkit render beside a C formatter writing the same bytes, which measures"
+                    + " more than it needs (reference-formatter.c)",
+                commands: { n in
+                    let table = try RenderBenchmark.generateWrapped(rows: n, in: folder)
+                    return (
+                        .init(executable: cellkit, arguments: ["render", table, "--width", "80"], environment: environment),
+                        .init(
+                            executable: reference, arguments: ["80", "Wrapped", folder + "/wrapped-\(n).jsonl"],
+                            environment: environment)
+                    )
+                }), cellkit: cellkit, in: folder, environment: environment)
+    }
 
-        let compared = try commands(comparedRows)
+    /// Compares one pairing's outputs, times it in pairs and counts its instructions a row.
+    static func measure(_ pairing: Pairing, cellkit: String, in folder: String, environment: [String]) throws {
+        let compared = try pairing.commands(comparedRows)
         try compare(compared.cellkit, compared.c, in: folder)
-        print(
-            "Same work: the wrapped table (BenchWrapped, C plugin), text, width 80, to /dev/null: cellkit render"
-                + " beside a C formatter writing the same bytes (the first \(comparedRows) rows compared: identical)")
+        print(pairing.title + " (the first \(comparedRows) rows compared: identical)")
 
-        let timed = try commands(rows)
+        let timed = try pairing.commands(rows)
         _ = try timed.c.time()  // the table's pages in, both programs' too
         _ = try timed.cellkit.time()
         var ratios: [Double] = [], ck: [Double] = [], c: [Double] = [], cpuRatios: [Double] = []
@@ -65,14 +103,13 @@ enum SameWorkBenchmark {
             String(
                 format: "  wall time: cellkit / C %.2fx, median of pairs (pairs %.2f–%.2fx); target <= %.1fx: %@", wall,
                 ratios.min()!, ratios.max()!, wallTarget, ListBenchmark.verdict(wall <= wallTarget)))
-
         print(
             String(
                 format: "  CPU time (user + system, all processes): cellkit / C %.2fx, median of pairs (%.2f–%.2fx)",
                 ListBenchmark.median(cpuRatios), cpuRatios.min()!, cpuRatios.max()!))
 
         // Instructions a row: the difference between two sizes, so that start-up is taken off.
-        let small = try commands(sizes.0), large = try commands(sizes.1)
+        let small = try pairing.commands(sizes.0), large = try pairing.commands(sizes.1)
         func perRow(_ a: ListBenchmark.Run, _ b: ListBenchmark.Run) throws -> Double? {
             guard let x = try References.instructions(a.executable, a.arguments, environment: a.environment),
                 let y = try References.instructions(b.executable, b.arguments, environment: b.environment)
@@ -81,20 +118,16 @@ enum SameWorkBenchmark {
         }
         let inProcess = ["--no-isolation"], counted = try References.withoutDebugInformation(cellkit, in: folder)
         // Each size run once first, uncounted: a new executable's first runs rewrite the registry
-        // cache and diagnose the plugin's near misses once (about 30 M instructions), which landed
-        // in one of the two counts and moved the figure a row by 3,000 between runs.
+        // cache and diagnose the plugin's near misses once, which landed in one of the two counts
+        // and moved the figure a row by thousands between runs.
         for run in [small.cellkit, large.cellkit] {
-            _ = try ListBenchmark.Run(
-                executable: counted, arguments: run.arguments + inProcess, environment: environment
-            )
-            .time()
+            _ = try ListBenchmark.Run(executable: counted, arguments: run.arguments + inProcess, environment: environment)
+                .time()
         }
         guard
             let kRow = try perRow(
-                .init(
-                    executable: counted, arguments: small.cellkit.arguments + inProcess, environment: environment),
-                .init(
-                    executable: counted, arguments: large.cellkit.arguments + inProcess, environment: environment)),
+                .init(executable: counted, arguments: small.cellkit.arguments + inProcess, environment: environment),
+                .init(executable: counted, arguments: large.cellkit.arguments + inProcess, environment: environment)),
             let cRow = try perRow(small.c, large.c)
         else {
             print("  instructions: not counted (no valgrind on PATH: apt-get install valgrind)")
@@ -109,6 +142,37 @@ enum SameWorkBenchmark {
             String(
                 format: "  instructions: cellkit / C %.2fx; target <= %.1fx: %@", kRow / cRow, instructionTarget,
                 ListBenchmark.verdict(kRow / cRow <= instructionTarget)))
+    }
+
+    /// The shared reference's Latin words and wide words (bench/samework/gen.py).
+    static let lorem = """
+        Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor \
+        incididunt ut labore et dolore magna aliqua Ut enim ad minim veniam quis nostrud \
+        exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat
+        """.split(separator: " ").map(String.init)
+    static let wide = ["日本語", "中文字符", "한국어", "👍", "🚀", "表格", "テスト", "✅", "漢字かな", "🎉"]
+
+    /// Writes the same-work table as the shared reference's gen.py does, byte for byte:
+    /// `rows-N.jsonl` (a title, a description of 12–28 words ending in `#i`, a wide column) and
+    /// `table-N.yaml` (grouped, width 84, one section streaming the rows); their paths.
+    static func generateSameWork(rows: Int, in folder: String) throws -> (table: String, data: String) {
+        let data = folder + "/rows-\(rows).jsonl", table = folder + "/table-\(rows).yaml"
+        if FileManager.default.fileExists(atPath: table) { return (table, data) }
+        _ = FileManager.default.createFile(atPath: data, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: data))
+        var chunk = ""
+        for i in 0..<rows {
+            let description = (0..<(12 + i % 17)).map { lorem[(i + $0) % lorem.count] }.joined(separator: " ")
+            let words = "\(wide[i % 10])\(wide[(i * 7) % 10]) \(i % 1000) \(wide[(i * 3) % 10])"
+            chunk += "{\"cell\": \"Columns\", \"t\": \"Item \(i)\", \"d\": \"\(description) #\(i)\", \"w\": \"\(words)\"}\n"
+            if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
+        }
+        handle.write(Data(chunk.utf8))
+        try handle.synchronize()  // on disk before any timed run (RenderBenchmark.writeTable says why)
+        try handle.close()
+        try "title: Benchmark\nstyle: grouped\nwidth: 84\nsections:\n  - rowsFrom: rows-\(rows).jsonl\n".write(
+            toFile: table, atomically: true, encoding: .utf8)
+        return (table, data)
     }
 
     /// CPU seconds (user and system) of the children waited for so far, theirs included.
