@@ -63,7 +63,9 @@ enum SameWorkBenchmark {
                 commands: { n in
                     let table = try RenderBenchmark.generateWrapped(rows: n, in: folder)
                     return (
-                        .init(executable: cellkit, arguments: ["render", table, "--width", "80"], environment: environment),
+                        .init(
+                            executable: cellkit, arguments: ["render", table, "--width", "80"], environment: environment
+                        ),
                         .init(
                             executable: reference, arguments: ["80", "Wrapped", folder + "/wrapped-\(n).jsonl"],
                             environment: environment)
@@ -121,8 +123,10 @@ enum SameWorkBenchmark {
         // cache and diagnose the plugin's near misses once, which landed in one of the two counts
         // and moved the figure a row by thousands between runs.
         for run in [small.cellkit, large.cellkit] {
-            _ = try ListBenchmark.Run(executable: counted, arguments: run.arguments + inProcess, environment: environment)
-                .time()
+            _ = try ListBenchmark.Run(
+                executable: counted, arguments: run.arguments + inProcess, environment: environment
+            )
+            .time()
         }
         guard
             let kRow = try perRow(
@@ -164,7 +168,8 @@ enum SameWorkBenchmark {
         for i in 0..<rows {
             let description = (0..<(12 + i % 17)).map { lorem[(i + $0) % lorem.count] }.joined(separator: " ")
             let words = "\(wide[i % 10])\(wide[(i * 7) % 10]) \(i % 1000) \(wide[(i * 3) % 10])"
-            chunk += "{\"cell\": \"Columns\", \"t\": \"Item \(i)\", \"d\": \"\(description) #\(i)\", \"w\": \"\(words)\"}\n"
+            chunk +=
+                "{\"cell\": \"Columns\", \"t\": \"Item \(i)\", \"d\": \"\(description) #\(i)\", \"w\": \"\(words)\"}\n"
             if chunk.utf8.count > 1 << 20 { handle.write(Data(chunk.utf8)); chunk = "" }
         }
         handle.write(Data(chunk.utf8))
