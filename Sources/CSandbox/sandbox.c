@@ -510,10 +510,10 @@ int ck_sandbox_seccomp_available(void) {
 
 /* ---- the filter's program ------------------------------------------------------------------ */
 
-/* Written here, not built by libseccomp: libseccomp took 0.75 to 1.0 ms of a worker's start to
+/* Written here, not built by libseccomp: libseccomp took a large part of a worker's start to
  * build this filter (its code paged in and its rule database made in a process that has just
- * forked; 0.35 ms warm), of the 2.5 ms the whole sandbox may cost (BENCHMARKS.md, "The
- * sandbox's cost"); writing the program takes a few microseconds. libseccomp still names calls
+ * forked), of the 2.5 ms the whole sandbox may cost (BENCHMARKS.md, "Measurements behind the
+ * code": sandbox.filter); writing the program takes far less. libseccomp still names calls
  * (`ck_sandbox_act`). The program: the architecture (any other: the listener), on x86_64 no
  * x32 number, then each call allowed by argument (a block that returns), then each call allowed
  * outright, then the listener. The kernel caches the verdict of a call allowed outright (5.11),
@@ -1056,8 +1056,9 @@ static void listener_process(const struct ck_sandbox_plan *plan, int watch, int 
         if (fds[0].revents) worker_alive = 0;
     }
     finish_output(&o);
-    /* Closed before the exit, which first unmaps this copy of the worker's memory (a third of a
-     * millisecond): the supervisor waits for this end of file, not for that. */
+    /* Closed before the exit, which first unmaps this copy of the worker's memory, and that takes
+     * a while (BENCHMARKS.md, "Measurements behind the code": sandbox.report): the supervisor waits
+     * for this end of file, not for that. */
     if (report >= 0) close(report);
     _exit(0);
 }

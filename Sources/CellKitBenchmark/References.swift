@@ -22,7 +22,8 @@ enum References {
     /// The empty program's source: Foundation linked as a program that uses it links it (one use,
     /// behind a test that never passes), nothing of it run. `import Foundation` alone links none
     /// of it: the linker drops every unreferenced member of the static archives, and that program
-    /// (`runtimeProgram`) is 8.5 MB against this one's 68.7 MB, with 166 page faults against 401.
+    /// (`runtimeProgram`) is a fraction of this one's size and page faults (BENCHMARKS.md,
+    /// "Measurements behind the code": References.emptyProgram).
     static let emptyProgram = """
         import Foundation
 

@@ -120,8 +120,9 @@ enum SameWorkBenchmark {
         }
         let inProcess = ["--no-isolation"], counted = try References.withoutDebugInformation(cellkit, in: folder)
         // Each size run once first, uncounted: a new executable's first runs rewrite the registry
-        // cache and diagnose the plugin's near misses once, which landed in one of the two counts
-        // and moved the figure a row by thousands between runs.
+        // cache and diagnose the plugin's near misses once, which landed in one of the two counts and
+        // moved the figure a row between runs (BENCHMARKS.md, "Measurements behind the code":
+        // SameWork.warmup).
         for run in [small.cellkit, large.cellkit] {
             _ = try ListBenchmark.Run(
                 executable: counted, arguments: run.arguments + inProcess, environment: environment

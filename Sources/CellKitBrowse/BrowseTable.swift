@@ -181,8 +181,8 @@ package final class BrowseTable {
     }
 
     /// Waits until every data file is counted (End in a CSV file, `:N` past the rows counted, a
-    /// search from rows read back): the rows are numbered exactly then. About 50 ms per million
-    /// JSON Lines rows on a warm page cache.
+    /// search from rows read back): the rows are numbered exactly then (how long that takes:
+    /// BENCHMARKS.md, "Measurements behind the code": BrowseTable.counting).
     package func finishCounting() throws {
         while isCounting {
             usleep(1000)

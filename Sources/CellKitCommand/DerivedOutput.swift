@@ -3,9 +3,10 @@
 // pages. What it comes from is digested as discovery walks (`InputDigest`): each plugin file's
 // path and key (device, inode, size, modification and change times: the registry cache's test
 // of "the same file"), the rejections with their reasons, the search path, and the running
-// executable (a rebuilt `cellkit` may word its output otherwise). Decoding 1,000 plugins'
-// records and writing their 7,000 lines cost 65,000 instructions a plugin on every `cellkit
-// list`; the digest costs about 300, and checking the kept text (its hash, each line) 6 a byte.
+// executable (a rebuilt `cellkit` may word its output otherwise). Decoding every plugin's
+// record and writing its lines on every `cellkit list` cost far more than the digest and the
+// check of the kept text, its hash and each line (BENCHMARKS.md, "Measurements behind the
+// code": DerivedOutput).
 
 import CellKit
 import CellKitModel

@@ -2,9 +2,10 @@
 // user reaches for, printed from text kept in HelpScreens.swift when the screen is as wide as the
 // text was wrapped for (80 columns: ArgumentParser's width when standard output is no terminal and
 // COLUMNS is not set). ArgumentParser builds its model of the commands by reflection before it
-// prints a line: 11 million instructions, three times an empty Swift program's whole run
-// (callgrind, 2026-11-28). Any other width, command or spelling goes to ArgumentParser.
-// HelpTextsTests holds every kept text to what ArgumentParser generates, so the two cannot drift.
+// prints a line, which costs more than an empty Swift program's whole run (BENCHMARKS.md,
+// "Measurements behind the code": HelpTexts). Any other width, command or spelling goes to
+// ArgumentParser. HelpTextsTests holds every kept text to what ArgumentParser generates, so the
+// two cannot drift.
 
 import Glibc
 

@@ -24,7 +24,7 @@ struct ListCommand: ParsableCommand {
     /// What `cellkit list` prints, each line terminal-safe and ended by a newline: written as bytes
     /// into one buffer (`TextLines`), as there is a line per cell type and per hook, 7,000 with
     /// 1,000 plugins installed, and strings made, interpolated, sanitized and joined line by line
-    /// cost about 4,000 instructions a line, a third of the command.
+    /// were a large part of the command (BENCHMARKS.md, "Measurements behind the code": ListCommand.text).
     static func text(_ catalog: Catalog) -> [UInt8] {
         let plugins = catalog.plugins  // decoded once: the property builds the array each time
         var out = TextLines()
@@ -78,10 +78,11 @@ struct ListCommand: ParsableCommand {
 }
 
 /// `cellkit list`'s settings; `read` takes the usual argument lists without ArgumentParser,
-/// whose first parse in a process builds its model of the commands by reflection (13.4 M
-/// instructions, more than half of `cellkit list` with the bundled plugins). A list made only
-/// of `list` and its flags, `--plugin-path` with a value, is read here; anything else (help, a
-/// misspelling, a repeated flag, `--`, a value that starts with "-") goes to ArgumentParser.
+/// whose first parse in a process builds its model of the commands by reflection (most of
+/// `cellkit list` with the bundled plugins: BENCHMARKS.md, "Measurements behind the code":
+/// ListCommand.arguments). A list made only of `list` and its flags, `--plugin-path` with a value,
+/// is read here; anything else (help, a misspelling, a repeated flag, `--`, a value that starts
+/// with "-") goes to ArgumentParser.
 /// ListArgumentsTests holds the two to the same settings on random argument lists.
 struct ListArguments: Equatable {
     var pluginPaths: [String] = []
@@ -127,7 +128,7 @@ struct ListArguments: Equatable {
         // Near misses are diagnosed for list (and inspect) only; the registry cache keeps them.
         let catalog = Catalog(options: options, diagnosingNearMisses: true, digestingInputs: true)
         // Kept whole beside the registry cache while no plugin file changed: decoding every record
-        // and writing the lines cost 65,000 instructions a plugin (BENCHMARKS.md, list).
+        // and writing the lines cost far more (BENCHMARKS.md, "Measurements behind the code": DerivedOutput).
         Output.write(
             try catalog.derivedOutput(json ? "list.json" : "list.txt", isIntact: Output.isTerminalSafe) {
                 json ? try Output.jsonBytes(ListReport(catalog)) : ListCommand.text(catalog)

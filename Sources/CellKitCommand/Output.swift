@@ -101,7 +101,7 @@ struct TextLines {
     /// Adds `text` to the line being made.
     mutating func append(_ text: String) {
         // The bytes in place when the string has them (a native one does): the generic path over
-        // the UTF-8 view cost about 400 instructions a piece.
+        // the UTF-8 view cost far more a piece (BENCHMARKS.md, "Measurements behind the code": Output.append).
         if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
             bytes.append(contentsOf: text.utf8)
         }

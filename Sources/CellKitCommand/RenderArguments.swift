@@ -1,11 +1,11 @@
 // `cellkit render`'s usual argument lists, read without ArgumentParser. The first parse in a
-// process builds ArgumentParser's model of the commands by reflection: in the release build
-// that is about 18 million instructions of type metadata and protocol conformance lookups,
-// some 3.5 ms — a third of a small table's whole render (callgrind and perf, 2026-11-22). A
-// list made only of the table and known options with valid values is read here; anything else
-// (help, a misspelling, a repeated option, `--`, a value that is not valid, a value that starts
-// with "-") goes to ArgumentParser, which prints what it always prints. RenderArgumentsTests
-// holds the two to the same settings on random argument lists.
+// process builds ArgumentParser's model of the commands by reflection: type metadata and
+// protocol conformance lookups, a large part of a small table's whole render (BENCHMARKS.md,
+// "Measurements behind the code": RenderArguments). A list made only of the table and known
+// options with valid values is read here; anything else (help, a misspelling, a repeated option,
+// `--`, a value that is not valid, a value that starts with "-") goes to ArgumentParser, which
+// prints what it always prints. RenderArgumentsTests holds the two to the same settings on random
+// argument lists.
 
 import ArgumentParser
 import CellKit

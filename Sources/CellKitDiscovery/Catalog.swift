@@ -213,7 +213,8 @@ public struct Catalog: Sendable {
     /// list` shows them: a file read now is diagnosed as it is read, the others when `plugins`
     /// is first asked for (a list given back whole by `derivedOutput` decodes no record). With
     /// `digestingInputs`, what its answers depend on is digested as it walks, for `derivedOutput`
-    /// (about 300 instructions a plugin, left out of a render's discovery, which keeps nothing).
+    /// (a cost for every plugin, left out of a render's discovery, which keeps nothing: BENCHMARKS.md,
+    /// "Measurements behind the code": Catalog.digest).
     package init(options: DiscoveryOptions, diagnosingNearMisses: Bool, digestingInputs: Bool = false) {
         self.options = options
         var walk = Walk(options: options, diagnosing: diagnosingNearMisses)
@@ -304,7 +305,8 @@ public struct Catalog: Sendable {
             plugin.knownNearMisses = misses
             state.plugins[index] = plugin
             // Stored only if the cache's entry is of the file as it is now (a `stat`: a plugin's
-            // key is not kept for this rare case, which cost 48 bytes a plugin and page faults).
+            // key is not kept for this rare case, which cost memory for every plugin and page faults:
+            // BENCHMARKS.md, "Measurements behind the code": Catalog.nearMissKey).
             if state.cache != nil, let key = RegistryCache.FileKey(path: plugin.path) {
                 state.cache!.store(nearMissesOf: plugin, key: key)
                 stored = true
@@ -352,8 +354,9 @@ public struct Catalog: Sendable {
                 guard count > 0, count == name.utf8.count, let base = all.baseAddress else { return }
                 var from = 0, index = 0
                 // Each place the name is, found by strstr (the C library's, vectorized): a search for
-                // its first byte alone met, for `Bar`, every `GenB…` of 1,000 plugins, 90 instructions
-                // a plugin each time a type is resolved.
+                // its first byte alone met, for `Bar`, every `GenB…` of many plugins, a cost for each
+                // plugin each time a type is resolved (BENCHMARKS.md, "Measurements behind the code":
+                // Catalog.strstr).
                 while from <= all.count - count {
                     guard let hit = strstr(base + from, cName) else {
                         // Past a NUL inside, which only a damaged cache could put there; else done.
@@ -496,7 +499,8 @@ extension Catalog {
                 in: entry, folder: folder, rejections: &rejections, allowUnsafe: allowUnsafe, cache: &cache)
             if listing.listed { listedFolders.append(entry.path) }
             // With room for a few more: the folders after a large one are often small, and growing
-            // the array copies every plugin found so far (90 instructions each).
+            // the array copies every plugin found so far (BENCHMARKS.md, "Measurements behind the
+            // code": Catalog.found).
             if found.capacity < found.count + listing.paths.count {
                 found.reserveCapacity(found.count + listing.paths.count + 32)
             }

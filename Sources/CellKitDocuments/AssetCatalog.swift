@@ -93,9 +93,10 @@ package enum ImageFile {
 
     /// Why `bytes` are not a self-contained SVG, or nil if they are one.
     /// Read as bytes with ASCII letters folded to lower case, as an HTML parser reads tag and attribute
-    /// names (a String lowercased and searched through Foundation was a quarter of a small render's
-    /// instructions); a byte of 0x80 or above counts as whitespace where that would flag the image, so
-    /// that no Unicode space hides an attribute.
+    /// names (a String lowercased and searched through Foundation was a large part of a small render's
+    /// instructions: BENCHMARKS.md, "Measurements behind the code": AssetCatalog.svg); a byte of 0x80
+    /// or above counts as whitespace where that would flag the image, so that no Unicode space hides
+    /// an attribute.
     static func svgProblem(_ bytes: [UInt8]) -> String? {
         let notImage = "is not a PNG or SVG image (checked by its content, not its name)"
         guard bytes.withUnsafeBufferPointer({ UTF8Bytes.isValid($0) }) else { return notImage }

@@ -160,8 +160,9 @@ enum FileAccess {
     static func read(_ path: String, name: String, limit: Int, tooLarge: String) throws(FileProblem) -> [UInt8] {
         let fd = try openRegular(path, name: name)
         defer { close(fd) }
-        // Sized by the file, not the limit: a zeroed 1 MiB buffer for a 150-byte document faulted
-        // in 256 pages, a fifth of a small render's page faults. One byte more shows growth.
+        // Sized by the file, not the limit: a zeroed 1 MiB buffer for a small document faulted in
+        // every page, a good part of a small render's page faults (BENCHMARKS.md, "Measurements
+        // behind the code": FileAccess.read). One byte more shows growth.
         var info = stat()
         let size = fstat(fd, &info) == 0 ? Int(info.st_size) : limit
         var bytes = [UInt8](repeating: 0, count: min(max(size, 0), limit) + 1)

@@ -29,7 +29,7 @@ struct NodeReader {
     /// `root(_:)`, and which resolver composed the tree.
     ///
     /// Yams' default resolver compiles its rules, `NSRegularExpression`s, when first used, which starts ICU's
-    /// regex machinery: a quarter of a small render's instructions (see `PlainScalar`). So the text is composed
+    /// regex machinery, a large part of a small render's instructions (see `PlainScalar`). So the text is composed
     /// with the basic resolver (no rules), and `typeName(_:)` types plain scalars with `PlainScalar`. But
     /// composing resolves every mapping key's tag (Yams hashes keys to find duplicates), and the basic resolver
     /// resolves a plain one to str: keys `1` and `"1"` would be duplicates, `1` and `!!int 1` would not, a key
@@ -48,7 +48,8 @@ struct NodeReader {
         let basic: Node?
         do {
             // UTF-8 named: Yams' default encoding reads YAMS_DEFAULT_ENCODING through a copy of the
-            // whole environment (0.4 million instructions) and, when it is set, prints to standard output.
+            // whole environment (BENCHMARKS.md, "Measurements behind the code": Environment) and, when it
+            // is set, prints to standard output.
             basic = try Yams.compose(yaml: text, .basic, NodeReader.constructor(), .utf8)
         } catch {
             return (try composedByDefaultRules(text), .yamsDefault)

@@ -3,10 +3,9 @@
 //
 // Why hand-rolled: the default resolver's rules are `NSRegularExpression`s, and compiling the first one
 // starts ICU's regex machinery (`icu::RegexStaticSets::initGlobals`, which builds UnicodeSets from property
-// patterns). Measured on `cellkit render --no-isolation` of a 4-row table (release): making
-// `Resolver.default` took 8.8 million of the process's 40.5 million instructions (callgrind), and leaving
-// it out took the median wall time from 12.6 ms to 9.6. Every process that reads a document paid that,
-// for rules a few comparisons decide.
+// patterns): making `Resolver.default` was a large part of a small table's render, in instructions and
+// in wall time (BENCHMARKS.md, "Measurements behind the code": PlainScalar). Every process that reads a
+// document paid that, for rules a few comparisons decide.
 // Tests/CellKitDocumentsTests/PlainScalarTests.swift checks this against Yams' own rules.
 
 import Yams

@@ -1,8 +1,8 @@
 // A long JSON Lines file's rows read and checked on a helper thread, a few batches
-// ahead of the table's thread. Checking a row is about a fifth of a wrapped row's
-// work and needs nothing from the rows before it, so it overlaps the hooks and the
-// layout of the rows already read (`cellkit-bench render wrapped` prints the render
-// with and without it).
+// ahead of the table's thread. Checking a row is a good part of a wrapped row's
+// work (BENCHMARKS.md, "Measurements behind the code": RowReader) and needs nothing
+// from the rows before it, so it overlaps the hooks and the layout of the rows
+// already read (`cellkit-bench render wrapped` prints the render with and without it).
 //
 // What crosses between the threads is bytes only: the helper copies each checked
 // record, its member index and where its cell name is into a batch's flat memory;
@@ -16,7 +16,7 @@
 // the helper's. A thread that must wait sleeps on its semaphore after saying so in
 // its `asleep` flag and looking again (Dekker's order: both sequentially
 // consistent), and the other wakes it. The helper is woken only once half the ring
-// is free: a wake-up costs about 25 µs on these machines.
+// is free: a wake-up is dear (BENCHMARKS.md, "Measurements behind the code": RowReader.wake).
 //
 // Memory is bounded whatever the file holds: a batch ends at 256 rows or 512 KiB, and
 // the helper waits while the batches it handed over hold more than 8 MiB (`Limits`);
@@ -38,8 +38,9 @@ import Synchronization
 package final class RowReader {
     /// How far ahead a helper reads, and when there is one.
     package struct Limits: Sendable {
-        /// Below this many rows to read, a helper thread (about 30 µs to start, and a batch read
-        /// before the first row) costs more than it saves.
+        /// Below this many rows to read, a helper thread (its start, and a batch read before the
+        /// first row) costs more than it saves (BENCHMARKS.md, "Measurements behind the code":
+        /// RowReader.minimumRows).
         package var minimumRows = 2048
         /// A batch ends at this many rows, or once its rows take `batchBytes` bytes; the helper
         /// waits while the batches it handed over take more than `bytesAhead`.
@@ -84,7 +85,8 @@ package final class RowReader {
     @exclusivity(unchecked) private var names = RowStream.KnownCells()
     /// The records of the last two rows, kept to be written over (`JSONRecord.refill`): the one
     /// before last is free again once its cell has shown the next row, and the next record goes
-    /// into its memory. A record made and freed per row was about 300 instructions of its 10,200.
+    /// into its memory. A record made and freed per row was a noticeable part of a row's instructions
+    /// (BENCHMARKS.md, "Measurements behind the code": RowReader.recent).
     @exclusivity(unchecked) private var recent: (last: JSONRecord?, beforeLast: JSONRecord?)
 
     /// Opens `file` and skips its first `skipping` rows. A helper reads ahead when `readAhead` is set,
@@ -451,7 +453,8 @@ package final class RowReader {
                     })
                 else { continue }
                 // The layout's own code on the member's bytes in place: no text object, no line list
-                // (made, reference counted and freed per row: about 870 of 10,250 instructions a row).
+                // (made, reference counted and freed per row, a noticeable part of a row's instructions:
+                // BENCHMARKS.md, "Measurements behind the code": RowReader.layout).
                 let header = plannedLines.count
                 plannedLines.reserve(6)
                 plannedLines.put(start)

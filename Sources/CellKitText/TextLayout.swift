@@ -82,7 +82,8 @@ public struct LaidOutText: Sendable, Equatable {
 
     /// Line `i`'s bytes, valid for as long as this value (or a copy) lives: for a writer that reads
     /// the value in place, where a method taking a closure would copy it (a retain and a release of
-    /// the text and of its lines per line written, a tenth of writing it).
+    /// the text and of its lines per line written, a noticeable part of writing it: BENCHMARKS.md,
+    /// "Measurements behind the code": LaidOutText.line).
     @inlinable @inline(__always)
     package func unsafeBytes(ofLine i: Int) -> UnsafeBufferPointer<UInt8> {
         let line = lines[i]
@@ -124,7 +125,8 @@ package enum TextLayout {
     }
 
     /// `lines(_:width:maxLines:mode:)` as ranges of `text` with the columns each line takes, found
-    /// while breaking them (measuring them again to draw them was a tenth of the wrapped table's time).
+    /// while breaking them (measuring them again to draw them was a noticeable part of the wrapped
+    /// table's time: BENCHMARKS.md, "Measurements behind the code": TextLayout.laidOut).
     package static func laidOut(_ text: String, width: Int, maxLines: Int, mode: LineBreakMode) -> LaidOutText {
         laidOut(TextBytes(text), width: width, maxLines: maxLines, mode: mode)
     }

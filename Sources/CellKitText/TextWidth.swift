@@ -32,7 +32,8 @@ public enum TextWidth {
     }
 
     /// `properties(_:)` with `directProperties` already loaded: a loop that looks up many scalars loads the
-    /// table once, as each read of the lazily made global calls `swift_once` (a sixth of the clusters' cost).
+    /// table once, as each read of the lazily made global calls `swift_once` (a large part of the
+    /// clusters' cost: BENCHMARKS.md, "Measurements behind the code": TextWidth.once).
     @inlinable @inline(__always)
     package static func properties(_ v: UInt32, in table: UnsafePointer<UInt16>) -> UInt16 {
         v < 0x20000 ? table[Int(v)] : rangeProperties(v)
@@ -132,9 +133,10 @@ public enum TextWidth {
     /// it (a space before a CJK word); a three-byte scalar (CJK, kana, Hangul) that joins what
     /// follows only as an Extend, ZWJ, SpacingMark or Hangul V or T would, followed by ASCII or by a
     /// three-byte scalar that is none of those. The same rules as `cluster`'s: the cluster tests hold
-    /// the two to each other on every oracle string. A line of CJK is broken at about half the
-    /// cost; the same for two- and four-byte scalars measured slower (callgrind), as most of those
-    /// are in emoji sequences that need the rules anyway.
+    /// the two to each other on every oracle string. A line of CJK is broken at a fraction of the
+    /// cost (BENCHMARKS.md, "Measurements behind the code": TextWidth.cjk); the same for two- and
+    /// four-byte scalars measured slower, as most of those are in emoji sequences that need the
+    /// rules anyway.
     @inlinable @inline(__always)
     package static func nextCluster(
         _ bytes: UnsafeBufferPointer<UInt8>, from i: Int, table: UnsafePointer<UInt16>

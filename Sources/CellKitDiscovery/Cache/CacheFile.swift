@@ -1,9 +1,9 @@
 // The registry cache file as discovery reads it: its first line and the entries' first lines
 // (the heads: path, key, kind, identifiers, and how long the entry's record is) read into
 // memory; the records, which follow all the heads and are four fifths of the file, read one at
-// a time when a plugin is decoded. Reading the whole file of 1,000 plugins (540 KB) cost
-// 0.29 ms in a fresh process, nearly all of it page faults on the new memory, for a render that
-// decodes two records; the heads are 120 KB.
+// a time when a plugin is decoded. Reading the whole file cost a fresh process page faults on
+// all its new memory, for a render that decodes two records (BENCHMARKS.md, "Measurements
+// behind the code": CacheFile).
 //
 // Not mapped: a file cut short while mapped (by anything but our writers, which rename a new
 // file over it) would end the process with SIGBUS on the next read. Not kept open either: a
@@ -61,9 +61,9 @@ extension RegistryCache {
             Self.deallocate(UnsafeMutableRawBufferPointer(mutating: UnsafeRawBufferPointer(bytes)), mapped: mapped)
         }
 
-        /// Memory for `count` bytes of heads, its pages made present at once (MAP_POPULATE): the heads
-        /// of 1,000 plugins are 43 pages, and touching each new page cost a fault of about 1.8 µs here,
-        /// where populating them costs a fraction of that. Not the file mapped: see above.
+        /// Memory for `count` bytes of heads, its pages made present at once (MAP_POPULATE): touching
+        /// each new page cost a fault, where populating them costs a fraction of that (BENCHMARKS.md,
+        /// "Measurements behind the code": CacheFile.populate). Not the file mapped: see above.
         /// Whether it was mapped (else allocated, if mapping failed).
         private static func allocate(_ count: Int) -> (UnsafeMutableRawBufferPointer, mapped: Bool) {
             let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0)

@@ -1,7 +1,7 @@
 // The registry cache's records, written and read by hand: the cache is read on every
-// run. Foundation's Codable decoding cost about 40 µs a plugin record, and then the
-// package's JSON parser into `RowValue` trees about 60,000 instructions a record (`list`
-// of 1,000 plugins spent half its time there): a record is now read straight from its
+// run. Foundation's Codable decoding, and then the package's JSON parser into `RowValue`
+// trees, were much of `list`'s time with many plugins (BENCHMARKS.md, "Measurements behind
+// the code": CacheJSON): a record is now read straight from its
 // bytes by `CacheRecordReader`, which takes exactly what `cacheJSON` writes and nothing
 // else (anything else is no record: the plugin is read again and its record rewritten).
 
@@ -12,8 +12,8 @@ enum CacheJSON {
     /// `text` as a JSON string, quotes included: `"`, `\` and control characters escaped.
     static func quoted(_ text: String) -> String {
         // Most texts (paths, identifiers) need no escape: one check of their bytes, where going
-        // scalar by scalar cost about 200 instructions a character (a cache of 1,000 plugins is
-        // written with 4,000 such texts).
+        // scalar by scalar cost far more a character, and a cache of many plugins is written with
+        // thousands of such texts (BENCHMARKS.md, "Measurements behind the code": CacheJSON.quoted).
         if RegistryCache.isPlainText(text) { return "\"" + text + "\"" }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
@@ -166,7 +166,8 @@ struct CacheRecordReader {
     private static let parameterNames = HookParameter.allCases.map { (parameter: $0, name: Array($0.rawValue.utf8)) }
 
     /// Reads `"name name …"`, parameter names joined by single spaces, matched as bytes (a String made
-    /// and split a hook was a tenth of decoding a record); nil at a name that is none or a stray space.
+    /// and split a hook was a noticeable part of decoding a record: BENCHMARKS.md, "Measurements behind
+    /// the code": CacheJSON.parameterList); nil at a name that is none or a stray space.
     private mutating func parameterList() -> [HookParameter]? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         var parameters: [HookParameter] = []

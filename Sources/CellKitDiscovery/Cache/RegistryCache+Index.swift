@@ -1,10 +1,11 @@
 // Where each entry of a registry cache file sits, found without decoding any: a render with
 // 1,000 plugins installed looks up every plugin file on the path, but building a dictionary of
-// 1,000 decoded entries first (a JSON parse, four strings and a key each) cost about 9,000
-// instructions an entry. The index keeps byte offsets only (each head's line and record), and
-// finds a path by binary search on its text as the file writes it, escapes and all (the writer
-// sorts entries by that text); an entry is read when its path is asked for, and then only its
-// short first line, in place: the key compared as text, its record left until a plugin is used.
+// every decoded entry first (a JSON parse, four strings and a key each) cost far more
+// (BENCHMARKS.md, "Measurements behind the code": CacheIndex). The index keeps byte offsets only
+// (each head's line and record), and finds a path by binary search on its text as the file
+// writes it, escapes and all (the writer sorts entries by that text); an entry is read when its
+// path is asked for, and then only its short first line, in place: the key compared as text, its
+// record left until a plugin is used.
 
 import CellKitModel
 import Foundation
@@ -32,10 +33,10 @@ extension RegistryCache {
         /// ending in a comma; then `]}`. Each head says how long its record is, so the records' lines
         /// are known without reading them, and they must end where the file does. Nil for any other
         /// file. Only each line's end and its record's length are read here (a render looks up every
-        /// plugin file, but a full check of 1,000 heads cost 550 instructions each); a head is
-        /// checked (its checksum, then its fields) when it is looked up, a record when it is
-        /// decoded. Heads out of order cost
-        /// lookups (a binary search may miss them: the file is read again), never a wrong answer.
+        /// plugin file, but a full check of every head was dear: BENCHMARKS.md, "Measurements behind
+        /// the code": CacheIndex.heads); a head is checked (its checksum, then its fields) when it is
+        /// looked up, a record when it is decoded. Heads out of order cost lookups (a binary search
+        /// may miss them: the file is read again), never a wrong answer.
         init?(_ file: CacheFile) {
             self.file = file
             let bytes = file.bytes, base = bytes.baseAddress!, size = file.size, end = bytes.count
@@ -105,7 +106,8 @@ extension RegistryCache {
         /// The index of the entry whose path is written `wanted` in the file (see
         /// `RegistryCache.withWritten`), by binary search; nil if there is none. The entry at `hint`
         /// is tried first, without searching for the end of its path: discovery asks for paths in
-        /// the file's order, and a search cost about 700 instructions a path.
+        /// the file's order, and a search costs far more than that one comparison (BENCHMARKS.md,
+        /// "Measurements behind the code": CacheIndex.hint).
         func find(written wanted: UnsafeBufferPointer<UInt8>, hint: Int = -1) -> Int? {
             if hint >= 0, hint < spans.count, isPath(wanted, at: hint) { return hint }
             var low = 0, high = spans.count
@@ -209,7 +211,8 @@ extension RegistryCache {
     }
 
     /// Whether `bytes` are printable ASCII without a backslash or a quote: a JSON string's text as
-    /// it is. Eight bytes at a time (a byte at a time cost 7 instructions a byte, for every path read).
+    /// it is. Eight bytes at a time (a byte at a time was dearer, for every path read: BENCHMARKS.md,
+    /// "Measurements behind the code": CacheIndex.isPlain).
     static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0, bad: UInt64 = 0
         while i + 8 <= bytes.count {

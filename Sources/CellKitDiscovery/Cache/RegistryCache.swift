@@ -9,9 +9,10 @@
 // every run and looked up one at a time as discovery meets each file (see RegistryCache+Index.swift);
 // the records (a plugin's hooks and signatures, and its near misses) are read from the file
 // only when something asks for that plugin (see CacheFile.swift). Decoding the whole file
-// through Foundation's JSONDecoder took 42 ms for 1,000 plugins on every run, even a render
-// that used one of them; building a dictionary of every entry's head, 9 ms. A folder's entry
-// (its path with a `/` after it) keeps its listing of library names (see FolderListing.swift).
+// through Foundation's JSONDecoder was dear with many plugins on every run, even a render that
+// used one of them, and so was building a dictionary of every entry's head (BENCHMARKS.md,
+// "Measurements behind the code": RegistryCache). A folder's entry (its path with a `/` after
+// it) keeps its listing of library names (see FolderListing.swift).
 
 import CellKitModel
 import Foundation
@@ -92,8 +93,9 @@ package struct RegistryCache {
         }
 
         /// Whether the `textCount` bytes at `p` are this key's `text`: each eight digits worked out in
-        /// one word and compared as one, no buffer (a lookup asks this of every plugin on every run:
-        /// about 250 instructions; reading the text as numbers, checked, cost 430).
+        /// one word and compared as one, no buffer (a lookup asks this of every plugin on every run;
+        /// reading the text as numbers, checked, cost more: BENCHMARKS.md, "Measurements behind the
+        /// code": RegistryCache.FileKey).
         func isWritten(at p: UnsafeRawPointer) -> Bool {
             let space = UInt8(ascii: " ")
             return Self.isWritten(device, at: p) && p.load(fromByteOffset: 16, as: UInt8.self) == space
@@ -298,7 +300,7 @@ package struct RegistryCache {
     private(set) var isDirty = false
 
     /// What became of an entry of the file: a byte each, where a `Set<String>` of the visited
-    /// paths cost about 1,500 instructions a plugin.
+    /// paths cost far more a plugin (BENCHMARKS.md, "Measurements behind the code": RegistryCache.Mark).
     private enum Mark: UInt8 {
         /// Not asked for yet: `prune` checks its file.
         case unvisited
@@ -573,7 +575,7 @@ package struct RegistryCache {
         let sorted = entries.values.map {
             (written: Array(CacheJSON.quoted($0.path).utf8.dropFirst().dropLast()), entry: $0)
         }
-        .sorted { a, b in  // memcmp: lexicographicallyPrecedes cost 6.7M instructions for 1,000 paths
+        .sorted { a, b in  // memcmp: lexicographicallyPrecedes was far dearer (BENCHMARKS.md: RegistryCache.sort)
             a.written.withUnsafeBufferPointer { a in b.written.withUnsafeBufferPointer { Index.compare(a, $0) < 0 } }
         }
         let needsTails = sorted.contains {

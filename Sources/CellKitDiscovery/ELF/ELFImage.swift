@@ -104,7 +104,8 @@ package struct ELFImage: Sendable {
 
     /// Parses `bytes`; throws the first reason the file cannot be a plugin for this host.
     /// `symbols: false` reads the sections only (no symbol is listed): what `libraryFolders`
-    /// needs, in a tenth of the time for a plugin a sandboxed worker is about to load.
+    /// needs, in a fraction of the time, for a plugin a sandboxed worker is about to load (BENCHMARKS.md,
+    /// "Measurements behind the code": ELFImage.sections).
     package init(bytes: Data, symbols: Bool = true) throws(ELFProblem) {
         guard bytes.count <= ELFLimits.maxFileBytes else {
             throw .overLimit("the file has \(bytes.count) bytes, over the limit of \(ELFLimits.maxFileBytes)")

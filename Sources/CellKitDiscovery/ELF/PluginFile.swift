@@ -59,8 +59,9 @@ public struct PluginFile: Sendable, Codable {
     /// Symbols that miss the naming rule by a little; the plugin is still usable.
     ///
     /// Diagnosed only when something asks: discovery for a render leaves them out (reading every
-    /// plugin's symbols for them cost 25 ms a run with Swift plugins, whose names are demangled),
-    /// so for a record from such a catalog this reads the file again. `cellkit list` and `inspect`
+    /// plugin's symbols for them was dear with Swift plugins, whose names are demangled:
+    /// BENCHMARKS.md, "Measurements behind the code": NearMiss.onDemand), so for a record from
+    /// such a catalog this reads the file again. `cellkit list` and `inspect`
     /// diagnose through the catalog, which keeps the answer in the registry cache.
     public var nearMisses: [NearMiss] { knownNearMisses ?? NearMiss.diagnose(path: path) }
     /// The near misses, if they were diagnosed (by `read(path:)`, by a catalog that was asked for

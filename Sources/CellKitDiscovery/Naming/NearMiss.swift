@@ -118,7 +118,7 @@ public struct NearMiss: Sendable, Equatable, Codable, CustomStringConvertible {
     /// declared cell type (the prefix misspelled) that is not itself a hook; it is never called.
     /// The identifiers are tried in their order, but only those `name` could be a hook of
     /// (`IdentifierSuffixes.candidates`): trying every one made discovery quadratic in a
-    /// plugin's identifiers (8,000 took 2.7 s, 100,000 over 300 s).
+    /// plugin's identifiers (BENCHMARKS.md, "Measurements behind the code": NearMiss.candidates).
     static func misspelledHook(_ name: String, identifiers: IdentifierSuffixes) -> NearMiss? {
         guard HookKind.parse(symbol: name) == nil else { return nil }
         for position in identifiers.candidates(for: name) {

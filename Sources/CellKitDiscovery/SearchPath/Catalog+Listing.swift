@@ -39,7 +39,8 @@ extension Catalog {
             guard (joined.first ?? slash) == slash else { return nil }
             var valid = true, written = 0
             // Raw copies into memory not zeroed first: appending each range and copying with the
-            // standard library's generic initializers cost 600 instructions a name.
+            // standard library's generic initializers cost far more a name (BENCHMARKS.md,
+            // "Measurements behind the code": LibraryListing.copy).
             bytes = [UInt8](unsafeUninitializedCapacity: joined.count + count * prefix.count) { buffer, filled in
                 paths = [Range<Int>](unsafeUninitializedCapacity: count) { paths, made in
                     joined.withUnsafeBufferPointer { joined in
@@ -179,8 +180,9 @@ extension Catalog {
     private static func listed(_ path: String, folder: Int32, prefix: [UInt8], rejections: inout [Rejection])
         -> Listing?
     {
-        // opendir/readdir: FileManager.contentsOfDirectory cost about 2 µs a name. A copy of the
-        // descriptor: closedir closes the one it is given.
+        // opendir/readdir: FileManager.contentsOfDirectory cost far more a name (BENCHMARKS.md,
+        // "Measurements behind the code": LibraryListing.readdir). A copy of the descriptor:
+        // closedir closes the one it is given.
         guard let directory = folder >= 0 ? fdopendir(dup(folder)) : opendir(path) else {
             rejections.append(
                 Rejection(path: path, reason: "cannot list the folder: \(String(cString: strerror(errno)))"))
@@ -220,8 +222,9 @@ extension Catalog {
                 listing.listed = true
                 return listing
             }
-            // Sorted by name as strings sort, which for ASCII is byte order: sorting 1,000 names as
-            // strings cost 3,000 instructions a name, by their first sixteen bytes (then `memcmp`) 300.
+            // Sorted by name as strings sort, which for ASCII is byte order: sorting names as strings
+            // cost many times as much as by their first sixteen bytes (then `memcmp`) (BENCHMARKS.md,
+            // "Measurements behind the code": LibraryListing.order).
             Name.sort(&found, in: names)
             var listing = Listing(
                 prefix: prefix, names: found.lazy.map { UnsafeBufferPointer(rebasing: names[$0.range]) })
@@ -248,7 +251,8 @@ extension Catalog {
         }
 
         /// Sorts `names` by `precedes`: a merge sort, its comparison inlined (the standard library's
-        /// sort, calling a closure for each comparison, cost 400 instructions a name).
+        /// sort, calling a closure for each comparison, cost more a name: BENCHMARKS.md, "Measurements
+        /// behind the code": LibraryListing.sort).
         static func sort(_ names: inout [Name], in bytes: UnsafeBufferPointer<UInt8>) {
             guard names.count > 1 else { return }
             var other = names

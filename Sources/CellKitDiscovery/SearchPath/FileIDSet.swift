@@ -1,8 +1,8 @@
 // The files one discovery has met, by device and inode, so that a file reached twice (a
 // symlink, a hard link) counts once. Open addressing with linear probing and a multiplicative
-// hash: a `Set` of such pairs hashed each with SipHash, and grew, for about 1,100 instructions
-// a plugin. Inode numbers are not chosen by whoever can write a plugin folder, and a worst case
-// costs only probes, never a wrong answer.
+// hash: a `Set` of such pairs hashed each with SipHash and grew, far dearer per plugin
+// (BENCHMARKS.md, "Measurements behind the code": FileIDSet). Inode numbers are not chosen by
+// whoever can write a plugin folder, and a worst case costs only probes, never a wrong answer.
 
 /// A set of (device, inode) pairs.
 struct FileIDSet {
@@ -23,7 +23,8 @@ struct FileIDSet {
     }
 
     /// Adds the pair; true if it was not there yet. The probe runs on the arrays' memory: indexing
-    /// them checked each access and the writes' uniqueness, half of the 90 instructions an insert took.
+    /// them checked each access and the writes' uniqueness, a large part of an insert's cost
+    /// (BENCHMARKS.md, "Measurements behind the code": FileIDSet.insert).
     mutating func insert(device: UInt64, inode: UInt64) -> Bool {
         if (count + 1) * 2 > taken.count { grow() }
         let mask = taken.count - 1

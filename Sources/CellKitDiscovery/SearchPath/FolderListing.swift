@@ -1,8 +1,9 @@
 // A folder's library names as one discovery listed them, kept in the registry cache so that the
-// next discovery need not list the folder again (listing 1,000 files, sorting their names and
-// building their paths cost about 0.4 ms of system time and 800 instructions a file). Every
-// file is still stat'ed and checked on every run: a file rewritten in place (`cp new.so
-// old.so`) changes no folder, and its own key catches it.
+// next discovery need not list the folder again (listing a folder of many files, sorting their
+// names and building their paths cost system time and instructions for each file: BENCHMARKS.md,
+// "Measurements behind the code": FolderListing). Every file is still stat'ed and checked on
+// every run: a file rewritten in place (`cp new.so old.so`) changes no folder, and its own key
+// catches it.
 //
 // When a stored listing may be trusted is git's "racy clean" rule. Adding, removing or renaming
 // an entry sets the folder's modification and change times to the current time, which the

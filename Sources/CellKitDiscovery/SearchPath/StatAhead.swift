@@ -1,16 +1,16 @@
 // The `lstat`s of a folder's files, read by two threads: a helper reads them from the last
 // file backwards while the walk reads its own from the first forwards and works on each as it
-// goes. With 1,000 plugins installed the stats are about 1.3 ms of the walk; with the helper,
-// discovery took 1.6 ms instead of 2.2 (`cellkit-bench list`, README "Start-up with many
-// plugins").
+// goes. With many plugins installed the stats are a large part of the walk, and the helper
+// shortens discovery markedly (BENCHMARKS.md, "Measurements behind the code": StatAhead).
 //
 // Each file is claimed by one side only, Dekker's way: a side publishes how far it wants to
 // go, then reads how far the other side went; with both sequentially consistent, two sides
 // cannot both win a file (both may lose one: the walk then reads it itself). Files are claimed
-// eight at a time: each claim moves a cache line between the two processors (`perf`: claiming
-// one file at a time cost about 0.08 ms of a 1,000-file walk). The helper is joined before
-// anything it wrote is read and before the walk goes on to another folder, so no thread
-// outlives a folder's walk: a render worker forks only while single-threaded.
+// eight at a time: each claim moves a cache line between the two processors, which made claiming
+// one file at a time dear (BENCHMARKS.md, "Measurements behind the code": StatAhead.chunk). The
+// helper is joined before anything it wrote is read and before the walk goes on to another
+// folder, so no thread outlives a folder's walk: a render worker forks only while
+// single-threaded.
 
 import Foundation
 import Synchronization
@@ -18,8 +18,8 @@ import Synchronization
 /// The `lstat` of each of a folder's files, by index, read ahead on a helper thread. Not
 /// `Sendable`: one walk uses it from one thread; what it shares with its helper is `Shared`.
 final class StatAhead {
-    /// Below this many files a helper thread costs more than it saves (a thread start is about
-    /// 30 µs; a stat about 1.3 µs).
+    /// Below this many files a helper thread costs more than it saves: a thread start costs as much
+    /// as many stats (BENCHMARKS.md, "Measurements behind the code": StatAhead.minimumFiles).
     static let minimumFiles = 64
     /// Files claimed at once by either side.
     static let chunk = 8

@@ -88,7 +88,8 @@ package enum FileTrust {
         /// is `info`: no string is made unless a check refuses or the file is a symlink.
         func problem(forPlugin path: UnsafeBufferPointer<UInt8>, lstat info: stat) -> (path: String, reason: String)? {
             func string() -> String { String(decoding: path, as: UTF8.self) }
-            // Split by hand: NSString's path methods cost several microseconds a call.
+            // Split by hand: NSString's path methods cost far more a call (BENCHMARKS.md, "Measurements
+            // behind the code": FileTrust.split).
             guard path.count > 1, path[0] == UInt8(ascii: "/"), path[path.count - 1] != UInt8(ascii: "/"),
                 info.st_mode & S_IFMT != S_IFLNK
             else { return FileTrust.problem(forPlugin: string()) }
@@ -118,7 +119,7 @@ package enum FileTrust {
         /// What `problem(forPlugin:lstat:)` answers for every regular file in the folder of the plugin
         /// at `path` (UTF-8) that passes its own check (`FileTrust.allows`), if the answer does not
         /// depend on the file; nil if it may. Discovery asks once a folder, not for each of its
-        /// 1,000 plugins (290 instructions each).
+        /// plugins (BENCHMARKS.md, "Measurements behind the code": FileTrust.folder).
         func answer(forPluginsBeside path: UnsafeBufferPointer<UInt8>) -> (path: String, reason: String)?? {
             guard path.count > 1, path[0] == UInt8(ascii: "/"), path[path.count - 1] != UInt8(ascii: "/") else {
                 return nil

@@ -100,7 +100,8 @@ public enum RowValue: Sendable, Equatable, Hashable {
 /// count and the planned lines' byte count.
 @usableFromInline package struct JSONRecord: @unchecked Sendable {  // storage is written only while unique (refill)
     /// The header is the byte count and the plan. Not an array: `[UInt8](unsafeUninitializedCapacity:)`
-    /// went through an unspecialized allocation path, ~500 instructions a row. The plan in the
+    /// went through an unspecialized allocation path, dear on every row (BENCHMARKS.md, "Measurements
+    /// behind the code": JSONRecord.storage). The plan in the
     /// header, not beside it: a copy of the record (a hook's every data read) retains one object.
     private var storage: ManagedBuffer<Header, UInt8>
 
@@ -300,7 +301,8 @@ public enum RowValue: Sendable, Equatable, Hashable {
                 return nil
             }
             let text = UnsafeBufferPointer(rebasing: line[span])
-            // memchr: `contains(0)` went a byte at a time, a third of this function's time
+            // memchr: `contains(0)` went a byte at a time, a large part of this function's time
+            // (BENCHMARKS.md, "Measurements behind the code": RowValue.memchr)
             if !text.isEmpty, memchr(text.baseAddress!, 0, text.count) != nil { return nil }
             let (valid, clean) = UTF8Bytes.check(text)
             return valid ? body(text, clean) : nil

@@ -267,7 +267,8 @@ public struct IndexPath: Hashable, Sendable, Codable, CustomStringConvertible {
 // MARK: - Names in documents
 
 /// An enumeration whose cases a document names by their Swift names (`style: insetGrouped`):
-/// the names are written out, as turning a case into its name through reflection cost a quarter
+/// the names are written out (BENCHMARKS.md, "Measurements behind the code": NamedCases), as
+/// turning a case into its name through reflection was a large part
 /// of a small render's instructions. `NamedCaseTests` checks each name is its case's.
 public protocol NamedCases: CaseIterable {
     /// The case's name as a document writes it.

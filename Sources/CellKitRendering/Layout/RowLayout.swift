@@ -333,7 +333,8 @@ public struct CellLayout: Sendable {
     }
 
     /// A label's lines from measuring its height, kept for placing it: breaking
-    /// the same text twice per row was a tenth of the layout's time.
+    /// the same text twice per row was a noticeable part of the layout's time (BENCHMARKS.md,
+    /// "Measurements behind the code": RowLayout.LineMemo).
     private struct LineMemo {
         private struct Entry {
             let label: ObjectIdentifier, width: Int, maxLines: Int
@@ -808,7 +809,8 @@ public struct CellLayout: Sendable {
 
 extension Array {
     /// Empties the array and keeps its memory, one element at a time: `removeAll(keepingCapacity:)`
-    /// goes through the generic `replaceSubrange`, several hundred instructions, which per row mattered.
+    /// goes through the generic `replaceSubrange`, which per row mattered (BENCHMARKS.md, "Measurements
+    /// behind the code": RowLayout.removeAll).
     mutating func removeAllKeepingCapacity() {
         while !isEmpty { removeLast() }
     }

@@ -210,7 +210,8 @@ package final class Canvas {
     /// Writes a glyph of `columns` columns at `x` (0 ≤ x < width, 0 ≤ y < height): its value, then
     /// `continuation` in the columns of its right part that are on the canvas (a cluster is two or,
     /// as wcswidth sums some, three columns wide); a wide glyph it cuts on either side is blanked.
-    /// One call a glyph: setting each column on its own was a third of painting CJK text.
+    /// One call a glyph: setting each column on its own was a large part of painting CJK text
+    /// (BENCHMARKS.md, "Measurements behind the code": Canvas.glyph).
     @inline(__always)
     private func place(_ value: UInt32, x: Int, y: Int, columns: Int, style: UInt16) {
         let row = y * width, last = min(x + columns, width) - 1
@@ -291,8 +292,8 @@ package final class Canvas {
             return
         }
         // One pass into room reserved for the worst case: four bytes a column, plus every glyph of
-        // several scalars (each stands in one column only). A closure per run of ASCII was a tenth of
-        // the wrapped table's time.
+        // several scalars (each stands in one column only). A closure per run of ASCII was a noticeable
+        // part of the wrapped table's time (BENCHMARKS.md, "Measurements behind the code": Canvas.runs).
         extraBytes.withUnsafeBufferPointer { extras in
             out.append(atMost: (to - from) * 4 + extras.count) { p in
                 var k = 0, x = from

@@ -1,7 +1,8 @@
 // Writing a row's lines straight from its laid-out text, without painting a canvas,
 // when that gives the same bytes: the canvas exists to settle what overlapping views,
 // colours, images and cut glyphs do to one another, and most rows have none of them.
-// Painting and reading back the canvas was a third of the wrapped table's time.
+// Painting and reading back the canvas was a large part of the wrapped table's time
+// (BENCHMARKS.md, "Measurements behind the code": DirectLines).
 
 import CellKitModel
 import CellKitText
@@ -17,7 +18,8 @@ struct DirectLines {
     /// Rows with more views than this are painted: the overlap check compares every pair.
     static let maxViews = 16
     /// The row's text views by column (indices into `views`): inline, as arrays here cost a
-    /// uniqueness check and a bounds check per append, per line (a tenth of writing a line).
+    /// uniqueness check and a bounds check per append, per line (BENCHMARKS.md, "Measurements behind
+    /// the code": DirectLines.order).
     private var order = InlineArray<16, Int>(repeating: 0)
     private var count = 0
     /// Per view in `order`, for the line being written: its column (-1: nothing there) and width.
@@ -144,7 +146,7 @@ struct DirectLines {
     ) -> Bool {
         var column = 0, current = -1  // the style written last (-1: none yet on this line)
         // Written out, not a nested function: one that changes `current` made every call check
-        // exclusivity at run time (a twentieth of the ansi format's instructions).
+        // exclusivity at run time (BENCHMARKS.md, "Measurements behind the code": DirectLines.exclusivity).
         sequences.withUnsafeBufferPointer { sequences in
             for n in 0..<count where xs[n] >= 0 {
                 let view = views.baseAddress! + order[n]

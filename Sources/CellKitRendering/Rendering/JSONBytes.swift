@@ -221,7 +221,8 @@ enum JSONBytes {
     /// The length of the well-formed sequence at `i` when its lead byte cannot start a character
     /// `escape` writes as `\uXXXX` (those start with C2, D8, E0, E1, E2, ED or EF), else nil: the
     /// sequence is then decoded and looked up. Decoding every character of CJK or emoji text was
-    /// a fifth of the JSON format's time (perf).
+    /// a large part of the JSON format's time (BENCHMARKS.md, "Measurements behind the code":
+    /// JSONBytes.decode).
     @inline(__always)
     static func plainSequence(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
         let lead = bytes[i], n = bytes.count

@@ -193,8 +193,9 @@ public struct TextFormat: RowFormat {
     }
 
     /// A row's border pieces as bytes, made once per row width (building them per row
-    /// was a fifth of the time of a million-row render). In raw memory the class
-    /// owns: writing arrays held by the format retained and released each, per row.
+    /// was a large part of a long render's time: BENCHMARKS.md, "Measurements behind the code":
+    /// TextFormat.Rules). In raw memory the class owns: writing arrays held by the format retained
+    /// and released each, per row.
     private final class Rules {
         let width: Int
         let top, bottom, left, right, selectedLeft, selectedRight: UnsafeBufferPointer<UInt8>

@@ -4,7 +4,8 @@
 /// The C strings a cell hands its hooks, in blocks it keeps: a string is a copy at the end of
 /// the current block; a full block stays where it is (hooks may still hold its strings) until the
 /// cell is recycled, when only the current block is kept for the next row. A `malloc` and a
-/// `free` for each string were a seventh of the wrapped table's host calls (callgrind).
+/// `free` for each string were a large part of the wrapped table's host calls (BENCHMARKS.md,
+/// "Measurements behind the code": CStringArena).
 struct CStringArena: ~Copyable {
     private var block: UnsafeMutableRawPointer?
     private var used = 0, capacity = 0

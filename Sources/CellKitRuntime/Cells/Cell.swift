@@ -408,7 +408,8 @@ public final class Cell {
     /// The row's text at a key path as a C string, copied straight from a JSON Lines
     /// record when the text there has no escapes and is valid UTF-8; else nil.
     func plainDataString(at keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
-        // The key's bytes as the hook passed them: a String of it was a sixth of this call.
+        // The key's bytes as the hook passed them: a String of it was a large part of this call
+        // (BENCHMARKS.md, "Measurements behind the code": Cell.plainDataString).
         guard let keyPath, case .json(let record) = dataBox.pointee,
             let text = record.plainString(
                 at: UnsafeRawBufferPointer(start: keyPath, count: strlen(keyPath)).bindMemory(to: UInt8.self))
@@ -435,7 +436,8 @@ public final class Cell {
     /// The bytes `text` points to, and whether they are clean, when it is the text `data_string`
     /// last handed to a hook on this row, unchanged (the same length and bytes as in the row's
     /// record, which the cell holds): known valid without checking them again. The usual hook
-    /// passes a data text straight to `set_text`, and checking it twice was a tenth of its time.
+    /// passes a data text straight to `set_text`, and checking it twice was a noticeable part of its
+    /// time (BENCHMARKS.md, "Measurements behind the code": Cell.handedText).
     func handedText(_ text: UnsafePointer<CChar>) -> (bytes: UnsafeBufferPointer<UInt8>, isClean: Bool)? {
         guard let copy = lastPlainCopy, UnsafePointer(copy.pointer) == text, copy.count <= PluginLimits.maxTextBytes,
             strnlen(text, copy.count + 1) == copy.count, memcmp(text, copy.source, copy.count) == 0

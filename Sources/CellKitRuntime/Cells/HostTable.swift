@@ -59,7 +59,8 @@ enum HostTable {
                 }
             },
             view_with_tag: { c, tag in
-                // Borrowed, as the views are: a retain and a release of each per call were a third of it.
+                // Borrowed, as the views are: a retain and a release of each per call were a large part of
+                // it (BENCHMARKS.md, "Measurements behind the code": HostTable.borrow).
                 Cell.borrow(c) { cell -> UnsafeMutablePointer<ck_view>? in
                     guard cell.isOnHookThread else { return nil }
                     if tag == 0 {

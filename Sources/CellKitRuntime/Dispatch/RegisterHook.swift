@@ -1,6 +1,6 @@
 // Hooks with a declared parameter list short enough to travel in argument
 // registers, called through a typed pointer instead of libffi: a libffi call
-// costs about 430 instructions more (callgrind, the wrapped table's hook).
+// costs far more (BENCHMARKS.md, "Measurements behind the code": RegisterHook).
 //
 // Every parameter a hook may declare is integer class: pointers, int64_t, and
 // ck_index_path, two int64_t that the System V x86-64 and AAPCS64 calling

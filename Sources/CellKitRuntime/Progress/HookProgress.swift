@@ -164,7 +164,8 @@ public enum HookProgress {
     package static func installPrivate(shared: Bool = false) -> UnsafeMutablePointer<Header> {
         if let record { return record }
         // Anonymous pages are zero until touched: zeroing the record by hand faulted in all of
-        // its 128 pages, a tenth of a small render's page faults.
+        // its pages, a good part of a small render's page faults (BENCHMARKS.md, "Measurements behind
+        // the code": HookProgress.record).
         // Shared (`shared`): a process forked later (the sandbox's listener) reads it as it changes.
         var memory = mmap(nil, size, PROT_READ | PROT_WRITE, (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS, -1, 0)
         if memory == nil || memory == MAP_FAILED {

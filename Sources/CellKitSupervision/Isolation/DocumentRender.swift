@@ -113,11 +113,12 @@ public struct DocumentRender: Sendable {
     /// them (in `ps`, say); a worker ignores them, as it finds its job in its environment.
     public var workerArguments: [String] = []
     /// Fork workers from this process while it has a single thread, instead of starting
-    /// `executable` (off by default). A forked worker skips a whole process start-up (about 3 ms
-    /// with a statically linked program, 9 ms with a dynamically linked one), but it is a copy of
-    /// this process: if a plugin calls `exit()`, this program's `atexit` functions run in the
-    /// worker, and it holds copies of this program's open descriptors (those marked close-on-exec
-    /// are closed). `cellkit render` turns it on. With another thread running, or
+    /// `executable` (off by default). A forked worker skips a whole process start-up (dearer with a
+    /// dynamically linked program than a statically linked one: BENCHMARKS.md, "Measurements behind
+    /// the code": ForkedWorker), but it is a copy of this process: if a plugin calls `exit()`, this
+    /// program's `atexit` functions run in the worker, and it holds copies of this program's open
+    /// descriptors (those marked close-on-exec are closed). `cellkit render` turns it on. With
+    /// another thread running, or
     /// `CELLKIT_WORKER_EXEC=1` in the environment, workers are started with `executable` anyway.
     public var forksWorkers = false
     /// The document at `documentPath`, when this program has read it already (with `root`): a

@@ -77,7 +77,8 @@ final class RenderWorker {
             region: region, frames: FrameSender(channel: messages, key: plan.key), acks: acks,
             supervisor: WorkerRole.expectedParent)
         // Handed over 4 MiB at a time: the worker waits while the supervisor writes a chunk out, and
-        // at 256 KiB a chunk those waits cost a plain 1,000,000-row table a sixth of its time.
+        // with smaller chunks those waits were a large part of a long plain table's time (BENCHMARKS.md,
+        // "Measurements behind the code": RenderWorker.chunk).
         out = OutputBuffer(sender, storage: region.output, capacity: SharedRegion.outputCapacity, flushAt: 4 << 20)
     }
 

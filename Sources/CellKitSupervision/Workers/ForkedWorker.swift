@@ -1,9 +1,10 @@
 // A render worker forked from the supervisor instead of started with exec: the
 // child already has the runtime, the libraries and the document, so it skips a
-// whole process start-up (about 3 ms for a static build, 9 ms for a dynamic one,
-// per worker). Safe only while the process has one thread — a lock held by
-// another thread at fork() would stay held in the child forever — so it is
-// checked each time, and a process with more threads starts workers with exec.
+// whole process start-up per worker, dearer for a dynamic build than a static one
+// (BENCHMARKS.md, "Measurements behind the code": ForkedWorker). Safe only while
+// the process has one thread — a lock held by another thread at fork() would stay
+// held in the child forever — so it is checked each time, and a process with more
+// threads starts workers with exec.
 
 import CProcess
 import CellKitRuntime
@@ -56,7 +57,8 @@ package enum ForkedWorker {
         if getppid() != parent { _exit(1) }  // the supervisor died before the signal was set
         prepare()
         // As for an exec'd worker: a Swift plugin's shared runtime, loaded here after resetSignals(),
-        // would otherwise put its backtracer (a long report, 0.4 s) in front of the fault's one line.
+        // would otherwise put its backtracer (a long report, slow to write: BENCHMARKS.md, "Measurements
+        // behind the code": ForkedWorker.backtrace) in front of the fault's one line.
         setenv("SWIFT_BACKTRACE", "enable=no", 1)
         resetSignals()
         for fd in closing { close(fd) }

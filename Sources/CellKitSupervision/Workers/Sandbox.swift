@@ -171,7 +171,8 @@ package enum Sandbox {
         }
 
         /// One line for `cellkit --version`. Built by concatenation: `joined(separator:)` is
-        /// generic, and its metadata was a third of `--version`'s instructions after the loader.
+        /// generic, and its metadata was a large part of `--version`'s instructions after the loader
+        /// (BENCHMARKS.md, "Measurements behind the code": Sandbox.summary).
         package var summary: String {
             let landlock = landlockABI > 0 ? "Landlock ABI \(landlockABI)" : "no Landlock"
             return "sandbox: " + (namespaces ? "network namespace" : "no network namespace") + ", " + landlock + ", "
@@ -319,8 +320,8 @@ package enum Sandbox {
             "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/usr/share/zoneinfo",
             "/etc/localtime", "/sys/devices/system/cpu", "/usr/share/locale", "/usr/share/i18n",
         ]
-        // Read whole and split by bytes: a line at a time through fgets and a String each took
-        // most of a millisecond of the worker's start.
+        // Read whole and split by bytes: a line at a time through fgets and a String each took a
+        // large part of the worker's start (BENCHMARKS.md, "Measurements behind the code": Sandbox.maps).
         var folders = Set<String>()
         let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
         if fd >= 0 {

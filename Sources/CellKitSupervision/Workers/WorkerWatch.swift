@@ -123,7 +123,8 @@ package enum WorkerWatch {
                     stop = .closed
                     break
                 }
-                // Short naps first: a worker that is ending is reaped within a millisecond or two.
+                // Short naps first: a worker that is ending is reaped soon (BENCHMARKS.md, "Measurements
+                // behind the code": WorkerWatch.naps).
                 usleep(useconds_t(min(10_000, 50 + waited * 20_000)))
             }
             if ready > 0 { usleep(5_000) }  // held bytes: the worker's check ends it, or it sends
