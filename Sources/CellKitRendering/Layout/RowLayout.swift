@@ -306,10 +306,7 @@ public struct CellLayout: Sendable {
         else { return f.height }
         // Grown no further than the row may be (cut there quietly: long data is no plugin's fault).
         let room = max(f.height, PluginLimits.maxRowHeight - max(0, f.y))
-        let lines = Self.lines(
-            text, width: f.width, maxLines: room, mode: view.lineBreakMode, record: memo.record,
-            reusing: memo.spareLines())
-        return max(f.height, lines.count)
+        return max(f.height, memo.grownLineCount(of: view, text, width: f.width, maxLines: room))
     }
 
     /// A row whose content is taller than a row may be: cut, and reported once per cell type.
@@ -341,6 +338,9 @@ public struct CellLayout: Sendable {
             let lines: LaidOutText
         }
         private var text: Entry?, detail: Entry?
+        /// Two growing subviews' lines, from the row's height, kept for placing them (a third
+        /// growing label in one row is broken again when placed).
+        private var grown: Entry?, grown2: Entry?
         /// Emptied line lists to lay labels out into (`RowLayout.spareLines`).
         var spare: [[TextLine]] = []
         /// The row's data when it is a JSON Lines record, read once a row (lines worked out ahead).
@@ -361,6 +361,37 @@ public struct CellLayout: Sendable {
             let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
             if self.text == nil || self.text?.label == id { self.text = entry } else { detail = entry }
             return lines
+        }
+
+        /// How many lines a growing subview's `text` takes, at most `maxLines` of `width` columns: its
+        /// lines are worked out once a row, here, and kept until `take` hands them to the placement.
+        mutating func grownLineCount(of view: View, _ text: TextBytes, width: Int, maxLines: Int) -> Int {
+            let id = ObjectIdentifier(view)
+            if let entry = Self.reuse(grown, id, width, maxLines) ?? Self.reuse(grown2, id, width, maxLines) {
+                return entry.lines.count
+            }
+            let lines = CellLayout.lines(
+                text, width: width, maxLines: maxLines, mode: view.lineBreakMode, record: record,
+                reusing: spareLines())
+            let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
+            if grown == nil || grown?.label == id { grown = entry } else { grown2 = entry }
+            return lines.count
+        }
+
+        /// A growing subview's lines as `grownLineCount` worked them out, if breaking its text at
+        /// `width` into at most `maxLines` lines gives the same; the memo lets go of them, so the
+        /// placed view owns its list (no copy when it cuts it).
+        mutating func take(_ view: View, width: Int, maxLines: Int) -> LaidOutText? {
+            let id = ObjectIdentifier(view)
+            if let entry = Self.reuse(grown, id, width, maxLines) {
+                grown = nil
+                return entry.lines
+            }
+            if let entry = Self.reuse(grown2, id, width, maxLines) {
+                grown2 = nil
+                return entry.lines
+            }
+            return nil
         }
 
         /// The entry's lines if they are what breaking its label again would give.
@@ -780,8 +811,10 @@ public struct CellLayout: Sendable {
             // Text is laid out at the whole frame, then cut where the row or the accessory cuts it;
             // no more than one line past what shows (where a truncation's ellipsis would go, unseen).
             let maxLines = min(view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height), frame.height + 1)
+            // A growing label's lines were worked out for the row's height (`grownHeight`): taken, not broken again.
             var lines =
-                view.textBytes.map {
+                memo.take(view, width: f.width, maxLines: maxLines)
+                ?? view.textBytes.map {
                     Self.lines(
                         $0, width: f.width, maxLines: maxLines, mode: view.lineBreakMode, record: memo.record,
                         reusing: memo.spareLines())
