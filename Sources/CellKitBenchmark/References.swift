@@ -70,11 +70,39 @@ enum References {
     /// Instructions `executable arguments` runs (all its threads; no children), counted by callgrind;
     /// nil when valgrind is not installed. Its output goes to /dev/null.
     static func instructions(_ executable: String, _ arguments: [String], environment: [String]? = nil) throws -> Int? {
+        try callgrind(executable, arguments, environment: environment)?.instructions
+    }
+
+    /// What callgrind counted of one process: its instructions, and the calls made to each function
+    /// `counted` names (all its threads; no children).
+    struct Counts {
+        /// Instructions run.
+        var instructions: Int
+        /// Calls to each counted function, by name.
+        var calls: [String: Int]
+
+        /// Calls to the C library's allocators (`malloc`, `calloc`, `realloc` and the aligned ones).
+        var allocations: Int {
+            ["malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"].reduce(0) {
+                $0 + calls[$1, default: 0]
+            }
+        }
+    }
+
+    /// The functions whose calls `callgrind` counts.
+    static let counted: Set<String> = [
+        "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "swift_retain", "swift_release",
+    ]
+
+    /// `executable arguments` run under callgrind: its `Counts`; nil when valgrind is not installed.
+    static func callgrind(_ executable: String, _ arguments: [String], environment: [String]? = nil) throws -> Counts? {
         guard let valgrind = StartupBenchmark.tool("valgrind") else { return nil }
+        let profile = NSTemporaryDirectory() + "cellkit-bench-callgrind-\(getpid()).out"
+        defer { try? FileManager.default.removeItem(atPath: profile) }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: valgrind)
         child.arguments =
-            ["--tool=callgrind", "--callgrind-out-file=/dev/null", "--trace-children=no", executable] + arguments
+            ["--tool=callgrind", "--callgrind-out-file=\(profile)", "--trace-children=no", executable] + arguments
         if let environment {
             child.environment = Dictionary(
                 environment.map { ($0.prefix { $0 != "=" }, $0.drop { $0 != "=" }.dropFirst()) }.map {
@@ -96,7 +124,35 @@ enum References {
             let line = report.split(separator: "\n").last(where: { $0.hasPrefix(own) && $0.contains("Collected :") }),
             let count = Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces))
         else { throw RenderBenchmark.Failure("callgrind printed no count:\n\(report.suffix(2_000))") }
-        return count
+        let text = (try? String(contentsOfFile: profile, encoding: .utf8)) ?? ""
+        return Counts(instructions: count, calls: calls(inProfile: text, to: counted))
+    }
+
+    /// Calls to the functions `names` in a callgrind profile: each `calls=N` line adds N to the
+    /// function its `cfn=` line before named. Function names are compressed as the format has them:
+    /// `(id) name` the first time, `(id)` after (`fn=` and `cfn=` share the ids).
+    static func calls(inProfile text: String, to names: Set<String>) -> [String: Int] {
+        var byID: [Substring: Substring] = [:], totals: [String: Int] = [:]
+        var callee: Substring = ""
+        /// The function a `fn=`/`cfn=` value names, learning a compressed id on first sight.
+        func function(_ value: Substring) -> Substring {
+            guard value.hasPrefix("("), let close = value.firstIndex(of: ")") else { return value }
+            let id = value[...close], rest = value[value.index(after: close)...].drop { $0 == " " }
+            if !rest.isEmpty { byID[id] = rest }
+            return byID[id] ?? id
+        }
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("fn=") {
+                _ = function(line.dropFirst(3))
+            } else if line.hasPrefix("cfn=") {
+                callee = function(line.dropFirst(4))
+            } else if line.hasPrefix("calls="), names.contains(String(callee)),
+                let n = Int(line.dropFirst(6).prefix { $0 != " " })
+            {
+                totals[String(callee), default: 0] += n
+            }
+        }
+        return totals
     }
 
     /// A copy of `executable` in `folder` without its debug information, for callgrind: valgrind 3.19

@@ -110,13 +110,19 @@ enum SameWorkBenchmark {
                 format: "  CPU time (user + system, all processes): cellkit / C %.2fx, median of pairs (%.2f–%.2fx)",
                 ListBenchmark.median(cpuRatios), cpuRatios.min()!, cpuRatios.max()!))
 
-        // Instructions a row: the difference between two sizes, so that start-up is taken off.
+        // Counts a row: the difference between two sizes, so that start-up is taken off.
         let small = try pairing.commands(sizes.0), large = try pairing.commands(sizes.1)
-        func perRow(_ a: ListBenchmark.Run, _ b: ListBenchmark.Run) throws -> Double? {
-            guard let x = try References.instructions(a.executable, a.arguments, environment: a.environment),
-                let y = try References.instructions(b.executable, b.arguments, environment: b.environment)
+        /// Instructions, allocations, retains and releases a row, from `a` (the small table) to `b`.
+        func perRow(_ a: ListBenchmark.Run, _ b: ListBenchmark.Run) throws -> [Double]? {
+            guard let x = try References.callgrind(a.executable, a.arguments, environment: a.environment),
+                let y = try References.callgrind(b.executable, b.arguments, environment: b.environment)
             else { return nil }
-            return Double(y - x) / Double(sizes.1 - sizes.0)
+            let rows = Double(sizes.1 - sizes.0)
+            return [
+                Double(y.instructions - x.instructions) / rows, Double(y.allocations - x.allocations) / rows,
+                Double(y.calls["swift_retain", default: 0] - x.calls["swift_retain", default: 0]) / rows,
+                Double(y.calls["swift_release", default: 0] - x.calls["swift_release", default: 0]) / rows,
+            ]
         }
         let inProcess = ["--no-isolation"], counted = try References.withoutDebugInformation(cellkit, in: folder)
         // Each size run once first, uncounted: a new executable's first runs rewrite the registry
@@ -130,14 +136,15 @@ enum SameWorkBenchmark {
             .time()
         }
         guard
-            let kRow = try perRow(
+            let k = try perRow(
                 .init(executable: counted, arguments: small.cellkit.arguments + inProcess, environment: environment),
                 .init(executable: counted, arguments: large.cellkit.arguments + inProcess, environment: environment)),
-            let cRow = try perRow(small.c, large.c)
+            let c = try perRow(small.c, large.c)
         else {
             print("  instructions: not counted (no valgrind on PATH: apt-get install valgrind)")
             return
         }
+        let (kRow, cRow) = (k[0], c[0])
         print(
             String(
                 format:
@@ -147,6 +154,10 @@ enum SameWorkBenchmark {
             String(
                 format: "  instructions: cellkit / C %.2fx; target <= %.1fx: %@", kRow / cRow, instructionTarget,
                 ListBenchmark.verdict(kRow / cRow <= instructionTarget)))
+        print(
+            String(
+                format: "  calls a row (callgrind): allocations (malloc and kin) cellkit %.2f, C %.2f;"
+                    + " swift_retain %.1f, swift_release %.1f", k[1], c[1], k[2], k[3]))
     }
 
     /// The shared reference's Latin words and wide words (bench/samework/gen.py).
