@@ -52,25 +52,17 @@ def _module_path(args):
     return args[i + 1] if i >= 0 else None
 
 
-def extract(root, modules, into, scratch=None, skip_inherited=False, minimum_access="public", jobs=2):
-    """Write `<Module>.symbols.json` (and `<Module>@<Other>.symbols.json`) for each module into
-    `into`, from the .swiftmodule files of the last `swift build` under ROOT/.build (or scratch).
-    Raises ExtractionError naming what is wrong."""
+def build_flags(root, modules, scratch=None):
+    """{module: the search paths, target and C flags its compile command used}, from the build
+    manifest of the last `swift build` under ROOT/.build (or scratch). Raises ExtractionError when
+    there is no build, a module is not built, or a source is newer than its built module."""
     scratch = scratch or os.path.join(root, ".build")
     manifest = os.path.join(scratch, "debug.yaml")
     if not os.path.isfile(manifest):
         raise ExtractionError(f"no debug build in {scratch} (no debug.yaml): run `swift build --build-tests` first")
     with open(manifest, encoding="utf-8") as f:
         text = f.read()
-    tool = shutil.which("swift-symbolgraph-extract")
-    if tool is None:
-        swift = shutil.which("swift")
-        candidate = os.path.join(os.path.dirname(os.path.realpath(swift)), "swift-symbolgraph-extract") if swift else ""
-        tool = candidate if os.path.isfile(candidate) else None
-    if tool is None:
-        raise ExtractionError("swift-symbolgraph-extract is not on PATH (it comes with the Swift toolchain)")
-
-    commands = []
+    flags = {}
     for module in modules:
         args = _manifest_args(text, module)
         if args is None:
@@ -84,8 +76,30 @@ def extract(root, modules, into, scratch=None, skip_inherited=False, minimum_acc
         if newer:
             raise ExtractionError(f"{os.path.relpath(newer[0], root)} is newer than the built {module}: "
                                   "run `swift build --build-tests` first")
-        command = [tool, "-module-name", module, "-minimum-access-level", minimum_access,
-                   "-output-dir", into] + _extract_flags(args)
+        flags[module] = _extract_flags(args)
+    return flags
+
+
+def toolchain_tool(name):
+    """The path of a tool of the Swift toolchain (beside `swift`), or raise ExtractionError."""
+    tool = shutil.which(name)
+    if tool is None:
+        swift = shutil.which("swift")
+        candidate = os.path.join(os.path.dirname(os.path.realpath(swift)), name) if swift else ""
+        tool = candidate if os.path.isfile(candidate) else None
+    if tool is None:
+        raise ExtractionError(f"{name} is not on PATH (it comes with the Swift toolchain)")
+    return tool
+
+
+def extract(root, modules, into, scratch=None, skip_inherited=False, minimum_access="public", jobs=2):
+    """Write `<Module>.symbols.json` (and `<Module>@<Other>.symbols.json`) for each module into
+    `into`, from the .swiftmodule files of the last `swift build` under ROOT/.build (or scratch).
+    Raises ExtractionError naming what is wrong."""
+    tool = toolchain_tool("swift-symbolgraph-extract")
+    commands = []
+    for module, flags in build_flags(root, modules, scratch).items():
+        command = [tool, "-module-name", module, "-minimum-access-level", minimum_access, "-output-dir", into] + flags
         if skip_inherited:
             command.append("-skip-inherited-docs")
         commands.append((module, command))
