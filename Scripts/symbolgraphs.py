@@ -72,7 +72,11 @@ def build_flags(root, modules, scratch=None):
             raise ExtractionError(f"{module} is not built ({built}): run `swift build --build-tests` first")
         # A source edited after the build: the graph would be of the old code.
         sources = glob.glob(os.path.join(root, "Sources", module, "**", "*.swift"), recursive=True)
-        newer = [s for s in sources if os.path.getmtime(s) > os.path.getmtime(built)]
+        # (The build may leave an unchanged .swiftmodule as it was after recompiling a touched
+        # file: its newest output counts.)
+        outputs = [built] + glob.glob(os.path.join(os.path.dirname(os.path.dirname(built)), f"{module}.build", "*"))
+        done = max(os.path.getmtime(o) for o in outputs)
+        newer = [s for s in sources if os.path.getmtime(s) > done]
         if newer:
             raise ExtractionError(f"{os.path.relpath(newer[0], root)} is newer than the built {module}: "
                                   "run `swift build --build-tests` first")
