@@ -18,7 +18,8 @@ included). Not counted: what the compiler synthesizes (`!=`, an OptionSet's
 `init()`: no source location or a `::SYNTHESIZED::` id).
 
 The list has one line per declaration, `MODULE  KIND  PATH`, grouped by module and
-sorted; overloads that share a path add their signature (`  | func f(Int)`). A `#`
+sorted; overloads that share a path add their signature (`  | func f(Int)`; a protocol
+requirement and its default implementation, alike, share one line). A `#`
 starts a comment: each module's block opens with why its declarations are public
 (CONTRIBUTING.md, "API policy"), and a line may carry its own reason; --write keeps
 both.
