@@ -7,9 +7,10 @@ Prints one line per undocumented symbol and exits 1 if there is any:
 
     Sources/CellKit/Cells/Cell.swift:219: property CellError.description
 
-How: the compiler's symbol graphs, made by `swift package dump-symbol-graph`
-(which builds the package as `swift build` does, then extracts the graphs
-from the built modules), twice:
+How: the compiler's symbol graphs of the modules of the last debug build
+(`swift build --build-tests`), extracted by Scripts/symbolgraphs.py (shared
+with check-public-api.py; with --swiftpm, by `swift package dump-symbol-graph`,
+which builds the package first and extracts every module's), twice:
   1. with `--skip-inherited-docs`: the compiler emits a symbol's doc comment
      only when the comment is written on that very declaration. A symbol that
      has one there is documented.
@@ -32,7 +33,6 @@ Standard library only.
 import argparse
 import collections
 import glob
-import json
 import os
 import re
 import shutil
@@ -40,7 +40,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from urllib.parse import unquote, urlparse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from symbolgraphs import ExtractionError, extract, load_symbols, source_path  # noqa: E402
 
 
 def dump_graphs(root, scratch, skip_inherited, into, modules):
@@ -77,24 +79,6 @@ def dump_graphs(root, scratch, skip_inherited, into, modules):
                 shutil.copy(path, into)
 
 
-def load_symbols(folder, module):
-    """{precise id: symbol} of the module's graph and its extension graphs."""
-    symbols = {}
-    for path in sorted(glob.glob(os.path.join(folder, f"{module}.symbols.json"))
-                       + glob.glob(os.path.join(folder, f"{module}@*.symbols.json"))):
-        with open(path, encoding="utf-8") as f:
-            for symbol in json.load(f)["symbols"]:
-                symbols[symbol["identifier"]["precise"]] = symbol
-    return symbols
-
-
-def source_path(uri, root):
-    """The path relative to root of a file:// uri inside Sources/ or Plugins/, else None."""
-    path = os.path.realpath(unquote(urlparse(uri).path))
-    rel = os.path.relpath(path, os.path.realpath(root))
-    return rel if rel.split(os.sep)[0] in ("Sources", "Plugins") else None
-
-
 def main():
     parser = argparse.ArgumentParser(description="List public/open symbols without a doc comment.")
     parser.add_argument("modules", nargs="+", metavar="MODULE")
@@ -103,6 +87,9 @@ def main():
     parser.add_argument("--require-own", action="store_true",
                         help="count a doc comment inherited from a protocol requirement or an overridden "
                              "declaration as missing")
+    parser.add_argument("--swiftpm", action="store_true",
+                        help="extract the graphs with `swift package dump-symbol-graph` (which builds first) "
+                             "instead of from the last debug build (Scripts/symbolgraphs.py)")
     parser.add_argument("--summary", action="store_true", help="also print the count of each file")
     parser.add_argument("--output", help="write the list to FILE instead of standard output")
     options = parser.parse_args()
@@ -112,8 +99,15 @@ def main():
         own_dir, all_dir = os.path.join(tmp, "own"), os.path.join(tmp, "all")
         os.makedirs(own_dir)
         os.makedirs(all_dir)
-        dump_graphs(root, options.scratch_path, True, own_dir, options.modules)
-        dump_graphs(root, options.scratch_path, False, all_dir, options.modules)
+        if options.swiftpm:
+            dump_graphs(root, options.scratch_path, True, own_dir, options.modules)
+            dump_graphs(root, options.scratch_path, False, all_dir, options.modules)
+        else:
+            try:
+                extract(root, options.modules, own_dir, scratch=options.scratch_path, skip_inherited=True)
+                extract(root, options.modules, all_dir, scratch=options.scratch_path)
+            except ExtractionError as error:
+                sys.exit(f"check-docs: {error}")
 
         missing, totals = [], collections.Counter()
         inherited = collections.Counter()

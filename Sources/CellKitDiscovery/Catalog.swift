@@ -28,7 +28,7 @@ public struct DiscoveryOptions: Sendable {
     /// `cacheFolder`, write it anew from what this discovery read (its other entries go), so
     /// that a damaged or doubtful cache is replaced; where there is none, none is made. Off by
     /// default; the `cellkit` tool's `--no-cache` turns it on.
-    public var rebuildCache = false
+    package var rebuildCache = false
     /// Read a large folder's `lstat`s on a helper thread as well (`StatAhead`); off only to
     /// measure what it saves (`cellkit-bench list`).
     package var statsAhead = true
@@ -69,7 +69,7 @@ public struct DiscoveryOptions: Sendable {
 
     /// The registry cache's folder these options use: `cacheFolder`, else `$XDG_CACHE_HOME/cellkit`
     /// (default `~/.cache/cellkit`).
-    public var resolvedCacheFolder: String { cacheFolder ?? RegistryCache.defaultFolder() }
+    package var resolvedCacheFolder: String { cacheFolder ?? RegistryCache.defaultFolder() }
 }
 
 extension DiscoveryOptions {

@@ -17,7 +17,7 @@ public struct DocumentError: Error, Equatable, Sendable, Codable, CustomStringCo
     public let message: String
 
     /// A problem at `line` and `column` (both counted from 1) of `file`.
-    public init(file: String, line: Int, column: Int, _ message: String) {
+    package init(file: String, line: Int, column: Int, _ message: String) {
         (self.file, self.line, self.column, self.message) = (file, line, column, message)
     }
 

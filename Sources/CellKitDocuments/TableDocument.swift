@@ -140,7 +140,7 @@ public struct TableDocument: Sendable {
 
     /// Whether `path` names standard input: `-` or `/dev/stdin`. Such a document is read from
     /// descriptor 0 (any kind of file: a pipe, a terminal), and its root is the current folder.
-    public static func isStandardInput(_ path: String) -> Bool { path == "-" || path == "/dev/stdin" }
+    package static func isStandardInput(_ path: String) -> Bool { path == "-" || path == "/dev/stdin" }
 
     /// The bytes of a document read from standard input, kept for a worker process that cannot read
     /// them again; nil for a document read from a file.

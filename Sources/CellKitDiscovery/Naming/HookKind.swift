@@ -99,7 +99,7 @@ public enum HookKind: Int32, CaseIterable, Sendable, Codable {
     public func symbol(for identifier: CellIdentifier) -> String { prefix + identifier.name }
 
     /// Whether the hook returns a value (only the height hook does).
-    public var returnsValue: Bool { row.result != .void }
+    package var returnsValue: Bool { row.result != .void }
 
     /// The hook's number in the progress record (`HookProgress`): its raw value.
     @inlinable package var wireCode: Int32 { rawValue }

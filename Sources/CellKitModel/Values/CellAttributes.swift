@@ -43,7 +43,7 @@ public enum AccessoryType: Int32, CaseIterable, Sendable, Codable {
     case detailDisclosureButton
 
     /// The columns the standard accessory's glyph takes at the right of the row.
-    public var columns: Int {
+    package var columns: Int {
         switch self {
         case .none: 0
         case .disclosureIndicator, .checkmark, .detailButton: 1

@@ -58,7 +58,7 @@ public final class OutputBuffer {
 
     /// Appends `bytes`, copied; an empty buffer writes nothing.
     @inline(__always)
-    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }  // an empty buffer may have no address
         reserve(bytes.count)
         (storage + count).update(from: base, count: bytes.count)

@@ -52,7 +52,7 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
 
     /// The index (16–255) of the xterm palette colour nearest to `color`: the nearest cube colour
     /// (each axis to its nearest level) or the nearest grey of the ramp (8 + 10k), whichever is nearer.
-    public static func nearest256(_ color: Color) -> Int {
+    package static func nearest256(_ color: Color) -> Int {
         func level(_ v: UInt8) -> Int {
             var best = 0
             for k in 1..<6 where abs(cubeLevels[k] - Int(v)) < abs(cubeLevels[best] - Int(v)) { best = k }
@@ -71,7 +71,7 @@ public enum ColorDepth: String, Sendable, Codable, CaseIterable {
     }
 
     /// The index (0–15) of the ANSI colour nearest to `color` (xterm's default RGB values).
-    public static func nearest16(_ color: Color) -> Int { nearest16(color, avoiding: []) }
+    package static func nearest16(_ color: Color) -> Int { nearest16(color, avoiding: []) }
 
     /// The index of the ANSI colour nearest to `color` that is not one of `avoided`.
     static func nearest16(_ color: Color, avoiding avoided: Set<Int>) -> Int {

@@ -24,7 +24,7 @@ public enum TerminalTheme: String, Sendable, Codable, CaseIterable {
     }
 
     /// The theme of a terminal whose background is `color`: dark below the luminance midpoint.
-    public static func ofBackground(_ color: Color) -> TerminalTheme {
+    package static func ofBackground(_ color: Color) -> TerminalTheme {
         Contrast.luminance(color) < 0.18 ? .dark : .light
     }
 

@@ -129,7 +129,7 @@ public final class Cell {
     /// The columns subviews show in, from the row's left edge, in a row `width` columns wide: the width
     /// less the right margin and the accessory as set now (a standard one takes its glyph's columns, an
     /// accessory view its width, at most a third of the row). What hooks read as the content view's frame.
-    public func subviewWidth(inRowWidth width: Int) -> Int {
+    package func subviewWidth(inRowWidth width: Int) -> Int {
         var taken = Self.margin
         if let view = accessoryView, !view.isHidden {
             taken += min(view.frame.width, width / 3)
@@ -248,7 +248,7 @@ public final class Cell {
     // MARK: Lifecycle
 
     /// The handle hooks receive; valid as long as the cell. Freed with it.
-    public let handle: UnsafeMutablePointer<ck_cell>
+    @usableFromInline package let handle: UnsafeMutablePointer<ck_cell>
     /// C strings handed to a hook; let go when the cell is next handed out.
     @exclusivity(unchecked) var scratch = CStringArena()
     /// The plain data text last handed to a hook (see `handedText`); its record is the row's data.

@@ -220,7 +220,7 @@ public struct AutoresizingMask: OptionSet, Sendable, Hashable {
     /// `frame` moved for a content view whose width went from `old` to `new`: the change goes to
     /// the flexible parts (left margin, width, right margin) in proportion to their sizes, or in
     /// equal shares when they are all 0, as UIKit resizes; the width never below 0.
-    public func resize(_ frame: Rect, from old: Int, to new: Int) -> Rect {
+    package func resize(_ frame: Rect, from old: Int, to new: Int) -> Rect {
         let delta = new - old
         guard delta != 0, !isEmpty else { return frame }
         let parts = [

@@ -13,7 +13,7 @@ import Glibc
 /// a plugin's constructor or `cellkit_plugin_init` while it loads), how many rows a renderer has
 /// finished, and the names of the cell types, all in one block of raw memory with a fixed layout.
 /// `CrashReporter` reads it; its members are the package's own.
-public enum HookProgress {
+@usableFromInline package enum HookProgress {
     /// What the process is doing, as the record's `phase` says.
     @usableFromInline package enum Phase: Int32 {
         /// Host code: nothing of a plugin's runs.
@@ -28,7 +28,7 @@ public enum HookProgress {
 
     /// The fixed part of the record. Plain stores by the process it describes; read by a signal
     /// handler in that process, or by another process once it has died (or to watch its progress).
-    public struct Header {
+    @usableFromInline package struct Header {
         /// Counts hook entries, loads and finished rows: a supervisor sees progress when it changes.
         @usableFromInline package var counter: UInt64 = 0
         /// A `Phase`.

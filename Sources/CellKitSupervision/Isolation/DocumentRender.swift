@@ -55,7 +55,7 @@ public struct DocumentRender: Sendable {
         public var faulted: Bool { !faults.isEmpty }
 
         /// An outcome with these fault lines and warnings.
-        public init(faults: [String] = [], warnings: [String] = []) {
+        package init(faults: [String] = [], warnings: [String] = []) {
             (self.faults, self.warnings) = (faults, warnings)
         }
     }
