@@ -140,15 +140,49 @@ let package = Package(
                 "CellKitModel", "CellKitDiscovery", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision",
             ],
             path: "Fuzz/Sources"),
-        // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
+        // Tests: one target per module, `<Module>Tests`, holding the tests of that module's code and
+        // importing only it, the helpers and modules below it (Scripts/layers.txt; check-layers.py).
         .target(
             name: "CellKitTestSupport", dependencies: ["CellKit", "CellKitRendering", "CellKitRuntime"],
             path: "Tests/CellKitTestSupport"),
+        .testTarget(name: "CellKitModelTests", dependencies: ["CellKitModel", "CellKitTestSupport"]),
         .testTarget(
             name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel", "CellKitTestSupport"],
             exclude: ["WidthData"]),
         .testTarget(
-            name: "CellKitBrowseTests", dependencies: ["CellKitBrowse", "CellKit", "CellKitTestSupport"]),
+            name: "CellKitDiscoveryTests",
+            dependencies: ["CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitRuntime", "CellKitTestSupport"]),
+        .testTarget(
+            name: "CellKitRuntimeTests",
+            dependencies: ["CellKitRuntime", "CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitTestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "CellKitDocumentsTests",
+            dependencies: [
+                "CellKitDocuments", "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitRendering",
+                "CellKitTestSupport",
+            ]),
+        .testTarget(name: "CellKitTerminalTests", dependencies: ["CellKitTerminal"]),
+        .testTarget(
+            name: "CellKitRenderingTests",
+            dependencies: [
+                "CellKitRendering", "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments",
+                "CellKitTerminal", "CellKitTestSupport",
+            ],
+            exclude: ["Golden"]),
+        .testTarget(
+            name: "CellKitSupervisionTests",
+            dependencies: [
+                "CellKitSupervision", "CellKitModel", "CellKitRuntime", "CellKitDocuments", "CellKitRendering",
+                "CellKitTestSupport",
+            ]),
+        .testTarget(name: "CellKitCheckTests", dependencies: ["CellKitCheck", "CellKitModel", "CellKitTestSupport"]),
+        .testTarget(
+            name: "CellKitBrowseTests",
+            dependencies: [
+                "CellKitBrowse", "CellKitModel", "CellKitDocuments", "CellKitRendering", "CellKitTerminal",
+                "CellKitTestSupport",
+            ]),
         .testTarget(
             name: "CellKitCommandTests",
             dependencies: [
@@ -156,22 +190,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "CellKitBenchmarkTests", dependencies: ["CellKitBenchmark"]),
-        .testTarget(
-            name: "CellKitRuntimeTests",
-            dependencies: [
-                "CellKitRuntime", "CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitSupervision",
-                "CellKitTestSupport",
-            ],
-            exclude: ["Fixtures"]),
-        .testTarget(
-            name: "CellKitDocumentsTests",
-            dependencies: ["CellKitDocuments", "CellKit", "CellKitTestSupport"]),
-        .testTarget(
-            name: "CellKitRenderingTests",
-            dependencies: [
-                "CellKit", "CellKitRendering", "CellKitTerminal", "CellKitTestSupport",
-            ],
-            exclude: ["Golden"]),
     ]
         + cPlugins.flatMap(cPlugin)
         + swiftPlugins.flatMap(swiftPlugin)
