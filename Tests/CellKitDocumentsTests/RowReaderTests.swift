@@ -1,7 +1,6 @@
 // A long data file read ahead on a helper thread gives exactly what the stream
 // gives read on the table's thread: every row, error and end in the file's order.
 
-import CellKitRuntime
 import CellKitModel
 import CellKitTestSupport
 import Foundation
