@@ -9,7 +9,7 @@ import Testing
 @Suite("cellkit check: plugins vetted in a worker process")
 struct CheckCommandTests {
     let command = CellKitTool()
-    /// Spawns cellkit with a cleared signal mask and default signal actions (see OutputCommandTests).
+    /// Spawns cellkit with a cleared signal mask and default signal actions (see CellKitTool.start).
     let spawner = CellKitTool()
 
     func plugin(_ name: String, _ body: String) throws -> String {

@@ -94,10 +94,12 @@ struct OutputCommandTests {
         #expect(status == 0)
         #expect(try command.mode(folder + "/secret.txt") == 0o600)
         #expect(try command.contents(folder + "/secret.txt").contains("\n one"))
-        let (created, _) = try command.run(["render", folder + "/t.yaml", "--output", folder + "/new.txt"], umask: "027")
+        let (created, _) = try command.run(
+            ["render", folder + "/t.yaml", "--output", folder + "/new.txt"], umask: "027")
         #expect(created == .exited(0))
         #expect(try command.mode(folder + "/new.txt") == 0o640)
-        let (plain, _) = try command.run(["render", folder + "/t.yaml", "--output", folder + "/plain.txt"], umask: "022")
+        let (plain, _) = try command.run(
+            ["render", folder + "/t.yaml", "--output", folder + "/plain.txt"], umask: "022")
         #expect(plain == .exited(0))
         #expect(try command.mode(folder + "/plain.txt") == 0o644)
     }

@@ -21,7 +21,8 @@ struct HookTableTests {
         let identifier = "Table\(kind.wireCode)"
         let symbol = kind.prefix + identifier
         let dir = try Fixtures.folder("hooktable\(kind.wireCode)")
-        let path = try Fixtures.compileC(HookTablePlugin.source(kind, identifier: identifier), name: "hooktable", in: dir)
+        let path = try Fixtures.compileC(
+            HookTablePlugin.source(kind, identifier: identifier), name: "hooktable", in: dir)
 
         // Discovery: the file's record and the catalog.
         let plugin = try PluginFile.read(path: path).get()
@@ -46,12 +47,15 @@ struct HookTableTests {
         let (listStatus, list) = try command.cellkit(["list", "--plugin-path", dir])
         #expect(listStatus == 0, "\(list)")
         #expect(list.contains("      \(symbol)"), "list shows \(symbol):\n\(list)")
-        #expect(list.contains("\(path): \(HookTablePlugin.misspelt(kind) + identifier): did you mean \(symbol)?"), "\(list)")
+        #expect(
+            list.contains("\(path): \(HookTablePlugin.misspelt(kind) + identifier): did you mean \(symbol)?"), "\(list)"
+        )
         let (inspectStatus, inspect) = try command.cellkit(["inspect", path])
         #expect(inspectStatus == 0, "\(inspect)")
         #expect(inspect.contains("\(symbol)"), "inspect shows \(symbol):\n\(inspect)")
         #expect(inspect.contains(" \(hook.signature)"), "with its signature:\n\(inspect)")
-        #expect(inspect.contains("- \(HookTablePlugin.misspelt(kind) + identifier): did you mean \(symbol)?"), "\(inspect)")
+        #expect(
+            inspect.contains("- \(HookTablePlugin.misspelt(kind) + identifier): did you mean \(symbol)?"), "\(inspect)")
         let (_, json) = try command.cellkit(["inspect", "--json", path])
         #expect(json.contains("\"kind\" : \"\(kind.prefix)\""), "JSON names the hook by its prefix:\n\(json)")
 

@@ -5,8 +5,8 @@
 // cell made at the new width, or shown again at the same one, is not laid out again.
 
 import CellKitModel
-import CellKitRuntime
 import CellKitRendering
+import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing

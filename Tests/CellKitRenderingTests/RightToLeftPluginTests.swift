@@ -9,8 +9,8 @@
 import CellKitDiscovery
 import CellKitModel
 import CellKitRuntime
-import CellKitText
 import CellKitTestSupport
+import CellKitText
 import Foundation
 import Testing
 

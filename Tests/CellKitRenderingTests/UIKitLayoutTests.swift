@@ -3,8 +3,8 @@
 
 import CellKitDocuments
 import CellKitModel
-import CellKitRuntime
 import CellKitRendering
+import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing

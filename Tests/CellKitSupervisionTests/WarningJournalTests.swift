@@ -3,8 +3,8 @@
 // to a journal in the memory its supervisor shares, as they arise (`WarningJournal`).
 
 import CellKitRendering
-import CellKitSupervision
 import CellKitRuntime
+import CellKitSupervision
 import CellKitTestSupport
 import Foundation
 import Testing
