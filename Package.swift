@@ -151,7 +151,7 @@ let package = Package(
             exclude: ["WidthData"]),
         .testTarget(
             name: "CellKitDiscoveryTests",
-            dependencies: ["CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitRuntime", "CellKitTestSupport"]),
+            dependencies: ["CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitTestSupport"]),
         .testTarget(
             name: "CellKitRuntimeTests",
             dependencies: ["CellKitRuntime", "CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitTestSupport"],
