@@ -159,8 +159,7 @@ let package = Package(
         .testTarget(
             name: "CellKitDocumentsTests",
             dependencies: [
-                "CellKitDocuments", "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitRendering",
-                "CellKitTestSupport",
+                "CellKitDocuments", "CellKitModel", "CellKitText", "CellKitRendering", "CellKitTestSupport",
             ]),
         .testTarget(name: "CellKitTerminalTests", dependencies: ["CellKitTerminal"]),
         .testTarget(

@@ -7,7 +7,6 @@ import Foundation
 import Testing
 
 @testable import CellKitDocuments
-@testable import CellKitRendering
 @testable import CellKitText
 
 @Suite("Data files read ahead")
