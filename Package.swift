@@ -165,27 +165,28 @@ let package = Package(
         .testTarget(
             name: "CellKitRenderingTests",
             dependencies: [
-                "CellKitRendering", "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments",
-                "CellKitTerminal", "CellKitTestSupport",
+                "CellKitRendering", "CellKitModel", "CellKitText", "CellKitDiscovery", "CellKitRuntime",
+                "CellKitDocuments", "CellKitTerminal", "CellKitTestSupport",
             ],
             exclude: ["Golden"]),
         .testTarget(
             name: "CellKitSupervisionTests",
             dependencies: [
-                "CellKitSupervision", "CellKitModel", "CellKitRuntime", "CellKitDocuments", "CellKitRendering",
-                "CellKitTestSupport",
+                "CellKitSupervision", "CellKitRuntime", "CellKitDocuments", "CellKitRendering", "CellKitTestSupport",
             ]),
+        // `cellkit check` run on plugins the tests build: CellKitCheck's plan, worker and verdicts.
         .testTarget(name: "CellKitCheckTests", dependencies: ["CellKitCheck", "CellKitModel", "CellKitTestSupport"]),
         .testTarget(
             name: "CellKitBrowseTests",
             dependencies: [
-                "CellKitBrowse", "CellKitModel", "CellKitDocuments", "CellKitRendering", "CellKitTerminal",
+                "CellKitBrowse", "CellKitModel", "CellKitDiscovery", "CellKitDocuments", "CellKitTerminal",
                 "CellKitTestSupport",
             ]),
         .testTarget(
             name: "CellKitCommandTests",
             dependencies: [
-                "CellKitCommand", "CellKitSupervision", "CellKitTestSupport",
+                "CellKitCommand", "CellKit", "CellKitModel", "CellKitText", "CellKitDiscovery", "CellKitRuntime",
+                "CellKitSupervision", "CellKitTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "CellKitBenchmarkTests", dependencies: ["CellKitBenchmark"]),
