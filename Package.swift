@@ -142,38 +142,56 @@ let package = Package(
                 "CellKitModel", "CellKitDiscovery", "CellKitRuntime", "CellKitDocuments", "CellKitSupervision",
             ],
             path: "Fuzz/Sources"),
-        // Tests, one target per module, with the helpers they share (building plugins, rendering in memory).
+        // Tests: one target per module, `<Module>Tests`, holding the tests of that module's code and
+        // importing only it, the helpers and modules below it (Scripts/layers.txt; check-layers.py).
         .target(
             name: "CellKitTestSupport", dependencies: ["CellKit", "CellKitRendering", "CellKitRuntime"],
             path: "Tests/CellKitTestSupport"),
+        .testTarget(name: "CellKitModelTests", dependencies: ["CellKitModel", "CellKitTestSupport"]),
         .testTarget(
             name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel", "CellKitTestSupport"],
             exclude: ["WidthData"]),
         .testTarget(
-            name: "CellKitBrowseTests", dependencies: ["CellKitBrowse", "CellKit", "CellKitTestSupport"]),
-        .testTarget(
-            name: "CellKitCommandTests",
-            dependencies: [
-                "CellKitCommand", "CellKitSupervision", "CellKitTestSupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
-        .testTarget(name: "CellKitBenchmarkTests", dependencies: ["CellKitBenchmark"]),
+            name: "CellKitDiscoveryTests",
+            dependencies: ["CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitTestSupport"]),
         .testTarget(
             name: "CellKitRuntimeTests",
-            dependencies: [
-                "CellKitRuntime", "CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitSupervision",
-                "CellKitTestSupport",
-            ],
+            dependencies: ["CellKitRuntime", "CellKitDiscovery", "CellKitModel", "CCellKit", "CellKitTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "CellKitDocumentsTests",
-            dependencies: ["CellKitDocuments", "CellKit", "CellKitTestSupport"]),
+            dependencies: [
+                "CellKitDocuments", "CellKitModel", "CellKitText", "CellKitRendering", "CellKitTestSupport",
+            ]),
+        .testTarget(name: "CellKitTerminalTests", dependencies: ["CellKitTerminal"]),
         .testTarget(
             name: "CellKitRenderingTests",
             dependencies: [
-                "CellKit", "CellKitRendering", "CellKitTerminal", "CellKitTestSupport",
+                "CellKitRendering", "CellKitModel", "CellKitText", "CellKitDiscovery", "CellKitRuntime",
+                "CellKitDocuments", "CellKitTerminal", "CellKitTestSupport",
             ],
             exclude: ["Golden"]),
+        .testTarget(
+            name: "CellKitSupervisionTests",
+            dependencies: [
+                "CellKitSupervision", "CellKitRuntime", "CellKitDocuments", "CellKitRendering", "CellKitTestSupport",
+            ]),
+        // `cellkit check` run on plugins the tests build: CellKitCheck's plan, worker and verdicts.
+        .testTarget(name: "CellKitCheckTests", dependencies: ["CellKitCheck", "CellKitModel", "CellKitTestSupport"]),
+        .testTarget(
+            name: "CellKitBrowseTests",
+            dependencies: [
+                "CellKitBrowse", "CellKitModel", "CellKitDiscovery", "CellKitDocuments", "CellKitTerminal",
+                "CellKitTestSupport",
+            ]),
+        .testTarget(
+            name: "CellKitCommandTests",
+            dependencies: [
+                "CellKitCommand", "CellKit", "CellKitModel", "CellKitText", "CellKitDiscovery", "CellKitRuntime",
+                "CellKitSupervision", "CellKitTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "CellKitBenchmarkTests", dependencies: ["CellKitBenchmark"]),
     ]
         + cPlugins.flatMap(cPlugin)
         + swiftPlugins.flatMap(swiftPlugin)

@@ -13,8 +13,19 @@ and fails (exit 1) listing every import or dependency that is not allowed:
     Sources/A/f.swift:3: CellKitRuntime imports CellKitRendering, which is above it (layers.txt line 5)
 
 A folder under Sources/ that layers.txt does not list is an error too. Modules
-that are not ours (Foundation, Glibc, Yams, ArgumentParser, ...) are ignored;
-test targets are not checked.
+that are not ours (Foundation, Glibc, Yams, ArgumentParser, ...) are ignored.
+
+Tests are checked too, so that each test sits in the target of the module it
+tests. Every folder under Tests/ is either a test target `<Module>Tests` of a
+module listed in layers.txt, or a helper module listed there (CellKitTestSupport);
+any other folder names no module and is an error. A test target must depend (in
+Package.swift) on its module, and its files and dependencies may name only its
+module, the helper modules under Tests/, modules that are not ours, and modules
+on LOWER lines than its module's: a test importing a module above (or beside)
+its own tests that module, and belongs in that module's target. A line
+`tests MODULE: A B ...` in layers.txt lets MODULE's tests import A B as well
+(each such line says why). Every module under Sources/ with Swift code has a test
+target, unless the `untested: ...` line names it.
 
 Usage:
     python3 Scripts/check-layers.py [--root DIR] [--layers FILE]
@@ -40,6 +51,8 @@ class Layers:
         self.line = {}  # module -> line number in layers.txt
         self.only = {}  # module -> (allowed set, line)
         self.plugins = None  # (allowed set, line) for plugin targets
+        self.tests = {}  # module -> (set its tests may import beyond the layering, line)
+        self.untested = None  # (modules with no test target, line)
         self.errors = []
 
 
@@ -60,6 +73,14 @@ def read_layers(path):
             if m:
                 layers.plugins = (set(m.group(1).split()), number)
                 continue
+            m = re.fullmatch(r"tests\s+(\w+)\s*:\s*(.*)", text)
+            if m:
+                layers.tests[m.group(1)] = (set(m.group(2).split()), number)
+                continue
+            m = re.fullmatch(r"untested\s*:\s*(.*)", text)
+            if m:
+                layers.untested = (set(m.group(1).split()), number)
+                continue
             for module in text.split():
                 if not re.fullmatch(r"[A-Za-z_]\w*", module):
                     layers.errors.append(f"{name}:{number}: '{module}' is not a module name")
@@ -70,12 +91,13 @@ def read_layers(path):
                     layers.layer[module] = index
                     layers.line[module] = number
             index += 1
-    for module, (allowed, number) in list(layers.only.items()) + (
-            [("plugins", layers.plugins)] if layers.plugins else []):
+    for module, (allowed, number) in list(layers.only.items()) + list(layers.tests.items()) + (
+            [("plugins", layers.plugins)] if layers.plugins else []) + (
+            [("untested", layers.untested)] if layers.untested else []):
         for other in sorted(allowed):
             if other not in layers.layer:
                 layers.errors.append(f"{name}:{number}: {other} is not a module listed on a layer line")
-        if module != "plugins" and module not in layers.layer:
+        if module not in ("plugins", "untested") and module not in layers.layer:
             layers.errors.append(f"{name}:{number}: {module} is not a module listed on a layer line")
     return layers
 
@@ -334,6 +356,27 @@ def verdict(layers, importer, imported, plugin_names, is_plugin):
     return None
 
 
+def test_verdict(layers, module, imported, plugin_names, helpers):
+    """Why the tests of `module` (its target `<module>Tests`) may not import `imported` (None if they may)."""
+    lt = "layers.txt"
+    if imported in plugin_names:
+        return f"imports {imported}, a plugin under Plugins/: plugins are loaded at run time, never imported"
+    if imported not in layers.layer or imported == module or imported in helpers:
+        return None  # not ours, the module tested, or the tests' helpers
+    if module in layers.tests and imported in layers.tests[module][0]:
+        return None  # an exception layers.txt gives, with its reason
+    mine, theirs = layers.layer[module], layers.layer[imported]
+    where = "above" if theirs > mine else "on the same layer as" if theirs == mine else None
+    if where:
+        return (f"imports {imported}, which is {where} {module} ({lt} line {layers.line[imported]}): "
+                f"a test of {imported} belongs in {imported}Tests")
+    if module in layers.only:
+        allowed, number = layers.only[module]
+        if imported not in allowed:
+            return f"imports {imported}, but {module} may import only {', '.join(sorted(allowed))} ({lt} line {number})"
+    return None
+
+
 def swift_files(folder):
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -346,7 +389,7 @@ def check(root, layers_path):
     layers = read_layers(layers_path)
     errors = list(layers.errors)
     notes = []
-    counts = {"files": 0, "imports": 0, "ours": 0, "targets": 0, "deps": 0}
+    counts = {"files": 0, "imports": 0, "ours": 0, "targets": 0, "deps": 0, "tests": 0, "test targets": 0}
 
     def rel(p):
         return os.path.relpath(p, root)
@@ -373,6 +416,49 @@ def check(root, layers_path):
     for plugin in plugin_dirs:
         units.append((plugin, os.path.join(plugins_dir, plugin), True))
 
+    # Tests/: test targets `<Module>Tests` and helper modules listed in layers.txt.
+    tests_dir = os.path.join(root, "Tests")
+    test_dirs = sorted(d for d in os.listdir(tests_dir)
+                       if os.path.isdir(os.path.join(tests_dir, d)) and not d.startswith(".")) \
+        if os.path.isdir(tests_dir) else []
+    helpers = {d for d in test_dirs if d in layers.layer}
+    test_targets = {}  # test target -> module it tests
+    for folder in test_dirs:
+        if folder in helpers:
+            units.append((folder, os.path.join(tests_dir, folder), False))
+        elif folder.endswith("Tests") and folder[:-len("Tests")] in layers.layer \
+                and folder[:-len("Tests")] in source_modules:
+            test_targets[folder] = folder[:-len("Tests")]
+        else:
+            errors.append(f"Tests/{folder}/: names no module: a folder under Tests/ is a test target "
+                          f"<Module>Tests of a module under Sources/ listed in layers.txt, or a helper module "
+                          f"listed there")
+    for target, module in sorted(test_targets.items()):
+        for path in swift_files(os.path.join(tests_dir, target)):
+            counts["files"] += 1
+            counts["tests"] += 1
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for line, imported in swift_imports(text):
+                counts["imports"] += 1
+                if imported in layers.layer or imported in plugin_names:
+                    counts["ours"] += 1
+                why = test_verdict(layers, module, imported, plugin_names, helpers)
+                if why:
+                    errors.append(f"{rel(path)}:{line}: {target} {why}")
+
+    # Every module with Swift code has its tests, unless `untested:` says it has none.
+    untested, untested_line = layers.untested if layers.untested else (set(), 0)
+    for module in source_modules:
+        if module not in layers.layer or not any(True for _ in swift_files(os.path.join(sources, module))):
+            continue
+        if module in untested and module + "Tests" in test_targets:
+            errors.append(f"Tests/{module}Tests/: {module} has tests, but layers.txt line {untested_line} "
+                          f"says it has none: take it off the `untested:` line")
+        elif module not in untested and module + "Tests" not in test_targets:
+            errors.append(f"Sources/{module}/: module {module} has no test target: add Tests/{module}Tests "
+                          f"(and its .testTarget), or name it on the `untested:` line with the reason")
+
     for module, folder, is_plugin in units:
         for path in swift_files(folder):
             counts["files"] += 1
@@ -391,9 +477,25 @@ def check(root, layers_path):
     if os.path.isfile(manifest):
         with open(manifest, encoding="utf-8") as f:
             text = f.read()
+        declared_tests = set()
         for kind, name, path, line, deps in package_targets(text):
             counts["targets"] += 1
             if kind == "testTarget":
+                counts["test targets"] += 1
+                module = name[:-len("Tests")] if name and name.endswith("Tests") else None
+                if module is None or module not in layers.layer:
+                    errors.append(f"Package.swift:{line}: test target {name} names no module: "
+                                  f"a test target is <Module>Tests, for a module listed in layers.txt")
+                    continue
+                declared_tests.add(name)
+                if module not in [dep for dep, _ in deps]:
+                    errors.append(f"Package.swift:{line}: test target {name} does not depend on {module}, "
+                                  f"the module it tests")
+                for dep, dep_line in deps:
+                    counts["deps"] += 1
+                    why = test_verdict(layers, module, dep, plugin_names, helpers)
+                    if why:
+                        errors.append(f"Package.swift:{dep_line}: {name} depends on" + why[len("imports"):])
                 continue
             is_plugin = bool(path and path.startswith("Plugins/"))
             if name is None and not is_plugin:
@@ -412,6 +514,8 @@ def check(root, layers_path):
                 if why:
                     who = f"plugin {name or '(Plugins/ target)'}" if is_plugin else name
                     errors.append(f"Package.swift:{dep_line}: {who} depends on" + why[len("imports"):])
+        for target in sorted(set(test_targets) - declared_tests):
+            errors.append(f"Tests/{target}/: no .testTarget(name: \"{target}\") in Package.swift")
     return errors, notes, counts
 
 
@@ -426,9 +530,12 @@ Discovery
 Runtime Documents
 Top Plugin
 App
+Support
 
 only Plugin: CLow
 plugins: CLow Plugin
+untested: Discovery Plugin App
+tests Top: App
 """
 
 LEGAL_SWIFT = '''\
@@ -478,7 +585,14 @@ let package = Package(
                 "Runtime",  // "App" in a comment
                 .product(name: "App", package: "x"),
             ]),
+        .target(name: "Support", dependencies: ["App"], path: "Tests/Support"),
         .testTarget(name: "TopTests", dependencies: ["App", "Top"]),
+        .testTarget(name: "ModelTests", dependencies: ["Model", "CLow", "Support"]),
+        .testTarget(
+            name: "RuntimeTests",
+            dependencies: [
+                "Runtime", "Discovery", "Support",
+            ]),
     ] + ["Greeting"].flatMap(plugin)
 )
 '''
@@ -530,6 +644,40 @@ BROKEN = [
     ("a one-module layer depending on the layer above it in Package.swift",
      {"Package.swift": LEGAL_PACKAGE.replace('dependencies: ["Model", "CLow"]', 'dependencies: ["Model", "Runtime"]')},
      "Package.swift:11: Discovery depends on Runtime, which is above it (layers.txt line 5)"),
+    ("a test importing a module above the one it tests",
+     {"Tests/ModelTests/Up.swift": "import Testing\n@testable import Runtime\n"},
+     "Tests/ModelTests/Up.swift:2: ModelTests imports Runtime, which is above Model (layers.txt line 5): "
+     "a test of Runtime belongs in RuntimeTests"),
+    ("a test importing a module on its module's layer",
+     {"Tests/RuntimeTests/Side.swift": "import Documents\n"},
+     "Tests/RuntimeTests/Side.swift:1: RuntimeTests imports Documents, which is on the same layer as Runtime"),
+    ("a test importing a plugin",
+     {"Tests/RuntimeTests/P.swift": "import Greeting\n"},
+     "Tests/RuntimeTests/P.swift:1: RuntimeTests imports Greeting, a plugin under Plugins/"),
+    ("a test target that does not depend on its module",
+     {"Package.swift": LEGAL_PACKAGE.replace('dependencies: ["Model", "CLow", "Support"]', 'dependencies: ["CLow", "Support"]')},
+     "Package.swift:21: test target ModelTests does not depend on Model, the module it tests"),
+    ("a test target depending on a module above its own in Package.swift",
+     {"Package.swift": LEGAL_PACKAGE.replace('"Runtime", "Discovery", "Support",', '"Runtime", "Top", "Support",')},
+     "Package.swift:25: RuntimeTests depends on Top, which is above Runtime (layers.txt line 6)"),
+    ("a folder under Tests/ that names no module",
+     {"Tests/StrayTests/S.swift": "import Model\n"},
+     "Tests/StrayTests/: names no module"),
+    ("a test target in Package.swift that names no module",
+     {"Package.swift": LEGAL_PACKAGE.replace('.testTarget(name: "TopTests"', '.testTarget(name: "TopChecks"')},
+     "Package.swift:20: test target TopChecks names no module"),
+    ("a folder of tests with no .testTarget",
+     {"Package.swift": LEGAL_PACKAGE.replace('.testTarget(name: "TopTests", dependencies: ["App", "Top"]),', '')},
+     'Tests/TopTests/: no .testTarget(name: "TopTests") in Package.swift'),
+    ("a module with no test target that `untested:` does not name",
+     {"Scripts/layers.txt": SELF_TEST_LAYERS.replace("untested: Discovery Plugin App", "untested: Plugin App")},
+     "Sources/Discovery/: module Discovery has no test target"),
+    ("a test importing a module above its own that no `tests` line allows",
+     {"Scripts/layers.txt": SELF_TEST_LAYERS.replace("tests Top: App\n", "")},
+     "Tests/TopTests/T.swift:1: TopTests imports App, which is above Top (layers.txt line 7)"),
+    ("a module on the `untested:` line that has tests",
+     {"Scripts/layers.txt": SELF_TEST_LAYERS.replace("untested: Discovery Plugin App", "untested: Discovery Plugin App Model")},
+     "Tests/ModelTests/: Model has tests, but layers.txt line 12 says it has none"),
     ("a plugin depending on the library in Package.swift",
      {"Package.swift": LEGAL_PACKAGE.replace('dependencies: ["Plugin"]', 'dependencies: ["Plugin", "Top"]')},
      "Package.swift:4: plugin (Plugins/ target) depends on Top, but plugins may import only CLow, Plugin"),
@@ -550,6 +698,10 @@ def _write_tree(root, extra):
         "Plugins/Greeting/Swift/Greeting.swift": "import Plugin\nimport CLow\nimport Foundation\n",
         "Plugins/Greeting/Descriptor/d.c": "int d;\n",
         "Tests/TopTests/T.swift": "@testable import App\nimport Top\n",
+        "Tests/ModelTests/M.swift": "import Testing\n@testable import Model\nimport CLow\nimport Support\n",
+        "Tests/ModelTests/Fixtures/f.h": "int f;\n",
+        "Tests/RuntimeTests/Deep/R.swift": "import Runtime\nimport Discovery\nimport Model\nimport Foundation\n",
+        "Tests/Support/S.swift": "@_exported import App\nimport Runtime\n",
     }
     files.update(extra)
     for rel_path, content in files.items():
@@ -610,9 +762,9 @@ def main():
     if errors:
         print(f"check-layers: {len(errors)} violation(s) of {os.path.relpath(layers_path, root)}", file=sys.stderr)
         return 1
-    print(f"check-layers: ok: {counts['files']} Swift files, {counts['ours']} of {counts['imports']} imports "
-          f"are of our modules; {counts['deps']} dependencies between our modules in Package.swift; "
-          f"all go down the layers")
+    print(f"check-layers: ok: {counts['files']} Swift files ({counts['tests']} of them tests), {counts['ours']} of "
+          f"{counts['imports']} imports are of our modules; {counts['deps']} dependencies between our modules in "
+          f"Package.swift; all go down the layers; {counts['test targets']} test targets, each of its own module")
     return 0
 
 

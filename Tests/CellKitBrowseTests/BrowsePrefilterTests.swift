@@ -4,7 +4,7 @@
 // ASCII, JSON escapes and numbers JSON writes in other forms; searched forward and back from
 // random rows through a small buffer (records cross its refills) and small backward windows.
 
-import CellKit
+import CellKitDiscovery
 import CellKitDocuments
 import CellKitModel
 import CellKitTestSupport

@@ -2,7 +2,8 @@
 // forward wrapping around, back (the last match at or before the start, else the last one),
 // across inline rows, a data file and rows with no data; and a cancel stops it.
 
-import CellKit
+import CellKitDiscovery
+import CellKitModel
 import CellKitTestSupport
 import Foundation
 import Testing

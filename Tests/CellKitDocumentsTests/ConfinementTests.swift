@@ -2,7 +2,7 @@
 // images inlined into HTML are checked by content, and no message quotes a file
 // other than the document itself.
 
-import CellKit
+import CellKitRendering
 import CellKitTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 // Table documents, stylesheets, asset catalogs and data files: what loads, and
 // the file:line:column error for each kind of mistake.
 
-import CellKit
+import CellKitModel
 import CellKitTestSupport
 import Foundation
 import Testing

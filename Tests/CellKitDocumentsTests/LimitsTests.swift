@@ -1,7 +1,8 @@
 // Documents are bounded: every limit in DocumentLimits fails fast with an error
 // that names it, and data files with CR-only line ends are read, not emptied.
 
-import CellKit
+import CellKitModel
+import CellKitRendering
 import CellKitTestSupport
 import Foundation
 import Testing

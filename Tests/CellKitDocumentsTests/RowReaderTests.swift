@@ -1,14 +1,12 @@
 // A long data file read ahead on a helper thread gives exactly what the stream
 // gives read on the table's thread: every row, error and end in the file's order.
 
-import CellKit
 import CellKitModel
 import CellKitTestSupport
 import Foundation
 import Testing
 
 @testable import CellKitDocuments
-@testable import CellKitRendering
 @testable import CellKitText
 
 @Suite("Data files read ahead")

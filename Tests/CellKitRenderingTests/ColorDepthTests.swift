@@ -1,7 +1,7 @@
 // Colour depth: what the environment says (NO_COLOR, COLORTERM, TERM), the nearest colour
 // of the 256- and 16-colour palettes, and the SGR codes the ansi format writes at each depth.
 
-import CellKit
+import CellKitModel
 import CellKitTestSupport
 import Foundation
 import Testing
@@ -77,11 +77,8 @@ struct ColorDepthTests {
 
     @Test("a whole table in ansi at each depth writes only that depth's codes", arguments: ColorDepth.allCases)
     func table(_ depth: ColorDepth) throws {
-        var render = DocumentRender(documentPath: Render.manifest("showcase.yaml"), format: .ansi)
-        render.registry = Render.registry
-        render.colorDepth = depth
         let sink = StringSink()
-        _ = try render.runInProcess(to: sink)
+        try Render.run(Render.manifest("showcase.yaml"), .ansi, into: sink, colorDepth: depth)
         let sequences = Set(sink.text.matches(of: /\x1B\[([0-9;]*)m/).map { String($0.1) })
         #expect(sink.text.contains("38;2;") == (depth == .truecolor))
         #expect(sink.text.contains("38;5;") == (depth == .ansi256))

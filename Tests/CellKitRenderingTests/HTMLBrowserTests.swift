@@ -7,7 +7,7 @@
 // CELLKIT_REQUIRE_CHROMIUM=1: there a missing browser fails these tests instead of skipping them.
 // CELLKIT_UPDATE_SCREENSHOTS=1 also writes the showcase's screenshots into Manifests/.
 
-import CellKit
+import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,6 @@
 // The HTML format's bytes, without a browser: escaping on bytes, the whole text of a cut label,
 // the state on the row, image classes that mean the same in every render.
 
-import CellKit
 import CellKitTestSupport
 import Foundation
 import Testing

@@ -3,7 +3,6 @@
 // each against what UIKit draws (and the iOS-like anchor in the research notes). Measured by
 // Scripts/html-measure.js's boxes; run with the browser tests (HTMLBrowserTests).
 
-import CellKit
 import CellKitTestSupport
 import Foundation
 import Testing

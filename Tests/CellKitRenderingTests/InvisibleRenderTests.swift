@@ -2,7 +2,6 @@
 // zero-width spaces, word joiners, RLM, a byte order mark, an override and isolates, rendered
 // to text, ANSI, HTML and JSON.
 
-import CellKit
 import CellKitTestSupport
 import Foundation
 import Testing

@@ -3,7 +3,7 @@
 // jsonschema; CI installs it and sets CELLKIT_REQUIRE_JSONSCHEMA=1, so a missing one fails
 // there), the schema shown to reject broken documents, escaping, the window, line counts.
 
-import CellKit
+import CellKitModel
 import CellKitTestSupport
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import CellKit
+import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing

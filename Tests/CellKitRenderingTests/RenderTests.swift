@@ -2,7 +2,9 @@
 // golden files (Tests/CellKitRenderingTests/Golden, readable; CELLKIT_RECORD_GOLDEN=1 rewrites them), ANSI and HTML
 // checked for what they must and must not contain; hostile data; atomic output.
 
-import CellKit
+import CellKitDocuments
+import CellKitModel
+import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing
@@ -81,10 +83,10 @@ struct RenderTests {
     func outside() throws {
         let path = Render.manifest("seed-004-foobar.yaml")
         let inside = try Render.table(
-            path, .text, selected: CellKit.IndexPath(section: 1, row: 0), window: RowWindow(first: 3, last: 4))
+            path, .text, selected: CellKitModel.IndexPath(section: 1, row: 0), window: RowWindow(first: 3, last: 4))
         #expect(inside.warnings.isEmpty, "\(inside.warnings)")
         let outside = try Render.table(
-            path, .text, selected: CellKit.IndexPath(section: 9, row: 9), window: RowWindow(first: 100, last: 200))
+            path, .text, selected: CellKitModel.IndexPath(section: 9, row: 9), window: RowWindow(first: 100, last: 200))
         #expect(!outside.output.contains("Row: "), "nothing drawn")
         #expect(
             outside.warnings == [
@@ -92,7 +94,7 @@ struct RenderTests {
                 // 4 Foobar, 3 Bar
                 "rows 101..201 start past the table's last row (it has 7 rows): none drawn",
             ])
-        let pastRows = try Render.table(path, .text, selected: CellKit.IndexPath(section: 0, row: 99)).warnings
+        let pastRows = try Render.table(path, .text, selected: CellKitModel.IndexPath(section: 0, row: 99)).warnings
         #expect(pastRows == ["the selected row 1.100 (indexPath [0, 99]) is not in the table"])
     }
 
@@ -240,5 +242,5 @@ private final class ArrayTable: TableDataSource {
     func numberOfSections() -> Int { 1 }
     func sectionInfo(_ section: Int) -> SectionInfo { self.section }
     func numberOfRows(inSection section: Int) throws -> Int { rows.count }
-    func row(at indexPath: CellKit.IndexPath) throws -> TableRow { rows[indexPath.row] }
+    func row(at indexPath: CellKitModel.IndexPath) throws -> TableRow { rows[indexPath.row] }
 }

@@ -4,8 +4,9 @@
 // row grows and shrinks), and `layoutSubviewsFor<Id>` runs so a hook can place views itself; a
 // cell made at the new width, or shown again at the same one, is not laid out again.
 
-import CellKit
+import CellKitModel
 import CellKitRendering
+import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing

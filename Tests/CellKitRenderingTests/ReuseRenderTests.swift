@@ -1,7 +1,6 @@
 // Whole tables whose sections share an identifier but not a style or
 // selectability: each row must be drawn as its own section asks.
 
-import CellKit
 import CellKitTestSupport
 import Testing
 

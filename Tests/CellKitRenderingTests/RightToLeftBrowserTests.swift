@@ -4,7 +4,6 @@
 // insetGrouped's section headers and footers stay inside the card's insets. Measured by
 // Scripts/html-measure.js at 390 px, left to right beside right to left.
 
-import CellKit
 import CellKitTestSupport
 import Foundation
 import Testing

@@ -6,8 +6,11 @@
 // table's header and footer and a plain section's header read from the right; `cellkit check` fails a
 // row whose views overlap only right to left. (The same cells in Chromium: RightToLeftBrowserTests.)
 
-import CellKit
+import CellKitDiscovery
+import CellKitModel
+import CellKitRuntime
 import CellKitTestSupport
+import CellKitText
 import Foundation
 import Testing
 

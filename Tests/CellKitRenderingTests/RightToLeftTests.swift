@@ -5,7 +5,7 @@
 // the section's header against the right edge; `auto` mirrors the rows whose text reads right to
 // left. JSON says `"direction":"rtl"` on a mirrored row.
 
-import CellKit
+import CellKitModel
 import CellKitRendering
 import CellKitTestSupport
 import Foundation

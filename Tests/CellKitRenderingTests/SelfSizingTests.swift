@@ -3,7 +3,7 @@
 // height still clips it; `rowHeight: automatic` in a section undoes the table's fixed height. In
 // every format: the laid-out row carries the height (text lines, JSON, HTML all draw from it).
 
-import CellKit
+import CellKitDocuments
 import CellKitRendering
 import CellKitTestSupport
 import Foundation

@@ -1,7 +1,7 @@
 // StringSink, the public sink that keeps a render in memory: the bytes a plain appending sink
 // collects, as text and as Data, for every bundled table.
 
-import CellKit
+import CellKitRendering
 import CellKitTestSupport
 import Foundation
 import Testing
@@ -17,12 +17,10 @@ struct StringSinkTests {
     @Test("a bundled table rendered into StringSink is what an appending sink collects", arguments: RenderTests.tables)
     func sameBytes(_ name: String) throws {
         for format in [Render.Format.text, .json, .html] {
-            var render = DocumentRender(documentPath: Render.manifest(name + ".yaml"), format: format)
-            render.registry = Render.registry
             let sink = StringSink()
             let reference = AppendingSink()
-            _ = try render.runInProcess(to: sink)
-            _ = try render.runInProcess(to: reference)
+            try Render.run(Render.manifest(name + ".yaml"), format, into: sink)
+            try Render.run(Render.manifest(name + ".yaml"), format, into: reference)
             #expect(!sink.bytes.isEmpty)
             #expect(sink.bytes == reference.bytes)
             #expect(sink.data == Data(reference.bytes))

@@ -4,7 +4,7 @@
 // every colour depth; in 16 colours a foreground on the terminal's own background is never
 // black, white or bright white. COLORFGBG and OSC 11 replies read as they should.
 
-import CellKit
+import CellKitModel
 import CellKitTerminal
 import CellKitTestSupport
 import Testing
@@ -64,12 +64,7 @@ struct ThemeTests {
     static func ansi(_ table: String, _ depth: ColorDepth, _ theme: TerminalTheme?, selected: IndexPath) throws
         -> String
     {
-        var render = DocumentRender(documentPath: Render.manifest(table), format: .ansi)
-        (render.colorDepth, render.theme, render.selected) = (depth, theme, selected)
-        render.registry = Render.registry
-        let sink = StringSink()
-        _ = try render.runInProcess(to: sink)
-        return sink.text
+        try Render.table(Render.manifest(table), .ansi, selected: selected, colorDepth: depth, theme: theme).output
     }
 
     @Test(
@@ -217,11 +212,9 @@ struct ThemeTests {
                 }
             for theme in TerminalTheme.allCases {
                 for (selected, window) in selections {
-                    var render = DocumentRender(documentPath: path, format: .ansi)
-                    (render.colorDepth, render.theme, render.selected, render.rows) = (depth, theme, selected, window)
-                    render.registry = Render.registry
                     let sink = StringSink()
-                    _ = try render.runInProcess(to: sink)
+                    try Render.run(
+                        path, .ansi, into: sink, selected: selected, window: window, colorDepth: depth, theme: theme)
                     for ink in TerminalInk.read(sink.text, theme: theme) {
                         checked += 1
                         filled += ink.filled ? 1 : 0

@@ -1,8 +1,10 @@
 // Where the layout follows UIKit's UITableViewCell (issue 26's divergences), one case each,
 // checked on the laid-out rows themselves, whatever format draws them.
 
-import CellKit
+import CellKitDocuments
+import CellKitModel
 import CellKitRendering
+import CellKitRuntime
 import CellKitTestSupport
 import Foundation
 import Testing
@@ -12,7 +14,7 @@ struct UIKitLayoutTests {
     /// The rows of `yaml` (a table document) laid out `width` columns wide, with `plugin` (C source,
     /// if any) beside it; the context's warnings too.
     private func laidOut(
-        _ yaml: String, plugin: String? = nil, width: Int = 40, selected: CellKit.IndexPath? = nil,
+        _ yaml: String, plugin: String? = nil, width: Int = 40, selected: CellKitModel.IndexPath? = nil,
         name: String = #function
     ) throws -> (rows: [RowLayout], warnings: [String]) {
         let folder = try Render.write(["table.yaml": yaml], name: name)
@@ -95,7 +97,7 @@ struct UIKitLayoutTests {
     func greySelection() throws {
         let (rows, _) = try laidOut(
             "sections:\n  - cell: Default\n    rows: [{text: picked, accessory: checkmark}]\n",
-            selected: CellKit.IndexPath(section: 0, row: 0))
+            selected: CellKitModel.IndexPath(section: 0, row: 0))
         #expect(rows[0].isSelected)
         #expect(rows[0].backgroundColor == Color(red: 0xD1, green: 0xD1, blue: 0xD6))
         #expect(view(rows[0], .textLabel)?.textColor != Color(red: 255, green: 255, blue: 255))
@@ -106,7 +108,7 @@ struct UIKitLayoutTests {
     func blueSelection() throws {
         let (rows, _) = try laidOut(
             "sections:\n  - {cell: Blue, rows: 1}\n", plugin: Self.multilineValue1,
-            selected: CellKit.IndexPath(section: 0, row: 0))
+            selected: CellKitModel.IndexPath(section: 0, row: 0))
         let white = Color(red: 255, green: 255, blue: 255)
         #expect(rows[0].backgroundColor == Color(red: 0x00, green: 0x7A, blue: 0xFF))
         #expect(view(rows[0], .textLabel)?.textColor == white)

@@ -2,7 +2,6 @@
 // does (issue 26's divergences): each case checked in `text` and `ansi` (the same characters,
 // the colour aside), with the HTML page's rule for the same case.
 
-import CellKit
 import CellKitTestSupport
 import Foundation
 import Testing

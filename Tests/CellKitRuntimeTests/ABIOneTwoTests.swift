@@ -8,7 +8,7 @@ import Testing
 
 @Suite("ABI 1.2: what cellkit.h added, and 1.1 plugins unchanged")
 struct ABIOneTwoTests {
-    let command = CommandTests()
+    let command = CellKitTool()
 
     /// `source` built as libabi.so beside table.yaml (`table`, YAML) and styles.yaml (`styles`).
     private func setUp(

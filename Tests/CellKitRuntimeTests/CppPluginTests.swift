@@ -9,7 +9,7 @@ import Testing
 
 @Suite("C++ plugins: cellkit.h under g++ and clang++")
 struct CppPluginTests {
-    let command = CommandTests()
+    let command = CellKitTool()
 
     /// CI sets CELLKIT_REQUIRE_CXX=1 (after installing both compilers): a missing one fails there.
     static let required = ProcessInfo.processInfo.environment["CELLKIT_REQUIRE_CXX"] == "1"

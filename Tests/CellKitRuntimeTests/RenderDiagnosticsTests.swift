@@ -9,7 +9,7 @@ import Testing
 /// What `render` says about plugins it cannot use, near misses and failed host calls.
 @Suite("cellkit render explains what cellkit list knows")
 struct RenderDiagnosticsTests {
-    let command = CommandTests()
+    let command = CellKitTool()
 
     /// A folder holding `plugin` (C source, built as lib`name`.so) and table.yaml with `rows` rows of `cell`.
     private func setUp(

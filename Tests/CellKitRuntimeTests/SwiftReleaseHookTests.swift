@@ -11,7 +11,7 @@ import Testing
 
 @Suite("A Swift hook missing from a release build is explained")
 struct SwiftReleaseHookTests {
-    let command = CommandTests()
+    let command = CellKitTool()
 
     /// `swift` built as a release build is (`-O -wmo`) with a C descriptor into `dir/lib<name>.so`;
     /// also a stripped copy, `dir/lib<name>-stripped.so`.

@@ -21,19 +21,35 @@ public enum Render {
     /// `path` rendered with `format` through `DocumentRender.runInProcess`, the entry point the
     /// command uses; warnings come back beside the output. `readsAhead`: whether long data files
     /// are read ahead on a helper thread (`DocumentTable.readsAhead`).
+    /// `colorDepth` and `theme`: those of `ansi`.
     public static func table(
         _ path: String, _ format: Format, width: Int? = nil, selected: CellKit.IndexPath? = nil,
-        window: RowWindow? = nil, registry: CellRegistry = Render.registry, readsAhead: Bool = true
+        window: RowWindow? = nil, registry: CellRegistry = Render.registry, readsAhead: Bool = true,
+        colorDepth: ColorDepth = .truecolor, theme: TerminalTheme? = nil
     ) throws -> (output: String, warnings: [String]) {
+        let sink = StringSink()
+        let outcome = try run(
+            path, format, into: sink, width: width, selected: selected, window: window, registry: registry,
+            readsAhead: readsAhead, colorDepth: colorDepth, theme: theme)
+        return (sink.text, outcome.warnings)
+    }
+
+    /// `path` rendered as `table` renders it, into `sink`; the render's outcome.
+    @discardableResult
+    public static func run(
+        _ path: String, _ format: Format, into sink: any OutputSink, width: Int? = nil,
+        selected: CellKit.IndexPath? = nil, window: RowWindow? = nil, registry: CellRegistry = Render.registry,
+        readsAhead: Bool = true, colorDepth: ColorDepth = .truecolor, theme: TerminalTheme? = nil
+    ) throws -> DocumentRender.Outcome {
         var render = DocumentRender(documentPath: path, format: format)
         render.width = width
         render.selected = selected
         render.rows = window
         render.registry = registry
         render.readsAhead = readsAhead
-        let sink = StringSink()
-        let outcome = try render.runInProcess(to: sink)
-        return (sink.text, outcome.warnings)
+        render.colorDepth = colorDepth
+        render.theme = theme
+        return try render.runInProcess(to: sink)
     }
 
     /// The table at `path` laid out at each of `widths` in turn by one renderer (its cells reused, as
