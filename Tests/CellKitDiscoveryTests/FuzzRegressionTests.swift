@@ -26,7 +26,9 @@ struct ELFFuzzRegressionTests {
         for symbol in image.dynamicSymbols + image.staticSymbols {
             if let data = image.contents(of: symbol, atMost: 1 << 20) { #expect(data.count <= bytes.count) }
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-\(name).so").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "cellkit-\(name)-\(UUID().uuidString).so"
+        ).path
         try bytes.write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = PluginFile.read(path: path)
