@@ -4,8 +4,9 @@
 // their locks, a sleep, random numbers, its own data file and folder, big allocations, the
 // clock and time zone, the C and C++ output streams, the processor count, a named thread, a
 // system library loaded late, a locale, another thread named, a thread's own /proc status (as
-// libdispatch's pool monitor reads it), and Dispatch's thread pool (as a Swift plugin's
-// concurrency uses).
+// libdispatch's pool monitor reads it), Dispatch's thread pool (as a Swift plugin's
+// concurrency uses), and a thread's heap that grows and shrinks (the C library's allocator then
+// reads /proc/sys/vm/overcommit_memory, as the worker's own threads do in a long render).
 //
 //     c++ -std=c++17 -shared -fPIC -I Sources/CCellKit/include WorkloadCells.cpp -o libWorkloadCells.so
 #include <dlfcn.h>
@@ -17,6 +18,7 @@
 #include <clocale>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -93,6 +95,20 @@ long thread_status() {
     return read;
 }
 
+/// A thread's heap grown by small allocations and given back: the C library shrinks the thread's
+/// arena, and the first shrink in a process reads /proc/sys/vm/overcommit_memory. 1 when done.
+long thread_heap() {
+    long done = 0;
+    std::thread worker([&] {
+        std::vector<void *> pieces;
+        for (int i = 0; i < 64; i++) pieces.push_back(std::malloc(16 << 10));  // under the mmap threshold
+        for (auto piece = pieces.rbegin(); piece != pieces.rend(); ++piece) std::free(*piece);
+        done = 1;
+    });
+    worker.join();
+    return done;
+}
+
 /// Dispatch's thread pool, when the process has Dispatch (a Swift host does).
 void dispatch_pool() {
     void *dispatch = dlopen("libdispatch.so", RTLD_NOW | RTLD_NOLOAD);
@@ -129,6 +145,7 @@ CK_EXPORT void customizeCellForWorkload(ck_cell *cell, int64_t row, const ck_dat
     try {
         work = threads_and_locks() + static_cast<long>(own_data());
         if (thread_status() != 1) work = -2;  // a thread could not read its own status
+        if (thread_heap() != 1) work = -3;
         dispatch_pool();
     } catch (...) {
         work = -1;

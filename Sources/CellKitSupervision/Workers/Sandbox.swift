@@ -315,10 +315,13 @@ package enum Sandbox {
         // The C library reads the processor count from /sys/devices/system/cpu (a Swift plugin's
         // runtime asks while it loads; /proc/stat is its fallback), the time zone from
         // /etc/localtime, and locales' aliases and definitions (setlocale) from /usr/share/locale
-        // and /usr/share/i18n: facts about the machine, no one's data.
+        // and /usr/share/i18n, and its allocator whether the kernel overcommits
+        // (/proc/sys/vm/overcommit_memory, read once when a thread's arena first shrinks: seen
+        // after 20,000 rows of a self-sizing table): facts about the machine, no one's data.
         let system = [
             "/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/usr/share/zoneinfo",
             "/etc/localtime", "/sys/devices/system/cpu", "/usr/share/locale", "/usr/share/i18n",
+            "/proc/sys/vm/overcommit_memory",
         ]
         // Read whole and split by bytes: a line at a time through fgets and a String each took a
         // large part of the worker's start (BENCHMARKS.md, "Measurements behind the code": Sandbox.maps).
