@@ -10,6 +10,8 @@
 # (`swift build --scratch-path`), instead of each package's own .build: .ci/run shares it with
 # the snippets' package (Scripts/check-snippets.py), so that CellKit, their dependency, is
 # compiled once for the three.
+# -h/--help: the comment above, and nothing run.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."  # the repository root, wherever this is run from

@@ -291,8 +291,10 @@ def check_file_names(root):
             code = f.read()
         names = {stem, stem[:1].lower() + stem[1:]}
         if not any(re.search(DECLARATION.format(re.escape(n)), code) for n in names):
+            first = re.search(r"\b(?:struct|class|enum|protocol|actor|extension)\s+([A-Z]\w*)", code)
+            hint = f" (it declares {first.group(1)}: {first.group(1)}.swift?)" if first else ""
             errors.append(f"{os.path.relpath(path, root)}: declares nothing named {stem}; name the file after "
-                          "its main type (`Type.swift`, or `Type+Part.swift` for an extension)")
+                          f"its main type (`Type.swift`, or `Type+Part.swift` for an extension){hint}")
     return errors
 
 

@@ -140,4 +140,10 @@ def main():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        sys.exit(0)
+    unknown = [a for a in sys.argv[1:] if a != "--list"]
+    if unknown:
+        sys.exit(f"check-snippets: unknown argument {unknown[0]!r}; usage: python3 Scripts/check-snippets.py [--list]")
     sys.exit(main())

@@ -23,6 +23,8 @@
 # per core of the 2-core machines), FUZZ_JOBS (parallel runs per target; default 1),
 # FUZZ_CONFIGURATION (release or debug), BUILD_ONLY=1 (build the fuzzer, run nothing: .ci/run
 # builds ahead in the background while the tests run).
+# -h/--help: the comment above, and nothing run.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

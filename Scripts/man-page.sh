@@ -12,6 +12,8 @@
 # installed: any warning fails. The page's date is fixed (MAN_DATE), so it changes only when
 # the help does; set it to the release date when CellKitVersion.current changes. Builds in
 # debug (reusing `swift build`).
+# -h/--help: the comment above, and nothing run.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -10,6 +10,8 @@
 # BUILD_ONLY=1, so the flags and scratch paths are the scripts' own. Per build it writes
 # DIR/NAME.log, DIR/NAME.time (seconds), then DIR/NAME.done or DIR/NAME.failed. A failure does
 # not stop the next build: the step that needs the failed one builds it again and shows why.
+# -h/--help: the comment above, and nothing run.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: Scripts/prebuild.sh DIR}

@@ -13,6 +13,8 @@
 #     the render's warnings (no backtrace from the plugin's runtime); in the process, the same
 #     line, then death by SIGSEGV.
 
+# -h/--help: the comment above, and nothing run.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

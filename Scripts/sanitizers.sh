@@ -16,6 +16,8 @@
 # ASAN_TESTS=subset|all (which tests run under ASan; default subset), BUILD_ONLY=1 (build, run
 # nothing: .ci/run builds ahead in the background while the tests run).
 # Called by .ci/run; CONTRIBUTING.md's "Sanitizers" section explains the choices.
+# -h/--help: the comment above, and nothing run.
+case "${1:-}" in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
