@@ -235,6 +235,25 @@ package enum TextLayout {
             TextBytes(all), lines: lines + [TextLine(bytes.count, all.utf8.count, columns: TextWidth.columns(line))])
     }
 
+    /// The UTF-8 of `ellipsis`.
+    static let ellipsisBytes: [UInt8] = Array(ellipsis.utf8)
+
+    /// One line of a text of its own: the first `head` bytes of `text` (whose bytes are `bytes`;
+    /// `columns` wide, cut between clusters) and an ellipsis. Made in one copy: the line as a
+    /// String, then joined to the ellipsis, then measured again cost allocations and a pass a row
+    /// of a table whose column is cut (the same-work table's CJK column).
+    static func ellipsized(_ text: TextBytes, _ bytes: UnsafeBufferPointer<UInt8>, head: Int, columns: Int)
+        -> LaidOutText
+    {
+        let line = TextBytes(capacity: head &+ ellipsisBytes.count)
+        ellipsisBytes.withUnsafeBufferPointer { dots in
+            // A prefix of text that is clean is clean; of one that is not, it may be either:
+            // called not clean, it is sanitized where it is drawn, as the whole text would be.
+            line.assign(checked: UnsafeBufferPointer(rebasing: bytes[..<head]), appending: dots, isClean: text.isClean)
+        }
+        return LaidOutText(line, lines: [TextLine(0, line.byteCount, columns: columns &+ 1)])
+    }
+
     /// One line: whole words (word wrap), cut (clip, char wrap), or truncated with an
     /// ellipsis at the head, middle or tail.
     static func single(
@@ -249,8 +268,8 @@ package enum TextLayout {
             let cut = fit(bytes, from: 0, to: firstLineEnd, width: width)
             return LaidOutText(text, lines: [TextLine(0, cut.end, columns: cut.columns)])
         case .truncateTail:
-            return appending(
-                string(bytes, 0, fit(bytes, from: 0, to: firstLineEnd, width: width - 1).end) + ellipsis, to: none, [])
+            let cut = fit(bytes, from: 0, to: firstLineEnd, width: width - 1)
+            return ellipsized(text, bytes, head: cut.end, columns: cut.columns)
         case .truncateHead:
             return appending(ellipsis + string(bytes, fitBackward(bytes, width: width - 1), bytes.count), to: none, [])
         case .truncateMiddle:

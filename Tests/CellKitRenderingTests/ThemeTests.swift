@@ -186,7 +186,7 @@ struct ThemeTests {
         let bundled = try FileManager.default.contentsOfDirectory(atPath: Render.root + "/Manifests/Tables")
             .filter { $0.hasSuffix(".yaml") }.sorted().map { Render.manifest($0) }
         let folder = try Render.write(["uikit.yaml": "assets: Assets/assets.yaml\nsections:\n" + uikitCases])
-        try FileManager.default.copyItem(atPath: Render.root + "/Manifests/Tables/Assets", toPath: folder + "/Assets")
+        try Fixtures.copyFolder(Render.root + "/Manifests/Tables/Assets", to: folder + "/Assets")
         return try (bundled + [folder + "/uikit.yaml"]).map { path in
             let json = try Render.table(path, .json).output
             let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]

@@ -38,6 +38,23 @@ public enum Fixtures {
         return root
     }()
 
+    /// Copies the folder `source` (files and subfolders) to `destination`, which must not exist,
+    /// as new files of this process's user. `FileManager.copyItem` copies a folder's owner too,
+    /// which an ordinary user may not set: CI's ordinary-user run copies root's repository
+    /// folders (`Manifests/Tables/Assets`) and was refused ("Operation not permitted").
+    public static func copyFolder(_ source: String, to destination: String) throws {
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: false)
+        for name in try FileManager.default.contentsOfDirectory(atPath: source) {
+            let from = source + "/" + name, to = destination + "/" + name
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: from, isDirectory: &isFolder), isFolder.boolValue {
+                try copyFolder(from, to: to)
+            } else {
+                try Data(contentsOf: URL(fileURLWithPath: from)).write(to: URL(fileURLWithPath: to))
+            }
+        }
+    }
+
     /// Compiles C `source` into `folder/lib<name>.so` with `cc -shared -fPIC -I <header dir>`.
     @discardableResult
     public static func compileC(_ source: String, name: String, in folder: String, extraFlags: [String] = []) throws

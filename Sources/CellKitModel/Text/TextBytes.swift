@@ -58,6 +58,22 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
         (count, self.clean) = (bytes.count, clean)
     }
 
+    /// `assign(checked:isClean:)` of `bytes` followed by `suffix` (both valid UTF-8 on their own),
+    /// copied in once: a truncated line and its ellipsis with no String made between.
+    package func assign(
+        checked bytes: UnsafeBufferPointer<UInt8>, appending suffix: UnsafeBufferPointer<UInt8>, isClean clean: Bool
+    ) {
+        let total = bytes.count &+ suffix.count
+        if total > capacity {
+            base.deallocate()
+            capacity = max(total, capacity * 2)
+            base = .allocate(capacity: capacity)
+        }
+        if let source = bytes.baseAddress { base.update(from: source, count: bytes.count) }
+        if let source = suffix.baseAddress { (base + bytes.count).update(from: source, count: suffix.count) }
+        (count, self.clean) = (total, clean)
+    }
+
     /// `body` over the text's bytes.
     @inlinable @inline(__always)
     package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { body(bytes) }
