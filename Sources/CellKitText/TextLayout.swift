@@ -154,7 +154,7 @@ package enum TextLayout {
                 own.removeAll(keepingCapacity: true)
                 return wrapped(text, bytes, width: width, maxLines: maxLines, mode: mode, into: &own)
             }
-            return single(text, bytes, width: width, mode: mode, firstLineEnd: lineEnd(bytes, from: 0).end)
+            return single(text, bytes, width: width, mode: mode, firstLineEnd: newlineOrEnd(bytes, from: 0))
         }
     }
 
@@ -186,9 +186,11 @@ package enum TextLayout {
             }
             return true
         }
-        let first = lineEnd(bytes, from: 0)
-        if first.end == bytes.count, first.width <= width {
-            line(0, first.end, first.width)
+        // Measured only as far as the line fits: a long text cut to a short column (a truncated
+        // CJK column) was measured whole first, to learn it did not fit.
+        let head = fit(bytes, from: 0, to: newlineOrEnd(bytes, from: 0), width: width)
+        if head.end == bytes.count {
+            line(0, head.end, head.columns)
             return true
         }
         switch mode {
@@ -196,8 +198,7 @@ package enum TextLayout {
             let words = Self.line(bytes, from: 0, width: width, byWord: true)
             line(0, words.end, words.columns)
         case .charWrap, .clip:
-            let cut = fit(bytes, from: 0, to: first.end, width: width)
-            line(0, cut.end, cut.columns)
+            line(0, head.end, head.columns)
         case .truncateTail, .truncateHead, .truncateMiddle:
             return false
         }
@@ -218,7 +219,7 @@ package enum TextLayout {
             let (end, next, used) = line(bytes, from: start, width: width, byWord: byWord)
             if truncating, lines.count == maxLines - 1, next < bytes.count {
                 // More text follows the last line shown: end it with an ellipsis.
-                let cut = fit(bytes, from: start, to: lineEnd(bytes, from: start).end, width: width - 1).end
+                let cut = fit(bytes, from: start, to: newlineOrEnd(bytes, from: start), width: width - 1).end
                 return appending(string(bytes, start, cut) + ellipsis, to: bytes, lines)
             }
             lines.append(TextLine(start, end, columns: used))
@@ -390,12 +391,21 @@ package enum TextLayout {
         if from + ascii == bytes.count { return (bytes.count, ascii) }
         // The last ASCII byte may be the base of a cluster that goes on: measure it with the rest.
         var i = from + max(0, ascii - 1), total = max(0, ascii - 1)
+        let table = TextWidth.directProperties  // once, not a `swift_once` a cluster
         while i < bytes.count, bytes[i] != 0x0A {
-            let (e, w) = TextWidth.nextCluster(bytes, from: i)
+            let (e, w) = TextWidth.nextCluster(bytes, from: i, table: table)
             total += w
             i = e
         }
         return (i, total)
+    }
+
+    /// Where the line from `from` ends, as `lineEnd` finds it but without measuring: its first
+    /// newline, or the end. Sanitized text has no CR, so no CR LF cluster hides a newline; text
+    /// that has one is measured as `lineEnd` does.
+    static func newlineOrEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        guard from < bytes.count, let at = bytes[from...].firstIndex(of: 0x0A) else { return bytes.count }
+        return at > 0 && bytes[at - 1] == 0x0D ? lineEnd(bytes, from: from).end : at
     }
 
     /// The end of the longest run of whole clusters from `from`, before `limit`, that fits in `width`
@@ -404,8 +414,9 @@ package enum TextLayout {
         end: Int, columns: Int
     ) {
         var i = from, used = 0
+        let table = TextWidth.directProperties  // once, not a `swift_once` a cluster
         while i < limit {
-            let (e, w) = TextWidth.nextCluster(bytes, from: i)
+            let (e, w) = TextWidth.nextCluster(bytes, from: i, table: table)
             guard used + w <= width else { break }
             used += w
             i = e
