@@ -57,6 +57,9 @@ package final class BrowseSearch: Sendable {
         var window: Int? = 16 * 1024
         /// Whether records are looked at as bytes first (`RowPrefilter`); tests compare without.
         var prefilter = true
+        /// Run on the search's thread before it reads a row: a test holds the search there until
+        /// it has cancelled it, so that the cancel comes first whatever the machine's load.
+        var gate: (@Sendable () -> Void)?
     }
 
     /// Starts searching: forward from `plan`'s row, wrapping around, for the first row whose data
@@ -92,6 +95,7 @@ package final class BrowseSearch: Sendable {
     }
 
     private func run(_ plan: Plan) {
+        plan.gate?()
         let needle = BrowseTable.searchable(query)
         var searcher = Searcher(plan: plan, needle: needle, search: self)
         do {
@@ -301,7 +305,9 @@ extension BrowseTable {
     /// Starts a search of the rows' data for `query` (ignoring case) on a thread of its own: forward
     /// from row `start`, wrapping around, or back from it (`forward` false); nil for no rows or an
     /// empty query. Counted rows only: with the last rows read back, wait for the count first.
-    package func startSearch(_ query: String, from start: Int, forward: Bool) -> BrowseSearch? {
+    package func startSearch(
+        _ query: String, from start: Int, forward: Bool, gate: (@Sendable () -> Void)? = nil
+    ) -> BrowseSearch? {
         guard rowCount > 0, !query.isEmpty, let path = indexPath(of: min(max(0, start), rowCount - 1)) else {
             return nil
         }
@@ -309,6 +315,7 @@ extension BrowseTable {
             document: document, indexes: indexes, section: path.section, row: path.row,
             number: min(max(0, start), rowCount - 1), forward: forward, counts: sectionCounts)
         if indexes.contains(where: { $0 != nil && $0!.progress.count == nil }) { plan.window = nil }
+        plan.gate = gate
         return BrowseSearch(query, plan)
     }
 }

@@ -6,6 +6,7 @@ import CellKitDiscovery
 import CellKitModel
 import CellKitTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CellKitBrowse
@@ -82,11 +83,29 @@ struct BrowseSearchTests {
         #expect(BrowseTable.searchable("ÄÖ\u{AD}Ü") == "äöü")
     }
 
-    @Test("a cancel stops the search: stopped, not found")
+    @Test("a cancel stops the search: stopped, not found, before it has read the table")
     func cancel() throws {
         let table = try table()
-        let search = try #require(table.startSearch("nowhere", from: 0, forward: true))
+        // The search's thread waits at its gate until the cancel is made: under load, a search of
+        // 3,000 rows sometimes ended (not found) before the test's cancel came.
+        let gate = Gate()
+        let search = try #require(
+            table.startSearch("nowhere", from: 0, forward: true) {
+                while !gate.isOpen.load(ordering: .acquiring) { usleep(1_000) }
+            })
         search.cancel()
+        gate.isOpen.store(true, ordering: .releasing)
         #expect(try outcome(search) == .stopped)
+        let deadline = Date().addingTimeInterval(20)
+        while search.rowsLooked.load(ordering: .acquiring) < 0, Date() < deadline { usleep(1_000) }
+        let looked = search.rowsLooked.load(ordering: .acquiring)
+        #expect(
+            (0..<3_000).contains(looked),
+            "the thread read \(looked) rows though cancelled before it began (the whole table is 3,005)")
+    }
+
+    /// Holds a search's thread until the test opens it.
+    final class Gate: Sendable {
+        let isOpen = Atomic(false)
     }
 }
