@@ -52,6 +52,15 @@ MODULES = [
 ]
 
 
+
+def digester_and_flags(root, scratch):
+    """swift-api-digester and the debug build's flags for MODULES; None (said why) if either is missing."""
+    try:
+        return toolchain_tool("swift-api-digester"), build_flags(root, MODULES, scratch)
+    except ExtractionError as error:
+        print(f"api-baseline: {error}", file=sys.stderr)
+        return None
+
 def public_only(node):
     """The digester's node without its internal (and `package`) children, recursively."""
     children = node.get("children")
@@ -71,12 +80,10 @@ def regenerate(root, folder, scratch):
               "(the baseline is the API of a commit):\n" + dirty, file=sys.stderr)
         return 2
     revision = git(root, "rev-parse", "HEAD").stdout.strip()
-    try:
-        flags = build_flags(root, MODULES, scratch)
-        digester = toolchain_tool("swift-api-digester")
-    except ExtractionError as error:
-        print(f"api-baseline: {error}", file=sys.stderr)
+    tools = digester_and_flags(root, scratch)
+    if tools is None:
         return 2
+    digester, flags = tools
     if os.path.isdir(folder):
         shutil.rmtree(folder)
     os.makedirs(folder)
@@ -126,12 +133,10 @@ def check(root, folder, scratch, through_swiftpm):
     else:
         # What SwiftPM runs for each module once it has built the package, on the modules of
         # the debug build already made.
-        try:
-            flags = build_flags(root, MODULES, scratch)
-            digester = toolchain_tool("swift-api-digester")
-        except ExtractionError as error:
-            print(f"api-baseline: {error}", file=sys.stderr)
+        tools = digester_and_flags(root, scratch)
+        if tools is None:
             return 2
+        digester, flags = tools
         broken = False
         for module in MODULES:
             result = subprocess.run([digester, "-diagnose-sdk", "-compiler-style-diags", "-baseline-path",
