@@ -49,7 +49,7 @@ struct CellKitCommand: ParsableCommand {
         }
         if CommandLine.arguments.dropFirst() == ["--version"] {  // with what of the sandbox this machine applies
             print(CellKitVersion.described)
-            let support = Sandbox.probeBeforeExit()
+            let support = Sandbox.rememberedBeforeExit(in: RegistryCache.defaultFolder())
             print(support.summary)
             for missing in support.missing { print("sandbox: \(missing)") }
             return

@@ -37,6 +37,31 @@ struct CLIConventionsTests {
         #expect(help.contains("--version"), "\(help)")
     }
 
+    @Test("cellkit --version keeps the namespace answer per boot and configuration, and tries again when they change")
+    func versionRemembers() throws {
+        let cache = FileManager.default.temporaryDirectory.path + "/cellkit-version-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let environment = ["XDG_CACHE_HOME": cache]
+        let first = try Fixtures.output(Fixtures.cellkit, ["--version"], environment: environment)
+        let found = Sandbox.probeInChild()
+        #expect(first.split(separator: "\n").dropFirst().first.map(String.init) == found.summary, "\(first)")
+        let file = cache + "/cellkit/sandbox-support"
+        let kept = try String(contentsOfFile: file, encoding: .utf8)
+        let key = try #require(kept.split(separator: "\t").first.map(String.init))
+        #expect(kept == key + "\t" + (found.namespaces ? "1" : "0") + "\n")
+        #expect(key.hasPrefix("\(getuid()),\(geteuid()) "), "\(key)")
+        // The kept answer is what --version prints for that key: written as the opposite, it shows.
+        try (key + "\t" + (found.namespaces ? "0" : "1") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let kept2 = try Fixtures.output(Fixtures.cellkit, ["--version"], environment: environment)
+        #expect(kept2.contains(found.namespaces ? "no network namespace" : "sandbox: network namespace"), "\(kept2)")
+        // Another key (another boot, user or setting): tried again, and the new answer kept.
+        try ("0,0 another-boot\t" + (found.namespaces ? "0" : "1") + "\n").write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let again = try Fixtures.output(Fixtures.cellkit, ["--version"], environment: environment)
+        #expect(again == first, "\(again)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == kept)
+    }
+
     @Test("the sandbox line names each part applied or not", arguments: [true, false])
     func sandboxSummary(all: Bool) {
         let support = Sandbox.Support(namespaces: all, landlockABI: all ? 7 : 0, seccomp: all)

@@ -409,3 +409,17 @@ extension Result {
         return nil
     }
 }
+
+@Suite("Run paths")
+struct RunPathTests {
+    @Test(
+        "$ORIGIN and ${ORIGIN} become the plugin's folder wherever they stand; other entries stay as written",
+        arguments: [
+            ("$ORIGIN", "/p/lib"), ("${ORIGIN}/../lib", "/p/lib/../lib"), ("/usr/lib/swift", "/usr/lib/swift"),
+            ("$ORIGIN/a:$ORIGIN", "/p/lib/a:/p/lib"), ("$LIB/x", "$LIB/x"),
+        ])
+    func substitutes(entry: String, expected: String) {
+        let substituted = entry.split(separator: ":").map { ELFImage.substitutingOrigin($0, "/p/lib") }
+        #expect(substituted.joined(separator: ":") == expected)
+    }
+}

@@ -280,7 +280,7 @@ package struct RegistryCache {
 
     /// `$XDG_CACHE_HOME/cellkit` (a relative `XDG_CACHE_HOME` is ignored, as the XDG rules say),
     /// default `~/.cache/cellkit`.
-    static func defaultFolder(_ environment: [String: String] = SearchPath.environment()) -> String {
+    package static func defaultFolder(_ environment: [String: String] = SearchPath.environment()) -> String {
         let home = environment["HOME"] ?? NSHomeDirectory()
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"
         return base + "/cellkit"

@@ -142,14 +142,20 @@ package struct ELFImage: Sendable {
             dynamicStrings(
                 tags: [29, 15],
                 { tag, text in  // DT_RUNPATH, DT_RPATH
-                    let folders = text.split(separator: ":").map {
-                        $0.replacingOccurrences(of: "$ORIGIN", with: folder).replacingOccurrences(
-                            of: "${ORIGIN}", with: folder)
-                    }
+                    let folders = text.split(separator: ":").map { Self.substitutingOrigin($0, folder) }
                     if tag == 29 { runpath += folders } else { rpath += folders }
                 })
         else { return [] }
         return (runpath.isEmpty ? rpath : runpath).filter { $0.hasPrefix("/") && !$0.contains("$") }
+    }
+
+    /// `entry` with `$ORIGIN` and `${ORIGIN}` replaced by `folder`, as the loader reads a run path.
+    /// Not Foundation's `replacingOccurrences`: bridged through NSString, it cost 640,000
+    /// instructions for one plugin's run path in a worker's start (BENCHMARKS.md, "Measurements
+    /// behind the code": ELFImage.origin).
+    static func substitutingOrigin(_ entry: Substring, _ folder: String) -> String {
+        guard entry.utf8.contains(UInt8(ascii: "$")) else { return String(entry) }
+        return String(entry).replacing("${ORIGIN}", with: folder).replacing("$ORIGIN", with: folder)
     }
 
     /// The libraries this one needs (its DT_NEEDED entries: `libswiftCore.so`), in order; those

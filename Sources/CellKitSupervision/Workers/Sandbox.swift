@@ -198,6 +198,74 @@ package enum Sandbox {
             seccomp: ck_sandbox_seccomp_available() != 0)
     }
 
+    /// What this machine supports, for `cellkit --version`: the namespace answer kept in
+    /// `folder/sandbox-support` under `rememberKey()` (this boot, this user, the namespace and
+    /// seccomp state this process starts in, the kernel's settings for namespaces), found by
+    /// trying (`probeBeforeExit()`, which moves this process for good) only when no answer is
+    /// kept for that key. Making a network namespace took 0.55 ms, about a quarter of
+    /// `--version`'s time (BENCHMARKS.md, "Measurements behind the code": Sandbox.remembered).
+    /// Landlock and seccomp are asked each time: one system call each.
+    package static func rememberedBeforeExit(in folder: String) -> Support {
+        let key = rememberKey()
+        let file = folder + "/sandbox-support"
+        if let kept = readSmallFile(file), let line = kept.split(separator: "\n").first,
+            line.hasPrefix(key + "\t"), let answer = line.last, answer == "0" || answer == "1"
+        {
+            return Support(
+                namespaces: answer == "1", landlockABI: Int(ck_sandbox_landlock_abi()),
+                seccomp: ck_sandbox_seccomp_available() != 0)
+        }
+        let support = probeBeforeExit()
+        writeAtomically(file, key + "\t" + (support.namespaces ? "1" : "0") + "\n")
+        return support
+    }
+
+    /// What the namespace answer depends on, as one line: the boot, the real and effective user,
+    /// the user and network namespaces and the seccomp and no-new-privileges state this process
+    /// starts in (a container, a sandbox around cellkit), and the kernel's namespace settings.
+    package static func rememberKey() -> String {
+        let settings = [
+            "/proc/sys/kernel/random/boot_id", "/proc/sys/user/max_user_namespaces",
+            "/proc/sys/user/max_net_namespaces", "/proc/sys/user/max_ipc_namespaces",
+            "/proc/sys/kernel/unprivileged_userns_clone", "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+        ].map { readSmallFile($0).map { $0.split(separator: "\n").first.map(String.init) ?? "" } ?? "-" }
+        let namespaces = ["/proc/self/ns/user", "/proc/self/ns/net"].map { path -> String in
+            var buffer = [CChar](repeating: 0, count: 64)
+            let n = readlink(path, &buffer, buffer.count - 1)
+            return n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "-"
+        }
+        let status = readSmallFile("/proc/self/status") ?? ""
+        let confinement = status.split(separator: "\n").filter {
+            $0.hasPrefix("Seccomp:") || $0.hasPrefix("NoNewPrivs:")
+        }
+        .map { $0.filter { !$0.isWhitespace } }
+        let users = "\(getuid()),\(geteuid())"
+        return ([users] + settings + namespaces + confinement).joined(separator: " ")
+    }
+
+    /// The first 64 KiB of a small file (a setting under /proc, a kept answer), or nil.
+    private static func readSmallFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return String(decoding: SharedRegion.readAll(fd, atMost: 64 << 10), as: UTF8.self)
+    }
+
+    /// Writes `text` to `path` through a temporary file renamed over it (a reader sees the old
+    /// answer or the new one); the folder is made if missing. Quietly nothing when it cannot be.
+    private static func writeAtomically(_ path: String, _ text: String) {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        if let parent = folder.lastIndex(of: "/") { mkdir(String(folder[..<parent]), 0o700) }
+        mkdir(folder, 0o700)
+        let temporary = path + ".\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        if written != bytes.count || rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
     /// Whether a child process can make the namespaces a worker does.
     private static func namespaceInChild() -> Bool {
         let child = fork()
