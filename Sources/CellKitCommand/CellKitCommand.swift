@@ -49,7 +49,9 @@ struct CellKitCommand: ParsableCommand {
         }
         if CommandLine.arguments.dropFirst() == ["--version"] {  // with what of the sandbox this machine applies
             print(CellKitVersion.described)
-            let support = Sandbox.rememberedBeforeExit(in: RegistryCache.defaultFolder())
+            let folder = RegistryCache.defaultFolder(
+                home: Environment.value("HOME"), cacheHome: Environment.value("XDG_CACHE_HOME"))
+            let support = Sandbox.rememberedBeforeExit(in: folder)
             print(support.summary)
             for missing in support.missing { print("sandbox: \(missing)") }
             return

@@ -50,6 +50,7 @@ struct CLIConventionsTests {
         let key = try #require(kept.split(separator: "\t").first.map(String.init))
         #expect(kept == key + "\t" + (found.namespaces ? "1" : "0") + "\n")
         #expect(key.hasPrefix("\(getuid()),\(geteuid()) "), "\(key)")
+        #expect(Array(key.utf8) == Sandbox.rememberKey(), "the key as this process (its parent) makes it")
         // The kept answer is what --version prints for that key: written as the opposite, it shows.
         try (key + "\t" + (found.namespaces ? "0" : "1") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let kept2 = try Fixtures.output(Fixtures.cellkit, ["--version"], environment: environment)

@@ -281,8 +281,14 @@ package struct RegistryCache {
     /// `$XDG_CACHE_HOME/cellkit` (a relative `XDG_CACHE_HOME` is ignored, as the XDG rules say),
     /// default `~/.cache/cellkit`.
     package static func defaultFolder(_ environment: [String: String] = SearchPath.environment()) -> String {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.cache"
+        defaultFolder(home: environment["HOME"], cacheHome: environment["XDG_CACHE_HOME"])
+    }
+
+    /// The same folder from `HOME` and `XDG_CACHE_HOME` as given (nil: not set), without a
+    /// dictionary of the environment: `cellkit --version` makes none (its first one cost 400,000
+    /// instructions of type metadata).
+    package static func defaultFolder(home: String?, cacheHome: String?) -> String {
+        let base = cacheHome.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (home ?? NSHomeDirectory()) + "/.cache"
         return base + "/cellkit"
     }
 
