@@ -152,11 +152,29 @@ struct NodeReader {
     }
 
     func int(_ node: Node, in range: ClosedRange<Int>) throws(DocumentError) -> Int {
-        guard let v = node.int, typeName(node) == .int else { throw expected("a whole number", node) }
+        guard let v = Self.plainDecimal(node) ?? node.int, typeName(node) == .int else {
+            throw expected("a whole number", node)
+        }
         guard range.contains(v) else {
             throw error(node, "\(v) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
         }
         return v
+    }
+
+    /// A scalar written as a plain decimal whole number (`-12`, `0`, `4096`: no sign `+`, no
+    /// leading zero, not `-0`, at most 18 digits), read from its text; nil for any other (Yams reads those,
+    /// hexadecimal, octal, `1_000` and sexagesimal too). Yams' reading of the first number of a
+    /// document cost 560,000 instructions of generic metadata (BENCHMARKS.md, "Measurements behind
+    /// the code": NodeReader.int).
+    static func plainDecimal(_ node: Node) -> Int? {
+        guard case .scalar(let scalar) = node else { return nil }
+        let text = scalar.string.utf8
+        let digits = text.first == UInt8(ascii: "-") ? text.dropFirst() : text[...]
+        guard let first = digits.first, digits.count <= 18, first != UInt8(ascii: "0") || text.count == 1,
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        let magnitude = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        return text.count == digits.count ? magnitude : -magnitude
     }
 
     func double(_ node: Node, in range: ClosedRange<Double>) throws(DocumentError) -> Double {
