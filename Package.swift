@@ -92,6 +92,14 @@ let package = Package(
                 "CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CellKitRendering",
                 "CellKitSupervision", "CellKitTerminal",
             ]),
+        // `cellkit preview`: every sample of a plugin's cell types in a grid of configurations, drawn by
+        // workers; the terminal view, the HTML gallery and the snapshot files.
+        .target(
+            name: "CellKitPreview",
+            dependencies: [
+                "CellKitModel", "CellKitText", "CellKitDiscovery", "CellKitRuntime", "CellKitDocuments",
+                "CellKitRendering", "CellKitSupervision", "CellKitTerminal", "CellKitCheck", "CellKitBrowse",
+            ]),
         .target(
             name: "CellKit",
             dependencies: [
@@ -102,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "CellKitCommand",
             dependencies: [
-                "CellKit", "CellKitSupervision", "CellKitTerminal", "CellKitCheck", "CellKitBrowse",
+                "CellKit", "CellKitSupervision", "CellKitTerminal", "CellKitCheck", "CellKitBrowse", "CellKitPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `cellkit sdk install` writes the plugin header from the binary: cellkit.h here is a symbolic
@@ -184,6 +192,9 @@ let package = Package(
                 "CellKitBrowse", "CellKitModel", "CellKitDiscovery", "CellKitDocuments", "CellKitTerminal",
                 "CellKitTestSupport",
             ]),
+        .testTarget(
+            name: "CellKitPreviewTests",
+            dependencies: ["CellKitPreview", "CellKitModel", "CellKitRendering", "CellKitTestSupport"]),
         .testTarget(
             name: "CellKitCommandTests",
             dependencies: [

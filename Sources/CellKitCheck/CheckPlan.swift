@@ -55,7 +55,7 @@ package struct CheckSample: Sendable {
     }
 
     /// The label of the sample whose keys have the types plugins expect.
-    static let typicalLabel = "typical data"
+    package static let typicalLabel = "typical data"
     /// The label of a row of the table checked (its place is its name).
     static let tableLabel = "a row of the table"
 

@@ -25,7 +25,7 @@ struct CellKitCommand: ParsableCommand {
         version: CellKitVersion.described,
         subcommands: [
             RenderCommand.self, BrowseCommand.self, ListCommand.self, InspectCommand.self, CheckCommand.self,
-            NewCommand.self,
+            PreviewCommand.self, NewCommand.self,
             SDKCommand.self,
             CheckWorkerCommand.self,
         ])

@@ -85,25 +85,35 @@ struct CheckCommand: ParsableCommand {
         if report.error == nil, let table { report.error = unprovided(in: SearchPath.absolute(table), plugin: plugin) }
         if report.error == nil {
             let table = table.map(SearchPath.absolute)
-            let forward = discovery.pluginPaths.flatMap { ["--plugin-path", $0] }
-            let unsafe = discovery.allowUnsafePermissions, noCache = discovery.noCache
-            let timeout = hookTimeout, mode = sandbox, limits = sandboxFlags.forwarded
-            let swift = ELFImage.isSwiftLibrary(atPath: plugin.path)
             for type in types {
-                let name = type.identifier.name, path = plugin.path
-                var supervisor = CheckSupervisor(executable: "/proc/self/exe", hookTimeout: timeout) { from, excluded in
-                    ["check-worker", path, "--identifier", name, "--from", "\(from)"]
-                        + (excluded.isEmpty ? [] : ["--exclude=" + excluded.map(String.init).joined(separator: ",")])
-                        + (table.map { ["--table", $0] } ?? []) + forward
-                        + (unsafe ? ["--allow-unsafe-permissions"] : []) + (noCache ? ["--no-cache"] : [])
-                        + (mode == .on ? [] : ["--sandbox", mode.rawValue]) + limits
-                }
-                supervisor.swiftPlugin = swift
-                report.cellTypes.append(supervisor.run(identifier: name))
+                let supervisor = Self.supervisor(
+                    plugin: plugin.path, identifier: type.identifier.name, table: table, hookTimeout: hookTimeout,
+                    sandbox: sandbox, sandboxFlags: sandboxFlags, discovery: discovery)
+                report.cellTypes.append(supervisor.run(identifier: type.identifier.name))
             }
         }
         if json { try Output.printJSON(report) } else { Output.print(lines(report)) }
         throw ExitCode(report.status)
+    }
+
+    /// The supervisor that checks the type `identifier` of the plugin file `plugin` in `check-worker`
+    /// processes (`cellkit preview` runs one too).
+    static func supervisor(
+        plugin path: String, identifier name: String, table: String?, hookTimeout: Double, sandbox mode: SandboxMode,
+        sandboxFlags: SandboxFlags, discovery: DiscoveryFlags
+    ) -> CheckSupervisor {
+        let forward = discovery.pluginPaths.flatMap { ["--plugin-path", $0] }
+        let unsafe = discovery.allowUnsafePermissions, noCache = discovery.noCache
+        let limits = sandboxFlags.forwarded
+        var supervisor = CheckSupervisor(executable: "/proc/self/exe", hookTimeout: hookTimeout) { from, excluded in
+            ["check-worker", path, "--identifier", name, "--from", "\(from)"]
+                + (excluded.isEmpty ? [] : ["--exclude=" + excluded.map(String.init).joined(separator: ",")])
+                + (table.map { ["--table", $0] } ?? []) + forward
+                + (unsafe ? ["--allow-unsafe-permissions"] : []) + (noCache ? ["--no-cache"] : [])
+                + (mode == .on ? [] : ["--sandbox", mode.rawValue]) + limits
+        }
+        supervisor.swiftPlugin = ELFImage.isSwiftLibrary(atPath: path)
+        return supervisor
     }
 
     /// The plugin file the target names, and the one type to check when it is an identifier.

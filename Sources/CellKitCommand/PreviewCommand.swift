@@ -1,0 +1,221 @@
+// `cellkit preview PLUGIN|IDENTIFIER`: every sample of a plugin's cell types drawn in a grid of
+// configurations by sandboxed workers: a scrolling view on a terminal, the text elsewhere, one
+// HTML page with --output, and golden files for a plugin's own CI with --snapshot and --compare.
+
+import ArgumentParser
+import CellKit
+import CellKitCheck
+import CellKitPreview
+import CellKitSupervision
+import CellKitTerminal
+import Foundation
+
+struct PreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Draw every sample of a plugin's cell types in every configuration: a view, an HTML page, snapshots.",
+        discussion: """
+            Give a .so file to preview each of its cell types, or a cell identifier to preview that type. \
+            Each sample (today check's typical data, and the same with long texts) is drawn in a grid of \
+            configurations: the styles plain, grouped and insetGrouped, selected and not, light and dark, \
+            left to right and right to left at the default width (60 columns); unselected at the narrow \
+            (40) and wide (100) widths, reused after a width change (40, then 60), and reused after \
+            another sample, whose differences from a fresh cell are listed under it. Check's findings \
+            are printed beside the sample they concern (--no-check leaves them out).
+
+            Plugins run in sandboxed worker processes, as in render: a plugin that fails to load or \
+            faults in a hook shows the error in place of that configuration, and the preview goes on.
+
+            On a terminal the preview is a scrolling view with browse's keys (j/k, Ctrl-D/Ctrl-U, f/b, \
+            g/G, / to search, n for the next match, q to quit); elsewhere it is printed as text. \
+            --output FILE writes one HTML page instead: the configurations side by side, light and dark \
+            by the page's own button and the system's prefers-color-scheme.
+
+            Snapshot tests: --snapshot DIR writes each configuration's text (DIR/TYPE/SAMPLE/CONFIGURATION.txt, \
+            no escapes) and its geometry (.json); --compare DIR draws again and compares, printing a \
+            diff naming the type, sample and configuration of each file that changed, is missing or is \
+            extra; with --update it rewrites those files instead.
+
+            Exit status: 0 drawn (with --compare: every file matches, or --update rewrote them); 1 \
+            --compare found differences; 2 the plugin cannot be previewed (not found, unusable, a \
+            built-in type) or a file cannot be written; 3 drawn, but a plugin faulted (its \
+            configurations show the fault); 64 a malformed option.
+            """)
+
+    @Argument(help: "A plugin file, or a registered cell identifier.", completion: Completions.pluginsAndIdentifiers)
+    var target: String
+
+    @Option(
+        help: ArgumentHelp("Write the preview as one HTML page to FILE instead of showing it.", valueName: "file"),
+        completion: .file())
+    var output: String?
+
+    @Option(
+        help: ArgumentHelp("Write every configuration's text and JSON as golden files into DIR.", valueName: "dir"),
+        completion: .directory)
+    var snapshot: String?
+
+    @Option(
+        help: ArgumentHelp("Compare every configuration with the golden files in DIR; exit 1 if any differs.", valueName: "dir"),
+        completion: .directory)
+    var compare: String?
+
+    @Flag(help: "With --compare: rewrite the files that differ, are missing or are extra.")
+    var update = false
+
+    @Flag(help: "Do not run check's hooks over the samples (no findings beside them).")
+    var noCheck = false
+
+    @Option(help: ArgumentHelp("Seconds a hook may run before its worker is stopped.", valueName: "seconds"))
+    var hookTimeout: Double = 10
+
+    @Option(help: SandboxMode.help)
+    var sandbox: SandboxMode = .on
+
+    @OptionGroup var sandboxFlags: SandboxFlags
+
+    @OptionGroup var discovery: DiscoveryFlags
+
+    func validate() throws {
+        guard hookTimeout > 0, hookTimeout <= 3600 else {
+            throw ValidationError("--hook-timeout \(hookTimeout) is out of range; give 0.01 to 3600 seconds")
+        }
+        if update, compare == nil { throw ValidationError("--update goes with --compare DIR") }
+        if [output, snapshot, compare].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give one of --output, --snapshot and --compare")
+        }
+    }
+
+    func run() throws {
+        DiscoveryFlags.warnAboutRefusedPaths(discovery.options)
+        if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
+        let target = try resolve()
+        let renderer = try PreviewRenderer(settings: settings(for: target))
+        if let folder = snapshot ?? compare {
+            let gallery = PreviewGallery.draw(target, formats: [.text, .json], renderer: renderer)
+            throw ExitCode(snapshots(gallery, folder: folder))
+        }
+        let check = noCheck ? nil : findings(target)
+        if let output {
+            let gallery = PreviewGallery.draw(target, formats: [.html, .text], renderer: renderer, check: check)
+            do {
+                try Data(PreviewPage.html(gallery).utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                FileHandle.standardError.write(Data("Error: cannot write \(output): \(error.localizedDescription)\n".terminalSafe.utf8))
+                throw ExitCode(2)
+            }
+            throw ExitCode(status(gallery))
+        }
+        if Terminal.isTerminal, isatty(0) == 1 {
+            let title = "cellkit preview: \(target.name) \(target.version) (\(target.path))"
+            do {
+                let status = try PreviewView.show(title: title) {
+                    PreviewGallery.draw(target, formats: [.ansi], renderer: renderer, check: check)
+                }
+                throw ExitCode(status)
+            } catch let error as TerminalError { throw BrowseError(error.description) }
+        }
+        let gallery = PreviewGallery.draw(target, formats: [.text], renderer: renderer, check: check)
+        Output.print(PreviewReport.lines(gallery, format: .text))
+        throw ExitCode(status(gallery))
+    }
+
+    /// 3 when a configuration's drawing faulted or failed, else 0.
+    private func status(_ gallery: PreviewGallery) -> Int32 { gallery.faulted ? RenderCommand.faultedStatus : 0 }
+
+    /// Writes, compares or updates the golden files in `folder`; the exit status.
+    private func snapshots(_ gallery: PreviewGallery, folder: String) -> Int32 {
+        do {
+            if snapshot != nil {
+                let count = try PreviewSnapshot.write(gallery, to: folder)
+                Output.print(["wrote \(count) golden files into \(folder)"])
+                return 0
+            }
+            let changes = PreviewSnapshot.compare(gallery, with: folder)
+            if changes.isEmpty {
+                Output.print(["\(PreviewSnapshot.files(gallery).count) golden files in \(folder) match"])
+                return 0
+            }
+            Output.print(PreviewSnapshot.report(changes, folder: folder))
+            if update {
+                try PreviewSnapshot.write(gallery, to: folder)
+                Output.print(["updated \(changes.count) golden file\(changes.count == 1 ? "" : "s") in \(folder)"])
+                return 0
+            }
+            Output.print([
+                "\(changes.count) golden file\(changes.count == 1 ? "" : "s") differ (exit 1); "
+                    + "cellkit preview \(target) --compare \(folder) --update accepts the changes"
+            ])
+            return 1
+        } catch {
+            FileHandle.standardError.write(Data("Error: cannot write into \(folder): \(error.localizedDescription)\n".utf8))
+            return 2
+        }
+    }
+
+    /// The workers' settings: the plugin previewed first on the search path, as check's worker has it.
+    private func settings(for target: PreviewTarget) -> PreviewSettings {
+        var search = SearchPath.standard(options: discovery.pluginPaths)
+        search.entries.insert(.init(path: target.path, origin: .option), at: 0)
+        var settings = PreviewSettings(
+            discovery: DiscoveryOptions(
+                searchPath: search, allowUnsafePermissions: discovery.allowUnsafePermissions,
+                useCache: !discovery.noCache))
+        settings.hookTimeout = hookTimeout
+        (settings.sandbox, settings.sandboxRequired) = (sandbox != .off, sandbox == .require)
+        (settings.allowRead, settings.workerMemoryMiB) = (sandboxFlags.absolutePaths, sandboxFlags.workerMemory)
+        settings.colorDepth = RenderCommandOptions(table: "-", format: .ansi).resolvedColorDepth
+        return settings
+    }
+
+    /// Check's findings for a type of `target`, by a check-worker as `cellkit check` runs it.
+    private func findings(_ target: PreviewTarget) -> (String) -> [CheckFinding] {
+        let (timeout, mode, limits, flags) = (min(hookTimeout, 5), sandbox, sandboxFlags, discovery)
+        return { identifier in
+            let supervisor = CheckCommand.supervisor(
+                plugin: target.path, identifier: identifier, table: nil, hookTimeout: timeout, sandbox: mode,
+                sandboxFlags: limits, discovery: flags)
+            return supervisor.run(identifier: identifier).findings
+        }
+    }
+
+    /// The plugin the target names, and its types (one, for an identifier); exit 2 when none.
+    private func resolve() throws -> PreviewTarget {
+        let plugin: PluginFile, only: String?
+        if target.contains("/") || target.hasSuffix(".so") || FileManager.default.fileExists(atPath: target) {
+            switch PluginFile.read(path: SearchPath.absolute(target)) {
+            case .failure(let rejection): throw refuse("\(rejection.path): \(rejection.reason)")
+            case .success(let found):
+                (plugin, only) = (discovery.allowUnsafePermissions ? found : found.checkingPermissions(), nil)
+            }
+        } else {
+            let identifier: CellIdentifier
+            do { identifier = try CellIdentifier(target) } catch { throw ValidationError(error.description.terminalSafe) }
+            if BuiltinCells.names.contains(target) {
+                throw refuse("'\(target)' is a built-in cell type: no plugin to preview")
+            }
+            let catalog = Catalog(options: discovery.options)
+            guard let registration = catalog.registration(for: identifier) else {
+                let error = CellKitError.unknownIdentifier(
+                    name: target, nearest: catalog.nearest(to: target),
+                    searched: catalog.options.searchPath.describedPaths)
+                throw refuse("Error: \(error.description)")
+            }
+            (plugin, only) = (catalog.plugin(at: registration.pluginIndex), target)
+        }
+        let identifiers = plugin.cellTypes.map(\.identifier.name).filter { only == nil || $0 == only }
+        guard plugin.isUsable else {
+            throw refuse("\(plugin.path): the plugin cannot be used: " + plugin.problems.joined(separator: "; "))
+        }
+        guard !identifiers.isEmpty else { throw refuse("\(plugin.path): the plugin has no cell type to preview") }
+        return PreviewTarget(
+            path: plugin.path, name: plugin.descriptor.name, version: plugin.descriptor.version,
+            identifiers: identifiers)
+    }
+
+    /// Prints why the target cannot be previewed on standard error; the exit status 2 to throw.
+    private func refuse(_ reason: String) -> ExitCode {
+        FileHandle.standardError.write(Data((reason.terminalSafe + "\n").utf8))
+        return ExitCode(2)
+    }
+}

@@ -1,0 +1,66 @@
+// The table document one configuration of a sample is drawn from: a JSON document of one
+// section, the sample's row (after another sample's row when the cell is reused), written to
+// the preview's temporary folder for the worker to read.
+
+import CellKitModel
+import CellKitRendering
+import Foundation
+
+/// A table document for one sample in one configuration.
+package struct PreviewDocument: Sendable, Equatable {
+    /// The cell type's identifier.
+    package var identifier: String
+    /// The rows' data, in order; the sample's row is the last.
+    package var rows: [RowValue]
+    /// Whether the first row is drawn by the built-in `Default` type, not the type previewed: the
+    /// sample's row then stands where a reused one does, on a fresh cell.
+    package var leadingBuiltin = false
+    /// The table's style, width and the section's direction, from the configuration.
+    package var configuration: PreviewConfiguration
+
+    /// The document drawing `sample` of `identifier` in `configuration`; a reused configuration draws
+    /// `other` first, so the sample's row is laid out on the cell `other` gave back.
+    package init(identifier: String, sample: PreviewSample, other: PreviewSample?, configuration: PreviewConfiguration) {
+        self.identifier = identifier
+        self.configuration = configuration
+        rows = (configuration.reused ? [other?.data ?? .object([:])] : []) + [sample.data]
+    }
+
+    /// The document a reused configuration's row is compared with: the same rows, the first drawn
+    /// by a built-in type, so that the sample's row has the same place and a fresh cell.
+    package var fresh: PreviewDocument {
+        var fresh = self
+        fresh.leadingBuiltin = rows.count > 1
+        fresh.rows[0] = fresh.leadingBuiltin ? .object(["text": .string("")]) : rows[0]
+        return fresh
+    }
+
+    /// The sample's row, counted from 0 in the document's one section.
+    package var sampleRow: Int { rows.count - 1 }
+
+    /// The document as JSON text.
+    package var json: String {
+        var rowTexts = rows.map { RowJSON.text(Self.row($0)) }
+        if leadingBuiltin { rowTexts[0] = "{\"cell\":\"Default\",\"text\":\"\"}" }
+        let direction = configuration.direction == .rtl ? ",\"direction\":\"rtl\"" : ""
+        return "{\"style\":\"\(configuration.style.rawValue)\",\"width\":\(configuration.width.columns),"
+            + "\"sections\":[{\"cell\":\(RowJSON.text(.string(identifier)))\(direction),\"selectable\":true,"
+            + "\"rows\":[\(rowTexts.joined(separator: ","))]}]}\n"
+    }
+
+    /// A row's data as a document holds it: an object, without the keys a document reads as the
+    /// row's own (`cell`, `rowHeight`); data that is not an object becomes an empty row.
+    static func row(_ data: RowValue) -> RowValue {
+        guard case .object(var fields) = data else { return .object([:]) }
+        fields["cell"] = nil
+        fields["rowHeight"] = nil
+        return .object(fields)
+    }
+
+    /// Writes the document to `folder` under a name of its own; returns its path.
+    package func write(in folder: String, number: Int) throws -> String {
+        let path = folder + "/preview-\(number).json"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}

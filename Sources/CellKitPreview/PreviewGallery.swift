@@ -1,0 +1,123 @@
+// Every configuration of every sample of a plugin's cell types, drawn: what the terminal view,
+// the HTML page and the snapshots show. `PreviewGallery.draw` is the one step "load the plugin,
+// draw every configuration", to be called again when the plugin changes.
+
+import CellKitCheck
+import CellKitDiscovery
+import CellKitText
+import Foundation
+
+/// The plugin previewed, as discovery read it (nothing loaded).
+package struct PreviewTarget: Sendable {
+    /// The plugin file.
+    package var path: String
+    /// Its name and version, from its descriptor.
+    package var name: String, version: String
+    /// The cell types previewed.
+    package var identifiers: [String]
+    /// Why the plugin cannot be used (discovery's problems); nil when it can.
+    package var problem: String?
+
+    /// A target (see each property).
+    package init(path: String, name: String, version: String, identifiers: [String], problem: String? = nil) {
+        (self.path, self.name, self.version, self.identifiers, self.problem) = (
+            path, name, version, identifiers, problem
+        )
+    }
+}
+
+/// One configuration of a sample, drawn.
+package struct PreviewEntry: Sendable {
+    /// The configuration.
+    package var configuration: PreviewConfiguration
+    /// Its drawings, by format.
+    package var drawings: [PreviewRenderer.Format: PreviewDrawing]
+    /// For a reused cell: each property that differs from the same row on a fresh cell
+    /// ("views[0].text: reused \"Hello\", fresh \"Other\""); empty when none does.
+    package var reuseDifferences: [String] = []
+
+    /// The first error among its drawings, or its first fault: what is shown in place of a drawing.
+    package var problem: String? {
+        let all = drawings.keys.sorted { $0.rawValue < $1.rawValue }.compactMap { drawings[$0] }
+        return all.compactMap(\.error).first ?? all.flatMap(\.faults).first
+    }
+}
+
+/// Every configuration of one sample.
+package struct PreviewSampleGallery: Sendable {
+    /// The sample.
+    package var sample: PreviewSample
+    /// The configurations, in the grid's order.
+    package var entries: [PreviewEntry]
+    /// Check's findings about this sample's row.
+    package var findings: [String] = []
+}
+
+/// Every sample of one cell type.
+package struct PreviewTypeGallery: Sendable {
+    /// The cell type.
+    package var identifier: String
+    /// Its samples.
+    package var samples: [PreviewSampleGallery]
+    /// Check's findings that name no sample previewed.
+    package var findings: [String] = []
+}
+
+/// A plugin's preview: every cell type, sample and configuration, drawn.
+package struct PreviewGallery: Sendable {
+    /// The plugin.
+    package var target: PreviewTarget
+    /// Its cell types.
+    package var types: [PreviewTypeGallery]
+
+    /// Draws every configuration of every sample of `target`'s types in `formats` with `renderer`;
+    /// `check`, when given, checks a type and its findings are placed beside the sample they name.
+    /// The step `--watch` repeats: it never throws, a fault or a failed load is kept in place.
+    package static func draw(
+        _ target: PreviewTarget, formats: [PreviewRenderer.Format], renderer: PreviewRenderer,
+        grid: [PreviewConfiguration] = PreviewConfiguration.grid, check: ((String) -> [CheckFinding])? = nil
+    ) -> PreviewGallery {
+        var types: [PreviewTypeGallery] = []
+        for identifier in target.identifiers {
+            let samples = PreviewSamples.samples(for: identifier)
+            var galleries = samples.enumerated().map { i, sample in
+                let other = samples.count > 1 ? samples[(i + 1) % samples.count] : nil
+                return PreviewSampleGallery(
+                    sample: sample,
+                    entries: grid.map { entry(identifier, sample, other, $0, formats: formats, renderer: renderer) })
+            }
+            var rest: [String] = []
+            for finding in check?(identifier) ?? [] {
+                let line = TextSanitizer.visible(finding.message)
+                if let i = samples.firstIndex(where: { s in
+                    s.checkLabel.map { label in finding.row?.hasSuffix("with \(label)") == true } ?? false
+                }) {
+                    galleries[i].findings.append(line)
+                } else {
+                    rest.append(line)
+                }
+            }
+            types.append(PreviewTypeGallery(identifier: identifier, samples: galleries, findings: rest))
+        }
+        return PreviewGallery(target: target, types: types)
+    }
+
+    /// One configuration of `sample` drawn in each of `formats` (JSON too for a reused cell, to
+    /// compare it with a fresh one).
+    static func entry(
+        _ identifier: String, _ sample: PreviewSample, _ other: PreviewSample?, _ configuration: PreviewConfiguration,
+        formats: [PreviewRenderer.Format], renderer: PreviewRenderer
+    ) -> PreviewEntry {
+        let document = PreviewDocument(identifier: identifier, sample: sample, other: other, configuration: configuration)
+        var drawings: [PreviewRenderer.Format: PreviewDrawing] = [:]
+        for format in formats where configuration.width != .resized || format == .text || format == .ansi {
+            drawings[format] = renderer.draw(document, format: format)
+        }
+        var entry = PreviewEntry(configuration: configuration, drawings: drawings)
+        if configuration.reused {
+            entry.reuseDifferences = ReuseComparison.differences(
+                reused: renderer.draw(document, format: .json), fresh: renderer.draw(document.fresh, format: .json))
+        }
+        return entry
+    }
+}

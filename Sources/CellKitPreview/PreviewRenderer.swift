@@ -1,0 +1,158 @@
+// Draws one sample in one configuration through the sandboxed worker, as `cellkit render`
+// does: plugin code never runs in this process. A plugin that fails to load or faults in a
+// hook gives its error (or its placeholder row and fault line) in place of that drawing.
+
+import CellKitBrowse
+import CellKitDiscovery
+import CellKitModel
+import CellKitRendering
+import CellKitRuntime
+import CellKitSupervision
+import CellKitText
+import Foundation
+
+/// What one configuration of a sample drew.
+package struct PreviewDrawing: Sendable, Equatable {
+    /// The output (text, ANSI, JSON or HTML); empty when the worker failed.
+    package var output: String
+    /// One line per worker that faulted (the plugin, hook, type, row and signal).
+    package var faults: [String] = []
+    /// The render's warnings (limits hit, failed host calls).
+    package var warnings: [String] = []
+    /// Why nothing could be drawn (the plugin failed to load, the worker failed); nil when drawn.
+    package var error: String?
+
+    /// A drawing of `output`.
+    package init(output: String, faults: [String] = [], warnings: [String] = [], error: String? = nil) {
+        (self.output, self.faults, self.warnings, self.error) = (output, faults, warnings, error)
+    }
+}
+
+/// How the preview's workers run: where plugins are found, the hook timeout and the sandbox.
+package struct PreviewSettings: Sendable {
+    /// Where plugins are found: the plugin previewed first.
+    package var discovery: DiscoveryOptions
+    /// Seconds a hook may run before its worker is stopped.
+    package var hookTimeout: Double = 10
+    /// Whether workers run in the sandbox, and whether a missing part of it fails.
+    package var sandbox = true, sandboxRequired = false
+    /// What plugins may read besides the documents, and a worker's memory limit in MiB.
+    package var allowRead: [String] = [], workerMemoryMiB = Sandbox.defaultMemoryMiB
+    /// The colours the terminal shows (ANSI drawings).
+    package var colorDepth = ColorDepth.truecolor
+
+    /// Settings finding plugins by `discovery` (see each property for the rest).
+    package init(discovery: DiscoveryOptions) { self.discovery = discovery }
+}
+
+/// Draws documents through workers, each drawing kept so that a configuration drawing the same
+/// bytes as another (light and dark, in text) is drawn once.
+package final class PreviewRenderer {
+    /// The formats a configuration is drawn in.
+    package enum Format: String, Sendable {
+        /// Plain text, no escapes.
+        case text
+        /// Text with ANSI colours for the configuration's theme.
+        case ansi
+        /// The laid-out row's geometry (`cellkit.render` JSON).
+        case json
+        /// A standalone HTML page.
+        case html
+    }
+
+    let settings: PreviewSettings
+    let folder: String
+    private var drawn: [String: PreviewDrawing] = [:]
+    private var documents = 0
+
+    /// A renderer with `settings`, writing its documents into a new temporary folder.
+    package init(settings: PreviewSettings) throws {
+        self.settings = settings
+        let template = FileManager.default.temporaryDirectory.path + "/cellkit-preview-XXXXXX"
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else { throw PreviewError("cannot make a temporary folder in \(template)") }
+        folder = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// `document` drawn in `format`; the same document and format drawn earlier is not drawn again.
+    package func draw(_ document: PreviewDocument, format: Format) -> PreviewDrawing {
+        var key = document
+        if format != .ansi { key.configuration = key.configuration.inLight }
+        let name = "\(format.rawValue) \(key.json) \(key.configuration.name)"
+        if let kept = drawn[name] { return kept }
+        let drawing: PreviewDrawing
+        do {
+            documents += 1
+            let path = try document.write(in: folder, number: documents)
+            drawing =
+                document.configuration.width == .resized
+                ? try resized(document, path: path, format: format) : try render(document, path: path, format: format)
+        } catch {
+            drawing = PreviewDrawing(output: "", error: TextSanitizer.visible("\(error)"))
+        }
+        drawn[name] = drawing
+        return drawing
+    }
+
+    /// The render `cellkit render` would make of the document at `path`.
+    private func render(_ document: PreviewDocument, path: String, format: Format) throws -> PreviewDrawing {
+        let formats: [Format: DocumentRender.Format] = [.text: .text, .ansi: .ansi, .json: .json, .html: .html]
+        var render = DocumentRender(documentPath: path, discovery: settings.discovery, format: formats[format]!)
+        render.width = document.configuration.width.columns
+        render.selected = document.configuration.selected ? IndexPath(section: 0, row: document.sampleRow) : nil
+        (render.colorDepth, render.theme) = (settings.colorDepth, document.configuration.theme)
+        render.hookTimeout = settings.hookTimeout
+        (render.sandbox, render.sandboxRequired) = (settings.sandbox, settings.sandboxRequired)
+        (render.allowRead, render.workerMemoryMiB) = (settings.allowRead, settings.workerMemoryMiB)
+        render.forksWorkers = true
+        let sink = StringSink()
+        do {
+            let outcome = try render.run(to: sink)
+            return PreviewDrawing(output: sink.text, faults: outcome.faults, warnings: outcome.warnings)
+        } catch {
+            return PreviewDrawing(output: "", error: TextSanitizer.visible("\(error)"))
+        }
+    }
+
+    /// The document drawn at the narrow width, then by the same worker, its cell reused, at the
+    /// configuration's width: ANSI for `ansi`, else text (`browse`'s windows are text: no JSON or HTML).
+    private func resized(_ document: PreviewDocument, path: String, format: Format) throws -> PreviewDrawing {
+        let table = try BrowseTable(
+            path: path, root: nil, discovery: settings.discovery, isolated: true, hookTimeout: settings.hookTimeout,
+            sandbox: settings.sandbox, sandboxRequired: settings.sandboxRequired, allowRead: settings.allowRead,
+            workerMemoryMiB: settings.workerMemoryMiB, colorDepth: settings.colorDepth,
+            theme: document.configuration.theme)
+        let selected = document.configuration.selected ? document.sampleRow : nil
+        _ = try table.window(first: 0, maxLines: 1000, width: PreviewWidth.narrow.columns, selected: selected)
+        let window = try table.window(
+            first: 0, maxLines: 1000, width: document.configuration.width.columns, selected: selected)
+        let lines = format == .ansi ? window.lines : window.lines.map(Self.withoutEscapes)
+        let text = lines.map { $0 + "\n" }.joined()
+        return PreviewDrawing(output: text, faults: table.faults, warnings: table.warnings)
+    }
+
+    /// `text` without its ANSI escape sequences (CSI sequences: ESC [ ... final byte).
+    package static func withoutEscapes(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "\u{1B}" else {
+                out.append(scalar)
+                continue
+            }
+            guard scalars.next() == "[" else { continue }
+            while let next = scalars.next(), !(0x40...0x7E).contains(next.value) {}
+        }
+        return String(out)
+    }
+}
+
+/// Why a preview cannot be drawn at all (no temporary folder, no such plugin).
+package struct PreviewError: Error, CustomStringConvertible {
+    /// What went wrong.
+    package let description: String
+    /// An error saying `description`.
+    package init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,58 @@
+// The sample rows `cellkit preview` draws for a cell type. One seam: today the typical data
+// `cellkit check` uses (CheckSample) and a long-text variant of it; the samples a plugin
+// declares itself replace them here, and nowhere else.
+
+import CellKitCheck
+import CellKitModel
+import Foundation
+
+/// One sample row of a cell type: a name fit for a file name, and the row's data.
+package struct PreviewSample: Sendable, Equatable {
+    /// The sample's name: letters, digits and `-` ("typical", "long-text"); snapshot folders are named after it.
+    package var name: String
+    /// The row's data, as a document's inline row holds it.
+    package var data: RowValue
+    /// The label `cellkit check` gives the same data ("typical data"), to place its findings; nil if none.
+    package var checkLabel: String?
+
+    /// A sample named `name` with `data`, which `cellkit check` calls `checkLabel`.
+    package init(name: String, data: RowValue, checkLabel: String? = nil) {
+        (self.name, self.data, self.checkLabel) = (name, data, checkLabel)
+    }
+}
+
+/// Where the preview's samples come from: the one place to point at the samples a plugin declares.
+package enum PreviewSamples {
+    /// The samples of the cell type `identifier`, in the order they are drawn: check's typical data,
+    /// then the same data with every text made long (a long text is the state that most often breaks).
+    package static func samples(for identifier: String) -> [PreviewSample] {
+        guard let typical = CheckSample.synthesized(section: 0).first(where: { $0.label == CheckSample.typicalLabel }) else {
+            return []
+        }
+        return [PreviewSample(name: "typical", data: typical.data, checkLabel: typical.label), PreviewSample(name: "long-text", data: long(typical.data))]
+    }
+
+    /// `value` with every text four times as long, words apart.
+    static func long(_ value: RowValue) -> RowValue {
+        switch value {
+        case .string(let text): .string(Array(repeating: text, count: 4).joined(separator: " ") + " and more")
+        case .list(let items): .list(items.map(long))
+        case .object(let fields): .object(fields.mapValues(long))
+        default: value
+        }
+    }
+
+    /// A file-name-safe form of `name`: letters and digits kept, anything else one `-`.
+    package static func slug(_ name: String) -> String {
+        var out = ""
+        for scalar in name.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" {
+                out.unicodeScalars.append(scalar)
+            } else if !out.hasSuffix("-") {
+                out += "-"
+            }
+        }
+        let trimmed = out.trimmingCharacters(in: ["-"])
+        return trimmed.isEmpty ? "sample" : trimmed
+    }
+}
