@@ -132,14 +132,17 @@ package enum LineDiff {
 
     /// The diff of `expected` and `actual`, split into lines.
     package static func lines(_ expected: String, _ actual: String) -> [String] {
-        let a = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let b = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func split(_ text: String) -> [String] {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return text.hasSuffix("\n") ? Array(lines.dropLast()) : lines
+        }
+        let (a, b) = (split(expected), split(actual))
         let edits = script(a, b)
         var out: [String] = []
         var lastShown = -1
         for (i, edit) in edits.enumerated() where edit.kind != " " {
             let from = max(lastShown + 1, i - context)
-            if from > lastShown + 1 || out.isEmpty { out.append("@@ line \(edit.line + 1) @@") }
+            if from > lastShown + 1 || out.isEmpty { out.append("@@ line \(edits[from].line + 1) @@") }
             for j in from...i where j > lastShown {
                 out.append("\(edits[j].kind) \(edits[j].text)")
                 lastShown = j

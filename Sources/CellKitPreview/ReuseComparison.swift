@@ -10,9 +10,11 @@ package enum ReuseComparison {
     static let placeKeys: Set<String> = ["index", "row", "section", "position"]
 
     /// Each property of the reused drawing's last row that differs from the fresh one's:
-    /// "views[0].text: reused \"Hello\", fresh \"Other\"". Empty when either cannot be read.
+    /// "views[0].text: reused \"Hello\", fresh \"Other\"". Empty when either cannot be read or faulted
+    /// (the fault is shown instead).
     package static func differences(reused: PreviewDrawing, fresh: PreviewDrawing) -> [String] {
-        guard let a = lastRow(reused.output), let b = lastRow(fresh.output) else { return [] }
+        guard reused.faults.isEmpty, fresh.faults.isEmpty, let a = lastRow(reused.output), let b = lastRow(fresh.output)
+        else { return [] }
         var left: [(String, String)] = [], right: [(String, String)] = []
         flatten(a, "", into: &left)
         flatten(b, "", into: &right)

@@ -1,0 +1,113 @@
+// `cellkit preview` on plugins the tests build: snapshots written, a changed plugin caught by
+// --compare (naming the type, sample and configuration), --update, and a plugin that crashes in
+// a hook or refuses to load shown in place while the preview goes on.
+
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("cellkit preview", .serialized)
+struct PreviewTests {
+    /// Runs the built `cellkit` with `arguments`; returns its exit status and output.
+    func cellkit(_ arguments: [String]) throws -> (Int32, String) { try CellKitTool().cellkit(arguments) }
+
+    /// A plugin of one type, Badge, whose label shows `text` (C: `title` is the sample's title);
+    /// `extra` is more C run first in its customize hook.
+    static func badge(text: String = "title", extra: String = "", initBody: String? = nil) -> String {
+        """
+        #include "cellkit.h"
+        #include <string.h>
+        CK_PLUGIN("BadgeCells", "1.0.0", "preview tests");
+        \(initBody.map { "CK_PLUGIN_INIT { \($0) }" } ?? "")
+        CK_SIGNATURE(customizeCellForBadge, "void (cell, data)");
+        CK_EXPORT void customizeCellForBadge(ck_cell *cell, const ck_data *data) {
+            const char *title = "";
+            cell->host->data_string(data, "title", &title);
+            \(extra)
+            ck_set_text(ck_text_label(cell), \(text));
+        }
+        """
+    }
+
+    @Test("--snapshot writes a file per type, sample and configuration; --compare names a change; --update accepts it")
+    func snapshots() throws {
+        let dir = try Fixtures.folder()
+        let plugin = try Fixtures.compileC(Self.badge(), name: "badge", in: dir)
+        let golden = dir + "/golden"
+        var (status, text) = try cellkit(["preview", plugin, "--snapshot", golden])
+        #expect(status == 0, "\(text)")
+        for name in ["grouped-selected-default-dark-rtl", "plain-unselected-narrow-light-ltr"] {
+            let file = golden + "/Badge/typical/\(name).txt"
+            let written = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(written.contains("Title"), "\(file):\n\(written)")
+            #expect(!written.contains("\u{1B}"), "\(file) holds an escape")
+            #expect(FileManager.default.fileExists(atPath: golden + "/Badge/long-text/\(name).json"))
+        }
+        #expect(FileManager.default.fileExists(atPath: golden + "/Badge/typical/plain-unselected-resized-light-ltr.txt"))
+        (status, text) = try cellkit(["preview", plugin, "--compare", golden])
+        #expect(status == 0, "\(text)")
+
+        // The plugin rebuilt to show the name instead of the title.
+        try FileManager.default.removeItem(atPath: plugin)
+        try Fixtures.compileC(Self.badge(text: "\"Changed\""), name: "badge", in: dir)
+        (status, text) = try cellkit(["preview", plugin, "--compare", golden])
+        #expect(status == 1, "\(text)")
+        #expect(
+            text.contains(
+                "changed: \(golden)/Badge/typical/grouped-selected-default-dark-rtl.txt (type Badge, sample typical, "
+                    + "configuration grouped-selected-default-dark-rtl)"), "\(text)")
+        #expect(text.contains("\n  - ┃Title") || text.contains("\n  - "), "\(text)")
+        #expect(text.contains("\n  + ") && text.contains("Changed"), "\(text)")
+        #expect(text.contains("--update accepts the changes"), "\(text)")
+
+        (status, text) = try cellkit(["preview", plugin, "--compare", golden, "--update"])
+        #expect(status == 0, "\(text)")
+        (status, text) = try cellkit(["preview", plugin, "--compare", golden])
+        #expect(status == 0 && text.contains("match"), "\(text)")
+
+        // A golden file missing and one for no configuration are named too.
+        try FileManager.default.removeItem(atPath: golden + "/Badge/typical/plain-unselected-wide-light-ltr.json")
+        try "old".write(toFile: golden + "/Badge/typical/gone.txt", atomically: true, encoding: .utf8)
+        (status, text) = try cellkit(["preview", plugin, "--compare", golden])
+        #expect(status == 1, "\(text)")
+        #expect(text.contains("missing (drawn now, no golden file): \(golden)/Badge/typical/plain-unselected-wide-light-ltr.json"))
+        #expect(text.contains("extra (a golden file for no configuration drawn now): \(golden)/Badge/typical/gone.txt"))
+    }
+
+    @Test("A hook that crashes on one sample shows the fault in place of its configurations; the rest are drawn")
+    func crashInPlace() throws {
+        let dir = try Fixtures.folder()
+        let crash = "if (strlen(title) > 30) { volatile int *p = 0; *p = 1; }"
+        let plugin = try Fixtures.compileC(Self.badge(extra: crash), name: "crashy", in: dir)
+        let (status, text) = try cellkit(["preview", plugin, "--no-check"])
+        #expect(status == 3, "\(text)")
+        let long = try #require(text.components(separatedBy: "── Badge / long-text ──").last)
+        // The typical sample's configurations are drawn; only those reusing a long-text cell fault.
+        let typical = try #require(text.components(separatedBy: "▸ plain-unselected-default-light-ltr-reused").first)
+        #expect(typical.contains("Title") && !typical.contains("⚠"), "\(typical)")
+        #expect(long.contains("▸ insetGrouped-unselected-wide-light-rtl"), "\(long)")
+        #expect(long.contains("⚠") && long.contains("customizeCellForBadge"), "\(long)")
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B }, "no escape reaches a pipe")
+    }
+
+    @Test("A plugin that refuses to load shows why in place of every configuration; preview still ends")
+    func refusesToLoad() throws {
+        let dir = try Fixtures.folder()
+        let refuse = "return host->init_error(host, \"no licence file\");"
+        let plugin = try Fixtures.compileC(Self.badge(initBody: refuse), name: "refusing", in: dir)
+        let (status, text) = try cellkit(["preview", plugin, "--no-check"])
+        #expect(status == 3, "\(text)")
+        #expect(text.contains("no licence file"), "\(text)")
+        #expect(text.contains("▸ plain-selected-default-dark-rtl"), "\(text)")
+    }
+
+    @Test("Preview refuses a built-in type and a missing file with exit 2; --update goes with --compare")
+    func refusals() throws {
+        var (status, text) = try cellkit(["preview", "Subtitle"])
+        #expect(status == 2 && text.contains("built-in"), "\(text)")
+        (status, text) = try cellkit(["preview", "/nowhere/libnone.so"])
+        #expect(status == 2, "\(text)")
+        (status, text) = try cellkit(["preview", "/nowhere/libnone.so", "--update"])
+        #expect(status == 64 && text.contains("--update goes with --compare"), "\(text)")
+    }
+}
