@@ -1,4 +1,4 @@
-// Shell completion beyond file names: `inspect` and `check` take a plugin file or a cell
+// Shell completion beyond file names: `inspect`, `check` and `preview` take a plugin file or a cell
 // identifier, so their completions are the `.so` files (and folders) that start with what was
 // typed, and the identifiers the registry cache knows.
 

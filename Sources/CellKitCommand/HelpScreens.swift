@@ -36,6 +36,8 @@ extension HelpTexts {
                                           signatures, and every problem.
                   check                   Vet a plugin: run its hooks in a worker process over
                                           sample rows and report every fault.
+                  preview                 Draw every sample of a plugin's cell types in every
+                                          configuration: a view, an HTML page, snapshots.
                   new                     Start a plugin project in C (source, Makefile, sample
                                           table) or Swift (a package).
                   sdk                     Install the plugin SDK: cellkit.h and a pkg-config
@@ -402,6 +404,92 @@ extension HelpTexts {
                   --hook-timeout <s>      Seconds a hook may run before its worker is killed.
                                           (default: 5.0)
                   --json                  Print JSON for scripts.
+                  --sandbox <on|require|off>
+                                          on: plugins run in a sandbox closed before their code
+                                          runs (own namespaces, no terminal, no privileges;
+                                          read-only plugins, libraries and the files the
+                                          document names; no network, processes or programs);
+                                          require: as on, and fail if the kernel lacks a part;
+                                          off: with your full rights. See SECURITY.md. (values:
+                                          on, require, off; default: on)
+                  --allow-read <path>     A file or folder plugins may also read in the sandbox
+                                          (repeatable); by default they read only the plugin
+                                          files, their libraries and the files the document
+                                          names.
+                  --worker-memory <MiB>   A worker's memory limit in MiB (its address space,
+                                          1024 and up; 0: none). A plugin over it fails its
+                                          allocation. (default: 4096)
+                  --plugin-path <dir>     A folder (or one .so file) to search before the
+                                          others; repeat for more.
+                  --allow-unsafe-permissions
+                                          Load plugins from files and folders that others can
+                                          write. Only for folders you trust.
+                  --no-cache              Read every plugin file again instead of using the
+                                          registry cache ($XDG_CACHE_HOME/cellkit, default
+                                          ~/.cache/cellkit: what was read from each plugin, and
+                                          list's output), and rewrite the cache, if there is
+                                          one, from what was read.
+                  -v, --verbose           Say on standard error where plugins are searched for,
+                                          where each was found, and why each file was skipped.
+                  --version               Show the version.
+                  -h, --help              Show help information.
+
+                """#
+        case "preview"?:
+            return #"""
+                OVERVIEW: Draw every sample of a plugin's cell types in every configuration: a
+                view, an HTML page, snapshots.
+
+                Give a .so file to preview each of its cell types, or a cell identifier to
+                preview that type. Each sample (today check's typical data, and the same with
+                long texts) is drawn in a grid of configurations: the styles plain, grouped and
+                insetGrouped, selected and not, light and dark, left to right and right to left
+                at the default width (60 columns); unselected at the narrow (40) and wide (100)
+                widths, reused after a width change (40, then 60), and reused after another
+                sample, whose differences from a fresh cell are listed under it. Check's
+                findings are printed beside the sample they concern (--no-check leaves them
+                out).
+
+                Plugins run in sandboxed worker processes, as in render: a plugin that fails to
+                load or faults in a hook shows the error in place of that configuration, and
+                the preview goes on.
+
+                On a terminal the preview is a scrolling view with browse's keys (j/k,
+                Ctrl-D/Ctrl-U, f/b, g/G, / to search, n for the next match, q to quit);
+                elsewhere it is printed as text. --output FILE writes one HTML page instead:
+                the configurations side by side, light and dark by the page's own button and
+                the system's prefers-color-scheme.
+
+                Snapshot tests: --snapshot DIR writes each configuration's text
+                (DIR/TYPE/SAMPLE/CONFIGURATION.txt, no escapes) and its geometry (.json);
+                --compare DIR draws again and compares, printing a diff naming the type, sample
+                and configuration of each file that changed, is missing or is extra; with
+                --update it rewrites those files instead.
+
+                Exit status: 0 drawn (with --compare: every file matches, or --update rewrote
+                them); 1 --compare found differences; 2 the plugin cannot be previewed (not
+                found, unusable, a built-in type) or a file cannot be written; 3 drawn, but a
+                plugin faulted (its configurations show the fault); 64 a malformed option.
+
+                USAGE: cellkit preview [<options>] <target>
+
+                ARGUMENTS:
+                  <target>                A plugin file, or a registered cell identifier.
+
+                OPTIONS:
+                  --output <file>         Write the preview as one HTML page to FILE instead of
+                                          showing it.
+                  --snapshot <dir>        Write every configuration's text and JSON as golden
+                                          files into DIR.
+                  --compare <dir>         Compare every configuration with the golden files in
+                                          DIR; exit 1 if any differs.
+                  --update                With --compare: rewrite the files that differ, are
+                                          missing or are extra.
+                  --no-check              Do not run check's hooks over the samples (no
+                                          findings beside them).
+                  --hook-timeout <seconds>
+                                          Seconds a hook may run before its worker is stopped.
+                                          (default: 10.0)
                   --sandbox <on|require|off>
                                           on: plugins run in a sandbox closed before their code
                                           runs (own namespaces, no terminal, no privileges;

@@ -15,7 +15,7 @@ enum HelpTexts {
     static let columns = 80
 
     /// The commands whose help is kept; nil is `cellkit` itself.
-    static let commands: [String?] = [nil, "render", "browse", "list", "inspect", "check", "new", "sdk"]
+    static let commands: [String?] = [nil, "render", "browse", "list", "inspect", "check", "preview", "new", "sdk"]
 
     /// The help `arguments` (after the program's name) ask for, when it is kept for `width`
     /// columns: `cellkit`, `--help`, `-h`, `help`, `COMMAND --help`, `COMMAND -h`, `help COMMAND`.

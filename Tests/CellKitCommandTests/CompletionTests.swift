@@ -50,5 +50,7 @@ struct CompletionTests {
         #expect(!inspect.contains("t.yaml"), "\(inspect)")
         let check = try complete(["cellkit", "check", "Foo"], in: folder, script: script)
         #expect(check == ["Foobar"], "\(check)")
+        let preview = try complete(["cellkit", "preview", "Foo"], in: folder, script: script)
+        #expect(preview == ["Foobar"], "\(preview)")
     }
 }
