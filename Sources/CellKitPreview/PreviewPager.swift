@@ -30,7 +30,7 @@ package struct PreviewPager {
     package private(set) var typing: String?
     /// The last search, for n and N.
     package private(set) var query = ""
-    /// A message for the status line (a search not found), until the next key.
+    /// A message for the status line (a search not found), until the next key or resize.
     package private(set) var message: String?
 
     /// A view of `lines` titled `title` on a screen of `columns`×`rows`.
@@ -55,6 +55,7 @@ package struct PreviewPager {
     /// The screen is now `columns`×`rows`.
     package mutating func resize(columns: Int, rows: Int) {
         size = (columns, rows)
+        message = nil
         top = min(top, maxTop)
     }
 

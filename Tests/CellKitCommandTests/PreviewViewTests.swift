@@ -1,0 +1,75 @@
+// `cellkit preview`'s scrolling view driven in tmux (the `Tmux` helper of BrowseTests): the
+// title and status lines, browse's keys, search, a resize, and the terminal given back on q.
+
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite(
+    "cellkit preview in tmux",
+    .enabled(if: Tmux.available, "tmux is not installed (apt-get install tmux); CI installs it"))
+struct PreviewViewTests {
+    /// A shell line that previews the bundled FoobarCells plugin, then prints the exit status and waits.
+    static let line =
+        "'\(Fixtures.cellkit)' preview '\(Fixtures.buildDirectory)/libFoobarCells.so' --no-check; echo EXIT=$?; sleep 600"
+
+    /// The status line: the pane's last line that is not empty.
+    static func status(_ lines: [String]) -> String { lines.last(where: { !$0.isEmpty }) ?? "" }
+
+    /// The first line and the last line the status line says are shown, and how many there are.
+    static func shown(_ lines: [String]) -> (first: Int, last: Int, count: Int)? {
+        let words = status(lines).split(separator: " ")
+        guard words.count > 3, words[0] == "lines" else { return nil }
+        let range = words[1].split(separator: "-").compactMap { Int($0) }
+        guard range.count == 2, let count = Int(words[3]) else { return nil }
+        return (range[0], range[1], count)
+    }
+
+    @Test("keys scroll as browse's do, / finds a sample, a resize refits the view, q gives the terminal back")
+    func keysAndResize() throws {
+        let tmux = try Tmux(Self.line, columns: 100, lines: 30)
+        var lines = try tmux.wait("the first screen") { Self.shown($0)?.first == 1 }
+        #expect(try tmux.alternateScreen())
+        #expect(lines[0].contains("cellkit preview: FoobarCells"), "\(lines[0])")
+        #expect(lines[1].contains("libFoobarCells.so"), "\(lines.joined(separator: "\n"))")
+        let total = try #require(Self.shown(lines)).count
+        #expect(Self.shown(lines)?.last == 28, "28 body lines on a 30-line screen: \(Self.status(lines))")
+
+        try tmux.keys("j")
+        try tmux.wait("j: a line down") { Self.shown($0)?.first == 2 }
+        try tmux.keys("k")
+        try tmux.wait("k: a line up") { Self.shown($0)?.first == 1 }
+        try tmux.keys("f")
+        try tmux.wait("f: a page down") { Self.shown($0)?.first == 29 }
+        try tmux.keys("b")
+        try tmux.wait("b: a page up") { Self.shown($0)?.first == 1 }
+        try tmux.keys("C-d")
+        try tmux.wait("Ctrl-D: half a page down") { Self.shown($0)?.first == 15 }
+        try tmux.keys("C-u")
+        try tmux.wait("Ctrl-U: half a page up") { Self.shown($0)?.first == 1 }
+        try tmux.keys("G")
+        try tmux.wait("G: the end") { Self.shown($0)?.last == total }
+        try tmux.keys("g")
+        try tmux.wait("g: the top") { Self.shown($0)?.first == 1 }
+
+        try tmux.type("/Foobar / long-text")
+        try tmux.wait("the search typed") { Self.status($0) == "/Foobar / long-text" }
+        try tmux.keys("Enter")
+        lines = try tmux.wait("the sample found") { $0.count > 1 && $0[1].contains("── Foobar / long-text ──") }
+        try tmux.type("/no such text")
+        try tmux.keys("Enter")
+        try tmux.wait("a search that finds nothing") { Self.status($0).contains("not found: no such text") }
+
+        try tmux.run(["resize-window", "-t", "main", "-x", "50", "-y", "16"])
+        lines = try tmux.wait("the view refitted") { screen in
+            guard let shown = Self.shown(screen) else { return false }
+            return shown.last - shown.first == 13
+        }
+        #expect(lines.allSatisfy { $0.count <= 50 }, "\(lines.joined(separator: "\n"))")
+        #expect(lines[1].contains("── Foobar / long-text ──"), "the place is kept: \(lines.joined(separator: "\n"))")
+
+        try tmux.keys("q")
+        try tmux.wait("the exit") { $0.contains("EXIT=0") }
+        #expect(!(try tmux.alternateScreen()))
+    }
+}
