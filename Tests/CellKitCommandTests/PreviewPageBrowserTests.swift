@@ -1,0 +1,129 @@
+// `cellkit preview --output`'s HTML gallery opened in headless Chromium (Scripts/html-browser.py,
+// as HTMLBrowserTests do): every configuration present, light and dark by prefers-color-scheme
+// and by the page's own button, and axe-core finding nothing in either. CI installs chromium and
+// the checkers and sets CELLKIT_REQUIRE_CHROMIUM=1: there a missing browser fails instead of skipping.
+
+import CellKitTestSupport
+import Foundation
+import Testing
+
+@Suite("cellkit preview's HTML gallery in a browser", .serialized)
+struct PreviewPageBrowserTests {
+    static let required = ProcessInfo.processInfo.environment["CELLKIT_REQUIRE_CHROMIUM"] == "1"
+    static let chromium = Fixtures.tool("chromium") ?? Fixtures.tool("chromium-browser")
+    /// The pinned checkers Scripts/html-tools.sh fetches, from CELLKIT_HTML_TOOLS or .build/html-tools.
+    static let htmlTools: String? = {
+        let folder =
+            ProcessInfo.processInfo.environment["CELLKIT_HTML_TOOLS"] ?? Fixtures.repositoryRoot + "/.build/html-tools"
+        return FileManager.default.fileExists(atPath: folder + "/axe.min.js") ? folder : nil
+    }()
+    /// Whether the test can run: a browser and axe-core there, or required (and then it says what is missing).
+    static let checkable = required || (chromium != nil && htmlTools != nil)
+
+    /// One page to open: its viewport, colour scheme, the script that reports on it, axe-core.
+    struct Job: Encodable {
+        let page: String
+        let width: Int
+        let dark: Bool
+        let script: String
+        let axe: String
+    }
+
+    /// What the script reports, with axe-core's violations.
+    struct Report: Decodable {
+        let configurations: [String]
+        let background: String
+        let cell: String
+        let pressed: String
+        let axe: [Violation]
+    }
+
+    /// One axe-core rule the page breaks.
+    struct Violation: Decodable, CustomStringConvertible {
+        let id: String
+        let help: String
+        let nodes: [String]
+        var description: String { "\(id): \(help) — \(nodes.prefix(3).joined(separator: "; "))" }
+    }
+
+    /// The script: presses the page's button first if `toggle`, then reports every configuration
+    /// (its sample's heading and name), the page's and a table's background and the button's state.
+    static func script(toggle: Bool) -> String {
+        """
+        (function () {
+          var button = document.getElementById("theme");
+          if (\(toggle)) button.click();
+          var figures = Array.from(document.querySelectorAll("figure[data-configuration]")).map(function (f) {
+            return f.closest("section").querySelector("h3").textContent + " " + f.dataset.configuration;
+          });
+          var list = document.querySelector(".tb ul");
+          return JSON.stringify({configurations: figures, background: getComputedStyle(document.body).backgroundColor,
+            cell: list ? getComputedStyle(list).backgroundColor : "", pressed: button.getAttribute("aria-pressed")});
+        })()
+        """
+    }
+
+    @Test(
+        "every configuration is on the page; light and dark by the system and by the button; axe-core finds nothing",
+        .enabled(if: checkable, "chromium or axe-core is missing (Scripts/html-tools.sh); CI has them"))
+    func gallery() throws {
+        let chromium = try #require(Self.chromium, "chromium is not installed (apt-get install chromium); CI installs it")
+        let tools = try #require(Self.htmlTools, "run Scripts/html-tools.sh: it fetches axe-core (CI does)")
+        let dir = try Fixtures.folder()
+        let page = dir + "/gallery.html"
+        let (status, text) = try CellKitTool().cellkit([
+            "preview", Fixtures.buildDirectory + "/libFoobarCells.so", "--output", page,
+        ])
+        #expect(status == 0, "\(text)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.components(separatedBy: "<main").count == 2, "one main landmark")
+        #expect(!html.contains("\u{1B}"))
+
+        var jobs: [Job] = []
+        for (dark, toggle) in [(false, false), (true, false), (false, true), (true, true)] {
+            let script = dir + "/report-\(dark)-\(toggle).js"
+            try Self.script(toggle: toggle).write(toFile: script, atomically: true, encoding: .utf8)
+            jobs.append(Job(page: page, width: 1280, dark: dark, script: script, axe: tools + "/axe.min.js"))
+        }
+        let input = dir + "/jobs.json"
+        try JSONEncoder().encode(jobs).write(to: URL(fileURLWithPath: input))
+        let output = try Fixtures.output(
+            "/bin/sh",
+            ["-c", "python3 \"$0\" --chromium \"$1\" < \"$2\"", Fixtures.repositoryRoot + "/Scripts/html-browser.py", chromium, input])
+        let reports = try JSONDecoder().decode([Report].self, from: Data(output.utf8))
+        try #require(reports.count == 4)
+
+        var expected: [String] = []
+        for type in ["Bar", "Foobar"] {
+            for sample in ["typical", "long-text"] {
+                var names: [String] = []
+                for name in ["plain", "grouped", "insetGrouped"].flatMap({ style in Self.names(style) })
+                where !names.contains(name) {
+                    names.append(name)
+                }
+                expected += names.map { "\(type) / \(sample) \($0)" }
+            }
+        }
+        let light = ("rgb(242, 242, 247)", "rgb(255, 255, 255)"), dark = ("rgb(0, 0, 0)", "rgb(28, 28, 30)")
+        let wanted = [(light, "false"), (dark, "true"), (dark, "true"), (light, "false")]
+        for (i, report) in reports.enumerated() {
+            let name = ["light", "dark", "light, then the button", "dark, then the button"][i]
+            #expect(report.configurations == expected, "\(name): \(report.configurations)")
+            #expect((report.background, report.cell) == wanted[i].0, "\(name): \(report.background) \(report.cell)")
+            #expect(report.pressed == wanted[i].1, "\(name): aria-pressed \(report.pressed)")
+            #expect(report.axe.isEmpty, "\(name): \(report.axe)")
+        }
+    }
+
+    /// The names of one style's configurations on the page, in the grid's order (the theme is the page's).
+    static func names(_ style: String) -> [String] {
+        var names: [String] = []
+        for selected in ["unselected", "selected"] {
+            for direction in ["ltr", "rtl"] { names.append("\(style)-\(selected)-default-\(direction)") }
+        }
+        for width in ["narrow", "wide", "resized"] {
+            for direction in ["ltr", "rtl"] { names.append("\(style)-unselected-\(width)-\(direction)") }
+        }
+        return names + ["ltr", "rtl"].map { "\(style)-unselected-default-\($0)-reused" }
+    }
+}
