@@ -151,6 +151,8 @@ enum PluginTemplate {
             #   make render    draw \(name).yaml with it
             #   make check     vet it: cellkit check over sample rows and \(name).yaml's
             #   make install   copy it to the folder cellkit searches (cellkit.pc's pluginsdir)
+            #   make snapshots write every configuration cellkit preview draws into snapshots/ (commit it)
+            #   make test      snapshot test: cellkit preview draws them again and fails on any change
 
             # `cellkit sdk install` puts cellkit.pc in ~/.local/lib/pkgconfig unless given --prefix.
             # Given to $(shell) by hand: GNU Make before 4.4 does not export variables to it.
@@ -176,6 +178,14 @@ enum PluginTemplate {
             check: lib\(name).so
             \t$(CELLKIT) check ./lib\(name).so --table \(name).yaml
 
+            # Golden files: each cell type, sample and configuration (style, selection, width, light and
+            # dark, direction, reuse) as text and JSON. After an intended change: make snapshots again.
+            snapshots: lib\(name).so
+            \t$(CELLKIT) preview ./lib\(name).so --snapshot snapshots
+
+            test: lib\(name).so
+            \t$(CELLKIT) preview ./lib\(name).so --compare snapshots
+
             # Mode 644, and folders made 755 (umask 022): cellkit refuses a plugin, or a folder above
             # it, that its group or others can write, which cp and mkdir make under a umask of 002.
             install: lib\(name).so
@@ -184,7 +194,7 @@ enum PluginTemplate {
             clean:
             \trm -f lib\(name).so
 
-            .PHONY: render check install clean
+            .PHONY: render check snapshots test install clean
 
             """
         return [

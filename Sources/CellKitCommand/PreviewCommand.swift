@@ -90,6 +90,14 @@ struct PreviewCommand: ParsableCommand {
         DiscoveryFlags.warnAboutRefusedPaths(discovery.options)
         if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
         let target = try resolve()
+        var isFolder: ObjCBool = false
+        if let compare, !(FileManager.default.fileExists(atPath: compare, isDirectory: &isFolder) && isFolder.boolValue) {
+            Output.print([
+                "no golden files: \(compare) is not a folder; write them first with "
+                    + "cellkit preview \(self.target) --snapshot \(compare) (exit 1)"
+            ])
+            throw ExitCode(1)
+        }
         let renderer = try PreviewRenderer(settings: settings(for: target))
         if let folder = snapshot ?? compare {
             let gallery = PreviewGallery.draw(target, formats: [.text, .json], renderer: renderer)

@@ -107,6 +107,9 @@ struct PreviewTests {
         #expect(status == 2 && text.contains("built-in"), "\(text)")
         (status, text) = try cellkit(["preview", "/nowhere/libnone.so"])
         #expect(status == 2, "\(text)")
+        let plugin = Fixtures.buildDirectory + "/libFoobarCells.so"
+        (status, text) = try cellkit(["preview", plugin, "--compare", "/nowhere/golden"])
+        #expect(status == 1 && text.contains("no golden files: /nowhere/golden is not a folder"), "\(text)")
         (status, text) = try cellkit(["preview", "/nowhere/libnone.so", "--update"])
         #expect(status == 64 && text.contains("--update goes with --compare"), "\(text)")
     }
