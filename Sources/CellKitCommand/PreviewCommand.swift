@@ -56,7 +56,8 @@ struct PreviewCommand: ParsableCommand {
     var snapshot: String?
 
     @Option(
-        help: ArgumentHelp("Compare every configuration with the golden files in DIR; exit 1 if any differs.", valueName: "dir"),
+        help: ArgumentHelp(
+            "Compare every configuration with the golden files in DIR; exit 1 if any differs.", valueName: "dir"),
         completion: .directory)
     var compare: String?
 
@@ -91,7 +92,8 @@ struct PreviewCommand: ParsableCommand {
         if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
         let target = try resolve()
         var isFolder: ObjCBool = false
-        if let compare, !(FileManager.default.fileExists(atPath: compare, isDirectory: &isFolder) && isFolder.boolValue) {
+        if let compare, !(FileManager.default.fileExists(atPath: compare, isDirectory: &isFolder) && isFolder.boolValue)
+        {
             Output.print([
                 "no golden files: \(compare) is not a folder; write them first with "
                     + "cellkit preview \(self.target) --snapshot \(compare) (exit 1)"
@@ -109,7 +111,8 @@ struct PreviewCommand: ParsableCommand {
             do {
                 try Data(PreviewPage.html(gallery).utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
             } catch {
-                FileHandle.standardError.write(Data("Error: cannot write \(output): \(error.localizedDescription)\n".terminalSafe.utf8))
+                FileHandle.standardError.write(
+                    Data("Error: cannot write \(output): \(error.localizedDescription)\n".terminalSafe.utf8))
                 throw ExitCode(2)
             }
             throw ExitCode(status(gallery))
@@ -156,7 +159,8 @@ struct PreviewCommand: ParsableCommand {
             ])
             return 1
         } catch {
-            FileHandle.standardError.write(Data("Error: cannot write into \(folder): \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(
+                Data("Error: cannot write into \(folder): \(error.localizedDescription)\n".utf8))
             return 2
         }
     }
@@ -198,7 +202,9 @@ struct PreviewCommand: ParsableCommand {
             }
         } else {
             let identifier: CellIdentifier
-            do { identifier = try CellIdentifier(target) } catch { throw ValidationError(error.description.terminalSafe) }
+            do { identifier = try CellIdentifier(target) } catch {
+                throw ValidationError(error.description.terminalSafe)
+            }
             if BuiltinCells.names.contains(target) {
                 throw refuse("'\(target)' is a built-in cell type: no plugin to preview")
             }

@@ -108,7 +108,8 @@ package struct PreviewGallery: Sendable {
         _ identifier: String, _ sample: PreviewSample, _ other: PreviewSample?, _ configuration: PreviewConfiguration,
         formats: [PreviewRenderer.Format], renderer: PreviewRenderer
     ) -> PreviewEntry {
-        let document = PreviewDocument(identifier: identifier, sample: sample, other: other, configuration: configuration)
+        let document = PreviewDocument(
+            identifier: identifier, sample: sample, other: other, configuration: configuration)
         var drawings: [PreviewRenderer.Format: PreviewDrawing] = [:]
         for format in formats where configuration.width != .resized || format == .text || format == .ansi {
             drawings[format] = renderer.draw(document, format: format)

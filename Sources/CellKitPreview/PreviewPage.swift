@@ -46,7 +46,8 @@ package enum PreviewPage {
         html += "<h2 id=\"t-\(id(type.identifier))\">\(escape(type.identifier))</h2>\n" + findings(type.findings)
         for sample in type.samples {
             let sid = id(type.identifier + "-" + sample.sample.name)
-            html += "<section aria-labelledby=\"s-\(sid)\"><h3 id=\"s-\(sid)\">\(escape(type.identifier)) / "
+            html +=
+                "<section aria-labelledby=\"s-\(sid)\"><h3 id=\"s-\(sid)\">\(escape(type.identifier)) / "
                 + "\(escape(sample.sample.name))</h3>\n" + findings(sample.findings) + "<div class=\"gr\">\n"
             for entry in sample.entries where entry.configuration.theme == .light { html += figure(entry) }
             html += "</div></section>\n"
@@ -66,7 +67,8 @@ package enum PreviewPage {
     static func figure(_ entry: PreviewEntry) -> String {
         let c = entry.configuration
         let name = c.nameWithoutTheme
-        var html = "<figure class=\"cf w-\(c.width.rawValue)\" data-configuration=\"\(name)\"><figcaption>\(name)</figcaption>"
+        var html =
+            "<figure class=\"cf w-\(c.width.rawValue)\" data-configuration=\"\(name)\"><figcaption>\(name)</figcaption>"
         if let page = entry.drawings[.html] {
             if let error = page.error {
                 html += "<p class=\"er\">⚠ not drawn: \(escape(error))</p>"
@@ -75,7 +77,8 @@ package enum PreviewPage {
             }
             html += page.faults.map { "<p class=\"er\">⚠ \(escape($0))</p>" }.joined()
         } else if let text = entry.drawings[.text] {
-            html += text.error.map { "<p class=\"er\">⚠ not drawn: \(escape($0))</p>" }
+            html +=
+                text.error.map { "<p class=\"er\">⚠ not drawn: \(escape($0))</p>" }
                 ?? "<pre class=\"tx\" tabindex=\"0\">\(escape(text.output))</pre>"
             html += text.faults.map { "<p class=\"er\">⚠ \(escape($0))</p>" }.joined()
         }
@@ -121,7 +124,8 @@ package enum PreviewPage {
             dark += scoped(inner, under: "html[data-theme=dark]")
             rest = rest[index...]
         }
-        return out + rest + "\n" + dark + "\nhtml[data-theme=light]{color-scheme:light}html[data-theme=dark]{color-scheme:dark}"
+        return out + rest + "\n" + dark
+            + "\nhtml[data-theme=light]{color-scheme:light}html[data-theme=dark]{color-scheme:dark}"
     }
 
     /// Rules (`selectors{declarations}`, none nested) with each selector put under `scope`: `:root`

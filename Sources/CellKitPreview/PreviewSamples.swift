@@ -26,10 +26,14 @@ package enum PreviewSamples {
     /// The samples of the cell type `identifier`, in the order they are drawn: check's typical data,
     /// then the same data with every text made long (a long text is the state that most often breaks).
     package static func samples(for identifier: String) -> [PreviewSample] {
-        guard let typical = CheckSample.synthesized(section: 0).first(where: { $0.label == CheckSample.typicalLabel }) else {
+        guard let typical = CheckSample.synthesized(section: 0).first(where: { $0.label == CheckSample.typicalLabel })
+        else {
             return []
         }
-        return [PreviewSample(name: "typical", data: typical.data, checkLabel: typical.label), PreviewSample(name: "long-text", data: long(typical.data))]
+        return [
+            PreviewSample(name: "typical", data: typical.data, checkLabel: typical.label),
+            PreviewSample(name: "long-text", data: long(typical.data)),
+        ]
     }
 
     /// `value` with every text four times as long, words apart.

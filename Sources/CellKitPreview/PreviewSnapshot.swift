@@ -66,7 +66,8 @@ package enum PreviewSnapshot {
         }
         for (path, text) in files {
             let url = URL(fileURLWithPath: folder + "/" + path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         return files.count
@@ -87,7 +88,9 @@ package enum PreviewSnapshot {
                 continue
             }
             let expected = String(decoding: data, as: UTF8.self)
-            if expected != now { changes.append(Change(kind: .changed, path: path, diff: LineDiff.lines(expected, now))) }
+            if expected != now {
+                changes.append(Change(kind: .changed, path: path, diff: LineDiff.lines(expected, now)))
+            }
         }
         return changes
     }

@@ -38,7 +38,8 @@ package enum PreviewView {
         while true {
             let frame = pager.frame
             if frame.count != shown.count { screen.clear() }
-            for (i, line) in frame.enumerated() where i >= shown.count || shown[i] != line || frame.count != shown.count {
+            for (i, line) in frame.enumerated() where i >= shown.count || shown[i] != line || frame.count != shown.count
+            {
                 screen.write(line, at: i)
             }
             screen.flush()

@@ -72,7 +72,9 @@ struct NewProjectTests {
         // The snapshot test: golden files written, then compared.
         let cellkit = "CELLKIT=\(Fixtures.cellkit)"
         _ = try run("/usr/bin/env", ["make", "snapshots", cellkit], in: project, environment: environment)
-        #expect(FileManager.default.fileExists(atPath: project + "/snapshots/Weather/typical/grouped-selected-default-dark-rtl.txt"))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: project + "/snapshots/Weather/typical/grouped-selected-default-dark-rtl.txt"))
         let tested = try run("/usr/bin/env", ["make", "test", cellkit], in: project, environment: environment)
         #expect(tested.contains("golden files in snapshots match"), "\(tested)")
     }

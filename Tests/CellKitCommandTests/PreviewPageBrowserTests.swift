@@ -67,7 +67,8 @@ struct PreviewPageBrowserTests {
         "every configuration is on the page; light and dark by the system and by the button; axe-core finds nothing",
         .enabled(if: checkable, "chromium or axe-core is missing (Scripts/html-tools.sh); CI has them"))
     func gallery() throws {
-        let chromium = try #require(Self.chromium, "chromium is not installed (apt-get install chromium); CI installs it")
+        let chromium = try #require(
+            Self.chromium, "chromium is not installed (apt-get install chromium); CI installs it")
         let tools = try #require(Self.htmlTools, "run Scripts/html-tools.sh: it fetches axe-core (CI does)")
         let dir = try Fixtures.folder()
         let page = dir + "/gallery.html"
@@ -89,7 +90,10 @@ struct PreviewPageBrowserTests {
         try JSONEncoder().encode(jobs).write(to: URL(fileURLWithPath: input))
         let output = try Fixtures.output(
             "/bin/sh",
-            ["-c", "python3 \"$0\" --chromium \"$1\" < \"$2\"", Fixtures.repositoryRoot + "/Scripts/html-browser.py", chromium, input])
+            [
+                "-c", "python3 \"$0\" --chromium \"$1\" < \"$2\"", Fixtures.repositoryRoot + "/Scripts/html-browser.py",
+                chromium, input,
+            ])
         let reports = try JSONDecoder().decode([Report].self, from: Data(output.utf8))
         try #require(reports.count == 4)
 

@@ -43,7 +43,8 @@ struct PreviewTests {
             #expect(!written.contains("\u{1B}"), "\(file) holds an escape")
             #expect(FileManager.default.fileExists(atPath: golden + "/Badge/long-text/\(name).json"))
         }
-        #expect(FileManager.default.fileExists(atPath: golden + "/Badge/typical/plain-unselected-resized-light-ltr.txt"))
+        #expect(
+            FileManager.default.fileExists(atPath: golden + "/Badge/typical/plain-unselected-resized-light-ltr.txt"))
         (status, text) = try cellkit(["preview", plugin, "--compare", golden])
         #expect(status == 0, "\(text)")
 
@@ -70,7 +71,9 @@ struct PreviewTests {
         try "old".write(toFile: golden + "/Badge/typical/gone.txt", atomically: true, encoding: .utf8)
         (status, text) = try cellkit(["preview", plugin, "--compare", golden])
         #expect(status == 1, "\(text)")
-        #expect(text.contains("missing (drawn now, no golden file): \(golden)/Badge/typical/plain-unselected-wide-light-ltr.json"))
+        #expect(
+            text.contains(
+                "missing (drawn now, no golden file): \(golden)/Badge/typical/plain-unselected-wide-light-ltr.json"))
         #expect(text.contains("extra (a golden file for no configuration drawn now): \(golden)/Badge/typical/gone.txt"))
     }
 
