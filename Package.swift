@@ -194,7 +194,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "CellKitPreviewTests",
-            dependencies: ["CellKitPreview", "CellKitModel", "CellKitRendering", "CellKitTestSupport"]),
+            dependencies: [
+                "CellKitPreview", "CellKitModel", "CellKitRendering", "CellKitBrowse", "CellKitTerminal",
+                "CellKitTestSupport",
+            ]),
         .testTarget(
             name: "CellKitCommandTests",
             dependencies: [

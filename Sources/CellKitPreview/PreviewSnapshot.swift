@@ -178,12 +178,12 @@ package enum LineDiff {
             if i < a.count, j < b.count, a[i] == b[j] {
                 out.append((" ", a[i], i))
                 (i, j) = (i + 1, j + 1)
-            } else if j < b.count, i == a.count || lcs[i][j + 1] >= lcs[i + 1][j] {
+            } else if i < a.count, j == b.count || lcs[i + 1][j] >= lcs[i][j + 1] {
+                out.append(("-", a[i], i))  // removed lines first, as diff shows them
+                i += 1
+            } else {
                 out.append(("+", b[j], i))
                 j += 1
-            } else {
-                out.append(("-", a[i], i))
-                i += 1
             }
         }
         return out
