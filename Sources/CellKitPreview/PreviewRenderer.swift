@@ -64,6 +64,9 @@ package final class PreviewRenderer {
     let folder: String
     private var drawn: [String: PreviewDrawing] = [:]
     private var documents = 0
+    /// The fault line of a hook that did not return, by the rows it was drawing: the other
+    /// configurations of the same rows are not drawn again (each would wait out the timeout).
+    private var hung: [String: String] = [:]
 
     /// A renderer with `settings`, writing its documents into a new temporary folder.
     package init(settings: PreviewSettings) throws {
@@ -82,6 +85,10 @@ package final class PreviewRenderer {
         if format != .ansi { key.configuration = key.configuration.inLight }
         let name = "\(format.rawValue) \(key.json) \(key.configuration.name)"
         if let kept = drawn[name] { return kept }
+        let rows = document.identifier + " " + RowJSON.text(.list(document.rows))
+        if let fault = hung[rows] {
+            return PreviewDrawing(output: "", error: "not drawn after an earlier configuration's timeout: \(fault)")
+        }
         let drawing: PreviewDrawing
         do {
             documents += 1
@@ -92,9 +99,13 @@ package final class PreviewRenderer {
         } catch {
             drawing = PreviewDrawing(output: "", error: TextSanitizer.visible("\(error)"))
         }
+        if let timeout = drawing.faults.first(where: { $0.contains("did not return within") }) { hung[rows] = timeout }
         drawn[name] = drawing
         return drawing
     }
+
+    /// Forgets every drawing kept: the plugin changed (a reload draws everything anew).
+    package func forgetDrawings() { (drawn, hung) = ([:], [:]) }
 
     /// The render `cellkit render` would make of the document at `path`.
     private func render(_ document: PreviewDocument, path: String, format: Format) throws -> PreviewDrawing {

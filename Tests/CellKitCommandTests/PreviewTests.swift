@@ -93,6 +93,21 @@ struct PreviewTests {
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B }, "no escape reaches a pipe")
     }
 
+    @Test("A hook that hangs on one sample times out once; that sample's other configurations say so at once")
+    func hangInPlace() throws {
+        let dir = try Fixtures.folder()
+        let hang = "if (strlen(title) > 30) for (;;) {}"
+        let plugin = try Fixtures.compileC(Self.badge(extra: hang), name: "hangs", in: dir)
+        let started = Date()
+        let (status, text) = try cellkit(["preview", plugin, "--no-check", "--hook-timeout", "0.5"])
+        #expect(status == 3, "\(text)")
+        #expect(Date().timeIntervalSince(started) < 60, "each configuration did not wait out the timeout")
+        let long = try #require(text.components(separatedBy: "── Badge / long-text ──").last)
+        #expect(long.contains("did not return within"), "\(long)")
+        #expect(long.contains("not drawn after an earlier configuration's timeout"), "\(long)")
+        #expect(!text.unicodeScalars.contains { $0.value == 0x1B })
+    }
+
     @Test("A plugin that refuses to load shows why in place of every configuration; preview still ends")
     func refusesToLoad() throws {
         let dir = try Fixtures.folder()
