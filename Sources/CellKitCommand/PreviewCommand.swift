@@ -91,35 +91,18 @@ struct PreviewCommand: ParsableCommand {
         DiscoveryFlags.warnAboutRefusedPaths(discovery.options)
         if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
         let target = try resolve()
-        var isFolder: ObjCBool = false
-        if let compare, !(FileManager.default.fileExists(atPath: compare, isDirectory: &isFolder) && isFolder.boolValue)
-        {
-            Output.print([
-                "no golden files: \(compare) is not a folder; write them first with "
-                    + "cellkit preview \(self.target) --snapshot \(compare) (exit 1)"
-            ])
-            throw ExitCode(1)
-        }
+        if let compare { try requireFolder(compare) }
         let renderer = try PreviewRenderer(settings: settings(for: target))
         if let folder = snapshot ?? compare {
             let gallery = PreviewGallery.draw(target, formats: [.text, .json], renderer: renderer)
             throw ExitCode(snapshots(gallery, folder: folder))
         }
         let check = noCheck ? nil : findings(target)
-        if let output {
-            let gallery = PreviewGallery.draw(target, formats: [.html, .text], renderer: renderer, check: check)
-            do {
-                try Data(PreviewPage.html(gallery).utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                FileHandle.standardError.write(
-                    Data("Error: cannot write \(output): \(error.localizedDescription)\n".terminalSafe.utf8))
-                throw ExitCode(2)
-            }
-            throw ExitCode(status(gallery))
-        }
+        if let output { throw ExitCode(try writePage(target, renderer: renderer, check: check, to: output)) }
         if Terminal.isTerminal, isatty(0) == 1 {
             let title = "cellkit preview: \(target.name) \(target.version) (\(target.path))"
             do {
+                // The one step a reload repeats: load the plugin in new workers and draw every configuration.
                 let status = try PreviewView.show(title: title) {
                     PreviewGallery.draw(target, formats: [.ansi], renderer: renderer, check: check)
                 }
@@ -129,6 +112,34 @@ struct PreviewCommand: ParsableCommand {
         let gallery = PreviewGallery.draw(target, formats: [.text], renderer: renderer, check: check)
         Output.print(PreviewReport.lines(gallery, format: .text))
         throw ExitCode(status(gallery))
+    }
+
+    /// Exits 1, saying how to write them, when the golden files' folder is not there.
+    private func requireFolder(_ folder: String) throws {
+        var isFolder: ObjCBool = false
+        guard !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) else {
+            return
+        }
+        Output.print([
+            "no golden files: \(folder) is not a folder; write them first with "
+                + "cellkit preview \(target) --snapshot \(folder) (exit 1)"
+        ])
+        throw ExitCode(1)
+    }
+
+    /// Writes the HTML page to `path`; the exit status (2 when it cannot be written).
+    private func writePage(
+        _ target: PreviewTarget, renderer: PreviewRenderer, check: ((String) -> [CheckFinding])?, to path: String
+    ) throws -> Int32 {
+        let gallery = PreviewGallery.draw(target, formats: [.html, .text], renderer: renderer, check: check)
+        do {
+            try Data(PreviewPage.html(gallery).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            FileHandle.standardError.write(
+                Data(("Error: cannot write \(path): \(error.localizedDescription)".terminalSafe + "\n").utf8))
+            return 2
+        }
+        return status(gallery)
     }
 
     /// 3 when a configuration's drawing faulted or failed, else 0.
@@ -160,7 +171,7 @@ struct PreviewCommand: ParsableCommand {
             return 1
         } catch {
             FileHandle.standardError.write(
-                Data("Error: cannot write into \(folder): \(error.localizedDescription)\n".utf8))
+                Data(("Error: cannot write into \(folder): \(error.localizedDescription)".terminalSafe + "\n").utf8))
             return 2
         }
     }
