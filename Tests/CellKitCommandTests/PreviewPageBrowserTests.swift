@@ -63,6 +63,56 @@ struct PreviewPageBrowserTests {
         """
     }
 
+    /// The gallery of a plugin whose hook crashes on the long sample: faults in place, check's findings beside.
+    static func faultyPage(in dir: String) throws -> String {
+        let source = PreviewTests.badge(extra: "if (strlen(title) > 30) { volatile int *p = 0; *p = 1; }")
+        let plugin = try Fixtures.compileC(source, name: "crashy", in: dir)
+        let page = dir + "/faulty.html"
+        let (status, text) = try CellKitTool().cellkit(["preview", plugin, "--output", page])
+        #expect(status == 3, "\(text)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("⚠ check:") && html.contains("faulted"), "findings and faults are on the page")
+        return page
+    }
+
+    /// Runs html-browser.py over `jobs`; their reports.
+    static func open(_ jobs: [Job], chromium: String, in dir: String) throws -> [Report] {
+        let input = dir + "/jobs.json"
+        try JSONEncoder().encode(jobs).write(to: URL(fileURLWithPath: input))
+        let output = try Fixtures.output(
+            "/bin/sh",
+            [
+                "-c", "python3 \"$0\" --chromium \"$1\" < \"$2\"", Fixtures.repositoryRoot + "/Scripts/html-browser.py",
+                chromium, input,
+            ])
+        return try JSONDecoder().decode([Report].self, from: Data(output.utf8))
+    }
+
+    @Test(
+        "a gallery with faults in place and check's findings: axe-core finds nothing, light and dark; the Nu checker no error",
+        .enabled(if: checkable, "chromium or the HTML checkers are missing (Scripts/html-tools.sh); CI has them"))
+    func faultyGallery() throws {
+        let chromium = try #require(
+            Self.chromium, "chromium is not installed (apt-get install chromium); CI installs it")
+        let tools = try #require(Self.htmlTools, "run Scripts/html-tools.sh: it fetches axe-core (CI does)")
+        let dir = try Fixtures.folder()
+        let page = try Self.faultyPage(in: dir)
+        let script = dir + "/report.js"
+        try Self.script(toggle: false).write(toFile: script, atomically: true, encoding: .utf8)
+        let jobs = [false, true].map {
+            Job(page: page, width: 390, dark: $0, script: script, axe: tools + "/axe.min.js")
+        }
+        for (report, scheme) in zip(try Self.open(jobs, chromium: chromium, in: dir), ["light", "dark"]) {
+            #expect(report.configurations.count == 72, "\(scheme): \(report.configurations)")
+            #expect(report.axe.isEmpty, "\(scheme): \(report.axe)")
+        }
+        let java = try #require(
+            Fixtures.tool("java"), "the Nu checker runs on Java (apt-get install default-jre-headless)")
+        let run = try Fixtures.execute(
+            java, ["-jar", tools + "/vnu.jar", "--errors-only", "--filterpattern", ".*CSS: .*", page])
+        #expect(run.status == 0 && run.errors.isEmpty, "the Nu checker: \(run.errors)")
+    }
+
     @Test(
         "every configuration is on the page; light and dark by the system and by the button; axe-core finds nothing",
         .enabled(if: checkable, "chromium or axe-core is missing (Scripts/html-tools.sh); CI has them"))
@@ -86,26 +136,13 @@ struct PreviewPageBrowserTests {
             try Self.script(toggle: toggle).write(toFile: script, atomically: true, encoding: .utf8)
             jobs.append(Job(page: page, width: 1280, dark: dark, script: script, axe: tools + "/axe.min.js"))
         }
-        let input = dir + "/jobs.json"
-        try JSONEncoder().encode(jobs).write(to: URL(fileURLWithPath: input))
-        let output = try Fixtures.output(
-            "/bin/sh",
-            [
-                "-c", "python3 \"$0\" --chromium \"$1\" < \"$2\"", Fixtures.repositoryRoot + "/Scripts/html-browser.py",
-                chromium, input,
-            ])
-        let reports = try JSONDecoder().decode([Report].self, from: Data(output.utf8))
+        let reports = try Self.open(jobs, chromium: chromium, in: dir)
         try #require(reports.count == 4)
 
         var expected: [String] = []
         for type in ["Bar", "Foobar"] {
             for sample in ["typical", "long-text"] {
-                var names: [String] = []
-                for name in ["plain", "grouped", "insetGrouped"].flatMap({ style in Self.names(style) })
-                where !names.contains(name) {
-                    names.append(name)
-                }
-                expected += names.map { "\(type) / \(sample) \($0)" }
+                expected += ["plain", "grouped", "insetGrouped"].flatMap(Self.names).map { "\(type) / \(sample) \($0)" }
             }
         }
         let light = ("rgb(242, 242, 247)", "rgb(255, 255, 255)"), dark = ("rgb(0, 0, 0)", "rgb(28, 28, 30)")

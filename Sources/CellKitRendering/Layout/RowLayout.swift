@@ -258,6 +258,9 @@ public struct CellLayout: Sendable {
         /// Text and glyphs on the blue selection.
         static let onTint = Color(red: 0xFF, green: 0xFF, blue: 0xFF)
         static let accessory = Color(red: 0xC7, green: 0xC7, blue: 0xCC)
+        /// A placeholder row's text: UIKit's red of increased contrast (5.4:1 on white; #FF3B30 was
+        /// 3.5:1 in HTML's light mode). Dark mode and `ansi` move it until it reads on theirs.
+        static let fault = Color(red: 0xD7, green: 0x00, blue: 0x15)
     }
 
     // MARK: Heights

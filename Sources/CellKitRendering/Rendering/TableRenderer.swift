@@ -280,7 +280,7 @@ public final class TableRenderer {
             PlacedView(
                 role: .textLabel, frame: Rect(x: 1, y: 0, width: inner, height: 1),
                 laidOut: TextLayout.laidOut(text, width: inner, maxLines: 1, mode: .truncateTail),
-                textColor: Color(red: 0xFF, green: 0x3B, blue: 0x30), fullText: FullText(TextBytes(text)))
+                textColor: CellLayout.Palette.fault, fullText: FullText(TextBytes(text)))
         ]
     }
 }
