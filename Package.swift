@@ -98,7 +98,7 @@ let package = Package(
             name: "CellKitPreview",
             dependencies: [
                 "CellKitModel", "CellKitText", "CellKitDiscovery", "CellKitRuntime", "CellKitDocuments",
-                "CellKitRendering", "CellKitSupervision", "CellKitTerminal", "CellKitCheck", "CellKitBrowse",
+                "CellKitRendering", "CellKitSupervision", "CellKitTerminal", "CellKitCheck", "CellKitBrowse", "Yams",
             ]),
         .target(
             name: "CellKit",

@@ -450,6 +450,9 @@ extension HelpTexts {
                 findings are printed beside the sample they concern (--no-check leaves them
                 out).
 
+                --look DOC draws the samples with that table document's stylesheets, asset
+                catalog and row height, for hooks that apply styles or draw images.
+
                 Plugins run in sandboxed worker processes, as in render: a plugin that fails to
                 load or faults in a hook shows the error in place of that configuration, and
                 the preview goes on.
@@ -485,6 +488,8 @@ extension HelpTexts {
                                           DIR; exit 1 if any differs.
                   --update                With --compare: rewrite the files that differ, are
                                           missing or are extra.
+                  --look <doc>            A table document whose stylesheets, asset catalog and
+                                          row height the samples are drawn with.
                   --no-check              Do not run check's hooks over the samples (no
                                           findings beside them).
                   --hook-timeout <seconds>

@@ -23,6 +23,9 @@ struct PreviewCommand: ParsableCommand {
             another sample, whose differences from a fresh cell are listed under it. Check's findings \
             are printed beside the sample they concern (--no-check leaves them out).
 
+            --look DOC draws the samples with that table document's stylesheets, asset catalog and \
+            row height, for hooks that apply styles or draw images.
+
             Plugins run in sandboxed worker processes, as in render: a plugin that fails to load or \
             faults in a hook shows the error in place of that configuration, and the preview goes on.
 
@@ -64,6 +67,12 @@ struct PreviewCommand: ParsableCommand {
     @Flag(help: "With --compare: rewrite the files that differ, are missing or are extra.")
     var update = false
 
+    @Option(
+        help: ArgumentHelp(
+            "A table document whose stylesheets, asset catalog and row height the samples are drawn with.",
+            valueName: "doc"), completion: Completions.tables)
+    var look: String?
+
     @Flag(help: "Do not run check's hooks over the samples (no findings beside them).")
     var noCheck = false
 
@@ -92,7 +101,7 @@ struct PreviewCommand: ParsableCommand {
         if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
         let target = try resolve()
         if let compare { try requireFolder(compare) }
-        let renderer = try PreviewRenderer(settings: settings(for: target))
+        let renderer = try PreviewRenderer(settings: settings(for: target, look: try readLook()))
         if let folder = snapshot ?? compare {
             let gallery = PreviewGallery.draw(target, formats: [.text, .json], renderer: renderer)
             throw ExitCode(snapshots(gallery, folder: folder))
@@ -112,6 +121,15 @@ struct PreviewCommand: ParsableCommand {
         let gallery = PreviewGallery.draw(target, formats: [.text], renderer: renderer, check: check)
         Output.print(PreviewReport.lines(gallery, format: .text))
         throw ExitCode(status(gallery))
+    }
+
+    /// The look `--look` names; exit 2 when its document cannot be read.
+    private func readLook() throws -> PreviewLook? {
+        guard let look else { return nil }
+        do { return try PreviewLook.of(table: look) } catch {
+            FileHandle.standardError.write(Data(("Error: --look \(look): \(error)".terminalSafe + "\n").utf8))
+            throw ExitCode(2)
+        }
     }
 
     /// Exits 1, saying how to write them, when the golden files' folder is not there.
@@ -177,7 +195,7 @@ struct PreviewCommand: ParsableCommand {
     }
 
     /// The workers' settings: the plugin previewed first on the search path, as check's worker has it.
-    private func settings(for target: PreviewTarget) -> PreviewSettings {
+    private func settings(for target: PreviewTarget, look: PreviewLook?) -> PreviewSettings {
         var search = SearchPath.standard(options: discovery.pluginPaths)
         search.entries.insert(.init(path: target.path, origin: .option), at: 0)
         var settings = PreviewSettings(
@@ -188,6 +206,7 @@ struct PreviewCommand: ParsableCommand {
         (settings.sandbox, settings.sandboxRequired) = (sandbox != .off, sandbox == .require)
         (settings.allowRead, settings.workerMemoryMiB) = (sandboxFlags.absolutePaths, sandboxFlags.workerMemory)
         settings.colorDepth = RenderCommandOptions(table: "-", format: .ansi).resolvedColorDepth
+        settings.look = look
         return settings
     }
 

@@ -15,6 +15,8 @@ package struct PreviewDocument: Sendable, Equatable {
     /// Whether the first row is drawn by the built-in `Default` type, not the type previewed: the
     /// sample's row then stands where a reused one does, on a fresh cell.
     package var leadingBuiltin = false
+    /// The stylesheets, assets and row height lent by a table document (`--look`); nil for none.
+    package var look: PreviewLook?
     /// The table's style, width and the section's direction, from the configuration.
     package var configuration: PreviewConfiguration
 
@@ -44,7 +46,8 @@ package struct PreviewDocument: Sendable, Equatable {
         var rowTexts = rows.map { RowJSON.text(Self.row($0)) }
         if leadingBuiltin { rowTexts[0] = "{\"cell\":\"Default\",\"text\":\"\"}" }
         let direction = configuration.direction == .rtl ? ",\"direction\":\"rtl\"" : ""
-        return "{\"style\":\"\(configuration.style.rawValue)\",\"width\":\(configuration.width.columns),"
+        return
+            "{\"style\":\"\(configuration.style.rawValue)\",\"width\":\(configuration.width.columns)\(look?.json ?? ""),"
             + "\"sections\":[{\"cell\":\(RowJSON.text(.string(identifier)))\(direction),\"selectable\":true,"
             + "\"rows\":[\(rowTexts.joined(separator: ","))]}]}\n"
     }

@@ -40,6 +40,8 @@ package struct PreviewSettings: Sendable {
     package var allowRead: [String] = [], workerMemoryMiB = Sandbox.defaultMemoryMiB
     /// The colours the terminal shows (ANSI drawings).
     package var colorDepth = ColorDepth.truecolor
+    /// The stylesheets, assets and row height every document takes from a table (`--look`); nil for none.
+    package var look: PreviewLook?
 
     /// Settings finding plugins by `discovery` (see each property for the rest).
     package init(discovery: DiscoveryOptions) { self.discovery = discovery }
@@ -79,8 +81,15 @@ package final class PreviewRenderer {
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 
+    /// The folder documents may read files from: their own, or every folder when a table lends its
+    /// stylesheets and assets (the documents are this renderer's; the sandbox still lets plugins
+    /// read only the files they name).
+    var root: String? { settings.look == nil ? nil : "/" }
+
     /// `document` drawn in `format`; the same document and format drawn earlier is not drawn again.
     package func draw(_ document: PreviewDocument, format: Format) -> PreviewDrawing {
+        var document = document
+        document.look = settings.look
         var key = document
         if format != .ansi { key.configuration = key.configuration.inLight }
         let name = "\(format.rawValue) \(key.json) \(key.configuration.name)"
@@ -110,7 +119,8 @@ package final class PreviewRenderer {
     /// The render `cellkit render` would make of the document at `path`.
     private func render(_ document: PreviewDocument, path: String, format: Format) throws -> PreviewDrawing {
         let formats: [Format: DocumentRender.Format] = [.text: .text, .ansi: .ansi, .json: .json, .html: .html]
-        var render = DocumentRender(documentPath: path, discovery: settings.discovery, format: formats[format]!)
+        var render = DocumentRender(
+            documentPath: path, root: root, discovery: settings.discovery, format: formats[format]!)
         render.width = document.configuration.width.columns
         render.selected = document.configuration.selected ? IndexPath(section: 0, row: document.sampleRow) : nil
         (render.colorDepth, render.theme) = (settings.colorDepth, document.configuration.theme)
@@ -131,7 +141,7 @@ package final class PreviewRenderer {
     /// configuration's width: ANSI for `ansi`, else text (`browse`'s windows are text: no JSON or HTML).
     private func resized(_ document: PreviewDocument, path: String, format: Format) throws -> PreviewDrawing {
         let table = try BrowseTable(
-            path: path, root: nil, discovery: settings.discovery, isolated: true, hookTimeout: settings.hookTimeout,
+            path: path, root: root, discovery: settings.discovery, isolated: true, hookTimeout: settings.hookTimeout,
             sandbox: settings.sandbox, sandboxRequired: settings.sandboxRequired, allowRead: settings.allowRead,
             workerMemoryMiB: settings.workerMemoryMiB, colorDepth: settings.colorDepth,
             theme: document.configuration.theme)

@@ -1,5 +1,5 @@
 // The preview as lines of text: each cell type, each sample, each configuration's drawing
-// under its name, check's findings beside the sample they concern, a reused cell's differences
+// under its name, check's findings and the drawings' warnings (each once) beside the sample, a reused cell's differences
 // under its drawing, and an error or a fault in place of a drawing. The terminal view scrolls
 // these lines; without a terminal they are printed.
 
@@ -22,6 +22,7 @@ package enum PreviewReport {
             for sample in type.samples {
                 lines += ["", "── \(visible(type.identifier)) / \(sample.sample.name) ──"]
                 lines += sample.findings.map { "  check: \($0)" }
+                lines += warnings(sample).map { "  warning: \(visible($0))" }
                 for entry in sample.entries { lines += self.lines(entry, format: format) }
             }
         }
@@ -40,7 +41,6 @@ package enum PreviewReport {
         if text.hasSuffix("\n") { text.removeLast() }
         lines += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines += drawing.faults.map { "  ⚠ \(visible($0))" }
-        lines += drawing.warnings.map { "  warning: \(visible($0))" }
         if entry.configuration.reused {
             lines +=
                 entry.reuseDifferences.isEmpty
@@ -48,6 +48,12 @@ package enum PreviewReport {
                 : ["  reuse differs from a fresh cell:"] + entry.reuseDifferences.map { "    \($0)" }
         }
         return lines
+    }
+
+    /// The warnings of every configuration of `sample`, each once, in the order first met.
+    static func warnings(_ sample: PreviewSampleGallery) -> [String] {
+        var seen = Set<String>()
+        return sample.entries.flatMap { $0.drawings.values.flatMap(\.warnings) }.filter { seen.insert($0).inserted }
     }
 
     /// `text` with every character a terminal would act on shown as a visible symbol.

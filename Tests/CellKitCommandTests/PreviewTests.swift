@@ -119,6 +119,22 @@ struct PreviewTests {
         #expect(text.contains("▸ plain-selected-default-dark-rtl"), "\(text)")
     }
 
+    @Test("--look DOC draws the samples with that table's stylesheet and assets; each warning shown once a sample")
+    func look() throws {
+        let plugin = Fixtures.buildDirectory + "/libProjectCells.so"
+        var (status, text) = try cellkit(["preview", plugin, "--no-check"])
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("warning: Project: no style 'title'; styles: none"), "\(text)")
+        #expect(text.components(separatedBy: "no style 'title'").count == 3, "once for each of the two samples")
+        let table = Fixtures.repositoryRoot + "/Manifests/Tables/seed-003-projects.yaml"
+        (status, text) = try cellkit(["preview", plugin, "--no-check", "--look", table])
+        #expect(status == 0, "\(text)")
+        #expect(!text.contains("no style"), "\(text)")
+        #expect(text.contains("NiftyWow"), "\(text)")
+        (status, text) = try cellkit(["preview", plugin, "--look", "/nowhere/table.yaml"])
+        #expect(status == 2 && text.contains("--look /nowhere/table.yaml"), "\(text)")
+    }
+
     @Test("Preview refuses a built-in type and a missing file with exit 2; --update goes with --compare")
     func refusals() throws {
         var (status, text) = try cellkit(["preview", "Subtitle"])
