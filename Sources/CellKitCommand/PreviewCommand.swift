@@ -101,7 +101,7 @@ struct PreviewCommand: ParsableCommand {
         if discovery.verbose { DiscoveryFlags.explain(discovery.options) }
         let target = try resolve()
         if let compare { try requireFolder(compare) }
-        let renderer = try PreviewRenderer(settings: settings(for: target, look: try readLook()))
+        let renderer = PreviewRenderer(settings: settings(for: target, look: try readLook()))
         if let folder = snapshot ?? compare {
             let gallery = PreviewGallery.draw(target, formats: [.text, .json], renderer: renderer)
             throw ExitCode(snapshots(gallery, folder: folder))

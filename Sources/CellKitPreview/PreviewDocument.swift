@@ -61,10 +61,18 @@ package struct PreviewDocument: Sendable, Equatable {
         return .object(fields)
     }
 
-    /// Writes the document to `folder` under a name of its own; returns its path.
-    package func write(in folder: String, number: Int) throws -> String {
-        let path = folder + "/preview-\(number).json"
-        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+    /// Writes the document to a new file of its own in the temporary folder (made by `mkstemps`:
+    /// never one that was there); returns its path.
+    package func writeTemporary() throws -> String {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/cellkit-preview-XXXXXX.json").utf8CString)
+        let fd = mkstemps(&template, 5)
+        guard fd >= 0 else { throw PreviewError("cannot make a temporary file: \(String(cString: strerror(errno)))") }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do { try handle.write(contentsOf: Data(json.utf8)) } catch {
+            unlink(path)
+            throw error
+        }
         return path
     }
 }

@@ -63,23 +63,13 @@ package final class PreviewRenderer {
     }
 
     let settings: PreviewSettings
-    let folder: String
     private var drawn: [String: PreviewDrawing] = [:]
-    private var documents = 0
     /// The fault line of a hook that did not return, by the rows it was drawing: the other
     /// configurations of the same rows are not drawn again (each would wait out the timeout).
     private var hung: [String: String] = [:]
 
-    /// A renderer with `settings`, writing its documents into a new temporary folder.
-    package init(settings: PreviewSettings) throws {
-        self.settings = settings
-        let template = FileManager.default.temporaryDirectory.path + "/cellkit-preview-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else { throw PreviewError("cannot make a temporary folder in \(template)") }
-        folder = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
+    /// A renderer with `settings`, each document it draws a temporary file, removed once drawn.
+    package init(settings: PreviewSettings) { self.settings = settings }
 
     /// The folder documents may read files from: their own, or every folder when a table lends its
     /// stylesheets and assets (the documents are this renderer's; the sandbox still lets plugins
@@ -100,8 +90,13 @@ package final class PreviewRenderer {
         }
         let drawing: PreviewDrawing
         do {
-            documents += 1
-            let path = try document.write(in: folder, number: documents)
+            let path = try document.writeTemporary()
+            // Removed once drawn, and by any exit or signal meanwhile.
+            let slot = PendingTemporaries.add(path)
+            defer {
+                unlink(path)
+                if let slot { PendingTemporaries.remove(slot) }
+            }
             drawing =
                 document.configuration.width == .resized
                 ? try resized(document, path: path, format: format) : try render(document, path: path, format: format)
