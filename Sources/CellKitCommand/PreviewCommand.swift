@@ -10,6 +10,7 @@ import CellKitSupervision
 import CellKitTerminal
 import Foundation
 
+/// `cellkit preview`: its options, and which of the view, the text, the page and the snapshots it makes.
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",

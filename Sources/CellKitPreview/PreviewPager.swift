@@ -98,6 +98,7 @@ package struct PreviewPager {
         return .none
     }
 
+    /// Moves the view `by` lines (up when negative), within the lines.
     private mutating func scroll(_ by: Int) { top = min(max(0, top + by), maxTop) }
 
     /// Moves to the next line from `from` holding the query, wrapping round; says so when none does.

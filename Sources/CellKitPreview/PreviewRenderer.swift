@@ -62,7 +62,9 @@ package final class PreviewRenderer {
         case html
     }
 
+    /// How the workers run.
     let settings: PreviewSettings
+    /// Each drawing made, by format, document and configuration.
     private var drawn: [String: PreviewDrawing] = [:]
     /// The fault line of a hook that did not return, by the rows it was drawing: the other
     /// configurations of the same rows are not drawn again (each would wait out the timeout).
