@@ -287,6 +287,10 @@ extension HelpTexts {
                   --stats                 Show in the status line how many cells were made and
                                           how many times reused: rows are drawn one at a time,
                                           so one cell a type is made, then reused row after row.
+                  --watch                 Open the table again, with its plugins loaded anew in
+                                          a new worker, whenever the document, a file it reads
+                                          or a plugin file changes (a make in another pane);
+                                          the view stays where it was.
                   --version               Show the version.
                   -h, --help              Show help information.
 

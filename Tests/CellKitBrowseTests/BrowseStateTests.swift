@@ -154,6 +154,24 @@ struct BrowseStateTests {
         #expect(d.state.message == "not a row number: x" && d.state.cursor == 6)
     }
 
+    @Test(
+        "a table opened again (--watch) keeps the view's place, or its last row if it shrank; the note goes with a key")
+    func reloaded() {
+        var d = Driver(rows: 300)
+        d.type("120G")
+        let (top, fetches) = (d.state.top, d.fetches)
+        d.send(.reloaded(d.table.status, note: "reloaded at 12:00:00"))
+        #expect(d.fetches == fetches + 1, "the window drawn again")
+        #expect(d.state.cursor == 119 && d.state.top == top)
+        #expect(d.state.status.hasPrefix("row 120 of 300") && d.state.status.hasSuffix("reloaded at 12:00:00"))
+        d.keys(.character("j"))
+        #expect(!d.state.status.contains("reloaded"))
+        d.table.rows = 50
+        d.send(.reloaded(d.table.status, note: "reloaded at 12:00:05"))
+        #expect(d.state.cursor == 49 && d.state.status.hasPrefix("row 50 of 50"), "\(d.state.status)")
+        #expect(d.state.fullyShown.contains(49))
+    }
+
     @Test("a count shows in the status line while typed; Esc drops it")
     func countShown() {
         var d = Driver(rows: 300)
