@@ -364,16 +364,18 @@ extension HelpTexts {
 
                 Samples: empty data, typical data and hostile data (very long texts, control
                 characters, values of the wrong type, numbers and nulls for every key, deep
-                nesting); rows that each change one key the hooks read on typical data (so
-                reuse is tested without a table); and with --table the table's rows of the type
-                (the first 24; every other row of the type then runs once through the routine,
-                so a fault at any row is found). Each sample runs on a new cell, each hook
-                timed; then each sample is laid out through the reuse routine on a cell another
-                sample of the same style gave back, and compared with the same sample on a new
-                cell: every property that differs is reported with both values. Each sample is
-                also drawn right to left (as in a direction: rtl section, which hooks can
-                read): views that overlap there, or a subview cut there, but not left to right
-                are reported.
+                nesting). Typical data is the samples the plugin ships for the type
+                (CK_PREVIEW, or NAME.preview.yaml beside libNAME.so: see `cellkit inspect`),
+                else CellKit's own; the report says which. Rows that each change one key the
+                hooks read on typical data (so reuse is tested without a table); and with
+                --table the table's rows of the type (the first 24; every other row of the type
+                then runs once through the routine, so a fault at any row is found). Each
+                sample runs on a new cell, each hook timed; then each sample is laid out
+                through the reuse routine on a cell another sample of the same style gave back,
+                and compared with the same sample on a new cell: every property that differs is
+                reported with both values. Each sample is also drawn right to left (as in a
+                direction: rtl section, which hooks can read): views that overlap there, or a
+                subview cut there, but not left to right are reported.
 
                 Reported: crashes (the signal), exit(), timeouts, failed host calls with their
                 last_error, the context's limit warnings (heights, frames, text sizes,
