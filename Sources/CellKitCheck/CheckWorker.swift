@@ -147,7 +147,7 @@ package struct CheckWorker {
         // Rows that vary every key the hooks read on typical data, so that reuse is tested where it
         // matters even without --table (a probe dequeue; a crash in it is reported, and the next
         // worker goes without: `excluded` holds -1).
-        if !excluded.contains(-1), let typical = samples.firstIndex(where: { CheckSample.isTypical($0.label) }) {
+        if !excluded.contains(-1), let typical = probeBase(samples) {
             samples += probeKeys(samples[typical], sample: typical, type: type, registry: registry, context: context)
         }
         let sweepStart = samples.count
@@ -185,6 +185,15 @@ package struct CheckWorker {
         done.done = true
         send(done)
         return 0
+    }
+
+    /// The typical sample whose keys the probe varies: of the plugin's previews the one with the most
+    /// top-level keys (the first of those), else CellKit's typical data; nil when there is none.
+    private func probeBase(_ samples: [CheckSample]) -> Int? {
+        func keys(_ i: Int) -> Int { if case .object(let fields) = samples[i].data { fields.count } else { 0 } }
+        return samples.indices.filter { CheckSample.isTypical(samples[$0].label) }.max {
+            keys($0) < keys($1) || (keys($0) == keys($1) && $0 > $1)
+        }
     }
 
     /// The samples the plugin providing the type ships for it (`PluginFile.previews()`); none when no
