@@ -33,11 +33,24 @@ package enum PreviewFile {
         return pluginPath.contains("/") ? PathText.folder(of: pluginPath) + "/" + file : String(file)
     }
 
-    /// Adds the samples of `plugin`'s preview file, if it has one, to `previews`; a file that cannot be
-    /// read is one warning, a sample that cannot be used one warning each.
+    /// Where the preview file of the plugin at `pluginPath` is looked for, in order: beside it
+    /// (`path(forPlugin:)`); and for a plugin in a SwiftPM build folder (a path through `.build`), in the
+    /// package's own folder, the one holding `.build`, so a Swift plugin's project keeps its file at its top.
+    package static func candidates(forPlugin pluginPath: String) -> [String] {
+        let beside = path(forPlugin: pluginPath)
+        let components = pluginPath.split(separator: "/", omittingEmptySubsequences: false)
+        guard let build = components.dropLast().lastIndex(of: ".build") else { return [beside] }
+        let root = components[..<build].joined(separator: "/")
+        let file = PathText.lastComponent(of: beside)
+        return [beside, root.isEmpty ? (pluginPath.hasPrefix("/") ? "/" + file : file) : root + "/" + file]
+    }
+
+    /// Adds the samples of `plugin`'s preview file, if it has one (the first of `candidates(forPlugin:)`
+    /// that exists), to `previews`; a file that cannot be read is one warning, a sample that cannot be
+    /// used one warning each.
     package static func read(for plugin: PluginFile, into previews: inout PluginPreviews) {
-        let path = path(forPlugin: plugin.path)
-        guard FileManager.default.fileExists(atPath: path) else { return }
+        guard let path = candidates(forPlugin: plugin.path).first(where: { FileManager.default.fileExists(atPath: $0) })
+        else { return }
         let node: Node, reader: NodeReader
         do { (reader, node) = try parse(path) } catch {
             previews.warnings.append("\(plugin.path): its preview file cannot be read: \(error.description)")

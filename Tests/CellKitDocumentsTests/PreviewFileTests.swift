@@ -25,6 +25,28 @@ import Testing
         #expect(PreviewFile.path(forPlugin: "./libfoo.so") == "./libfoo.preview.yaml")
     }
 
+    @Test func isLookedForBesideThePluginThenAtTheTopOfItsSwiftPMPackage() throws {
+        #expect(PreviewFile.candidates(forPlugin: "/p/libfoo.so") == ["/p/libfoo.preview.yaml"])
+        #expect(
+            PreviewFile.candidates(forPlugin: "/p/Foo/.build/x86_64-unknown-linux-gnu/debug/libFoo.so") == [
+                "/p/Foo/.build/x86_64-unknown-linux-gnu/debug/libFoo.preview.yaml", "/p/Foo/libFoo.preview.yaml",
+            ])
+        #expect(
+            PreviewFile.candidates(forPlugin: ".build/debug/libFoo.so") == [
+                ".build/debug/libFoo.preview.yaml", "libFoo.preview.yaml",
+            ])
+        let dir = try Fixtures.folder()
+        let build = dir + "/.build/debug"
+        try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
+        let path = try Fixtures.compileC(minimalPlugin("Foo"), name: "foo", in: build)
+        let file = try PluginFile.read(path: path).get()
+        try "Foo:\n  top: {text: a}\n".write(toFile: dir + "/libfoo.preview.yaml", atomically: true, encoding: .utf8)
+        #expect(file.previews().samples.map(\.name) == ["top"])
+        try "Foo:\n  beside: {text: b}\n".write(
+            toFile: build + "/libfoo.preview.yaml", atomically: true, encoding: .utf8)
+        #expect(file.previews().samples.map(\.name) == ["beside"], "the file beside the plugin wins")
+    }
+
     @Test func addsTheFilesSamplesAfterTheSymbols() throws {
         let dir = try Fixtures.folder()
         let file = try plugin(
