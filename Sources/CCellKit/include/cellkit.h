@@ -82,8 +82,9 @@
  * `cellkit inspect` shows them and `cellkit check` runs the hooks over them
  * as typical data; they are read from the file, never by running its code.
  * A plugin may instead (or as well) ship them in a YAML file beside itself,
- * libbar.so's in libbar.preview.yaml. Previews need no ABI version: a host
- * older than them ignores the symbols.
+ * libbar.so's in libbar.preview.yaml (for a library SwiftPM built into a
+ * package's .build, also at the top of that package). Previews need no ABI
+ * version: a host older than them ignores the symbols.
  * ---------------------------------------------------------------------------
  */
 #ifndef CELLKIT_H
