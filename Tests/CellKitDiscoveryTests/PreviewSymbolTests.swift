@@ -123,6 +123,27 @@ import Testing
         }
     }
 
+    @Test func areReadFromTheFileNeverFromTheRegistryCache() throws {
+        let root = try Fixtures.folder()
+        let plugins = root + "/plugins", cache = root + "/cache/cellkit"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: false)
+        func build(_ sample: String) throws {
+            try Fixtures.compileC(
+                minimalPlugin("Foo") + "\nCK_PREVIEW(Foo, \(sample), \"{}\");\n", name: "foo", in: plugins)
+        }
+        func samples(_ catalog: Catalog) throws -> [String] {
+            let found = try #require(catalog.registration(for: try CellIdentifier("Foo")))
+            return catalog.plugin(at: found.pluginIndex).previewSymbols().samples.map(\.name)
+        }
+        try build("one")
+        let first = Fixtures.cachedCatalog(plugins, cache: cache)
+        #expect(try samples(first) == ["one"])
+        #expect(try samples(Fixtures.cachedCatalog(plugins, cache: cache)) == ["one"], "a record from the cache")
+        try build("two")
+        #expect(try samples(Fixtures.cachedCatalog(plugins, cache: cache)) == ["two"])
+        #expect(try samples(first) == ["two"], "a record read before the rebuild reads the file as it is now")
+    }
+
     @Test func aFileThatNoLongerReadsGivesOneWarning() throws {
         let dir = try Fixtures.folder()
         let file = try plugin("CK_PREVIEW(Foo, a, \"{}\");", in: dir)
