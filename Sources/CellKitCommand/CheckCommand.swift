@@ -21,7 +21,7 @@ struct CheckCommand: ParsableCommand {
 
             Samples: empty data, typical data and hostile data (very long texts, control characters, \
             values of the wrong type, numbers and nulls for every key, deep nesting). Typical data is \
-            the samples the plugin ships for the type (CK_PREVIEW, or NAME.preview.yaml beside \
+            the samples the plugin ships for the type (CK_PREVIEW, or libNAME.preview.yaml beside \
             libNAME.so: see `cellkit inspect`), else CellKit's own; the report says which. Rows that each \
             change one key the hooks read on typical data (so reuse is tested without a table); and \
             with --table the table's rows of the type (the first 24; every other row of the type then \

@@ -325,8 +325,10 @@ extension HelpTexts {
 
                 Give a .so file, or a cell identifier to inspect the plugin that provides it (a
                 built-in cell type's name shows what the built-in fills from the row's data).
-                Exits with status 1 if the plugin cannot be used or no plugin provides the
-                identifier. No plugin code runs.
+                Each cell type's previews are listed: sample rows the plugin ships (CK_PREVIEW,
+                or libNAME.preview.yaml beside libNAME.so), with a warning for each that cannot
+                be used. Exits with status 1 if the plugin cannot be used or no plugin provides
+                the identifier. No plugin code runs.
 
                 USAGE: cellkit inspect <target> [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose] [--json]
 
@@ -365,7 +367,7 @@ extension HelpTexts {
                 Samples: empty data, typical data and hostile data (very long texts, control
                 characters, values of the wrong type, numbers and nulls for every key, deep
                 nesting). Typical data is the samples the plugin ships for the type
-                (CK_PREVIEW, or NAME.preview.yaml beside libNAME.so: see `cellkit inspect`),
+                (CK_PREVIEW, or libNAME.preview.yaml beside libNAME.so: see `cellkit inspect`),
                 else CellKit's own; the report says which. Rows that each change one key the
                 hooks read on typical data (so reuse is tested without a table); and with
                 --table the table's rows of the type (the first 24; every other row of the type

@@ -11,6 +11,8 @@ struct InspectCommand: ParsableCommand {
         discussion: """
             Give a .so file, or a cell identifier to inspect the plugin that provides it \
             (a built-in cell type's name shows what the built-in fills from the row's data). \
+            Each cell type's previews are listed: sample rows the plugin ships (CK_PREVIEW, or \
+            libNAME.preview.yaml beside libNAME.so), with a warning for each that cannot be used. \
             Exits with status 1 if the plugin cannot be used or no plugin provides the identifier. \
             No plugin code runs.
             """)
