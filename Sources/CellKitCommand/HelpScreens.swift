@@ -329,8 +329,10 @@ extension HelpTexts {
 
                 Give a .so file, or a cell identifier to inspect the plugin that provides it (a
                 built-in cell type's name shows what the built-in fills from the row's data).
-                Exits with status 1 if the plugin cannot be used or no plugin provides the
-                identifier. No plugin code runs.
+                Each cell type's previews are listed: sample rows the plugin ships (CK_PREVIEW,
+                or libNAME.preview.yaml beside libNAME.so), with a warning for each that cannot
+                be used. Exits with status 1 if the plugin cannot be used or no plugin provides
+                the identifier. No plugin code runs.
 
                 USAGE: cellkit inspect <target> [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose] [--json]
 
@@ -368,16 +370,18 @@ extension HelpTexts {
 
                 Samples: empty data, typical data and hostile data (very long texts, control
                 characters, values of the wrong type, numbers and nulls for every key, deep
-                nesting); rows that each change one key the hooks read on typical data (so
-                reuse is tested without a table); and with --table the table's rows of the type
-                (the first 24; every other row of the type then runs once through the routine,
-                so a fault at any row is found). Each sample runs on a new cell, each hook
-                timed; then each sample is laid out through the reuse routine on a cell another
-                sample of the same style gave back, and compared with the same sample on a new
-                cell: every property that differs is reported with both values. Each sample is
-                also drawn right to left (as in a direction: rtl section, which hooks can
-                read): views that overlap there, or a subview cut there, but not left to right
-                are reported.
+                nesting). Typical data is the samples the plugin ships for the type
+                (CK_PREVIEW, or libNAME.preview.yaml beside libNAME.so: see `cellkit inspect`),
+                else CellKit's own; the report says which. Rows that each change one key the
+                hooks read on typical data (so reuse is tested without a table); and with
+                --table the table's rows of the type (the first 24; every other row of the type
+                then runs once through the routine, so a fault at any row is found). Each
+                sample runs on a new cell, each hook timed; then each sample is laid out
+                through the reuse routine on a cell another sample of the same style gave back,
+                and compared with the same sample on a new cell: every property that differs is
+                reported with both values. Each sample is also drawn right to left (as in a
+                direction: rtl section, which hooks can read): views that overlap there, or a
+                subview cut there, but not left to right are reported.
 
                 Reported: crashes (the signal), exit(), timeouts, failed host calls with their
                 last_error, the context's limit warnings (heights, frames, text sizes,
@@ -446,12 +450,15 @@ extension HelpTexts {
                 name are NAME: it builds with the one command printed at the end, lists,
                 renders NAME.yaml and passes `cellkit check --table NAME.yaml`.
 
-                c:      NAME.c, NAME.yaml, and a Makefile whose flags come from `pkg-config
-                --cflags cellkit` (run `cellkit sdk install` once first); make, make render,
-                make check, make install.
+                c:      NAME.c (the hooks, and sample rows as CK_PREVIEW lines), NAME.yaml, and
+                a Makefile whose flags come from `pkg-config --cflags cellkit` (run `cellkit
+                sdk install` once first); make, make render, make check, make install.
                 swift:  Package.swift (a dynamic library depending on CellKitPlugin),
                 Sources/NAME/NAME.swift (the hooks), Sources/NAMEDescriptor/ (the descriptor,
-                in C), NAME.yaml; build with swift build.
+                in C), libNAME.preview.yaml (sample rows), NAME.yaml; build with swift build.
+
+                `cellkit inspect` lists the sample rows (previews); `cellkit check` runs them
+                as typical data.
 
                 Examples:
                   cellkit new c Weather
