@@ -2,7 +2,7 @@
 // worker's "done" is taken only after as many, so that a worker that stops early (or a hostile
 // plugin that forges the frame) cannot pass a cut table off as whole. A data file's records are
 // counted a slice at a time while the worker draws (`WorkerWatcher.idle`), so that the count is
-// not a serial tail after the last row (48 ms for 1,000,000 rows read again at the end: issue 43).
+// not a serial tail after the last row (BENCHMARKS.md, "Measurements behind the code": RowCount).
 
 import CellKitDocuments
 import CellKitRendering
