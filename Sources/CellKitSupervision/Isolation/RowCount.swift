@@ -39,11 +39,11 @@ package struct RowCount {
             if let (rows, counted) = stream {
                 do {
                     let (more, atEnd) = try rows.countRecords(atMost: budget)
-                    budget -= max(1, more)
-                    if !atEnd {
-                        stream = (rows, counted + more)
+                    if !atEnd {  // `budget` records read, blank lines among them: the slice is over
+                        (stream, budget) = ((rows, counted + more), 0)
                         continue
                     }
+                    budget -= max(1, more)
                     stream = nil
                     add(counted + more)
                 } catch {
