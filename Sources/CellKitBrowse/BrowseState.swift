@@ -605,6 +605,8 @@ package struct BrowseState {
             parts.append(section.header ?? "section \(section.index + 1)")
         }
         parts.append(fileName)
+        // A fault's line stays until a key; then this, so that the placeholder rows keep a reason.
+        if table.faults > 0 { parts.append(table.faults == 1 ? "⚠ 1 plugin fault" : "⚠ \(table.faults) plugin faults") }
         if let reloadNote { parts.append(reloadNote) }
         // Rows are drawn one at a time: a cell is made once a type, then reused row after row (a
         // UIKit table keeps a screen's worth; the count surprised its users, issue 41).
