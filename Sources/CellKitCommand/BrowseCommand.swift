@@ -44,8 +44,10 @@ struct BrowseCommand: ParsableCommand {
 
             Plugins run in a worker process that lives as long as the view: a plugin that \
             crashes, calls exit() or does not return from a hook within --hook-timeout seconds \
-            costs only its own rows, drawn as placeholders as render draws them; the status line \
-            names the plugin file, the hook, the cell type and the row, and the view goes on.
+            costs only its own cell type: the window is drawn again with that type's rows as \
+            placeholders; the status line names the plugin file, the hook, the cell type and the \
+            row, and the view goes on. With --watch, the table is opened again in a new worker \
+            whenever the document, a file it reads or a plugin file changes.
 
             Exit status: 0 on q (a malformed record shown on the way included); with --pick, 0 when a row was picked and 1 on q; 1 when standard \
             input or output is not a terminal (without --pick), or the document, a data file or a \
