@@ -74,6 +74,23 @@ for text in "Hello, Ada!" "The first programmer." "Hello, Grace!" "Greeted by a 
 done
 if [[ -s $work/greeting.err ]]; then fail "cellkit render warned: $(cat "$work/greeting.err")"; else pass "cellkit render printed no warnings"; fi
 
+# The previews the package ships in libGreetingCells.preview.yaml at its top, where cellkit looks for
+# the file of a library SwiftPM built into the package's own .build; a shared scratch path is not
+# that, so there the file goes beside the library, as an install would put it.
+if [[ -n ${CELLKIT_DEPENDENTS_SCRATCH:-} ]]; then
+    cp Examples/SwiftPlugin/libGreetingCells.preview.yaml "$PLUGIN_DIR/"
+fi
+echo "== cellkit inspect $PLUGIN_DIR/libGreetingCells.so"
+"$CELLKIT" inspect "$PLUGIN_DIR/libGreetingCells.so" > "$work/inspect.txt"
+for text in "previews (4):" "previews (5):" "libGreetingCells.preview.yaml:6)"; do
+    check_contains "$work/inspect.txt" "$text" "cellkit inspect"
+done
+if grep -q "preview warnings" "$work/inspect.txt"; then fail "cellkit inspect warns about the previews"; else pass "cellkit inspect has no preview warnings"; fi
+echo "== cellkit check $PLUGIN_DIR/libGreetingCells.so"
+"$CELLKIT" check "$PLUGIN_DIR/libGreetingCells.so" > "$work/check.txt" || true
+check_contains "$work/check.txt" "typical data: the plugin's previews (\"typical\", \"empty\", \"many\", \"long\", \"rtl\")" "cellkit check"
+check_contains "$work/check.txt" "Clean: 2 cell types checked." "cellkit check"
+
 echo "== embed $SEED .build/debug"
 if "$EMBED" "$SEED" .build/debug > "$work/embed.txt" 2> "$work/embed.err"; then
     pass "embed exits 0"

@@ -58,3 +58,11 @@ CK_EXPORT double heightForCellForTally(ck_cell *cell, const ck_data *data) {
     const char *note = nullptr;
     return cell->host->data_string(data, "note", &note) == CK_OK ? 2 : 1;
 }
+
+// Previews: sample rows `cellkit inspect` lists and `cellkit check` runs as typical data. Under
+// C++, CK_PREVIEW gives each its C name and external linkage, as CK_SIGNATURE does.
+CK_PREVIEW(Tally, typical, "{\"name\": \"Ada\", \"votes\": 5}");
+CK_PREVIEW(Tally, empty, "{}");
+CK_PREVIEW(Tally, note, "{\"name\": \"Grace\", \"votes\": 3, \"note\": \"two lines\"}");
+CK_PREVIEW(Tally, long, "{\"name\": \"A name far longer than the row has room for beside its stars\", \"votes\": 9}");
+CK_PREVIEW(Tally, rtl, "{\"name\": \"דוד\", \"votes\": 2}");

@@ -13,7 +13,8 @@ import Foundation
 
 /// One fuzz target; its raw value names it on the command line and its corpus folder (`Fuzz/corpus/<name>`).
 enum FuzzTarget: String, CaseIterable {
-    /// `ELFImage(bytes:)`, the bytes of every symbol, then `PluginFile.read(path:)` on the input as a file.
+    /// `ELFImage(bytes:)`, the bytes of every symbol, then `PluginFile.read(path:)` on the input as a file
+    /// and its preview symbols.
     case elf
     /// A JSON Lines file: every line through `JSONRecord(checking:)` and `JSONValueParser`, then `RowStream`.
     case jsonl
@@ -91,6 +92,8 @@ enum FuzzELF {
         case .success(let file):
             _ = file.cellTypes.map(\.hooks.count)
             _ = file.nearMisses.count
+            // Its previews (CK_PREVIEW symbols: JSON text, sizes, names), from the image already read.
+            _ = file.previewSymbols(in: image).samples.map(\.json)
             return file.problems.isEmpty ? nil : Refusal(file.problems.joined(separator: "; "))
         case .failure(let rejection): return rejection
         }

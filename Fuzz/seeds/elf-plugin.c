@@ -12,3 +12,8 @@ CK_EXPORT void initcellForSeed(void) {}
 __attribute__((visibility("hidden"), used)) void customizeCellForHidden(void) {}
 CK_EXPORT void initCellFor9Bad(void) {}
 CK_EXPORT void _$s4Seed013initCellForD7PartneryyF(void) {}
+/* previews: a sample, one that is not JSON, one that is not an object, one for no type */
+CK_PREVIEW(Seed, typical, "{\"text\": \"Hi\", \"n\": [1, true, null]}");
+CK_PREVIEW(Seed, broken, "{\"text\": ");
+CK_PREVIEW(Seed, list, "[1]");
+CK_PREVIEW(Nobody, x, "{}");

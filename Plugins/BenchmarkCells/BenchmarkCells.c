@@ -117,3 +117,23 @@ CK_EXPORT void customizeCellForColumns(ck_cell *cell, ck_index_path indexPath) {
         if (host->data_string(data, keys[tag], &text) == CK_OK) ck_set_text(host->view_with_tag(cell, tag), text);
     }
 }
+
+/* Previews: sample rows `cellkit inspect` lists and `cellkit check` runs as typical data. The
+ * dispatch cells read no data (one empty sample each); the others as their benchmarks' rows. */
+CK_PREVIEW(BenchAlpha, plain, "{}");
+CK_PREVIEW(BenchBeta, plain, "{}");
+CK_PREVIEW(BenchGamma, plain, "{}");
+CK_PREVIEW(BenchDeclared, plain, "{}");
+CK_PREVIEW(BenchFFI, plain, "{}");
+CK_PREVIEW(BenchWrapped, typical, "{\"title\": \"Row 7\", \"description\": \"twelve words of description wrapped at forty columns over the label's four lines\", \"words\": \"漢字 かな 🙂 한글\"}");
+CK_PREVIEW(BenchWrapped, empty, "{}");
+CK_PREVIEW(BenchWrapped, long, "{\"title\": \"A title far wider than its forty columns\", \"description\": \"twenty-eight words of description, more than the four lines of the label hold at forty columns, so the text is wrapped and the last line cut where the frame ends, as the longest rows of the benchmark are\", \"words\": \"漢字 かな カナ 🙂 🎉 한글 中文 文字 絵文字\"}");
+CK_PREVIEW(BenchWrapped, rtl, "{\"title\": \"שורה 7\", \"description\": \"תיאור קצר בעברית שנכתב מימין לשמאל\", \"words\": \"مرحبا\"}");
+CK_PREVIEW(BenchBrowse, typical, "{\"text\": \"Row 12\", \"detail\": \"its detail line\"}");
+CK_PREVIEW(BenchBrowse, empty, "{}");
+CK_PREVIEW(BenchBrowse, long, "{\"text\": \"A text longer than the sixty columns of its label, cut at the label's end\", \"detail\": \"and a detail line just as long, which is cut the same way at sixty\"}");
+CK_PREVIEW(BenchBrowse, rtl, "{\"text\": \"שלום עולם\", \"detail\": \"مرحبا بالعالم\"}");
+CK_PREVIEW(Columns, typical, "{\"t\": \"Title 3\", \"d\": \"a description wrapped at forty columns\", \"w\": \"漢字 🙂\"}");
+CK_PREVIEW(Columns, empty, "{}");
+CK_PREVIEW(Columns, long, "{\"t\": \"A title clipped at twelve columns\", \"d\": \"a description long enough to wrap past the five lines the row starts with, so that the row grows to fit it: self-sizing, as the same-work table's longest rows do, line after line after line after line\", \"w\": \"漢字 かな カナ 🙂 🎉 한글 中文 文字\"}");
+CK_PREVIEW(Columns, rtl, "{\"t\": \"כותרת\", \"d\": \"תיאור בעברית מימין לשמאל\", \"w\": \"مرحبا\"}");

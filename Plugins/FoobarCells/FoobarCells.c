@@ -41,3 +41,12 @@ CK_EXPORT int32_t heightForCellForBar(int64_t row) { return row == 0 ? 2 : 1; }
 CK_PREPARE_CELL_FOR_REUSE_FOR(Bar) {
     ck_set_text(ck_text_label(cell), NULL);
 }
+
+/* Previews: sample rows `cellkit inspect` lists and `cellkit check` runs as typical data.
+ * Foobar reads no data (its text is its row number): one sample, empty. Bar shows "title". */
+CK_PREVIEW(Foobar, plain, "{}");
+CK_PREVIEW(Bar, title, "{\"title\": \"Bar\"}");
+CK_PREVIEW(Bar, empty, "{}");
+CK_PREVIEW(Bar, long, "{\"title\": \"A Bar title long enough to run past the width of any terminal it is drawn in, cut where the row ends\"}");
+CK_PREVIEW(Bar, rtl, "{\"title\": \"עמודה בעברית, כתובה מימין לשמאל\"}");
+CK_PREVIEW(Bar, cjk, "{\"title\": \"幅の広い文字 漢字 🍣\"}");

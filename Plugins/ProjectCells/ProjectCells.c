@@ -42,3 +42,9 @@ CK_CUSTOMIZE_CELL_FOR(Project) {
     fill(cell, LOGO1_TAG, CK_VIEW_IMAGE_NAME, "logos.0");
     fill(cell, LOGO2_TAG, CK_VIEW_IMAGE_NAME, "logos.1");
 }
+
+/* Previews: sample rows `cellkit inspect` lists and `cellkit check` runs as typical data. */
+CK_PREVIEW(Project, typical, "{\"project\": \"NiftyWow\", \"description\": \"Oh you just can't imagine.\", \"icon\": \"niftywow\", \"logos\": [\"apple\", \"github\"]}");
+CK_PREVIEW(Project, empty, "{}");
+CK_PREVIEW(Project, long, "{\"project\": \"A project whose name alone is wider than the title's frame\", \"description\": \"A description long enough to wrap over every line its frame has and still go on, so that the last visible line is cut where the frame ends rather than spilling into the row below it.\", \"icon\": \"niftywow\", \"logos\": [\"apple\"]}");
+CK_PREVIEW(Project, rtl, "{\"project\": \"مشروع رائع\", \"description\": \"وصف قصير للمشروع يكتب من اليمين إلى اليسار\", \"icon\": \"niftywow\", \"logos\": [\"github\"]}");

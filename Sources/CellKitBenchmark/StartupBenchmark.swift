@@ -6,15 +6,17 @@
 // and one of the Swift runtime alone, whose linker dropped Foundation, for scale), `column -t` and
 // `sqlite3 -box` printing the same four rows, run alternating, round after round, each timed from
 // spawn to exit; medians printed, and each target as the median of the rounds' ratios to the empty
-// program (issue 33: the render <= 2x, --version and --help <= 1.3x).
+// program (issue 43: the render with isolation and the sandbox on <= 2.5x, measured after issue 40's
+// sandbox; --version and --help <= 1.3x).
 
 import Foundation
 
 enum StartupBenchmark {
     static let rounds = Benchmarks.setting("CELLKIT_BENCH_ROUNDS", default: 201)
-    /// The targets (issue 33), as ratios to the empty Swift program: the isolated render, and
+    /// The targets (issue 43; issue 33 asked 2x of a render without the sandbox), as ratios to the
+    /// empty Swift program: the isolated render with the sandbox on, and
     /// `--version` and `--help`.
-    static let renderTarget = 2.0, flagTarget = 1.3
+    static let renderTarget = 2.5, flagTarget = 1.3
 
     /// The four rows the table shows, as the other tools get them.
     static let rows = [("Foobar", "Row: 0"), ("Foobar", "Row: 1"), ("Bar", "First bar"), ("Bar", "Second bar")]

@@ -2,6 +2,7 @@
 // carried out on the table (`BrowseTable`: windows drawn by the worker, the count, searches), and the
 // view (`BrowseView`) drawn after each round. Nothing is decided here.
 
+import CellKitDocuments
 import CellKitModel
 import CellKitRendering
 import CellKitTerminal
@@ -18,13 +19,19 @@ package struct BrowseSession {
         case picked(String)
     }
 
-    let table: BrowseTable
+    /// The table shown: the one opened last (`--watch` opens it again when a file changes).
+    package private(set) var table: BrowseTable
     let screen: TerminalScreen
     let pick: Bool
     private(set) var state: BrowseState
     private var view = BrowseView()
     /// The search running on its own thread, if any.
     private var search: BrowseSearch?
+    /// With `--watch`: the files the table reads, and how to open it again when one changes.
+    private var watch: (files: FileWatch, reopen: () throws -> BrowseTable)?
+
+    /// Seconds between looks at the watched files: a change shows within a second, settle included.
+    static let watchInterval = 0.25
 
     /// A view of `table` (opened from `file`) on `screen`; `pick`: Enter ends it with the row's data;
     /// `stats`: the status line counts cells made and reused.
@@ -36,13 +43,19 @@ package struct BrowseSession {
             title: table.document.title ?? name, fileName: name, stats: stats)
     }
 
+    /// Opens the table again with `reopen` (a new worker, the plugins loaded anew) whenever a file
+    /// it reads changes (`BrowseTable.watchedPaths`); the view stays where it was.
+    package mutating func watching(reopen: @escaping () throws -> BrowseTable) {
+        watch = (FileWatch(paths: table.watchedPaths), reopen)
+    }
+
     /// Answers events until q, Ctrl-C or (with `pick`) Enter.
     package mutating func run() throws -> Outcome {
         if let outcome = try perform(state.start()) { return outcome }
         view.draw(state, on: screen)
         while true {
             // While a data file is counted or a search runs, the status line follows them.
-            let timeout = search != nil ? 0.1 : table.isCounting ? 0.2 : nil
+            let timeout = search != nil ? 0.1 : table.isCounting ? 0.2 : watch != nil ? Self.watchInterval : nil
             var events: [BrowseEvent] = []
             switch try screen.next(timeout: timeout, watching: search?.ended) {
             case .timeout: break
@@ -57,8 +70,35 @@ package struct BrowseSession {
                 if let outcome = try send(event) { return outcome }
             }
             if let outcome = try poll() { return outcome }
+            if let outcome = try reloadIfChanged() { return outcome }
             view.draw(state, on: screen)
         }
+    }
+
+    /// With `--watch`, when a watched file has changed: the table opened again, its old worker
+    /// ended, and the view drawn at the same place; an error (a document that no longer reads)
+    /// shown in the status line, the old table kept, the watch going on.
+    private mutating func reloadIfChanged() throws -> Outcome? {
+        guard let reopen = watch?.reopen, var files = watch?.files else { return nil }
+        defer { watch = (files, reopen) }  // what the watch has seen, kept for its next look
+        guard files.changed() else { return nil }
+        search?.cancel()
+        search = nil
+        let time = Self.clock()
+        do {
+            table = try reopen()
+            files = FileWatch(paths: table.watchedPaths, settle: files.settle)
+            return try send(.reloaded(table.status, note: "reloaded at \(time)"))
+        } catch {
+            return try send(.failed("reload at \(time) failed: \(error)"))
+        }
+    }
+
+    /// The time of day, HH:MM:SS, for the status line.
+    private static func clock() -> String {
+        var now = time(nil), parts = tm()
+        localtime_r(&now, &parts)
+        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 
     /// The table's counts and the search's progress, taken.

@@ -111,6 +111,9 @@ package enum BrowseEvent: Sendable {
     case selected(row: Int, json: String)
     /// Something the view asked for could not be done: the message to show; the view goes on.
     case failed(String)
+    /// The table was opened again (`--watch`: a file it reads changed): its counts now, and what
+    /// the status line says; the view stays where it was, as far as the rows still reach.
+    case reloaded(BrowseTableStatus, note: String)
 }
 
 /// What the state machine asks the loop to do.
@@ -198,6 +201,9 @@ package struct BrowseState {
     private var phase: Phase?
     private var awaited: BrowseFetch?
     private var faultsShown = 0
+    /// When the table was last opened again (`--watch`): "reloaded at 13:58:26", in the status
+    /// line after where the cursor is, until the next key.
+    package private(set) var reloadNote: String?
 
     /// The narrowest and lowest screen the view draws rows on.
     package static let minimumColumns = 20
@@ -284,6 +290,13 @@ package struct BrowseState {
         case .failed(let text):
             (message, phase, awaited) = (text, nil, nil)
             return []
+        case .reloaded(let status, let note):
+            table = status
+            let last = max(0, status.rowCount - 1)
+            (top, cursor) = (min(top, last), min(cursor, last))
+            (message, reloadNote, faultsShown) = (nil, note, 0)  // the new table's faults are new
+            (phase, awaited, window) = (nil, nil, BrowseWindow())
+            return settle(.keep)
         }
     }
 
@@ -305,6 +318,7 @@ package struct BrowseState {
         if prompt != nil { return handlePrompt(key) }
         (message, wrapNote) = (nil, nil)
         faultsShown = table.faults  // a fault line stays until the next key
+        reloadNote = nil
         if case .character(let c) = key, let digit = c.wholeNumberValue, c.isASCII {
             if count.count < 12, !(count.isEmpty && digit == 0) { count.append(c) }
             return []
@@ -591,6 +605,9 @@ package struct BrowseState {
             parts.append(section.header ?? "section \(section.index + 1)")
         }
         parts.append(fileName)
+        // A fault's line stays until a key; then this, so that the placeholder rows keep a reason.
+        if table.faults > 0 { parts.append(table.faults == 1 ? "⚠ 1 plugin fault" : "⚠ \(table.faults) plugin faults") }
+        if let reloadNote { parts.append(reloadNote) }
         // Rows are drawn one at a time: a cell is made once a type, then reused row after row (a
         // UIKit table keeps a screen's worth; the count surprised its users, issue 41).
         if stats {

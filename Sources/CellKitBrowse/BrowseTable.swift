@@ -2,6 +2,7 @@
 // for `cellkit browse`. One TableRenderer (so one CellQueue) lives as long as the view: cells
 // that leave the screen go back to their pools and are dequeued for the rows coming in.
 
+import CellKitDiscovery
 import CellKitDocuments
 import CellKitModel
 import CellKitRendering
@@ -46,6 +47,8 @@ package final class BrowseTable {
     let colorDepth: ColorDepth, theme: TerminalTheme?
     /// The document as loaded.
     package let document: TableDocument
+    /// What discovery found (the plugins' files) and the folders it searched, for `watchedPaths`.
+    private let catalog: Catalog, searched: [String]
     /// Rows in each section; a streamed section is counted when the table opens.
     package internal(set) var sectionCounts: [Int]
     /// Rows in the table.
@@ -84,6 +87,14 @@ package final class BrowseTable {
     package private(set) var isCounting = false
     private var workerWarnings: [String] = []
 
+    /// The files a change of which changes the table (`cellkit browse --watch`): the document and
+    /// every file it reads, each plugin file discovery found, and the folders searched (a plugin
+    /// added or removed there).
+    package var watchedPaths: [String] {
+        let plugins = catalog.plugins.map { (plugin: PluginFile) in plugin.path }
+        return document.inputFiles.map(\.path) + plugins + searched
+    }
+
     /// Opens the document at `path` (reading files under `root`, default its folder) with plugins
     /// found by `discovery`, and counts its rows. `isolated`: plugins are loaded and run only in a
     /// worker process, which a crash or a hang of more than `hookTimeout` seconds in plugin code
@@ -100,6 +111,7 @@ package final class BrowseTable {
         let document = try TableDocument(contentsOf: path, root: root)
         let registry = CellRegistry(options: discovery)
         self.document = document
+        (catalog, searched) = (registry.catalog, discovery.searchPath.entries.map(\.path))
         // Isolated: identifiers only looked up in the catalog here, never loaded.
         let source = try DocumentTable(document, registry: registry, leavingUnloaded: { _ in isolated })
         self.source = source

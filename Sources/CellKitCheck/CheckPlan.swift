@@ -56,6 +56,15 @@ package struct CheckSample: Sendable {
 
     /// The label of the sample whose keys have the types plugins expect.
     package static let typicalLabel = "typical data"
+    /// The start of the label of a sample the plugin ships (`CK_PREVIEW`, its preview file), which is
+    /// typical data too: `the plugin's preview "long"`.
+    package static let previewLabelPrefix = "the plugin's preview "
+
+    /// The label of the plugin's sample named `name`.
+    package static func previewLabel(_ name: String) -> String { previewLabelPrefix + "\"\(name)\"" }
+
+    /// Whether a sample labelled `label` is typical data: CellKit's own, or one of the plugin's previews.
+    static func isTypical(_ label: String) -> Bool { label == typicalLabel || label.hasPrefix(previewLabelPrefix) }
     /// The label of a row of the table checked (its place is its name).
     static let tableLabel = "a row of the table"
 
@@ -67,19 +76,18 @@ package struct CheckSample: Sendable {
 
     /// The rows every check runs: empty data, typical data, and hostile data (very long
     /// texts, control characters, values of the wrong type, nulls, deep nesting), in
-    /// `section`, rows from 0.
-    package static func synthesized(section: Int) -> [CheckSample] {
+    /// `section`, rows from 0. Typical data is the plugin's `previews` of the type when it ships
+    /// any, each a row of its own; CellKit's own typical row otherwise.
+    package static func synthesized(section: Int, previews: [PreviewSample] = []) -> [CheckSample] {
         func all(_ value: RowValue) -> RowValue {
             .object(Dictionary(uniqueKeysWithValues: keys.map { ($0, value) }))
         }
         var deep = RowValue.string("bottom")
         for _ in 0..<200 { deep = .object(["text": deep, "items": .list([deep])]) }
         let long = String(repeating: "Long text, wide é 漢字 ", count: 700)  // about 19,600 bytes: under the 64 KiB cap
-        let rows: [(String, RowValue)] = [
-            ("empty data", .null),
-            ("an empty object", .object([:])),
+        let typical: [(String, RowValue)] = [
             (
-                "typical data",
+                typicalLabel,
                 .object([
                     "text": .string("Hello"), "title": .string("Title"), "detail": .string("Detail"),
                     "subtitle": .string("Subtitle"), "value": .string("42"), "image": .string("star"),
@@ -88,14 +96,18 @@ package struct CheckSample: Sendable {
                     "logos": .list([.string("apple"), .string("github")]), "icon": .string("niftywow"),
                     "count": .number(3), "enabled": .bool(true),
                 ])
-            ),
-            ("very long texts", all(.string(long))),
-            ("control characters", all(.string("\u{1B}[2J\u{1B}]0;title\u{07}\r\n\t\u{202E}evil\u{0}nul\u{7F}"))),
-            ("values of the wrong type", all(.list([.number(1), .object(["a": .bool(false)])]))),
-            ("numbers for every key", all(.number(-1e308))),
-            ("nulls for every key", all(.null)),
-            ("deep nesting", .object(["text": deep, "title": deep, "logos": .list([deep]), "detail": deep])),
+            )
         ]
+        let shipped = previews.map { (previewLabel($0.name), $0.data) }
+        let rows: [(String, RowValue)] =
+            [("empty data", .null), ("an empty object", .object([:]))] + (shipped.isEmpty ? typical : shipped) + [
+                ("very long texts", all(.string(long))),
+                ("control characters", all(.string("\u{1B}[2J\u{1B}]0;title\u{07}\r\n\t\u{202E}evil\u{0}nul\u{7F}"))),
+                ("values of the wrong type", all(.list([.number(1), .object(["a": .bool(false)])]))),
+                ("numbers for every key", all(.number(-1e308))),
+                ("nulls for every key", all(.null)),
+                ("deep nesting", .object(["text": deep, "title": deep, "logos": .list([deep]), "detail": deep])),
+            ]
         return rows.enumerated().map { i, row in
             CheckSample(
                 label: row.0, indexPath: IndexPath(section: section, row: i), rowsInSection: rows.count,
@@ -136,8 +148,19 @@ package struct CheckPlan: Codable, Sendable {
     /// the other units (`CheckWorker`).
     package var tableRowsSkipped = 0
 
-    /// The sample of typical data, whose keys have the types plugins expect; nil when none.
-    package var typicalSample: Int? { samples.firstIndex { $0.label == CheckSample.typicalLabel } }
+    /// The first sample of typical data, whose keys have the types plugins expect; nil when none.
+    package var typicalSample: Int? { samples.firstIndex { CheckSample.isTypical($0.label) } }
+
+    /// Whether sample `i` is typical data: CellKit's typical row or one of the plugin's previews.
+    package func isTypical(_ i: Int) -> Bool { samples.indices.contains(i) && CheckSample.isTypical(samples[i].label) }
+
+    /// The names of the plugin's previews run as typical data, in order; empty when CellKit's own was.
+    package var previewNames: [String] {
+        samples.compactMap { sample in
+            guard sample.label.hasPrefix(CheckSample.previewLabelPrefix) else { return nil }
+            return String(sample.label.dropFirst(CheckSample.previewLabelPrefix.count).dropFirst().dropLast())
+        }
+    }
 
     /// Whether sample `i` is one of the table's rows.
     package func isTableRow(_ i: Int) -> Bool {

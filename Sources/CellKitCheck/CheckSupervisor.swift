@@ -46,6 +46,9 @@ package struct CheckTypeReport: Codable, Sendable {
     package var samples: [String] = []
     /// Table rows of the type past the samples: each run once through the routine, after the samples.
     package var tableRowsSkipped = 0
+    /// The names of the plugin's preview samples run as typical data; empty when the plugin ships none for
+    /// the type, and CellKit's own typical data was run.
+    package var previews: [String] = []
     /// Everything that makes the plugin not clean.
     package var findings: [CheckFinding] = []
     /// What is worth knowing but is not a fault: data reads that found no value, missing images.
@@ -143,6 +146,7 @@ package struct CheckSupervisor {
             }
             report.hooks = plan.hooks.map(plan.symbol)
             report.samples = plan.samples.indices.map(plan.name)
+            report.previews = plan.previewNames
             report.tableRowsSkipped = plan.tableRowsSkipped
             report.unitsPlanned = plan.unitCount
             report.timings = plan.hooks.compactMap { hook in
@@ -221,7 +225,7 @@ package struct CheckSupervisor {
             if let e = message.hostError {
                 let hook = e.hook.prefix + identifier
                 let row = row(e.sample) ?? "a row"
-                let realistic = plan.map { e.sample == $0.typicalSample || $0.isTableRow(e.sample) } ?? false
+                let realistic = plan.map { $0.isTypical(e.sample) || $0.isTableRow(e.sample) } ?? false
                 if HookProbe.isWrongType(e.message), realistic {
                     // A hostile sample has every key of the wrong type on purpose; typical data and
                     // the table's own rows do not: there a read of the wrong type is a bug.

@@ -60,6 +60,8 @@ package struct CheckWorker {
         if let tablePath {
             do { tableDocument = try TableDocument(contentsOf: tablePath) } catch { return fail("\(error)") }
         }
+        // The plugin's own samples of the type, read (not run) while its preview file may still be read.
+        let previews = previewSamples(registry.catalog)
         if sandboxed {  // closed as a render's worker is, before the plugin's constructors run
             let catalog = registry.catalog
             var plugins = DocumentRender.pluginsNeeded(tableDocument, catalog).paths
@@ -130,7 +132,7 @@ package struct CheckWorker {
                 return fail("\(error)")
             }
         }
-        samples += CheckSample.synthesized(section: section)
+        samples += CheckSample.synthesized(section: section, previews: previews)
         // A tag-0 lookup is told at once: a crash that dereferences its NULL would lose a message sent later.
         nonisolated(unsafe) let worker = self
         let context = CellContext(
@@ -145,7 +147,7 @@ package struct CheckWorker {
         // Rows that vary every key the hooks read on typical data, so that reuse is tested where it
         // matters even without --table (a probe dequeue; a crash in it is reported, and the next
         // worker goes without: `excluded` holds -1).
-        if !excluded.contains(-1), let typical = samples.firstIndex(where: { $0.label == CheckSample.typicalLabel }) {
+        if !excluded.contains(-1), let typical = probeBase(samples) {
             samples += probeKeys(samples[typical], sample: typical, type: type, registry: registry, context: context)
         }
         let sweepStart = samples.count
@@ -183,6 +185,22 @@ package struct CheckWorker {
         done.done = true
         send(done)
         return 0
+    }
+
+    /// The typical sample whose keys the probe varies: of the plugin's previews the one with the most
+    /// top-level keys (the first of those), else CellKit's typical data; nil when there is none.
+    private func probeBase(_ samples: [CheckSample]) -> Int? {
+        func keys(_ i: Int) -> Int { if case .object(let fields) = samples[i].data { fields.count } else { 0 } }
+        return samples.indices.filter { CheckSample.isTypical(samples[$0].label) }.max {
+            keys($0) < keys($1) || (keys($0) == keys($1) && $0 > $1)
+        }
+    }
+
+    /// The samples the plugin providing the type ships for it (`PluginFile.previews()`); none when no
+    /// plugin provides it (loading then fails and says why).
+    private func previewSamples(_ catalog: Catalog) -> [PreviewSample] {
+        guard let id = try? CellIdentifier(identifier), let found = catalog.registration(for: id) else { return [] }
+        return catalog.plugin(at: found.pluginIndex).previews().samples(for: identifier)
     }
 
     /// Runs the routine once on `base` (sample `sample`) and returns samples that each change one

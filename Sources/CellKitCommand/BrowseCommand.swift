@@ -44,8 +44,10 @@ struct BrowseCommand: ParsableCommand {
 
             Plugins run in a worker process that lives as long as the view: a plugin that \
             crashes, calls exit() or does not return from a hook within --hook-timeout seconds \
-            costs only its own rows, drawn as placeholders as render draws them; the status line \
-            names the plugin file, the hook, the cell type and the row, and the view goes on.
+            costs only its own cell type: the window is drawn again with that type's rows as \
+            placeholders; the status line names the plugin file, the hook, the cell type and the \
+            row, and the view goes on. With --watch, the table is opened again in a new worker \
+            whenever the document, a file it reads or a plugin file changes.
 
             Exit status: 0 on q (a malformed record shown on the way included); with --pick, 0 when a row was picked and 1 on q; 1 when standard \
             input or output is not a terminal (without --pick), or the document, a data file or a \
@@ -91,9 +93,20 @@ struct BrowseCommand: ParsableCommand {
     )
     var stats = false
 
+    @Flag(
+        help:
+            "Open the table again, with its plugins loaded anew in a new worker, whenever the document, a file it reads or a plugin file changes (a make in another pane); the view stays where it was."
+    )
+    var watch = false
+
     func validate() throws {
         guard hookTimeout > 0, hookTimeout.isFinite else {
             throw ValidationError("--hook-timeout \(hookTimeout) must be a number of seconds above 0")
+        }
+        if watch, noIsolation {
+            throw ValidationError(
+                "--watch needs plugins in a worker: a plugin loaded into this process (--no-isolation) cannot be loaded again; drop --no-isolation"
+            )
         }
     }
 
@@ -112,14 +125,18 @@ struct BrowseCommand: ParsableCommand {
         // answer): --theme, else COLORFGBG, else unknown (explicit colours on every drawn background).
         var colours = RenderCommandOptions(table: self.table, format: .ansi)
         colours.theme = theme
-        let table = try BrowseTable(
-            path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,
-            sandbox: sandbox != .off, sandboxRequired: sandbox == .require, allowRead: sandboxFlags.absolutePaths,
-            workerMemoryMiB: sandboxFlags.workerMemory, colorDepth: colours.resolvedColorDepth,
-            theme: colours.theme(asking: false))
+        let (depth, theme) = (colours.resolvedColorDepth, colours.theme(asking: false))
+        let openTable = { [self] in
+            try BrowseTable(
+                path: self.table, root: root, discovery: options, isolated: !noIsolation, hookTimeout: hookTimeout,
+                sandbox: sandbox != .off, sandboxRequired: sandbox == .require, allowRead: sandboxFlags.absolutePaths,
+                workerMemoryMiB: sandboxFlags.workerMemory, colorDepth: depth, theme: theme)
+        }
+        var opened: BrowseTable? = try openTable()  // taken by the session, which lets it go on a reload
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch let error as TerminalError { throw BrowseError(error.description) }
-        var view = BrowseSession(table: table, screen: screen, file: self.table, pick: pick, stats: stats)
+        var view = BrowseSession(table: opened.take()!, screen: screen, file: self.table, pick: pick, stats: stats)
+        if watch { view.watching(reopen: openTable) }  // discovery reads a rebuilt plugin file again
         let outcome: BrowseSession.Outcome
         // Standard error is the terminal the view is drawn on: what a plugin or a worker writes
         // there while the view is up would scribble over it, so it goes to /dev/null meanwhile.
@@ -139,7 +156,7 @@ struct BrowseCommand: ParsableCommand {
             throw error
         }
         if savedError >= 0 { dup2(savedError, 2) }
-        _ = Output.printWarnings(table.warnings)  // what the view could not show: refused calls among them
+        _ = Output.printWarnings(view.table.warnings)  // what the view could not show: refused calls among them
         switch outcome {
         case .quit: if pick { throw ExitCode(1) }
         case .picked(let line): print(line)

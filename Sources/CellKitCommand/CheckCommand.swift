@@ -20,7 +20,9 @@ struct CheckCommand: ParsableCommand {
             and the check goes on in a new worker after that row (at most 3 such faults a type).
 
             Samples: empty data, typical data and hostile data (very long texts, control characters, \
-            values of the wrong type, numbers and nulls for every key, deep nesting); rows that each \
+            values of the wrong type, numbers and nulls for every key, deep nesting). Typical data is \
+            the samples the plugin ships for the type (CK_PREVIEW, or libNAME.preview.yaml beside \
+            libNAME.so: see `cellkit inspect`), else CellKit's own; the report says which. Rows that each \
             change one key the hooks read on typical data (so reuse is tested without a table); and \
             with --table the table's rows of the type (the first 24; every other row of the type then \
             runs once through the routine, so a fault at any row is found). Each sample runs on a new \
@@ -83,6 +85,7 @@ struct CheckCommand: ParsableCommand {
             report.error = report.error.map { "\($0); \(why)" } ?? why
         }
         if report.error == nil, let table { report.error = unprovided(in: SearchPath.absolute(table), plugin: plugin) }
+        if report.error == nil { report.previewWarnings = plugin.previews().warnings }
         if report.error == nil {
             let table = table.map(SearchPath.absolute)
             for type in types {
@@ -193,6 +196,9 @@ struct CheckCommand: ParsableCommand {
         if let error = report.error { return lines + ["  cannot check: \(error)", "Not checked (exit 2)."] }
         let seconds = hookTimeout == hookTimeout.rounded() ? "\(Int(hookTimeout))" : "\(hookTimeout)"
         lines.append("  hooks run in a worker process; a hook may run \(seconds) s")
+        if !report.previewWarnings.isEmpty {
+            lines += ["  preview warnings (those samples are not run):"] + report.previewWarnings.map { "    \($0)" }
+        }
         var hidden = 0
         for type in report.cellTypes {
             lines.append("")
@@ -209,6 +215,7 @@ struct CheckCommand: ParsableCommand {
             lines.append(
                 "  \(type.samples.count) samples\(skipped); \(type.unitsRun) of \(type.unitsPlanned) units run\(outcome) in \(type.workers) worker\(type.workers == 1 ? "" : "s")"
             )
+            lines.append("  typical data: " + Self.typicalData(type, plugin: report.plugin))
             lines += type.findings.map { "  FAIL \($0.message)" }
             if type.findings.isEmpty {
                 lines.append("  ok: no crash, exit, timeout, failed host call, limit or reuse difference")
@@ -243,6 +250,15 @@ struct CheckCommand: ParsableCommand {
         return lines
     }
 
+    /// What a type's typical data was: the plugin's previews, or CellKit's own with how to ship some.
+    static func typicalData(_ type: CheckTypeReport, plugin: String) -> String {
+        guard type.previews.isEmpty else {
+            return "the plugin's previews (\(type.previews.map { "\"\($0)\"" }.joined(separator: ", ")))"
+        }
+        let file = PathText.lastComponent(of: PreviewFile.path(forPlugin: plugin))
+        return "CellKit's own; the plugin ships no preview of \(type.identifier) (CK_PREVIEW, or \(file))"
+    }
+
     static func micro(_ value: Double) -> String {
         let text = value < 10 ? String(format: "%.2f", value) : String(format: "%.1f", value)
         return String(repeating: " ", count: max(0, 8 - text.count)) + text + " µs"
@@ -254,6 +270,8 @@ struct CheckReport: Encodable {
     let plugin: String, name: String, version: String
     var error: String?
     var cellTypes: [CheckTypeReport] = []
+    /// The plugin's preview samples left out, one warning each (`PluginPreviews.warnings`).
+    var previewWarnings: [String] = []
 
     init(plugin: String, name: String, version: String) {
         (self.plugin, self.name, self.version) = (plugin, name, version)
@@ -267,7 +285,7 @@ struct CheckReport: Encodable {
 
     var clean: Bool { status == 0 }
 
-    enum CodingKeys: String, CodingKey { case plugin, name, version, error, cellTypes, clean, status }
+    enum CodingKeys: String, CodingKey { case plugin, name, version, error, cellTypes, previewWarnings, clean, status }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -276,6 +294,7 @@ struct CheckReport: Encodable {
         try c.encode(version, forKey: .version)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encode(cellTypes, forKey: .cellTypes)
+        try c.encode(previewWarnings, forKey: .previewWarnings)
         try c.encode(clean, forKey: .clean)
         try c.encode(status, forKey: .status)
     }

@@ -228,9 +228,11 @@ extension HelpTexts {
 
                 Plugins run in a worker process that lives as long as the view: a plugin that
                 crashes, calls exit() or does not return from a hook within --hook-timeout
-                seconds costs only its own rows, drawn as placeholders as render draws them;
-                the status line names the plugin file, the hook, the cell type and the row, and
-                the view goes on.
+                seconds costs only its own cell type: the window is drawn again with that
+                type's rows as placeholders; the status line names the plugin file, the hook,
+                the cell type and the row, and the view goes on. With --watch, the table is
+                opened again in a new worker whenever the document, a file it reads or a plugin
+                file changes.
 
                 Exit status: 0 on q (a malformed record shown on the way included); with
                 --pick, 0 when a row was picked and 1 on q; 1 when standard input or output is
@@ -289,6 +291,10 @@ extension HelpTexts {
                   --stats                 Show in the status line how many cells were made and
                                           how many times reused: rows are drawn one at a time,
                                           so one cell a type is made, then reused row after row.
+                  --watch                 Open the table again, with its plugins loaded anew in
+                                          a new worker, whenever the document, a file it reads
+                                          or a plugin file changes (a make in another pane);
+                                          the view stays where it was.
                   --version               Show the version.
                   -h, --help              Show help information.
 
@@ -327,8 +333,10 @@ extension HelpTexts {
 
                 Give a .so file, or a cell identifier to inspect the plugin that provides it (a
                 built-in cell type's name shows what the built-in fills from the row's data).
-                Exits with status 1 if the plugin cannot be used or no plugin provides the
-                identifier. No plugin code runs.
+                Each cell type's previews are listed: sample rows the plugin ships (CK_PREVIEW,
+                or libNAME.preview.yaml beside libNAME.so), with a warning for each that cannot
+                be used. Exits with status 1 if the plugin cannot be used or no plugin provides
+                the identifier. No plugin code runs.
 
                 USAGE: cellkit inspect <target> [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose] [--json]
 
@@ -366,16 +374,18 @@ extension HelpTexts {
 
                 Samples: empty data, typical data and hostile data (very long texts, control
                 characters, values of the wrong type, numbers and nulls for every key, deep
-                nesting); rows that each change one key the hooks read on typical data (so
-                reuse is tested without a table); and with --table the table's rows of the type
-                (the first 24; every other row of the type then runs once through the routine,
-                so a fault at any row is found). Each sample runs on a new cell, each hook
-                timed; then each sample is laid out through the reuse routine on a cell another
-                sample of the same style gave back, and compared with the same sample on a new
-                cell: every property that differs is reported with both values. Each sample is
-                also drawn right to left (as in a direction: rtl section, which hooks can
-                read): views that overlap there, or a subview cut there, but not left to right
-                are reported.
+                nesting). Typical data is the samples the plugin ships for the type
+                (CK_PREVIEW, or libNAME.preview.yaml beside libNAME.so: see `cellkit inspect`),
+                else CellKit's own; the report says which. Rows that each change one key the
+                hooks read on typical data (so reuse is tested without a table); and with
+                --table the table's rows of the type (the first 24; every other row of the type
+                then runs once through the routine, so a fault at any row is found). Each
+                sample runs on a new cell, each hook timed; then each sample is laid out
+                through the reuse routine on a cell another sample of the same style gave back,
+                and compared with the same sample on a new cell: every property that differs is
+                reported with both values. Each sample is also drawn right to left (as in a
+                direction: rtl section, which hooks can read): views that overlap there, or a
+                subview cut there, but not left to right are reported.
 
                 Reported: crashes (the signal), exit(), timeouts, failed host calls with their
                 last_error, the context's limit warnings (heights, frames, text sizes,
@@ -441,8 +451,9 @@ extension HelpTexts {
                 view, an HTML page, snapshots.
 
                 Give a .so file to preview each of its cell types, or a cell identifier to
-                preview that type. Each sample (today check's typical data, and the same with
-                long texts) is drawn in a grid of configurations: the styles plain, grouped and
+                preview that type. Each sample (those the plugin ships with CK_PREVIEW or its
+                preview file; for a type with none, check's typical data and the same with long
+                texts) is drawn in a grid of configurations: the styles plain, grouped and
                 insetGrouped, selected and not, light and dark, left to right and right to left
                 at the default width (60 columns); unselected at the narrow (40) and wide (100)
                 widths, reused after a width change (40, then 60), and reused after another
@@ -535,12 +546,15 @@ extension HelpTexts {
                 name are NAME: it builds with the one command printed at the end, lists,
                 renders NAME.yaml and passes `cellkit check --table NAME.yaml`.
 
-                c:      NAME.c, NAME.yaml, and a Makefile whose flags come from `pkg-config
-                --cflags cellkit` (run `cellkit sdk install` once first); make, make render,
-                make check, make install.
+                c:      NAME.c (the hooks, and sample rows as CK_PREVIEW lines), NAME.yaml, and
+                a Makefile whose flags come from `pkg-config --cflags cellkit` (run `cellkit
+                sdk install` once first); make, make render, make check, make install.
                 swift:  Package.swift (a dynamic library depending on CellKitPlugin),
                 Sources/NAME/NAME.swift (the hooks), Sources/NAMEDescriptor/ (the descriptor,
-                in C), NAME.yaml; build with swift build.
+                in C), libNAME.preview.yaml (sample rows), NAME.yaml; build with swift build.
+
+                `cellkit inspect` lists the sample rows (previews); `cellkit check` runs them
+                as typical data.
 
                 Examples:
                   cellkit new c Weather

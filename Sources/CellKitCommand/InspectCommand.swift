@@ -11,6 +11,8 @@ struct InspectCommand: ParsableCommand {
         discussion: """
             Give a .so file, or a cell identifier to inspect the plugin that provides it \
             (a built-in cell type's name shows what the built-in fills from the row's data). \
+            Each cell type's previews are listed: sample rows the plugin ships (CK_PREVIEW, or \
+            libNAME.preview.yaml beside libNAME.so), with a warning for each that cannot be used. \
             Exits with status 1 if the plugin cannot be used or no plugin provides the identifier. \
             No plugin code runs.
             """)
@@ -42,7 +44,12 @@ struct InspectCommand: ParsableCommand {
         case .success(let found):
             plugin = discovery.allowUnsafePermissions ? found : found.checkingPermissions()
         }
-        if json { try Output.printJSON(plugin) } else { Output.write(Self.text(plugin)) }
+        let previews = plugin.previews()
+        if json {
+            try Output.printJSON(WithPreviews(plugin: plugin, previews: previews))
+        } else {
+            Output.write(Self.text(plugin, previews: previews))
+        }
         if !plugin.isUsable { throw ExitCode(1) }
     }
 
@@ -99,8 +106,8 @@ struct InspectCommand: ParsableCommand {
         let description: String
     }
 
-    /// What `cellkit inspect` prints for `p`, each line terminal-safe and ended by a newline.
-    static func text(_ p: PluginFile) -> [UInt8] {
+    /// What `cellkit inspect` prints for `p` with its `previews`, each line terminal-safe and ended by a newline.
+    static func text(_ p: PluginFile, previews: PluginPreviews) -> [UInt8] {
         let d = p.descriptor
         let host = PluginFile.hostABI
         let compatible = p.problems.contains { $0.contains("ABI") } ? "incompatible" : "compatible"
@@ -116,12 +123,76 @@ struct InspectCommand: ParsableCommand {
         for type in p.cellTypes {
             out.line("    \(type.identifier)")
             Output.appendHookLines(type, indent: "      ", problems: p.problems, to: &out)
+            out.lines(previewLines(previews.samples(for: type.identifier.name), plugin: p.path))
         }
         if !p.problems.isEmpty { out.lines(["  problems:"] + p.problems.map { "    - \($0)" }) }
+        if !previews.warnings.isEmpty { out.lines(["  preview warnings:"] + previews.warnings.map { "    - \($0)" }) }
         if !p.nearMisses.isEmpty { out.lines(["  near misses:"] + p.nearMisses.map { "    - \($0)" }) }
         let notes = swiftNotes(p)
         if !notes.isEmpty { out.lines(["  notes:"] + notes.map { "    - \($0)" }) }
         return out.bytes
+    }
+
+    /// The longest sample text `inspect` shows on a line, in characters; `--json` shows the whole.
+    static let previewWidth = 72
+
+    /// A type's preview lines: "previews (N):" and one line per sample (its name, its data as JSON cut to
+    /// `previewWidth`, where it comes from), or how to ship some when it has none.
+    static func previewLines(_ samples: [PreviewSample], plugin: String) -> [String] {
+        guard !samples.isEmpty else {
+            let file = PathText.lastComponent(of: PreviewFile.path(forPlugin: plugin))
+            return ["      no previews (ship sample rows with CK_PREVIEW or in \(file))"]
+        }
+        let width = samples.map(\.name.count).max() ?? 0
+        return ["      previews (\(samples.count)):"]
+            + samples.map { sample in
+                let json = sample.json
+                let shown = json.count > previewWidth ? json.prefix(previewWidth - 1) + "…" : Substring(json)
+                let pad = String(repeating: " ", count: width - sample.name.count)
+                return "        \(sample.name)\(pad)  \(shown)  (\(sample.place))"
+            }
+    }
+
+    /// A plugin with its previews, as `inspect --json` prints it: the plugin's own keys, then `previews`
+    /// (each sample's identifier, name, data and place) and `previewWarnings`.
+    struct WithPreviews: Encodable {
+        let plugin: PluginFile
+        let previews: PluginPreviews
+
+        private enum Key: String, CodingKey { case previews, previewWarnings }
+
+        /// One sample: its `data` as the JSON value it is.
+        private struct Sample: Encodable {
+            let identifier: String, name: String, data: JSONData, from: String
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try plugin.encode(to: encoder)
+            var keyed = encoder.container(keyedBy: Key.self)
+            try keyed.encode(
+                previews.samples.map {
+                    Sample(identifier: $0.identifier, name: $0.name, data: JSONData($0.data), from: $0.place)
+                }, forKey: .previews)
+            try keyed.encode(previews.warnings, forKey: .previewWarnings)
+        }
+    }
+
+    /// Row data encoded as the JSON value it holds.
+    struct JSONData: Encodable {
+        let value: RowValue
+        init(_ value: RowValue) { self.value = value }
+
+        func encode(to encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            switch value {
+            case .null: try single.encodeNil()
+            case .bool(let b): try single.encode(b)
+            case .number(let n): try single.encode(n)
+            case .string(let s): try single.encode(s)
+            case .list(let items): try single.encode(items.map(JSONData.init))
+            case .object(let fields): try single.encode(fields.mapValues(JSONData.init))
+            }
+        }
     }
 
     /// For a plugin built from Swift: why a hook may be missing (a hook left internal is not

@@ -15,10 +15,14 @@ struct NewCommand: ParsableCommand {
             NAME: it builds with the one command printed at the end, lists, renders NAME.yaml and \
             passes `cellkit check --table NAME.yaml`.
 
-            c:      NAME.c, NAME.yaml, and a Makefile whose flags come from `pkg-config --cflags \
-            cellkit` (run `cellkit sdk install` once first); make, make render, make check, make install.
+            c:      NAME.c (the hooks, and sample rows as CK_PREVIEW lines), NAME.yaml, and a Makefile \
+            whose flags come from `pkg-config --cflags cellkit` (run `cellkit sdk install` once first); \
+            make, make render, make check, make install.
             swift:  Package.swift (a dynamic library depending on CellKitPlugin), Sources/NAME/NAME.swift \
-            (the hooks), Sources/NAMEDescriptor/ (the descriptor, in C), NAME.yaml; build with swift build.
+            (the hooks), Sources/NAMEDescriptor/ (the descriptor, in C), libNAME.preview.yaml (sample \
+            rows), NAME.yaml; build with swift build.
+
+            `cellkit inspect` lists the sample rows (previews); `cellkit check` runs them as typical data.
 
             Examples:
               cellkit new c Weather

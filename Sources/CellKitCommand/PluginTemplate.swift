@@ -90,6 +90,41 @@ enum PluginTemplate {
         }
     }
 
+    /// The samples both projects ship for their type, by name: a typical row, one without data, a long
+    /// text, and a right-to-left one. Each is a JSON object of the row's data.
+    static let previewSamples: [(name: String, json: String)] = [
+        ("typical", #"{"title": "Ada Lovelace", "detail": "Wrote the first program"}"#),
+        ("empty", "{}"),
+        (
+            "long",
+            #"{"title": "A title long enough to run past the width of the row and be cut where it ends", "detail": "And a detail line that is just as long, so that both labels are seen cut"}"#
+        ),
+        ("rtl", #"{"title": "שלום עולם", "detail": "مرحبا بالعالم"}"#),
+    ]
+
+    /// The C project's `CK_PREVIEW` lines for the type `name`.
+    static func previewLines(_ name: String) -> [String] {
+        previewSamples.map { sample in
+            let escaped = sample.json.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"")
+            return "CK_PREVIEW(\(name), \(sample.name), \"\(escaped)\");"
+        }
+    }
+
+    /// The Swift project's preview file (`lib<name>.preview.yaml`, at the top of the package, where
+    /// cellkit looks for the file of a plugin built into its `.build`).
+    static func previewFile(_ name: String) -> String {
+        var lines = [
+            "# Previews of the \(name) plugin: sample rows of its cell type, by name, each the row's data.",
+            "# cellkit reads this file beside lib\(name).so, or here at the top of the package for a plugin",
+            "# SwiftPM built into .build; copy it beside lib\(name).so when you install that.",
+            "# `cellkit inspect` lists them and `cellkit check` runs the hooks over them as typical data.",
+            "\(name):",
+        ]
+        lines += previewSamples.map { "  \($0.name): \($0.json)" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The sample table both projects render and check with.
     static func table(name: String, language: String) -> String {
         """
@@ -143,6 +178,11 @@ enum PluginTemplate {
                 ck_set_text(ck_text_label(cell), title);
                 ck_set_text(ck_detail_text_label(cell), detail);
             }
+
+            /* Previews: sample rows of this type, each a JSON object of the row's data, read from the
+             * library file without running it. `cellkit inspect` lists them and `cellkit check` runs the
+             * hooks over them as typical data: keep one for each state a row can be in. */
+            \(previewLines(name).joined(separator: "\n"))
 
             """
         let makefile = """
@@ -269,6 +309,7 @@ enum PluginTemplate {
             ("Package.swift", manifest), ("Sources/\(name)/\(name).swift", hooks),
             ("Sources/\(name)Descriptor/\(name)Descriptor.c", descriptor),
             ("\(name).yaml", table(name: name, language: "Swift")),
+            ("lib\(name).preview.yaml", previewFile(name)),
             (".gitignore", ".build/\n"),
         ]
     }

@@ -17,7 +17,8 @@ struct PreviewCommand: ParsableCommand {
         abstract: "Draw every sample of a plugin's cell types in every configuration: a view, an HTML page, snapshots.",
         discussion: """
             Give a .so file to preview each of its cell types, or a cell identifier to preview that type. \
-            Each sample (today check's typical data, and the same with long texts) is drawn in a grid of \
+            Each sample (those the plugin ships with CK_PREVIEW or its preview file; for a type with \
+            none, check's typical data and the same with long texts) is drawn in a grid of \
             configurations: the styles plain, grouped and insetGrouped, selected and not, light and dark, \
             left to right and right to left at the default width (60 columns); unselected at the narrow \
             (40) and wide (100) widths, reused after a width change (40, then 60), and reused after \

@@ -95,8 +95,8 @@ enum FileAccess {
 
     /// `path` with `.` and `..` folded as text ("a/b/../c" → "a/c"); a relative path stays relative.
     /// Worked on the path's bytes, split at each `/` as the kernel splits it: `split` and `joined` over
-    /// Characters cost about 40,000 instructions a path, 20 paths in a small render (BENCHMARKS.md,
-    /// "Measurements behind the code": FileAccess.normalized).
+    /// Characters were a visible part of a small render's start (BENCHMARKS.md, "Measurements behind
+    /// the code": FileAccess.normalized).
     static func normalized(_ path: String) -> String {
         var path = path
         return path.withUTF8 { bytes in

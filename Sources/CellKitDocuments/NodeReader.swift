@@ -163,9 +163,9 @@ struct NodeReader {
 
     /// A scalar written as a plain decimal whole number (`-12`, `0`, `4096`: no sign `+`, no
     /// leading zero, not `-0`, at most 18 digits), read from its text; nil for any other (Yams reads those,
-    /// hexadecimal, octal, `1_000` and sexagesimal too). Yams' reading of the first number of a
-    /// document cost 560,000 instructions of generic metadata (BENCHMARKS.md, "Measurements behind
-    /// the code": NodeReader.int).
+    /// hexadecimal, octal, `1_000` and sexagesimal too). Yams' generic reading of the first number
+    /// of a document was a visible part of a small render's start (BENCHMARKS.md, "Measurements
+    /// behind the code": NodeReader.int).
     static func plainDecimal(_ node: Node) -> Int? {
         guard case .scalar(let scalar) = node else { return nil }
         let text = scalar.string.utf8

@@ -170,10 +170,24 @@ package final class RowStream {
     package static func count(_ file: DataFile) throws(DocumentError) -> Int {
         let stream = try RowStream(file)
         var n = 0
-        while let (record, _) = try stream.nextRecord() {
-            if !stream.isBlank(record) { n += 1 }
+        while true {
+            let (counted, atEnd) = try stream.countRecords(atMost: Int.max)
+            n += counted
+            if atEnd { return n }
         }
-        return n
+    }
+
+    /// Reads on past at most `limit` records, counting the rows among them (blank lines are not
+    /// rows): how many, and whether the file has ended. A count made a slice at a time
+    /// (`RowCount` in the supervisor, between a worker's frames).
+    package func countRecords(atMost limit: Int) throws(DocumentError) -> (rows: Int, atEnd: Bool) {
+        var rows = 0, records = 0
+        while records < limit {
+            guard let (record, _) = try nextRecord() else { return (rows, true) }
+            records += 1
+            if !isBlank(record) { rows += 1 }
+        }
+        return (rows, false)
     }
 
     private func jsonRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {

@@ -22,7 +22,7 @@ package struct PreviewDocument: Sendable, Equatable {
 
     /// The document drawing `sample` of `identifier` in `configuration`; a reused configuration draws
     /// `other` first, so the sample's row is laid out on the cell `other` gave back.
-    package init(identifier: String, sample: PreviewSample, other: PreviewSample?, configuration: PreviewConfiguration)
+    package init(identifier: String, sample: GallerySample, other: GallerySample?, configuration: PreviewConfiguration)
     {
         self.identifier = identifier
         self.configuration = configuration

@@ -46,7 +46,7 @@ package struct PreviewEntry: Sendable {
 /// Every configuration of one sample.
 package struct PreviewSampleGallery: Sendable {
     /// The sample.
-    package var sample: PreviewSample
+    package var sample: GallerySample
     /// The configurations, in the grid's order.
     package var entries: [PreviewEntry]
     /// Check's findings about this sample's row.
@@ -79,7 +79,7 @@ package struct PreviewGallery: Sendable {
     ) -> PreviewGallery {
         var types: [PreviewTypeGallery] = []
         for identifier in target.identifiers {
-            let samples = PreviewSamples.samples(for: identifier)
+            let samples = PreviewSamples.samples(for: identifier, inPlugin: target.path)
             var galleries = samples.enumerated().map { i, sample in
                 let other = samples.count > 1 ? samples[(i + 1) % samples.count] : nil
                 return PreviewSampleGallery(
@@ -105,7 +105,7 @@ package struct PreviewGallery: Sendable {
     /// One configuration of `sample` drawn in each of `formats` (JSON too for a reused cell, to
     /// compare it with a fresh one).
     static func entry(
-        _ identifier: String, _ sample: PreviewSample, _ other: PreviewSample?, _ configuration: PreviewConfiguration,
+        _ identifier: String, _ sample: GallerySample, _ other: GallerySample?, _ configuration: PreviewConfiguration,
         formats: [PreviewRenderer.Format], renderer: PreviewRenderer
     ) -> PreviewEntry {
         let document = PreviewDocument(

@@ -1,13 +1,16 @@
-// The sample rows `cellkit preview` draws for a cell type. One seam: today the typical data
-// `cellkit check` uses (CheckSample) and a long-text variant of it; the samples a plugin
-// declares itself replace them here, and nowhere else.
+// The sample rows `cellkit preview` draws for a cell type, through one seam: the samples the
+// plugin ships (`CK_PREVIEW`, its preview file: `PluginFile.previews()`, read anew each call, so a
+// rebuilt plugin is seen), else the typical data `cellkit check` uses (CheckSample) and a
+// long-text variant of it.
 
 import CellKitCheck
+import CellKitDiscovery
+import CellKitDocuments
 import CellKitModel
 import Foundation
 
 /// One sample row of a cell type: a name fit for a file name, and the row's data.
-package struct PreviewSample: Sendable, Equatable {
+package struct GallerySample: Sendable, Equatable {
     /// The sample's name: letters, digits and `-` ("typical", "long-text"); snapshot folders are named after it.
     package var name: String
     /// The row's data, as a document's inline row holds it.
@@ -21,18 +24,28 @@ package struct PreviewSample: Sendable, Equatable {
     }
 }
 
-/// Where the preview's samples come from: the one place to point at the samples a plugin declares.
+/// Where the preview's samples come from: the one place that says which samples are drawn.
 package enum PreviewSamples {
-    /// The samples of the cell type `identifier`, in the order they are drawn: check's typical data,
-    /// then the same data with every text made long (a long text is the state that most often breaks).
-    package static func samples(for identifier: String) -> [PreviewSample] {
+    /// The samples of the cell type `identifier` of the plugin file at `plugin`, in the order they are
+    /// drawn: those the plugin ships for the type, else CellKit's own (`builtin()`).
+    package static func samples(for identifier: String, inPlugin plugin: String) -> [GallerySample] {
+        guard case .success(let file) = PluginFile.read(path: plugin) else { return builtin() }
+        let shipped = file.previews().samples(for: identifier).map {
+            GallerySample(name: $0.name, data: $0.data, checkLabel: CheckSample.previewLabel($0.name))
+        }
+        return shipped.isEmpty ? builtin() : shipped
+    }
+
+    /// CellKit's own samples, for a type whose plugin ships none: check's typical data, then the same
+    /// data with every text made long (a long text is the state that most often breaks).
+    package static func builtin() -> [GallerySample] {
         guard let typical = CheckSample.synthesized(section: 0).first(where: { $0.label == CheckSample.typicalLabel })
         else {
             return []
         }
         return [
-            PreviewSample(name: "typical", data: typical.data, checkLabel: typical.label),
-            PreviewSample(name: "long-text", data: long(typical.data)),
+            GallerySample(name: "typical", data: typical.data, checkLabel: typical.label),
+            GallerySample(name: "long-text", data: long(typical.data)),
         ]
     }
 

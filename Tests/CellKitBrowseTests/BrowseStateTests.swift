@@ -45,8 +45,14 @@ struct FakeTable {
     var rows: Int
     var rowLines = 2
     var broken: Set<Int> = []
+    /// Plugin faults so far, and the last one's line.
+    var faults = 0, lastFault: String?
 
-    var status: BrowseTableStatus { BrowseTableStatus(rowCount: rows, sections: [(rows, "Items")]) }
+    var status: BrowseTableStatus {
+        var status = BrowseTableStatus(rowCount: rows, sections: [(rows, "Items")])
+        (status.faults, status.lastFault) = (faults, lastFault)
+        return status
+    }
 
     func window(_ fetch: BrowseFetch) -> BrowseWindow {
         var window = BrowseWindow()
@@ -152,6 +158,40 @@ struct BrowseStateTests {
         d.type(":x")
         d.keys(.enter)
         #expect(d.state.message == "not a row number: x" && d.state.cursor == 6)
+    }
+
+    @Test(
+        "a table opened again (--watch) keeps the view's place, or its last row if it shrank; the note goes with a key")
+    func reloaded() {
+        var d = Driver(rows: 300)
+        d.type("120G")
+        let (top, fetches) = (d.state.top, d.fetches)
+        d.send(.reloaded(d.table.status, note: "reloaded at 12:00:00"))
+        #expect(d.fetches == fetches + 1, "the window drawn again")
+        #expect(d.state.cursor == 119 && d.state.top == top)
+        #expect(d.state.status.hasPrefix("row 120 of 300") && d.state.status.hasSuffix("reloaded at 12:00:00"))
+        d.keys(.character("j"))
+        #expect(!d.state.status.contains("reloaded"))
+        d.table.rows = 50
+        d.send(.reloaded(d.table.status, note: "reloaded at 12:00:05"))
+        #expect(d.state.cursor == 49 && d.state.status.hasPrefix("row 50 of 50"), "\(d.state.status)")
+        #expect(d.state.fullyShown.contains(49))
+    }
+
+    @Test("a plugin's fault: its line until a key, then a count of faults that stays in the status line")
+    func faultStays() {
+        var d = Driver(rows: 30)
+        (d.table.faults, d.table.lastFault) = (1, "libx.so: customizeCellForX crashed (SIGSEGV) at row 2")
+        d.send(.table(d.table.status, renumbered: []))
+        #expect(d.state.status == "⚠ libx.so: customizeCellForX crashed (SIGSEGV) at row 2")
+        d.keys(.character("j"))
+        #expect(
+            d.state.status.hasPrefix("row 2 of 30") && d.state.status.hasSuffix("⚠ 1 plugin fault"), "\(d.state.status)"
+        )
+        d.table.faults = 2
+        d.send(.table(d.table.status, renumbered: []))
+        d.keys(.character("k"))
+        #expect(d.state.status.hasSuffix("⚠ 2 plugin faults"), "\(d.state.status)")
     }
 
     @Test("a count shows in the status line while typed; Esc drops it")

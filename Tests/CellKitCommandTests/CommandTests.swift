@@ -73,6 +73,50 @@ struct CommandTests {
         #expect(unknown != 0 && message.contains("Did you mean 'Foobar'?"))
     }
 
+    @Test("inspect lists each type's preview samples, from its symbols and its preview file, and warns of bad ones")
+    func inspectPreviews() throws {
+        let dir = try Fixtures.folder()
+        let source =
+            minimalPlugin("Foo") + "\nCK_CUSTOMIZE_CELL_FOR(Bare) { (void)cell; }\n"
+                + #"""
+                CK_PREVIEW(Foo, empty, "{}");
+                CK_PREVIEW(Foo, rtl, "{\"text\": \"שלום \\u001b עולם\"}");
+                CK_PREVIEW(Foo, broken, "{\"text\": ");
+                """#
+        let path = try Fixtures.compileC(source, name: "foo", in: dir)
+        let long = String(repeating: "long ", count: 30) + "end"
+        try "Foo:\n  long: {text: \(long)}\n".write(
+            toFile: dir + "/libfoo.preview.yaml", atomically: true, encoding: .utf8)
+        let (status, text) = try cellkit(["inspect", path])
+        #expect(status == 0, "a bad sample leaves the plugin usable")
+        let json = #"{"text":"\#(long)"}"#
+        #expect(
+            text.contains(
+                """
+                    Bare
+                      customizeCellForBare  void (cell, indexPath)
+                      no previews (ship sample rows with CK_PREVIEW or in libfoo.preview.yaml)
+                    Foo
+                      customizeCellForFoo  void (cell, indexPath)
+                      previews (3):
+                        empty  {}  (symbol cellkit_preview_Foo_empty)
+                        rtl    {"text":"שלום \\u001b עולם"}  (symbol cellkit_preview_Foo_rtl)
+                        long   \(json.prefix(InspectCommandPreviewWidth.value - 1))…  (libfoo.preview.yaml:2)
+                  preview warnings:
+                    - \(path): preview Foo "broken" (symbol cellkit_preview_Foo_broken) left out: not valid JSON
+                """), "\(text)")
+        #expect(!text.contains("\u{1B}"))
+        let (jsonStatus, output) = try cellkit(["inspect", "--json", path])
+        let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+        let samples = object?["previews"] as? [[String: Any]] ?? []
+        #expect(jsonStatus == 0 && samples.count == 3)
+        #expect(
+            samples.last?["name"] as? String == "long" && samples.last?["from"] as? String == "libfoo.preview.yaml:2")
+        #expect((samples.last?["data"] as? [String: Any])?["text"] as? String == long)
+        #expect((object?["previewWarnings"] as? [String])?.count == 1)
+        #expect(object?["cellTypes"] != nil, "the plugin's own keys are kept")
+    }
+
     @Test("inspect of a built-in cell type says what it fills from the row's data")
     func inspectBuiltin() throws {
         let (status, text) = try cellkit(["inspect", "Default"])
@@ -141,3 +185,6 @@ struct RenderCommandTests {
         #expect(text.contains("Subtitle: \(path)  is shadowed by  built-in"))
     }
 }
+
+/// `InspectCommand.previewWidth` (the executable's, which tests cannot import): a sample's JSON is cut there.
+enum InspectCommandPreviewWidth { static let value = 72 }

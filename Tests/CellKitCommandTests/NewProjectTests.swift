@@ -44,6 +44,17 @@ struct NewProjectTests {
             "check", library, "--table", project + "/\(name).yaml", "--plugin-path", folder,
         ])
         #expect(checked == 0 && report.contains("Clean: 1 cell type checked."), "\(report)")
+        // The previews the template ships: CK_PREVIEW in C, lib NAME.preview.yaml at a Swift package's top.
+        // In the symbols' order (by name) for C, in the file's for Swift.
+        let typical = report.split(separator: "\n").first { $0.hasPrefix("  typical data: the plugin's previews (") }
+        #expect(
+            typical.map { line in ["typical", "empty", "long", "rtl"].allSatisfy { line.contains("\"\($0)\"") } }
+                == true,
+            "\(report)")
+        #expect(!report.contains("preview warnings"), "\(report)")
+        let (inspected, shown) = try command.cellkit(["inspect", library])
+        #expect(inspected == 0 && shown.contains("      previews (4):\n"), "\(shown)")
+        #expect(shown.contains(#"rtl      {"detail":"مرحبا بالعالم","title":"שלום עולם"}"#), "\(shown)")
     }
 
     @Test(

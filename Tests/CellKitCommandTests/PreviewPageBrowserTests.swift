@@ -139,12 +139,12 @@ struct PreviewPageBrowserTests {
         let reports = try Self.open(jobs, chromium: chromium, in: dir)
         try #require(reports.count == 4)
 
+        // Each sample the plugin ships (`inspect --json`'s previews), in every configuration.
         var expected: [String] = []
-        for type in ["Bar", "Foobar"] {
-            for sample in ["typical", "long-text"] {
-                expected += ["plain", "grouped", "insetGrouped"].flatMap(Self.names).map { "\(type) / \(sample) \($0)" }
-            }
+        for (type, sample) in try Self.shippedSamples(Fixtures.buildDirectory + "/libFoobarCells.so") {
+            expected += ["plain", "grouped", "insetGrouped"].flatMap(Self.names).map { "\(type) / \(sample) \($0)" }
         }
+        #expect(expected.count >= 2 * 36, "both types have samples")
         let light = ("rgb(242, 242, 247)", "rgb(255, 255, 255)"), dark = ("rgb(0, 0, 0)", "rgb(28, 28, 30)")
         let wanted = [(light, "false"), (dark, "true"), (dark, "true"), (light, "false")]
         for (i, report) in reports.enumerated() {
@@ -153,6 +153,23 @@ struct PreviewPageBrowserTests {
             #expect((report.background, report.cell) == wanted[i].0, "\(name): \(report.background) \(report.cell)")
             #expect(report.pressed == wanted[i].1, "\(name): aria-pressed \(report.pressed)")
             #expect(report.axe.isEmpty, "\(name): \(report.axe)")
+        }
+    }
+
+    /// The (type, sample) pairs the plugin at `path` ships, as `cellkit inspect --json` lists them;
+    /// ordered as preview draws them: by type as the plugin lists its types, then in the samples' order.
+    static func shippedSamples(_ path: String) throws -> [(String, String)] {
+        struct Inspected: Decodable {
+            struct CellType: Decodable { let identifier: String }
+            struct Preview: Decodable { let identifier, name: String }
+            let cellTypes: [CellType]
+            let previews: [Preview]
+        }
+        let (status, json) = try CellKitTool().cellkit(["inspect", "--json", path])
+        try #require(status == 0, "\(json)")
+        let inspected = try JSONDecoder().decode(Inspected.self, from: Data(json.utf8))
+        return inspected.cellTypes.flatMap { type in
+            inspected.previews.filter { $0.identifier == type.identifier }.map { (type.identifier, $0.name) }
         }
     }
 

@@ -74,6 +74,20 @@ struct PreviewTests {
         #expect(status == 0 && text.contains("match"), "\(text)")
     }
 
+    @Test("The samples a plugin ships (CK_PREVIEW) are the ones drawn, each named by its own name")
+    func shippedSamples() throws {
+        let dir = try Fixtures.folder()
+        let source =
+            Self.badge() + "\nCK_PREVIEW(Badge, short, \"{\\\"title\\\": \\\"Hi\\\"}\");\n"
+            + "CK_PREVIEW(Badge, hebrew, \"{\\\"title\\\": \\\"שלום\\\"}\");\n"
+        let plugin = try Fixtures.compileC(source, name: "shipped", in: dir)
+        let (status, text) = try cellkit(["preview", plugin, "--no-check"])
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("── Badge / short ──") && text.contains("── Badge / hebrew ──"), "\(text)")
+        #expect(!text.contains("── Badge / typical ──"), "CellKit's own samples only for a type that ships none")
+        #expect(text.contains(" Hi ") && text.contains("שלום"), "\(text)")
+    }
+
     @Test("A hook that crashes on one sample shows the fault in place of its configurations; the rest are drawn")
     func crashInPlace() throws {
         let dir = try Fixtures.folder()

@@ -52,10 +52,10 @@ struct PreviewViewTests {
         try tmux.keys("g")
         try tmux.wait("g: the top") { Self.shown($0)?.first == 1 }
 
-        try tmux.type("/Foobar / long-text")
-        try tmux.wait("the search typed") { Self.status($0) == "/Foobar / long-text" }
+        try tmux.type("/Bar / rtl")
+        try tmux.wait("the search typed") { Self.status($0) == "/Bar / rtl" }
         try tmux.keys("Enter")
-        lines = try tmux.wait("the sample found") { $0.count > 1 && $0[1].contains("── Foobar / long-text ──") }
+        lines = try tmux.wait("the sample found") { $0.count > 1 && $0[1].contains("── Bar / rtl ──") }
         try tmux.type("/no such text")
         try tmux.keys("Enter")
         try tmux.wait("a search that finds nothing") { Self.status($0).contains("not found: no such text") }
@@ -66,7 +66,7 @@ struct PreviewViewTests {
             return shown.last - shown.first == 13
         }
         #expect(lines.allSatisfy { $0.count <= 50 }, "\(lines.joined(separator: "\n"))")
-        #expect(lines[1].contains("── Foobar / long-text ──"), "the place is kept: \(lines.joined(separator: "\n"))")
+        #expect(lines[1].contains("── Bar / rtl ──"), "the place is kept: \(lines.joined(separator: "\n"))")
 
         try tmux.keys("q")
         try tmux.wait("the exit") { $0.contains("EXIT=0") }

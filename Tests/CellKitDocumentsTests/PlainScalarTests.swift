@@ -117,11 +117,15 @@ struct PlainScalarTests {
 
     @Test("a plain decimal's value read from its text is Yams' value; every other form is left to Yams")
     func plainDecimals() {
-        var texts = Self.edgeCases + [
-            "12", "-12", "4096", "999999999999999999", "-999999999999999999", "9999999999999999999", "0x1F", "1_000",
-            "+5", "012", "1:20", "-", "", "1.0", "1e3", "٣", "１２",
-        ]
-        texts += (0..<2_000).map { _ in String((0..<Int.random(in: 1...4)).map { _ in "0123456789-+_x:".randomElement()! }) }
+        var texts =
+            Self.edgeCases + [
+                "12", "-12", "4096", "999999999999999999", "-999999999999999999", "9999999999999999999", "0x1F",
+                "1_000",
+                "+5", "012", "1:20", "-", "", "1.0", "1e3", "٣", "１２",
+            ]
+        texts += (0..<2_000).map { _ in
+            String((0..<Int.random(in: 1...4)).map { _ in "0123456789-+_x:".randomElement()! })
+        }
         let differ = texts.filter { text in
             let node = Node.scalar(Node.Scalar(text, Yams.Tag(.implicit, .default, .default), .plain))
             guard let fast = NodeReader.plainDecimal(node) else { return false }

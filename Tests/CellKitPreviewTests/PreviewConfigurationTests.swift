@@ -23,7 +23,7 @@ import Testing
 
 @Suite struct PreviewDocumentTests {
     @Test func samplesComeFromCheckThroughTheSeam() {
-        let samples = PreviewSamples.samples(for: "Foobar")
+        let samples = PreviewSamples.builtin()
         #expect(samples.map(\.name) == ["typical", "long-text"])
         #expect(samples[0].checkLabel == "typical data")
         guard case .object(let fields) = samples[1].data, case .string(let title)? = fields["title"] else {
@@ -35,8 +35,8 @@ import Testing
     }
 
     @Test func documentsCarryTheConfiguration() {
-        let sample = PreviewSample(name: "a", data: .object(["title": .string("T"), "cell": .string("Other")]))
-        let other = PreviewSample(name: "b", data: .object(["title": .string("U")]))
+        let sample = GallerySample(name: "a", data: .object(["title": .string("T"), "cell": .string("Other")]))
+        let other = GallerySample(name: "b", data: .object(["title": .string("U")]))
         let configuration = PreviewConfiguration(style: .insetGrouped, width: .narrow, direction: .rtl, reused: true)
         let document = PreviewDocument(identifier: "Badge", sample: sample, other: other, configuration: configuration)
         #expect(

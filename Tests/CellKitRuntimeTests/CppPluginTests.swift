@@ -52,6 +52,13 @@ struct CppPluginTests {
         }
         #expect(!list.contains("exports no"), "\(list)")
 
+        // CK_PREVIEW under C++: C names with external linkage, read from the file like the descriptor.
+        let (inspected, samples) = try command.cellkit(["inspect", library])
+        #expect(inspected == 0, "\(samples)")
+        #expect(samples.contains("      previews (5):\n"), "inspect lists the previews:\n\(samples)")
+        #expect(samples.contains(#"typical  {"name":"Ada","votes":5}  (symbol cellkit_preview_Tally_typical)"#))
+        #expect(!samples.contains("preview warnings"), "\(samples)")
+
         let (rendered, table) = try command.cellkit([
             "render", example + "/tally.yaml", "--plugin-path", dir, "--width", "40",
         ])

@@ -2,6 +2,7 @@
 // taken only after as many, so it must agree with what the renderer draws for every kind of
 // section and window.
 
+import CellKitDocuments
 import CellKitSupervision
 import CellKitTestSupport
 import Foundation
@@ -54,5 +55,45 @@ struct RowCountTests {
     func uncounted() throws {
         #expect(RenderSupervisor.countRows(DocumentRender(documentPath: "/nonexistent/t.yaml").job, nil) == nil)
         #expect(RenderSupervisor.countRows(DocumentRender(documentPath: "-").job, nil) == nil)
+    }
+}
+
+@Suite("the supervisor's count made a slice at a time")
+struct RowCountSliceTests {
+    @Test("sliced at any size, the count is the whole count; an unreadable data file gives no count")
+    func slices() throws {
+        var lines = (0..<10_007).map { "{\"text\":\"\($0)\"}" }
+        lines.insert("", at: 5_000)  // a blank line is no row
+        let folder = try Render.write(
+            [
+                "t.yaml": """
+                sections:
+                  - rows:
+                      - {cell: Default, text: a}
+                  - cell: Default
+                    rowsFrom: rows.jsonl
+                  - cell: Default
+                    rows: 3
+                """,
+                "rows.jsonl": lines.joined(separator: "\n") + "\n",
+            ], name: "rowcount-slices")
+        var render = DocumentRender(documentPath: folder + "/t.yaml")
+        for window in [nil, RowWindow(first: 5, last: 10_009), RowWindow(first: 10_008, last: 20_000)] {
+            if let window { render.rows = window }
+            let whole = try #require(RenderSupervisor.countRows(render.job, nil))
+            #expect(whole == (window == nil ? 10_011 : window!.first == 5 ? 10_005 : 3))
+            for slice in [1, 7, 4_096, 100_000] {
+                var count = try #require(RowCount(render.job, nil))
+                var slices = 0
+                while count.advance(records: slice) { slices += 1 }
+                #expect(count.finish() == whole, "slice \(slice)")
+                #expect(slices >= 10_008 / slice, "slice \(slice): counted in \(slices) slices")
+            }
+        }
+        // Read when the render began, gone when the count reaches it.
+        let document = try TableDocument(contentsOf: folder + "/t.yaml", root: nil)
+        try FileManager.default.removeItem(atPath: folder + "/rows.jsonl")
+        var count = try #require(RowCount(DocumentRender(documentPath: folder + "/t.yaml").job, document))
+        #expect(count.finish() == nil)
     }
 }

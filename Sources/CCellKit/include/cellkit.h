@@ -68,6 +68,23 @@
  * Every plugin exports one descriptor, made with CK_PLUGIN(name, version,
  * description). Its ABI version is checked before any hook runs: the major
  * must equal the host's, the minor must not exceed it.
+ *
+ * A plugin may ship sample rows for its cell types, its previews: each a
+ * JSON object, the row's data, exported as cellkit_preview_<Id>_<name>:
+ *
+ *     CK_PREVIEW(Bar, empty, "{}");
+ *     CK_PREVIEW(Bar, long, "{\"text\": \"A text long enough to wrap ...\"}");
+ *
+ * <name> is an ASCII letter followed by ASCII letters or digits (no
+ * underscore), at most 32 characters; the JSON text at most
+ * CK_PREVIEW_MAX_BYTES bytes of UTF-8 with no control bytes (write \n or
+ * \u001b inside a string); at most CK_PREVIEW_MAX_SAMPLES per identifier.
+ * `cellkit inspect` shows them and `cellkit check` runs the hooks over them
+ * as typical data; they are read from the file, never by running its code.
+ * A plugin may instead (or as well) ship them in a YAML file beside itself,
+ * libbar.so's in libbar.preview.yaml (for a library SwiftPM built into a
+ * package's .build, also at the top of that package). Previews need no ABI
+ * version: a host older than them ignores the symbols.
  * ---------------------------------------------------------------------------
  */
 #ifndef CELLKIT_H
@@ -510,6 +527,20 @@ typedef struct ck_plugin_descriptor {
 /** Declares the parameter list of `hook` (see THE NAMING RULE above). */
 #define CK_SIGNATURE(hook, text) \
     CK_EXPORT const char cellkit_signature_##hook[] = text
+
+#define CK_PREVIEW_PREFIX "cellkit_preview_"
+/** The longest JSON text of one preview sample, in bytes without its NUL. */
+#define CK_PREVIEW_MAX_BYTES 4096
+/** The most preview samples read for one cell identifier; more are reported and left out. */
+#define CK_PREVIEW_MAX_SAMPLES 32
+
+/**
+ * Declares a preview sample of cell type `Id` named `name`: `json`, a string literal holding a JSON
+ * object, is the row's data (see THE NAMING RULE above). Use at file scope, once per sample.
+ */
+#define CK_PREVIEW(Id, name, json)                                                                      \
+    CK_STATIC_ASSERT(sizeof(json) <= CK_PREVIEW_MAX_BYTES + 1, "CK_PREVIEW: longer than CK_PREVIEW_MAX_BYTES"); \
+    CK_EXPORT const char cellkit_preview_##Id##_##name[] = json
 
 /**
  * Optional: runs once, right after the plugin is loaded and its ABI checked.

@@ -285,8 +285,8 @@ package struct RegistryCache {
     }
 
     /// The same folder from `HOME` and `XDG_CACHE_HOME` as given (nil: not set), without a
-    /// dictionary of the environment: `cellkit --version` makes none (its first one cost 400,000
-    /// instructions of type metadata).
+    /// dictionary of the environment: `cellkit --version` makes none, as the first one a process
+    /// makes costs it the dictionary's type metadata (Sandbox.remembered in BENCHMARKS.md).
     package static func defaultFolder(home: String?, cacheHome: String?) -> String {
         let base = cacheHome.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (home ?? NSHomeDirectory()) + "/.cache"
         return base + "/cellkit"

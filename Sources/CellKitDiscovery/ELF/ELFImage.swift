@@ -150,10 +150,9 @@ package struct ELFImage: Sendable {
     }
 
     /// `entry` with `$ORIGIN` and `${ORIGIN}` replaced by `folder`, as the loader reads a run path.
-    /// On bytes: Foundation's `replacingOccurrences` (bridged through NSString) cost 640,000
-    /// instructions for one plugin's run path in a worker's start, the standard library's
-    /// `replacing` 440,000 (BENCHMARKS.md, "Measurements
-    /// behind the code": ELFImage.origin).
+    /// On bytes: Foundation's `replacingOccurrences` (bridged through NSString), and the standard
+    /// library's `replacing` too, cost a worker's start more than the rest of reading the run path
+    /// (BENCHMARKS.md, "Measurements behind the code": ELFImage.origin).
     static func substitutingOrigin(_ entry: Substring, _ folder: String) -> String {
         let bytes = Array(entry.utf8)
         guard bytes.contains(UInt8(ascii: "$")) else { return String(entry) }

@@ -269,6 +269,8 @@ package final class RenderSupervisor {
         }
 
         var isFinished: Bool { done || failed != nil }
+        /// Counts a slice of the job's rows while the worker draws (`RowCount`).
+        mutating func idle() -> Bool { !render.keepsWorker && render.rowCount?.advance(records: 4_096) == true }
         var isAnswered: Bool { render.keepsWorker && done }
         /// A worker that checks every hook is read only while it sends.
         var holdsChannel: Bool { render.plan.checksChannels && render.region.record.pointee.sending == 0 }
@@ -336,34 +338,18 @@ package final class RenderSupervisor {
         }
     }
 
-    /// The rows of the job's window, counted here from the document (a data file's records
-    /// counted by a pass over its bytes), once: a worker's "done" is taken only after as many.
-    /// Nil for browse's windows, or when the document cannot be read here (the worker meets the
-    /// same error and says so).
-    private lazy var expectedRows: Int? = Self.countRows(plan.job, document)
+    /// The rows of the job's window, counted here from the document (a data file's records a
+    /// slice at a time between the worker's frames: `RowCount`), once for the whole render.
+    private lazy var rowCount: RowCount? = RowCount(plan.job, document)
 
+    /// The whole count, finished now if it is not yet (`RowCount.finish`).
+    private var expectedRows: Int? { rowCount?.finish() }
+
+    /// The rows of `job`'s window in `document`, counted whole now (`RowCount`); nil for browse's
+    /// windows, or when the document cannot be read here.
     package static func countRows(_ job: DocumentRender.Job, _ document: TableDocument?) -> Int? {
-        guard job.browse == nil else { return nil }
-        let read =
-            document
-            ?? (job.documentPath == "-" ? nil : try? TableDocument(contentsOf: job.documentPath, root: job.root))
-        guard let read else { return nil }
-        let window = job.rows.map { RowWindow(first: $0[0], last: $0[1]) } ?? RowWindow()
-        var before = 0, total = 0
-        for section in read.sections {
-            let count: Int
-            switch section.rows {
-            case .inline(let rows): count = rows.count
-            case .count(let n): count = n
-            case .file(let file):
-                guard let n = try? RowStream.count(file) else { return nil }
-                count = n
-            }
-            let first = max(0, window.first - before), last = min(count - 1, window.last - before)
-            before += count
-            if first <= last { total += last - first + 1 }
-        }
-        return total
+        var count = RowCount(job, document)
+        return count?.finish()
     }
 
     /// The error a `failed` frame carries: the document's own error when it is one.

@@ -202,8 +202,8 @@ package enum Sandbox {
     /// `folder/sandbox-support` under `rememberKey()` (this boot, this user, the namespace and
     /// seccomp state this process starts in, the kernel's settings for namespaces), found by
     /// trying (`probeBeforeExit()`, which moves this process for good) only when no answer is
-    /// kept for that key. Making a network namespace took 0.55 ms, about a quarter of
-    /// `--version`'s time (BENCHMARKS.md, "Measurements behind the code": Sandbox.remembered).
+    /// kept for that key: making a network namespace was a large part of `--version`'s time
+    /// (BENCHMARKS.md, "Measurements behind the code": Sandbox.remembered).
     /// Landlock and seccomp are asked each time: one system call each.
     package static func rememberedBeforeExit(in folder: String) -> Support {
         let key = rememberKey()
@@ -224,7 +224,8 @@ package enum Sandbox {
     /// What the namespace answer depends on, as one line of bytes: the real and effective user,
     /// the boot, the kernel's namespace settings, the user and network namespaces and the seccomp
     /// and no-new-privileges state this process starts in (a container, a sandbox around
-    /// cellkit). Worked on bytes: Strings split and joined cost 1.4 M instructions here.
+    /// cellkit). Worked on bytes, as `readSmallFile` is: Strings split and joined, and Foundation's
+    /// `firstRange(of:)`, cost more than the probe they spare (Sandbox.remembered).
     package static func rememberKey() -> [UInt8] {
         var key = Array("\(getuid()),\(geteuid())".utf8)
         for setting in [
@@ -243,7 +244,6 @@ package enum Sandbox {
         }
         let status = readSmallFile("/proc/self/status") ?? []
         for field in ["NoNewPrivs:", "Seccomp:"].map({ Array($0.utf8) }) {
-            // Each line on its own (not Foundation's `firstRange(of:)`: 1.3 M instructions here).
             for line in status.split(separator: 0x0A) where line.starts(with: field) {
                 key.append(0x20)
                 key += line.filter { $0 != 0x09 && $0 != 0x20 }

@@ -27,12 +27,17 @@ package protocol WorkerWatcher {
     var holdsChannel: Bool { get }
     /// Called once when the channel closes, before the worker is seen to end.
     mutating func channelClosed()
+    /// Does a slice of the supervisor's own work while the worker runs and no byte is waiting
+    /// (render's count of the rows, `RowCount`): true while more is left, and the channel is
+    /// then polled without waiting.
+    mutating func idle() -> Bool
 }
 
 extension WorkerWatcher {
     package var isAnswered: Bool { false }
     package var holdsChannel: Bool { false }
     package mutating func channelClosed() {}
+    package mutating func idle() -> Bool { false }
 }
 
 /// Reads one worker's channel until it ends, answers, or must be stopped.
@@ -82,9 +87,10 @@ package enum WorkerWatch {
         var closedAt: Date?
         var ended = false
         var stop: Stop?
+        var busy = true  // the watcher's own work (`idle`) is left
         while stop == nil {
             let holding = watcher.holdsChannel && !ended
-            let ready = closedAt != nil ? 0 : poll(&descriptor, 1, ended ? 0 : holding ? 5 : tick)
+            let ready = closedAt != nil ? 0 : poll(&descriptor, 1, ended || busy ? 0 : holding ? 5 : tick)
             if ready < 0, errno == EINTR { continue }
             let hungUp = descriptor.revents & Int16(POLLHUP | POLLERR) != 0
             if ready > 0, !holding || hungUp || !watcher.holdsChannel {
@@ -112,6 +118,7 @@ package enum WorkerWatch {
                 if watcher.isAnswered { return Ending(status: nil, stop: nil) }
                 continue
             }
+            if busy, ready == 0, !ended, closedAt == nil { busy = watcher.idle() }  // then the clock, as ever
             if ended || (closedAt != nil && process.hasEnded()) { break }  // and its last frames are read
             if process.hasEnded() {
                 ended = true

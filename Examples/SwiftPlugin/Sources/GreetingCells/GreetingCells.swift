@@ -74,7 +74,8 @@ public func customizeCellForBadge(_ raw: UnsafeMutablePointer<ck_cell>?, _ index
     let cell = Cell(raw)
     cell.view(withTag: Tag.title)?.text = cell.data.string("title") ?? "Badge \(indexPath.row)"
     if let badge = cell.view(withTag: Tag.count) {
-        let count = Int(cell.data.number("count") ?? 0)
+        // Clamped before the conversion: Int(_:) traps on a number out of its range (check's -1e308).
+        let count = Int(min(max(cell.data.number("count") ?? 0, 0), 1000))
         badge.isHidden = count == 0
         badge.text = count > 99 ? "(99+)" : "(\(count))"
     }
