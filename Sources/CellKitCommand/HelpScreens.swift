@@ -503,6 +503,10 @@ extension HelpTexts {
                                           row height the samples are drawn with.
                   --no-check              Do not run check's hooks over the samples (no
                                           findings beside them).
+                  --watch                 In the terminal view: when the plugin file or its
+                                          preview file changes (a make in another pane), draw
+                                          every configuration again in new workers, the view
+                                          staying where it was.
                   --hook-timeout <seconds>
                                           Seconds a hook may run before its worker is stopped.
                                           (default: 10.0)

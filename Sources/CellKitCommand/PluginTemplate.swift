@@ -190,6 +190,7 @@ enum PluginTemplate {
             #   make           build lib\(name).so
             #   make render    draw \(name).yaml with it
             #   make check     vet it: cellkit check over sample rows and \(name).yaml's
+            #   make preview   every sample in every configuration, drawn again on each make in another pane
             #   make install   copy it to the folder cellkit searches (cellkit.pc's pluginsdir)
             #   make snapshots write every configuration cellkit preview draws into snapshots/ (commit it)
             #   make test      snapshot test: cellkit preview draws them again and fails on any change
@@ -218,6 +219,10 @@ enum PluginTemplate {
             check: lib\(name).so
             \t$(CELLKIT) check ./lib\(name).so --table \(name).yaml
 
+            # The terminal view of cellkit preview, watching the plugin: run make in another pane.
+            preview: lib\(name).so
+            \t$(CELLKIT) preview ./lib\(name).so --watch
+
             # Golden files: each cell type, sample and configuration (style, selection, width, light and
             # dark, direction, reuse) as text and JSON. After an intended change: make snapshots again.
             snapshots: lib\(name).so
@@ -234,7 +239,7 @@ enum PluginTemplate {
             clean:
             \trm -f lib\(name).so
 
-            .PHONY: render check snapshots test install clean
+            .PHONY: render check preview snapshots test install clean
 
             """
         return [

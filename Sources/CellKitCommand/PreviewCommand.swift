@@ -78,6 +78,12 @@ struct PreviewCommand: ParsableCommand {
     @Flag(help: "Do not run check's hooks over the samples (no findings beside them).")
     var noCheck = false
 
+    @Flag(
+        help:
+            "In the terminal view: when the plugin file or its preview file changes (a make in another pane), draw every configuration again in new workers, the view staying where it was."
+    )
+    var watch = false
+
     @Option(help: ArgumentHelp("Seconds a hook may run before its worker is stopped.", valueName: "seconds"))
     var hookTimeout: Double = 10
 
@@ -93,6 +99,9 @@ struct PreviewCommand: ParsableCommand {
             throw ValidationError("--hook-timeout \(hookTimeout) is out of range; give 0.01 to 3600 seconds")
         }
         if update, compare == nil { throw ValidationError("--update goes with --compare DIR") }
+        if watch, [output, snapshot, compare].contains(where: { $0 != nil }) {
+            throw ValidationError("--watch is for the terminal view; leave out --output, --snapshot and --compare")
+        }
         if [output, snapshot, compare].compactMap({ $0 }).count > 1 {
             throw ValidationError("give one of --output, --snapshot and --compare")
         }
@@ -113,9 +122,12 @@ struct PreviewCommand: ParsableCommand {
         if Terminal.isTerminal, isatty(0) == 1 {
             let title = "cellkit preview: \(target.name) \(target.version) (\(target.path))"
             do {
-                // The one step a reload repeats: load the plugin in new workers and draw every configuration.
-                let status = try PreviewView.show(title: title) {
-                    PreviewGallery.draw(target, formats: [.ansi], renderer: renderer, check: check)
+                // The one step a reload repeats: the plugin read again (a build may add or drop a type),
+                // then every configuration drawn, a configuration at a time, in new workers.
+                let watched = watch ? [target.path] + PreviewFile.candidates(forPlugin: target.path) : nil
+                let status = try PreviewView.show(title: title, renderer: renderer, watching: watched) {
+                    let current = watch ? targetNow(else: target) : target
+                    return PreviewGalleryDrawing(current, formats: [.ansi], check: noCheck ? nil : findings(current))
                 }
                 throw ExitCode(status)
             } catch let error as TerminalError { throw BrowseError(error.description) }
@@ -223,12 +235,42 @@ struct PreviewCommand: ParsableCommand {
         }
     }
 
+    /// The target as its file reads now, for a reload: `before`'s path and a problem line when it
+    /// cannot be previewed any more (the view shows it in place and the watch goes on).
+    private func targetNow(else before: PreviewTarget) -> PreviewTarget {
+        switch resolved() {
+        case .success(let target): return target
+        case .failure(let reason):
+            var broken = before
+            (broken.identifiers, broken.problem) = ([], reason.text)
+            return broken
+        }
+    }
+
+    /// Why a target cannot be previewed.
+    private struct Refusal: Error { let text: String }
+
+    /// The target, or why it cannot be previewed, printing nothing.
+    private func resolved() -> Result<PreviewTarget, Refusal> {
+        do { return .success(try resolveTarget()) } catch let refusal as Refusal { return .failure(refusal) } catch {
+            return .failure(Refusal(text: "\(error)"))
+        }
+    }
+
     /// The plugin the target names, and its types (one, for an identifier); exit 2 when none.
     private func resolve() throws -> PreviewTarget {
+        switch resolved() {
+        case .success(let target): return target
+        case .failure(let refusal): throw refuse(refusal.text)
+        }
+    }
+
+    /// `resolve()`'s work: a `Refusal` says why the target cannot be previewed.
+    private func resolveTarget() throws -> PreviewTarget {
         let plugin: PluginFile, only: String?
         if target.contains("/") || target.hasSuffix(".so") || FileManager.default.fileExists(atPath: target) {
             switch PluginFile.read(path: SearchPath.absolute(target)) {
-            case .failure(let rejection): throw refuse("\(rejection.path): \(rejection.reason)")
+            case .failure(let rejection): throw Refusal(text: "\(rejection.path): \(rejection.reason)")
             case .success(let found):
                 (plugin, only) = (discovery.allowUnsafePermissions ? found : found.checkingPermissions(), nil)
             }
@@ -238,22 +280,24 @@ struct PreviewCommand: ParsableCommand {
                 throw ValidationError(error.description.terminalSafe)
             }
             if BuiltinCells.names.contains(target) {
-                throw refuse("'\(target)' is a built-in cell type: no plugin to preview")
+                throw Refusal(text: "'\(target)' is a built-in cell type: no plugin to preview")
             }
             let catalog = Catalog(options: discovery.options)
             guard let registration = catalog.registration(for: identifier) else {
                 let error = CellKitError.unknownIdentifier(
                     name: target, nearest: catalog.nearest(to: target),
                     searched: catalog.options.searchPath.describedPaths)
-                throw refuse("Error: \(error.description)")
+                throw Refusal(text: "Error: \(error.description)")
             }
             (plugin, only) = (catalog.plugin(at: registration.pluginIndex), target)
         }
         let identifiers = plugin.cellTypes.map(\.identifier.name).filter { only == nil || $0 == only }
         guard plugin.isUsable else {
-            throw refuse("\(plugin.path): the plugin cannot be used: " + plugin.problems.joined(separator: "; "))
+            throw Refusal(text: "\(plugin.path): the plugin cannot be used: " + plugin.problems.joined(separator: "; "))
         }
-        guard !identifiers.isEmpty else { throw refuse("\(plugin.path): the plugin has no cell type to preview") }
+        guard !identifiers.isEmpty else {
+            throw Refusal(text: "\(plugin.path): the plugin has no cell type to preview")
+        }
         return PreviewTarget(
             path: plugin.path, name: plugin.descriptor.name, version: plugin.descriptor.version,
             identifiers: identifiers)

@@ -77,29 +77,9 @@ package struct PreviewGallery: Sendable {
         _ target: PreviewTarget, formats: [PreviewRenderer.Format], renderer: PreviewRenderer,
         grid: [PreviewConfiguration] = PreviewConfiguration.grid, check: ((String) -> [CheckFinding])? = nil
     ) -> PreviewGallery {
-        var types: [PreviewTypeGallery] = []
-        for identifier in target.identifiers {
-            let samples = PreviewSamples.samples(for: identifier, inPlugin: target.path)
-            var galleries = samples.enumerated().map { i, sample in
-                let other = samples.count > 1 ? samples[(i + 1) % samples.count] : nil
-                return PreviewSampleGallery(
-                    sample: sample,
-                    entries: grid.map { entry(identifier, sample, other, $0, formats: formats, renderer: renderer) })
-            }
-            var rest: [String] = []
-            for finding in check?(identifier) ?? [] {
-                let line = TextSanitizer.visible(finding.message)
-                if let i = samples.firstIndex(where: { s in
-                    s.checkLabel.map { label in finding.row?.hasSuffix("with \(label)") == true } ?? false
-                }) {
-                    galleries[i].findings.append(line)
-                } else {
-                    rest.append(line)
-                }
-            }
-            types.append(PreviewTypeGallery(identifier: identifier, samples: galleries, findings: rest))
-        }
-        return PreviewGallery(target: target, types: types)
+        var drawing = PreviewGalleryDrawing(target, formats: formats, grid: grid, check: check)
+        while !drawing.isComplete { drawing.step(renderer) }
+        return drawing.gallery
     }
 
     /// One configuration of `sample` drawn in each of `formats` (JSON too for a reused cell, to
@@ -120,5 +100,77 @@ package struct PreviewGallery: Sendable {
                 reused: renderer.draw(document, format: .json), fresh: renderer.draw(document.fresh, format: .json))
         }
         return entry
+    }
+}
+
+/// A gallery drawn a step at a time (one configuration of one sample, or one type's check), so
+/// that the terminal view shows what is drawn so far, and a reload (`--watch`) starts again at
+/// once instead of after the last configuration of the build before.
+package struct PreviewGalleryDrawing {
+    let formats: [PreviewRenderer.Format], grid: [PreviewConfiguration]
+    let check: ((String) -> [CheckFinding])?
+    /// What is drawn so far: every type and sample, their entries filled in order.
+    package private(set) var gallery: PreviewGallery
+    /// The next step: the type, the sample and the configuration (the grid's count: its check).
+    private var at = (type: 0, sample: 0, entry: 0)
+
+    /// A drawing of `target` (its samples read now), nothing drawn yet; see `PreviewGallery.draw`.
+    package init(
+        _ target: PreviewTarget, formats: [PreviewRenderer.Format],
+        grid: [PreviewConfiguration] = PreviewConfiguration.grid, check: ((String) -> [CheckFinding])? = nil
+    ) {
+        (self.formats, self.grid, self.check) = (formats, grid, check)
+        gallery = PreviewGallery(
+            target: target,
+            types: target.identifiers.map { identifier in
+                PreviewTypeGallery(
+                    identifier: identifier,
+                    samples: PreviewSamples.samples(for: identifier, inPlugin: target.path).map {
+                        PreviewSampleGallery(sample: $0, entries: [])
+                    })
+            })
+    }
+
+    /// Whether every step is done.
+    package var isComplete: Bool { at.type >= gallery.types.count }
+
+    /// Steps done and steps in all: each configuration of each sample, and each type's check.
+    package var progress: (done: Int, of: Int) {
+        let perType = gallery.types.map { $0.samples.count * grid.count + (check == nil ? 0 : 1) }
+        let done = perType.prefix(min(at.type, perType.count)).reduce(0, +) + at.sample * grid.count + at.entry
+        return (done, perType.reduce(0, +))
+    }
+
+    /// Draws the next configuration, or checks a type whose configurations are all drawn.
+    package mutating func step(_ renderer: PreviewRenderer) {
+        guard !isComplete else { return }
+        let type = gallery.types[at.type]
+        guard at.sample < type.samples.count else {
+            if let check { place(check(type.identifier)) }
+            at = (at.type + 1, 0, 0)
+            return
+        }
+        let samples = type.samples.map(\.sample)
+        let other = samples.count > 1 ? samples[(at.sample + 1) % samples.count] : nil
+        let entry = PreviewGallery.entry(
+            type.identifier, samples[at.sample], other, grid[at.entry], formats: formats, renderer: renderer)
+        gallery.types[at.type].samples[at.sample].entries.append(entry)
+        at.entry += 1
+        if at.entry == grid.count { (at.sample, at.entry) = (at.sample + 1, 0) }
+    }
+
+    /// Check's findings about the current type, each beside the sample it names (or the type's).
+    private mutating func place(_ findings: [CheckFinding]) {
+        let samples = gallery.types[at.type].samples
+        for finding in findings {
+            let line = TextSanitizer.visible(finding.message)
+            if let i = samples.firstIndex(where: { s in
+                s.sample.checkLabel.map { label in finding.row?.hasSuffix("with \(label)") == true } ?? false
+            }) {
+                gallery.types[at.type].samples[i].findings.append(line)
+            } else {
+                gallery.types[at.type].findings.append(line)
+            }
+        }
     }
 }

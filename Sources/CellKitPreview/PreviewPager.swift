@@ -32,6 +32,8 @@ package struct PreviewPager {
     package private(set) var query = ""
     /// A message for the status line (a search not found), until the next key or resize.
     package private(set) var message: String?
+    /// What the status line says after where the view stands: the drawing's progress, a reload.
+    package var note: String?
 
     /// A view of `lines` titled `title` on a screen of `columns`×`rows`.
     package init(lines: [String], title: String, columns: Int, rows: Int) {
@@ -130,7 +132,8 @@ package struct PreviewPager {
         if let typing { return "/" + typing }
         if let message { return message }
         let last = min(lines.count, top + bodyLines)
-        return "lines \(lines.isEmpty ? 0 : top + 1)-\(last) of \(lines.count)  j/k f/b g/G / search  q quit"
+        let place = "lines \(lines.isEmpty ? 0 : top + 1)-\(last) of \(lines.count)  j/k f/b g/G / search  q quit"
+        return note.map { place + "  · " + $0 } ?? place
     }
 
     /// `text` made visible and cut to the width less one column.

@@ -3,21 +3,28 @@
 // is given (`draw`), so a reload can call it again.
 
 import CellKitBrowse
+import CellKitDocuments
 import CellKitTerminal
 import Foundation
 
 /// The full-screen view of `cellkit preview`.
 package enum PreviewView {
-    /// Draws the gallery with `draw`, then shows it until q or Ctrl-C; the terminal is restored on
-    /// any exit. Returns the exit status: 3 when a configuration faulted or failed, else 0. Throws
-    /// when there is no terminal to draw on.
-    package static func show(title: String, draw: () -> PreviewGallery) throws -> Int32 {
+    /// Seconds between looks at the watched files (`--watch`), and between redraws of the lines
+    /// while configurations are being drawn.
+    static let watchInterval = 0.25, redrawInterval = 0.1
+
+    /// Shows the gallery `start` draws, a configuration at a time as it is drawn, until q or
+    /// Ctrl-C; the terminal is restored on any exit. With `watching`, whenever one of those files
+    /// changes (the plugin rebuilt, its preview file edited) the drawings are forgotten and `start`
+    /// draws the gallery again, in new workers, the view staying where it was. Returns the exit
+    /// status: 3 when a configuration of the last gallery faulted or failed, else 0. Throws when
+    /// there is no terminal to draw on.
+    package static func show(
+        title: String, renderer: PreviewRenderer, watching: [String]? = nil, start: () -> PreviewGalleryDrawing
+    ) throws -> Int32 {
         let screen = try TerminalScreen()
-        FileHandle.standardError.write(Data("drawing every configuration…\n".utf8))
-        let gallery = draw()
-        var pager = PreviewPager(
-            lines: PreviewReport.lines(gallery, format: .ansi), title: title, columns: screen.size.columns,
-            rows: screen.size.lines)
+        var drawing = start()
+        var pager = PreviewPager(lines: [], title: title, columns: screen.size.columns, rows: screen.size.lines)
         // What a worker writes to standard error would scribble over the view: /dev/null meanwhile.
         let savedError = dup(2)
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
@@ -28,14 +35,37 @@ package enum PreviewView {
         }
         try screen.start()
         defer { screen.stop() }
-        try loop(&pager, on: screen)
-        return gallery.faulted ? 3 : 0
+        var watch = watching.map { FileWatch(paths: $0) }
+        var reloaded: String?
+        try loop(&pager, on: screen) { pager in
+            if var files = watch {
+                if files.changed() {  // a build mid-drawing starts it again too
+                    renderer.forgetDrawings()
+                    drawing = start()
+                    reloaded = "reloaded at " + clock()
+                }
+                watch = files
+            }
+            let began = Date()
+            while !drawing.isComplete, Date().timeIntervalSince(began) < redrawInterval { drawing.step(renderer) }
+            pager.replace(PreviewReport.lines(drawing.gallery, format: .ansi))
+            let (done, of) = drawing.progress
+            pager.note = [drawing.isComplete ? nil : "drawing \(done) of \(of)", reloaded].compactMap { $0 }
+                .joined(separator: " · ")
+            if pager.note?.isEmpty == true { pager.note = nil }
+            return drawing.isComplete ? (watch == nil ? nil : watchInterval) : 0
+        }
+        return drawing.gallery.faulted ? 3 : 0
     }
 
-    /// Answers keys and resizes until q.
-    static func loop(_ pager: inout PreviewPager, on screen: TerminalScreen) throws {
+    /// Answers keys and resizes until q; `work` runs before each wait for a key and says how long
+    /// that wait may be (nil: until a key; 0: none, more work is waiting).
+    static func loop(
+        _ pager: inout PreviewPager, on screen: TerminalScreen, work: (inout PreviewPager) -> Double?
+    ) throws {
         var shown: [ScreenLine] = []
         while true {
+            let timeout = work(&pager)
             let frame = pager.frame
             if frame.count != shown.count { screen.clear() }
             for (i, line) in frame.enumerated() where i >= shown.count || shown[i] != line || frame.count != shown.count
@@ -44,7 +74,7 @@ package enum PreviewView {
             }
             screen.flush()
             shown = frame
-            switch try screen.next(timeout: nil) {
+            switch try screen.next(timeout: timeout) {
             case .timeout: break
             case .resized, .resumed:
                 pager.resize(columns: screen.size.columns, rows: screen.size.lines)
@@ -53,6 +83,13 @@ package enum PreviewView {
                 for key in keys where pager.handle(key) == .quit { return }
             }
         }
+    }
+
+    /// The time of day, HH:MM:SS, for the status line.
+    private static func clock() -> String {
+        var now = time(nil), parts = tm()
+        localtime_r(&now, &parts)
+        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }
 

@@ -28,7 +28,10 @@ struct PreviewViewTests {
     @Test("keys scroll as browse's do, / finds a sample, a resize refits the view, q gives the terminal back")
     func keysAndResize() throws {
         let tmux = try Tmux(Self.line, columns: 100, lines: 30)
-        var lines = try tmux.wait("the first screen") { Self.shown($0)?.first == 1 }
+        // Drawn a configuration at a time: the status line says so until the last is drawn.
+        var lines = try tmux.wait("every configuration drawn") {
+            Self.shown($0)?.first == 1 && !Self.status($0).contains("drawing")
+        }
         #expect(try tmux.alternateScreen())
         #expect(lines[0].contains("cellkit preview: FoobarCells"), "\(lines[0])")
         #expect(lines[1].contains("libFoobarCells.so"), "\(lines.joined(separator: "\n"))")
@@ -71,5 +74,55 @@ struct PreviewViewTests {
         try tmux.keys("q")
         try tmux.wait("the exit") { $0.contains("EXIT=0") }
         #expect(!(try tmux.alternateScreen()))
+    }
+
+    @Test(
+        "--watch: a plugin rebuilt three times (good, crashing in a hook, good) shows each within a second; no worker is left"
+    )
+    func watch() throws {
+        let folder = try Fixtures.folder()
+        let (plugins, scratch) = (folder + "/plugins", folder + "/scratch")
+        for made in [plugins, scratch] {
+            try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+        }
+        func build(_ name: String, crashes: Bool) throws {
+            let source = """
+                #include "cellkit.h"
+                CK_PLUGIN("Watched", "1.0.0", "A plugin rebuilt while it is previewed");
+                CK_PREVIEW(Watched, only, "{\\"text\\": \\"build \(name)\\"}");
+                CK_CUSTOMIZE_CELL_FOR(Watched) {
+                    const char *text = "";
+                    \(crashes ? "*(volatile int *)0 = 1;" : "")
+                    if (ck_data_text(cell, "text", &text) != CK_OK) text = "?";
+                    ck_set_text(ck_text_label(cell), text);
+                }
+                """
+            let built = try Fixtures.compileC(source, name: "Watched", in: scratch)
+            guard rename(built, plugins + "/libWatched.so") == 0 else { throw Fixtures.Failed("rename: \(errno)") }
+        }
+        try build("one", crashes: false)
+        let tmux = try Tmux(
+            "XDG_CACHE_HOME='\(folder)/cache' '\(Fixtures.cellkit)' preview '\(plugins)/libWatched.so' --no-check --watch;"
+                + " echo EXIT=$?; sleep 600", columns: 100, lines: 30)
+        try tmux.wait("the first build") { $0.contains { $0.contains("build one") } }
+        for (name, crashes) in [("two", true), ("three", false)] {
+            try build(name, crashes: crashes)
+            let replaced = Date()
+            let lines = try tmux.wait("build \(name)") { lines in
+                crashes
+                    ? lines.contains { $0.contains("customizeCellForWatched crashed (SIGSEGV)") }
+                    : lines.contains { $0.contains("build three") }
+            }
+            let shownAfter = Date().timeIntervalSince(replaced)
+            #expect(shownAfter < 1, "build \(name) shown after \(shownAfter) s:\n\(lines.joined(separator: "\n"))")
+            #expect(!lines.contains { $0.contains("build one") }, "\(lines.joined(separator: "\n"))")
+            #expect(Self.status(lines).contains("reloaded at"), "\(Self.status(lines))")
+        }
+        try tmux.wait("every configuration of the last build drawn") { !Self.status($0).contains("drawing") }
+        try tmux.keys("q")
+        try tmux.wait("the view to end") { $0.contains { $0.hasPrefix("EXIT=") } }
+        let deadline = Date().addingTimeInterval(5)
+        while !BrowseWatchTests.cellkitProcesses(folder).isEmpty, Date() < deadline { usleep(20_000) }
+        #expect(BrowseWatchTests.cellkitProcesses(folder).isEmpty)
     }
 }
