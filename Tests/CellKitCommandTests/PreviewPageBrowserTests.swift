@@ -115,16 +115,22 @@ struct PreviewPageBrowserTests {
 
     @Test(
         "every configuration is on the page; light and dark by the system and by the button; axe-core finds nothing",
-        .enabled(if: checkable, "chromium or axe-core is missing (Scripts/html-tools.sh); CI has them"))
-    func gallery() throws {
+        .enabled(if: checkable, "chromium or axe-core is missing (Scripts/html-tools.sh); CI has them"),
+        arguments: [
+            ("FoobarCells", nil), ("ContactsCells", nil),
+            // Their hooks draw with a table's assets and styles (selected backgrounds, a stylesheet):
+            // without them a selected row's light text would stand on white. `--look` lends them.
+            ("DrawnCells", "seed-000-custom-drawn.yaml"), ("ProjectCells", "seed-003-projects.yaml"),
+        ] as [(String, String?)])
+    func gallery(plugin name: String, look: String?) throws {
+        let plugin = Fixtures.buildDirectory + "/lib\(name).so"
+        let lent = look.map { ["--look", Fixtures.repositoryRoot + "/Manifests/Tables/" + $0] } ?? []
         let chromium = try #require(
             Self.chromium, "chromium is not installed (apt-get install chromium); CI installs it")
         let tools = try #require(Self.htmlTools, "run Scripts/html-tools.sh: it fetches axe-core (CI does)")
         let dir = try Fixtures.folder()
         let page = dir + "/gallery.html"
-        let (status, text) = try CellKitTool().cellkit([
-            "preview", Fixtures.buildDirectory + "/libFoobarCells.so", "--output", page,
-        ])
+        let (status, text) = try CellKitTool().cellkit(["preview", plugin, "--output", page] + lent)
         #expect(status == 0, "\(text)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.components(separatedBy: "<main").count == 2, "one main landmark")
@@ -141,10 +147,10 @@ struct PreviewPageBrowserTests {
 
         // Each sample the plugin ships (`inspect --json`'s previews), in every configuration.
         var expected: [String] = []
-        for (type, sample) in try Self.shippedSamples(Fixtures.buildDirectory + "/libFoobarCells.so") {
+        for (type, sample) in try Self.shippedSamples(plugin) {
             expected += ["plain", "grouped", "insetGrouped"].flatMap(Self.names).map { "\(type) / \(sample) \($0)" }
         }
-        #expect(expected.count >= 2 * 36, "both types have samples")
+        #expect(expected.count >= 2 * 36, "\(name) ships samples")
         let light = ("rgb(242, 242, 247)", "rgb(255, 255, 255)"), dark = ("rgb(0, 0, 0)", "rgb(28, 28, 30)")
         let wanted = [(light, "false"), (dark, "true"), (dark, "true"), (light, "false")]
         for (i, report) in reports.enumerated() {

@@ -74,6 +74,19 @@ struct PreviewTests {
         #expect(status == 0 && text.contains("match"), "\(text)")
     }
 
+    @Test(
+        "Each bundled plugin: every sample it ships in every configuration, none failed (the terminal view's text)",
+        arguments: ["FoobarCells", "ContactsCells", "DrawnCells", "ProjectCells"])
+    func bundled(plugin name: String) throws {
+        let (status, text) = try cellkit(["preview", Fixtures.buildDirectory + "/lib\(name).so", "--no-check"])
+        #expect(status == 0, "\(text)")
+        let lines = text.split(separator: "\n")
+        let samples = lines.filter { $0.hasPrefix("── ") }.count
+        #expect(samples >= 2, "\(name) ships samples: \(text.prefix(400))")
+        #expect(lines.filter { $0.hasPrefix("▸ ") }.count == samples * 48, "\(name): 48 configurations a sample")
+        #expect(!text.contains("not drawn") && !text.contains("faulted"), "\(text)")
+    }
+
     @Test("The samples a plugin ships (CK_PREVIEW) are the ones drawn, each named by its own name")
     func shippedSamples() throws {
         let dir = try Fixtures.folder()
