@@ -552,7 +552,9 @@ extension HelpTexts {
 
                 c:      NAME.c (the hooks, and sample rows as CK_PREVIEW lines), NAME.yaml, and
                 a Makefile whose flags come from `pkg-config --cflags cellkit` (run `cellkit
-                sdk install` once first); make, make render, make check, make install.
+                sdk install` once first); make, make render, make check, make preview (the
+                preview watching the plugin), make snapshots and make test (its golden files
+                and the test against them), make install.
                 swift:  Package.swift (a dynamic library depending on CellKitPlugin),
                 Sources/NAME/NAME.swift (the hooks), Sources/NAMEDescriptor/ (the descriptor,
                 in C), libNAME.preview.yaml (sample rows), NAME.yaml; build with swift build.

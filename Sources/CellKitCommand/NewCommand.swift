@@ -17,7 +17,8 @@ struct NewCommand: ParsableCommand {
 
             c:      NAME.c (the hooks, and sample rows as CK_PREVIEW lines), NAME.yaml, and a Makefile \
             whose flags come from `pkg-config --cflags cellkit` (run `cellkit sdk install` once first); \
-            make, make render, make check, make install.
+            make, make render, make check, make preview (the preview watching the plugin), make \
+            snapshots and make test (its golden files and the test against them), make install.
             swift:  Package.swift (a dynamic library depending on CellKitPlugin), Sources/NAME/NAME.swift \
             (the hooks), Sources/NAMEDescriptor/ (the descriptor, in C), libNAME.preview.yaml (sample \
             rows), NAME.yaml; build with swift build.
@@ -77,6 +78,8 @@ struct NewCommand: ParsableCommand {
             print("build:        cd \(shellQuoted(folder)) && make")
             print("then:         make render   (cellkit render \(name).yaml --plugin-path .)")
             print("              make check    (cellkit check ./lib\(name).so --table \(name).yaml)")
+            print("              make preview  (every sample in every configuration, drawn again on each make)")
+            print("              make snapshots, make test   (golden files of the preview, and the test against them)")
         case .swift:
             print("build:        cd \(shellQuoted(folder)) && swift build")
             print("then:         cellkit render \(name).yaml --plugin-path .build/debug")

@@ -194,6 +194,7 @@ enum PluginTemplate {
             #   make install   copy it to the folder cellkit searches (cellkit.pc's pluginsdir)
             #   make snapshots write every configuration cellkit preview draws into snapshots/ (commit it)
             #   make test      snapshot test: cellkit preview draws them again and fails on any change
+            #   make update    accept an intended change: the golden files that differ rewritten
 
             # `cellkit sdk install` puts cellkit.pc in ~/.local/lib/pkgconfig unless given --prefix.
             # Given to $(shell) by hand: GNU Make before 4.4 does not export variables to it.
@@ -224,12 +225,15 @@ enum PluginTemplate {
             \t$(CELLKIT) preview ./lib\(name).so --watch
 
             # Golden files: each cell type, sample and configuration (style, selection, width, light and
-            # dark, direction, reuse) as text and JSON. After an intended change: make snapshots again.
+            # dark, direction, reuse) as text and JSON. After an intended change: make update.
             snapshots: lib\(name).so
             \t$(CELLKIT) preview ./lib\(name).so --snapshot snapshots
 
             test: lib\(name).so
             \t$(CELLKIT) preview ./lib\(name).so --compare snapshots
+
+            update: lib\(name).so
+            \t$(CELLKIT) preview ./lib\(name).so --compare snapshots --update
 
             # Mode 644, and folders made 755 (umask 022): cellkit refuses a plugin, or a folder above
             # it, that its group or others can write, which cp and mkdir make under a umask of 002.
@@ -239,7 +243,7 @@ enum PluginTemplate {
             clean:
             \trm -f lib\(name).so
 
-            .PHONY: render check preview snapshots test install clean
+            .PHONY: render check preview snapshots test update install clean
 
             """
         return [

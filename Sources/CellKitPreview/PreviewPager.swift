@@ -47,11 +47,18 @@ package struct PreviewPager {
     /// The last line `top` may be.
     var maxTop: Int { max(0, lines.count - bodyLines) }
 
-    /// Replaces the lines (a new drawing), keeping the place as far as it goes.
-    package mutating func replace(_ lines: [String]) {
+    /// Where the view stood when a new drawing began (`--watch`): kept while the new lines are
+    /// still too few to reach it, and taken back once they do; a key lets it go.
+    private var wantedTop: Int?
+
+    /// Replaces the lines (a new drawing), keeping the place as far as it goes; `growing`: more
+    /// lines are coming, so a place they do not reach yet is kept for them.
+    package mutating func replace(_ lines: [String], growing: Bool = false) {
         self.lines = lines
         plain = lines.map(PreviewRenderer.withoutEscapes)
-        top = min(top, maxTop)
+        if growing, wantedTop == nil, top > maxTop { wantedTop = top }
+        top = min(wantedTop ?? top, maxTop)
+        if let wanted = wantedTop, top == wanted || !growing { wantedTop = nil }
     }
 
     /// The screen is now `columns`×`rows`.
@@ -63,6 +70,7 @@ package struct PreviewPager {
 
     /// What `key` does.
     package mutating func handle(_ key: Key) -> Action {
+        wantedTop = nil  // a key moves the view from where it stands
         message = nil
         if typing != nil { return type(key) }
         let half = max(1, bodyLines / 2)

@@ -48,10 +48,13 @@ package enum PreviewView {
             }
             let began = Date()
             while !drawing.isComplete, Date().timeIntervalSince(began) < redrawInterval { drawing.step(renderer) }
-            pager.replace(PreviewReport.lines(drawing.gallery, format: .ansi))
+            pager.replace(PreviewReport.lines(drawing.gallery, format: .ansi), growing: !drawing.isComplete)
             let (done, of) = drawing.progress
-            pager.note = [drawing.isComplete ? nil : "drawing \(done) of \(of)", reloaded].compactMap { $0 }
-                .joined(separator: " · ")
+            let faulted = drawing.gallery.faultedCount
+            pager.note = [
+                reloaded, faulted == 0 ? nil : "⚠ \(faulted) faulted (/⚠ finds them)",
+                drawing.isComplete ? nil : "drawing \(done) of \(of)",
+            ].compactMap { $0 }.joined(separator: " · ")
             if pager.note?.isEmpty == true { pager.note = nil }
             return drawing.isComplete ? (watch == nil ? nil : watchInterval) : 0
         }
@@ -94,6 +97,13 @@ package enum PreviewView {
 }
 
 extension PreviewGallery {
+    /// How many configurations' drawings faulted or failed.
+    package var faultedCount: Int {
+        types.reduce(0) { count, type in
+            count + type.samples.reduce(0) { $0 + $1.entries.filter { $0.problem != nil }.count }
+        }
+    }
+
     /// Whether a configuration's drawing faulted or failed.
     package var faulted: Bool {
         types.contains { type in type.samples.contains { $0.entries.contains { $0.problem != nil } } }

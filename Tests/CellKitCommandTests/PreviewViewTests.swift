@@ -117,6 +117,10 @@ struct PreviewViewTests {
             #expect(shownAfter < 1, "build \(name) shown after \(shownAfter) s:\n\(lines.joined(separator: "\n"))")
             #expect(!lines.contains { $0.contains("build one") }, "\(lines.joined(separator: "\n"))")
             #expect(Self.status(lines).contains("reloaded at"), "\(Self.status(lines))")
+            if crashes {  // the view stays where it was: the status line says a configuration faulted
+                let faulted = try tmux.wait("the faults counted") { Self.status($0).contains("faulted") }
+                #expect(Self.status(faulted).contains("⚠"), "\(Self.status(faulted))")
+            }
         }
         try tmux.wait("every configuration of the last build drawn") { !Self.status($0).contains("drawing") }
         try tmux.keys("q")

@@ -100,6 +100,32 @@ import Testing
         #expect(p.handle(.character("q")) == .quit)
     }
 
+    /// A drawing started again (`--watch`): while its lines are too few to reach where the view
+    /// stood, the place is kept for them, and taken back once they reach it; a key lets it go.
+    @Test func placeKeptWhileADrawingGrows() {
+        var p = pager()
+        for _ in 0..<6 { _ = p.handle(.character("f")) }
+        #expect(p.top == 60)
+        p.replace((1...20).map { "new \($0)" }, growing: true)
+        #expect(p.top == 10, "shown as far as the lines go")
+        p.replace((1...50).map { "new \($0)" }, growing: true)
+        #expect(p.top == 40)
+        p.replace((1...100).map { "new \($0)" }, growing: true)
+        #expect(p.top == 60, "back where it stood")
+        p.replace((1...100).map { "new \($0)" }, growing: false)
+        #expect(p.top == 60)
+        // A key while the lines grow: the view stays where the key put it.
+        p.replace((1...20).map { "new \($0)" }, growing: true)
+        _ = p.handle(.character("g"))
+        p.replace((1...100).map { "new \($0)" }, growing: true)
+        #expect(p.top == 0)
+        // Without a drawing under way, a shorter text is simply shown as far as it goes.
+        for _ in 0..<6 { _ = p.handle(.character("f")) }
+        p.replace((1...20).map { "new \($0)" })
+        p.replace((1...100).map { "new \($0)" })
+        #expect(p.top == 10)
+    }
+
     @Test func searchFindsAndWraps() {
         var p = pager()
         for key in "/line 50" { _ = p.handle(.character(key)) }
