@@ -138,15 +138,8 @@ struct BrowseCommand: ParsableCommand {
         var view = BrowseSession(table: opened.take()!, screen: screen, file: self.table, pick: pick, stats: stats)
         if watch { view.watching(reopen: openTable) }  // discovery reads a rebuilt plugin file again
         let outcome: BrowseSession.Outcome
-        // Standard error is the terminal the view is drawn on: what a plugin or a worker writes
-        // there while the view is up would scribble over it, so it goes to /dev/null meanwhile.
-        let savedError = dup(2)
-        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        if null >= 0 { dup2(null, 2) }
-        defer {
-            if savedError >= 0 { dup2(savedError, 2) }
-            for fd in [savedError, null] where fd >= 0 { close(fd) }
-        }
+        let silenced = SilencedStandardError()  // what a worker writes there would scribble over the view
+        defer { silenced.restore() }
         do {
             try screen.start()
             outcome = try view.run()
@@ -155,7 +148,7 @@ struct BrowseCommand: ParsableCommand {
             screen.stop()
             throw error
         }
-        if savedError >= 0 { dup2(savedError, 2) }
+        silenced.restore()
         _ = Output.printWarnings(view.table.warnings)  // what the view could not show: refused calls among them
         switch outcome {
         case .quit: if pick { throw ExitCode(1) }

@@ -25,14 +25,8 @@ package enum PreviewView {
         let screen = try TerminalScreen()
         var drawing = start()
         var pager = PreviewPager(lines: [], title: title, columns: screen.size.columns, rows: screen.size.lines)
-        // What a worker writes to standard error would scribble over the view: /dev/null meanwhile.
-        let savedError = dup(2)
-        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        if null >= 0 { dup2(null, 2) }
-        defer {
-            if savedError >= 0 { dup2(savedError, 2) }
-            for fd in [savedError, null] where fd >= 0 { close(fd) }
-        }
+        let silenced = SilencedStandardError()  // what a worker writes there would scribble over the view
+        defer { silenced.restore() }
         try screen.start()
         defer { screen.stop() }
         var watch = watching.map { FileWatch(paths: $0) }

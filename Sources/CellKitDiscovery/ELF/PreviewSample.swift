@@ -108,35 +108,18 @@ extension PreviewSample {
         return nil
     }
 
-    /// `value` as compact JSON with its object keys sorted.
+    /// `value` as compact JSON with its object keys sorted (texts quoted as the registry cache's are).
     package static func json(_ value: RowValue) -> String {
         switch value {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .number(let n): return RowValue.jsonNumber(n)
-        case .string(let s): return quoted(s)
+        case .string(let s): return CacheJSON.quoted(s)
         case .list(let items): return "[" + items.map(json).joined(separator: ",") + "]"
         case .object(let fields):
-            return "{" + fields.keys.sorted().map { quoted($0) + ":" + json(fields[$0]!) }.joined(separator: ",") + "}"
+            return "{"
+                + fields.keys.sorted().map { CacheJSON.quoted($0) + ":" + json(fields[$0]!) }.joined(separator: ",")
+                + "}"
         }
-    }
-
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
