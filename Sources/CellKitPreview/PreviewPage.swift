@@ -84,10 +84,12 @@ package enum PreviewPage {
         }
         if c.reused {
             html +=
-                entry.reuseDifferences.isEmpty
-                ? "<p>Reused: the same as on a fresh cell.</p>"
-                : "<p>Reused: differs from a fresh cell.</p><ul class=\"rd\">"
-                    + entry.reuseDifferences.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
+                entry.problem != nil
+                ? "<p>Reused: not compared, the drawing faulted.</p>"
+                : entry.reuseDifferences.isEmpty
+                    ? "<p>Reused: the same as on a fresh cell.</p>"
+                    : "<p>Reused: differs from a fresh cell.</p><ul class=\"rd\">"
+                        + entry.reuseDifferences.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
         }
         return html + "</figure>\n"
     }

@@ -43,9 +43,11 @@ package enum PreviewReport {
         lines += drawing.faults.map { "  ⚠ \(visible($0))" }
         if entry.configuration.reused {
             lines +=
-                entry.reuseDifferences.isEmpty
-                ? ["  reuse: same as on a fresh cell"]
-                : ["  reuse differs from a fresh cell:"] + entry.reuseDifferences.map { "    \($0)" }
+                entry.problem != nil
+                ? ["  reuse: not compared (the drawing faulted)"]
+                : entry.reuseDifferences.isEmpty
+                    ? ["  reuse: same as on a fresh cell"]
+                    : ["  reuse differs from a fresh cell:"] + entry.reuseDifferences.map { "    \($0)" }
         }
         return lines
     }

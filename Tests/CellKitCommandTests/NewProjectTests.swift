@@ -85,7 +85,7 @@ struct NewProjectTests {
         _ = try run("/usr/bin/env", ["make", "snapshots", cellkit], in: project, environment: environment)
         #expect(
             FileManager.default.fileExists(
-                atPath: project + "/snapshots/Weather/typical/grouped-selected-default-dark-rtl.txt"))
+                atPath: project + "/snapshots/Weather/typical/grouped-selected-default-light-rtl.txt"))
         let tested = try run("/usr/bin/env", ["make", "test", cellkit], in: project, environment: environment)
         #expect(tested.contains("golden files in snapshots match"), "\(tested)")
     }

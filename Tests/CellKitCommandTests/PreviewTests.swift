@@ -36,7 +36,7 @@ struct PreviewTests {
         let golden = dir + "/golden"
         var (status, text) = try cellkit(["preview", plugin, "--snapshot", golden])
         #expect(status == 0, "\(text)")
-        for name in ["grouped-selected-default-dark-rtl", "plain-unselected-narrow-light-ltr"] {
+        for name in ["grouped-selected-default-light-rtl", "plain-unselected-narrow-light-ltr"] {
             let file = golden + "/Badge/typical/\(name).txt"
             let written = try String(contentsOfFile: file, encoding: .utf8)
             #expect(written.contains("Title"), "\(file):\n\(written)")
@@ -45,6 +45,9 @@ struct PreviewTests {
         }
         #expect(
             FileManager.default.fileExists(atPath: golden + "/Badge/typical/plain-unselected-resized-light-ltr.txt"))
+        // Dark drawings are their light twins without escapes: no file of their own.
+        #expect(
+            !FileManager.default.fileExists(atPath: golden + "/Badge/typical/grouped-selected-default-dark-rtl.txt"))
         (status, text) = try cellkit(["preview", plugin, "--compare", golden])
         #expect(status == 0, "\(text)")
 
@@ -57,8 +60,8 @@ struct PreviewTests {
         #expect(status == 1, "\(text)")
         #expect(
             text.contains(
-                "changed: \(golden)/Badge/typical/grouped-selected-default-dark-rtl.txt (type Badge, sample typical, "
-                    + "configuration grouped-selected-default-dark-rtl)"), "\(text)")
+                "changed: \(golden)/Badge/typical/grouped-selected-default-light-rtl.txt (type Badge, sample typical, "
+                    + "configuration grouped-selected-default-light-rtl)"), "\(text)")
         #expect(text.contains("\n  - ┃Title"), "the old line, removed: \(text)")
         #expect(text.contains("\n  + ┃Changed"), "the new line, added: \(text)")
         #expect(
@@ -114,6 +117,9 @@ struct PreviewTests {
         #expect(typical.contains("Title") && !typical.contains("⚠"), "\(typical)")
         #expect(long.contains("▸ insetGrouped-unselected-wide-light-rtl"), "\(long)")
         #expect(long.contains("⚠") && long.contains("customizeCellForBadge"), "\(long)")
+        // A reused configuration whose drawing faulted says it was not compared, not "the same".
+        let reused = try #require(long.components(separatedBy: "▸ plain-unselected-default-light-ltr-reused").last)
+        #expect(reused.contains("reuse: not compared (the drawing faulted)"), "\(reused.prefix(600))")
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B }, "no escape reaches a pipe")
     }
 
