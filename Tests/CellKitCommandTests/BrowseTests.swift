@@ -42,6 +42,12 @@ final class Tmux {
             "NO_COLOR=",
             "sh", "-c", command,
         ])
+        // The server ends with this test process even when it dies before `deinit` (a crash, a
+        // kill): else the view and its worker would outlive the test.
+        try run([
+            "run-shell", "-b",
+            "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; '\(tmux)' -L \(server) kill-server",
+        ])
     }
 
     private let tmux: String
