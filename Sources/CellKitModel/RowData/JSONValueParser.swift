@@ -164,13 +164,26 @@ package struct JSONValueParser {
         // An escape decodes to fewer bytes than it takes: a key as long as `name` equals it only if
         // it is the same bytes and has none, and a shorter one never does. Most keys a lookup passes
         // differ in length, and are passed over with no call.
-        func hasEscape() -> Bool { memchr(inner.baseAddress!, 0x5C, inner.count) != nil }
+        // A short key (a hook's usual one) is compared byte by byte here: a call to memcmp and one
+        // to memchr cost more than the bytes (BENCHMARKS.md, "Measurements behind the code": JSONValueParser.key).
+        func hasEscape() -> Bool {
+            guard inner.count > 16 else {
+                for k in 0..<inner.count where inner[k] == 0x5C { return true }
+                return false
+            }
+            return memchr(inner.baseAddress!, 0x5C, inner.count) != nil
+        }
         if inner.isEmpty { return name.isEmpty }
         if inner.count < name.count { return false }
         if inner.count == name.count {
             let same =
-                name.withContiguousStorageIfAvailable { memcmp(inner.baseAddress!, $0.baseAddress!, inner.count) == 0 }
-                ?? inner.elementsEqual(name)
+                name.withContiguousStorageIfAvailable { named in
+                    guard inner.count > 16 else {
+                        for k in 0..<inner.count where inner[k] != named[k] { return false }
+                        return true
+                    }
+                    return memcmp(inner.baseAddress!, named.baseAddress!, inner.count) == 0
+                } ?? inner.elementsEqual(name)
             return same && !hasEscape()
         }
         guard hasEscape() else { return false }

@@ -275,14 +275,15 @@ public struct CellLayout: Sendable {
 
     private func naturalHeight(of cell: Cell, area: LabelArea, memo: inout LineMemo) -> Int {
         var labels = 0
-        // The cell holds its labels: `unowned(unsafe)` spares a retain and release of each per row.
-        unowned(unsafe) let textLabel = cell.textLabel!, detailTextLabel = cell.detailTextLabel!
+        // Views and texts go to the measuring functions unretained (`Unmanaged`): the cell holds its
+        // views and they their texts, and a class reference passed to a function was retained and
+        // released around each call (BENCHMARKS.md, "Measurements behind the code": RowLayout.unretained).
         // value1's labels are measured at the widths they are laid out at (a wrapping detail was
         // measured at the whole width and then cut).
         let widths =
             area.value1 ?? (text: area.width, detail: area.width)
-        let text = lineCount(textLabel, width: widths.text, memo: &memo)
-        let detail = lineCount(detailTextLabel, width: widths.detail, memo: &memo)
+        let text = lineCount(.passUnretained(cell.textLabel), width: widths.text, memo: &memo)
+        let detail = lineCount(.passUnretained(cell.detailTextLabel), width: widths.detail, memo: &memo)
         switch cell.style {
         case .subtitle: labels = text + detail
         case .default: labels = text
@@ -290,8 +291,11 @@ public struct CellLayout: Sendable {
         }
         var subviews = 0
         cell.subviews.withUnsafeBufferPointer { views in  // no retain of each view (a lazy chain did that)
-            for k in views.indices where !views[k].isHidden {
-                subviews = max(subviews, views[k].frame.y + grownHeight(views[k], memo: &memo))
+            for k in views.indices {
+                let view = Unmanaged.passUnretained(views[k])
+                let (hidden, y) = view._withUnsafeGuaranteedRef { ($0.isHidden, $0.frame.y) }
+                if hidden { continue }
+                subviews = max(subviews, y + grownHeight(view, memo: &memo))
             }
         }
         let lines = max(1, labels, subviews)
@@ -302,14 +306,15 @@ public struct CellLayout: Sendable {
     /// A subview's height in a row as tall as its content: a label of any number of lines
     /// (`numberOfLines` 0) grows to its text at its frame's width, as a self-sizing UIKit cell's
     /// label does; any other view keeps its frame's.
-    private func grownHeight(_ view: View, memo: inout LineMemo) -> Int {
-        let f = view.frame
-        guard view.kind == .label, view.numberOfLines == 0, f.width > 0, let text = view.textBytes,
-            text.byteCount > 0
-        else { return f.height }
-        // Grown no further than the row may be (cut there quietly: long data is no plugin's fault).
-        let room = max(f.height, PluginLimits.maxRowHeight - max(0, f.y))
-        return max(f.height, memo.grownLineCount(of: view, text, width: f.width, maxLines: room))
+    private func grownHeight(_ view: Unmanaged<View>, memo: inout LineMemo) -> Int {
+        view._withUnsafeGuaranteedRef { view in
+            let f = view.frame
+            guard view.kind == .label, view.numberOfLines == 0, f.width > 0, let text = view.unretainedTextBytes
+            else { return f.height }
+            // Grown no further than the row may be (cut there quietly: long data is no plugin's fault).
+            let room = max(f.height, PluginLimits.maxRowHeight - max(0, f.y))
+            return max(f.height, memo.grownLineCount(of: view, text, width: f.width, maxLines: room))
+        }
     }
 
     /// A row whose content is taller than a row may be: cut, and reported once per cell type.
@@ -326,24 +331,37 @@ public struct CellLayout: Sendable {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    private func lineCount(_ label: View, width: Int, memo: inout LineMemo) -> Int {
-        guard !label.isHidden, label.frame == .zero, let text = label.textBytes, text.byteCount > 0 else { return 0 }
-        let maxLines = label.numberOfLines == 0 ? 100 : label.numberOfLines
-        return memo.lines(of: label, text, width: width, maxLines: maxLines).count
+    private func lineCount(_ label: Unmanaged<View>, width: Int, memo: inout LineMemo) -> Int {
+        label._withUnsafeGuaranteedRef { label in
+            guard !label.isHidden, label.frame == .zero, let text = label.unretainedTextBytes else { return 0 }
+            let maxLines = label.numberOfLines == 0 ? 100 : label.numberOfLines
+            return memo.lineCount(of: label, text, width: width, maxLines: maxLines)
+        }
     }
 
     /// A label's lines from measuring its height, kept for placing it: breaking
     /// the same text twice per row was a noticeable part of the layout's time (BENCHMARKS.md,
     /// "Measurements behind the code": RowLayout.LineMemo).
     private struct LineMemo {
-        private struct Entry {
-            let label: ObjectIdentifier, width: Int, maxLines: Int
-            let lines: LaidOutText
+        /// What a slot's lines were worked out for. Trivial, so that asking whether a slot holds a
+        /// label's lines retains nothing (copying an entry with its lines retained their text and
+        /// list: BENCHMARKS.md, "Measurements behind the code": RowLayout.LineMemo.keys).
+        private struct Key {
+            let label: ObjectIdentifier, width: Int, maxLines: Int, count: Int
+
+            /// Whether the lines are what breaking the label again at `width` into at most
+            /// `maxLines` lines gives: text that fitted in fewer lines than allowed breaks the same
+            /// way under any bound that still holds it.
+            func holds(_ id: ObjectIdentifier, _ width: Int, _ maxLines: Int) -> Bool {
+                guard label == id, self.width == width else { return false }
+                return self.maxLines == maxLines || (count < self.maxLines && count <= maxLines)
+            }
         }
-        private var text: Entry?, detail: Entry?
-        /// Two growing subviews' lines, from the row's height, kept for placing them (a third
-        /// growing label in one row is broken again when placed).
-        private var grown: Entry?, grown2: Entry?
+        /// The standard labels' lines from the row's height, and two growing subviews' (a third
+        /// growing label in one row is broken again when placed); each handed over once (`take`).
+        private var textKey: Key?, detailKey: Key?, grownKey: Key?, grown2Key: Key?
+        private var textLines: LaidOutText?, detailLines: LaidOutText?
+        private var grownLines: LaidOutText?, grown2Lines: LaidOutText?
         /// Emptied line lists to lay labels out into (`RowLayout.spareLines`).
         var spare: [[TextLine]] = []
         /// The row's data when it is a JSON Lines record, read once a row (lines worked out ahead).
@@ -352,33 +370,50 @@ public struct CellLayout: Sendable {
         /// An emptied line list of a row before, or a new one.
         mutating func spareLines() -> [TextLine] { spare.popLast() ?? [] }
 
-        /// `text` (the label's) broken into at most `maxLines` lines of `width` columns, and their columns.
+        /// `text` (the label's) broken into at most `maxLines` lines of `width` columns: the lines
+        /// `lineCount` kept for it, handed over (moved out, not copied), or broken now.
         mutating func lines(of label: View, _ text: TextBytes, width: Int, maxLines: Int) -> LaidOutText {
             let id = ObjectIdentifier(label)
-            if let entry = Self.reuse(self.text, id, width, maxLines) ?? Self.reuse(detail, id, width, maxLines) {
-                return entry.lines
+            if textKey?.holds(id, width, maxLines) == true, let lines = textLines.take() {
+                textKey = nil
+                return lines
             }
-            let lines = CellLayout.lines(
-                text, width: width, maxLines: maxLines, mode: label.lineBreakMode, record: record,
-                reusing: spareLines())
-            let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
-            if self.text == nil || self.text?.label == id { self.text = entry } else { detail = entry }
-            return lines
+            if detailKey?.holds(id, width, maxLines) == true, let lines = detailLines.take() {
+                detailKey = nil
+                return lines
+            }
+            return broken(label, text, width: width, maxLines: maxLines)
+        }
+
+        /// How many lines a standard label's `text` takes; its lines are kept for `lines(of:)`.
+        mutating func lineCount(of label: View, _ text: Unmanaged<TextBytes>, width: Int, maxLines: Int) -> Int {
+            let id = ObjectIdentifier(label)
+            if let key = textKey, key.holds(id, width, maxLines) { return key.count }
+            if let key = detailKey, key.holds(id, width, maxLines) { return key.count }
+            let lines = text._withUnsafeGuaranteedRef { broken(label, $0, width: width, maxLines: maxLines) }
+            let key = Key(label: id, width: width, maxLines: maxLines, count: lines.count)
+            if textKey == nil || textKey?.label == id {
+                (textKey, textLines) = (key, lines)
+            } else {
+                (detailKey, detailLines) = (key, lines)
+            }
+            return key.count
         }
 
         /// How many lines a growing subview's `text` takes, at most `maxLines` of `width` columns: its
         /// lines are worked out once a row, here, and kept until `take` hands them to the placement.
-        mutating func grownLineCount(of view: View, _ text: TextBytes, width: Int, maxLines: Int) -> Int {
+        mutating func grownLineCount(of view: View, _ text: Unmanaged<TextBytes>, width: Int, maxLines: Int) -> Int {
             let id = ObjectIdentifier(view)
-            if let entry = Self.reuse(grown, id, width, maxLines) ?? Self.reuse(grown2, id, width, maxLines) {
-                return entry.lines.count
+            if let key = grownKey, key.holds(id, width, maxLines) { return key.count }
+            if let key = grown2Key, key.holds(id, width, maxLines) { return key.count }
+            let lines = text._withUnsafeGuaranteedRef { broken(view, $0, width: width, maxLines: maxLines) }
+            let key = Key(label: id, width: width, maxLines: maxLines, count: lines.count)
+            if grownKey == nil || grownKey?.label == id {
+                (grownKey, grownLines) = (key, lines)
+            } else {
+                (grown2Key, grown2Lines) = (key, lines)
             }
-            let lines = CellLayout.lines(
-                text, width: width, maxLines: maxLines, mode: view.lineBreakMode, record: record,
-                reusing: spareLines())
-            let entry = Entry(label: id, width: width, maxLines: maxLines, lines: lines)
-            if grown == nil || grown?.label == id { grown = entry } else { grown2 = entry }
-            return lines.count
+            return key.count
         }
 
         /// A growing subview's lines as `grownLineCount` worked them out, if breaking its text at
@@ -386,24 +421,22 @@ public struct CellLayout: Sendable {
         /// placed view owns its list (no copy when it cuts it).
         mutating func take(_ view: View, width: Int, maxLines: Int) -> LaidOutText? {
             let id = ObjectIdentifier(view)
-            if let entry = Self.reuse(grown, id, width, maxLines) {
-                grown = nil
-                return entry.lines
+            if grownKey?.holds(id, width, maxLines) == true {
+                grownKey = nil
+                return grownLines.take()
             }
-            if let entry = Self.reuse(grown2, id, width, maxLines) {
-                grown2 = nil
-                return entry.lines
+            if grown2Key?.holds(id, width, maxLines) == true {
+                grown2Key = nil
+                return grown2Lines.take()
             }
             return nil
         }
 
-        /// The entry's lines if they are what breaking its label again would give.
-        private static func reuse(_ entry: Entry?, _ id: ObjectIdentifier, _ width: Int, _ maxLines: Int) -> Entry? {
-            guard let entry, entry.label == id, entry.width == width else { return nil }
-            // Text that fitted in fewer lines than allowed breaks the same way under any bound that still holds it.
-            let fits =
-                entry.maxLines == maxLines || (entry.lines.count < entry.maxLines && entry.lines.count <= maxLines)
-            return fits ? entry : nil
+        /// `text` broken for `view` now, into a spare list.
+        private mutating func broken(_ view: View, _ text: TextBytes, width: Int, maxLines: Int) -> LaidOutText {
+            CellLayout.lines(
+                text, width: width, maxLines: maxLines, mode: view.lineBreakMode, record: record,
+                reusing: spareLines())
         }
     }
 
@@ -454,11 +487,13 @@ public struct CellLayout: Sendable {
             rightToLeft: rightToLeft)
         cell.subviews.withUnsafeBufferPointer { views in  // the cell holds its views: no retain of each
             for k in views.indices {
-                unowned(unsafe) let view = views[k]
-                if view.isHidden { continue }
-                placeSubview(
-                    view, in: content, height: height, grows: selfSizing, selected: selected,
-                    memo: &memo, into: &row.views)
+                // Lent, not retained, for the call (see `naturalHeight`).
+                Unmanaged.passUnretained(views[k])._withUnsafeGuaranteedRef { view in
+                    if view.isHidden { return }
+                    placeSubview(
+                        view, in: content, height: height, grows: selfSizing, selected: selected,
+                        memo: &memo, into: &row.views)
+                }
             }
         }
         if var accessory = area.accessory {
@@ -649,8 +684,8 @@ public struct CellLayout: Sendable {
         case .default:
             detailFrame.width = 0
         case .subtitle:
-            let lines = lineCount(text, width: area.width, memo: &memo)
-            let detailLines = lineCount(detail, width: area.width, memo: &memo)
+            let lines = lineCount(.passUnretained(text), width: area.width, memo: &memo)
+            let detailLines = lineCount(.passUnretained(detail), width: area.width, memo: &memo)
             let top = max(0, (height - lines - detailLines) / 2)
             textFrame = Rect(x: area.x, y: top, width: area.width, height: min(lines, height - top))
             detailFrame = Rect(x: area.x, y: top + lines, width: area.width, height: max(0, height - top - lines))
@@ -667,13 +702,17 @@ public struct CellLayout: Sendable {
             detailDefaults = Defaults()
         }
         let centred = cell.style != .subtitle
-        placeLabel(
-            text, role: .textLabel, frame: textFrame, rowHeight: height, defaults: textDefaults, centred: centred,
-            selected: selected, memo: &memo, into: &views)
-        if cell.style != .default {
+        Unmanaged.passUnretained(text)._withUnsafeGuaranteedRef { text in  // lent, not retained (see `naturalHeight`)
             placeLabel(
-                detail, role: .detailTextLabel, frame: detailFrame, rowHeight: height, defaults: detailDefaults,
-                centred: centred, selected: selected, memo: &memo, into: &views)
+                text, role: .textLabel, frame: textFrame, rowHeight: height, defaults: textDefaults, centred: centred,
+                selected: selected, memo: &memo, into: &views)
+        }
+        if cell.style != .default {
+            Unmanaged.passUnretained(detail)._withUnsafeGuaranteedRef { detail in
+                placeLabel(
+                    detail, role: .detailTextLabel, frame: detailFrame, rowHeight: height, defaults: detailDefaults,
+                    centred: centred, selected: selected, memo: &memo, into: &views)
+            }
         }
     }
 
@@ -705,7 +744,9 @@ public struct CellLayout: Sendable {
         _ label: View, role: PlacedView.Role, frame styled: Rect, rowHeight: Int, defaults: Defaults, centred: Bool,
         selected: Bool, memo: inout LineMemo, into views: inout [PlacedView]
     ) {
-        guard !label.isHidden, let text = label.textBytes, text.byteCount > 0 else { return }
+        guard !label.isHidden, label.textBytes != nil else { return }
+        unowned(unsafe) let text = label.textBytes.unsafelyUnwrapped  // the label holds it: no retain per row
+        guard text.byteCount > 0 else { return }
         let frame = label.frame == .zero ? styled : label.frame
         guard frame.width > 0, frame.height > 0 else { return }
         var maxLines = label.numberOfLines == 0 ? frame.height : min(label.numberOfLines, frame.height)
@@ -731,7 +772,7 @@ public struct CellLayout: Sendable {
         placed.alignment = view.alignment == .natural ? defaults.alignment : view.alignment
         // Selected, a label takes its highlighted colour; failing that, white on the blue selection
         // only: on UIKit's grey one (iOS 7 on) the text keeps its colour.
-        let white = selected && view.cell?.selectionStyle == .blue ? Palette.onTint : nil
+        let white = selected && view.cellSelectionStyle == .blue ? Palette.onTint : nil
         placed.textColor =
             selected
             ? (view.highlightedTextColor ?? white ?? view.textColor ?? defaults.color)
@@ -786,7 +827,7 @@ public struct CellLayout: Sendable {
         into views: inout [PlacedView]
     ) {
         var f = view.frame
-        if grows { f.height = grownHeight(view, memo: &memo) }
+        if grows { f.height = grownHeight(.passUnretained(view), memo: &memo) }
         if content.rightToLeft {
             f.x = content.origin + (view.autoresizingMask.isEmpty ? f.x : content.width - f.x - f.width)
         }

@@ -97,12 +97,14 @@ struct DirectLines {
     /// Writes line `y` of a row `prepare` accepted, `width` columns; false, writing nothing, when a
     /// piece of it does not fit its frame or takes no column (the canvas settles those).
     mutating func write(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
+        // The inline arrays are read unchecked: `n < count <= maxViews` (their bounds checks were a
+        // sixth of this function: BENCHMARKS.md, "Measurements behind the code": DirectLines.unchecked).
         row.views.withUnsafeBufferPointer { views in
             for n in 0..<count {
-                let view = views.baseAddress! + order[n]
+                let view = views.baseAddress! + order[unchecked: n]
                 let f = view.pointee.frame, i = y - f.y
                 guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else {
-                    xs[n] = -1
+                    xs[unchecked: n] = -1
                     continue
                 }
                 let w = view.pointee.laidOut.columns(i), empty = view.pointee.laidOut.isEmpty(i)
@@ -116,15 +118,17 @@ struct DirectLines {
                 // the start of the line (it joins the column before the piece, in that column's style).
                 guard dx + w <= f.width, w > 0 || empty else { return false }
                 if !empty, Self.startsWithMark(view.pointee.laidOut.unsafeBytes(ofLine: i)) { return false }
-                (xs[n], widths[n]) = (f.x + dx, w)
+                (xs[unchecked: n], widths[unchecked: n]) = (f.x + dx, w)
             }
             if coloured { return writeColoured(views, width: row.width, line: y, to: out) }
             var column = 0
-            for n in 0..<count where xs[n] >= 0 {
-                let view = views.baseAddress! + order[n]
-                Self.spaces(xs[n] - column, out)
+            for n in 0..<count {
+                let x = xs[unchecked: n]
+                guard x >= 0 else { continue }
+                let view = views.baseAddress! + order[unchecked: n]
+                Self.spaces(x - column, out)
                 out.write(view.pointee.laidOut.unsafeBytes(ofLine: y - view.pointee.frame.y))  // the row holds it
-                column = xs[n] + widths[n]
+                column = x + widths[unchecked: n]
             }
             Self.spaces(row.width - column, out)
             return true

@@ -27,6 +27,8 @@ public final class View {
     /// (`orphan()`), so the host reads it only while `isOrphaned` is false. Unretained
     /// because a view reached per row would otherwise cost a retain and release.
     @usableFromInline unowned(unsafe) let owner: Cell
+    /// The selection style of the cell (nil once it is gone), read without retaining the cell.
+    package var cellSelectionStyle: SelectionStyle? { isOrphaned ? nil : owner.selectionStyle }
     /// Set by the cell's deinit; from then on `owner` must not be read.
     @inlinable public var isOrphaned: Bool { _isOrphaned }
     @usableFromInline @exclusivity(unchecked) var _isOrphaned: Bool = false
@@ -70,6 +72,13 @@ public final class View {
     /// row after row (see `setText(_:)`).
     @inlinable package var textBytes: TextBytes? { _textBytes }
     @usableFromInline @exclusivity(unchecked) var _textBytes: TextBytes?
+    /// The text unretained, nil when there is none or it is empty: for a reader that uses it only
+    /// while the view holds it (the layout measuring a row), and so spares a retain and release.
+    package var unretainedTextBytes: Unmanaged<TextBytes>? {
+        guard _textBytes != nil else { return nil }
+        let text = Unmanaged.passUnretained(_textBytes.unsafelyUnwrapped)
+        return text._withUnsafeGuaranteedRef { $0.byteCount > 0 } ? text : nil
+    }
 
     /// Sets the text from UTF-8 bytes (invalid ones replaced), into the buffer the last text used
     /// when nothing else holds it: a hook's text for every row costs no allocation. Lines laid out
