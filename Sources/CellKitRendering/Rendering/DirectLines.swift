@@ -97,8 +97,8 @@ struct DirectLines {
     /// Writes line `y` of a row `prepare` accepted, `width` columns; false, writing nothing, when a
     /// piece of it does not fit its frame or takes no column (the canvas settles those).
     mutating func write(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
-        // The inline arrays are read unchecked: `n < count <= maxViews` (their bounds checks were a
-        // sixth of this function: BENCHMARKS.md, "Measurements behind the code": DirectLines.unchecked).
+        // The inline arrays are read unchecked: `n < count <= maxViews` (their bounds checks were about a
+        // quarter of this function: BENCHMARKS.md, "Measurements behind the code": DirectLines.unchecked).
         row.views.withUnsafeBufferPointer { views in
             for n in 0..<count {
                 let view = views.baseAddress! + order[unchecked: n]
