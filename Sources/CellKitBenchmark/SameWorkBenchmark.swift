@@ -19,8 +19,8 @@
 import Foundation
 
 enum SameWorkBenchmark {
-    /// Targets (issue 33): cellkit's wall time and instructions a row at most these times the C formatter's.
-    static let wallTarget = 2.5, instructionTarget = 4.0
+    /// Targets: cellkit's instructions a row at most this many times the C formatter's (issues 33 and 43).
+    static let instructionTarget = 4.0
     /// Rows timed; rows compared byte for byte first; the two sizes whose instructions are subtracted.
     static let rows = 1_000_000, comparedRows = 20_000, sizes = (4_000, 24_000)
 
@@ -28,6 +28,9 @@ enum SameWorkBenchmark {
     struct Pairing {
         /// The heading line.
         var title: String
+        /// cellkit's wall time at most this many times the C formatter's: 3 against the bound on a quiet
+        /// machine (issue 43), 2.5 for the wrapped table beside its heavier formatter (issue 33).
+        var wallTarget: Double
         /// `cellkit render` and the C formatter on the `n`-row table, written on first use.
         var commands: (_ n: Int) throws -> (cellkit: ListBenchmark.Run, c: ListBenchmark.Run)
     }
@@ -47,6 +50,7 @@ enum SameWorkBenchmark {
                 title: "The bound: the same-work table (bench/samework: Columns, C plugin; self-sizing rows), text,"
                     + " width 84, to /dev/null: cellkit render beside the C formatter that writes the same bytes"
                     + " (samework-formatter.c)",
+                wallTarget: 3.0,
                 commands: { n in
                     let (table, data) = try generateSameWork(rows: n, in: folder)
                     return (
@@ -60,6 +64,7 @@ enum SameWorkBenchmark {
                 title: "Second line: the wrapped table (BenchWrapped, C plugin; fixed 5-line rows), text, width 80,"
                     + " to /dev/null: cellkit render beside a C formatter writing the same bytes, which measures"
                     + " more than it needs (reference-formatter.c)",
+                wallTarget: 2.5,
                 commands: { n in
                     let table = try RenderBenchmark.generateWrapped(rows: n, in: folder)
                     return (
@@ -104,7 +109,8 @@ enum SameWorkBenchmark {
         print(
             String(
                 format: "  wall time: cellkit / C %.2fx, median of pairs (pairs %.2f–%.2fx); target <= %.1fx: %@", wall,
-                ratios.min()!, ratios.max()!, wallTarget, ListBenchmark.verdict(wall <= wallTarget)))
+                ratios.min()!, ratios.max()!, pairing.wallTarget,
+                ListBenchmark.verdict(wall <= pairing.wallTarget)))
         print(
             String(
                 format: "  CPU time (user + system, all processes): cellkit / C %.2fx, median of pairs (%.2f–%.2fx)",
