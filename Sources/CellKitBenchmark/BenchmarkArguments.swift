@@ -68,7 +68,7 @@ enum BenchmarkArguments {
                                   first): wall time and instructions a row as ratios (targets <= 3x and <= 4x;
                                   the wrapped table's wall time <= 2.5x)
                   formats         the wrapped table in text, ansi, html, json and jsonl, in turns: each
-                                  format's rows/s / text's (targets: ansi >= 80 %, the others >= 70 %)
+                                  format's rows/s / text's (target: each >= 80 %)
                   CELLKIT_BENCH_RUNS: runs a size, pairs or rounds (default 5).
                 """
         case "list":
