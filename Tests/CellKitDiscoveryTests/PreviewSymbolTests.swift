@@ -79,25 +79,26 @@ import Testing
         #expect(
             previews.warnings == [
                 warning(
+                    "Foo", "notjson",
+                    "not valid JSON at byte 10: expected a value, found the end of the line; \(example)"),
+                warning("Foo", "list", "it is a list, not an object; \(example)"),
+                warning(
+                    "Foo", "control",
+                    #"its text holds the control byte 0x1B at byte 12; write it escaped inside a string (\u00XX)"#),
+                warning("Foo", "latin1", "its text is not UTF-8; save the source as UTF-8"),
+                warning(
                     "Bar", "orphan", "the plugin has no cell type Bar (its types: Foo, Foo_); name one of its types"),
                 warning(
                     "Foo", "",
                     "'' is not a sample name: an ASCII letter, then ASCII letters or digits (no underscore), at most 32; declare it with CK_PREVIEW(Foo, name, json)"
                 ),
                 warning(
-                    "Foo", "bss",
-                    "the symbol is not a string stored in the file; declare it with CK_PREVIEW(Id, name, json)"),
-                warning(
-                    "Foo", "control",
-                    #"its text holds the control byte 0x1B at byte 12; write it escaped inside a string (\u00XX)"#),
-                warning(
                     "Foo", "huge",
                     "its JSON text is longer than the limit of \(PreviewSample.maxBytes) bytes; shorten it"),
-                warning("Foo", "latin1", "its text is not UTF-8; save the source as UTF-8"),
-                warning("Foo", "list", "it is a list, not an object; \(example)"),
+                // Not a string in the file's constants: in .bss, after them.
                 warning(
-                    "Foo", "notjson",
-                    "not valid JSON at byte 10: expected a value, found the end of the line; \(example)"),
+                    "Foo", "bss",
+                    "the symbol is not a string stored in the file; declare it with CK_PREVIEW(Id, name, json)"),
             ])
     }
 

@@ -7,7 +7,8 @@ import Foundation
 /// A plugin's preview samples (`CK_PREVIEW` symbols, then its preview file) and a warning for each
 /// sample left out. `PluginFile.previews()` (CellKitDocuments) reads both; this module reads the symbols.
 package struct PluginPreviews: Sendable, Equatable {
-    /// The samples kept, those of the symbols first (by identifier, then name), then the file's in its order.
+    /// The samples kept, those of the symbols first (in the order the plugin declares them), then the
+    /// file's in its order.
     package var samples: [PreviewSample] = []
     /// One line per sample (or preview file) left out: the plugin file, the sample, what is wrong, the fix.
     package var warnings: [String] = []
@@ -75,12 +76,20 @@ extension PluginFile {
         return previewSymbols(in: image)
     }
 
-    /// The samples of the preview symbols `image` exports, by identifier, then by name.
+    /// The samples of the preview symbols `image` exports, in the order the plugin declares them: by
+    /// their place in the file (the compiler lays a file's constants out in the order they are
+    /// written, and the linker the files in the order it is given them); the dynamic symbol table's
+    /// own order is the linker's hash order.
     package func previewSymbols(in image: ELFImage) -> PluginPreviews {
         var previews = PluginPreviews()
         let symbols = image.dynamicSymbols.filter { $0.isExported && $0.name.hasPrefix(CK_PREVIEW_PREFIX) }
         let named = symbols.map { (symbol: $0, name: Self.previewName($0.name)) }
-        for (symbol, (identifier, name)) in named.sorted(by: { ($0.name.0, $0.name.1) < ($1.name.0, $1.name.1) }) {
+        let declared = named.sorted {
+            ($0.symbol.sectionIndex, $0.symbol.value, $0.symbol.name) < (
+                $1.symbol.sectionIndex, $1.symbol.value, $1.symbol.name
+            )
+        }
+        for (symbol, (identifier, name)) in declared {
             let origin = PreviewSample.Origin.symbol(symbol.name)
             let place = "symbol \(symbol.name)"
             func leaveOut(_ problem: String) {
