@@ -17,9 +17,9 @@ struct CheckCommand: ParsableCommand {
             Give a .so file to check each of its cell types, or a cell identifier to check that type \
             (in the plugin that provides it). Each type's hooks run in a worker process, so a crash, \
             an exit() or a hook running past --hook-timeout is reported, naming the hook and the row \
-            (a table's row by its place, row 2.3; a sample by its name, sample "long" or sample \
-            "empty data", as cellkit preview heads it), and the check goes on in a new worker after \
-            that row (at most 3 such faults a type).
+            (a table's row by its section and row, counted from 1; a sample by its name, sample \
+            "long" or sample "empty data", as cellkit preview heads it), and the check goes on in a \
+            new worker after that row (at most 3 such faults a type).
 
             Samples: empty data, typical data and hostile data (very long texts, control characters, \
             values of the wrong type, numbers and nulls for every key, deep nesting). Typical data is \

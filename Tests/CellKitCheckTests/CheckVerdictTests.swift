@@ -71,7 +71,7 @@ struct CheckVerdictTests {
         // Named by the first hook that printed (the sandbox's listener sees each write as it is
         // made; standard output is line-buffered in the worker): one line quoted.
         let finding =
-            #/FAIL customizeCellForPrinty wrote to standard output at row 1\.\d+ \(indexPath \[0, \d+\]\) with [a-z ]+ \("debug \d+␊"\): in a render that is the table's stream/#
+            #/FAIL customizeCellForPrinty wrote to standard output at sample "[a-z ]+" \("debug \d+␊"\): in a render that is the table's stream/#
         #expect(text.contains(finding), "\(text)")
         #expect(text.components(separatedBy: "wrote to standard output").count - 1 == 1, "once a type: \(text)")
     }
