@@ -82,9 +82,6 @@ package final class PreviewRenderer {
     private var shared: [String: SharedTable] = [:]
     /// The documents whose kept worker faulted or failed: each configuration drawn by its own render.
     private var unshared: Set<String> = []
-    /// Workers started so far (renders, kept workers, and workers started again after a fault
-    /// are not counted): what `cellkit preview` costs, for the tests and the benchmarks.
-    package private(set) var workersStarted = 0
 
     /// A kept worker drawing one document's configurations, and the document's file it reads.
     private final class SharedTable {
@@ -212,7 +209,6 @@ package final class PreviewRenderer {
         let slot = PendingTemporaries.add(path)
         let table: BrowseTable
         do {
-            workersStarted += 1
             table = try BrowseTable(
                 path: path, root: root, discovery: settings.discovery, isolated: true,
                 hookTimeout: settings.hookTimeout, sandbox: settings.sandbox, sandboxRequired: settings.sandboxRequired,
@@ -254,7 +250,6 @@ package final class PreviewRenderer {
         (render.sandbox, render.sandboxRequired) = (settings.sandbox, settings.sandboxRequired)
         (render.allowRead, render.workerMemoryMiB) = (settings.allowRead, settings.workerMemoryMiB)
         render.forksWorkers = true
-        workersStarted += 1
         let sink = StringSink()
         do {
             let outcome = try render.run(to: sink)
@@ -267,7 +262,6 @@ package final class PreviewRenderer {
     /// The document drawn at the narrow width, then by the same worker, its cell reused, at the
     /// configuration's width: ANSI for `ansi`, else text (`browse`'s windows are text: no JSON or HTML).
     private func resized(_ document: PreviewDocument, path: String, format: Format) throws -> PreviewDrawing {
-        workersStarted += 1
         let table = try BrowseTable(
             path: path, root: root, discovery: settings.discovery, isolated: true, hookTimeout: settings.hookTimeout,
             sandbox: settings.sandbox, sandboxRequired: settings.sandboxRequired, allowRead: settings.allowRead,
