@@ -84,7 +84,7 @@ package struct BrowseSession {
         guard files.changed() else { return nil }
         search?.cancel()
         search = nil
-        let time = Self.clock()
+        let time = StatusClock.now()
         do {
             table = try reopen()
             files = FileWatch(paths: table.watchedPaths, settle: files.settle)
@@ -92,13 +92,6 @@ package struct BrowseSession {
         } catch {
             return try send(.failed("reload at \(time) failed: \(error)"))
         }
-    }
-
-    /// The time of day, HH:MM:SS, for the status line.
-    private static func clock() -> String {
-        var now = time(nil), parts = tm()
-        localtime_r(&now, &parts)
-        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 
     /// The table's counts and the search's progress, taken.

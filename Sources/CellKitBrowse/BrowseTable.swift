@@ -45,6 +45,8 @@ package struct BrowseWindow: Sendable {
 package final class BrowseTable {
     /// The colours the terminal shows, and its background: the cursor row's colours follow them.
     let colorDepth: ColorDepth, theme: TerminalTheme?
+    /// Whether the lines have colours (`render --format ansi`); without, they are `--format text`'s.
+    let color: Bool
     /// The document as loaded.
     package let document: TableDocument
     /// What discovery found (the plugins' files) and the folders it searched, for `watchedPaths`.
@@ -60,6 +62,9 @@ package final class BrowseTable {
         case .isolated: workerWarnings
         }
     }
+    /// The warnings the last window's worker sent (its hooks' since the last fresh window, and the
+    /// sandbox's new refusals); empty in this process.
+    package private(set) var lastWarnings: [String] = []
     /// One line per plugin fault so far (file, hook, cell type, row, signal or timeout), oldest first.
     package private(set) var faults: [String] = []
     /// Cells made and reused so far, over every cell type (by the worker, when isolated).
@@ -100,14 +105,15 @@ package final class BrowseTable {
     /// worker process, which a crash or a hang of more than `hookTimeout` seconds in plugin code
     /// kills; the plugin is then quarantined (its rows drawn as placeholders, a line in `faults`)
     /// and a new worker draws the window; `sandbox`: the worker runs in the sandbox
-    /// (`DocumentRender.sandbox`). Throws the document's error.
+    /// (`DocumentRender.sandbox`); `color` false: the lines are `render --format text`'s, with no
+    /// escapes. Throws the document's error.
     package init(
         path: String, root: String?, discovery: DiscoveryOptions, isolated: Bool, hookTimeout: Double = 10,
         sandbox: Bool = true, sandboxRequired: Bool = false, allowRead: [String] = [],
         workerMemoryMiB: Int = Sandbox.defaultMemoryMiB, colorDepth: ColorDepth = .truecolor,
-        theme: TerminalTheme? = nil
+        theme: TerminalTheme? = nil, color: Bool = true
     ) throws {
-        (self.colorDepth, self.theme) = (colorDepth, theme)
+        (self.colorDepth, self.theme, self.color) = (colorDepth, theme, color)
         let document = try TableDocument(contentsOf: path, root: root)
         let registry = CellRegistry(options: discovery)
         self.document = document
@@ -118,7 +124,8 @@ package final class BrowseTable {
         source.readsAhead = false  // windows are short: a helper thread reading ahead is wasted
         let sink = StringSink()
         if isolated {
-            var render = DocumentRender(documentPath: path, root: root, discovery: discovery, format: .ansi)
+            var render = DocumentRender(
+                documentPath: path, root: root, discovery: discovery, format: color ? .ansi : .text)
             render.hookTimeout = hookTimeout
             (render.sandbox, render.sandboxRequired) = (sandbox, sandboxRequired)
             (render.allowRead, render.workerMemoryMiB) = (allowRead, workerMemoryMiB)
@@ -231,13 +238,17 @@ package final class BrowseTable {
     /// When the rows at the end were read back before the count (`readEnd`), a row just above them
     /// is read back too, a row far above them and not counted yet waits for the count, and the rows
     /// may be numbered anew on the way (`takeRenumberings()`): the window's rows are numbered anew.
-    package func window(first: Int, maxLines: Int, width: Int, selected: Int?) throws -> BrowseWindow {
+    /// `freshCells`: its rows get new cells, none reused from the windows before.
+    package func window(
+        first: Int, maxLines: Int, width: Int, selected: Int?, freshCells: Bool = false
+    ) throws -> BrowseWindow {
         guard rowCount > 0 else { return BrowseWindow(lines: [], rows: []) }
         let mark = renumberings.count
         let first = try reach(first)
         let selected = selected.map { moved($0, since: mark) }
         do {
-            return try draw(first: first, maxLines: maxLines, width: width, selected: selected)
+            return try draw(
+                first: first, maxLines: maxLines, width: width, selected: selected, freshCells: freshCells)
         } catch let error as DocumentError where tail == nil {
             return try window(around: error, first: first, maxLines: maxLines, width: width, selected: selected)
         } catch  where tail != nil {
@@ -293,24 +304,28 @@ package final class BrowseTable {
         return result
     }
 
-    private func draw(first: Int, maxLines: Int, width: Int, selected: Int?) throws -> BrowseWindow {
+    private func draw(
+        first: Int, maxLines: Int, width: Int, selected: Int?, freshCells: Bool = false
+    ) throws -> BrowseWindow {
         let first = min(max(0, first), rowCount - 1)
         enterRegion(of: first)
-        let request = BrowseRequest(
+        var request = BrowseRequest(
             first: first, last: min(rowCount - 1, first + max(1, maxLines) - 1), width: width,
             selected: selected.flatMap { isSelectable($0) ? indexPath(of: $0) : nil }, showsHeader: first == 0,
             counts: sectionCounts, section: indexPath(of: first)?.section ?? 0,
             place: indexPath(of: first).flatMap { place(section: $0.section, row: $0.row) }, numbering: numbering)
+        request.freshCells = freshCells
         switch backend {
         case .inProcess(let renderer, let sink):
+            if freshCells { renderer.queue.removePooledCells() }
             renderer.width = width
             renderer.window = RowWindow(first: request.first, last: request.last)
             renderer.selected = request.selected
             sink.removeAll()
             let out = OutputBuffer(sink)
             let spans = try BrowseService.draw(
-                renderer, source, firstRow: first, showsHeader: first == 0, colorDepth: colorDepth, theme: theme,
-                to: out
+                renderer, source, firstRow: first, showsHeader: first == 0, color: color, colorDepth: colorDepth,
+                theme: theme, to: out
             ) {
                 out in
                 sink.bytes.count + out.count
@@ -327,7 +342,8 @@ package final class BrowseTable {
             }
             let reply = try JSONDecoder().decode(BrowseReply.self, from: Data(supervisor.reply))
             // Kept across windows (the sandbox's refusals come once, with the window that met them).
-            for warning in reply.warnings + supervisor.takeSandboxWarnings()
+            lastWarnings = reply.warnings + supervisor.takeSandboxWarnings()
+            for warning in lastWarnings
             where workerWarnings.count < 500 && !workerWarnings.contains(warning) {
                 workerWarnings.append(warning)
             }

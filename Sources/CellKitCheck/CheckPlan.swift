@@ -202,11 +202,19 @@ package struct CheckPlan: Codable, Sendable {
             ? .fresh(index) : .reuse(from: pairs[index - samples.count].from, row: pairs[index - samples.count].row)
     }
 
-    /// "row 1.3 (indexPath [0, 2]) with typical data"; "row 2.5 (indexPath [1, 4]) of the table".
+    /// `sample "typical data"`, `sample "long"` (the plugin's preview "long"); "row 2.5 (indexPath
+    /// [1, 4]) of the table". A sample is named, not numbered: its place in check's own table (a
+    /// section after the table's, with `--table`) is no place the author knows.
     package func name(_ sample: Int) -> String {
         guard samples.indices.contains(sample) else { return "a row of the table" }
-        return isTableRow(sample)
-            ? "\(samples[sample].row) of the table" : "\(samples[sample].row) with \(samples[sample].label)"
+        return isTableRow(sample) ? "\(samples[sample].row) of the table" : Self.sampleName(samples[sample].label)
+    }
+
+    /// How a finding names the sample labelled `label`: `sample "long"` for the plugin's preview
+    /// "long" (as `cellkit preview` heads it), `sample "empty data"` for one of check's own.
+    package static func sampleName(_ label: String) -> String {
+        guard label.hasPrefix(CheckSample.previewLabelPrefix) else { return "sample \"\(label)\"" }
+        return "sample " + label.dropFirst(CheckSample.previewLabelPrefix.count)
     }
 
     /// How a row of the table past the samples is named: as `name(_:)` names a sampled one.

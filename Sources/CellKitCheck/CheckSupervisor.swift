@@ -225,24 +225,34 @@ package struct CheckSupervisor {
             if let e = message.hostError {
                 let hook = e.hook.prefix + identifier
                 let row = row(e.sample) ?? "a row"
+                // The host names the row by its place in check's table: the finding names it already.
+                let said =
+                    plan.flatMap { plan in
+                        plan.samples.indices.contains(e.sample) && !plan.isTableRow(e.sample)
+                            ? e.message.replacingOccurrences(of: " in \(plan.samples[e.sample].row)", with: "") : nil
+                    } ?? e.message
                 let realistic = plan.map { $0.isTypical(e.sample) || $0.isTableRow(e.sample) } ?? false
-                if HookProbe.isWrongType(e.message), realistic {
+                if HookProbe.isWrongType(said), realistic {
                     // A hostile sample has every key of the wrong type on purpose; typical data and
                     // the table's own rows do not: there a read of the wrong type is a bug.
                     find(
                         CheckFinding(
                             kind: "dataType", hook: hook, row: row,
                             message:
-                                "\(hook) read the row's data as the wrong type at \(row): \(e.message); read it with the type the data has, or convert it"
-                        ), key: "type \(hook) \(e.message)")
-                } else if HookProbe.isDataRead(e.message) {
-                    note("\(hook) at \(row): a data read failed (handled through its status): \(e.message)")
+                                "\(hook) read the row's data as the wrong type at \(row): \(said); read it with the type the data has, or convert it"
+                        ), key: "type \(hook) \(said)")
+                } else if HookProbe.isDataRead(said) {
+                    // A key missing from a realistic row (the table's, typical data) is an optional key
+                    // left out, as real data does: the hook handled it, nothing to note.
+                    if !(realistic && HookProbe.isMissingValue(said)) {
+                        note("\(hook) at \(row): a data read failed (handled through its status): \(said)")
+                    }
                 } else {
                     find(
                         CheckFinding(
                             kind: "hostCall", hook: hook, row: row,
-                            message: "\(hook) made a host call that failed at \(row): last_error: \(e.message)"),
-                        key: "host \(hook) \(e.message)")
+                            message: "\(hook) made a host call that failed at \(row): last_error: \(said)"),
+                        key: "host \(hook) \(said)")
                 }
             }
             for warning in message.warnings ?? [] {

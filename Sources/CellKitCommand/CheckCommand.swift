@@ -16,8 +16,10 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Give a .so file to check each of its cell types, or a cell identifier to check that type \
             (in the plugin that provides it). Each type's hooks run in a worker process, so a crash, \
-            an exit() or a hook running past --hook-timeout is reported, naming the hook and the row, \
-            and the check goes on in a new worker after that row (at most 3 such faults a type).
+            an exit() or a hook running past --hook-timeout is reported, naming the hook and the row \
+            (a table's row by its section and row, counted from 1; a sample by its name, sample \
+            "long" or sample "empty data", as cellkit preview heads it), and the check goes on in a \
+            new worker after that row (at most 3 such faults a type).
 
             Samples: empty data, typical data and hostile data (very long texts, control characters, \
             values of the wrong type, numbers and nulls for every key, deep nesting). Typical data is \
@@ -37,8 +39,10 @@ struct CheckCommand: ParsableCommand {
             answers outside 1-200 lines, reuse differences, right-to-left overlaps, symbols a letter or two from one of the \
             type's hooks (never called), writes to standard output, writes to cellkit's own channel, \
             and reads of the row's data as the wrong type on typical data or a table row (naming the \
-            key). Other failed data reads (a missing key, the hostile samples' wrong types) and \
-            missing images are notes: hooks handle those through the status. Notes are listed with -v \
+            key). Other failed data reads (a key missing from CellKit's own samples, the hostile \
+            samples' wrong types) and missing images are notes: hooks handle those through the status; \
+            a key missing from typical data or a table row is an optional key left out, not noted. \
+            Notes are listed with -v \
             (which also says on standard error where plugins were searched for); without it one line \
             counts them. A part of the sandbox this machine lacks is always listed.
 
@@ -54,24 +58,19 @@ struct CheckCommand: ParsableCommand {
         completion: Completions.tables)
     var table: String?
 
-    @Option(help: ArgumentHelp("Seconds a hook may run before its worker is killed.", valueName: "s"))
-    var hookTimeout: Double = 5
-
     @Flag(help: "Print JSON for scripts.")
     var json = false
 
-    @Option(help: SandboxMode.help)
-    var sandbox: SandboxMode = .on
+    /// A hook runs 5 s at most by default: check's samples are small.
+    enum Defaults: HookTimeoutDefault { static var hookTimeout: Double { 5 } }
 
-    @OptionGroup var sandboxFlags: SandboxFlags
+    @OptionGroup var workers: WorkerOptions<Defaults>
 
     @OptionGroup var discovery: DiscoveryFlags
 
-    func validate() throws {
-        guard hookTimeout > 0, hookTimeout <= 3600 else {
-            throw ValidationError("--hook-timeout \(hookTimeout) is out of range; give 0.01 to 3600 seconds")
-        }
-    }
+    var hookTimeout: Double { workers.hookTimeout }
+    var sandbox: SandboxMode { workers.sandbox }
+    var sandboxFlags: SandboxFlags { workers.sandboxFlags }
 
     func run() throws {
         DiscoveryFlags.warnAboutRefusedPaths(discovery.options)

@@ -369,8 +369,10 @@ extension HelpTexts {
                 Give a .so file to check each of its cell types, or a cell identifier to check
                 that type (in the plugin that provides it). Each type's hooks run in a worker
                 process, so a crash, an exit() or a hook running past --hook-timeout is
-                reported, naming the hook and the row, and the check goes on in a new worker
-                after that row (at most 3 such faults a type).
+                reported, naming the hook and the row (a table's row by its section and row,
+                counted from 1; a sample by its name, sample "long" or sample "empty data", as
+                cellkit preview heads it), and the check goes on in a new worker after that row
+                (at most 3 such faults a type).
 
                 Samples: empty data, typical data and hostile data (very long texts, control
                 characters, values of the wrong type, numbers and nulls for every key, deep
@@ -393,17 +395,18 @@ extension HelpTexts {
                 right-to-left overlaps, symbols a letter or two from one of the type's hooks
                 (never called), writes to standard output, writes to cellkit's own channel, and
                 reads of the row's data as the wrong type on typical data or a table row
-                (naming the key). Other failed data reads (a missing key, the hostile samples'
-                wrong types) and missing images are notes: hooks handle those through the
-                status. Notes are listed with -v (which also says on standard error where
-                plugins were searched for); without it one line counts them. A part of the
-                sandbox this machine lacks is always listed.
+                (naming the key). Other failed data reads (a key missing from CellKit's own
+                samples, the hostile samples' wrong types) and missing images are notes: hooks
+                handle those through the status; a key missing from typical data or a table row
+                is an optional key left out, not noted. Notes are listed with -v (which also
+                says on standard error where plugins were searched for); without it one line
+                counts them. A part of the sandbox this machine lacks is always listed.
 
                 Exit status: 0 the plugin is clean; 1 it has findings; 2 it cannot be checked
                 (not found, unusable, a built-in type, the table cannot be read); 64 a
                 malformed option.
 
-                USAGE: cellkit check <target> [--table <doc>] [--hook-timeout <s>] [--json] [--sandbox <on|require|off>] [--allow-read <path> ...] [--worker-memory <MiB>] [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose]
+                USAGE: cellkit check <target> [--table <doc>] [--json] [--hook-timeout <seconds>] [--sandbox <on|require|off>] [--allow-read <path> ...] [--worker-memory <MiB>] [--plugin-path <dir> ...] [--allow-unsafe-permissions] [--no-cache] [--verbose]
 
                 ARGUMENTS:
                   <target>                A plugin file, or a registered cell identifier.
@@ -411,9 +414,10 @@ extension HelpTexts {
                 OPTIONS:
                   --table <doc>           A table document whose rows of the type are samples
                                           too.
-                  --hook-timeout <s>      Seconds a hook may run before its worker is killed.
-                                          (default: 5.0)
                   --json                  Print JSON for scripts.
+                  --hook-timeout <seconds>
+                                          Seconds a hook may run before its worker is stopped.
+                                          (default: 5.0)
                   --sandbox <on|require|off>
                                           on: plugins run in a sandbox closed before their code
                                           runs (own namespaces, no terminal, no privileges;

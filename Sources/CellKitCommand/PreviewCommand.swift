@@ -84,20 +84,18 @@ struct PreviewCommand: ParsableCommand {
     )
     var watch = false
 
-    @Option(help: ArgumentHelp("Seconds a hook may run before its worker is stopped.", valueName: "seconds"))
-    var hookTimeout: Double = 10
+    /// A hook runs 10 s at most by default, as in render.
+    enum Defaults: HookTimeoutDefault { static var hookTimeout: Double { 10 } }
 
-    @Option(help: SandboxMode.help)
-    var sandbox: SandboxMode = .on
-
-    @OptionGroup var sandboxFlags: SandboxFlags
+    @OptionGroup var workers: WorkerOptions<Defaults>
 
     @OptionGroup var discovery: DiscoveryFlags
 
+    var hookTimeout: Double { workers.hookTimeout }
+    var sandbox: SandboxMode { workers.sandbox }
+    var sandboxFlags: SandboxFlags { workers.sandboxFlags }
+
     func validate() throws {
-        guard hookTimeout > 0, hookTimeout <= 3600 else {
-            throw ValidationError("--hook-timeout \(hookTimeout) is out of range; give 0.01 to 3600 seconds")
-        }
         if update, compare == nil { throw ValidationError("--update goes with --compare DIR") }
         if watch, [output, snapshot, compare].contains(where: { $0 != nil }) {
             throw ValidationError("--watch is for the terminal view; leave out --output, --snapshot and --compare")
@@ -221,6 +219,8 @@ struct PreviewCommand: ParsableCommand {
         (settings.allowRead, settings.workerMemoryMiB) = (sandboxFlags.absolutePaths, sandboxFlags.workerMemory)
         settings.colorDepth = RenderCommandOptions(table: "-", format: .ansi).resolvedColorDepth
         settings.look = look
+        // A worker for each configuration, as the preview drew first: to compare the two (tests, benchmarks).
+        settings.sharesWorkers = ProcessInfo.processInfo.environment["CELLKIT_PREVIEW_WORKERS"] != "each"
         return settings
     }
 

@@ -40,3 +40,27 @@ struct SandboxFlags: ParsableArguments {
             + (workerMemory == Sandbox.defaultMemoryMiB ? [] : ["--worker-memory", "\(workerMemory)"])
     }
 }
+
+/// The default hook timeout of a command that runs plugins in workers (`WorkerOptions`).
+protocol HookTimeoutDefault {
+    /// Seconds a hook may run by default.
+    static var hookTimeout: Double { get }
+}
+
+/// `--hook-timeout`, `--sandbox`, `--allow-read` and `--worker-memory`: how check's and preview's
+/// workers run, one set of options for both (their default timeouts differ: `Default`).
+struct WorkerOptions<Default: HookTimeoutDefault>: ParsableArguments {
+    @Option(help: ArgumentHelp("Seconds a hook may run before its worker is stopped.", valueName: "seconds"))
+    var hookTimeout: Double = Default.hookTimeout
+
+    @Option(help: SandboxMode.help)
+    var sandbox: SandboxMode = .on
+
+    @OptionGroup var sandboxFlags: SandboxFlags
+
+    func validate() throws {
+        guard hookTimeout > 0, hookTimeout <= 3600 else {
+            throw ValidationError("--hook-timeout \(hookTimeout) is out of range; give 0.01 to 3600 seconds")
+        }
+    }
+}

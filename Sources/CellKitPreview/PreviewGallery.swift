@@ -156,7 +156,10 @@ package struct PreviewGalleryDrawing {
             type.identifier, samples[at.sample], other, grid[at.entry], formats: formats, renderer: renderer)
         gallery.types[at.type].samples[at.sample].entries.append(entry)
         at.entry += 1
-        if at.entry == grid.count { (at.sample, at.entry) = (at.sample + 1, 0) }
+        if at.entry == grid.count {
+            (at.sample, at.entry) = (at.sample + 1, 0)
+            renderer.endWorkers()  // the sample's documents are all drawn
+        }
     }
 
     /// Check's findings about the current type, each beside the sample it names (or the type's).
@@ -165,7 +168,7 @@ package struct PreviewGalleryDrawing {
         for finding in findings {
             let line = TextSanitizer.visible(finding.message)
             if let i = samples.firstIndex(where: { s in
-                s.sample.checkLabel.map { label in finding.row?.hasSuffix("with \(label)") == true } ?? false
+                s.sample.checkLabel.map { label in finding.row == CheckPlan.sampleName(label) } ?? false
             }) {
                 gallery.types[at.type].samples[i].findings.append(line)
             } else {

@@ -1,9 +1,15 @@
 // Draws one sample in one configuration through the sandboxed worker, as `cellkit render`
 // does: plugin code never runs in this process. A plugin that fails to load or faults in a
 // hook gives its error (or its placeholder row and fault line) in place of that drawing.
+// The text and ANSI drawings of one document (a sample in one style, direction and theme) are
+// drawn by one kept worker, as `browse` asks for windows: each configuration's width and
+// selection a window of its own, on fresh cells, so that it draws what a render of its own
+// draws (PreviewRendererTests compares the two). A document whose kept worker faults or fails
+// has its other configurations drawn each by a render of its own, as before.
 
 import CellKitBrowse
 import CellKitDiscovery
+import CellKitDocuments
 import CellKitModel
 import CellKitRendering
 import CellKitRuntime
@@ -40,6 +46,9 @@ package struct PreviewSettings: Sendable {
     package var allowRead: [String] = [], workerMemoryMiB = Sandbox.defaultMemoryMiB
     /// The colours the terminal shows (ANSI drawings).
     package var colorDepth = ColorDepth.truecolor
+    /// Whether one kept worker draws every text or ANSI configuration of a document (false: a
+    /// worker for each configuration, as the preview did first; the tests compare the two).
+    package var sharesWorkers = true
     /// The stylesheets, assets and row height every document takes from a table (`--look`); nil for none.
     package var look: PreviewLook?
 
@@ -69,6 +78,27 @@ package final class PreviewRenderer {
     /// The fault line of a hook that did not return, by the rows it was drawing: the other
     /// configurations of the same rows are not drawn again (each would wait out the timeout).
     private var hung: [String: String] = [:]
+    /// The kept workers drawing a document's text or ANSI configurations, by `sharedKey`.
+    private var shared: [String: SharedTable] = [:]
+    /// The documents whose kept worker faulted or failed: each configuration drawn by its own render.
+    private var unshared: Set<String> = []
+
+    /// A kept worker drawing one document's configurations, and the document's file it reads.
+    private final class SharedTable {
+        let table: BrowseTable
+        /// The document's style and rows: a table for another is let go when one for this is made.
+        let style: TableStyle, rows: String
+        private let path: String, slot: Int?
+
+        init(table: BrowseTable, style: TableStyle, rows: String, path: String, slot: Int?) {
+            (self.table, self.style, self.rows, self.path, self.slot) = (table, style, rows, path, slot)
+        }
+
+        deinit {
+            unlink(path)
+            if let slot { PendingTemporaries.remove(slot) }
+        }
+    }
 
     /// A renderer with `settings`, each document it draws a temporary file, removed once drawn.
     package init(settings: PreviewSettings) { self.settings = settings }
@@ -91,6 +121,21 @@ package final class PreviewRenderer {
             return PreviewDrawing(output: "", error: "not drawn after an earlier configuration's timeout: \(fault)")
         }
         let drawing: PreviewDrawing
+        if let shareKey = sharedKey(document, format: format), !unshared.contains(shareKey),
+            let sharedDrawing = drawShared(document, format: format, key: shareKey)
+        {
+            drawing = sharedDrawing
+        } else {
+            drawing = drawAlone(document, format: format)
+        }
+        if let timeout = drawing.faults.first(where: { $0.contains("did not return within") }) { hung[rows] = timeout }
+        drawn[name] = drawing
+        return drawing
+    }
+
+    /// `document` drawn in `format` by a worker of its own (two, one after the other, for `resized`).
+    private func drawAlone(_ document: PreviewDocument, format: Format) -> PreviewDrawing {
+        let drawing: PreviewDrawing
         do {
             let path = try document.writeTemporary()
             // Removed once drawn, and by any exit or signal meanwhile.
@@ -105,13 +150,93 @@ package final class PreviewRenderer {
         } catch {
             drawing = PreviewDrawing(output: "", error: TextSanitizer.visible("\(error)"))
         }
-        if let timeout = drawing.faults.first(where: { $0.contains("did not return within") }) { hung[rows] = timeout }
-        drawn[name] = drawing
         return drawing
     }
 
-    /// Forgets every drawing kept: the plugin changed (a reload draws everything anew).
-    package func forgetDrawings() { (drawn, hung) = ([:], [:]) }
+    /// The kept worker `document` is drawn by in `format`: the same for every width and selection
+    /// of the same document (and, in text, theme); nil when it has none (JSON and HTML, a cell
+    /// reused after another sample's, or workers not shared).
+    private func sharedKey(_ document: PreviewDocument, format: Format) -> String? {
+        guard settings.sharesWorkers, format == .text || format == .ansi, document.rows.count == 1,
+            !document.leadingBuiltin
+        else { return nil }
+        var key = document
+        (key.configuration.width, key.configuration.selected) = (.default, false)
+        let theme = format == .ansi ? key.configuration.theme.rawValue : "any"
+        return "\(format.rawValue) \(theme) \(key.json)"
+    }
+
+    /// `document` drawn in `format` by the kept worker of `key`: a window at the configuration's
+    /// width on fresh cells (`resized`: at the narrow width, then at its own on the cell reused).
+    /// A fault: the drawing with its fault line, and the document's other configurations drawn each
+    /// by its own worker; nil when the kept worker failed (the configuration is drawn alone).
+    private func drawShared(_ document: PreviewDocument, format: Format, key: String) -> PreviewDrawing? {
+        do {
+            let shared = try sharedTable(document, format: format, key: key)
+            let table = shared.table
+            let faultsBefore = table.faults.count
+            let selected = document.configuration.selected ? document.sampleRow : nil
+            let resized = document.configuration.width == .resized
+            var warnings: [String] = []
+            if resized {
+                _ = try table.window(
+                    first: 0, maxLines: 1000, width: PreviewWidth.narrow.columns, selected: selected, freshCells: true)
+                warnings = table.lastWarnings
+            }
+            let window = try table.window(
+                first: 0, maxLines: 1000, width: document.configuration.width.columns, selected: selected,
+                freshCells: !resized)
+            let faults = Array(table.faults.dropFirst(faultsBefore))
+            if !faults.isEmpty { letGo(key) }  // quarantined in that worker: the other configurations alone
+            for warning in table.lastWarnings where !warnings.contains(warning) { warnings.append(warning) }
+            let text = window.lines.map { $0 + "\n" }.joined()
+            return PreviewDrawing(output: text, faults: faults, warnings: warnings)
+        } catch {
+            letGo(key)
+            return nil
+        }
+    }
+
+    /// The kept worker of `key`, started for `document` if there is none; kept workers of another
+    /// style or sample are let go then (the grid draws a style's configurations together).
+    private func sharedTable(_ document: PreviewDocument, format: Format, key: String) throws -> SharedTable {
+        let rows = RowJSON.text(.list(document.rows))
+        if let kept = shared[key] { return kept }
+        shared = shared.filter { $0.value.style == document.configuration.style && $0.value.rows == rows }
+        var base = document
+        (base.configuration.width, base.configuration.selected) = (.default, false)
+        let path = try base.writeTemporary()
+        let slot = PendingTemporaries.add(path)
+        let table: BrowseTable
+        do {
+            table = try BrowseTable(
+                path: path, root: root, discovery: settings.discovery, isolated: true,
+                hookTimeout: settings.hookTimeout, sandbox: settings.sandbox, sandboxRequired: settings.sandboxRequired,
+                allowRead: settings.allowRead, workerMemoryMiB: settings.workerMemoryMiB,
+                colorDepth: settings.colorDepth, theme: document.configuration.theme, color: format == .ansi)
+        } catch {
+            unlink(path)
+            if let slot { PendingTemporaries.remove(slot) }
+            throw error
+        }
+        let kept = SharedTable(
+            table: table, style: document.configuration.style, rows: rows, path: path, slot: slot)
+        shared[key] = kept
+        return kept
+    }
+
+    /// Ends the kept worker of `key`; the document's configurations not drawn yet are drawn alone.
+    private func letGo(_ key: String) {
+        shared[key] = nil
+        unshared.insert(key)
+    }
+
+    /// Ends every kept worker (a sample's configurations are all drawn); the drawings stay.
+    package func endWorkers() { shared = [:] }
+
+    /// Forgets every drawing kept and ends every kept worker: the plugin changed (a reload draws
+    /// everything anew).
+    package func forgetDrawings() { (drawn, hung, shared, unshared) = ([:], [:], [:], []) }
 
     /// The render `cellkit render` would make of the document at `path`.
     private func render(_ document: PreviewDocument, path: String, format: Format) throws -> PreviewDrawing {

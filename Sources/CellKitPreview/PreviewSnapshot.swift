@@ -59,13 +59,17 @@ package enum PreviewSnapshot {
     }
 
     /// Writes every file of `gallery` into `folder` (made if missing) and removes the golden files
-    /// it holds for configurations no longer drawn; returns how many files were written.
+    /// it holds for configurations no longer drawn, and the folders in it that removing them left
+    /// empty (a sample or type renamed); returns how many files were written.
     @discardableResult
     package static func write(_ gallery: PreviewGallery, to folder: String) throws -> Int {
         let files = files(gallery)
+        var emptied = Set<String>()
         for path in existing(in: folder) where files[path] == nil {
             try FileManager.default.removeItem(atPath: folder + "/" + path)
+            emptied.insert((path as NSString).deletingLastPathComponent)
         }
+        removeEmptyFolders(emptied, in: folder)
         for (path, text) in files {
             let url = URL(fileURLWithPath: folder + "/" + path)
             try FileManager.default.createDirectory(
@@ -73,6 +77,22 @@ package enum PreviewSnapshot {
             try Data(text.utf8).write(to: url)
         }
         return files.count
+    }
+
+    /// Removes each of `folders` (relative to `folder`, which stays) that is empty, and each folder
+    /// above it that this leaves empty: only folders golden files were removed from, and only when
+    /// nothing else is in them (`rmdir` removes no folder that holds anything).
+    static func removeEmptyFolders(_ folders: Set<String>, in folder: String) {
+        // Deepest first, so that a type's folder is empty once its samples' folders are gone.
+        var pending = folders.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        var tried = Set<String>()
+        while let path = pending.first {
+            pending.removeFirst()
+            guard tried.insert(path).inserted, rmdir(folder + "/" + path) == 0 else { continue }
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty { pending.append(parent) }
+            pending.sort { $0.count > $1.count }
+        }
     }
 
     /// How the golden files in `folder` differ from `gallery`, in the order of their paths.

@@ -36,7 +36,7 @@ package enum PreviewView {
                 if files.changed() {  // a build mid-drawing starts it again too
                     renderer.forgetDrawings()
                     drawing = start()
-                    reloaded = "reloaded at " + clock()
+                    reloaded = "reloaded at " + StatusClock.now()
                 }
                 watch = files
             }
@@ -80,13 +80,6 @@ package enum PreviewView {
                 for key in keys where pager.handle(key) == .quit { return }
             }
         }
-    }
-
-    /// The time of day, HH:MM:SS, for the status line.
-    private static func clock() -> String {
-        var now = time(nil), parts = tm()
-        localtime_r(&now, &parts)
-        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }
 

@@ -34,7 +34,7 @@ struct CheckCommandTests {
             tableText.contains("18 samples;"),
             "the table's 3 Bar rows, the 8 built-in samples but typical data, the plugin's 5 previews of Bar, 2 that vary the key Bar reads"
         )
-        #expect(tableText.contains(#"typical data: the plugin's previews ("cjk", "empty", "long", "rtl", "title")"#))
+        #expect(tableText.contains(#"typical data: the plugin's previews ("title", "empty", "long", "rtl", "cjk")"#))
     }
 
     @Test("check --table on a long table times the reading apart: no hook blamed for it, its seconds printed")
@@ -68,7 +68,7 @@ struct CheckCommandTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForCrashy crashed with SIGSEGV (signal 11) at row 1.3 (indexPath [0, 2]) with typical data on a new cell"
+                "FAIL customizeCellForCrashy crashed with SIGSEGV (signal 11) at sample \"typical data\" on a new cell"
             ),
             "\(text)")
         #expect(
@@ -125,7 +125,7 @@ struct CheckCommandTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForTagZero crashed with SIGSEGV (signal 11) at row 1.3 (indexPath [0, 2]) with typical data on a new cell; "
+                "FAIL customizeCellForTagZero crashed with SIGSEGV (signal 11) at sample \"typical data\" on a new cell; "
                     + "it looked up tag 0 just before: view_with_tag(cell, 0) returns NULL"),
             "\(text)")
         // The same lookup through the helper does not crash: the failed call is the finding.
@@ -158,7 +158,7 @@ struct CheckCommandTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForHang did not return within 1 s at row 1.2 (indexPath [0, 1]) with an empty object on a new cell; its worker was killed"
+                "FAIL customizeCellForHang did not return within 1 s at sample \"an empty object\" on a new cell; its worker was killed"
             ), "\(text)")
         #expect(Date().timeIntervalSince(start) < 30)
     }
@@ -175,7 +175,7 @@ struct CheckCommandTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL heightForCellForQuitter called exit(3) at row 1.4 (indexPath [0, 3]) with very long texts on a new cell: a plugin must return, never end the process"
+                "FAIL heightForCellForQuitter called exit(3) at sample \"very long texts\" on a new cell: a plugin must return, never end the process"
             ), "\(text)")
     }
 
@@ -196,11 +196,11 @@ struct CheckCommandTests {
         #expect(status == 1, "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForStale leaves accessoryType = checkmark from row 1.1 (indexPath [0, 0]) with empty data on row 1.2 (indexPath [0, 1]) with an empty object (a new cell has none): reset it in customizeCellForStale or in prepareCellForReuseForStale"
+                "FAIL customizeCellForStale leaves accessoryType = checkmark from sample \"empty data\" on sample \"an empty object\" (a new cell has none): reset it in customizeCellForStale or in prepareCellForReuseForStale"
             ), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForStale leaves textLabel.textColor = #ff0000ff from row 1.1 (indexPath [0, 0]) with empty data on row 1.2 (indexPath [0, 1]) with an empty object (a new cell has none)"
+                "FAIL customizeCellForStale leaves textLabel.textColor = #ff0000ff from sample \"empty data\" on sample \"an empty object\" (a new cell has none)"
             ), "\(text)")
     }
 
@@ -223,7 +223,7 @@ struct CheckCommandTests {
         let findings = try #require(types.first?["findings"] as? [[String: Any]])
         #expect(findings.first?["kind"] as? String == "crash")
         #expect(findings.first?["hook"] as? String == "customizeCellForCrashy")
-        #expect(findings.first?["row"] as? String == "row 1.3 (indexPath [0, 2]) with typical data")
+        #expect(findings.first?["row"] as? String == "sample \"typical data\"")
         let (clean, foobar) = try command.cellkit(["check", "Foobar", "--json"])
         #expect(clean == 0)
         let parsed = try JSONSerialization.jsonObject(with: Data(foobar.utf8)) as? [String: Any]

@@ -39,10 +39,10 @@ struct CheckPreviewTests {
             yaml: "Picky:\n  rtl: {text: \"שלום\"}\n  bad: [1]\n")
         let (status, text) = try command.cellkit(["check", path])
         #expect(status == 1, "\(text)")
-        #expect(text.contains(#"  typical data: the plugin's previews ("boom", "calm", "rtl")"#), "\(text)")
+        #expect(text.contains(#"  typical data: the plugin's previews ("calm", "boom", "rtl")"#), "\(text)")
         #expect(
             text.contains(
-                #"FAIL customizeCellForPicky crashed with SIGSEGV (signal 11) at row 1.3 (indexPath [0, 2]) with the plugin's preview "boom" on a new cell"#
+                #"FAIL customizeCellForPicky crashed with SIGSEGV (signal 11) at sample "boom" on a new cell"#
             ), "\(text)")
         #expect(
             text.contains("  preview warnings (those samples are not run):\n    \(path): preview Picky \"bad\""),
@@ -50,7 +50,7 @@ struct CheckPreviewTests {
         let (_, json) = try command.cellkit(["check", "--json", path])
         let report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         let type = (report?["cellTypes"] as? [[String: Any]])?.first
-        #expect(type?["previews"] as? [String] == ["boom", "calm", "rtl"])
+        #expect(type?["previews"] as? [String] == ["calm", "boom", "rtl"], "in the order the plugin declares them")
         #expect((report?["previewWarnings"] as? [String])?.count == 1)
     }
 
@@ -85,7 +85,7 @@ struct CheckPreviewTests {
         #expect(status == 1, "\(text)")
         #expect(
             text.contains(
-                #"FAIL customizeCellForTyped read the row's data as the wrong type at row 1.3 (indexPath [0, 2]) with the plugin's preview "three": expected a string at 'count'"#
+                #"FAIL customizeCellForTyped read the row's data as the wrong type at sample "three": expected a string at 'count'"#
             ), "\(text)")
     }
 }

@@ -71,7 +71,7 @@ struct CheckVerdictTests {
         // Named by the first hook that printed (the sandbox's listener sees each write as it is
         // made; standard output is line-buffered in the worker): one line quoted.
         let finding =
-            #/FAIL customizeCellForPrinty wrote to standard output at row 1\.\d+ \(indexPath \[0, \d+\]\) with [a-z ]+ \("debug \d+␊"\): in a render that is the table's stream/#
+            #/FAIL customizeCellForPrinty wrote to standard output at sample "[a-z ]+" \("debug \d+␊"\): in a render that is the table's stream/#
         #expect(text.contains(finding), "\(text)")
         #expect(text.components(separatedBy: "wrote to standard output").count - 1 == 1, "once a type: \(text)")
     }
@@ -91,11 +91,11 @@ struct CheckVerdictTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForTyped read the row's data as the wrong type at row 1.3 (indexPath [0, 2]) with typical data: expected a string at 'count' in row 1.3 (indexPath [0, 2]), found a number"
+                "FAIL customizeCellForTyped read the row's data as the wrong type at sample \"typical data\": expected a string at 'count', found a number"
             ), "\(text)")
         #expect(text.components(separatedBy: "FAIL").count - 1 == 1, "hostile samples are notes: \(text)")
         // The notes are counted in one line, and listed with -v.
-        let note = "with numbers for every key: a data read failed (handled through its status)"
+        let note = "sample \"numbers for every key\": a data read failed (handled through its status)"
         #expect(!text.contains(note), "\(text)")
         #expect(text.contains(" notes; -v shows them"), "\(text)")
         let (verboseEnding, verbose) = try spawner.run(["check", path, "-v"])
@@ -147,7 +147,7 @@ struct CheckVerdictTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForForger wrote to cellkit's channel to its worker at row 1.1 (indexPath [0, 0]) with empty data on a new cell (it sent bytes that are not a CellKit message)"
+                "FAIL customizeCellForForger wrote to cellkit's channel to its worker at sample \"empty data\" on a new cell (it sent bytes that are not a CellKit message)"
             ), "\(text)")
         #expect(!text.contains("Clean"), "\(text)")
     }
@@ -183,7 +183,7 @@ struct CheckVerdictTests {
         #expect(ending == .exited(1), "\(text)")
         #expect(
             text.contains(
-                "FAIL customizeCellForTodo leaves accessoryType = checkmark from row 1.103 (indexPath [0, 102]) with typical data, 'done' true"
+                "FAIL customizeCellForTodo leaves accessoryType = checkmark from sample \"typical data, 'done' true\""
             ),
             "\(text)")
         #expect(text.contains("12 samples;"), "9 built in, 3 that vary 'done': \(text)")

@@ -90,6 +90,53 @@ struct PreviewTests {
         #expect(!text.contains("not drawn") && !text.contains("faulted"), "\(text)")
     }
 
+    /// Every file under `folder`, by its path relative to it, with its bytes.
+    static func tree(_ folder: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        let walker = FileManager.default.enumerator(atPath: folder)
+        while let path = walker?.nextObject() as? String {
+            if let data = FileManager.default.contents(atPath: folder + "/" + path) { files[path] = data }
+        }
+        return files
+    }
+
+    /// `cellkit preview` with one worker for each configuration, as the preview drew first.
+    func previewAlone(_ arguments: [String]) throws -> (Int32, String) {
+        let result = try Fixtures.execute(
+            Fixtures.cellkit, ["preview"] + arguments, environment: ["CELLKIT_PREVIEW_WORKERS": "each"],
+            mergingErrors: true)
+        return (result.status, result.output)
+    }
+
+    @Test(
+        "One kept worker for a document's text configurations draws byte for byte what a worker for each does: text, golden files (text and JSON), the HTML page",
+        arguments: ["FoobarCells", "ContactsCells", "DrawnCells", "ProjectCells", "crashy"])
+    func sharedWorkersDrawTheSame(plugin name: String) throws {
+        let dir = try Fixtures.folder()
+        let plugin: String
+        if name == "crashy" {  // a fault in place: the same drawings and fault lines either way
+            let crash = "if (strlen(title) > 30) { volatile int *p = 0; *p = 1; }"
+            plugin = try Fixtures.compileC(Self.badge(extra: crash), name: "crashy", in: dir)
+        } else {
+            plugin = Fixtures.buildDirectory + "/lib\(name).so"
+        }
+        let (status, text) = try cellkit(["preview", plugin, "--no-check"])
+        let (aloneStatus, aloneText) = try previewAlone([plugin, "--no-check"])
+        #expect(status == aloneStatus && status == (name == "crashy" ? 3 : 0), "\(text)")
+        #expect(text == aloneText, "\(LineDiffText.of(aloneText, text))")
+        _ = try cellkit(["preview", plugin, "--snapshot", dir + "/shared"])
+        _ = try previewAlone([plugin, "--snapshot", dir + "/alone"])
+        let (shared, alone) = (Self.tree(dir + "/shared"), Self.tree(dir + "/alone"))
+        #expect(shared.count == alone.count && !shared.isEmpty)
+        for (path, data) in alone where shared[path] != data {
+            Issue.record("\(path) differs: \(LineDiffText.of(data, shared[path]))")
+        }
+        _ = try cellkit(["preview", plugin, "--no-check", "--output", dir + "/shared.html"])
+        _ = try previewAlone([plugin, "--no-check", "--output", dir + "/alone.html"])
+        let page = FileManager.default.contents(atPath: dir + "/shared.html")
+        #expect(page != nil && page == FileManager.default.contents(atPath: dir + "/alone.html"))
+    }
+
     @Test("The samples a plugin ships (CK_PREVIEW) are the ones drawn, each named by its own name")
     func shippedSamples() throws {
         let dir = try Fixtures.folder()
@@ -100,8 +147,66 @@ struct PreviewTests {
         let (status, text) = try cellkit(["preview", plugin, "--no-check"])
         #expect(status == 0, "\(text)")
         #expect(text.contains("── Badge / short ──") && text.contains("── Badge / hebrew ──"), "\(text)")
+        // In the order the plugin declares them, not by name.
+        let short = try #require(text.range(of: "── Badge / short ──")),
+            hebrew = try #require(text.range(of: "── Badge / hebrew ──"))
+        #expect(short.lowerBound < hebrew.lowerBound, "declaration order")
         #expect(!text.contains("── Badge / typical ──"), "CellKit's own samples only for a type that ships none")
         #expect(text.contains(" Hi ") && text.contains("שלום"), "\(text)")
+    }
+
+    @Test(
+        "Check's findings beside a sample name it as the preview heads it (sample \"boom\"), not by check's row number")
+    func findingsNameTheSample() throws {
+        let dir = try Fixtures.folder()
+        let crash = "if (strcmp(title, \"boom\") == 0) { volatile int *p = 0; *p = 1; }"
+        let source =
+            Self.badge(extra: crash) + "\nCK_PREVIEW(Badge, calm, \"{\\\"title\\\": \\\"Hi\\\"}\");\n"
+            + "CK_PREVIEW(Badge, boom, \"{\\\"title\\\": \\\"boom\\\"}\");\n"
+        let plugin = try Fixtures.compileC(source, name: "findings", in: dir)
+        let (status, text) = try cellkit(["preview", plugin])
+        #expect(status == 3, "\(text)")
+        let boom = try #require(text.components(separatedBy: "── Badge / boom ──\n").last)
+        let check = boom.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(check.hasPrefix("  check: ") && check.contains(#"at sample "boom" on a new cell"#), "\(check)")
+        #expect(!check.contains("row 1."), "check's numbering is not the preview's: \(check)")
+        let calm = try #require(text.components(separatedBy: "── Badge / calm ──\n").last)
+        #expect(!calm.hasPrefix("  check: "), "the finding is beside the sample it names")
+    }
+
+    @Test("--snapshot and --update remove the folders of a renamed sample they emptied, and nothing they did not write")
+    func renamedSampleLeavesNoFolder() throws {
+        let dir = try Fixtures.folder()
+        func build(_ sample: String) throws -> String {
+            let source = Self.badge() + "\nCK_PREVIEW(Badge, \(sample), \"{\\\"title\\\": \\\"Hi\\\"}\");\n"
+            try? FileManager.default.removeItem(atPath: dir + "/libsamples.so")
+            return try Fixtures.compileC(source, name: "samples", in: dir)
+        }
+        let golden = dir + "/golden"
+        var plugin = try build("first")
+        var (status, text) = try cellkit(["preview", plugin, "--snapshot", golden])
+        #expect(status == 0, "\(text)")
+        #expect(FileManager.default.fileExists(atPath: golden + "/Badge/first"))
+        // Files the preview did not write: an author's note beside the samples, and one in a sample's folder.
+        try "notes".write(toFile: golden + "/Badge/NOTES.md", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: golden + "/Other/kept", withIntermediateDirectories: true)
+        plugin = try build("second")
+        (status, text) = try cellkit(["preview", plugin, "--snapshot", golden])
+        #expect(status == 0, "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: golden + "/Badge/first"), "the renamed sample's folder is gone")
+        #expect(FileManager.default.fileExists(atPath: golden + "/Badge/second/plain-unselected-default-light-ltr.txt"))
+        #expect(FileManager.default.fileExists(atPath: golden + "/Badge/NOTES.md"))
+        #expect(
+            FileManager.default.fileExists(atPath: golden + "/Other/kept"), "an empty folder it did not empty stays")
+        // --update likewise; a type's folder it emptied goes too, the snapshot folder itself stays.
+        try FileManager.default.removeItem(atPath: golden + "/Badge/NOTES.md")
+        plugin = try build("third")
+        try FileManager.default.moveItem(atPath: golden + "/Badge", toPath: golden + "/Gone")
+        (status, text) = try cellkit(["preview", plugin, "--compare", golden, "--update"])
+        #expect(status == 0, "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: golden + "/Gone"), "\(text)")
+        #expect(FileManager.default.fileExists(atPath: golden + "/Badge/third"))
+        #expect(FileManager.default.fileExists(atPath: golden + "/Other/kept"))
     }
 
     @Test("A hook that crashes on one sample shows the fault in place of its configurations; the rest are drawn")
@@ -177,5 +282,24 @@ struct PreviewTests {
         #expect(status == 1 && text.contains("no golden files: /nowhere/golden is not a folder"), "\(text)")
         (status, text) = try cellkit(["preview", "/nowhere/libnone.so", "--update"])
         #expect(status == 64 && text.contains("--update goes with --compare"), "\(text)")
+    }
+}
+
+/// Where two texts first differ, for a test's message: the line number and both lines.
+enum LineDiffText {
+    static func of(_ expected: String, _ actual: String) -> String {
+        let (a, b) = (
+            expected.split(separator: "\n", omittingEmptySubsequences: false),
+            actual.split(separator: "\n", omittingEmptySubsequences: false)
+        )
+        for i in 0..<max(a.count, b.count) where i >= a.count || i >= b.count || a[i] != b[i] {
+            let x = i < a.count ? String(a[i]) : "(none)", y = i < b.count ? String(b[i]) : "(none)"
+            return "line \(i + 1): alone \(x.debugDescription), shared \(y.debugDescription)"
+        }
+        return "the same"
+    }
+
+    static func of(_ expected: Data, _ actual: Data?) -> String {
+        of(String(decoding: expected, as: UTF8.self), String(decoding: actual ?? Data(), as: UTF8.self))
     }
 }

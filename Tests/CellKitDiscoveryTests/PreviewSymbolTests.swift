@@ -10,10 +10,31 @@ import Testing
 
 @Suite struct PreviewSymbolTests {
     /// A plugin with the types `Foo` and `Foo_` (an identifier may end in an underscore) and `extra`.
-    private func plugin(_ extra: String, in dir: String) throws -> PluginFile {
+    private func plugin(_ extra: String, in dir: String, flags: [String] = []) throws -> PluginFile {
         let source =
             minimalPlugin("Foo") + "\nCK_CUSTOMIZE_CELL_FOR(Foo_) { (void)cell; }\n" + extra + "\n"
-        return try PluginFile.read(path: Fixtures.compileC(source, name: "previews", in: dir)).get()
+        return try PluginFile.read(path: Fixtures.compileC(source, name: "previews", in: dir, extraFlags: flags))
+            .get()
+    }
+
+    @Test(
+        "Samples come in the order CK_PREVIEW declares them, whatever order the compiler lays them out in",
+        arguments: [[], ["-O2"], ["-O2", "-fdata-sections", "-Wl,--gc-sections"]])
+    func declarationOrder(flags: [String]) throws {
+        let dir = try Fixtures.folder()
+        let file = try plugin(
+            #"""
+            CK_PREVIEW(Foo, zeta, "{}");
+            CK_PREVIEW(Foo_, other, "{}");
+            CK_PREVIEW(Foo, alpha, "{}");
+            CK_PREVIEW(Foo, mid, "{}");
+            """#, in: dir, flags: flags)
+        let previews = file.previewSymbols()
+        #expect(previews.warnings == [])
+        #expect(previews.samples(for: "Foo").map(\.name) == ["zeta", "alpha", "mid"], "\(flags)")
+        #expect(previews.samples.map(\.name) == ["zeta", "other", "alpha", "mid"], "\(flags)")
+        #expect(PluginFile.place(Array("{}\u{0}12".utf8)) == 12)
+        #expect(PluginFile.place(Array("{}".utf8)) == nil && PluginFile.place(Array("{}\u{0}x".utf8)) == nil)
     }
 
     @Test func readsEachTypesSamplesWithoutRunningThePlugin() throws {
@@ -79,25 +100,26 @@ import Testing
         #expect(
             previews.warnings == [
                 warning(
+                    "Foo", "notjson",
+                    "not valid JSON at byte 10: expected a value, found the end of the line; \(example)"),
+                warning("Foo", "list", "it is a list, not an object; \(example)"),
+                warning(
+                    "Foo", "control",
+                    #"its text holds the control byte 0x1B at byte 12; write it escaped inside a string (\u00XX)"#),
+                warning("Foo", "latin1", "its text is not UTF-8; save the source as UTF-8"),
+                warning(
                     "Bar", "orphan", "the plugin has no cell type Bar (its types: Foo, Foo_); name one of its types"),
                 warning(
                     "Foo", "",
                     "'' is not a sample name: an ASCII letter, then ASCII letters or digits (no underscore), at most 32; declare it with CK_PREVIEW(Foo, name, json)"
                 ),
                 warning(
-                    "Foo", "bss",
-                    "the symbol is not a string stored in the file; declare it with CK_PREVIEW(Id, name, json)"),
-                warning(
-                    "Foo", "control",
-                    #"its text holds the control byte 0x1B at byte 12; write it escaped inside a string (\u00XX)"#),
-                warning(
                     "Foo", "huge",
                     "its JSON text is longer than the limit of \(PreviewSample.maxBytes) bytes; shorten it"),
-                warning("Foo", "latin1", "its text is not UTF-8; save the source as UTF-8"),
-                warning("Foo", "list", "it is a list, not an object; \(example)"),
+                // Not a string in the file's constants: in .bss, after them.
                 warning(
-                    "Foo", "notjson",
-                    "not valid JSON at byte 10: expected a value, found the end of the line; \(example)"),
+                    "Foo", "bss",
+                    "the symbol is not a string stored in the file; declare it with CK_PREVIEW(Id, name, json)"),
             ])
     }
 

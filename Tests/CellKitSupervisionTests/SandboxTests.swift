@@ -99,7 +99,7 @@ struct SandboxTests {
         let (ending, log) = try model.run(ProcessModelTests.contained(["check", plugins + "/libspy.so"]), timeout: 120)
         #expect(ending == .exited(1), "\(log)")
         let fails = log.split(separator: "\n").filter { $0.contains("FAIL") && $0.contains("customizeCellForFaulty") }
-        #expect(fails.contains { $0.contains("tried to start a process (clone) at row ") }, "\(log)")
+        #expect(fails.contains { $0.contains("tried to start a process (clone) at sample ") }, "\(log)")
         #expect(log.contains("tried to open a socket (socket)"), "\(log)")
         #expect(log.contains("tried to read a file outside the sandbox (\(secret))"), "\(log)")
         #expect(log.contains("tried to write a file (\(written))"), "\(log)")

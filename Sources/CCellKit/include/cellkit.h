@@ -537,10 +537,16 @@ typedef struct ck_plugin_descriptor {
 /**
  * Declares a preview sample of cell type `Id` named `name`: `json`, a string literal holding a JSON
  * object, is the row's data (see THE NAMING RULE above). Use at file scope, once per sample.
+ * After the text's NUL comes the sample's place among the file's samples (__COUNTER__, in
+ * decimal): `cellkit preview` and `check` take the samples in the order they are declared,
+ * which a compiler may not keep in the file (GCC at -O2 lays them out in reverse).
  */
 #define CK_PREVIEW(Id, name, json)                                                                      \
     CK_STATIC_ASSERT(sizeof(json) <= CK_PREVIEW_MAX_BYTES + 1, "CK_PREVIEW: longer than CK_PREVIEW_MAX_BYTES"); \
-    CK_EXPORT const char cellkit_preview_##Id##_##name[] = json
+    CK_EXPORT const char cellkit_preview_##Id##_##name[] = json "\0" CK_PREVIEW_PLACE_(__COUNTER__)
+/** The sample's place, as a string literal: CK_PREVIEW's use. */
+#define CK_PREVIEW_PLACE_(n) CK_PREVIEW_PLACE_TEXT_(n)
+#define CK_PREVIEW_PLACE_TEXT_(n) #n
 
 /**
  * Optional: runs once, right after the plugin is loaded and its ABI checked.

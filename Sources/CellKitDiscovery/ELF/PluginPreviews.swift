@@ -7,7 +7,8 @@ import Foundation
 /// A plugin's preview samples (`CK_PREVIEW` symbols, then its preview file) and a warning for each
 /// sample left out. `PluginFile.previews()` (CellKitDocuments) reads both; this module reads the symbols.
 package struct PluginPreviews: Sendable, Equatable {
-    /// The samples kept, those of the symbols first (by identifier, then name), then the file's in its order.
+    /// The samples kept, those of the symbols first (in the order the plugin declares them), then the
+    /// file's in its order.
     package var samples: [PreviewSample] = []
     /// One line per sample (or preview file) left out: the plugin file, the sample, what is wrong, the fix.
     package var warnings: [String] = []
@@ -75,12 +76,21 @@ extension PluginFile {
         return previewSymbols(in: image)
     }
 
-    /// The samples of the preview symbols `image` exports, by identifier, then by name.
+    /// The samples of the preview symbols `image` exports, in the order the plugin declares them:
+    /// by the place `CK_PREVIEW` writes after each text's NUL (`__COUNTER__`); symbols without one
+    /// (written by hand, or by an older cellkit.h) after them, by their place in the file.
     package func previewSymbols(in image: ELFImage) -> PluginPreviews {
         var previews = PluginPreviews()
         let symbols = image.dynamicSymbols.filter { $0.isExported && $0.name.hasPrefix(CK_PREVIEW_PREFIX) }
-        let named = symbols.map { (symbol: $0, name: Self.previewName($0.name)) }
-        for (symbol, (identifier, name)) in named.sorted(by: { ($0.name.0, $0.name.1) < ($1.name.0, $1.name.1) }) {
+        let read = symbols.map { symbol in
+            let bytes = symbol.kind == .object ? image.contents(of: symbol, atMost: PreviewSample.maxBytes + 1) : nil
+            return (symbol: symbol, name: Self.previewName(symbol.name), bytes: bytes, place: bytes.flatMap(Self.place))
+        }
+        let declared = read.sorted { a, b in
+            (a.place ?? Int.max, a.symbol.sectionIndex, a.symbol.value, a.symbol.name)
+                < (b.place ?? Int.max, b.symbol.sectionIndex, b.symbol.value, b.symbol.name)
+        }
+        for (symbol, (identifier, name), bytes, _) in declared {
             let origin = PreviewSample.Origin.symbol(symbol.name)
             let place = "symbol \(symbol.name)"
             func leaveOut(_ problem: String) {
@@ -90,8 +100,7 @@ extension PluginFile {
                 leaveOut("\(problem); declare it with CK_PREVIEW(\(identifier), name, json)")
                 continue
             }
-            guard symbol.kind == .object, let bytes = image.contents(of: symbol, atMost: PreviewSample.maxBytes + 1)
-            else {
+            guard let bytes else {
                 leaveOut("the symbol is not a string stored in the file; declare it with CK_PREVIEW(Id, name, json)")
                 continue
             }
@@ -104,6 +113,15 @@ extension PluginFile {
             }
         }
         return previews
+    }
+
+    /// The place `CK_PREVIEW` writes after the text's NUL: decimal digits, then a NUL or the
+    /// symbol's end; nil when there is none.
+    static func place<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
+        guard let nul = bytes.firstIndex(of: 0) else { return nil }
+        let digits = bytes[bytes.index(after: nul)...].prefix { $0 != 0 }
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     /// The identifier and the sample name of `cellkit_preview_<Id>_<name>`: a name has no underscore,

@@ -109,6 +109,16 @@ public final class CellContext: Sendable {
     /// quote plugin and document text: print them through `TextSanitizer.visible`.
     public var warnings: [String] { state.withLock { $0.warnings } }
 
+    /// Forgets every warning and failed host call recorded so far (the journal keeps what it has):
+    /// what follows is warned of as on a new context (`cellkit preview`'s configurations drawn by one
+    /// kept worker, each warned of as a render of its own would be).
+    package func forgetWarnings() {
+        state.withLock { state in
+            (state.warnings, state.seen, state.limits, state.keys) = ([], [], [], [])
+            (state.failures, state.failureIndex) = ([], [:])
+        }
+    }
+
     /// Records `message` once.
     public func warn(_ message: String) {
         state.withLock { $0.record(message) }

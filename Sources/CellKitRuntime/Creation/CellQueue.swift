@@ -91,6 +91,16 @@ public final class CellQueue {
         pools.deallocate()
     }
 
+    /// Lets go of every pooled cell (no hook runs: each was prepared for reuse when pooled), so that
+    /// the next row of each type gets a new cell, as on a new queue (`cellkit preview`'s fresh cells
+    /// drawn by one kept worker). The statistics stay.
+    package func removePooledCells() {
+        for slot in 0..<capacity where pools[slot].isReady && pools[slot].count > 0 {
+            pools[slot].cells.deinitialize(count: pools[slot].count)
+            pools[slot].count = 0
+        }
+    }
+
     // MARK: The routine
 
     /// A cell for the row at `indexPath` of the type `slot` stands for: reused if

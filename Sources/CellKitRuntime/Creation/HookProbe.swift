@@ -54,6 +54,11 @@ package struct HookProbe {
     /// another type than the one asked for.
     package static func isWrongType(_ message: String) -> Bool { message.hasPrefix("expected ") }
 
+    /// Whether a failed host call's message is a read of the row's data that found no value.
+    package static func isMissingValue(_ message: String) -> Bool {
+        message.hasPrefix("the row's data has no value at")
+    }
+
     /// Whether a failed host call's message is a read of the row's data that found no value,
     /// or a value of another type.
     package static func isDataRead(_ message: String) -> Bool {

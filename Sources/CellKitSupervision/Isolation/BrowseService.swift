@@ -24,6 +24,9 @@ package struct BrowseRequest: Codable, Sendable {
     package var place: RowIndex.Place?
     /// Changes when a row number may have come to mean another record: the worker closes its files.
     package var numbering = 0
+    /// Whether the window's rows get new cells, none reused from the windows before, and its
+    /// warnings are its own (`cellkit preview`: each configuration drawn as a render of its own).
+    package var freshCells = false
 
     /// A request for rows `first...last` at `width` columns (see each property).
     package init(
@@ -60,13 +63,18 @@ package enum BrowseService {
             renderer.width = request.width
             renderer.window = RowWindow(first: request.first, last: request.last)
             renderer.selected = request.selected
+            if request.freshCells {
+                renderer.queue.removePooledCells()
+                renderer.queue.context.forgetWarnings()
+            }
             for (section, count) in request.counts.enumerated() { source.setCount(count, section: section) }
             let (section, place) = (request.section, request.place)
             source.locate = { s, row in s == section ? place.flatMap { $0.row <= row ? $0 : nil } : nil }
             // A window is far below the 4 MiB a worker hands over at a time: its offsets are the buffer's.
             let spans = try draw(
                 renderer, source, firstRow: request.first, showsHeader: request.showsHeader,
-                colorDepth: plan.job.colorDepth, theme: plan.job.theme, to: worker.out
+                color: plan.job.format != .text, colorDepth: plan.job.colorDepth, theme: plan.job.theme,
+                to: worker.out
             ) { out in out.count }
             try worker.out.flush()
             let stats = renderer.queue.totalStatistics
@@ -87,16 +95,16 @@ package enum BrowseService {
         }
     }
 
-    /// Draws `renderer`'s window of `source` (rows from `firstRow`) as `render --format ansi` does,
-    /// without the title, into `out` (its colours at `colorDepth`, for `theme`); each row's byte
-    /// range, as `offset` places `out`'s end.
+    /// Draws `renderer`'s window of `source` (rows from `firstRow`) as `render --format ansi` does
+    /// (`--format text` without `color`), without the title, into `out` (its colours at `colorDepth`,
+    /// for `theme`); each row's byte range, as `offset` places `out`'s end.
     package static func draw(
-        _ renderer: TableRenderer, _ source: DocumentTable, firstRow: Int, showsHeader: Bool,
+        _ renderer: TableRenderer, _ source: DocumentTable, firstRow: Int, showsHeader: Bool, color: Bool = true,
         colorDepth: ColorDepth = .truecolor, theme: TerminalTheme? = nil, to out: OutputBuffer,
         offset: @escaping (OutputBuffer) -> Int
     ) throws -> [(row: Int, start: Int, end: Int)] {
         let windowed = WindowSource(source, showsHeader: showsHeader)
-        var text = TextFormat(color: true)
+        var text = TextFormat(color: color)
         (text.colorDepth, text.theme) = (colorDepth, theme)
         var format = SpanFormat(text, firstRow: firstRow, offset: offset)
         try renderer.render(windowed, delegate: source, format: &format, to: out)
