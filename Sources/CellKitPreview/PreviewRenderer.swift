@@ -4,8 +4,8 @@
 // The text and ANSI drawings of one document (a sample in one style, direction and theme) are
 // drawn by one kept worker, as `browse` asks for windows: each configuration's width and
 // selection a window of its own, on fresh cells, so that it draws what a render of its own
-// draws (PreviewRendererTests compares the two). A document whose kept worker faults or fails
-// has its other configurations drawn each by a render of its own, as before.
+// draws (`PreviewTests.sharedWorkersDrawTheSame` compares the two). A document whose kept
+// worker faults or fails has its other configurations drawn each by a render of its own.
 
 import CellKitBrowse
 import CellKitDiscovery
