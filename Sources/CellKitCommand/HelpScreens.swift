@@ -472,11 +472,11 @@ extension HelpTexts {
                 load or faults in a hook shows the error in place of that configuration, and
                 the preview goes on.
 
-                On a terminal the preview is a scrolling view with browse's keys (j/k,
-                Ctrl-D/Ctrl-U, f/b, g/G, / to search, n for the next match, q to quit);
-                elsewhere it is printed as text. --output FILE writes one HTML page instead:
-                the configurations side by side, light and dark by the page's own button and
-                the system's prefers-color-scheme.
+                On a terminal the preview is a scrolling view with browse's moving keys (j/k,
+                Ctrl-D/Ctrl-U, f/b, g/G, / to search, n for the next match, q to quit; no
+                counts); elsewhere it is printed as text. --output FILE writes one HTML page
+                instead: the configurations side by side, light and dark by the page's own
+                button and the system's prefers-color-scheme.
 
                 Snapshot tests: --snapshot DIR writes each configuration's text
                 (DIR/TYPE/SAMPLE/CONFIGURATION.txt, no escapes) and its geometry (.json);
@@ -557,8 +557,9 @@ extension HelpTexts {
                 c:      NAME.c (the hooks, and sample rows as CK_PREVIEW lines), NAME.yaml, and
                 a Makefile whose flags come from `pkg-config --cflags cellkit` (run `cellkit
                 sdk install` once first); make, make render, make check, make preview (the
-                preview watching the plugin), make snapshots and make test (its golden files
-                and the test against them), make install.
+                preview watching the plugin), make snapshots, make test and make update (its
+                golden files, the test against them, and an intended change accepted), make
+                install.
                 swift:  Package.swift (a dynamic library depending on CellKitPlugin),
                 Sources/NAME/NAME.swift (the hooks), Sources/NAMEDescriptor/ (the descriptor,
                 in C), libNAME.preview.yaml (sample rows), NAME.yaml; build with swift build.

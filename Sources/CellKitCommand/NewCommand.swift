@@ -18,7 +18,8 @@ struct NewCommand: ParsableCommand {
             c:      NAME.c (the hooks, and sample rows as CK_PREVIEW lines), NAME.yaml, and a Makefile \
             whose flags come from `pkg-config --cflags cellkit` (run `cellkit sdk install` once first); \
             make, make render, make check, make preview (the preview watching the plugin), make \
-            snapshots and make test (its golden files and the test against them), make install.
+            snapshots, make test and make update (its golden files, the test against them, and an \
+            intended change accepted), make install.
             swift:  Package.swift (a dynamic library depending on CellKitPlugin), Sources/NAME/NAME.swift \
             (the hooks), Sources/NAMEDescriptor/ (the descriptor, in C), libNAME.preview.yaml (sample \
             rows), NAME.yaml; build with swift build.
@@ -80,6 +81,7 @@ struct NewCommand: ParsableCommand {
             print("              make check    (cellkit check ./lib\(name).so --table \(name).yaml)")
             print("              make preview  (every sample in every configuration, drawn again on each make)")
             print("              make snapshots, make test   (golden files of the preview, and the test against them)")
+            print("              make update   (an intended change accepted: the golden files that differ rewritten)")
         case .swift:
             print("build:        cd \(shellQuoted(folder)) && swift build")
             print("then:         cellkit render \(name).yaml --plugin-path .build/debug")

@@ -31,8 +31,9 @@ struct PreviewCommand: ParsableCommand {
             Plugins run in sandboxed worker processes, as in render: a plugin that fails to load or \
             faults in a hook shows the error in place of that configuration, and the preview goes on.
 
-            On a terminal the preview is a scrolling view with browse's keys (j/k, Ctrl-D/Ctrl-U, f/b, \
-            g/G, / to search, n for the next match, q to quit); elsewhere it is printed as text. \
+            On a terminal the preview is a scrolling view with browse's moving keys (j/k, Ctrl-D/Ctrl-U, \
+            f/b, g/G, / to search, n for the next match, q to quit; no counts); elsewhere it is printed \
+            as text. \
             --output FILE writes one HTML page instead: the configurations side by side, light and dark \
             by the page's own button and the system's prefers-color-scheme.
 
@@ -179,8 +180,9 @@ struct PreviewCommand: ParsableCommand {
     private func snapshots(_ gallery: PreviewGallery, folder: String) -> Int32 {
         do {
             if snapshot != nil {
-                let count = try PreviewSnapshot.write(gallery, to: folder)
-                Output.print(["wrote \(count) golden files into \(folder)"])
+                let (written, removed) = try PreviewSnapshot.write(gallery, to: folder)
+                let gone = removed == 0 ? "" : "; removed \(removed) that no configuration draws now"
+                Output.print(["wrote \(written) golden files into \(folder)\(gone)"])
                 return 0
             }
             let changes = PreviewSnapshot.compare(gallery, with: folder)
@@ -189,14 +191,15 @@ struct PreviewCommand: ParsableCommand {
                 return 0
             }
             Output.print(PreviewSnapshot.report(changes, folder: folder))
+            let summary = PreviewSnapshot.summary(changes)
             if update {
                 try PreviewSnapshot.write(gallery, to: folder)
-                Output.print(["updated \(changes.count) golden file\(changes.count == 1 ? "" : "s") in \(folder)"])
+                Output.print(["updated the golden files in \(folder): \(summary)"])
                 return 0
             }
             Output.print([
-                "\(changes.count) golden file\(changes.count == 1 ? "" : "s") differ (exit 1); "
-                    + "cellkit preview \(target) --compare \(folder) --update accepts the changes"
+                "golden files in \(folder): \(summary) (exit 1); "
+                    + "cellkit preview \(target) --compare \(folder) --update accepts the changes (make update, in a cellkit new project)"
             ])
             return 1
         } catch {

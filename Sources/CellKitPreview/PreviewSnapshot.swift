@@ -34,14 +34,19 @@ package enum PreviewSnapshot {
     /// configurations only: text without escapes and geometry are the same in dark (the theme
     /// chooses colours alone), so a dark file would repeat its light twin and catch nothing.
     package static func files(_ gallery: PreviewGallery) -> [String: String] {
-        var files: [String: String] = [:]
+        Dictionary(orderedFiles(gallery), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `files(_:)` in the gallery's order: types, their samples as declared, configurations.
+    static func orderedFiles(_ gallery: PreviewGallery) -> [(path: String, text: String)] {
+        var files: [(path: String, text: String)] = []
         for type in gallery.types {
             for sample in type.samples {
                 let folder = "\(PreviewSamples.slug(type.identifier))/\(PreviewSamples.slug(sample.sample.name))/"
                 for entry in sample.entries where entry.configuration == entry.configuration.inLight {
                     let base = folder + entry.configuration.name
-                    if let text = entry.drawings[.text] { files[base + ".txt"] = content(text, entry: entry) }
-                    if let json = entry.drawings[.json] { files[base + ".json"] = content(json, entry: nil) }
+                    if let text = entry.drawings[.text] { files.append((base + ".txt", content(text, entry: entry))) }
+                    if let json = entry.drawings[.json] { files.append((base + ".json", content(json, entry: nil))) }
                 }
             }
         }
@@ -60,14 +65,15 @@ package enum PreviewSnapshot {
 
     /// Writes every file of `gallery` into `folder` (made if missing) and removes the golden files
     /// it holds for configurations no longer drawn, and the folders in it that removing them left
-    /// empty (a sample or type renamed); returns how many files were written.
+    /// empty (a sample or type renamed); returns how many files were written and removed.
     @discardableResult
-    package static func write(_ gallery: PreviewGallery, to folder: String) throws -> Int {
+    package static func write(_ gallery: PreviewGallery, to folder: String) throws -> (written: Int, removed: Int) {
         let files = files(gallery)
-        var emptied = Set<String>()
+        var emptied = Set<String>(), removed = 0
         for path in existing(in: folder) where files[path] == nil {
             try FileManager.default.removeItem(atPath: folder + "/" + path)
             emptied.insert((path as NSString).deletingLastPathComponent)
+            removed += 1
         }
         removeEmptyFolders(emptied, in: folder)
         for (path, text) in files {
@@ -76,7 +82,7 @@ package enum PreviewSnapshot {
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        return files.count
+        return (files.count, removed)
     }
 
     /// Removes each of `folders` (relative to `folder`, which stays) that is empty, and each folder
@@ -95,12 +101,14 @@ package enum PreviewSnapshot {
         }
     }
 
-    /// How the golden files in `folder` differ from `gallery`, in the order of their paths.
+    /// How the golden files in `folder` differ from `gallery`, in the gallery's order (types, samples as
+    /// declared, configurations), then the extra files by path.
     package static func compare(_ gallery: PreviewGallery, with folder: String) -> [Change] {
-        let files = files(gallery)
+        let ordered = orderedFiles(gallery)
+        let files = Dictionary(ordered, uniquingKeysWith: { first, _ in first })
         let found = Set(existing(in: folder))
         var changes: [Change] = []
-        for path in Set(files.keys).union(found).sorted() {
+        for path in ordered.map(\.path) + found.subtracting(files.keys).sorted() {
             guard let now = files[path] else {
                 changes.append(Change(kind: .extra, path: path))
                 continue
@@ -117,12 +125,26 @@ package enum PreviewSnapshot {
         return changes
     }
 
-    /// The report of `changes`: each file, named by type, sample and configuration, with its diff.
+    /// Changed files whose diff the report shows; the others are named (`namedChanges` at most), then
+    /// counted by sample: a change to a cell's drawing changes nearly every configuration, and a
+    /// diff of each was thousands of lines for one character.
+    static let shownDiffs = 3, namedChanges = 20
+
+    /// The report of `changes`: each file named by type, sample and configuration; the first
+    /// changed texts with their diffs (a JSON file's only when its text is unchanged: its geometry
+    /// alone moved); missing and extra files all named; the rest of the changes counted by sample.
     package static func report(_ changes: [Change], folder: String) -> [String] {
-        var lines: [String] = []
+        let changedTexts = Set(changes.filter { $0.kind == .changed && $0.path.hasSuffix(".txt") }.map(\.path))
+        var lines: [String] = [], diffs = 0, named = 0
+        var rest: [(sample: String, count: Int)] = []
         for change in changes {
             let parts = change.path.split(separator: "/").map(String.init)
-            let named =
+            if change.kind == .changed, named >= namedChanges, parts.count == 3 {
+                let sample = "type \(parts[0]), sample \(parts[1])"
+                if rest.last?.sample == sample { rest[rest.count - 1].count += 1 } else { rest.append((sample, 1)) }
+                continue
+            }
+            let describedNamed =
                 parts.count == 3
                 ? " (type \(parts[0]), sample \(parts[1]), configuration \((parts[2] as NSString).deletingPathExtension))"
                 : ""
@@ -132,10 +154,28 @@ package enum PreviewSnapshot {
                 case .missing: "missing (drawn now, no golden file)"
                 case .extra: "extra (a golden file for no configuration drawn now)"
                 }
-            lines.append(TextSanitizer.visible("\(what): \(folder)/\(change.path)\(named)"))
-            lines += change.diff.map { "  " + TextSanitizer.visible($0) }
+            lines.append(TextSanitizer.visible("\(what): \(folder)/\(change.path)\(describedNamed)"))
+            guard change.kind == .changed else { continue }
+            named += 1
+            let twin = (change.path as NSString).deletingPathExtension + ".txt"
+            if diffs < shownDiffs, change.path.hasSuffix(".txt") || !changedTexts.contains(twin) {
+                lines += change.diff.map { "  " + TextSanitizer.visible($0) }
+                diffs += 1
+            }
+        }
+        for (sample, count) in rest {
+            lines.append(TextSanitizer.visible("changed: \(count) more file\(count == 1 ? "" : "s") of \(sample)"))
         }
         return lines
+    }
+
+    /// The one-line count of `changes`: "3 changed, 1 missing, 1 extra".
+    package static func summary(_ changes: [Change]) -> String {
+        let kinds: [(Change.Kind, String)] = [(.changed, "changed"), (.missing, "missing"), (.extra, "extra")]
+        return kinds.compactMap { kind, word in
+            let n = changes.filter { $0.kind == kind }.count
+            return n == 0 ? nil : "\(n) \(word)"
+        }.joined(separator: ", ")
     }
 
     /// The golden files under `folder`, relative to it, sorted; none when it does not exist.
