@@ -50,12 +50,19 @@ package struct PreviewPager {
     /// Where the view stood when a new drawing began (`--watch`): kept while the new lines are
     /// still too few to reach it, and taken back once they do; a key lets it go.
     private var wantedTop: Int?
+    /// The lines of the last drawing that was complete (none before the first is).
+    private var lastWhole: [String] = []
 
     /// Replaces the lines (a new drawing), keeping the place as far as it goes; `growing`: more
     /// lines are coming, so a place they do not reach yet is kept for them.
     package mutating func replace(_ lines: [String], growing: Bool = false) {
-        self.lines = lines
-        plain = lines.map(PreviewRenderer.withoutEscapes)
+        // While a new drawing grows, the last whole drawing's lines past its end stay under it (a
+        // reload keeps the view where it stood, the old text there until the new reaches it).
+        var shown = lines
+        if growing, lastWhole.count > lines.count { shown += lastWhole[lines.count...] }
+        if !growing { lastWhole = lines }
+        self.lines = shown
+        plain = shown.map(PreviewRenderer.withoutEscapes)
         if growing, wantedTop == nil, top > maxTop { wantedTop = top }
         top = min(wantedTop ?? top, maxTop)
         if let wanted = wantedTop, top == wanted || !growing { wantedTop = nil }

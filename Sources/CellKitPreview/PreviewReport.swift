@@ -10,7 +10,7 @@ package enum PreviewReport {
     /// The lines of `gallery`, each drawing in `format` (`.text`, or `.ansi` for a terminal).
     package static func lines(_ gallery: PreviewGallery, format: PreviewRenderer.Format) -> [String] {
         let target = gallery.target
-        let configurations = gallery.types.first?.samples.first?.entries.count ?? 0
+        let configurations = PreviewConfiguration.grid.count  // the whole grid, while it is still drawing too
         var lines = [
             visible("\(target.path)  (\(target.name) \(target.version))"),
             "\(gallery.types.count) cell type\(gallery.types.count == 1 ? "" : "s"), "

@@ -100,30 +100,37 @@ import Testing
         #expect(p.handle(.character("q")) == .quit)
     }
 
-    /// A drawing started again (`--watch`): while its lines are too few to reach where the view
-    /// stood, the place is kept for them, and taken back once they reach it; a key lets it go.
+    /// A drawing started again (`--watch`): the last whole drawing's lines stay under the new
+    /// one's while it grows, so the view stays where it stood, the old text there until the new
+    /// reaches it; a key moves the view as usual.
     @Test func placeKeptWhileADrawingGrows() {
         var p = pager()
+        p.replace((1...100).map { "old \($0)" })  // a whole drawing
         for _ in 0..<6 { _ = p.handle(.character("f")) }
         #expect(p.top == 60)
         p.replace((1...20).map { "new \($0)" }, growing: true)
-        #expect(p.top == 10, "shown as far as the lines go")
-        p.replace((1...50).map { "new \($0)" }, growing: true)
-        #expect(p.top == 40)
-        p.replace((1...100).map { "new \($0)" }, growing: true)
-        #expect(p.top == 60, "back where it stood")
-        p.replace((1...100).map { "new \($0)" }, growing: false)
-        #expect(p.top == 60)
+        #expect(p.top == 60 && p.lines.count == 100, "kept where it stood")
+        #expect(p.lines[19] == "new 20" && p.lines[20] == "old 21" && p.lines[60] == "old 61")
+        p.replace((1...70).map { "new \($0)" }, growing: true)
+        #expect(p.top == 60 && p.lines[60] == "new 61" && p.lines[70] == "old 71")
+        p.replace((1...120).map { "new \($0)" }, growing: false)
+        #expect(p.top == 60 && p.lines.count == 120 && p.lines[99] == "new 100")
         // A key while the lines grow: the view stays where the key put it.
         p.replace((1...20).map { "new \($0)" }, growing: true)
         _ = p.handle(.character("g"))
         p.replace((1...100).map { "new \($0)" }, growing: true)
         #expect(p.top == 0)
-        // Without a drawing under way, a shorter text is simply shown as far as it goes.
+        // A new drawing that ends shorter: shown as far as it goes, the old lines gone.
         for _ in 0..<6 { _ = p.handle(.character("f")) }
-        p.replace((1...20).map { "new \($0)" })
-        p.replace((1...100).map { "new \($0)" })
-        #expect(p.top == 10)
+        p.replace((1...30).map { "new \($0)" })
+        #expect(p.top == 20 && p.lines.count == 30)
+        // No whole drawing yet (the first one growing): a place the lines do not reach yet is kept
+        // for them, and taken back once they do.
+        var q = PreviewPager(lines: [], title: "T", columns: 40, rows: 12)
+        q.replace((1...100).map { "line \($0)" }, growing: true)
+        for _ in 0..<6 { _ = q.handle(.character("f")) }
+        q.replace((1...100).map { "line \($0)" }, growing: true)
+        #expect(q.top == 60)
     }
 
     @Test func searchFindsAndWraps() {
