@@ -69,6 +69,9 @@ package struct PreviewGallery: Sendable {
     package var target: PreviewTarget
     /// Its cell types.
     package var types: [PreviewTypeGallery]
+    /// One line per sample the plugin ships that is left out (a duplicate name, bad JSON, too
+    /// long), as `inspect` and `check` say it: the file, the sample, what is wrong and the fix.
+    package var sampleWarnings: [String] = []
 
     /// Draws every configuration of every sample of `target`'s types in `formats` with `renderer`;
     /// `check`, when given, checks a type and its findings are placed beside the sample they name.
@@ -129,6 +132,7 @@ package struct PreviewGalleryDrawing {
                         PreviewSampleGallery(sample: $0, entries: [])
                     })
             })
+        gallery.sampleWarnings = PreviewSamples.warnings(inPlugin: target.path)
     }
 
     /// Whether every step is done.

@@ -17,6 +17,7 @@ package enum PreviewReport {
                 + "\(configurations) configurations a sample",
         ]
         if let problem = target.problem { lines.append(visible("⚠ the plugin cannot be used: \(problem)")) }
+        lines += gallery.sampleWarnings.map { visible("⚠ \($0)") }
         for type in gallery.types {
             lines += ["", "━━ \(visible(type.identifier)) ━━"] + type.findings.map { "  check: \($0)" }
             for sample in type.samples {

@@ -36,6 +36,12 @@ package enum PreviewSamples {
         return shipped.isEmpty ? builtin() : shipped
     }
 
+    /// What is wrong with the samples the plugin file at `plugin` ships and leaves out, a line each.
+    package static func warnings(inPlugin plugin: String) -> [String] {
+        guard case .success(let file) = PluginFile.read(path: plugin) else { return [] }
+        return file.previews().warnings
+    }
+
     /// CellKit's own samples, for a type whose plugin ships none: check's typical data, then the same
     /// data with every text made long (a long text is the state that most often breaks).
     package static func builtin() -> [GallerySample] {

@@ -162,6 +162,21 @@ struct PreviewTests {
         #expect(text.contains(" Hi ") && text.contains("שלום"), "\(text)")
     }
 
+    @Test("A sample the plugin ships but is left out (its name taken, its type unknown) is said at the top, as inspect says it")
+    func leftOutSamplesSaid() throws {
+        let dir = try Fixtures.folder()
+        let source = Self.badge() + "\nCK_PREVIEW(Badge, short, \"{\\\"title\\\": \\\"Hi\\\"}\");\n"
+        let plugin = try Fixtures.compileC(source, name: "leftout", in: dir)
+        try "Badge:\n  short: {title: Again}\nNope:\n  x: {}\n".write(
+            toFile: dir + "/libleftout.preview.yaml", atomically: true, encoding: .utf8)
+        let (status, text) = try cellkit(["preview", plugin, "--no-check"])
+        #expect(status == 0, "\(text)")
+        let head = text.components(separatedBy: "\n").prefix(6).joined(separator: "\n")
+        #expect(head.contains("⚠ ") && head.contains("\"short\"") && head.contains("comes first"), "\(head)")
+        #expect(head.contains("no cell type Nope"), "\(head)")
+        #expect(text.contains(" Hi ") && !text.contains("Again"), "the first sample of the name drawn: \(text)")
+    }
+
     @Test(
         "Check's findings beside a sample name it as the preview heads it (sample \"boom\"), not by check's row number")
     func findingsNameTheSample() throws {
