@@ -162,7 +162,9 @@ struct PreviewTests {
         #expect(text.contains(" Hi ") && text.contains("שלום"), "\(text)")
     }
 
-    @Test("A sample the plugin ships but is left out (its name taken, its type unknown) is said at the top, as inspect says it")
+    @Test(
+        "A sample the plugin ships but is left out (its name taken, its type unknown) is said at the top, as inspect says it"
+    )
     func leftOutSamplesSaid() throws {
         let dir = try Fixtures.folder()
         let source = Self.badge() + "\nCK_PREVIEW(Badge, short, \"{\\\"title\\\": \\\"Hi\\\"}\");\n"
