@@ -123,16 +123,14 @@ package struct PreviewGalleryDrawing {
         grid: [PreviewConfiguration] = PreviewConfiguration.grid, check: ((String) -> [CheckFinding])? = nil
     ) {
         (self.formats, self.grid, self.check) = (formats, grid, check)
+        let read = PreviewSamples.samples(for: target.identifiers, inPlugin: target.path)
         gallery = PreviewGallery(
             target: target,
-            types: target.identifiers.map { identifier in
+            types: zip(target.identifiers, read.samples).map { identifier, samples in
                 PreviewTypeGallery(
-                    identifier: identifier,
-                    samples: PreviewSamples.samples(for: identifier, inPlugin: target.path).map {
-                        PreviewSampleGallery(sample: $0, entries: [])
-                    })
+                    identifier: identifier, samples: samples.map { PreviewSampleGallery(sample: $0, entries: []) })
             })
-        gallery.sampleWarnings = PreviewSamples.warnings(inPlugin: target.path)
+        gallery.sampleWarnings = read.warnings
     }
 
     /// Whether every step is done.

@@ -26,20 +26,23 @@ package struct GallerySample: Sendable, Equatable {
 
 /// Where the preview's samples come from: the one place that says which samples are drawn.
 package enum PreviewSamples {
-    /// The samples of the cell type `identifier` of the plugin file at `plugin`, in the order they are
-    /// drawn: those the plugin ships for the type, else CellKit's own (`builtin()`).
-    package static func samples(for identifier: String, inPlugin plugin: String) -> [GallerySample] {
-        guard case .success(let file) = PluginFile.read(path: plugin) else { return builtin() }
-        let shipped = file.previews().samples(for: identifier).map {
-            GallerySample(name: $0.name, data: $0.data, checkLabel: CheckSample.previewLabel($0.name))
+    /// The samples of each of `identifiers`, cell types of the plugin file at `plugin`, in the order
+    /// they are drawn: those the plugin ships for the type, else CellKit's own (`builtin()`); and a
+    /// line for each sample it ships that is left out. The file is read once, now.
+    package static func samples(
+        for identifiers: [String], inPlugin plugin: String
+    ) -> (samples: [[GallerySample]], warnings: [String]) {
+        guard case .success(let file) = PluginFile.read(path: plugin) else {
+            return (identifiers.map { _ in builtin() }, [])
         }
-        return shipped.isEmpty ? builtin() : shipped
-    }
-
-    /// What is wrong with the samples the plugin file at `plugin` ships and leaves out, a line each.
-    package static func warnings(inPlugin plugin: String) -> [String] {
-        guard case .success(let file) = PluginFile.read(path: plugin) else { return [] }
-        return file.previews().warnings
+        let previews = file.previews()
+        let samples = identifiers.map { identifier in
+            let shipped = previews.samples(for: identifier).map {
+                GallerySample(name: $0.name, data: $0.data, checkLabel: CheckSample.previewLabel($0.name))
+            }
+            return shipped.isEmpty ? builtin() : shipped
+        }
+        return (samples, previews.warnings)
     }
 
     /// CellKit's own samples, for a type whose plugin ships none: check's typical data, then the same
