@@ -40,6 +40,9 @@ public struct LaidOutText: Sendable, Equatable {
     /// `text` (two atomic operations per line written).
     @usableFromInline nonisolated(unsafe) let base: UnsafePointer<UInt8>  // read-only, and `text` outlives it
 
+    /// The identity of the text the lines index (no retain).
+    @inlinable package var textIdentity: ObjectIdentifier { ObjectIdentifier(text) }
+
     /// No lines.
     package init() { self.init(Self.empty, lines: []) }
     private static let empty = TextBytes("")

@@ -75,6 +75,13 @@ public enum RowValue: Sendable, Equatable, Hashable {
     case value(RowValue)
     case json(JSONRecord)
 
+    /// The record `data` holds, unretained; nil when it holds another value. Read through the
+    /// pointer, nothing written meanwhile, it is not copied: a method called on `pointee` copied
+    /// it first (a retain and a release).
+    package static func unretainedRecord(in data: UnsafePointer<RowData>) -> JSONRecord.Unretained? {
+        if case .json(let record) = data.pointee { record.unretained } else { nil }
+    }
+
     /// The value at a dot-separated key path ("" is the whole value).
     package func value(at keyPath: String) -> RowValue? {
         switch self {
@@ -105,12 +112,51 @@ public enum RowValue: Sendable, Equatable, Hashable {
     /// header, not beside it: a copy of the record (a hook's every data read) retains one object.
     private var storage: ManagedBuffer<Header, UInt8>
 
-    private struct Header {
+    fileprivate struct Header {
         var total: Int
         /// The bytes the storage was made for: at least `total`.
         let room: Int
         let plan: LinePlan?
     }
+
+    /// The record's storage, not retained (`Unretained`).
+    package var unretained: Unretained { Unretained(storage: .passUnretained(storage)) }
+
+    /// A record read without retaining its storage, by a holder that keeps the record itself for
+    /// as long as it reads (a cell keeps its row's data). A copy of the record, which
+    /// `case .json(let record)` makes, retained and released its storage on each of a hook's data
+    /// reads (BENCHMARKS.md, "Measurements behind the code": JSONRecord.Unretained).
+    package struct Unretained {
+        fileprivate let storage: Unmanaged<ManagedBuffer<Header, UInt8>>
+
+        /// `JSONRecord.plainString(at:)`.
+        package func plainString(at keyPath: UnsafeBufferPointer<UInt8>) -> (
+            bytes: UnsafeBufferPointer<UInt8>, isClean: Bool
+        )? {
+            storage._withUnsafeGuaranteedRef { JSONRecord(storage: $0).plainString(at: keyPath) }
+        }
+
+        /// `JSONRecord.hasPlan`.
+        package var hasPlan: Bool { storage._withUnsafeGuaranteedRef { JSONRecord(storage: $0).hasPlan } }
+        /// `JSONRecord.plan` (retained: to ask it for lines, which is rare).
+        package var plan: LinePlan? { storage._withUnsafeGuaranteedRef { JSONRecord(storage: $0).plan } }
+
+        /// `JSONRecord.plannedLines(for:width:maxLines:mode:)`.
+        package func plannedLines(
+            for text: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: Int32
+        ) -> UnsafeBufferPointer<UInt32>? {
+            storage._withUnsafeGuaranteedRef {
+                JSONRecord(storage: $0).plannedLines(for: text, width: width, maxLines: maxLines, mode: mode)
+            }
+        }
+
+        /// `JSONRecord.key(ofMemberWithText:)`.
+        package func key(ofMemberWithText text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+            storage._withUnsafeGuaranteedRef { JSONRecord(storage: $0).key(ofMemberWithText: text) }
+        }
+    }
+
+    fileprivate init(storage: ManagedBuffer<Header, UInt8>) { self.storage = storage }
 
     /// Which memory the record's bytes are in: the same for a record written over (`refill`).
     package var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }

@@ -52,16 +52,58 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     public var textColor: Color?
     /// The colour the view's frame is filled with; nil = the row's background shows through.
     public var backgroundColor: Color?
-    /// The asset name for images; nil for text.
-    public var imageName: String?
+    /// An image's asset name, or a label's whole text (`imageName`, `fullText`).
+    var extra = Extra.none
     /// True when `imageName` is not in the asset catalog (drawn as a placeholder).
     public var missingImage = false
     /// True when a hook gave the view its frame (every subview; a standard part whose frame was set),
     /// false when the cell's style placed it.
     package var hasOwnFrame = false
+
+    /// What a view holds beside its lines, in one field. A label's whole text is most often the text
+    /// its lines index (`laidOut`): then it is not held twice, and dropping the view releases only
+    /// its lines' text. (Held apart, the whole text and a nil image name cost three retains and
+    /// six releases a row of three labels: BENCHMARKS.md, "Measurements behind the code":
+    /// PlacedView.extra.)
+    enum Extra: Sendable {
+        /// Neither: a glyph, or a view with no text.
+        case none
+        /// A label whose whole text is `laidOut`'s.
+        case laidOutText
+        /// A label's whole text, when its lines index another (one with an ellipsis added).
+        case text(TextBytes)
+        /// An image's asset name.
+        case image(String)
+    }
+
+    /// The asset name for images; nil for text.
+    public var imageName: String? {
+        get { if case .image(let name) = extra { name } else { nil } }
+        set { extra = newValue.map(Extra.image) ?? .none }
+    }
+
     /// A label's whole text as its view holds it (neither cut nor made visible), for a format that lays
     /// text out itself (HTML); nil for images and glyphs, whose `lines` are all there is.
-    package var fullText = FullText()
+    package var fullText: FullText {
+        get {
+            switch extra {
+            case .laidOutText: FullText(laidOut.text)
+            case .text(let text): FullText(text)
+            case .none, .image: FullText()
+            }
+        }
+        set {
+            guard let text = newValue.bytes else { return extra = .none }
+            extra = ObjectIdentifier(text) == laidOut.textIdentity ? .laidOutText : .text(text)
+        }
+    }
+
+    /// Sets `fullText` to `view`'s text, retaining it only when `laidOut` indexes another.
+    @inline(__always)
+    mutating func setFullText(of view: View) {
+        guard let identity = view.textIdentity else { return extra = .none }
+        extra = identity == laidOut.textIdentity ? .laidOutText : .text(view.textBytes.unsafelyUnwrapped)
+    }
 
     /// The subview's tag; 0 for standard parts.
     public var tag: Int {
@@ -79,6 +121,15 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     public var lines: [Substring] {
         get { laidOut.strings }
         set { laidOut = LaidOutText(lines: newValue) }
+    }
+
+    /// Whether the views are drawn alike: their fields, and their whole texts by their bytes.
+    public static func == (a: PlacedView, b: PlacedView) -> Bool {
+        (a.role, a.alignment, a.bold, a.small, a.lineBreakMode) == (b.role, b.alignment, b.bold, b.small, b.lineBreakMode)
+            && (a.lineLimit, a.tagValue) == (b.lineLimit, b.tagValue)
+            && (a.frame, a.textColor, a.backgroundColor, a.missingImage, a.hasOwnFrame)
+                == (b.frame, b.textColor, b.backgroundColor, b.missingImage, b.hasOwnFrame)
+            && a.laidOut == b.laidOut && a.imageName == b.imageName && a.fullText == b.fullText
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -175,13 +226,17 @@ public struct RowLayout: Sendable, Encodable {
     /// Drops the views, keeping their line lists' memory for the next row's labels. A renderer
     /// calls it as soon as a row is written, so that the views let go of their labels' text
     /// before the next row's hooks set theirs (a label that alone holds its text reuses it).
+    /// Also forgets the row's fault. The views are emptied where they lie: each popped was copied out
+    /// first (a `memcpy` call a view), and comparing `fault` with nil copied it.
     mutating func recycleViews() {
-        while var view = views.popLast() {
-            var lines = view.laidOut.takeLines()
+        for k in views.indices {
+            var lines = views[k].laidOut.takeLines()
             guard lines.capacity > 0 else { continue }
             lines.removeAllKeepingCapacity()
             spareLines.append(consume lines)  // moved: a copy retained the list, and the local's end released it
         }
+        views.removeAllKeepingCapacity()
+        if case .some = fault { fault = nil }
     }
 }
 
@@ -365,7 +420,7 @@ public struct CellLayout: Sendable {
         /// Emptied line lists to lay labels out into (`RowLayout.spareLines`).
         var spare: [[TextLine]] = []
         /// The row's data when it is a JSON Lines record, read once a row (lines worked out ahead).
-        var record: JSONRecord?
+        var record: JSONRecord.Unretained?
 
         /// An emptied line list of a row before, or a new one.
         mutating func spareLines() -> [TextLine] { spare.popLast() ?? [] }
@@ -462,7 +517,7 @@ public struct CellLayout: Sendable {
         row.fixedHeight = height != nil
         row.indentation = Self.indentation(cell, width: width)
         var memo = LineMemo()
-        memo.record = cell.record
+        memo.record = cell.unretainedRecord  // the cell holds it for the whole layout
         swap(&memo.spare, &row.spareLines)
         defer { swap(&memo.spare, &row.spareLines) }  // what the row did not use
         let selfSizing = height == nil
@@ -604,13 +659,17 @@ public struct CellLayout: Sendable {
         if let view = cell.accessoryView, !view.isHidden {
             let w = min(view.frame.width, width / 3)
             right -= w
-            var placed =
-                view.imageName.map { imageView($0, role: .accessory, warn: cell.context) }
-                ?? PlacedView(
+            var placed: PlacedView
+            if let name = view.imageName {
+                placed = imageView(name, role: .accessory, warn: cell.context)
+            } else {
+                placed = PlacedView(
                     role: .accessory, frame: .zero,
                     laidOut: view.textBytes.map {
                         TextLayout.tableLines($0, width: w, maxLines: 1, mode: .clip, keepNewlines: false)
-                    } ?? LaidOutText(), fullText: FullText(view.textBytes))
+                    } ?? LaidOutText())
+                placed.setFullText(of: view)
+            }
             placed.frame = Rect(x: right, y: 0, width: w, height: max(1, view.frame.height))
             placed.textColor = view.textColor
             placed.backgroundColor = view.backgroundColor
@@ -666,7 +725,7 @@ public struct CellLayout: Sendable {
         return PlacedView(
             role: role, frame: .zero,
             laidOut: LaidOutText(lines: [Substring((asset ?? AssetCatalog.placeholder).glyph)]),
-            imageName: name, missingImage: asset == nil)
+            extra: .image(name), missingImage: asset == nil)
     }
 
     // MARK: Labels by style
@@ -780,7 +839,7 @@ public struct CellLayout: Sendable {
         placed.backgroundColor = view.backgroundColor
         placed.bold = view.fontWeight == .semibold || view.fontWeight == .bold
         placed.small = defaults.small || view.fontSize < 14
-        placed.fullText = FullText(view.textBytes)
+        placed.setFullText(of: view)
         (placed.numberOfLines, placed.lineBreakMode) = (view.numberOfLines, view.lineBreakMode)
     }
 
@@ -791,7 +850,7 @@ public struct CellLayout: Sendable {
     /// ahead (`LinePlan`), those lines: breaking it here gives the same. Otherwise broken here,
     /// and asked for the rows to come when it is a member's text.
     static func lines(
-        _ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode, record: JSONRecord?,
+        _ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode, record: JSONRecord.Unretained?,
         reusing spare: consuming [TextLine]
     ) -> LaidOutText {
         var lines = consume spare

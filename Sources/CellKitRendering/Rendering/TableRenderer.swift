@@ -152,7 +152,6 @@ public final class TableRenderer {
                     // Let go of the row's text before the next row's hooks set theirs: a label
                     // that alone holds its text's buffer writes the next text into it.
                     laidOut.recycleViews()
-                    if laidOut.fault != nil { laidOut.fault = nil }
                     index += 1
                     if let progress { HookProgress.rowsDone(progress, rows: index, bytes: out.count) }
                     try out.flushIfFull()
@@ -276,11 +275,11 @@ public final class TableRenderer {
         let inner = max(1, width - 2)
         laidOut.separatorInset = min(1, width)  // its text's column, as a drawn row's
         (laidOut.indentation, laidOut.fixedHeight) = (0, false)
-        laidOut.views = [
-            PlacedView(
-                role: .textLabel, frame: Rect(x: 1, y: 0, width: inner, height: 1),
-                laidOut: TextLayout.laidOut(text, width: inner, maxLines: 1, mode: .truncateTail),
-                textColor: CellLayout.Palette.fault, fullText: FullText(TextBytes(text)))
-        ]
+        var view = PlacedView(
+            role: .textLabel, frame: Rect(x: 1, y: 0, width: inner, height: 1),
+            laidOut: TextLayout.laidOut(text, width: inner, maxLines: 1, mode: .truncateTail),
+            textColor: CellLayout.Palette.fault)
+        view.fullText = FullText(TextBytes(text))
+        laidOut.views = [view]
     }
 }

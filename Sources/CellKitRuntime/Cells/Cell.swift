@@ -167,11 +167,9 @@ public final class Cell {
     @usableFromInline @exclusivity(unchecked) var shownRowsInSection = 1
     /// The row's data, as the data source gave it.
     public var data: RowValue { dataBox.pointee.rowValue }
-    /// The row's data when it is a JSON Lines record (for lines worked out ahead, `LinePlan`).
-    package var record: JSONRecord? {
-        if case .json(let record) = dataBox.pointee { return record }
-        return nil
-    }
+    /// The row's data when it is a JSON Lines record (for lines worked out ahead, `LinePlan`),
+    /// unretained: for a reader done with it before the cell shows another row (the layout).
+    package var unretainedRecord: JSONRecord.Unretained? { RowData.unretainedRecord(in: dataBox) }
     // Out of line: replacing a value stored in the class frees the old one while
     // the compiler holds an extra reference to the cell (an atomic pair per row);
     // a store through a raw pointer needs no reference to the cell at all.
@@ -410,7 +408,7 @@ public final class Cell {
     func plainDataString(at keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
         // The key's bytes as the hook passed them: a String of it was a large part of this call
         // (BENCHMARKS.md, "Measurements behind the code": Cell.plainDataString).
-        guard let keyPath, case .json(let record) = dataBox.pointee,
+        guard let keyPath, let record = RowData.unretainedRecord(in: dataBox),  // the cell holds the record
             let text = record.plainString(
                 at: UnsafeRawBufferPointer(start: keyPath, count: strlen(keyPath)).bindMemory(to: UInt8.self))
         else { return nil }

@@ -72,6 +72,12 @@ public final class View {
     /// row after row (see `setText(_:)`).
     @inlinable package var textBytes: TextBytes? { _textBytes }
     @usableFromInline @exclusivity(unchecked) var _textBytes: TextBytes?
+    /// The text's identity, nil when there is none (an empty text has one): to tell, without
+    /// retaining it, whether the text is one a reader already holds.
+    @inlinable package var textIdentity: ObjectIdentifier? {
+        guard _textBytes != nil else { return nil }
+        return ObjectIdentifier(_textBytes.unsafelyUnwrapped)
+    }
     /// The text unretained, nil when there is none or it is empty: for a reader that uses it only
     /// while the view holds it (the layout measuring a row), and so spares a retain and release.
     package var unretainedTextBytes: Unmanaged<TextBytes>? {
