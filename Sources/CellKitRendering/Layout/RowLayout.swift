@@ -93,16 +93,22 @@ public struct PlacedView: Sendable, Equatable, Encodable {
             }
         }
         set {
-            guard let text = newValue.bytes else { return extra = .none }
-            extra = ObjectIdentifier(text) == laidOut.textIdentity ? .laidOutText : .text(text)
+            if let text = newValue.bytes {
+                extra = ObjectIdentifier(text) == laidOut.textIdentity ? .laidOutText : .text(text)
+            } else {
+                extra = .none
+            }
         }
     }
 
     /// Sets `fullText` to `view`'s text, retaining it only when `laidOut` indexes another.
     @inline(__always)
     mutating func setFullText(of view: View) {
-        guard let identity = view.textIdentity else { return extra = .none }
-        extra = identity == laidOut.textIdentity ? .laidOutText : .text(view.textBytes.unsafelyUnwrapped)
+        if let identity = view.textIdentity {
+            extra = identity == laidOut.textIdentity ? .laidOutText : .text(view.textBytes.unsafelyUnwrapped)
+        } else {
+            extra = .none
+        }
     }
 
     /// The subview's tag; 0 for standard parts.
@@ -125,7 +131,9 @@ public struct PlacedView: Sendable, Equatable, Encodable {
 
     /// Whether the views are drawn alike: their fields, and their whole texts by their bytes.
     public static func == (a: PlacedView, b: PlacedView) -> Bool {
-        (a.role, a.alignment, a.bold, a.small, a.lineBreakMode) == (b.role, b.alignment, b.bold, b.small, b.lineBreakMode)
+        (a.role, a.alignment, a.bold, a.small, a.lineBreakMode) == (
+            b.role, b.alignment, b.bold, b.small, b.lineBreakMode
+        )
             && (a.lineLimit, a.tagValue) == (b.lineLimit, b.tagValue)
             && (a.frame, a.textColor, a.backgroundColor, a.missingImage, a.hasOwnFrame)
                 == (b.frame, b.textColor, b.backgroundColor, b.missingImage, b.hasOwnFrame)
