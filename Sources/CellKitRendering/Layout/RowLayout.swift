@@ -235,13 +235,25 @@ public struct RowLayout: Sendable, Encodable {
     /// calls it as soon as a row is written, so that the views let go of their labels' text
     /// before the next row's hooks set theirs (a label that alone holds its text reuses it).
     /// Also forgets the row's fault. The views are emptied where they lie: each popped was copied out
-    /// first (a `memcpy` call a view), and comparing `fault` with nil copied it.
+    /// first (a `memcpy` call a view), and comparing `fault` with nil copied it. The lists are kept
+    /// last view's first, so that the next row's labels, taking lists from the end, get the lists
+    /// they had (in view order, a long label's list went to a short one, and the long one's grew:
+    /// 0.27 allocations a row); they are gathered in view order, as a reversed loop cost more.
+    @inline(__always)
     mutating func recycleViews() {
+        let first = spareLines.count
         for k in views.indices {
             var lines = views[k].laidOut.takeLines()
             guard lines.capacity > 0 else { continue }
             lines.removeAllKeepingCapacity()
             spareLines.append(consume lines)  // moved: a copy retained the list, and the local's end released it
+        }
+        spareLines.withUnsafeMutableBufferPointer { lists in  // moved: a slice's `reverse()` copied them
+            var (i, j) = (first, lists.count - 1)
+            while i < j {
+                lists.swapAt(i, j)
+                (i, j) = (i + 1, j - 1)
+            }
         }
         views.removeAllKeepingCapacity()
         if case .some = fault { fault = nil }
