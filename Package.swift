@@ -55,6 +55,8 @@ let package = Package(
         // terminfo through ncurses (setupterm, tigetstr, tparm) and the signal handlers that restore
         // a terminal: `cellkit browse`. Host-only.
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("tinfo")]),
+        // Byte scans for the output formats, sixteen bytes at a time (SSE2): how much of a text needs no escape.
+        .target(name: "CScan"),
         // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
         .target(name: "CellKitModel", dependencies: ["CCellKit"]),
         .target(name: "CellKitText", dependencies: ["CellKitModel"]),
@@ -70,7 +72,7 @@ let package = Package(
         // Data sources, layout, the renderer and its formats, output: in one process, no plugin isolation.
         .target(
             name: "CellKitRendering",
-            dependencies: ["CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments"]),
+            dependencies: ["CellKitModel", "CellKitText", "CellKitRuntime", "CellKitDocuments", "CScan"]),
         // Supervisor and worker processes (spawn, frames, the sandbox) and the isolated render built on them.
         .target(
             name: "CellKitSupervision",
@@ -176,7 +178,7 @@ let package = Package(
             name: "CellKitRenderingTests",
             dependencies: [
                 "CellKitRendering", "CellKitModel", "CellKitText", "CellKitDiscovery", "CellKitRuntime",
-                "CellKitDocuments", "CellKitTerminal", "CellKitTestSupport",
+                "CellKitDocuments", "CellKitTerminal", "CellKitTestSupport", "CScan",
             ],
             exclude: ["Golden"]),
         .testTarget(

@@ -1,32 +1,48 @@
-// HTML text is escaped eight bytes at a time where they are plain: the word test must agree
-// with the byte test on every word.
+// HTML and clean JSON text are scanned sixteen bytes at a time where they are plain: the scans
+// must stop exactly where the byte tests would.
 
+import CScan
 import CellKitModel
 import CellKitTestSupport
 import Testing
 
 @testable import CellKitRendering
 
-@Suite("HTML escaping, eight bytes at a time")
-struct HTMLEscapeWordTests {
-    /// `mayBeSpecial` on a word says whether any of its bytes is special, exactly:
-    /// 200,000 random words, their bytes drawn mostly from around the special ones.
-    @Test func wordsAsBytes() {
-        var rng = SplitMix64(seed: 0x5AFE)
-        let near: [UInt8] = [
-            0x1F, 0x20, 0x21, 0x22, 0x23, 0x25, 0x26, 0x27, 0x28, 0x3B, 0x3C, 0x3D, 0x3E, 0x3F, 0x7E, 0x7F, 0x80, 0xC2,
-            0xFF, 0x00, 0x61,
-        ]
-        for _ in 0..<200_000 {
-            var bytes: [UInt8] = []
-            for _ in 0..<8 {
-                bytes.append(
-                    rng.next() % 4 == 0
-                        ? UInt8(truncatingIfNeeded: rng.next()) : near[Int(rng.next() % UInt64(near.count))])
+@Suite("Escaping, sixteen bytes at a time (CScan)")
+struct EscapeScanTests {
+    /// Random texts of 0 to 70 bytes, drawn mostly from around the bytes a scan stops at.
+    static func texts(seed: UInt64, near: [UInt8]) -> [[UInt8]] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<100_000).map { _ in
+            (0..<Int(rng.next() % 71)).map { _ in
+                rng.next() % 8 == 0
+                    ? UInt8(truncatingIfNeeded: rng.next())
+                    : rng.next() % 3 == 0 ? near[Int(rng.next() % UInt64(near.count))] : 0x61
             }
-            let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-            let expected = bytes.contains { HTMLEscape.special($0) }
-            #expect(HTMLEscape.mayBeSpecial(word) == expected, "\(bytes)")
+        }
+    }
+
+    /// `ck_scan_html_plain` stops at the first byte `HTMLEscape.special` takes, wherever it lies in a
+    /// block of sixteen or in the tail, and only there.
+    @Test func htmlStopsAtTheFirstSpecialByte() {
+        let near: [UInt8] = [
+            0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x25, 0x26, 0x27, 0x28, 0x3B, 0x3C, 0x3D, 0x3E, 0x3F, 0x7E, 0x7F,
+            0x80, 0xC1, 0xC2, 0xC3, 0xE2, 0xFF,
+        ]
+        for text in Self.texts(seed: 0x5AFE, near: near) {
+            let expected = text.firstIndex { HTMLEscape.special($0) } ?? text.count
+            let scanned = text.withUnsafeBufferPointer { ck_scan_html_plain($0.baseAddress, $0.count) }
+            #expect(scanned == expected, "\(text)")
+        }
+    }
+
+    /// `ck_scan_json_clean_plain` stops at the first `"`, `\` or 0xE2, and only there.
+    @Test func jsonCleanStopsAtTheFirstQuoteBackslashOrE2() {
+        let near: [UInt8] = [0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0xE1, 0xE2, 0xE3, 0x80, 0xA8, 0xA9]
+        for text in Self.texts(seed: 0x15_0E, near: near) {
+            let expected = text.firstIndex { $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 } ?? text.count
+            let scanned = text.withUnsafeBufferPointer { ck_scan_json_clean_plain($0.baseAddress, $0.count) }
+            #expect(scanned == expected, "\(text)")
         }
     }
 }

@@ -14,6 +14,7 @@
 // character. A cell's own text colour is lightened under the dark palette to keep 4.5:1. Bytes are
 // written and escaped straight into the output buffer: rows stream.
 
+import CScan
 import CellKitDocuments
 import CellKitModel
 import CellKitRuntime
@@ -330,14 +331,23 @@ public struct HTMLFormat: RowFormat {
     private func area(_ frame: Rect, _ grid: Grid, _ out: OutputBuffer) {
         let start = min(max(frame.x, grid.left), grid.right - 1)
         let end = max(start + 1, min(frame.x + frame.width, grid.right))
-        out.put("grid-area:")
-        out.put(frame.y + 1)
-        out.put("/")
-        out.put(grid.rightToLeft ? grid.right - end + 1 : start - grid.left + 1)
-        out.put("/span ")
-        out.put(max(1, frame.height))
-        out.put("/span ")
-        out.put(end - start)
+        // In one piece of room: put by put, checking room and writing a number at a time was a
+        // twentieth of an HTML row.
+        let column = grid.rightToLeft ? grid.right - end + 1 : start - grid.left + 1
+        out.append(atMost: 10 + 6 + 12 + 20 * 4) { p in
+            func literal(_ text: StaticString, at k: Int) -> Int {
+                (p + k).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+                return k + text.utf8CodeUnitCount
+            }
+            var k = literal("grid-area:", at: 0)
+            k += JSONBytes.decimal(frame.y + 1, into: p + k)
+            k = literal("/", at: k)
+            k += JSONBytes.decimal(column, into: p + k)
+            k = literal("/span ", at: k)
+            k += JSONBytes.decimal(max(1, frame.height), into: p + k)
+            k = literal("/span ", at: k)
+            return k + JSONBytes.decimal(end - start, into: p + k)
+        }
         if let layer = grid.layer {
             out.put(";z-index:")
             out.put(layer)
@@ -759,6 +769,12 @@ extension OutputBuffer {
     /// Appends `n` in decimal.
     fileprivate func put(_ n: Int) {
         if n >= 0, n < 10 { return write(byte: 0x30 + UInt8(n)) }
+        if n >= 10, n < 100 {  // most of a row's numbers (grid lines, spans): no loop, no division
+            return append(atMost: 2) { p in
+                (p[0], p[1]) = (0x30 + UInt8(n / 10), 0x30 + UInt8(n % 10))
+                return 2
+            }
+        }
         append(atMost: 20) { p in
             var v = n.magnitude, digits = 0
             repeat {
@@ -826,17 +842,11 @@ extension OutputBuffer {
         let n = bytes.count
         var run = 0, i = 0
         while i < n {
-            // Eight plain bytes at a time: byte by byte, the branch on each was a noticeable part of
-            // an HTML table's time (BENCHMARKS.md, "Measurements behind the code": HTMLFormat.escape).
-            if i + 8 <= n, !HTMLEscape.mayBeSpecial(ByteWord(loading: base + i).bits) {
-                i += 8
-                continue
-            }
-            let b = base[i]
-            if !HTMLEscape.special(b) {
-                i += 1
-                continue
-            }
+            // Plain bytes sixteen at a time: byte by byte, the branch on each was a noticeable part of
+            // an HTML table's time (BENCHMARKS.md, "Measurements behind the code": HTMLFormat.escape, CScan).
+            i += ck_scan_html_plain(base + i, n - i)
+            guard i < n else { break }
+            let b = base[i]  // `HTMLEscape.special`
             if b == 0xC2, i + 1 < n, base[i + 1] >= 0xA0 || base[i + 1] < 0x80 {
                 i += 1  // a lead byte of U+00A0…U+00BF: plain
                 continue
@@ -863,7 +873,7 @@ extension OutputBuffer {
     }
 }
 
-/// Which bytes `putEscaped` looks at.
+/// Which bytes `putEscaped` looks at (`ck_scan_html_plain` stops at the same).
 enum HTMLEscape {
     /// Bits 0–63: the C0 controls and `" & ' < >`.
     static let low: UInt64 =
@@ -873,16 +883,5 @@ enum HTMLEscape {
     @inline(__always)
     static func special(_ b: UInt8) -> Bool {
         b < 64 ? (low >> UInt64(b)) & 1 != 0 : (b == 0x7F || b == 0xC2)
-    }
-
-    /// Whether any of the eight bytes of `word` is `special` (false: all are plain, UTF-8 of CJK and
-    /// emoji included): `ByteWord`'s tests, exact for "any".
-    @inline(__always)
-    static func mayBeSpecial(_ word: UInt64) -> Bool {
-        let w = ByteWord(word)
-        let flags =
-            w.flags(below: 0x20) | w.flags(equalTo: 0x22) | w.flags(equalTo: 0x26) | w.flags(equalTo: 0x27)
-            | w.flags(equalTo: 0x3C) | w.flags(equalTo: 0x3E) | w.flags(equalTo: 0x7F) | w.flags(equalTo: 0xC2)
-        return flags != 0
     }
 }

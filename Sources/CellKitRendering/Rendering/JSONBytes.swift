@@ -3,6 +3,7 @@
 // that copies runs of plain bytes eight at a time. No Encodable, no intermediate
 // String, no key sorting: a million rows of JSON cost little more than the text.
 
+import CScan
 import CellKitModel
 import CellKitText
 import Foundation
@@ -77,10 +78,8 @@ extension OutputBuffer {
         let n = bytes.count
         var run = 0, i = 0, escaped = false
         while i < n {
-            if i + 8 <= n, !JSONBytes.cleanNeedsLook(ByteWord(loading: base + i).bits) {
-                i += 8
-                continue
-            }
+            i += ck_scan_json_clean_plain(base + i, n - i)  // sixteen bytes at a time (CScan)
+            guard i < n else { break }
             let b = base[i]
             let separator = b == 0xE2 && i + 2 < n && base[i + 1] == 0x80 && base[i + 2] & 0xFE == 0xA8
             guard b == 0x22 || b == 0x5C || separator else {
@@ -121,6 +120,10 @@ enum JSONBytes {
             p[0] = 0x30 + UInt8(n)
             return 1
         }
+        if n >= 10, n < 100 {  // a frame's numbers mostly: no loop
+            (p[0], p[1]) = (0x30 + UInt8(n / 10), 0x30 + UInt8(n % 10))
+            return 2
+        }
         var value = n.magnitude, k = 0
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits, backwards
         withUnsafeMutableBytes(of: &digits) { d in
@@ -152,13 +155,6 @@ enum JSONBytes {
         let w = ByteWord(w)
         return w.highFlags | w.flags(below: 0x20) | w.flags(equalTo: 0x22) | w.flags(equalTo: 0x5C)
             | w.flags(equalTo: 0x7F) != 0
-    }
-
-    /// Whether any of the eight bytes of `w` is `"`, `\` or 0xE2 (`cleanJSONString`); exact for "any".
-    @inline(__always)
-    static func cleanNeedsLook(_ w: UInt64) -> Bool {
-        let w = ByteWord(w)
-        return w.flags(equalTo: 0x22) | w.flags(equalTo: 0x5C) | w.flags(equalTo: 0xE2) != 0
     }
 
     /// Escapes `bytes[from..<to]` (UTF-8; a sequence starting before `to` is taken whole) into `p`;

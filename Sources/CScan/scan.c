@@ -1,0 +1,66 @@
+#include "cellkit_scan.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static inline int html_special(uint8_t b) {
+    return b < 0x20 || b == 0x22 || b == 0x26 || b == 0x27 || b == 0x3C || b == 0x3E || b == 0x7F || b == 0xC2;
+}
+
+static inline int json_clean_special(uint8_t b) { return b == 0x22 || b == 0x5C || b == 0xE2; }
+
+#if defined(__SSE2__)
+/* A bit per byte of `v` that html_special takes. */
+static inline unsigned html_mask(__m128i v) {
+    __m128i m = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v); /* v <= 0x1F */
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x26)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x27)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x3C)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x3E)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2)));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
+/* A bit per byte of `v` that json_clean_special takes. */
+static inline unsigned json_clean_mask(__m128i v) {
+    __m128i m = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+size_t ck_scan_html_plain(const uint8_t *p, size_t n) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 16 <= n; i += 16) {
+        unsigned m = html_mask(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
+        if (m) return i + (size_t)__builtin_ctz(m);
+    }
+    if (i < n && n >= 16) { /* the tail as the last sixteen bytes, those already scanned shifted out */
+        unsigned m = html_mask(_mm_loadu_si128((const __m128i *)(const void *)(p + n - 16))) >> (i - (n - 16));
+        return m ? i + (size_t)__builtin_ctz(m) : n;
+    }
+#endif
+    while (i < n && !html_special(p[i])) i++;
+    return i;
+}
+
+size_t ck_scan_json_clean_plain(const uint8_t *p, size_t n) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 16 <= n; i += 16) {
+        unsigned m = json_clean_mask(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
+        if (m) return i + (size_t)__builtin_ctz(m);
+    }
+    if (i < n && n >= 16) { /* the tail as the last sixteen bytes, those already scanned shifted out */
+        unsigned m = json_clean_mask(_mm_loadu_si128((const __m128i *)(const void *)(p + n - 16))) >> (i - (n - 16));
+        return m ? i + (size_t)__builtin_ctz(m) : n;
+    }
+#endif
+    while (i < n && !json_clean_special(p[i])) i++;
+    return i;
+}
