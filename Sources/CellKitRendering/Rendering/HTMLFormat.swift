@@ -331,8 +331,8 @@ public struct HTMLFormat: RowFormat {
     private func area(_ frame: Rect, _ grid: Grid, _ out: OutputBuffer) {
         let start = min(max(frame.x, grid.left), grid.right - 1)
         let end = max(start + 1, min(frame.x + frame.width, grid.right))
-        // In one piece of room: put by put, checking room and writing a number at a time was a
-        // twentieth of an HTML row.
+        // In one piece of room: put by put, checking for room at each (BENCHMARKS.md, "Measurements
+        // behind the code": HTMLFormat.area).
         let column = grid.rightToLeft ? grid.right - end + 1 : start - grid.left + 1
         out.append(atMost: 10 + 6 + 12 + 20 * 4) { p in
             func literal(_ text: StaticString, at k: Int) -> Int {
