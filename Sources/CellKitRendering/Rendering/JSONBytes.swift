@@ -120,7 +120,8 @@ enum JSONBytes {
             p[0] = 0x30 + UInt8(n)
             return 1
         }
-        if n >= 10, n < 100 {  // a frame's numbers mostly: no loop (BENCHMARKS.md, "Measurements behind the code": JSONBytes.decimal)
+        // A frame's numbers mostly: no loop (BENCHMARKS.md, "Measurements behind the code": JSONBytes.decimal).
+        if n >= 10, n < 100 {
             (p[0], p[1]) = (0x30 + UInt8(n / 10), 0x30 + UInt8(n % 10))
             return 2
         }
