@@ -33,34 +33,38 @@ static inline unsigned json_clean_mask(__m128i v) {
 }
 #endif
 
-size_t ck_scan_html_plain(const uint8_t *p, size_t n) {
+/* The number of leading bytes of p[0..<n] for which `special` is false: blocks of sixteen tested
+ * by `mask` (a bit per byte `special` takes), then the tail as the last sixteen bytes with those
+ * already tested shifted out; a byte at a time without SSE2 or under sixteen bytes. Inlined into
+ * each scan below with its own functions. */
+static inline size_t scan(const uint8_t *p, size_t n, int (*special)(uint8_t)
+#if defined(__SSE2__)
+                          , unsigned (*mask)(__m128i)
+#endif
+) {
     size_t i = 0;
 #if defined(__SSE2__)
     for (; i + 16 <= n; i += 16) {
-        unsigned m = html_mask(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
+        unsigned m = mask(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
         if (m) return i + (size_t)__builtin_ctz(m);
     }
-    if (i < n && n >= 16) { /* the tail as the last sixteen bytes, those already scanned shifted out */
-        unsigned m = html_mask(_mm_loadu_si128((const __m128i *)(const void *)(p + n - 16))) >> (i - (n - 16));
+    if (i < n && n >= 16) {
+        unsigned m = mask(_mm_loadu_si128((const __m128i *)(const void *)(p + n - 16))) >> (i - (n - 16));
         return m ? i + (size_t)__builtin_ctz(m) : n;
     }
 #endif
-    while (i < n && !html_special(p[i])) i++;
+    while (i < n && !special(p[i])) i++;
     return i;
 }
 
-size_t ck_scan_json_clean_plain(const uint8_t *p, size_t n) {
-    size_t i = 0;
 #if defined(__SSE2__)
-    for (; i + 16 <= n; i += 16) {
-        unsigned m = json_clean_mask(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
-        if (m) return i + (size_t)__builtin_ctz(m);
-    }
-    if (i < n && n >= 16) { /* the tail as the last sixteen bytes, those already scanned shifted out */
-        unsigned m = json_clean_mask(_mm_loadu_si128((const __m128i *)(const void *)(p + n - 16))) >> (i - (n - 16));
-        return m ? i + (size_t)__builtin_ctz(m) : n;
-    }
+#define MASK(f) , f
+#else
+#define MASK(f)
 #endif
-    while (i < n && !json_clean_special(p[i])) i++;
-    return i;
+
+size_t ck_scan_html_plain(const uint8_t *p, size_t n) { return scan(p, n, html_special MASK(html_mask)); }
+
+size_t ck_scan_json_clean_plain(const uint8_t *p, size_t n) {
+    return scan(p, n, json_clean_special MASK(json_clean_mask));
 }

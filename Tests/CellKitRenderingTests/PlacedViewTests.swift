@@ -1,6 +1,7 @@
 // A placed view is copied and moved several times a row; its size decides how.
 
 import CellKitModel
+import CellKitText
 import Testing
 
 @testable import CellKitRendering
@@ -22,5 +23,35 @@ struct PlacedViewTests {
         }
         view.tag = Int(Int32.max) + 1  // beyond a C int: held at the nearest one
         #expect(view.tag == Int(Int32.max))
+    }
+
+    /// A label's whole text and an image's name share one field (`extra`): the whole text is not
+    /// held again when it is the text the lines index, reads back either way, and is compared by
+    /// its bytes; an image's name and a label's text do not clear each other by a nil.
+    @Test func wholeTextAndImageNameShareAField() {
+        let text = TextBytes("A label long enough to be cut")
+        var view = PlacedView(role: .textLabel, frame: .zero, laidOut: LaidOutText(text, lines: []))
+        view.fullText = FullText(text)
+        #expect(view.fullText.bytes === text && view.imageName == nil)
+        guard case .laidOutText = view.extra else {
+            Issue.record("the whole text held twice: \(view.extra)")
+            return
+        }
+        // Lines of a copy (one with an ellipsis): the whole text held apart, equal by its bytes.
+        var cut = PlacedView(
+            role: .textLabel, frame: .zero, laidOut: LaidOutText(TextBytes("A label long…"), lines: []))
+        cut.fullText = FullText(TextBytes("A label long enough to be cut"))
+        guard case .text = cut.extra else {
+            Issue.record("the whole text not held: \(cut.extra)")
+            return
+        }
+        cut.laidOut = view.laidOut
+        #expect(cut == view, "the same whole text, by its bytes")
+        cut.imageName = nil  // a label's text stays
+        #expect(cut.fullText.bytes?.string == "A label long enough to be cut")
+        var image = PlacedView(role: .imageView, frame: .zero)
+        image.imageName = "star"
+        image.fullText = FullText()  // an image's name stays
+        #expect(image.imageName == "star" && image.fullText.bytes == nil && image != view)
     }
 }

@@ -76,10 +76,17 @@ public struct PlacedView: Sendable, Equatable, Encodable {
         case image(String)
     }
 
-    /// The asset name for images; nil for text.
+    /// The asset name for images; nil for text. (Setting it on a label replaces the label's whole
+    /// text; setting nil on a label leaves its text.)
     public var imageName: String? {
         get { if case .image(let name) = extra { name } else { nil } }
-        set { extra = newValue.map(Extra.image) ?? .none }
+        set {
+            if let newValue {
+                extra = .image(newValue)
+            } else if case .image = extra {
+                extra = .none
+            }
+        }
     }
 
     /// A label's whole text as its view holds it (neither cut nor made visible), for a format that lays
@@ -92,9 +99,11 @@ public struct PlacedView: Sendable, Equatable, Encodable {
             case .none, .image: FullText()
             }
         }
-        set {
+        set {  // nil on an image leaves its name
             if let text = newValue.bytes {
                 extra = ObjectIdentifier(text) == laidOut.textIdentity ? .laidOutText : .text(text)
+            } else if case .image = extra {
+                return
             } else {
                 extra = .none
             }
