@@ -336,6 +336,17 @@ package final class RowReader {
         /// The layouts the table's thread asks for, and the helper's copy of them (its alone).
         let plan = LinePlan()
         @exclusivity(unchecked) private var planned: (version: Int, entries: [LinePlan.Entry]) = (0, [])
+        /// `planned`'s entries flattened, made again when the plan changes: every key's bytes in one
+        /// list, and each entry's layout with where its key lies. Read in place a batch at a time:
+        /// the entries' keys read from `planned` were retained and released, three retains and four
+        /// releases a row (BENCHMARKS.md, "Measurements behind the code": RowReader.keys).
+        @exclusivity(unchecked) private var plannedKeys: [UInt8] = []
+        @exclusivity(unchecked) private var plannedLayouts: [PlannedLayout] = []
+
+        /// An entry of the plan without its key: where the key lies in `plannedKeys`, and the layout.
+        private struct PlannedLayout {
+            let keyStart: Int, keyCount: Int, width: Int, maxLines: Int, mode: Int32
+        }
         /// The lines worked out for the row being read (the helper's, reused row after row):
         /// `JSONRecord`'s planned part.
         @exclusivity(unchecked) private var plannedLines = Words()
@@ -442,15 +453,15 @@ package final class RowReader {
         /// layout the text's start and length, the width, lines at most and mode, the line count,
         /// then each line's start, end and columns from the text's start. A layout that would
         /// change the text (an ellipsis) is left out: the table's thread breaks that one itself.
-        private func workOutLines(_ row: RowStream.CheckedRow) {
+        private func workOutLines(
+            _ row: RowStream.CheckedRow, keys: UnsafeBufferPointer<UInt8>, layouts: UnsafeBufferPointer<PlannedLayout>
+        ) {
             plannedLines.count = 0
-            for e in planned.entries.indices {
-                let width = planned.entries[e].width, maxLines = planned.entries[e].maxLines
-                let raw = planned.entries[e].mode
+            for layout in layouts {
+                let (width, maxLines, raw) = (layout.width, layout.maxLines, layout.mode)
+                let key = UnsafeBufferPointer(rebasing: keys[layout.keyStart..<(layout.keyStart + layout.keyCount)])
                 guard let mode = LineBreakMode(rawValue: raw),
-                    let (start, text) = planned.entries[e].key.withUnsafeBufferPointer({
-                        JSONRecord.plainCleanText($0, in: row.record, offsets: row.offsets)
-                    })
+                    let (start, text) = JSONRecord.plainCleanText(key, in: row.record, offsets: row.offsets)
                 else { continue }
                 // The layout's own code on the member's bytes in place: no text object, no line list
                 // (made, reference counted and freed per row, a noticeable part of a row's instructions:
@@ -485,7 +496,27 @@ package final class RowReader {
         /// Reads rows into `batch` up to the limits of a batch; true when the batch ends the file.
         private func fill(_ batch: UnsafeMutablePointer<Batch>) -> Bool {
             batch.pointee.removeAll()
-            if let changed = plan.entries(after: planned.version) { planned = changed }
+            if let changed = plan.entries(after: planned.version) {
+                planned = changed
+                (plannedKeys, plannedLayouts) = ([], [])
+                for entry in changed.entries {
+                    plannedLayouts.append(
+                        PlannedLayout(
+                            keyStart: plannedKeys.count, keyCount: entry.key.count, width: entry.width,
+                            maxLines: entry.maxLines, mode: entry.mode))
+                    plannedKeys += entry.key
+                }
+            }
+            return plannedKeys.withUnsafeBufferPointer { keys in
+                plannedLayouts.withUnsafeBufferPointer { layouts in fill(batch, keys: keys, layouts: layouts) }
+            }
+        }
+
+        /// `fill(_:)` with the plan's keys and layouts read in place.
+        private func fill(
+            _ batch: UnsafeMutablePointer<Batch>, keys: UnsafeBufferPointer<UInt8>,
+            layouts: UnsafeBufferPointer<PlannedLayout>
+        ) -> Bool {
             do {
                 while batch.pointee.rows < limits.batchRows, batch.pointee.used < limits.batchBytes {
                     #if DEBUG
@@ -495,7 +526,7 @@ package final class RowReader {
                         batch.pointee.atEnd = true
                         return true
                     }
-                    workOutLines(row)
+                    workOutLines(row, keys: keys, layouts: layouts)
                     batch.pointee.append(row, planned: plannedLines.buffer)
                 }
                 return false
