@@ -333,12 +333,12 @@ package final class RowReader {
         // order its memory. `stream` is the helper's alone once it starts.
         let stream: RowStream
         let limits: Limits
-        /// The layouts the table's thread asks for, and the helper's copy of them (its alone).
+        /// The layouts the table's thread asks for, and the version of them the helper read last.
         let plan = LinePlan()
-        @exclusivity(unchecked) private var planned: (version: Int, entries: [LinePlan.Entry]) = (0, [])
-        /// `planned`'s entries flattened, made again when the plan changes: every key's bytes in one
+        @exclusivity(unchecked) private var plannedVersion = 0
+        /// The helper's copy of the plan's entries, flattened when the plan changes: every key's bytes in one
         /// list, and each entry's layout with where its key lies. Read in place a batch at a time:
-        /// the entries' keys read from `planned` were retained and released, three retains and four
+        /// the entries' keys read from a copy of the entries were retained and released, three retains and four
         /// releases a row (BENCHMARKS.md, "Measurements behind the code": RowReader.keys).
         @exclusivity(unchecked) private var plannedKeys: [UInt8] = []
         @exclusivity(unchecked) private var plannedLayouts: [PlannedLayout] = []
@@ -496,8 +496,8 @@ package final class RowReader {
         /// Reads rows into `batch` up to the limits of a batch; true when the batch ends the file.
         private func fill(_ batch: UnsafeMutablePointer<Batch>) -> Bool {
             batch.pointee.removeAll()
-            if let changed = plan.entries(after: planned.version) {
-                planned = changed
+            if let changed = plan.entries(after: plannedVersion) {
+                plannedVersion = changed.version
                 (plannedKeys, plannedLayouts) = ([], [])
                 for entry in changed.entries {
                     plannedLayouts.append(

@@ -766,32 +766,10 @@ extension OutputBuffer {
         write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    /// Appends `n` in decimal.
+    /// Appends `n` in decimal (`JSONBytes.decimal`).
+    @inline(__always)
     fileprivate func put(_ n: Int) {
-        if n >= 0, n < 10 { return write(byte: 0x30 + UInt8(n)) }
-        if n >= 10, n < 100 {  // most of a row's numbers (grid lines, spans): no loop, no division
-            return append(atMost: 2) { p in
-                (p[0], p[1]) = (0x30 + UInt8(n / 10), 0x30 + UInt8(n % 10))
-                return 2
-            }
-        }
-        append(atMost: 20) { p in
-            var v = n.magnitude, digits = 0
-            repeat {
-                digits += 1
-                v /= 10
-            } while v > 0
-            var at = digits + (n < 0 ? 1 : 0)
-            let total = at
-            v = n.magnitude
-            repeat {
-                at -= 1
-                p[at] = 0x30 + UInt8(v % 10)
-                v /= 10
-            } while v > 0
-            if n < 0 { p[0] = 0x2D }
-            return total
-        }
+        append(atMost: 20) { JSONBytes.decimal(n, into: $0) }
     }
 
     /// Appends `c` as CSS: the page palette's variable for UIKit's grey and tint (so that they follow
