@@ -104,14 +104,22 @@ struct PreviewViewTests {
         let tmux = try Tmux(
             "XDG_CACHE_HOME='\(folder)/cache' '\(Fixtures.cellkit)' preview '\(plugins)/libWatched.so' --no-check --watch;"
                 + " echo EXIT=$?; sleep 600", columns: 100, lines: 30)
-        try tmux.wait("the first build") { $0.contains { $0.contains("build one") } }
+        // The first build drawn whole: a configuration still being drawn when the file is replaced
+        // starts its worker on the new build before the watch sees the change (the reload follows).
+        try tmux.wait("the first build, every configuration") { lines in
+            lines.contains { $0.contains("build one") } && !Self.status(lines).contains("drawing")
+        }
         for (name, crashes) in [("two", true), ("three", false)] {
             try build(name, crashes: crashes)
             let replaced = Date()
             let lines = try tmux.wait("build \(name)") { lines in
-                crashes
+                let shown =
+                    crashes
                     ? lines.contains { $0.contains("customizeCellForWatched crashed (SIGSEGV)") }
                     : lines.contains { $0.contains("build three") }
+                // the last whole drawing's lines stay under a new one until it covers the screen
+                let old = lines.contains { $0.contains("build one") }
+                return shown && !old && Self.status(lines).contains("reloaded at")
             }
             let shownAfter = Date().timeIntervalSince(replaced)
             #expect(shownAfter < 1, "build \(name) shown after \(shownAfter) s:\n\(lines.joined(separator: "\n"))")
