@@ -78,7 +78,7 @@ package final class RowReader {
     /// here: this thread then neither retains `Shared` per row (its reference count sits in memory
     /// the helper reads per row: an atomic write on one processor, a cache miss on the other) nor
     /// reads the memory the helper writes per row.
-    private let ring: Ring?, plan: LinePlan?
+    private let ring: Ring?, plan: Unmanaged<LinePlan>?
     /// Batches taken from the ring so far; the current one's next row and where it is.
     @exclusivity(unchecked) private var taken = 0, row = 0, offset = 0
     /// The cell names read, made into strings on this thread.
@@ -110,7 +110,10 @@ package final class RowReader {
         }
         let shared = Shared(stream, limits: limits, marking: marking)
         helper = shared.start().map { (shared, $0) }
-        (ring, plan) = helper == nil ? (nil, nil) : (shared.ring, shared.plan)
+        // Unretained: `helper` holds `shared`, which holds the plan (a retained one was retained
+        // and released a row when it was read: BENCHMARKS.md, "Measurements behind the code":
+        // RowReader.plan).
+        (ring, plan) = helper == nil ? (nil, nil) : (shared.ring, .passUnretained(shared.plan))
     }
 
     deinit {
@@ -122,9 +125,19 @@ package final class RowReader {
 
     /// The next row, or nil at the end of the file; an error at its place in the file.
     package func next() throws(DocumentError) -> StreamedRow? {
-        guard let ring, let plan else {
+        var streamed = StreamedRow(cell: nil, data: .value(.null), line: 0, column: 0)
+        return try next(into: &streamed) ? streamed : nil
+    }
+
+    /// The next row into `streamed`, or false at the end of the file; an error at its place in the
+    /// file. A caller that keeps `streamed` from row to row has its cell name written only when it
+    /// changes: the name is not retained and released each row.
+    package func next(into streamed: inout StreamedRow) throws(DocumentError) -> Bool {
+        guard let ring else {
             defer { read = stream.rowsRead }
-            return try stream.next()
+            guard let row = try stream.next() else { return false }
+            streamed = row
+            return true
         }
         while true {
             if taken > 0 {
@@ -133,10 +146,14 @@ package final class RowReader {
                     row += 1
                     read += 1
                     swap(&recent.last, &recent.beforeLast)
-                    return batch.pointee.row(at: &offset, names: &names, plan: plan, reusing: &recent.last)
+                    plan.unsafelyUnwrapped._withUnsafeGuaranteedRef { plan in
+                        batch.pointee.row(
+                            at: &offset, names: &names, plan: plan, reusing: &recent.last, into: &streamed)
+                    }
+                    return true
                 }
                 if let error = batch.pointee.error { throw error }
-                if batch.pointee.atEnd { return nil }
+                if batch.pointee.atEnd { return false }
                 helper!.shared.give(bytes: batch.pointee.used)
             }
             helper!.shared.take(taken)
@@ -152,7 +169,8 @@ package final class RowReader {
             read = stream.rowsRead
             return
         }
-        while rowsRead < row, try next() != nil {}
+        var streamed = StreamedRow(cell: nil, data: .value(.null), line: 0, column: 0)
+        while rowsRead < row, try next(into: &streamed) {}
     }
 
     /// One batch of checked rows in flat memory, each an `Entry`, its record's bytes, then its
@@ -225,12 +243,13 @@ package final class RowReader {
         /// Records up to this size are kept to be written over (see `RowReader.recent`).
         static let reusedRecordBytes = 16 << 10
 
-        /// The row at `offset` (moved past it), its name found in `names`; its record asks `plan`,
-        /// written into `spare`'s memory when it can be (`JSONRecord.refill`), else made and kept
-        /// there.
+        /// The row at `offset` (moved past it) into `streamed`, its name found in `names`; its record
+        /// asks `plan`, written into `spare`'s memory when it can be (`JSONRecord.refill`), else made
+        /// and kept there.
         func row(
-            at offset: inout Int, names: inout RowStream.KnownCells, plan: LinePlan, reusing spare: inout JSONRecord?
-        ) -> StreamedRow {
+            at offset: inout Int, names: inout RowStream.KnownCells, plan: LinePlan, reusing spare: inout JSONRecord?,
+            into streamed: inout StreamedRow
+        ) {
             let entry = (bytes + offset).load(as: Entry.self)
             let record = UnsafeBufferPointer(
                 start: (bytes + offset + Entry.recordStart).assumingMemoryBound(to: UInt8.self),
@@ -240,14 +259,15 @@ package final class RowReader {
                 count: entry.offsetCount)
             let planned = UnsafeRawBufferPointer(start: bytes + offset + entry.plannedStart, count: entry.plannedBytes)
             offset += entry.size
-            let cell: String? =
-                switch entry.cellLength {
-                case -1: nil
-                case -2: decoded[entry.cellStart]
-                default:
-                    names.name(
-                        UnsafeBufferPointer(rebasing: record[entry.cellStart..<entry.cellStart + entry.cellLength]))
-                }
+            switch entry.cellLength {
+            case -1: streamed.cell = nil
+            case -2: streamed.cell = decoded[entry.cellStart]
+            default:
+                names.name(
+                    UnsafeBufferPointer(rebasing: record[entry.cellStart..<entry.cellStart + entry.cellLength]),
+                    into: &streamed.cell)
+            }
+            (streamed.line, streamed.column) = (entry.line, entry.column)
             if spare == nil || !spare!.refill(line: record, offsets: offsets, planned: planned, plan: plan) {
                 let kept = entry.size <= Self.reusedRecordBytes  // room to spare only in a record kept
                 let made = JSONRecord(
@@ -255,11 +275,12 @@ package final class RowReader {
                     room: kept ? entry.size + entry.size / 2 : 0)
                 guard kept else {
                     spare = nil
-                    return StreamedRow(cell: cell, data: .json(made), line: entry.line, column: entry.column)
+                    streamed.data = .json(made)
+                    return
                 }
                 spare = made
             }
-            return StreamedRow(cell: cell, data: .json(spare!), line: entry.line, column: entry.column)
+            streamed.data = .json(spare!)
         }
 
         private mutating func reserve(_ size: Int) {

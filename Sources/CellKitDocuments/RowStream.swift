@@ -44,6 +44,11 @@ package struct StreamedRow {
     package var data: RowData
     /// Where the row's `cell` value is, for errors about it.
     package var line: Int, column: Int
+
+    /// A row named `cell` (nil: its section's), with `data`, whose cell name is at `line`, `column`.
+    package init(cell: String?, data: RowData, line: Int, column: Int) {
+        (self.cell, self.data, self.line, self.column) = (cell, data, line, column)
+    }
 }
 
 /// Reads a data file's rows in order, one record at a time.
@@ -259,10 +264,7 @@ package final class RowStream {
 
         /// The name written as `text`: the same String as before when it was met before.
         mutating func name(_ text: UnsafeBufferPointer<UInt8>) -> String {
-            for k in lengths.indices
-            where lengths[k] == text.count && memcmp(bytes + k * Self.longest, text.baseAddress!, text.count) == 0 {
-                return names[k]
-            }
+            if let k = known(text) { return names[k] }
             let name = String(decoding: text, as: UTF8.self)
             if names.count < Self.places, text.count <= Self.longest {
                 (bytes + names.count * Self.longest).update(from: text.baseAddress!, count: text.count)
@@ -270,6 +272,24 @@ package final class RowStream {
                 names.append(name)
             }
             return name
+        }
+
+        /// `name(text)` into `current`, left as it is when it is that name already: a row naming
+        /// the cell type of the row before retains and releases nothing.
+        mutating func name(_ text: UnsafeBufferPointer<UInt8>, into current: inout String?) {
+            if let k = known(text) {
+                if current != names[k] { current = names[k] }
+            } else {
+                current = name(text)
+            }
+        }
+
+        private func known(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+            for k in lengths.indices
+            where lengths[k] == text.count && memcmp(bytes + k * Self.longest, text.baseAddress!, text.count) == 0 {
+                return k
+            }
+            return nil
         }
     }
 

@@ -374,13 +374,12 @@ public struct CellLayout: Sendable {
         case .value1, .value2: labels = max(text, detail)
         }
         var subviews = 0
-        cell.subviews.withUnsafeBufferPointer { views in  // no retain of each view (a lazy chain did that)
-            for k in views.indices {
-                let view = Unmanaged.passUnretained(views[k])
-                let (hidden, y) = view._withUnsafeGuaranteedRef { ($0.isHidden, $0.frame.y) }
-                if hidden { continue }
-                subviews = max(subviews, y + grownHeight(view, memo: &memo))
-            }
+        let views = cell.unretainedSubviews  // nothing retained (a lazy chain retained each view)
+        for k in views.indices {
+            let view = Unmanaged.passUnretained(views[k])
+            let (hidden, y) = view._withUnsafeGuaranteedRef { ($0.isHidden, $0.frame.y) }
+            if hidden { continue }
+            subviews = max(subviews, y + grownHeight(view, memo: &memo))
         }
         let lines = max(1, labels, subviews)
         guard lines <= PluginLimits.maxRowHeight else { return Self.tooTall(cell, lines) }
@@ -539,9 +538,8 @@ public struct CellLayout: Sendable {
     /// keeps one `RowLayout` for all its rows rather than allocating a list per row.
     package func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
-        let fill = selected ? selectedFill(cell) : cell.background
         row.recycleViews()
-        row.views.reserveCapacity(4 + cell.subviews.count)
+        row.views.reserveCapacity(4 + cell.unretainedSubviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
         row.fixedHeight = height != nil
         row.indentation = Self.indentation(cell, width: width)
@@ -569,15 +567,14 @@ public struct CellLayout: Sendable {
         let content = ContentView(
             origin: rightToLeft ? max(0, width - area.accessoryX) : 0, width: area.accessoryX,
             rightToLeft: rightToLeft)
-        cell.subviews.withUnsafeBufferPointer { views in  // the cell holds its views: no retain of each
-            for k in views.indices {
-                // Lent, not retained, for the call (see `naturalHeight`).
-                Unmanaged.passUnretained(views[k])._withUnsafeGuaranteedRef { view in
-                    if view.isHidden { return }
-                    placeSubview(
-                        view, in: content, height: height, grows: selfSizing, selected: selected,
-                        memo: &memo, into: &row.views)
-                }
+        let views = cell.unretainedSubviews  // the cell holds its views: nothing retained
+        for k in views.indices {
+            // Lent, not retained, for the call (see `naturalHeight`).
+            Unmanaged.passUnretained(views[k])._withUnsafeGuaranteedRef { view in
+                if view.isHidden { return }
+                placeSubview(
+                    view, in: content, height: height, grows: selfSizing, selected: selected,
+                    memo: &memo, into: &row.views)
             }
         }
         if var accessory = area.accessory {
@@ -600,8 +597,14 @@ public struct CellLayout: Sendable {
         row.isRightToLeft = false  // `mirror` sets it
         row.accessoryType =
             area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
-        row.background = fill
-        row.backgroundColor = fill.color ?? fill.imageName.flatMap { assets.image(named: $0)?.color }
+        if selected {
+            let fill = selectedFill(cell)
+            if row.background != fill { row.background = fill }
+        } else {
+            cell.background(into: &row.background)
+        }
+        row.backgroundColor =
+            row.background.color ?? row.background.imageName.flatMap { assets.image(named: $0)?.color }
         if rightToLeft { mirror(&row, cell, contentOrigin: content.origin) }
     }
 

@@ -46,6 +46,8 @@ public final class DocumentTable: TableDataSource, TableDelegate {
 
     /// Whether the document's warnings were passed to the context.
     @exclusivity(unchecked) private var warned = false
+    /// The last row read from a data file, kept so the next is read into it (`nextRow`).
+    @exclusivity(unchecked) private var streamed = StreamedRow(cell: nil, data: .value(.null), line: 0, column: 0)
 
     /// Opens `document`, resolving every inline row's identifier now so that a
     /// typo is reported at its line before anything is drawn.
@@ -202,20 +204,30 @@ public final class DocumentTable: TableDataSource, TableDelegate {
 
     /// The next row of a data file, which is row `indexPath.row`, into `row`. In place:
     /// returning a new row copied it, and each copy retained its data and file name.
+    /// Strings are set only when they change (the cell name, the file's path): storing the same
+    /// one again retained it and released the one before, atomically, every row (BENCHMARKS.md,
+    /// "Measurements behind the code": DocumentTable.nextRow).
     private func nextRow(_ indexPath: IndexPath, from stream: RowReader, into row: inout TableRow) throws {
-        guard var streamed = try stream.next() else {
+        guard try stream.next(into: &streamed) else {
             throw stream.file.mark.error(
                 "\(stream.file.path) ended before the table's \(RowName.of(indexPath)); was it changed while the table was drawn?"
             )
         }
-        guard let identifier = streamed.cell ?? defaultCells[indexPath.section] else {
+        if streamed.cell != nil {
+            if row.identifier != streamed.cell.unsafelyUnwrapped { row.identifier = streamed.cell.unsafelyUnwrapped }
+        } else if let identifier = defaultCells[indexPath.section] {
+            if row.identifier != identifier { row.identifier = identifier }
+        } else {
             let mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)
             throw mark.error(
                 "the row names no cell type; add a \"cell\" field, or give the section a 'cell:' in \(document.path)")
         }
-        row.identifier = identifier
         swap(&row.rowData, &streamed.data)
-        row.mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)
+        if row.mark?.file != stream.file.path {
+            row.mark = SourceMark(file: stream.file.path, line: streamed.line, column: streamed.column)
+        } else {
+            (row.mark!.line, row.mark!.column) = (streamed.line, streamed.column)
+        }
     }
 
     // MARK: TableDelegate

@@ -101,6 +101,16 @@ public final class Cell {
         set { _background = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _background: Fill = Fill()
+    /// Stores `background` in `fill` unless it holds that already: reading it out and storing it
+    /// retained its image name twice and released it once, a row (the layout keeps one `fill`;
+    /// BENCHMARKS.md, "Measurements behind the code": Cell.background).
+    package func background(into fill: inout Fill) {
+        if _background.imageName == nil, fill.imageName == nil {  // compared, the name was retained
+            fill.color = _background.color
+        } else if fill != _background {
+            fill = _background
+        }
+    }
     /// Replaces `background` while the row is selected.
     @inlinable public var selectedBackground: Fill {
         get { _selectedBackground }
@@ -154,6 +164,11 @@ public final class Cell {
     /// The content view's subviews, in the order they were added (later ones draw on top).
     @inlinable public var subviews: [View] { _subviews }
     @usableFromInline @exclusivity(unchecked) var _subviews: [View] = []
+    /// `subviews`' storage, neither it nor the views retained, for a reader that calls no hook and
+    /// changes no subview while it reads (the layout): valid until `subviews` changes. Read through
+    /// `withUnsafeBufferPointer` the storage was retained and released around each read, twice a row
+    /// (BENCHMARKS.md, "Measurements behind the code": Cell.unretainedSubviews).
+    package var unretainedSubviews: UnsafeBufferPointer<View> { _subviews.withUnsafeBufferPointer { $0 } }
 
     // MARK: The row it is showing
 
