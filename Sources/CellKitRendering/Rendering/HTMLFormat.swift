@@ -824,7 +824,7 @@ extension OutputBuffer {
             // an HTML table's time (BENCHMARKS.md, "Measurements behind the code": HTMLFormat.escape, CScan).
             i += ck_scan_html_plain(base + i, n - i)
             guard i < n else { break }
-            let b = base[i]  // `HTMLEscape.special`
+            let b = base[i]  // one `ck_scan_html_plain` stops at: a C0 control, `" & ' < >`, DEL or 0xC2
             if b == 0xC2, i + 1 < n, base[i + 1] >= 0xA0 || base[i + 1] < 0x80 {
                 i += 1  // a lead byte of U+00A0…U+00BF: plain
                 continue
@@ -848,18 +848,5 @@ extension OutputBuffer {
             run = i
         }
         write(UnsafeBufferPointer(start: base + run, count: n - run))
-    }
-}
-
-/// Which bytes `putEscaped` looks at (`ck_scan_html_plain` stops at the same).
-enum HTMLEscape {
-    /// Bits 0–63: the C0 controls and `" & ' < >`.
-    static let low: UInt64 =
-        0xFFFF_FFFF | 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
-
-    /// A byte to escape, or 0xC2 (which may start a C1 control).
-    @inline(__always)
-    static func special(_ b: UInt8) -> Bool {
-        b < 64 ? (low >> UInt64(b)) & 1 != 0 : (b == 0x7F || b == 0xC2)
     }
 }

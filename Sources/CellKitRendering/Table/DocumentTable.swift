@@ -213,7 +213,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
                 "\(stream.file.path) ended before the table's \(RowName.of(indexPath)); was it changed while the table was drawn?"
             )
         }
-        if streamed.cell != nil {
+        if streamed.cell != nil {  // read in place: `if let` bound a copy (a retain and a release)
             if row.identifier != streamed.cell.unsafelyUnwrapped { row.identifier = streamed.cell.unsafelyUnwrapped }
         } else if let identifier = defaultCells[indexPath.section] {
             if row.identifier != identifier { row.identifier = identifier }
