@@ -213,12 +213,15 @@ package final class RowReader {
         }
 
         /// Appends a checked row, with the lines worked out ahead for it (`planned`).
-        mutating func append(_ checked: RowStream.CheckedRow, planned: UnsafeBufferPointer<UInt32>) {
+        /// `decodedCell`: the row's decoded cell name when `checked.isDecoded` (`RowStream.decodedCell`).
+        mutating func append(
+            _ checked: RowStream.CheckedRow, decodedCell: String?, planned: UnsafeBufferPointer<UInt32>
+        ) {
             var entry = Entry(
                 line: checked.line, column: checked.column, recordBytes: checked.record.count,
                 offsetCount: checked.offsets.count, cellStart: checked.plainCell?.lowerBound ?? 0,
                 cellLength: checked.plainCell?.count ?? -1, plannedBytes: planned.count * 4)
-            if let name = checked.decodedCell {
+            if checked.isDecoded, let name = decodedCell {
                 (entry.cellStart, entry.cellLength) = (decoded.count, -2)
                 decoded.append(name)
             }
@@ -548,7 +551,12 @@ package final class RowReader {
                         return true
                     }
                     workOutLines(row, keys: keys, layouts: layouts)
-                    batch.pointee.append(row, planned: plannedLines.buffer)
+                    // nil written out when it is: no String passed (retained and released) per row
+                    if row.isDecoded {
+                        batch.pointee.append(row, decodedCell: stream.decodedCell, planned: plannedLines.buffer)
+                    } else {
+                        batch.pointee.append(row, decodedCell: nil, planned: plannedLines.buffer)
+                    }
                 }
                 return false
             } catch {

@@ -197,7 +197,8 @@ package final class RowStream {
 
     private func jsonRow(_ record: UnsafeBufferPointer<UInt8>, line: Int) throws(DocumentError) -> StreamedRow {
         let cell = try checkJSON(record, line: line)
-        let name = cell.decoded ?? cell.plain.map { knownCells.name(UnsafeBufferPointer(rebasing: record[$0])) }
+        let name =
+            cell.isDecoded ? decodedCell : cell.plain.map { knownCells.name(UnsafeBufferPointer(rebasing: record[$0])) }
         return StreamedRow(
             cell: name, data: .json(JSONRecord(line: record, members: members)), line: line, column: cell.column)
     }
@@ -207,12 +208,20 @@ package final class RowStream {
     package struct CheckedRow {
         /// The record's bytes, and its member index (`JSONValueParser.MemberIndex`'s offsets).
         package var record: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>
-        /// Where the `"cell"` member's text is in `record` when it is written plainly; else its
-        /// decoded value when it has one (nil for none).
-        package var plainCell: Range<Int>?, decodedCell: String?
+        /// Where the `"cell"` member's text is in `record` when it is written plainly.
+        package var plainCell: Range<Int>?
+        /// Whether the `"cell"` member had to be decoded (it has escapes): its value is then the
+        /// stream's `decodedCell`. A flag, so that the row holds no reference: a `String?` in it
+        /// was released (nil) on every row by the thread reading ahead (BENCHMARKS.md,
+        /// "Measurements behind the code": RowStream.CheckedRow).
+        package var isDecoded: Bool
         /// The row's line, and the column of its `"cell"` value.
         package var line: Int, column: Int
     }
+
+    /// The decoded `"cell"` value of the last row checked (`nextChecked()`, `next()`), when it had
+    /// to be decoded (`CheckedRow.isDecoded`); else a value of a row before.
+    package private(set) var decodedCell: String?
 
     /// The next JSON Lines row, checked as `next()` checks it, or nil at the end of the file.
     package func nextChecked() throws(DocumentError) -> CheckedRow? {
@@ -222,16 +231,17 @@ package final class RowStream {
             let cell = try checkJSON(record, line: line)
             return CheckedRow(
                 record: record, offsets: UnsafeBufferPointer(start: members.offsets, count: members.count),
-                plainCell: cell.plain, decodedCell: cell.decoded, line: line, column: cell.column)
+                plainCell: cell.plain, isDecoded: cell.isDecoded, line: line, column: cell.column)
         }
         return nil
     }
 
     /// Checks a JSON Lines record whole, so errors keep their line and column, indexing its members
-    /// into `members` (decoded later, key by key); where its cell identifier is.
+    /// into `members` (decoded later, key by key); where its cell identifier is, and whether it had
+    /// to be decoded (into `decodedCell`).
     private func checkJSON(
         _ record: UnsafeBufferPointer<UInt8>, line: Int
-    ) throws(DocumentError) -> (plain: Range<Int>?, decoded: String?, column: Int) {
+    ) throws(DocumentError) -> (plain: Range<Int>?, isDecoded: Bool, column: Int) {
         var parser = JSONValueParser(record)
         members.removeAll()
         do { try parser.check(members: &members) } catch {
@@ -243,13 +253,14 @@ package final class RowStream {
             throw self.error(line, column: 1, "expected a JSON object per line, found \(found)")
         }
         let cellColumn = column(in: record, at: parser.cellOffset ?? 0)
-        guard let offset = parser.cellOffset else { return (nil, nil, cellColumn) }
-        if let plain = JSONValueParser.plainText(in: record, at: offset) { return (plain, nil, cellColumn) }
+        guard let offset = parser.cellOffset else { return (nil, false, cellColumn) }
+        if let plain = JSONValueParser.plainText(in: record, at: offset) { return (plain, false, cellColumn) }
         guard case .string(let s)? = parser.value(at: offset) else {
             let found = parser.value(at: offset)?.typeName ?? "something else"
             throw self.error(line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")
         }
-        return (nil, s, cellColumn)
+        decodedCell = s
+        return (nil, true, cellColumn)
     }
 
     /// Cell identifiers met so far, with their bytes in raw memory: a table names few

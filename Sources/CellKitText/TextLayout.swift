@@ -38,7 +38,7 @@ public struct LaidOutText: Sendable, Equatable {
     @usableFromInline package private(set) var lines: [TextLine]
     /// `text`'s bytes, which it holds: read through this, a line costs no retain and release of
     /// `text` (two atomic operations per line written).
-    @usableFromInline nonisolated(unsafe) let base: UnsafePointer<UInt8>  // read-only, and `text` outlives it
+    @usableFromInline nonisolated(unsafe) private(set) var base: UnsafePointer<UInt8>  // read-only; `text` outlives it
 
     /// The identity of the text the lines index (no retain).
     @inlinable package var textIdentity: ObjectIdentifier { ObjectIdentifier(text) }
@@ -92,6 +92,25 @@ public struct LaidOutText: Sendable, Equatable {
         let line = lines[i]
         return UnsafeBufferPointer(start: base + line.start, count: line.end - line.start)
     }
+
+    /// Lines of `text` laid out again in this value's place, into its list's memory: the list is
+    /// emptied, then `fill` appends the lines. No list is made or dropped: a layout that keeps its
+    /// views from row to row rewrites their lines this way (a view dropped per row released its list
+    /// and its text: BENCHMARKS.md, "Measurements behind the code": RowLayout.views).
+    @inline(__always)
+    package mutating func relaid(_ text: TextBytes, _ fill: (inout [TextLine]) -> Void) {
+        while !lines.isEmpty { lines.removeLast() }  // `removeAll(keepingCapacity:)` is generic, and dearer
+        if self.text !== text { (self.text, base) = (text, text.withBytes { $0.baseAddress! }) }
+        fill(&lines)
+    }
+
+    /// The lines now index `text` (a copy of the lines' own text with a line added after it).
+    package mutating func retext(_ text: TextBytes) {
+        (self.text, base) = (text, text.withBytes { $0.baseAddress! })
+    }
+
+    /// Swaps the lines with `list` (the text is kept).
+    package mutating func swapLines(with list: inout [TextLine]) { swap(&lines, &list) }
 
     /// The lines, moved out: none are left (the text is kept).
     package mutating func takeLines() -> [TextLine] {

@@ -120,6 +120,17 @@ public struct PlacedView: Sendable, Equatable, Encodable {
         }
     }
 
+    /// Makes this view, one of a row before whose lines were rewritten in place (`LineMemo.spareView()`),
+    /// what the memberwise initialiser makes of these values and its `laidOut`: every other field
+    /// its default.
+    @inline(__always)
+    mutating func reset(role: Role, tagValue: Int32 = 0, frame: Rect, hasOwnFrame: Bool) {
+        (self.role, alignment, bold, small, lineBreakMode, lineLimit) = (role, .left, false, false, .truncateTail, 1)
+        (self.tagValue, self.frame, textColor, backgroundColor) = (tagValue, frame, nil, nil)
+        if case .none = extra {} else { extra = .none }
+        (missingImage, self.hasOwnFrame) = (false, hasOwnFrame)
+    }
+
     /// The subview's tag; 0 for standard parts.
     public var tag: Int {
         get { Int(tagValue) }
@@ -232,39 +243,24 @@ public struct RowLayout: Sendable, Encodable {
     package var selectionStyle = SelectionStyle.default
     /// Why the row is a placeholder: the fault of its plugin (or of the render); nil for a drawn row.
     package var fault: RowFault?
-    /// Emptied line lists of the views of rows before, whose memory the next row's labels reuse
-    /// (`recycleViews()`): a list allocated and freed per label per row was 3 % of a wrapped row.
-    var spareLines: [[TextLine]] = []
+    /// The layout's memo of lines, kept from row to row with its line lists: a memo made for a row
+    /// released its lists when the row was done (BENCHMARKS.md, "Measurements behind the code":
+    /// RowLayout.memo).
+    var memo = CellLayout.LineMemo()
 
     private enum CodingKeys: String, CodingKey {
         case indexPath, identifier, width, height, position, isSelected, background, backgroundColor, views
     }
 
-    /// Drops the views, keeping their line lists' memory for the next row's labels. A renderer
-    /// calls it as soon as a row is written, so that the views let go of their labels' text
-    /// before the next row's hooks set theirs (a label that alone holds its text reuses it).
-    /// Also forgets the row's fault. The views are emptied where they lie: each popped was copied out
-    /// first (a `memcpy` call a view), and comparing `fault` with nil copied it. The lists are kept
-    /// last view's first, so that the next row's labels, taking lists from the end, get the lists
-    /// they had (in view order, a long label's list went to a short one, and the long one's grew:
-    /// 0.27 allocations a row); they are gathered in view order, as a reversed loop cost more.
+    /// Readies the row for the next: forgets its fault (comparing it with nil copied it). Its views
+    /// stay, for the next row's to be written over in place (`CellLayout.layout`): their line lists'
+    /// memory is reused, and no view is dropped (a view dropped per row released its text and its
+    /// line list, and a list made per label per row was 3 % of a wrapped row: BENCHMARKS.md,
+    /// "Measurements behind the code": RowLayout.views, RowLayout.recycleViews). A label's next text
+    /// goes into the buffer of the text before (`View.setText`), as the views hold the last until
+    /// the next layout replaces it.
     @inline(__always)
     mutating func recycleViews() {
-        let first = spareLines.count
-        for k in views.indices {
-            var lines = views[k].laidOut.takeLines()
-            guard lines.capacity > 0 else { continue }
-            lines.removeAllKeepingCapacity()
-            spareLines.append(consume lines)  // moved: a copy retained the list, and the local's end released it
-        }
-        spareLines.withUnsafeMutableBufferPointer { lists in  // moved: a slice's `reverse()` copied them
-            var (i, j) = (first, lists.count - 1)
-            while i < j {
-                lists.swapAt(i, j)
-                (i, j) = (i + 1, j - 1)
-            }
-        }
-        views.removeAllKeepingCapacity()
         if case .some = fault { fault = nil }
     }
 }
@@ -425,7 +421,11 @@ public struct CellLayout: Sendable {
     /// A label's lines from measuring its height, kept for placing it: breaking
     /// the same text twice per row was a noticeable part of the layout's time (BENCHMARKS.md,
     /// "Measurements behind the code": RowLayout.LineMemo).
-    private struct LineMemo {
+    ///
+    /// `@unchecked Sendable`: its one reference that is not Sendable, `record`, is set only while
+    /// a layout runs and cleared before it returns (`finish()`), so a `RowLayout` sent to another
+    /// thread holds none.
+    struct LineMemo: @unchecked Sendable {
         /// What a slot's lines were worked out for. Trivial, so that asking whether a slot holds a
         /// label's lines retains nothing (copying an entry with its lines retained their text and
         /// list: BENCHMARKS.md, "Measurements behind the code": RowLayout.LineMemo.keys).
@@ -440,86 +440,141 @@ public struct CellLayout: Sendable {
                 return self.maxLines == maxLines || (count < self.maxLines && count <= maxLines)
             }
         }
+        /// Lines worked out for a label, kept for placing it. Its list is kept from row to row; the
+        /// text is the label's, but for a text the layout made (one with an ellipsis): `made`.
+        private struct Kept {
+            var key: Key?
+            var lines: [TextLine] = []
+            var made: TextBytes?
+        }
         /// The standard labels' lines from the row's height, and two growing subviews' (a third
-        /// growing label in one row is broken again when placed); each handed over once (`take`).
-        private var textKey: Key?, detailKey: Key?, grownKey: Key?, grown2Key: Key?
-        private var textLines: LaidOutText?, detailLines: LaidOutText?
-        private var grownLines: LaidOutText?, grown2Lines: LaidOutText?
-        /// Emptied line lists to lay labels out into (`RowLayout.spareLines`).
-        var spare: [[TextLine]] = []
+        /// growing label in one row is broken again when placed); each handed over once.
+        private var text = Kept(), detail = Kept(), grown = Kept(), grown2 = Kept()
+        /// A text `lay` made for a view (an ellipsis added), until it is the view's.
+        private var made: TextBytes?
+        /// How many of the row's views the layout has placed: the first of `RowLayout.views`; the rest
+        /// are the row before's, to be written over (`nextSlot`).
+        private(set) var placed = 0
         /// The row's data when it is a JSON Lines record, read once a row (lines worked out ahead).
         var record: JSONRecord.Unretained?
 
-        /// An emptied line list of a row before, or a new one.
-        mutating func spareLines() -> [TextLine] { spare.popLast() ?? [] }
-
-        /// `text` (the label's) broken into at most `maxLines` lines of `width` columns: the lines
-        /// `lineCount` kept for it, handed over (moved out, not copied), or broken now.
-        mutating func lines(of label: View, _ text: TextBytes, width: Int, maxLines: Int) -> LaidOutText {
-            let id = ObjectIdentifier(label)
-            if textKey?.holds(id, width, maxLines) == true, let lines = textLines.take() {
-                textKey = nil
-                return lines
-            }
-            if detailKey?.holds(id, width, maxLines) == true, let lines = detailLines.take() {
-                detailKey = nil
-                return lines
-            }
-            return broken(label, text, width: width, maxLines: maxLines)
+        /// Readies the memo for a row whose data is `record`: no lines kept from the row before, and
+        /// no view placed.
+        mutating func start(record: JSONRecord.Unretained?) {
+            Self.forget(&text)
+            Self.forget(&detail)
+            Self.forget(&grown)
+            Self.forget(&grown2)
+            (placed, self.record) = (0, record)
         }
 
-        /// How many lines a standard label's `text` takes; its lines are kept for `lines(of:)`.
+        /// Ends a row: forgets its record.
+        mutating func finish() { record = nil }
+
+        private static func forget(_ kept: inout Kept) {
+            kept.key = nil
+            if kept.made != nil { kept.made = nil }  // tested first: storing nil over nil released it
+        }
+
+        /// The place in `views` to write the row's next view at: a view of the row before, to be
+        /// written over in place (its line list's memory reused), or a new one.
+        mutating func nextSlot(in views: inout [PlacedView]) -> Int {
+            if placed == views.count { views.append(PlacedView(role: .subview, frame: .zero)) }
+            placed += 1
+            return placed - 1
+        }
+
+        /// A standard label's `text` broken into at most `maxLines` lines of `width` columns, into
+        /// `laidOut`'s place: the lines `lineCount` kept for it, handed over, or broken now.
+        mutating func lay(
+            _ label: View, _ text: TextBytes, width: Int, maxLines: Int, into laidOut: inout LaidOutText
+        ) {
+            let id = ObjectIdentifier(label)
+            if self.text.key?.holds(id, width, maxLines) == true {
+                return Self.handOver(&self.text, text, to: &laidOut)
+            }
+            if detail.key?.holds(id, width, maxLines) == true { return Self.handOver(&detail, text, to: &laidOut) }
+            layNow(label, text, width: width, maxLines: maxLines, into: &laidOut)
+        }
+
+        /// A subview's lines, into `laidOut`'s place: a growing label's as `grownLineCount` worked them
+        /// out, else broken now; none when it has no text. The text is lent (the view holds it),
+        /// retained only into the lines.
+        mutating func laySubview(_ view: View, width: Int, maxLines: Int, into laidOut: inout LaidOutText) {
+            guard let text = view.unretainedTextBytes else {
+                laidOut = LaidOutText()  // no text, or an empty one
+                return
+            }
+            text._withUnsafeGuaranteedRef { text in
+                let id = ObjectIdentifier(view)
+                if grown.key?.holds(id, width, maxLines) == true { return Self.handOver(&grown, text, to: &laidOut) }
+                if grown2.key?.holds(id, width, maxLines) == true { return Self.handOver(&grown2, text, to: &laidOut) }
+                layNow(view, text, width: width, maxLines: maxLines, into: &laidOut)
+            }
+        }
+
+        /// How many lines a standard label's `text` takes; its lines are kept for `lay`.
         mutating func lineCount(of label: View, _ text: Unmanaged<TextBytes>, width: Int, maxLines: Int) -> Int {
             let id = ObjectIdentifier(label)
-            if let key = textKey, key.holds(id, width, maxLines) { return key.count }
-            if let key = detailKey, key.holds(id, width, maxLines) { return key.count }
-            let lines = text._withUnsafeGuaranteedRef { broken(label, $0, width: width, maxLines: maxLines) }
-            let key = Key(label: id, width: width, maxLines: maxLines, count: lines.count)
-            if textKey == nil || textKey?.label == id {
-                (textKey, textLines) = (key, lines)
-            } else {
-                (detailKey, detailLines) = (key, lines)
+            if let key = self.text.key, key.holds(id, width, maxLines) { return key.count }
+            if let key = detail.key, key.holds(id, width, maxLines) { return key.count }
+            if self.text.key == nil || self.text.key?.label == id {
+                return Self.keep(label, text, width: width, maxLines: maxLines, record: record, in: &self.text)
             }
-            return key.count
+            return Self.keep(label, text, width: width, maxLines: maxLines, record: record, in: &detail)
         }
 
         /// How many lines a growing subview's `text` takes, at most `maxLines` of `width` columns: its
-        /// lines are worked out once a row, here, and kept until `take` hands them to the placement.
+        /// lines are worked out once a row, here, and kept until `laySubview` hands them to the placement.
         mutating func grownLineCount(of view: View, _ text: Unmanaged<TextBytes>, width: Int, maxLines: Int) -> Int {
             let id = ObjectIdentifier(view)
-            if let key = grownKey, key.holds(id, width, maxLines) { return key.count }
-            if let key = grown2Key, key.holds(id, width, maxLines) { return key.count }
-            let lines = text._withUnsafeGuaranteedRef { broken(view, $0, width: width, maxLines: maxLines) }
-            let key = Key(label: id, width: width, maxLines: maxLines, count: lines.count)
-            if grownKey == nil || grownKey?.label == id {
-                (grownKey, grownLines) = (key, lines)
+            if let key = grown.key, key.holds(id, width, maxLines) { return key.count }
+            if let key = grown2.key, key.holds(id, width, maxLines) { return key.count }
+            if grown.key == nil || grown.key?.label == id {
+                return Self.keep(view, text, width: width, maxLines: maxLines, record: record, in: &grown)
+            }
+            return Self.keep(view, text, width: width, maxLines: maxLines, record: record, in: &grown2)
+        }
+
+        /// `text` broken for `view` into `kept`; how many lines. Static: a method passed the memo whole
+        /// beside its own slot, and the memo was copied for it (its lists then copied when written).
+        private static func keep(
+            _ view: View, _ text: Unmanaged<TextBytes>, width: Int, maxLines: Int, record: JSONRecord.Unretained?,
+            in kept: inout Kept
+        ) -> Int {
+            forget(&kept)
+            text._withUnsafeGuaranteedRef {
+                CellLayout.breakLines(
+                    $0, width: width, maxLines: maxLines, mode: view.lineBreakMode, record: record,
+                    into: &kept.lines, made: &kept.made)
+            }
+            kept.key = Key(label: ObjectIdentifier(view), width: width, maxLines: maxLines, count: kept.lines.count)
+            return kept.lines.count
+        }
+
+        /// The lines `kept` holds, for the label whose text is `text`, swapped into `laidOut`'s place;
+        /// the memo keeps the list they replace, emptied.
+        private static func handOver(_ kept: inout Kept, _ text: TextBytes, to laidOut: inout LaidOutText) {
+            kept.key = nil
+            if let made = kept.made {
+                laidOut.relaid(made) { swap(&$0, &kept.lines) }
+                kept.made = nil
             } else {
-                (grown2Key, grown2Lines) = (key, lines)
+                laidOut.relaid(text) { swap(&$0, &kept.lines) }
             }
-            return key.count
         }
 
-        /// A growing subview's lines as `grownLineCount` worked them out, if breaking its text at
-        /// `width` into at most `maxLines` lines gives the same; the memo lets go of them, so the
-        /// placed view owns its list (no copy when it cuts it).
-        mutating func take(_ view: View, width: Int, maxLines: Int) -> LaidOutText? {
-            let id = ObjectIdentifier(view)
-            if grownKey?.holds(id, width, maxLines) == true {
-                grownKey = nil
-                return grownLines.take()
+        /// `text` broken for `view` now, into `laidOut`'s place.
+        private mutating func layNow(
+            _ view: View, _ text: TextBytes, width: Int, maxLines: Int, into laidOut: inout LaidOutText
+        ) {
+            let record = record
+            laidOut.relaid(text) { lines in
+                CellLayout.breakLines(
+                    text, width: width, maxLines: maxLines, mode: view.lineBreakMode, record: record, into: &lines,
+                    made: &made)
             }
-            if grown2Key?.holds(id, width, maxLines) == true {
-                grown2Key = nil
-                return grown2Lines.take()
-            }
-            return nil
-        }
-
-        /// `text` broken for `view` now, into a spare list.
-        private mutating func broken(_ view: View, _ text: TextBytes, width: Int, maxLines: Int) -> LaidOutText {
-            CellLayout.lines(
-                text, width: width, maxLines: maxLines, mode: view.lineBreakMode, record: record,
-                reusing: spareLines())
+            if made != nil { laidOut.retext(made.take()!) }  // its lines index a text made for them
         }
     }
 
@@ -539,18 +594,15 @@ public struct CellLayout: Sendable {
     package func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         row.recycleViews()
-        row.views.reserveCapacity(4 + cell.unretainedSubviews.count)
         let area = labelArea(cell, width: width)  // once: the natural height needs it too
         row.fixedHeight = height != nil
         row.indentation = Self.indentation(cell, width: width)
-        var memo = LineMemo()
-        memo.record = cell.unretainedRecord  // the cell holds it for the whole layout
-        swap(&memo.spare, &row.spareLines)
-        defer { swap(&memo.spare, &row.spareLines) }  // what the row did not use
+        row.memo.start(record: cell.unretainedRecord)  // the cell holds it for the whole layout
+        defer { row.memo.finish() }
         let selfSizing = height == nil
         let height =
             height.map { min(max($0, 1), PluginLimits.maxRowHeight) }
-            ?? naturalHeight(of: cell, area: area, memo: &memo)
+            ?? naturalHeight(of: cell, area: area, memo: &row.memo)
         if var image = area.image {
             // centred, as UIKit centres the image; a frame a hook gave it is clipped to the row
             if cell.imageView.frame == .zero {
@@ -559,9 +611,10 @@ public struct CellLayout: Sendable {
                 image.frame = Self.clip(image.frame, width: width, height: height)
                 image.hasOwnFrame = true
             }
-            row.views.append(image)
+            let i = row.memo.nextSlot(in: &row.views)
+            row.views[i] = image
         }
-        placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &row.views)
+        placeLabels(cell, in: area, height: height, selected: selected, memo: &row.memo, into: &row.views)
         // Right to left the content view starts past the accessory, on the left (`mirror`).
         let rightToLeft = cell.isRightToLeft
         let content = ContentView(
@@ -574,7 +627,7 @@ public struct CellLayout: Sendable {
                 if view.isHidden { return }
                 placeSubview(
                     view, in: content, height: height, grows: selfSizing, selected: selected,
-                    memo: &memo, into: &row.views)
+                    memo: &row.memo, into: &row.views)
             }
         }
         if var accessory = area.accessory {
@@ -585,8 +638,10 @@ public struct CellLayout: Sendable {
             }
             accessory.frame.y = max(0, (height - accessory.frame.height) / 2)
             accessory.frame.height = min(accessory.frame.height, height)
-            row.views.append(accessory)
+            let i = row.memo.nextSlot(in: &row.views)
+            row.views[i] = accessory
         }
+        while row.views.count > row.memo.placed { row.views.removeLast() }  // the row before had more
         row.indexPath = cell.indexPath
         row.selectionStyle = cell.selectionStyle
         // Set only when it changes: storing the same string retained it and released the old one.
@@ -846,17 +901,16 @@ public struct CellLayout: Sendable {
         let room = rowHeight - frame.y
         guard room > 0 else { return }
         maxLines = min(maxLines, room + 1)
-        var lines = memo.lines(of: label, text, width: frame.width, maxLines: maxLines)
-        lines.keepFirst(room)  // only a hook's frame reaching below the row has more lines than room
-        let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - lines.count) / 2) : frame.y
-        let height = lines.count
-        // Moved in (consumed), not copied: a copy retained the text and the line list, and the end
-        // of `lines` released them, four atomic operations a label.
-        views.append(
-            PlacedView(
-                role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: height),
-                laidOut: consume lines, hasOwnFrame: label.frame != .zero))
-        style(&views[views.count - 1], from: label, defaults: defaults, selected: selected)
+        // Written over a view of the row before, in place (`RowLayout.recycleViews`, `LineMemo.nextSlot`).
+        let i = memo.nextSlot(in: &views)
+        memo.lay(label, text, width: frame.width, maxLines: maxLines, into: &views[i].laidOut)
+        views[i].laidOut.keepFirst(room)  // only a hook's frame reaching below the row has more lines than room
+        let height = views[i].laidOut.count
+        let top = centred && label.frame == .zero ? frame.y + max(0, (frame.height - height) / 2) : frame.y
+        views[i].reset(
+            role: role, frame: Rect(x: frame.x, y: top, width: frame.width, height: height),
+            hasOwnFrame: label.frame != .zero)
+        style(&views[i], from: label, defaults: defaults, selected: selected)
     }
 
     private func style(_ placed: inout PlacedView, from view: View, defaults: Defaults, selected: Bool) {
@@ -877,19 +931,25 @@ public struct CellLayout: Sendable {
 
     // MARK: Text
 
-    /// A label's `text` broken into lines, into `spare`'s memory. When the text is byte for byte one
-    /// of the text members of the row's `record` and a data file's reader worked its lines out
-    /// ahead (`LinePlan`), those lines: breaking it here gives the same. Otherwise broken here,
-    /// and asked for the rows to come when it is a member's text.
-    static func lines(
+    /// A label's `text` broken into `lines` (emptied first: its memory is reused). When the text is
+    /// byte for byte one of the text members of the row's `record` and a data file's reader worked
+    /// its lines out ahead (`LinePlan`), those lines: breaking it here gives the same. Otherwise
+    /// broken here, and asked for the rows to come when it is a member's text. When the lines index
+    /// a text the layout made (one with an ellipsis added) rather than `text`, that text goes in
+    /// `made`, which must be nil (left as it is otherwise: no Optional made and dropped per label).
+    static func breakLines(
         _ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode, record: JSONRecord.Unretained?,
-        reusing spare: consuming [TextLine]
-    ) -> LaidOutText {
-        var lines = consume spare
+        into lines: inout [TextLine], made: inout TextBytes?
+    ) {
+        lines.removeAllKeepingCapacity()
         // Clean text is laid out as it is (the sanitizer returns it), as the reader laid the member out.
         // The record is read in place (a copy of it retained its storage and plan per label).
         guard text.isClean, record?.hasPlan == true else {
-            return TextLayout.tableLines(text, width: width, maxLines: maxLines, mode: mode, reusing: consume lines)
+            var laidOut = TextLayout.tableLines(
+                text, width: width, maxLines: maxLines, mode: mode, reusing: take(&lines))
+            laidOut.swapLines(with: &lines)
+            if laidOut.text !== text { made = laidOut.text }
+            return
         }
         let planned = text.withBytes {
             record!.plannedLines(for: $0, width: width, maxLines: maxLines, mode: mode.rawValue)
@@ -898,13 +958,24 @@ public struct CellLayout: Sendable {
             for k in stride(from: 0, to: triples.count, by: 3) {
                 lines.append(TextLine(Int(triples[k]), Int(triples[k + 1]), columns: Int(triples[k + 2])))
             }
-            return LaidOutText(text, lines: lines)
+            return
         }
-        let laidOut = TextLayout.laidOut(text, width: width, maxLines: maxLines, mode: mode, reusing: consume lines)
-        if laidOut.text === text, let key = text.withBytes({ record!.key(ofMemberWithText: $0) }) {
+        var laidOut = TextLayout.laidOut(text, width: width, maxLines: maxLines, mode: mode, reusing: take(&lines))
+        laidOut.swapLines(with: &lines)
+        guard laidOut.text === text else {
+            made = laidOut.text
+            return
+        }
+        if let key = text.withBytes({ record!.key(ofMemberWithText: $0) }) {
             record!.plan!.ask(LinePlan.Entry(key: key, width: width, maxLines: maxLines, mode: mode.rawValue))
         }
-        return laidOut
+    }
+
+    /// `list`, moved out (an empty one left).
+    private static func take(_ list: inout [TextLine]) -> [TextLine] {
+        var taken: [TextLine] = []
+        swap(&taken, &list)
+        return taken
     }
 
     // MARK: Subviews
@@ -928,12 +999,11 @@ public struct CellLayout: Sendable {
         let frame = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
         switch view.kind {
         case .image:
+            let i = memo.nextSlot(in: &views)
             guard let name = view.imageName else {
-                views.append(
-                    PlacedView(
-                        role: .subview, tagValue: Int32(clamping: view.tag), frame: frame,
-                        backgroundColor: view.backgroundColor,
-                        hasOwnFrame: true))
+                views[i] = PlacedView(
+                    role: .subview, tagValue: Int32(clamping: view.tag), frame: frame,
+                    backgroundColor: view.backgroundColor, hasOwnFrame: true)
                 return
             }
             var placed = imageView(name, role: .subview, warn: view.cell?.context)
@@ -941,36 +1011,28 @@ public struct CellLayout: Sendable {
             placed.frame = frame
             placed.backgroundColor = view.backgroundColor
             placed.hasOwnFrame = true
-            views.append(placed)
+            views[i] = placed
         case .label:
             // Text is laid out at the whole frame, then cut where the row or the accessory cuts it;
             // no more than one line past what shows (where a truncation's ellipsis would go, unseen).
             let maxLines = min(view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height), frame.height + 1)
-            // A growing label's lines were worked out for the row's height (`grownHeight`): taken, not broken again.
-            var lines =
-                memo.take(view, width: f.width, maxLines: maxLines)
-                ?? view.textBytes.map {
-                    Self.lines(
-                        $0, width: f.width, maxLines: maxLines, mode: view.lineBreakMode, record: memo.record,
-                        reusing: memo.spareLines())
-                } ?? LaidOutText()
-            lines.keepFirst(frame.height)
+            // Written over a view of the row before, in place (see `RowLayout.recycleViews`).
+            let i = memo.nextSlot(in: &views)
+            memo.laySubview(view, width: f.width, maxLines: maxLines, into: &views[i].laidOut)
+            views[i].laidOut.keepFirst(frame.height)
             if frame.width < f.width, view.textBytes?.isClean == false {
-                lines = TextLayout.clipped(lines, width: frame.width)  // a marker the row's edge cuts: left out
+                // a marker the row's edge cuts: left out
+                views[i].laidOut = TextLayout.clipped(views[i].laidOut, width: frame.width)
             }
-            views.append(
-                PlacedView(
-                    role: .subview, tagValue: Int32(clamping: view.tag), frame: frame, laidOut: consume lines,
-                    hasOwnFrame: true))
+            views[i].reset(role: .subview, tagValue: Int32(clamping: view.tag), frame: frame, hasOwnFrame: true)
             // Natural alignment is the leading edge: the right one, right to left.
             let defaults = Defaults(alignment: content.rightToLeft ? .right : .left)
-            style(&views[views.count - 1], from: view, defaults: defaults, selected: selected)
+            style(&views[i], from: view, defaults: defaults, selected: selected)
         case .plain:
-            views.append(
-                PlacedView(
-                    role: .subview, tagValue: Int32(clamping: view.tag), frame: frame,
-                    backgroundColor: view.backgroundColor,
-                    hasOwnFrame: true))
+            let i = memo.nextSlot(in: &views)
+            views[i] = PlacedView(
+                role: .subview, tagValue: Int32(clamping: view.tag), frame: frame,
+                backgroundColor: view.backgroundColor, hasOwnFrame: true)
         }
     }
 }

@@ -149,8 +149,7 @@ public final class TableRenderer {
                             fault: faultOfRow[index], into: &laidOut)
                     }
                     try format.row(laidOut, isFirst: r == first, isLast: r == last, to: out)
-                    // Let go of the row's text before the next row's hooks set theirs: a label
-                    // that alone holds its text's buffer writes the next text into it.
+                    // Ready for the next row: its views are written over this row's, in place.
                     laidOut.recycleViews()
                     index += 1
                     if let progress { HookProgress.rowsDone(progress, rows: index, bytes: out.count) }

@@ -86,11 +86,14 @@ public final class View {
         return text._withUnsafeGuaranteedRef { $0.byteCount > 0 } ? text : nil
     }
 
-    /// Sets the text from UTF-8 bytes (invalid ones replaced), into the buffer the last text used
-    /// when nothing else holds it: a hook's text for every row costs no allocation. Lines laid out
-    /// from an earlier text keep theirs (the buffer is shared then, and a new one is made).
+    /// The buffer of the text before the last, kept to write a text after next into (`ownsTextBuffer`).
+    @usableFromInline @exclusivity(unchecked) var _otherTextBytes: TextBytes?
+
+    /// Sets the text from UTF-8 bytes (invalid ones replaced), into a buffer of an earlier text when
+    /// nothing else holds it: a hook's text for every row costs no allocation. Lines laid out
+    /// from an earlier text keep theirs (the buffer is shared then, and another is used).
     package func setText(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if isKnownUniquelyReferenced(&_textBytes) {
+        if ownsTextBuffer() {
             _textBytes!.assign(bytes)
         } else {
             _textBytes = TextBytes(bytes)
@@ -99,9 +102,23 @@ public final class View {
 
     /// `setText(_:)` of bytes `UTF8Bytes.check` found valid, and clean or not: not checked again.
     package func setText(checked bytes: UnsafeBufferPointer<UInt8>, isClean: Bool) {
-        if !isKnownUniquelyReferenced(&_textBytes) { _textBytes = TextBytes(capacity: bytes.count) }
+        if !ownsTextBuffer() { _textBytes = TextBytes(capacity: bytes.count) }
         // Borrowed: the view holds it, and a call on the stored reference retained it per text.
         Unmanaged.passUnretained(_textBytes!)._withUnsafeGuaranteedRef { $0.assign(checked: bytes, isClean: isClean) }
+    }
+
+    /// Whether `_textBytes` is a buffer nothing else holds, to write the next text into: the last
+    /// text's, else (swapped in) the one before it. Two, as a layout keeps a row's views, and with
+    /// them the last text's lines, until it lays out the next row over them (`RowLayout.views`): by
+    /// then it has let go of the text before. (Letting go of the last text after each row cost a
+    /// release a label, and an emptied line list's; BENCHMARKS.md, "Measurements behind the code":
+    /// RowLayout.views.)
+    @inline(__always)
+    private func ownsTextBuffer() -> Bool {
+        if isKnownUniquelyReferenced(&_textBytes) { return true }
+        guard _textBytes != nil else { return false }
+        swap(&_textBytes, &_otherTextBytes)
+        return isKnownUniquelyReferenced(&_textBytes)
     }
     /// The font size in points (`CK_VIEW_FONT_SIZE`): 17 by default (12 for the detail
     /// label); below 14 the label is drawn as small text. Hooks may set only finite values above 0.
