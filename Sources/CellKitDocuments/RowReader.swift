@@ -475,8 +475,12 @@ package final class RowReader {
 
         /// Works out the lines the plan asks for from `row`'s text members, into `plannedLines`: per
         /// layout the text's start and length, the width, lines at most and mode, the line count,
-        /// then each line's start, end and columns from the text's start. A layout that would
-        /// change the text (an ellipsis) is left out: the table's thread breaks that one itself.
+        /// then each line's start, end and columns from the text's start. A one-line layout truncated
+        /// at its tail is its line's cut, flagged (`LinePlan.ellipsisFlag`): the table's thread adds
+        /// the ellipsis (measuring the cut there was about 3,600 instructions a truncated row on the
+        /// same-work table: BENCHMARKS.md, "Measurements behind the code": RowReader.tailCut). Other
+        /// layouts that would change the text (an ellipsis after wrapped lines) are left out: the
+        /// table's thread breaks those itself.
         private func workOutLines(
             _ row: RowStream.CheckedRow, keys: UnsafeBufferPointer<UInt8>, layouts: UnsafeBufferPointer<PlannedLayout>
         ) {
@@ -507,7 +511,19 @@ package final class RowReader {
                     plannedLines.put(columns)
                     lines += 1
                 }
-                if whole { plannedLines.set(header + 5, to: lines) } else { plannedLines.count = header }
+                if whole {
+                    plannedLines.set(header + 5, to: lines)
+                } else if maxLines == 1, mode == .truncateTail, width > 0 {
+                    let cut = TextLayout.tailCut(text, width: width)
+                    plannedLines.count = header + 6  // one line: the cut, then the ellipsis
+                    plannedLines.reserve(3)
+                    plannedLines.put(0)
+                    plannedLines.put(cut.end | Int(LinePlan.ellipsisFlag))
+                    plannedLines.put(cut.columns)
+                    plannedLines.set(header + 5, to: 1)
+                } else {
+                    plannedLines.count = header
+                }
             }
         }
 

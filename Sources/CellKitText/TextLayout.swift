@@ -268,13 +268,28 @@ package enum TextLayout {
     static func ellipsized(_ text: TextBytes, _ bytes: UnsafeBufferPointer<UInt8>, head: Int, columns: Int)
         -> LaidOutText
     {
+        let line = ellipsizedText(text, bytes, head: head)
+        return LaidOutText(line, lines: [TextLine(0, line.byteCount, columns: columns &+ 1)])
+    }
+
+    /// `ellipsized`'s text: the first `head` bytes of `text` (whose bytes are `bytes`) and an
+    /// ellipsis, in one copy. For a layout that has the line's cut already (`LinePlan`).
+    package static func ellipsizedText(_ text: TextBytes, _ bytes: UnsafeBufferPointer<UInt8>, head: Int) -> TextBytes {
         let line = TextBytes(capacity: head &+ ellipsisBytes.count)
         ellipsisBytes.withUnsafeBufferPointer { dots in
             // A prefix of text that is clean is clean; of one that is not, it may be either:
             // called not clean, it is sanitized where it is drawn, as the whole text would be.
             line.assign(checked: UnsafeBufferPointer(rebasing: bytes[..<head]), appending: dots, isClean: text.isClean)
         }
-        return LaidOutText(line, lines: [TextLine(0, line.byteCount, columns: columns &+ 1)])
+        return line
+    }
+
+    /// Where the one line `laidOut` keeps of `bytes` truncated at its tail (`.truncateTail`, one
+    /// line, more text than fits `width` columns) ends before its ellipsis, and the columns that
+    /// part takes: what a data file's reader works out ahead for such a line (`LinePlan`).
+    package static func tailCut(_ bytes: UnsafeBufferPointer<UInt8>, width: Int) -> (end: Int, columns: Int) {
+        let cut = fit(bytes, from: 0, to: newlineOrEnd(bytes, from: 0), width: width - 1)
+        return (cut.end, cut.columns)
     }
 
     /// One line: whole words (word wrap), cut (clip, char wrap), or truncated with an
@@ -291,7 +306,7 @@ package enum TextLayout {
             let cut = fit(bytes, from: 0, to: firstLineEnd, width: width)
             return LaidOutText(text, lines: [TextLine(0, cut.end, columns: cut.columns)])
         case .truncateTail:
-            let cut = fit(bytes, from: 0, to: firstLineEnd, width: width - 1)
+            let cut = tailCut(bytes, width: width)  // the first line's end: firstLineEnd
             return ellipsized(text, bytes, head: cut.end, columns: cut.columns)
         case .truncateHead:
             return appending(ellipsis + string(bytes, fitBackward(bytes, width: width - 1), bytes.count), to: none, [])

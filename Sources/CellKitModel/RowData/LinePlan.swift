@@ -24,6 +24,12 @@ package final class LinePlan: Sendable {
         }
     }
 
+    /// Set in a planned line's end (the second of its three numbers): the line is the text up to
+    /// that end, then an ellipsis the layout adds (a one-line layout truncated at its tail,
+    /// `TextLayout.tailCut`); its columns leave the ellipsis out.
+    /// (A computed constant: a `let` was read through its lazy global's accessor on every line.)
+    @inlinable package static var ellipsisFlag: UInt32 { 0x8000_0000 }
+
     /// Layouts kept at most; later ones are not asked for (a table shows few labels).
     package static let capacity = 8
 

@@ -956,7 +956,16 @@ public struct CellLayout: Sendable {
         }
         if let triples = planned {  // the record's memory: the cell holds the record
             for k in stride(from: 0, to: triples.count, by: 3) {
-                lines.append(TextLine(Int(triples[k]), Int(triples[k + 1]), columns: Int(triples[k + 2])))
+                let end = triples[k + 1]
+                if end & LinePlan.ellipsisFlag != 0 {  // one line cut at its tail: the ellipsis added here
+                    let line = text.withBytes {
+                        TextLayout.ellipsizedText(text, $0, head: Int(end & ~LinePlan.ellipsisFlag))
+                    }
+                    lines.append(TextLine(0, line.byteCount, columns: Int(triples[k + 2]) + 1))
+                    made = line
+                    return
+                }
+                lines.append(TextLine(Int(triples[k]), Int(end), columns: Int(triples[k + 2])))
             }
             return
         }
