@@ -104,7 +104,7 @@ public struct LaidOutText: Sendable, Equatable {
         fill(&lines)
     }
 
-    /// The lines now index `text` (a copy of the lines' own text with a line added after it).
+    /// The lines now index `text`, a text the layout made for them (one with an ellipsis).
     package mutating func retext(_ text: TextBytes) {
         (self.text, base) = (text, text.withBytes { $0.baseAddress! })
     }
