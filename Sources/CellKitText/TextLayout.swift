@@ -112,12 +112,6 @@ public struct LaidOutText: Sendable, Equatable {
     /// Swaps the lines with `list` (the text is kept).
     package mutating func swapLines(with list: inout [TextLine]) { swap(&lines, &list) }
 
-    /// The lines, moved out: none are left (the text is kept).
-    package mutating func takeLines() -> [TextLine] {
-        defer { lines = [] }
-        return lines
-    }
-
     /// The first `n` lines only.
     package mutating func keepFirst(_ n: Int) {
         if lines.count > n { lines.removeSubrange(n...) }

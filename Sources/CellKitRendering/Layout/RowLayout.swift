@@ -120,9 +120,9 @@ public struct PlacedView: Sendable, Equatable, Encodable {
         }
     }
 
-    /// Makes this view, one of a row before whose lines were rewritten in place (`LineMemo.spareView()`),
-    /// what the memberwise initialiser makes of these values and its `laidOut`: every other field
-    /// its default.
+    /// Makes this view, one of the row before's whose lines were rewritten in place
+    /// (`LineMemo.nextSlot`), what the memberwise initialiser makes of these values and its
+    /// `laidOut`: every other field its default.
     @inline(__always)
     mutating func reset(role: Role, tagValue: Int32 = 0, frame: Rect, hasOwnFrame: Bool) {
         (self.role, alignment, bold, small, lineBreakMode, lineLimit) = (role, .left, false, false, .truncateTail, 1)
