@@ -971,9 +971,11 @@ public struct CellLayout: Sendable {
         }
         var laidOut = TextLayout.laidOut(text, width: width, maxLines: maxLines, mode: mode, reusing: take(&lines))
         laidOut.swapLines(with: &lines)
-        guard laidOut.text === text else {
+        if laidOut.text !== text {
             made = laidOut.text
-            return
+            // An ellipsis: the reader works out only one line cut at its tail (`LinePlan.ellipsisFlag`);
+            // asked for that too, a column cut on every row is planned as well.
+            guard maxLines == 1, mode == .truncateTail else { return }
         }
         if let key = text.withBytes({ record!.key(ofMemberWithText: $0) }) {
             record!.plan!.ask(LinePlan.Entry(key: key, width: width, maxLines: maxLines, mode: mode.rawValue))

@@ -116,8 +116,7 @@ public final class View {
     @inline(__always)
     private func ownsTextBuffer() -> Bool {
         if isKnownUniquelyReferenced(&_textBytes) { return true }
-        guard _textBytes != nil else { return false }
-        swap(&_textBytes, &_otherTextBytes)
+        swap(&_textBytes, &_otherTextBytes)  // also after a nil text: the other may be free
         return isKnownUniquelyReferenced(&_textBytes)
     }
     /// The font size in points (`CK_VIEW_FONT_SIZE`): 17 by default (12 for the detail
