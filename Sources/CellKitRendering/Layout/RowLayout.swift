@@ -945,10 +945,7 @@ public struct CellLayout: Sendable {
         // Clean text is laid out as it is (the sanitizer returns it), as the reader laid the member out.
         // The record is read in place (a copy of it retained its storage and plan per label).
         guard text.isClean, record?.hasPlan == true else {
-            var laidOut = TextLayout.tableLines(
-                text, width: width, maxLines: maxLines, mode: mode, reusing: take(&lines))
-            laidOut.swapLines(with: &lines)
-            if laidOut.text !== text { made = laidOut.text }
+            _ = breakHere(text, width: width, maxLines: maxLines, mode: mode, into: &lines, made: &made)
             return
         }
         let planned = text.withBytes {
@@ -969,10 +966,7 @@ public struct CellLayout: Sendable {
             }
             return
         }
-        var laidOut = TextLayout.laidOut(text, width: width, maxLines: maxLines, mode: mode, reusing: take(&lines))
-        laidOut.swapLines(with: &lines)
-        if laidOut.text !== text {
-            made = laidOut.text
+        if breakHere(text, width: width, maxLines: maxLines, mode: mode, into: &lines, made: &made) {
             // An ellipsis: the reader works out only one line cut at its tail (`LinePlan.ellipsisFlag`);
             // asked for that too, a column cut on every row is planned as well.
             guard maxLines == 1, mode == .truncateTail else { return }
@@ -982,11 +976,20 @@ public struct CellLayout: Sendable {
         }
     }
 
-    /// `list`, moved out (an empty one left).
-    private static func take(_ list: inout [TextLine]) -> [TextLine] {
+    /// `text` broken on this thread (`TextLayout.tableLines`, which lays clean text out as
+    /// `TextLayout.laidOut` does) into `lines`' memory; true, with `made` set, when the lines index a
+    /// text it made (an ellipsis added).
+    private static func breakHere(
+        _ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode, into lines: inout [TextLine],
+        made: inout TextBytes?
+    ) -> Bool {
         var taken: [TextLine] = []
-        swap(&taken, &list)
-        return taken
+        swap(&taken, &lines)
+        var laidOut = TextLayout.tableLines(text, width: width, maxLines: maxLines, mode: mode, reusing: taken)
+        laidOut.swapLines(with: &lines)
+        guard laidOut.text !== text else { return false }
+        made = laidOut.text
+        return true
     }
 
     // MARK: Subviews
