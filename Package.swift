@@ -58,7 +58,7 @@ let package = Package(
         // Byte scans for the output formats, sixteen bytes at a time (SSE2): how much of a text needs no escape.
         .target(name: "CScan"),
         // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
-        .target(name: "CellKitModel", dependencies: ["CCellKit"]),
+        .target(name: "CellKitModel", dependencies: ["CCellKit", "CScan"]),
         .target(name: "CellKitText", dependencies: ["CellKitModel"]),
         // The search path walked without loading anything: the naming rule and hook table, the ELF reader,
         // file trust, the registry cache, the catalog; and the temporaries removed at any exit.
@@ -157,7 +157,7 @@ let package = Package(
         .target(
             name: "CellKitTestSupport", dependencies: ["CellKit", "CellKitRendering", "CellKitRuntime"],
             path: "Tests/CellKitTestSupport"),
-        .testTarget(name: "CellKitModelTests", dependencies: ["CellKitModel", "CellKitTestSupport"]),
+        .testTarget(name: "CellKitModelTests", dependencies: ["CellKitModel", "CellKitTestSupport", "CScan"]),
         .testTarget(
             name: "CellKitTextTests", dependencies: ["CellKitText", "CellKitModel", "CellKitTestSupport"],
             exclude: ["WidthData"]),

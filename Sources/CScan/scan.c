@@ -10,6 +10,8 @@ static inline int html_special(uint8_t b) {
 
 static inline int json_clean_special(uint8_t b) { return b == 0x22 || b == 0x5C || b == 0xE2; }
 
+static inline int json_string_special(uint8_t b) { return b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C; }
+
 #if defined(__SSE2__)
 /* A bit per byte of `v` that html_special takes. */
 static inline unsigned html_mask(__m128i v) {
@@ -29,6 +31,15 @@ static inline unsigned json_clean_mask(__m128i v) {
     __m128i m = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22));
     m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)));
     m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
+/* A bit per byte of `v` that json_string_special takes. */
+static inline unsigned json_string_mask(__m128i v) {
+    __m128i m = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v); /* v <= 0x1F */
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7F)), v)); /* v >= 0x7F */
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)));
+    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)));
     return (unsigned)_mm_movemask_epi8(m);
 }
 #endif
@@ -67,4 +78,8 @@ size_t ck_scan_html_plain(const uint8_t *p, size_t n) { return scan(p, n, html_s
 
 size_t ck_scan_json_clean_plain(const uint8_t *p, size_t n) {
     return scan(p, n, json_clean_special MASK(json_clean_mask));
+}
+
+size_t ck_scan_json_string_ascii(const uint8_t *p, size_t n) {
+    return scan(p, n, json_string_special MASK(json_string_mask));
 }

@@ -2,6 +2,7 @@
 // JSONSerialization builds NSObjects and costs microseconds per row; streaming
 // a million rows a second needs a parser that reads the bytes once.
 
+import CScan
 import Foundation
 
 /// A JSON syntax error at a byte offset of the text parsed.
@@ -248,7 +249,7 @@ package struct JSONValueParser {
         }
     }
 
-    /// Moves past a string, checked: a plain run of ASCII eight bytes at a time, then (from the
+    /// Moves past a string, checked: a plain run of ASCII sixteen bytes at a time, then (from the
     /// first byte beyond ASCII) scalar by scalar, each checked as UTF-8 and for hidden scalars as
     /// `UTF8Bytes.check` does, so that a hook's read of the text needs no second pass over it;
     /// escapes and invalid UTF-8 by `parseString`.
@@ -275,22 +276,14 @@ package struct JSONValueParser {
     }
 
     /// Where the run of plain printable ASCII from byte `start` ends: at the first quote,
-    /// backslash, control byte, DEL or byte of 0x80 and above, or the end. Eight bytes a step.
+    /// backslash, control byte, DEL or byte of 0x80 and above, or the end. Sixteen bytes a step
+    /// (CScan, SSE2), as simdjson's first stage scans string bodies; the eight-byte word tests
+    /// it replaces kept the check's other steps from being inlined (BENCHMARKS.md,
+    /// "Measurements behind the code": JSONValueParser.scan). Testing the first eight bytes
+    /// inline first, for short strings, saved nothing.
     @inline(__always)
     private func asciiRunEnd(from start: Int) -> Int {
-        let base = bytes.baseAddress!, n = bytes.count
-        var j = start
-        while j &+ 8 <= n {
-            let word = ByteWord(loading: base + j)
-            // The lowest flag of `ByteWord`'s tests is exact.
-            let stops = Self.plainRunStops(word) | word.flags(atLeast: 0x7F)
-            if stops != 0 { return j &+ ByteWord.firstLane(stops) }
-            j &+= 8
-        }
-        while j < n, base[j] != UInt8(ascii: "\""), base[j] != UInt8(ascii: "\\"), base[j] >= 0x20, base[j] < 0x7F {
-            j &+= 1
-        }
-        return j
+        start &+ ck_scan_json_string_ascii(bytes.baseAddress! + start, bytes.count &- start)
     }
 
     private mutating func parseString(build: Bool = true) throws(JSONSyntaxError) -> String {

@@ -1,0 +1,70 @@
+// The JSON Lines check passes over a string's plain ASCII sixteen bytes at a time (CScan): the
+// scan must stop exactly where the byte test would, and the check must find the same strings
+// plain and clean as before, wherever a special byte lies in a block of sixteen.
+
+import CScan
+import CellKitTestSupport
+import Testing
+
+@testable import CellKitModel
+
+@Suite("JSON Lines check: string bodies sixteen bytes at a time (CScan)")
+struct JSONScanTests {
+    /// The bytes a string body's plain ASCII run ends at: a quote, a backslash, a control byte,
+    /// DEL, or a byte of 0x80 and above. The oracle the scan is held to.
+    static func stops(_ b: UInt8) -> Bool { b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C }
+
+    /// Random texts of 0 to 70 bytes, drawn mostly from around the bytes the scan stops at.
+    static func texts(seed: UInt64) -> [[UInt8]] {
+        let near: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
+        var rng = SplitMix64(seed: seed)
+        return (0..<100_000).map { _ in
+            (0..<Int(rng.next() % 71)).map { _ in
+                rng.next() % 8 == 0
+                    ? UInt8(truncatingIfNeeded: rng.next())
+                    : rng.next() % 3 == 0 ? near[Int(rng.next() % UInt64(near.count))] : 0x61
+            }
+        }
+    }
+
+    /// `ck_scan_json_string_ascii` stops at the first byte `stops` takes, wherever it lies in a
+    /// block of sixteen or in the tail, and only there.
+    @Test func stopsAtTheFirstByteNotPlainASCII() {
+        for text in Self.texts(seed: 0x15_0A) {
+            let expected = text.firstIndex { Self.stops($0) } ?? text.count
+            let scanned = text.withUnsafeBufferPointer { ck_scan_json_string_ascii($0.baseAddress, $0.count) }
+            #expect(scanned == expected, "\(text)")
+        }
+    }
+
+    /// A record whose text member holds one special byte at every place from 0 to 40 (across the
+    /// blocks of sixteen): a quote written escaped, a backslash escape, a tab (a syntax error
+    /// raw), DEL (plain, not clean), a two-byte scalar (plain and clean), a lone continuation
+    /// byte (not valid UTF-8: never handed as its bytes). The check answers as it does for the
+    /// byte on its own.
+    @Test func checkFindsEachSpecialByteWherever() throws {
+        let cases: [(bytes: [UInt8], plain: Bool?, clean: Bool)] = [
+            (Array(#"\""#.utf8), false, false), (Array(#"\n"#.utf8), false, false), ([0x09], nil, false),
+            ([0x7F], true, false), ([0xC3, 0xA9], true, true), ([0x80], false, false), ([], true, true),
+        ]
+        for (special, plain, clean) in cases {
+            for at in 0...40 {
+                let text = Array(repeating: UInt8(ascii: "a"), count: at) + special + Array("bc".utf8)
+                let line = Array(#"{"cell": "C", "k": ""#.utf8) + text + Array(#"", "z": 1}"#.utf8)
+                let record = line.withUnsafeBufferPointer { try? JSONRecord(checking: $0) }
+                guard let plain else {
+                    #expect(record == nil, "byte \(special) at \(at) should fail the check")
+                    continue
+                }
+                let found = try #require(record, "byte \(special) at \(at)").plainString(at: "k")
+                if plain {
+                    #expect(found.map { Array($0.bytes) } == text, "byte \(special) at \(at)")
+                    #expect(found?.isClean == clean, "byte \(special) at \(at)")
+                } else {
+                    // Escaped or not UTF-8: not handed as its bytes (a hook gets the decoded text).
+                    #expect(found == nil, "byte \(special) at \(at)")
+                }
+            }
+        }
+    }
+}
