@@ -174,9 +174,10 @@ package final class RowReader {
     }
 
     /// One batch of checked rows in flat memory, each an `Entry`, its record's bytes, then its
-    /// member offsets; in the batch that ends the file, then the error or the end.
+    /// member offsets; in the batch that ends the file, then the error or the end. The memory is
+    /// in cache lines of its own (`CacheLine`): the helper fills it row by row.
     struct Batch: ~Copyable {
-        private var bytes = UnsafeMutableRawPointer.allocate(byteCount: 64 << 10, alignment: 8)
+        private var bytes = UnsafeMutableRawPointer.allocate(byteCount: 64 << 10, alignment: CacheLine.size)
         private var capacity = 64 << 10
         /// Bytes and rows in the batch.
         private(set) var used = 0, rows = 0
@@ -208,7 +209,7 @@ package final class RowReader {
             decoded.removeAll(keepingCapacity: true)
             if capacity > 1 << 20 {
                 bytes.deallocate()
-                (bytes, capacity) = (.allocate(byteCount: 64 << 10, alignment: 8), 64 << 10)
+                (bytes, capacity) = (.allocate(byteCount: 64 << 10, alignment: CacheLine.size), 64 << 10)
             }
         }
 
@@ -290,7 +291,7 @@ package final class RowReader {
             guard size > capacity else { return }
             var grown = capacity
             while grown < size { grown *= 2 }
-            let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+            let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: CacheLine.size)
             larger.copyMemory(from: bytes, byteCount: used)
             bytes.deallocate()
             (bytes, capacity) = (larger, grown)
@@ -322,7 +323,8 @@ package final class RowReader {
 
     /// UInt32 words in memory reused row after row (the planned lines of the row being read).
     struct Words: ~Copyable {
-        private var base = UnsafeMutablePointer<UInt32>.allocate(capacity: 64), capacity = 64
+        // In cache lines of their own (`CacheLine`): the helper writes them row by row.
+        private var base = CacheLine.allocate(UInt32.self, capacity: 64), capacity = 64
         var count = 0
         var buffer: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(start: base, count: count) }
 
@@ -331,7 +333,7 @@ package final class RowReader {
         /// Makes room for `n` more words.
         mutating func reserve(_ n: Int) {
             guard count + n > capacity else { return }
-            let larger = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * (count + n))
+            let larger = CacheLine.allocate(UInt32.self, capacity: 2 * (count + n))
             larger.update(from: base, count: count)
             base.deallocate()
             (base, capacity) = (larger, 2 * (count + n))
@@ -355,6 +357,9 @@ package final class RowReader {
         // `produced` past n, then the table thread's until it raises `consumed` past n: one
         // thread has it at a time, and the counts' sequentially consistent stores and loads
         // order its memory. `stream` is the helper's alone once it starts.
+        /// First of the stored properties, with `paddingAfter` last: the fields the helper writes row
+        /// by row (its lines worked out ahead) share no cache line with the blocks beside this object.
+        private let paddingBefore = CacheLine.Padding()
         let stream: RowStream
         let limits: Limits
         /// The layouts the table's thread asks for, and the version of them the helper read last.
@@ -385,6 +390,8 @@ package final class RowReader {
         // Made at 0: libdispatch traps when a semaphore goes while its value is below the one
         // it was made with.
         let helperWake = DispatchSemaphore(value: 0), readerWake = DispatchSemaphore(value: 0)
+        /// Last of the stored properties (see `paddingBefore`).
+        private let paddingAfter = CacheLine.Padding()
 
         init(_ stream: RowStream, limits: Limits, marking: (@Sendable (Bool) -> Void)?) {
             (self.stream, self.limits, self.marking) = (stream, limits, marking)

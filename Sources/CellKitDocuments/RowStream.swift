@@ -54,6 +54,9 @@ package struct StreamedRow {
 /// Reads a data file's rows in order, one record at a time.
 /// Used by one table's thread, so its state skips the runtime exclusivity checks.
 package final class RowStream {
+    /// First of the stored properties, with `paddingAfter` last: the fields a reader ahead of the
+    /// table writes row by row share no cache line with the blocks beside the stream (`CacheLine`).
+    private let paddingBefore = CacheLine.Padding()
     package let file: DataFile
     private let fd: Int32
     @exclusivity(unchecked) private var buffer: UnsafeMutableRawBufferPointer
@@ -94,7 +97,7 @@ package final class RowStream {
         do throws(FileProblem) { fd = try FileAccess.openRegular(file.real, name: file.path) } catch {
             throw file.mark.error("cannot open the data file: \(error.message)")
         }
-        buffer = .allocate(byteCount: max(16, bufferSize), alignment: 16)
+        buffer = .allocate(byteCount: max(16, bufferSize), alignment: CacheLine.size)
         try findLineEnd()
         if file.format == .csv { try readHeader() }
     }
@@ -222,6 +225,8 @@ package final class RowStream {
     /// The decoded `"cell"` value of the last row checked (`nextChecked()`, `next()`), when it had
     /// to be decoded (`CheckedRow.isDecoded`); else a value of a row before.
     package private(set) var decodedCell: String?
+    /// Last of the stored properties (see `paddingBefore`).
+    private let paddingAfter = CacheLine.Padding()
 
     /// The next JSON Lines row, checked as `next()` checks it, or nil at the end of the file.
     package func nextChecked() throws(DocumentError) -> CheckedRow? {
@@ -447,7 +452,7 @@ package final class RowStream {
                     "a record longer than \(Self.longestRecord >> 20) MiB; is this a JSON Lines file (one object per line)?"
                 )
             }
-            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 16)
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: CacheLine.size)
             grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
             buffer.deallocate()
             buffer = grown

@@ -31,11 +31,12 @@ package struct JSONValueParser {
     package static let cleanFlag: UInt32 = 1 << 30
 
     /// Offsets of members, four per member, in memory kept from row to row: appending
-    /// to an array per member cost more than parsing the member.
+    /// to an array per member cost more than parsing the member. In cache lines of their own
+    /// (`CacheLine`): a data file's reader writes them row by row beside the table's thread.
     package struct MemberIndex: ~Copyable {
-        package private(set) var offsets = UnsafeMutablePointer<UInt32>.allocate(capacity: 16)
+        package private(set) var offsets = CacheLine.allocate(UInt32.self, capacity: 32)
         package private(set) var count = 0
-        private var capacity = 16
+        private var capacity = 32
 
         package init() {}
 
@@ -45,7 +46,7 @@ package struct JSONValueParser {
 
         package mutating func append(_ a: Int, _ b: Int, _ c: Int, _ d: Int) {
             if count + 4 > capacity {
-                let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity * 2)
+                let grown = CacheLine.allocate(UInt32.self, capacity: capacity * 2)
                 grown.moveInitialize(from: offsets, count: count)
                 offsets.deallocate()
                 (offsets, capacity) = (grown, capacity * 2)
