@@ -99,6 +99,28 @@ struct RowReaderTests {
         }
     }
 
+    /// Counted in two halves at once, a file has the rows counted in one pass: wherever its middle
+    /// falls (in a record, on a line end, in a run of blank lines), with LF, CRLF or CR line ends,
+    /// with or without a last line end, and one long record across the middle.
+    @Test func countInHalvesSameAsOnePass() throws {
+        var random = SplitMix64(seed: 0xC0_417)
+        for trial in 0..<120 {
+            var text = ""
+            let lineEnd = ["\n", "\r\n", "\r"][trial % 3]
+            for r in 0..<Int(random.next() % 9) {
+                if random.next() % 3 == 0 { text += random.next() % 2 == 0 ? lineEnd : "  \t" + lineEnd }
+                let body = String(repeating: "x", count: Int(random.next() % (trial % 10 == 0 ? 400 : 12)))
+                text += "{\"cell\": \"C\", \"n\": \(r), \"t\": \"\(body)\"}" + lineEnd
+            }
+            if trial % 4 == 1, !text.isEmpty { text.removeLast(lineEnd.count) }  // no last line end
+            let file = try file(text, name: "halves-\(trial)")
+            let onePass = try RowStream.count(file, halvingFrom: .max)
+            let halves = try RowStream.count(file, halvingFrom: 0)
+            #expect(halves == onePass, "trial \(trial): \(text.debugDescription)")
+            #expect(onePass == RowStream.count(text, lineEnd: lineEnd), "trial \(trial)")
+        }
+    }
+
     @Test("a record still held keeps its bytes while later rows are written into the memory of done ones")
     func heldRecordsUnchanged() throws {
         let file = try file(Self.lines(6_000, seed: 23), name: "held")
@@ -317,5 +339,13 @@ struct RowReaderTests {
         let ahead = try render(readAhead: true), here = try render(readAhead: false)
         #expect(ahead.contains("row 4999 "))
         #expect(ahead == here)
+    }
+}
+
+extension RowStream {
+    /// The rows of `text` whose lines end with `lineEnd`, counted the slow way: its lines that hold
+    /// anything but spaces, tabs and CRs.
+    fileprivate static func count(_ text: String, lineEnd: String) -> Int {
+        text.components(separatedBy: lineEnd).filter { $0.contains { !" \t\r".contains($0) } }.count
     }
 }
