@@ -18,7 +18,9 @@ public struct TextLine: Sendable, Equatable {
     /// The columns they take (see `TextWidth`), found while breaking the line.
     @usableFromInline package var columns: Int
 
-    /// A line of `text`'s bytes `start..<end`, `columns` wide.
+    /// A line of `text`'s bytes `start..<end`, `columns` wide. Inlinable: a layout that copies a
+    /// label's planned lines calls it once a line.
+    @inlinable
     package init(_ start: Int, _ end: Int, columns: Int) {
         (self.start, self.end, self.columns) = (start, end, columns)
     }

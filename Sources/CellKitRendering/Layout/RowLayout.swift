@@ -952,9 +952,10 @@ public struct CellLayout: Sendable {
             record!.plannedLines(for: $0, width: width, maxLines: maxLines, mode: mode.rawValue)
         }
         if let triples = planned {  // the record's memory: the cell holds the record
+            let flag = LinePlan.ellipsisFlag  // once a label: read per line, its getter was a call a line
             for k in stride(from: 0, to: triples.count, by: 3) {
                 let end = triples[k + 1]
-                if end & LinePlan.ellipsisFlag != 0 {  // one line cut at its tail: the ellipsis added here
+                if end & flag != 0 {  // one line cut at its tail: the ellipsis added here
                     let line = text.withBytes {
                         TextLayout.ellipsizedText(text, $0, head: Int(end & ~LinePlan.ellipsisFlag))
                     }
