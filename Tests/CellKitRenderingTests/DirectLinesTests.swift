@@ -103,6 +103,39 @@ struct DirectLinesTests {
         #expect(direct.contains("\u{1B}[0;38;2;"), "colours were written")
     }
 
+    /// Rows in runs of 20 with the same frames (one cell type's rows), their texts (and so their
+    /// lines, some empty) drawn for each row: `prepare` reuses the order of the row before for a row
+    /// that looks the same, and a row whose lines now reach another view's must not be written
+    /// directly.
+    @Test("rows alike in runs: the same bytes as painting every row", arguments: [TableStyle.grouped, .plain])
+    func sameBytesRowsAlike(style: TableStyle) throws {
+        var rng = SplitMix64(seed: style == .plain ? 23 : 29)
+        let template = Self.randomRows(seed: style == .plain ? 31 : 37, count: 150)
+        var rows: [RowLayout] = []
+        for base in template {
+            for _ in 0..<20 {
+                var row = base
+                for k in row.views.indices where row.views[k].imageName == nil {
+                    let f = row.views[k].frame
+                    let words = (0..<Int.random(in: 0...12, using: &rng)).map { _ in
+                        ClusterRenderTests.pieces.randomElement(using: &rng)!
+                    }
+                    row.views[k].laidOut = TextLayout.laidOut(
+                        TextSanitizer.visible(words.joined(separator: " ")), width: f.width,
+                        maxLines: Int.random(in: 1...4, using: &rng), mode: .wordWrap)
+                }
+                row.height = max(row.height, row.views.map { $0.frame.y + $0.laidOut.count }.max() ?? 1)
+                rows.append(row)
+            }
+        }
+        let direct = try Self.render(rows, style: style, painted: false)
+        let painted = try Self.render(rows, style: style, painted: true)
+        #expect(direct == painted)
+        var format = DirectLines()
+        let written = rows.filter { format.prepare($0) }.count
+        #expect(written > 300 && written < 2_700, "rows the direct path took: \(written) of 3,000")
+    }
+
     @Test("a wrapped table's row is written directly: the bytes of its lines, padded")
     func wrappedRow() throws {
         var views: [PlacedView] = []

@@ -32,6 +32,14 @@ struct DirectLines {
     private var styles: [TextStyle] = [], sequences: [[UInt8]] = []
     private static let maxStyles = 64
     private var coloured = false
+    /// What the last plain `prepare` looked at, per view (`signature`), with its row's width and
+    /// view count and its answer: a row that looks the same gets the same order without the pairs
+    /// compared again (rows of one cell type mostly do: BENCHMARKS.md, "Measurements behind the
+    /// code": DirectLines.same).
+    private var seen = InlineArray<96, Int>(repeating: 0)
+    private var seenViews = -1, seenWidth = 0, seenAccepted = false, seenApart = false
+    /// How many of `seen`'s places a view takes (`signature`).
+    private static let signatureSize = 6
 
     /// The colours an ansi table is written in: what `TextFormat.sgr` makes a style's bytes for.
     struct Colours {
@@ -42,6 +50,75 @@ struct DirectLines {
     /// With `colours`, a row with a background does not qualify, and each line is written in colour.
     /// (The colours as values, not a closure over the format: that copied the format on every row.)
     mutating func prepare(_ row: RowLayout, colours: Colours? = nil) -> Bool {
+        if colours == nil, looksAsBefore(row) {
+            coloured = false
+            return seenAccepted
+        }
+        let accepted = prepareAnew(row, colours: colours)
+        if colours == nil { remember(row, accepted: accepted) } else { seenViews = -1 }
+        return accepted
+    }
+
+    /// The fields of `view` that `prepareAnew` decides by: its columns (x, width), its lines (y,
+    /// height, how many it has), and whether it draws only text (1) and has none (2). The lines
+    /// are read in place: a copy of them retained their text.
+    @inline(__always)
+    private static func signature(_ view: UnsafePointer<PlacedView>) -> (Int, Int, Int, Int, Int, Int) {
+        let f = view.pointee.frame
+        let drawsAlone = view.pointee.imageName == nil && view.pointee.backgroundColor == nil
+        let flags = (drawsAlone ? 1 : 0) | (view.pointee.laidOut.isEmpty ? 2 : 0)
+        return (f.x, f.width, f.y, f.height, view.pointee.laidOut.count, flags)
+    }
+
+    /// Whether `row` has the views, by `signature`, and the width of the row the last plain
+    /// `prepare` looked at: then its order and answer hold. When that row's views took columns
+    /// apart from one another, their lines and rows do not matter (no two can overlap), and a
+    /// label with more lines than the row before's still looks the same. (Mutating only so that
+    /// `seen` is read in place: a closure over a copy of `self` copied it whole.)
+    private mutating func looksAsBefore(_ row: RowLayout) -> Bool {
+        guard seenViews == row.views.count, seenWidth == row.width else { return false }
+        let vertical = !seenApart
+        return row.views.withUnsafeBufferPointer { views in
+            for k in views.indices {
+                let (x, w, y, h, lines, flags) = Self.signature(views.baseAddress! + k), i = k &* Self.signatureSize
+                guard x == seen[unchecked: i], w == seen[unchecked: i &+ 1], flags == seen[unchecked: i &+ 5] else {
+                    return false
+                }
+                if vertical,
+                    y != seen[unchecked: i &+ 2] || h != seen[unchecked: i &+ 3] || lines != seen[unchecked: i &+ 4]
+                {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+
+    /// Notes what a plain `prepareAnew` of `row` looked at and answered (`looksAsBefore`), and
+    /// whether its views with lines take columns apart from one another.
+    private mutating func remember(_ row: RowLayout, accepted: Bool) {
+        guard row.views.count <= Self.maxViews else {
+            seenViews = -1
+            return
+        }
+        (seenViews, seenWidth, seenAccepted, seenApart) = (row.views.count, row.width, accepted, true)
+        row.views.withUnsafeBufferPointer { views in
+            for k in views.indices {
+                let (x, w, y, h, lines, flags) = Self.signature(views.baseAddress! + k), i = k &* Self.signatureSize
+                (seen[unchecked: i], seen[unchecked: i &+ 1], seen[unchecked: i &+ 2]) = (x, w, y)
+                (seen[unchecked: i &+ 3], seen[unchecked: i &+ 4], seen[unchecked: i &+ 5]) = (h, lines, flags)
+                for j in 0..<k where flags & 2 == 0 && seen[unchecked: j &* Self.signatureSize &+ 5] & 2 == 0 {
+                    let (u, v) = (
+                        seen[unchecked: j &* Self.signatureSize], seen[unchecked: j &* Self.signatureSize &+ 1]
+                    )
+                    if x < u &+ v, u < x &+ w { seenApart = false }
+                }
+            }
+        }
+    }
+
+    /// `prepare` without the last row's answer.
+    private mutating func prepareAnew(_ row: RowLayout, colours: Colours?) -> Bool {
         (count, coloured) = (0, false)
         guard row.views.count <= Self.maxViews else { return false }
         if colours != nil, row.backgroundColor != nil { return false }
