@@ -177,7 +177,7 @@ package final class RowReader {
     /// member offsets; in the batch that ends the file, then the error or the end. The memory is
     /// in cache lines of its own (`CacheLine`): the helper fills it row by row.
     struct Batch: ~Copyable {
-        private var bytes = UnsafeMutableRawPointer.allocate(byteCount: 64 << 10, alignment: CacheLine.size)
+        private var bytes = CacheLine.allocatePages(byteCount: 64 << 10)
         private var capacity = 64 << 10
         /// Bytes and rows in the batch.
         private(set) var used = 0, rows = 0
@@ -201,15 +201,15 @@ package final class RowReader {
             var size: Int { (plannedStart + plannedBytes + 7) & ~7 }
         }
 
-        deinit { bytes.deallocate() }
+        deinit { CacheLine.deallocatePages(bytes, byteCount: capacity) }
 
         /// Empties the batch, and gives back the memory a long record made it take.
         mutating func removeAll() {
             (used, rows) = (0, 0)
             decoded.removeAll(keepingCapacity: true)
             if capacity > 1 << 20 {
-                bytes.deallocate()
-                (bytes, capacity) = (.allocate(byteCount: 64 << 10, alignment: CacheLine.size), 64 << 10)
+                CacheLine.deallocatePages(bytes, byteCount: capacity)
+                (bytes, capacity) = (CacheLine.allocatePages(byteCount: 64 << 10), 64 << 10)
             }
         }
 
@@ -291,9 +291,9 @@ package final class RowReader {
             guard size > capacity else { return }
             var grown = capacity
             while grown < size { grown *= 2 }
-            let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: CacheLine.size)
+            let larger = CacheLine.allocatePages(byteCount: grown)
             larger.copyMemory(from: bytes, byteCount: used)
-            bytes.deallocate()
+            CacheLine.deallocatePages(bytes, byteCount: capacity)
             (bytes, capacity) = (larger, grown)
         }
     }

@@ -98,14 +98,20 @@ package final class RowStream {
         do throws(FileProblem) { fd = try FileAccess.openRegular(file.real, name: file.path) } catch {
             throw file.mark.error("cannot open the data file: \(error.message)")
         }
-        buffer = .allocate(byteCount: max(16, bufferSize), alignment: CacheLine.size)
+        buffer = Self.allocateBuffer(max(16, bufferSize))
         try findLineEnd()
         if file.format == .csv { try readHeader() }
     }
 
     deinit {
         close(fd)
-        buffer.deallocate()
+        CacheLine.deallocatePages(buffer.baseAddress!, byteCount: buffer.count)
+    }
+
+    /// The read buffer, in pages of its own (`CacheLine.allocatePages`): a reader ahead of the
+    /// table fills it, and a count's second half is read on another thread.
+    private static func allocateBuffer(_ byteCount: Int) -> UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(start: CacheLine.allocatePages(byteCount: byteCount), count: byteCount)
     }
 
     // MARK: Rows
@@ -497,9 +503,9 @@ package final class RowStream {
                     "a record longer than \(Self.longestRecord >> 20) MiB; is this a JSON Lines file (one object per line)?"
                 )
             }
-            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: CacheLine.size)
+            let grown = Self.allocateBuffer(buffer.count * 2)
             grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
-            buffer.deallocate()
+            CacheLine.deallocatePages(buffer.baseAddress!, byteCount: buffer.count)
             buffer = grown
         }
         let room = min(buffer.count - end, readLimit - (bufferOffset + end))
