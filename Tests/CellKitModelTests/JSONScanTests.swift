@@ -16,15 +16,9 @@ struct JSONScanTests {
 
     /// Random texts of 0 to 70 bytes, drawn mostly from around the bytes the scan stops at.
     static func texts(seed: UInt64) -> [[UInt8]] {
-        let near: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
-        var rng = SplitMix64(seed: seed)
-        return (0..<100_000).map { _ in
-            (0..<Int(rng.next() % 71)).map { _ in
-                rng.next() % 8 == 0
-                    ? UInt8(truncatingIfNeeded: rng.next())
-                    : rng.next() % 3 == 0 ? near[Int(rng.next() % UInt64(near.count))] : 0x61
-            }
-        }
+        SplitMix64.texts(
+            seed: seed,
+            near: [0x00, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xE2, 0xFF])
     }
 
     /// `ck_scan_json_string_ascii` stops at the first byte `stops` takes, wherever it lies in a

@@ -11,16 +11,7 @@ import Testing
 @Suite("Escaping, sixteen bytes at a time (CScan)")
 struct EscapeScanTests {
     /// Random texts of 0 to 70 bytes, drawn mostly from around the bytes a scan stops at.
-    static func texts(seed: UInt64, near: [UInt8]) -> [[UInt8]] {
-        var rng = SplitMix64(seed: seed)
-        return (0..<100_000).map { _ in
-            (0..<Int(rng.next() % 71)).map { _ in
-                rng.next() % 8 == 0
-                    ? UInt8(truncatingIfNeeded: rng.next())
-                    : rng.next() % 3 == 0 ? near[Int(rng.next() % UInt64(near.count))] : 0x61
-            }
-        }
-    }
+    static func texts(seed: UInt64, near: [UInt8]) -> [[UInt8]] { SplitMix64.texts(seed: seed, near: near) }
 
     /// The bytes HTML text escapes, or looks at again: the C0 controls, `" & ' < >`, DEL, and 0xC2
     /// (which may start a C1 control). The oracle the scan is held to.

@@ -17,3 +17,19 @@ public struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+extension SplitMix64 {
+    /// `count` random texts of 0 to 70 bytes for a byte scan's tests, drawn mostly from around the
+    /// bytes it stops at (`near`): one byte in eight any value, a third of the rest from `near`,
+    /// the others `a`.
+    public static func texts(seed: UInt64, count: Int = 100_000, near: [UInt8]) -> [[UInt8]] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<count).map { _ in
+            (0..<Int(rng.next() % 71)).map { _ in
+                rng.next() % 8 == 0
+                    ? UInt8(truncatingIfNeeded: rng.next())
+                    : rng.next() % 3 == 0 ? near[Int(rng.next() % UInt64(near.count))] : 0x61
+            }
+        }
+    }
+}
