@@ -55,7 +55,8 @@ let package = Package(
         // terminfo through ncurses (setupterm, tigetstr, tparm) and the signal handlers that restore
         // a terminal: `cellkit browse`. Host-only.
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("tinfo")]),
-        // Byte scans for the output formats, sixteen bytes at a time (SSE2): how much of a text needs no escape.
+        // Byte scans, sixteen bytes at a time (SSE2): how much of a text needs no escape (the output
+        // formats) or no look of its own (the JSON Lines check).
         .target(name: "CScan"),
         // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
         .target(name: "CellKitModel", dependencies: ["CCellKit", "CScan"]),

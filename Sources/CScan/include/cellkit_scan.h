@@ -1,5 +1,6 @@
-/* Byte scans for the output formats and the JSON Lines check: how many leading bytes of a text need no escape, sixteen
- * bytes at a time (SSE2 on x86-64, which every x86-64 processor has; a byte at a time elsewhere).
+/* Byte scans for the output formats and the JSON Lines check: how many leading bytes of a text
+ * need no escape (or no look of their own), sixteen bytes at a time (SSE2 on x86-64, which every
+ * x86-64 processor has; a byte at a time elsewhere).
  * Swift's SIMD types compile these compares to a loop over the lanes, slower than the eight-byte
  * word tests they replace (BENCHMARKS.md, "Measurements behind the code": CScan). Pure functions
  * of their arguments: no state, no allocation. */
