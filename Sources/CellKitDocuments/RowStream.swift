@@ -214,26 +214,55 @@ package final class RowStream {
         }
     }
 
-    /// `count` of a JSON Lines file `size` bytes long: the records before the first line end from
-    /// the middle on, and the ones after it, each by a stream of its own on a thread of its own.
+    /// `count` of a JSON Lines file `size` bytes long: in two halves when they can be trusted to
+    /// give its count (`halvesCounted`), else in one pass from the start as before, so that an
+    /// error names its true line and the file this stream opened is the one counted.
     private func countInHalves(size: Int) throws(DocumentError) -> Int {
+        do throws(DocumentError) {
+            if let rows = try halvesCounted(size: size) { return rows }
+        } catch {}  // counted again in one pass: the error, if it is one, comes with its line
+        try seek(toOffset: 0, line: 1, rows: 0)
+        return try countToEnd()
+    }
+
+    /// The rows before the first line end from the middle on and after it, each counted by a
+    /// stream of its own on a thread of its own; nil when no line ends past the middle (a file
+    /// being written: its end may not be a record's), or when a half opened another file than
+    /// this stream did (the file replaced meanwhile).
+    private func halvesCounted(size: Int) throws(DocumentError) -> Int? {
         // The records start after a line end: from the byte before the middle, the first record
         // read is the rest of the one the middle cuts (empty when a record starts at the middle).
         try seek(toOffset: size / 2 - 1, line: 1, rows: 0)
         _ = try nextRecord()
         let middle = nextOffset, file = file
-        let halves = Mutex<[Result<Int, DocumentError>]>([])
+        guard middle < size, let identity else { return nil }
+        let halves = Mutex<[Result<(rows: Int, identity: FileIdentity?), DocumentError>]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { k in
-            let counted = Result { () throws(DocumentError) in
+            let counted = Result { () throws(DocumentError) -> (rows: Int, identity: FileIdentity?) in
                 let half = try RowStream(file)
                 try half.seek(toOffset: k == 0 ? 0 : middle, line: 1, rows: 0, readingUpTo: k == 0 ? middle : .max)
-                return try half.countToEnd()
+                return (try half.countToEnd(), half.identity)
             }
             halves.withLock { $0.append(counted) }
         }
         var rows = 0
-        for half in halves.withLock({ $0 }) { rows += try half.get() }
+        for half in halves.withLock({ $0 }) {
+            let counted = try half.get()
+            guard counted.identity == identity else { return nil }
+            rows += counted.rows
+        }
         return rows
+    }
+
+    /// Which file a stream reads: its device and inode.
+    private struct FileIdentity: Equatable, Sendable {
+        let device: UInt64, inode: UInt64
+    }
+
+    /// The identity of the file this stream opened, if it can be read.
+    private var identity: FileIdentity? {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
     }
 
     /// Reads on past at most `limit` records, counting the rows among them (blank lines are not

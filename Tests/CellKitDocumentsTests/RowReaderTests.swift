@@ -121,6 +121,28 @@ struct RowReaderTests {
         }
     }
 
+    /// A record too long to read fails the halved count as it fails one pass: the same message,
+    /// naming its true line (a half counted from the middle knew no line number), whichever half
+    /// holds it ("second": 20 MiB of short lines put the middle before it).
+    @Test func countInHalvesFailsAsOnePass() throws {
+        let long = "{\"t\": \"" + String(repeating: "x", count: RowStream.longestRecord + 1) + "\"}\n"
+        let short = String(repeating: "{\"t\": \"short\"}\n", count: 3_000)
+        let many = String(repeating: "{\"t\": \"short\"}\n", count: (RowStream.longestRecord + (4 << 20)) / 15)
+        let cases = [("first", long + short), ("second", many + long), ("both", long + many + long)]
+        for (name, text) in cases {
+            let file = try file(text, name: "halves-fail-\(name)")
+            var errors: [String] = []
+            for threshold in [Int.max, 0] {
+                do throws(DocumentError) {
+                    _ = try RowStream.count(file, halvingFrom: threshold)
+                    errors.append("no error")
+                } catch { errors.append("\(error)") }
+            }
+            #expect(errors[0] == errors[1], "\(name): \(errors)")
+            #expect(errors[0].contains("longer than"), "\(name): \(errors[0])")
+        }
+    }
+
     @Test("a record still held keeps its bytes while later rows are written into the memory of done ones")
     func heldRecordsUnchanged() throws {
         let file = try file(Self.lines(6_000, seed: 23), name: "held")
