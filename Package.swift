@@ -186,6 +186,7 @@ let package = Package(
             name: "CellKitSupervisionTests",
             dependencies: [
                 "CellKitSupervision", "CellKitRuntime", "CellKitDocuments", "CellKitRendering", "CellKitTestSupport",
+                "CSandbox",
             ]),
         // `cellkit check` run on plugins the tests build: CellKitCheck's plan, worker and verdicts.
         .testTarget(name: "CellKitCheckTests", dependencies: ["CellKitCheck", "CellKitModel", "CellKitTestSupport"]),

@@ -92,4 +92,13 @@ int ck_sandbox_seccomp_available(void);
  * `arch` is the call's audit architecture, `request` its second argument (an ioctl's request). */
 const char *ck_sandbox_act(long number, uint32_t arch, uint64_t request);
 
+/* The worker's seccomp filter run here for call `number` of audit architecture `arch` with
+ * arguments `args` (six, or NULL for zeros) under `watch` (CK_SANDBOX_WATCH_*): its return value
+ * (SECCOMP_RET_ALLOW, _USER_NOTIF, _ERRNO | errno), or 0xffffffff when the program could not be
+ * run. For tests of the program's layout. */
+uint32_t ck_sandbox_filter_verdict(long number, uint32_t arch, int watch, const uint64_t *args);
+
+/* Whether call `number` is one the filter allows whatever its arguments under `watch`. For tests. */
+int ck_sandbox_allows_outright(long number, int watch);
+
 #endif
