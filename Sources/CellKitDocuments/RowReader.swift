@@ -301,11 +301,11 @@ package final class RowReader {
     /// The ring's `depth` batches, each in cache lines of its own: the helper writes the counts of
     /// the batch it fills row by row while this thread reads the batch before it.
     struct Ring {
-        private static let stride = (MemoryLayout<Batch>.stride + 127) & ~127
+        private static let stride = (MemoryLayout<Batch>.stride + CacheLine.size - 1) & ~(CacheLine.size - 1)
         private let base: UnsafeMutableRawPointer
 
         init() {
-            base = .allocate(byteCount: Self.stride * RowReader.depth, alignment: 128)
+            base = .allocate(byteCount: Self.stride * RowReader.depth, alignment: CacheLine.size)
             for k in 0..<RowReader.depth { (base + k * Self.stride).initializeMemory(as: Batch.self, to: Batch()) }
         }
 

@@ -189,8 +189,8 @@ package final class RowStream {
     /// (`halvingFrom`: the size from which a file is halved; tests make it small.)
     package static func count(_ file: DataFile, halvingFrom threshold: Int = halvedCount) throws(DocumentError) -> Int {
         let stream = try RowStream(file)
-        if file.format != .csv, let size = stream.size, size >= max(threshold, 2) {
-            return try stream.countInHalves(size: size)
+        if file.format != .csv, let (size, identity) = stream.sizeAndIdentity, size >= max(threshold, 2) {
+            return try stream.countInHalves(size: size, identity: identity)
         }
         return try stream.countToEnd()
     }
@@ -198,10 +198,11 @@ package final class RowStream {
     /// The size of a file at which `count` counts it in two halves at once.
     package static let halvedCount = 8 << 20
 
-    /// The file's size now, if it can be read.
-    private var size: Int? {
+    /// The file's size now and which file it is, from one `fstat`; nil if it cannot be read.
+    private var sizeAndIdentity: (size: Int, identity: FileIdentity)? {
         var info = stat()
-        return fstat(fd, &info) == 0 ? Int(info.st_size) : nil
+        guard fstat(fd, &info) == 0 else { return nil }
+        return (Int(info.st_size), FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
     }
 
     /// The rows from here to the end of what the stream reads.
@@ -217,9 +218,9 @@ package final class RowStream {
     /// `count` of a JSON Lines file `size` bytes long: in two halves when they can be trusted to
     /// give its count (`halvesCounted`), else in one pass from the start as before, so that an
     /// error names its true line and the file this stream opened is the one counted.
-    private func countInHalves(size: Int) throws(DocumentError) -> Int {
+    private func countInHalves(size: Int, identity: FileIdentity) throws(DocumentError) -> Int {
         do throws(DocumentError) {
-            if let rows = try halvesCounted(size: size) { return rows }
+            if let rows = try halvesCounted(size: size, identity: identity) { return rows }
         } catch {}  // counted again in one pass: the error, if it is one, comes with its line
         try seek(toOffset: 0, line: 1, rows: 0)
         return try countToEnd()
@@ -228,20 +229,20 @@ package final class RowStream {
     /// The rows before the first line end from the middle on and after it, each counted by a
     /// stream of its own on a thread of its own; nil when no line ends past the middle (a file
     /// being written: its end may not be a record's), or when a half opened another file than
-    /// this stream did (the file replaced meanwhile).
-    private func halvesCounted(size: Int) throws(DocumentError) -> Int? {
+    /// this stream did, `identity` (the file replaced meanwhile).
+    private func halvesCounted(size: Int, identity: FileIdentity) throws(DocumentError) -> Int? {
         // The records start after a line end: from the byte before the middle, the first record
         // read is the rest of the one the middle cuts (empty when a record starts at the middle).
         try seek(toOffset: size / 2 - 1, line: 1, rows: 0)
         _ = try nextRecord()
         let middle = nextOffset, file = file
-        guard middle < size, let identity else { return nil }
+        guard middle < size else { return nil }
         let halves = Mutex<[Result<(rows: Int, identity: FileIdentity?), DocumentError>]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { k in
             let counted = Result { () throws(DocumentError) -> (rows: Int, identity: FileIdentity?) in
                 let half = try RowStream(file)
                 try half.seek(toOffset: k == 0 ? 0 : middle, line: 1, rows: 0, readingUpTo: k == 0 ? middle : .max)
-                return (try half.countToEnd(), half.identity)
+                return (try half.countToEnd(), half.sizeAndIdentity?.identity)
             }
             halves.withLock { $0.append(counted) }
         }
@@ -257,12 +258,6 @@ package final class RowStream {
     /// Which file a stream reads: its device and inode.
     private struct FileIdentity: Equatable, Sendable {
         let device: UInt64, inode: UInt64
-    }
-
-    /// The identity of the file this stream opened, if it can be read.
-    private var identity: FileIdentity? {
-        var info = stat()
-        return fstat(fd, &info) == 0 ? FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
     }
 
     /// Reads on past at most `limit` records, counting the rows among them (blank lines are not
