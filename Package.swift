@@ -143,6 +143,7 @@ let package = Package(
             name: "CellKitBenchmark", dependencies: ["CellKit", "CellKitRendering", "CCellKit"],
             resources: [
                 .embedInCode("Reference/reference-formatter.c"), .embedInCode("Reference/samework-formatter.c"),
+                .embedInCode("Reference/sandbox-floor.c"),
             ]),
         .executableTarget(
             name: "CellKitThreadCheck", dependencies: ["CellKit", "CellKitDocuments", "CellKitModel", "CellKitRuntime"]),

@@ -31,6 +31,10 @@ enum StartupBenchmark {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let empty = try References.emptySwift(in: root)
         let runtime = try References.emptySwift(in: root, source: References.runtimeProgram, name: "runtime-swift")
+        // The sandbox's kernel steps alone, in a small C process, beside an empty C process: the least
+        // the worker's sandbox can add (Reference/sandbox-floor.c).
+        let floor = try References.cFormatter(PackageResources.sandbox_floor_c, named: "sandbox-floor", in: root)
+        let emptyC = try References.cFormatter(Array("int main(void) { return 0; }\n".utf8), named: "empty-c", in: root)
         let tsv = root + "/rows.tsv"
         try (["cell\ttext"] + rows.map { "\($0.0)\t\($0.1)" }).joined(separator: "\n").appending("\n")
             .write(toFile: tsv, atomically: true, encoding: .utf8)
@@ -58,6 +62,8 @@ enum StartupBenchmark {
                 "Swift runtime alone (no Foundation)",
                 .init(executable: runtime, arguments: [], environment: environment)
             ),
+            ("C: the sandbox's steps (sandbox-floor)", .init(executable: floor, arguments: [], environment: environment)),
+            ("C: an empty program", .init(executable: emptyC, arguments: [], environment: environment)),
         ]
         if let column = tool("column") {
             variants.append(("column -t", .init(executable: column, arguments: ["-t", tsv], environment: environment)))
@@ -100,6 +106,29 @@ enum StartupBenchmark {
             let verdict = target.map { String(format: "target <= %.1fx: %@", $0, ListBenchmark.verdict(ratio <= $0)) }
             print(String(format: "  %@ %6.2fx   %@", name, ratio, verdict ?? ""))
         }
+        floorLines(times, variants.map(\.name), reference: reference)
+    }
+
+    /// What the render target leaves once the sandbox's kernel steps are paid (`sandbox-floor.c`, in
+    /// C, less an empty C program, round by round): the least an isolated, sandboxed render can
+    /// take were the worker itself free, as a ratio to the empty Swift program.
+    static func floorLines(_ times: [[Double]], _ names: [String], reference: Int) {
+        guard let floor = names.firstIndex(where: { $0.hasPrefix("C: the sandbox") }),
+            let emptyC = names.firstIndex(of: "C: an empty program"),
+            let inProcess = names.firstIndex(of: "cellkit render --no-isolation")
+        else { return }
+        let steps = ListBenchmark.median(zip(times[floor], times[emptyC]).map { $0 - $1 })
+        let own = ListBenchmark.median(zip(times[inProcess], times[reference]).map { $0 - $1 })
+        let empty = ListBenchmark.median(times[reference])
+        print(
+            String(
+                format: "  the sandbox's kernel steps alone (sandbox-floor.c less an empty C program): %.2f ms, %.2fx",
+                steps * 1000, steps / empty))
+        print(
+            String(
+                format:
+                    "  least with the sandbox, the worker free: the empty program, the render's own work (%.2f ms) and those steps: %.2fx",
+                own * 1000, (empty + own + steps) / empty))
     }
 
     /// A variant's name padded for the tables.
