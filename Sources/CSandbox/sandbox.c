@@ -720,7 +720,7 @@ static uint32_t run_program(const struct program *p, long number, uint32_t arch,
         const struct sock_filter *f = &p->code[pc];
         switch (f->code) {
         case BPF_LD | BPF_W | BPF_ABS:
-            if (f->k + 4 > sizeof data) return 0xffffffffu;
+            if (f->k > sizeof data - 4) return 0xffffffffu;
             memcpy(&a, (const char *)&data + f->k, 4);
             break;
         case BPF_ALU | BPF_AND | BPF_K: a &= f->k; break;
