@@ -516,9 +516,10 @@ int ck_sandbox_seccomp_available(void) {
  * code": sandbox.filter); writing the program takes far less. libseccomp still names calls
  * (`ck_sandbox_act`). The program: the architecture (any other: the listener), on x86_64 no
  * x32 number, then each call allowed by argument (a block that returns), then each call allowed
- * outright (in groups by number: `emit_allowed`), then the listener. The kernel caches the verdict of a call allowed outright (5.11),
- * so that only the calls checked by argument run the program. Arguments are compared in their
- * low 32 bits, which the kernel reads of an int argument. */
+ * outright (in groups by number: `emit_allowed`), then the listener. The kernel caches the
+ * verdict of a call allowed outright (5.11), so that only the calls checked by argument run the
+ * program. Arguments are compared in their low 32 bits, which the kernel reads of an int
+ * argument. */
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the filter reads an argument's low 32 bits at its first word: a little-endian layout"
@@ -679,7 +680,8 @@ static void emit_allowed(struct program *p, int watch) {
         /* Past the group: its k comparisons and two returns. Equal to its i-th number: the return
          * that allows, past the k - 1 - i comparisons after it and the return that does not. */
         emit(p, BPF_JMP | BPF_JGT | BPF_K, (uint8_t)(k + 2), 0, (uint32_t)numbers[first + k - 1]);
-        for (int i = 0; i < k; i++) emit(p, BPF_JMP | BPF_JEQ | BPF_K, (uint8_t)(k - i), 0, (uint32_t)numbers[first + i]);
+        for (int i = 0; i < k; i++)
+            emit(p, BPF_JMP | BPF_JEQ | BPF_K, (uint8_t)(k - i), 0, (uint32_t)numbers[first + i]);
         emit(p, BPF_RET | BPF_K, 0, 0, RET_NOTIFY);
         emit(p, BPF_RET | BPF_K, 0, 0, SECCOMP_RET_ALLOW);
     }
