@@ -84,7 +84,9 @@ enum BenchmarkArguments {
                   whole processes, in turns: a 4-row render (isolated, --sandbox off, --no-isolation),
                   `cellkit --version` and `cellkit --help`, each / an empty static Swift program built now
                   with the toolchain's swiftc (targets: render <= 2.5x, --version and --help <= 1.3x);
-                  column -t and sqlite3 -box beside. CELLKIT_BENCH_ROUNDS: rounds (default 201);
+                  column -t and sqlite3 -box beside; the sandbox's kernel steps alone in a small C program
+                  (sandbox-floor.c, less an empty C program), and what the render target leaves once they
+                  are paid. CELLKIT_BENCH_ROUNDS: rounds (default 201);
                   SWIFTC: the compiler (else swiftc beside swift on PATH, else /opt/swift/usr/bin/swiftc).
                 """
         default:

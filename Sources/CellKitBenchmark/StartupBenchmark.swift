@@ -4,7 +4,9 @@
 // `--sandbox off` and with `--no-isolation`, `cellkit --version` and `cellkit --help`, beside an empty
 // Swift program with Foundation linked, linked as `cellkit` is (built now: `References.emptySwift`;
 // and one of the Swift runtime alone, whose linker dropped Foundation, for scale), `column -t` and
-// `sqlite3 -box` printing the same four rows, run alternating, round after round, each timed from
+// `sqlite3 -box` printing the same four rows, and the sandbox's kernel steps alone in a small C
+// program beside an empty C program (`Reference/sandbox-floor.c`: the floor a sandboxed render
+// cannot go under), run alternating, round after round, each timed from
 // spawn to exit; medians printed, and each target as the median of the rounds' ratios to the empty
 // program (issue 43: the render with isolation and the sandbox on <= 2.5x, measured after issue 40's
 // sandbox; --version and --help <= 1.3x).
