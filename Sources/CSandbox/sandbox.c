@@ -667,10 +667,15 @@ static int ascending(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Whether entry `i` of the allowlist is a call of this architecture allowed outright under `watch`. */
+static int entry_outright(size_t i, int watch) {
+    return allowed[i].number >= 0 && allowed_outright(allowed[i].number, watch);
+}
+
 static void emit_allowed(struct program *p, int watch) {
     int numbers[ALLOWED], n = 0;
     for (size_t i = 0; i < ALLOWED; i++)
-        if (allowed[i].number >= 0 && allowed_outright(allowed[i].number, watch)) numbers[n++] = allowed[i].number;
+        if (entry_outright(i, watch)) numbers[n++] = allowed[i].number;
     qsort(numbers, (size_t)n, sizeof numbers[0], ascending);
     int unique = 0;
     for (int i = 0; i < n; i++)
@@ -748,7 +753,7 @@ uint32_t ck_sandbox_filter_verdict(long number, uint32_t arch, int watch, const 
 /* Whether call `number` is on the list of calls allowed outright under `watch`. For tests. */
 int ck_sandbox_allows_outright(long number, int watch) {
     for (size_t i = 0; i < ALLOWED; i++)
-        if (allowed[i].number == number && allowed_outright((int)number, watch)) return 1;
+        if (allowed[i].number == number && entry_outright(i, watch)) return 1;
     return 0;
 }
 

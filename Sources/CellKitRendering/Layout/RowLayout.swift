@@ -957,7 +957,7 @@ public struct CellLayout: Sendable {
                 let end = triples[k + 1]
                 if end & flag != 0 {  // one line cut at its tail: the ellipsis added here
                     let line = text.withBytes {
-                        TextLayout.ellipsizedText(text, $0, head: Int(end & ~LinePlan.ellipsisFlag))
+                        TextLayout.ellipsizedText(text, $0, head: Int(end & ~flag))
                     }
                     lines.append(TextLine(0, line.byteCount, columns: Int(triples[k + 2]) + 1))
                     made = line
