@@ -47,14 +47,15 @@ let package = Package(
         .target(name: "CCellKit"),
         // Host-only OS calls Swift cannot make (prctl, a signal context's registers): plugins never see it.
         .target(name: "CProcess"),
-        .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
-        // libseccomp (Debian's libseccomp-dev): the worker's system-call filter.
-        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        // libffi, libseccomp and libtinfo (Debian's libffi-dev, libseccomp-dev, libncurses-dev), opened
+        // with dlopen the first time a path needs one, not linked: linked, every start paid for them
+        // (Sources/CLibraries/include/cellkit_libraries.h). Host-only.
+        .target(name: "CLibraries", linkerSettings: [.linkedLibrary("dl")]),
         // The worker's sandbox: a PID namespace, Landlock and seccomp (SECURITY.md). Host-only.
-        .target(name: "CSandbox", dependencies: ["CProcess", "CSeccomp"]),
+        .target(name: "CSandbox", dependencies: ["CProcess", "CLibraries"]),
         // terminfo through ncurses (setupterm, tigetstr, tparm) and the signal handlers that restore
         // a terminal: `cellkit browse`. Host-only.
-        .target(name: "CTerminal", linkerSettings: [.linkedLibrary("tinfo")]),
+        .target(name: "CTerminal", dependencies: ["CLibraries"]),
         // Byte scans, sixteen bytes at a time (SSE2): how much of a text needs no escape (the output
         // formats) or no look of its own (the JSON Lines check).
         .target(name: "CScan"),
@@ -66,7 +67,7 @@ let package = Package(
         .target(name: "CellKitDiscovery", dependencies: ["CellKitModel", "CCellKit"]),
         .target(
             name: "CellKitRuntime",
-            dependencies: ["CellKitModel", "CellKitText", "CellKitDiscovery", "CCellKit", "CFFI", "CProcess"]),
+            dependencies: ["CellKitModel", "CellKitText", "CellKitDiscovery", "CCellKit", "CLibraries", "CProcess"]),
         .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "CellKitDiscovery", "Yams"]),
         // A full-screen terminal: raw mode, the alternate screen, keys, resizes, restored on any exit.
         .target(name: "CellKitTerminal", dependencies: ["CTerminal", "CellKitText"]),

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "cellkit_sandbox.h"
 #include "cellkit_process.h"
+#include "cellkit_libraries.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -493,11 +494,11 @@ const char *ck_sandbox_act(long number, uint32_t arch, uint64_t request) {
         return "make an ioctl outside the sandbox's allowlist";
     }
     for (size_t i = 0; i < REFUSALS; i++) {
-        if (seccomp_syscall_resolve_name(refusals[i].name) != number) continue;
+        if (ck_seccomp_syscall_resolve_name(refusals[i].name) != number) continue;
         if (!act_text[i][0]) snprintf(act_text[i], sizeof act_text[i], "%s (%s)", refusals[i].act, refusals[i].name);
         return act_text[i];
     }
-    char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)number);
+    char *name = ck_seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)number);
     if (!name) return "make a system call unknown to the sandbox";
     snprintf(outside_text, sizeof outside_text, "make a system call outside the sandbox's allowlist (%s)", name);
     free(name);
@@ -505,7 +506,7 @@ const char *ck_sandbox_act(long number, uint32_t arch, uint64_t request) {
 }
 
 int ck_sandbox_seccomp_available(void) {
-    return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && seccomp_api_get() >= 1;
+    return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && ck_seccomp_api_get() >= 1;
 }
 
 /* ---- the filter's program ------------------------------------------------------------------ */
@@ -1182,6 +1183,10 @@ static int close_in_worker(const struct ck_sandbox_plan *plan, int handoff, int 
 int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note, ck_sandbox_forward_fn forward) {
     int missing = 0;
     int handoff[2], output[2];
+    /* Opened while files can be: hooks call through libffi, the listener names refused calls
+     * through libseccomp (cellkit_libraries.h). A library missing fails where it is used. */
+    (void)ck_library_load(CK_LIBRARY_FFI);
+    (void)ck_library_load(CK_LIBRARY_SECCOMP);
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, handoff) != 0) return -1;
     if (pipe2(output, O_CLOEXEC) != 0) {
         close(handoff[0]);

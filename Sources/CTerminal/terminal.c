@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "cellkit_terminal.h"
+#include "cellkit_libraries.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -21,13 +22,13 @@ static int wakeup_fd = -1;
 
 int ck_term_setup(const char *term, int fd) {
     int error = 0;
-    return setupterm((char *)term, fd, &error) == OK ? 0 : -1;
+    return ck_tinfo_setupterm(term, fd, &error) == OK ? 0 : -1;
 }
 
 int ck_term_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
 
 int ck_term_string(const char *name, char *out, size_t size) {
-    char *value = tigetstr((char *)name);
+    char *value = ck_tinfo_tigetstr(name);
     if (value == NULL || value == (char *)-1) return -1;
     size_t length = strlen(value);
     if (length + 1 > size) return -1;
@@ -36,14 +37,14 @@ int ck_term_string(const char *name, char *out, size_t size) {
 }
 
 int ck_term_number(const char *name) {
-    int value = tigetnum((char *)name);
+    int value = ck_tinfo_tigetnum(name);
     return value < 0 ? -1 : value;
 }
 
 int ck_term_param(const char *name, int a, int b, char *out, size_t size) {
-    char *capability = tigetstr((char *)name);
+    char *capability = ck_tinfo_tigetstr(name);
     if (capability == NULL || capability == (char *)-1) return -1;
-    char *value = tiparm(capability, a, b);
+    char *value = ck_tinfo_tiparm2(capability, a, b);
     if (value == NULL) return -1;
     size_t length = strlen(value);
     if (length + 1 > size) return -1;

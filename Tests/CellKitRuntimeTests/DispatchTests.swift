@@ -1,4 +1,5 @@
 import CCellKit
+import CLibraries
 import CellKitModel
 import CellKitTestSupport
 import Foundation
@@ -78,6 +79,30 @@ let equivalencePlugin = """
 
 @Suite("Dispatch: typed pointers and libffi")
 struct DispatchTests {
+    @Test("libffi, libseccomp and libtinfo open on first use, and their calls answer as the libraries do")
+    func librariesOnFirstUse() throws {
+        for library in [CK_LIBRARY_FFI, CK_LIBRARY_SECCOMP, CK_LIBRARY_TINFO] {
+            let failure = ck_library_load(library).map { String(cString: $0) }
+            #expect(failure == nil, "\(library): \(failure ?? "")")
+            #expect(ck_library_load(library) == nil, "opened once, and so still")
+        }
+        #expect(ck_library_load(ck_library(rawValue: 7)).map { String(cString: $0) } == "no such library")
+        #expect(ck_ffi_type_sint64()?.pointee.size == 8 && ck_ffi_type_double()?.pointee.size == 8)
+        #expect(ck_ffi_type_sint32()?.pointee.size == 4 && ck_ffi_type_float()?.pointee.size == 4)
+        #expect(ck_ffi_type_pointer()?.pointee.size == 8 && ck_ffi_type_void() != nil)
+        #expect(ck_seccomp_api_get() >= 1)
+        #if arch(x86_64)
+        #expect(ck_seccomp_syscall_resolve_name("write") == 1)
+        let name = ck_seccomp_syscall_resolve_num_arch(0xC000_003E, 0)  // AUDIT_ARCH_X86_64, read
+        #expect(name.map { String(cString: $0) } == "read")
+        free(name)
+        #endif
+        var error: Int32 = 0
+        #expect(ck_tinfo_setupterm("xterm", -1, &error) == 0, "terminfo has xterm (ncurses-base)")
+        #expect(ck_tinfo_tigetnum("colors") == 8)
+        #expect(ck_tinfo_tiparm2(ck_tinfo_tigetstr("cup"), 2, 4).map { String(cString: $0) } == "\u{1B}[3;5H")
+    }
+
     @Test("data_string hands a plain JSON Lines text over as its own bytes, and decodes the rest as before")
     func dataStringFromJSONLines() throws {
         let line =

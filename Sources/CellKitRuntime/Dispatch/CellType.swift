@@ -129,7 +129,7 @@ public final class CellType: Sendable {
         } catch {
             throw .badHook(
                 path: plugin.file.path, hook: hook.symbol,
-                reason: "libffi could not prepare \"\(hook.signature)\" (ffi_status \(error.status))")
+                reason: error.failure ?? "libffi could not prepare \"\(hook.signature)\" (ffi_status \(error.status))")
         }
     }
 

@@ -2,7 +2,7 @@
 // interface (ffi_cif) is prepared once per hook; a call only fills in values.
 
 import CCellKit
-import CFFI
+import CLibraries
 import CellKitDiscovery
 import CellKitModel
 
@@ -25,6 +25,9 @@ import CellKitModel
     init(function: UnsafeMutableRawPointer, signature: HookSignature, context: UnsafeMutableRawPointer?)
         throws(FFIError)
     {
+        if let failure = ck_library_load(CK_LIBRARY_FFI) {
+            throw FFIError(status: 0, failure: String(cString: failure))
+        }
         self.function = unsafeBitCast(function, to: (@convention(c) () -> Void).self)
         self.signature = signature
         self.context = context
@@ -34,14 +37,14 @@ import CellKitModel
         result = signature.result
         // A struct passed by value needs its own ffi_type: size and alignment 0,
         // a NULL-terminated element list; ffi_prep_cif fills in the rest.
-        indexPathFields.initialize(from: [cellkit_ffi_sint64(), cellkit_ffi_sint64(), nil], count: 3)
+        indexPathFields.initialize(from: [ck_ffi_type_sint64(), ck_ffi_type_sint64(), nil], count: 3)
         indexPathType.initialize(
             to: ffi_type(size: 0, alignment: 0, type: UInt16(FFI_TYPE_STRUCT), elements: indexPathFields))
         argumentTypes = .allocate(capacity: max(1, signature.parameters.count))
         for (i, p) in signature.parameters.enumerated() {
             argumentTypes[i] = Self.type(of: p, indexPath: indexPathType)
         }
-        let status = ffi_prep_cif(
+        let status = ck_ffi_prep_cif(
             cif, FFI_DEFAULT_ABI, UInt32(signature.parameters.count), Self.type(of: signature.result), argumentTypes)
         guard status == FFI_OK else {
             deallocate()
@@ -75,7 +78,7 @@ import CellKitModel
                 for i in 0..<parameterCount { argv[i] = values.baseAddress! + offsets[i] }
                 // libffi widens integer results narrower than a register to a full
                 // ffi_arg: the result buffer must hold at least 8 bytes, read as ffi_arg.
-                withUnsafeMutableBytes(of: &result) { ffi_call(cif, function, $0.baseAddress, argv) }
+                withUnsafeMutableBytes(of: &result) { ck_ffi_call(cif, function, $0.baseAddress, argv) }
             }
         }
         return withUnsafeBytes(of: &result) { read(self.result, from: $0) }
@@ -124,21 +127,24 @@ import CellKitModel
         ffi_type
     > {
         switch p {
-        case .cell, .data, .host, .context: cellkit_ffi_pointer()
+        case .cell, .data, .host, .context: ck_ffi_type_pointer()
         case .indexPath: indexPath
-        case .section, .row: cellkit_ffi_sint64()
+        case .section, .row: ck_ffi_type_sint64()
         }
     }
 
     private static func type(of r: HookResult) -> UnsafeMutablePointer<ffi_type> {
         switch r {
-        case .void: cellkit_ffi_void()
-        case .double: cellkit_ffi_double()
-        case .float: cellkit_ffi_float()
-        case .int32: cellkit_ffi_sint32()
+        case .void: ck_ffi_type_void()
+        case .double: ck_ffi_type_double()
+        case .float: ck_ffi_type_float()
+        case .int32: ck_ffi_type_sint32()
         }
     }
 }
 
-/// ffi_prep_cif refused a signature.
-struct FFIError: Error { let status: UInt32 }
+/// ffi_prep_cif refused a signature (`status`), or libffi could not be opened (`failure` says why).
+struct FFIError: Error {
+    let status: UInt32
+    var failure: String? = nil
+}
