@@ -216,3 +216,17 @@ let package = Package(
         + cPlugins.flatMap(cPlugin)
         + swiftPlugins.flatMap(swiftPlugin)
 )
+
+// Our Swift targets reach a concrete generic type's metadata through its accessor, with the
+// conformances it needs passed in, not through its mangled name: by name, the first use of each
+// (a `[CellIdentifier: CellType]`, a `Result<_, Reason>`) made the runtime check a conformance by
+// scanning every conformance record in the binary, about 300,000 instructions each, a fifth of a
+// small render's (BENCHMARKS.md, "Measurements behind the code": MetadataAccessors).
+let cTargets = Set(
+    ["CCellKit", "CProcess", "CLibraries", "CSandbox", "CTerminal", "CScan"] + cPlugins
+        + swiftPlugins.map { "\($0)Descriptor" })
+for target in package.targets where !cTargets.contains(target.name) {
+    target.swiftSettings =
+        (target.swiftSettings ?? [])
+        + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+}
