@@ -84,8 +84,8 @@ int ck_sandbox_namespaces_here(void);
 /* The Landlock ABI this kernel offers (1 and up), or 0 when it has none. */
 int ck_sandbox_landlock_abi(void);
 
-/* Whether the seccomp filter can be installed here (libseccomp and the kernel's filter mode):
- * 1, or 0. */
+/* Whether the seccomp filter can be installed here (the kernel's filter mode, and its action
+ * that hands a call to a listener): 1, or 0. */
 int ck_sandbox_seccomp_available(void);
 
 /* What a call the filter refuses would have done, for a message: "start a process (fork)".
