@@ -228,6 +228,7 @@ package enum Sandbox {
     /// `firstRange(of:)`, cost more than the probe they spare (Sandbox.remembered).
     package static func rememberKey() -> [UInt8] {
         var key = Array("\(getuid()),\(geteuid())".utf8)
+        key.reserveCapacity(256)  // grown once, not at each part (BENCHMARKS.md: Sandbox.remembered)
         for setting in [
             "/proc/sys/kernel/random/boot_id", "/proc/sys/user/max_user_namespaces",
             "/proc/sys/user/max_net_namespaces", "/proc/sys/user/max_ipc_namespaces",
@@ -243,13 +244,24 @@ package enum Sandbox {
             key += n > 0 ? buffer[..<n] : [UInt8(ascii: "-")]
         }
         let status = readSmallFile("/proc/self/status") ?? []
-        for field in ["NoNewPrivs:", "Seccomp:"].map({ Array($0.utf8) }) {
-            for line in status.split(separator: 0x0A) where line.starts(with: field) {
-                key.append(0x20)
-                key += line.filter { $0 != 0x09 && $0 != 0x20 }
-            }
+        for field in ["NoNewPrivs:", "Seccomp:"] {
+            field.utf8.withContiguousStorageIfAvailable { appendField($0, of: status, to: &key) }
         }
         return key
+    }
+
+    /// Appends a space and each line of `status` that starts with `field`, its blanks left out:
+    /// read in place (the lines split into arrays were most of `rememberKey`'s instructions).
+    private static func appendField(_ field: UnsafeBufferPointer<UInt8>, of status: [UInt8], to key: inout [UInt8]) {
+        var start = 0
+        while start < status.count {
+            let end = status[start...].firstIndex(of: 0x0A) ?? status.count
+            if end - start >= field.count, status[start..<(start + field.count)].elementsEqual(field) {
+                key.append(0x20)
+                for b in status[start..<end] where b != 0x09 && b != 0x20 { key.append(b) }
+            }
+            start = end + 1
+        }
     }
 
     /// The first 4 KiB of a small file (a setting under /proc, /proc/self/status, a kept answer),
@@ -258,16 +270,17 @@ package enum Sandbox {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        var used = 0
-        while used < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + used, $0.count - used) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            used += n
+        // Uninitialized: zeroing 4 KiB for each of the eight files was a fifth of `rememberKey`.
+        return [UInt8](unsafeUninitializedCapacity: 4096) { buffer, count in
+            var used = 0
+            while used < buffer.count {
+                let n = read(fd, buffer.baseAddress! + used, buffer.count - used)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }
+                used += n
+            }
+            count = used
         }
-        bytes.removeLast(bytes.count - used)
-        return bytes
     }
 
     /// Writes `text` to `path` through a temporary file renamed over it (a reader sees the old
