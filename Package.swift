@@ -221,12 +221,15 @@ let package = Package(
 // conformances it needs passed in, not through its mangled name: by name, the first use of each
 // (a `[CellIdentifier: CellType]`, a `Result<_, Reason>`) made the runtime check a conformance by
 // scanning every conformance record in the binary, about 300,000 instructions each, a fifth of a
-// small render's (BENCHMARKS.md, "Measurements behind the code": MetadataAccessors).
-let cTargets = Set(
-    ["CCellKit", "CProcess", "CLibraries", "CSandbox", "CTerminal", "CScan"] + cPlugins
-        + swiftPlugins.map { "\($0)Descriptor" })
-for target in package.targets where !cTargets.contains(target.name) {
-    target.swiftSettings =
-        (target.swiftSettings ?? [])
-        + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+// small render's (BENCHMARKS.md, "Measurements behind the code": MetadataAccessors). Only when
+// CellKit is built from its own folder: SwiftPM refuses a package with unsafe flags as a versioned
+// dependency, and a dependency is checked out under `checkouts/` (or a registry's `downloads/`).
+// (C targets ignore Swift settings.)
+let isDependency = ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
+if !isDependency {
+    for target in package.targets {
+        target.swiftSettings =
+            (target.swiftSettings ?? [])
+            + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+    }
 }

@@ -5,7 +5,8 @@
 # into the process, works beside the static one. Builds the release products that ship (cellkit
 # and the bundled plugins; about 5 minutes from a clean folder on the 2-core machine) and checks,
 # with the bundled plugins and a C plugin built here that crashes:
-#   - the binary has no shared Swift runtime or Foundation;
+#   - the binary has no shared Swift runtime or Foundation, and does not link libffi, libseccomp
+#     or libtinfo (opened on first use);
 #   - a copy of it outside the checkout installs the SDK (`cellkit sdk install`);
 #   - the showcase (two Swift plugins) draws the same bytes isolated, in the process, and with
 #     workers started by exec (CELLKIT_WORKER_EXEC=1), and warns of nothing in the sandbox;
@@ -36,6 +37,11 @@ cellkit="$bin/cellkit"
 
 if ldd "$cellkit" | grep -E 'libswiftCore|libFoundation' >/dev/null; then
     die "$cellkit links the Swift runtime or Foundation as shared libraries (see Package.swift)"
+fi
+# libffi, libseccomp and libtinfo are opened on first use (Sources/CLibraries), never linked: a
+# link would bring back their cost at every start (BENCHMARKS.md: CLibraries).
+if readelf -d "$cellkit" | grep -E 'NEEDED.*(libffi|libseccomp|libtinfo)' >/dev/null; then
+    die "$cellkit links libffi, libseccomp or libtinfo (they are opened on first use: Sources/CLibraries)"
 fi
 
 work=$(mktemp -d)

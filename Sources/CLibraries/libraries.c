@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the table of libraries ---------------------------------------------------------------- */
@@ -24,9 +25,11 @@ struct library {
     char message[512];
 };
 
-enum { FFI_PREP_CIF, FFI_CALL, FFI_VOID, FFI_POINTER, FFI_SINT64, FFI_SINT32, FFI_DOUBLE, FFI_FLOAT };
-enum { SECCOMP_API_GET, SECCOMP_RESOLVE_NAME, SECCOMP_RESOLVE_NUM_ARCH };
-enum { TINFO_SETUPTERM, TINFO_TIGETSTR, TINFO_TIGETNUM, TINFO_TIPARM };
+enum { FFI_PREP_CIF, FFI_CALL, FFI_VOID, FFI_POINTER, FFI_SINT64, FFI_SINT32, FFI_DOUBLE, FFI_FLOAT, FFI_SYMBOLS };
+enum { SECCOMP_API_GET, SECCOMP_RESOLVE_NAME, SECCOMP_RESOLVE_NUM_ARCH, SECCOMP_SYMBOLS };
+enum { TINFO_SETUPTERM, TINFO_TIGETSTR, TINFO_TIGETNUM, TINFO_TIPARM, TINFO_SYMBOLS };
+_Static_assert(FFI_SYMBOLS <= MAX_SYMBOLS && SECCOMP_SYMBOLS <= MAX_SYMBOLS && TINFO_SYMBOLS <= MAX_SYMBOLS,
+               "a library's symbols fit its table");
 
 static struct library libraries[3] = {
     [CK_LIBRARY_FFI] = {{"libffi.so.8", "libffi.so"}, "libffi8 (or libffi-dev)",
@@ -43,14 +46,14 @@ static struct library libraries[3] = {
 
 /* ---- opening one --------------------------------------------------------------------------- */
 
-/* Opens `lib` by the first of its names that opens; NULL, with the loader's reasons in `lib`'s
- * message, if none does. */
-static void *open_named(struct library *lib) {
+/* Opens `lib` by the first of its names that opens (`*opened` says which); NULL, with the
+ * loader's reason for the first name in `lib`'s message, if none does. */
+static void *open_named(struct library *lib, const char **opened) {
     const char *first_reason = NULL;
     char reason[200] = "";
     for (int i = 0; i < 2; i++) {
         void *handle = dlopen(lib->names[i], RTLD_NOW | RTLD_LOCAL);
-        if (handle) return handle;
+        if (handle) return *opened = lib->names[i], handle;
         const char *why = dlerror();
         if (!first_reason) snprintf(reason, sizeof reason, "%s", why ? why : "not found"), first_reason = reason;
     }
@@ -59,13 +62,13 @@ static void *open_named(struct library *lib) {
     return NULL;
 }
 
-/* Looks up every symbol of `lib` in `handle`: 0, or -1 naming the first missing in `lib`'s message. */
-static int look_up(struct library *lib, void *handle) {
+/* Looks up every symbol of `lib` in `handle`, opened as `name`: 0, or -1 naming the first
+ * missing in `lib`'s message. */
+static int look_up(struct library *lib, void *handle, const char *name) {
     for (int i = 0; i < MAX_SYMBOLS && lib->symbols[i]; i++) {
         lib->address[i] = dlsym(handle, lib->symbols[i]);
         if (lib->address[i]) continue;
-        snprintf(lib->message, sizeof lib->message, "%s has no %s: install %s", lib->names[0], lib->symbols[i],
-                 lib->package);
+        snprintf(lib->message, sizeof lib->message, "%s has no %s: install %s", name, lib->symbols[i], lib->package);
         for (int k = 0; k < i; k++) lib->address[k] = NULL;
         return -1;
     }
@@ -73,12 +76,13 @@ static int look_up(struct library *lib, void *handle) {
 }
 
 static void open_library(struct library *lib) {
-    void *handle = open_named(lib);
+    const char *name = NULL;
+    void *handle = open_named(lib, &name);
     if (!handle) {
         lib->failure = lib->message;
         return;
     }
-    if (look_up(lib, handle) != 0) lib->failure = lib->message; /* kept open: another lookup would fail alike */
+    if (look_up(lib, handle, name) != 0) lib->failure = lib->message; /* kept open: a second try fails alike */
 }
 
 static void open_ffi(void) { open_library(&libraries[CK_LIBRARY_FFI]); }
@@ -106,7 +110,11 @@ ffi_status ck_ffi_prep_cif(ffi_cif *cif, ffi_abi abi, unsigned int count, ffi_ty
 
 void ck_ffi_call(ffi_cif *cif, void (*function)(void), void *result, void **arguments) {
     void (*call)(ffi_cif *, void (*)(void), void *, void **) = symbol(CK_LIBRARY_FFI, FFI_CALL);
-    if (call) call(cif, function, result, arguments); /* a prepared cif means libffi is open */
+    if (!call) { /* unreachable: a cif is prepared only once libffi is open; never a silent no-op */
+        fprintf(stderr, "cellkit: ffi_call without libffi: %s\n", ck_library_load(CK_LIBRARY_FFI));
+        abort();
+    }
+    call(cif, function, result, arguments);
 }
 
 ffi_type *ck_ffi_type_void(void) { return symbol(CK_LIBRARY_FFI, FFI_VOID); }

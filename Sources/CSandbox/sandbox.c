@@ -386,92 +386,97 @@ static const struct {
 };
 #define ALLOWED (sizeof allowed / sizeof allowed[0])
 
-/* Calls refused with a known act, each with what it would have done: named so in the warning. */
+/* Calls refused with a known act, each with what it would have done: named so in the warning.
+ * Numbered at compile time, as `allowed` is (libseccomp's header). */
+#define REFUSAL(call, act) {SCMP_SYS(call), #call, act}
 static const struct {
+    int number;
     const char *name, *act;
 } refusals[] = {
-    {"fork", "start a process"},
-    {"vfork", "start a process"},
-    {"clone", "start a process"}, /* without CLONE_THREAD */
-    {"execve", "run a program"},
-    {"execveat", "run a program"},
-    {"ptrace", "trace a process"},
-    {"process_vm_readv", "read another process's memory"},
-    {"process_vm_writev", "write another process's memory"},
-    {"pidfd_open", "reach another process"},
-    {"pidfd_getfd", "take another process's descriptor"},
-    {"kcmp", "compare another process's resources"},
-    {"socket", "open a socket"},
-    {"socketpair", "open a socket"},
-    {"connect", "connect a socket"},
-    {"sendto", "send over a socket"},
-    {"sendmsg", "send over a socket"},
-    {"unshare", "change namespaces"},
-    {"setns", "change namespaces"},
-    {"io_uring_setup", "set up io_uring"},
-    {"bpf", "load a BPF program or map"},
-    {"perf_event_open", "open a performance counter"},
-    {"keyctl", "use the kernel's keyrings"},
-    {"add_key", "use the kernel's keyrings"},
-    {"request_key", "use the kernel's keyrings"},
-    {"userfaultfd", "handle page faults in user space"},
-    {"mount", "mount a file system"},
-    {"umount2", "mount a file system"},
-    {"pivot_root", "mount a file system"},
-    {"fsopen", "mount a file system"},
-    {"fsmount", "mount a file system"},
-    {"fsconfig", "mount a file system"},
-    {"fspick", "mount a file system"},
-    {"move_mount", "mount a file system"},
-    {"open_tree", "mount a file system"},
-    {"mount_setattr", "mount a file system"},
-    {"chroot", "change the root folder"},
-    {"init_module", "load a kernel module"},
-    {"finit_module", "load a kernel module"},
-    {"delete_module", "unload a kernel module"},
-    {"kexec_load", "load a new kernel"},
-    {"kexec_file_load", "load a new kernel"},
-    {"reboot", "reboot the machine"},
-    {"swapon", "change swap space"},
-    {"swapoff", "change swap space"},
-    {"acct", "turn process accounting on"},
-    {"quotactl", "change disk quotas"},
-    {"syslog", "read the kernel's log"},
-    {"settimeofday", "set the clock"},
-    {"clock_settime", "set the clock"},
-    {"clock_adjtime", "set the clock"},
-    {"adjtimex", "set the clock"},
-    {"sethostname", "rename the machine"},
-    {"setdomainname", "rename the machine"},
-    {"iopl", "reach I/O ports"},
-    {"ioperm", "reach I/O ports"},
-    {"open_by_handle_at", "open a file by handle"},
-    {"name_to_handle_at", "open a file by handle"},
-    {"fanotify_init", "watch the file system"},
-    {"mknod", "make a device file"},
-    {"mknodat", "make a device file"},
-    {"chmod", "change a file's permissions"},
-    {"fchmod", "change a file's permissions"},
-    {"fchmodat", "change a file's permissions"},
-    {"fchmodat2", "change a file's permissions"},
-    {"chown", "change a file's owner"},
-    {"fchown", "change a file's owner"},
-    {"lchown", "change a file's owner"},
-    {"fchownat", "change a file's owner"},
-    {"utime", "change a file's times"},
-    {"utimes", "change a file's times"},
-    {"utimensat", "change a file's times"},
-    {"futimesat", "change a file's times"},
-    {"setxattr", "change a file's extended attributes"},
-    {"lsetxattr", "change a file's extended attributes"},
-    {"fsetxattr", "change a file's extended attributes"},
-    {"removexattr", "change a file's extended attributes"},
-    {"lremovexattr", "change a file's extended attributes"},
-    {"fremovexattr", "change a file's extended attributes"},
-    {"vhangup", "hang up the terminal"},
-    {"prctl", "change a process setting"},
-    {"fcntl", "aim a descriptor's signals at another process"},
-    {"prlimit64", "change another process's limits"},
+    REFUSAL(fork, "start a process"),
+    REFUSAL(vfork, "start a process"),
+    REFUSAL(clone, "start a process"), /* without CLONE_THREAD */
+    REFUSAL(execve, "run a program"),
+    REFUSAL(execveat, "run a program"),
+    REFUSAL(ptrace, "trace a process"),
+    REFUSAL(process_vm_readv, "read another process's memory"),
+    REFUSAL(process_vm_writev, "write another process's memory"),
+    REFUSAL(pidfd_open, "reach another process"),
+    REFUSAL(pidfd_getfd, "take another process's descriptor"),
+    REFUSAL(kcmp, "compare another process's resources"),
+    REFUSAL(socket, "open a socket"),
+    REFUSAL(socketpair, "open a socket"),
+    REFUSAL(connect, "connect a socket"),
+    REFUSAL(sendto, "send over a socket"),
+    REFUSAL(sendmsg, "send over a socket"),
+    REFUSAL(unshare, "change namespaces"),
+    REFUSAL(setns, "change namespaces"),
+    REFUSAL(io_uring_setup, "set up io_uring"),
+    REFUSAL(bpf, "load a BPF program or map"),
+    REFUSAL(perf_event_open, "open a performance counter"),
+    REFUSAL(keyctl, "use the kernel's keyrings"),
+    REFUSAL(add_key, "use the kernel's keyrings"),
+    REFUSAL(request_key, "use the kernel's keyrings"),
+    REFUSAL(userfaultfd, "handle page faults in user space"),
+    REFUSAL(mount, "mount a file system"),
+    REFUSAL(umount2, "mount a file system"),
+    REFUSAL(pivot_root, "mount a file system"),
+    REFUSAL(fsopen, "mount a file system"),
+    REFUSAL(fsmount, "mount a file system"),
+    REFUSAL(fsconfig, "mount a file system"),
+    REFUSAL(fspick, "mount a file system"),
+    REFUSAL(move_mount, "mount a file system"),
+    REFUSAL(open_tree, "mount a file system"),
+    REFUSAL(mount_setattr, "mount a file system"),
+    REFUSAL(chroot, "change the root folder"),
+    REFUSAL(init_module, "load a kernel module"),
+    REFUSAL(finit_module, "load a kernel module"),
+    REFUSAL(delete_module, "unload a kernel module"),
+    REFUSAL(kexec_load, "load a new kernel"),
+    REFUSAL(kexec_file_load, "load a new kernel"),
+    REFUSAL(reboot, "reboot the machine"),
+    REFUSAL(swapon, "change swap space"),
+    REFUSAL(swapoff, "change swap space"),
+    REFUSAL(acct, "turn process accounting on"),
+    REFUSAL(quotactl, "change disk quotas"),
+    REFUSAL(syslog, "read the kernel's log"),
+    REFUSAL(settimeofday, "set the clock"),
+    REFUSAL(clock_settime, "set the clock"),
+    REFUSAL(clock_adjtime, "set the clock"),
+    REFUSAL(adjtimex, "set the clock"),
+    REFUSAL(sethostname, "rename the machine"),
+    REFUSAL(setdomainname, "rename the machine"),
+    REFUSAL(iopl, "reach I/O ports"),
+    REFUSAL(ioperm, "reach I/O ports"),
+    REFUSAL(open_by_handle_at, "open a file by handle"),
+    REFUSAL(name_to_handle_at, "open a file by handle"),
+    REFUSAL(fanotify_init, "watch the file system"),
+    REFUSAL(mknod, "make a device file"),
+    REFUSAL(mknodat, "make a device file"),
+    REFUSAL(chmod, "change a file's permissions"),
+    REFUSAL(fchmod, "change a file's permissions"),
+    REFUSAL(fchmodat, "change a file's permissions"),
+#if defined(__NR_fchmodat2) && defined(__SNR_fchmodat2) /* Linux 6.6: newer than some headers */
+    REFUSAL(fchmodat2, "change a file's permissions"),
+#endif
+    REFUSAL(chown, "change a file's owner"),
+    REFUSAL(fchown, "change a file's owner"),
+    REFUSAL(lchown, "change a file's owner"),
+    REFUSAL(fchownat, "change a file's owner"),
+    REFUSAL(utime, "change a file's times"),
+    REFUSAL(utimes, "change a file's times"),
+    REFUSAL(utimensat, "change a file's times"),
+    REFUSAL(futimesat, "change a file's times"),
+    REFUSAL(setxattr, "change a file's extended attributes"),
+    REFUSAL(lsetxattr, "change a file's extended attributes"),
+    REFUSAL(fsetxattr, "change a file's extended attributes"),
+    REFUSAL(removexattr, "change a file's extended attributes"),
+    REFUSAL(lremovexattr, "change a file's extended attributes"),
+    REFUSAL(fremovexattr, "change a file's extended attributes"),
+    REFUSAL(vhangup, "hang up the terminal"),
+    REFUSAL(prctl, "change a process setting"),
+    REFUSAL(fcntl, "aim a descriptor's signals at another process"),
+    REFUSAL(prlimit64, "change another process's limits"),
 };
 #define REFUSALS (sizeof refusals / sizeof refusals[0])
 
@@ -494,11 +499,17 @@ const char *ck_sandbox_act(long number, uint32_t arch, uint64_t request) {
         return "make an ioctl outside the sandbox's allowlist";
     }
     for (size_t i = 0; i < REFUSALS; i++) {
-        if (ck_seccomp_syscall_resolve_name(refusals[i].name) != number) continue;
+        if (refusals[i].number != number) continue;
         if (!act_text[i][0]) snprintf(act_text[i], sizeof act_text[i], "%s (%s)", refusals[i].act, refusals[i].name);
         return act_text[i];
     }
+    /* Named by libseccomp, opened here (in the listener, outside the sandbox) the first time. */
     char *name = ck_seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, (int)number);
+    if (!name && ck_library_load(CK_LIBRARY_SECCOMP)) { /* refused all the same (EPERM), unnamed */
+        snprintf(outside_text, sizeof outside_text,
+                 "make a system call outside the sandbox's allowlist (number %ld; libseccomp2 names it)", number);
+        return outside_text;
+    }
     if (!name) return "make a system call unknown to the sandbox";
     snprintf(outside_text, sizeof outside_text, "make a system call outside the sandbox's allowlist (%s)", name);
     free(name);
@@ -1187,10 +1198,10 @@ static int close_in_worker(const struct ck_sandbox_plan *plan, int handoff, int 
 int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note, ck_sandbox_forward_fn forward) {
     int missing = 0;
     int handoff[2], output[2];
-    /* Opened while files can be: hooks call through libffi, the listener names refused calls
-     * through libseccomp (cellkit_libraries.h). A library missing fails where it is used. */
+    /* Opened while files can be: hooks with long declared lists call through libffi
+     * (cellkit_libraries.h), which may lie outside what Landlock lets the worker read. The
+     * listener, outside the sandbox, opens libseccomp when it first names a call. */
     (void)ck_library_load(CK_LIBRARY_FFI);
-    (void)ck_library_load(CK_LIBRARY_SECCOMP);
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, handoff) != 0) return -1;
     if (pipe2(output, O_CLOEXEC) != 0) {
         close(handoff[0]);

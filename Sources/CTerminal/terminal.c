@@ -20,6 +20,8 @@ static volatile sig_atomic_t active;
 static volatile sig_atomic_t pending;
 static int wakeup_fd = -1;
 
+const char *ck_term_library_failure(void) { return ck_library_load(CK_LIBRARY_TINFO); }
+
 int ck_term_setup(const char *term, int fd) {
     int error = 0;
     return ck_tinfo_setupterm(term, fd, &error) == OK ? 0 : -1;

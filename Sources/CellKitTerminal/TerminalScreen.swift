@@ -55,6 +55,10 @@ package final class TerminalScreen {
             close(fd)
             throw TerminalError("/dev/tty is not a terminal")
         }
+        if let failure = ck_term_library_failure() {
+            close(fd)
+            throw TerminalError(String(cString: failure))
+        }
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
         guard !term.isEmpty, term != "dumb", ck_term_setup(term, fd) == 0 else {
             close(fd)

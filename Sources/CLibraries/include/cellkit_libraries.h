@@ -12,7 +12,8 @@
  * library, why it failed and how to fix it (the message stays valid). A wrapper below whose
  * library cannot be opened fails as its function fails, without calling it. A process that
  * closes itself to the file system (the worker's sandbox) opens what it will need first
- * (`ck_sandbox_enter` does). */
+ * (`ck_sandbox_enter` opens libffi). The names tried are Debian 12's runtime sonames (libffi.so.8,
+ * libseccomp.so.2, libtinfo.so.6), then the development links their -dev packages install. */
 #ifndef CELLKIT_LIBRARIES_H
 #define CELLKIT_LIBRARIES_H
 
@@ -24,8 +25,9 @@ enum ck_library { CK_LIBRARY_FFI = 0, CK_LIBRARY_SECCOMP = 1, CK_LIBRARY_TINFO =
 /* Opens `library` if it is not open: NULL when it is, else why not. */
 const char *ck_library_load(enum ck_library library);
 
-/* libffi: ffi_prep_cif (FFI_BAD_ABI when libffi cannot be opened), ffi_call, and the addresses
- * of its built-in types (NULL when it cannot be opened). */
+/* libffi: ffi_prep_cif (FFI_BAD_ABI when libffi cannot be opened), ffi_call (only after a
+ * prepared cif: without libffi it aborts), and the addresses of its built-in types (NULL when
+ * it cannot be opened). */
 ffi_status ck_ffi_prep_cif(ffi_cif *cif, ffi_abi abi, unsigned int count, ffi_type *result, ffi_type **arguments);
 void ck_ffi_call(ffi_cif *cif, void (*function)(void), void *result, void **arguments);
 ffi_type *ck_ffi_type_void(void);

@@ -7,6 +7,10 @@
 
 #include <stddef.h>
 
+/* Why terminfo's library (libtinfo, opened on first use: cellkit_libraries.h) cannot be used, or
+ * NULL when it can. */
+const char *ck_term_library_failure(void);
+
 /* setupterm(term, fd): 0 when the terminal type is described, else -1. */
 int ck_term_setup(const char *term, int fd);
 

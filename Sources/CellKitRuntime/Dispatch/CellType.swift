@@ -2,6 +2,7 @@
 // these: no string building, hashing or dlsym.
 
 import CCellKit
+import CLibraries
 import CellKitDiscovery
 import CellKitModel
 
@@ -124,12 +125,15 @@ public final class CellType: Sendable {
         if registers, let hook = RegisterHook(function: address, signature: hook.signature, context: plugin.context) {
             return .registers(hook)
         }
+        if let failure = ck_library_load(CK_LIBRARY_FFI) {  // opened on first use (CLibraries)
+            throw .badHook(path: plugin.file.path, hook: hook.symbol, reason: String(cString: failure))
+        }
         do {
             return .ffi(try FFIHook(function: address, signature: hook.signature, context: plugin.context))
         } catch {
             throw .badHook(
                 path: plugin.file.path, hook: hook.symbol,
-                reason: error.failure ?? "libffi could not prepare \"\(hook.signature)\" (ffi_status \(error.status))")
+                reason: "libffi could not prepare \"\(hook.signature)\" (ffi_status \(error.status))")
         }
     }
 

@@ -25,9 +25,6 @@ import CellKitModel
     init(function: UnsafeMutableRawPointer, signature: HookSignature, context: UnsafeMutableRawPointer?)
         throws(FFIError)
     {
-        if let failure = ck_library_load(CK_LIBRARY_FFI) {
-            throw FFIError(status: 0, failure: String(cString: failure))
-        }
         self.function = unsafeBitCast(function, to: (@convention(c) () -> Void).self)
         self.signature = signature
         self.context = context
@@ -46,10 +43,9 @@ import CellKitModel
         }
         let status = ck_ffi_prep_cif(
             cif, FFI_DEFAULT_ABI, UInt32(signature.parameters.count), Self.type(of: signature.result), argumentTypes)
-        guard status == FFI_OK else {
-            deallocate()
-            throw FFIError(status: status.rawValue)
-        }
+        // Thrown once every property is set: `deinit` frees the buffers (freeing them here too freed
+        // them twice).
+        guard status == FFI_OK else { throw FFIError(status: status.rawValue) }
     }
 
     deinit { deallocate() }
@@ -143,8 +139,5 @@ import CellKitModel
     }
 }
 
-/// ffi_prep_cif refused a signature (`status`), or libffi could not be opened (`failure` says why).
-struct FFIError: Error {
-    let status: UInt32
-    var failure: String? = nil
-}
+/// ffi_prep_cif refused a signature.
+struct FFIError: Error { let status: UInt32 }

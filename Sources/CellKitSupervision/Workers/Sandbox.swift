@@ -244,8 +244,8 @@ package enum Sandbox {
             key += n > 0 ? buffer[..<n] : [UInt8(ascii: "-")]
         }
         let status = readSmallFile("/proc/self/status") ?? []
-        for field in ["NoNewPrivs:", "Seccomp:"] {
-            field.utf8.withContiguousStorageIfAvailable { appendField($0, of: status, to: &key) }
+        for field: StaticString in ["NoNewPrivs:", "Seccomp:"] {
+            field.withUTF8Buffer { appendField($0, of: status, to: &key) }
         }
         return key
     }
