@@ -369,10 +369,7 @@ struct IsolationResumeTests {
                 }
                 """),
             name: "viaffi", in: plugins)
-        let folder = try Render.write(["t.yaml": IsolationTests.table])
-        for environment in [[:], ["CELLKIT_WORKER_EXEC": "1"]] {
-            let (ending, log) = try command.run(
-                ["render", folder + "/t.yaml", "--plugin-path", plugins, "--sandbox", "on"], environment: environment)
+        for (environment, ending, log) in try renderSandboxed(plugins) {
             #expect(ending == .exited(0), "\(environment): \(log)")
             #expect(log.contains("via libffi 1.1 placed") && log.contains("via libffi 1.3 placed"), "\(log)")
             #expect(!log.contains("MISPLACED") && !log.contains("faulted"), "\(log)")
@@ -405,12 +402,20 @@ struct IsolationResumeTests {
                 }
                 """),
             name: "ffimapped", in: plugins)
-        let folder = try Render.write(["t.yaml": IsolationTests.table])
-        for environment in [[:], ["CELLKIT_WORKER_EXEC": "1"]] {
-            let (ending, log) = try command.run(
-                ["render", folder + "/t.yaml", "--plugin-path", plugins, "--sandbox", "on"], environment: environment)
+        for (environment, ending, log) in try renderSandboxed(plugins) {
             #expect(ending == .exited(0), "\(environment): \(log)")
             #expect(log.components(separatedBy: "libffi open").count - 1 == 2, "both Faulty rows: \(log)")
+        }
+    }
+
+    /// The table rendered with `plugins`, the sandbox on, by a forked worker and by an exec'd one:
+    /// each run's environment, how it ended and what it wrote.
+    func renderSandboxed(_ plugins: String) throws -> [([String: String], CellKitTool.Ending, String)] {
+        let folder = try Render.write(["t.yaml": IsolationTests.table])
+        return try [[:], ["CELLKIT_WORKER_EXEC": "1"]].map { environment in
+            let (ending, log) = try command.run(
+                ["render", folder + "/t.yaml", "--plugin-path", plugins, "--sandbox", "on"], environment: environment)
+            return (environment, ending, log)
         }
     }
 
