@@ -15,7 +15,7 @@ enum BenchmarkArguments {
     }
 
     /// The benchmarks, in the order the help lists them.
-    static let benchmarks = ["dispatch", "render", "list", "startup", "browse"]
+    static let benchmarks = ["dispatch", "render", "list", "startup", "browse", "watch"]
 
     /// What `arguments` (the command line without the program's name) ask for. No benchmark
     /// named: `dispatch`, as before.
@@ -42,6 +42,7 @@ enum BenchmarkArguments {
           list            start-up with 10, 100 and 1,000 generated plugins, cold and warm cache
           startup         a 4-row table, --version and --help, whole process, ÷ an empty Swift program
           browse          cellkit browse on 10,000,000 JSON Lines rows through a pseudo-terminal, beside less -S
+          watch           browse --watch and preview --watch: a rebuilt plugin's first sight on the screen
         Speed targets are ratios against a reference run side by side (BENCHMARKS.md).
         cellkit-bench BENCHMARK --help: what one benchmark measures and takes.
         """
@@ -88,6 +89,13 @@ enum BenchmarkArguments {
                   (sandbox-floor.c, less an empty C program), and what the render target leaves once they
                   are paid. CELLKIT_BENCH_ROUNDS: rounds (default 201);
                   SWIFTC: the compiler (else swiftc beside swift on PATH, else /opt/swift/usr/bin/swiftc).
+                """
+        case "watch":
+            return """
+                usage: cellkit-bench watch
+                  `cellkit browse --watch` and `cellkit preview --watch` in a pseudo-terminal while a C plugin
+                  is rebuilt with cc and moved in, good and crashing in turns: the time from the move to the
+                  new build on the screen (target <= 1 s). CELLKIT_BENCH_ROUNDS: rebuilds a view (default 10).
                 """
         default:
             return """

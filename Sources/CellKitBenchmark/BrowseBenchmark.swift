@@ -276,6 +276,21 @@ final class PseudoTerminal {
         }
     }
 
+    /// Reads (and keeps) what the program writes for `seconds`: a frame drawn whole before the next step.
+    func drain(for seconds: Double) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let left = Int32(deadline.timeIntervalSinceNow * 1000)
+            guard left > 0 else { return }
+            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, left) > 0 else { continue }
+            let n = read(master, &buffer, buffer.count)
+            guard n > 0 else { return }
+            seen += buffer.prefix(n)
+        }
+    }
+
     private func find(_ needle: [UInt8], from start: Int) -> Int? {
         guard seen.count - start >= needle.count else { return nil }
         var i = start

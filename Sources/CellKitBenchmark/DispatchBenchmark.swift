@@ -25,6 +25,7 @@ enum Benchmarks {
             case "render": failing("cellkit-bench render") { try RenderBenchmark.run(arguments) }
             case "list": failing("cellkit-bench list") { try ListBenchmark.run() }
             case "startup": failing("cellkit-bench startup") { try StartupBenchmark.run() }
+            case "watch": failing("cellkit-bench watch") { try WatchBenchmark.run() }
             default: failing("cellkit-bench browse") { try BrowseBenchmark.run() }
             }
         }

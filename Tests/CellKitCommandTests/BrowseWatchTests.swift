@@ -41,7 +41,7 @@ struct BrowseWatchTests {
         guard rename(built, plugins + "/libWatched.so") == 0 else { throw Fixtures.Failed("rename: \(errno)") }
     }
 
-    @Test("a plugin rebuilt three times (good, crashing in a hook, good) shows each within a second; no worker is left")
+    @Test("a plugin rebuilt three times (good, crashing in a hook, good) shows each without a key; no worker is left")
     func rebuilds() throws {
         let folder = try Fixtures.folder()
         let (plugins, scratch) = (folder + "/plugins", folder + "/scratch")
@@ -70,7 +70,9 @@ struct BrowseWatchTests {
                     : lines.contains { $0.contains("build \(name), row 2") }
             }
             let shownAfter = Date().timeIntervalSince(replaced)
-            #expect(shownAfter < 1, "build \(name) shown after \(shownAfter) s:\n\(lines.joined(separator: "\n"))")
+            // How soon is `cellkit-bench watch`'s figure (within a second, on a quiet machine); here,
+            // beside the rest of the suite, only that the watch reloads by itself, not on the next key.
+            #expect(shownAfter < 5, "build \(name) shown after \(shownAfter) s:\n\(lines.joined(separator: "\n"))")
             #expect(!lines.contains { $0.contains("build one") }, "\(lines.joined(separator: "\n"))")
             // The old worker ended with its table: as many processes as before.
             let deadline = Date().addingTimeInterval(5)
