@@ -412,6 +412,83 @@ extension Result {
 
 @Suite("Run paths")
 struct RunPathTests {
+    /// The file cut inside and after each dynamic entry of `original`; each entry whose tag is
+    /// DT_RUNPATH, DT_RPATH or DT_NULL pointed at the edges of its string table and retagged, and the
+    /// string it names cut or unterminated.
+    static func dynamicMutants(of original: ELFBytes) -> [(String, Data)] {
+        guard let dynamic = original.section(ofType: 6) else { return [] }
+        let base = Int(original.offset(ofSection: dynamic)), strings = original.link(ofSection: dynamic)
+        let stringsSize = original.size(ofSection: strings), stringsAt = Int(original.offset(ofSection: strings))
+        var result: [(String, Data)] = []
+        // The section moved to the file's end without its DT_NULL: its entries run out before it ends.
+        let entries = original.data[base..<(base + Int(original.size(ofSection: dynamic)))]
+        if let null = stride(from: 0, to: entries.count, by: 16).first(where: {
+            original.read(base + $0, as: UInt64.self) == 0
+        }) {
+            var moved = original
+            moved.write(UInt64(original.data.count), at: original.header(dynamic) + 24)
+            moved.data += entries.prefix(null)
+            result.append(("the dynamic section at the end, no DT_NULL", moved.data))
+        }
+        for i in 0..<Int(original.size(ofSection: dynamic)) / 16 {
+            let at = base + i * 16, tag = original.read(at, as: UInt64.self)
+            // The file cut inside or after the entry: the entries before DT_NULL must all be there.
+            result.append(("cut in entry \(i)", original.data.prefix(at + 8)))
+            result.append(("cut after entry \(i)", original.data.prefix(at + 16)))
+            guard [29, 15, 0].contains(tag) else { continue }
+            let value = original.read(at + 8, as: UInt64.self)
+            for edge: UInt64 in [0, 1, stringsSize - 1, stringsSize, stringsSize + 1, 1 << 32, UInt64.max] {
+                var copy = original
+                copy.write(edge, at: at + 8)
+                result.append(("entry \(i) value=\(edge)", copy.data))
+            }
+            for newTag: UInt64 in [29, 15, 0, 1] where newTag != tag {
+                var copy = original
+                copy.write(newTag, at: at)
+                result.append(("entry \(i) tag=\(newTag)", copy.data))
+            }
+            if tag != 0, Int(value) < Int(stringsSize) {
+                let text = stringsAt + Int(value)
+                result.append(("cut in entry \(i)'s string", original.data.prefix(text + 2)))
+                var copy = original  // its NUL and every later one gone: no end before the table's
+                for k in text..<(stringsAt + Int(stringsSize)) where copy.data[k] == 0 { copy.data[k] = 0x41 }
+                result.append(("entry \(i)'s string unterminated", copy.data))
+            }
+        }
+        return result
+    }
+
+    @Test(
+        "Run paths read in pieces are those read whole: plugins with DT_RUNPATH and DT_RPATH, and every mutant of them"
+    )
+    func piecesMatchWhole() throws {
+        let dir = try Fixtures.folder()
+        let runpath = try Fixtures.compileC(
+            minimalPlugin("Ran"), name: "ran", in: dir,
+            extraFlags: ["-Wl,-rpath,$ORIGIN/lib:/opt/x/lib", "-Wl,-rpath,${ORIGIN}/../y", "-Wl,--enable-new-dtags"])
+        let rpath = try Fixtures.compileC(
+            minimalPlugin("Old"), name: "old", in: dir, extraFlags: ["-Wl,-rpath,$ORIGIN/r", "-Wl,--disable-new-dtags"])
+        #expect(ELFImage.libraryFolders(ofFile: runpath) == [dir + "/lib", "/opt/x/lib", dir + "/../y"])
+        #expect(ELFImage.libraryFolders(ofFile: rpath) == [dir + "/r"])
+        let bundled = ELFImage.libraryFolders(ofFile: Fixtures.buildDirectory + "/libFoobarCells.so")
+        #expect(bundled.allSatisfy { $0.hasPrefix("/") })
+        let mutant = dir + "/libmutant.so"
+        var total = 0, nonEmpty = 0
+        for (index, source) in [runpath, rpath].enumerated() {
+            let original = try ELFBytes(contentsOf: source)
+            let all = Self.dynamicMutants(of: original) + mutants(of: original, flips: 300, seed: UInt64(index + 7))
+            for (label, bytes) in all {
+                try write(bytes, to: mutant)
+                let whole = (try? ELFImage(bytes: bytes, symbols: false))?.libraryFolders(origin: dir) ?? []
+                let pieces = ELFImage.libraryFolders(ofFile: mutant)
+                #expect(pieces == whole, "\(source) \(label)")
+                total += 1
+                if !pieces.isEmpty { nonEmpty += 1 }
+            }
+        }
+        #expect(total > 1000 && nonEmpty > total / 4 && nonEmpty < total, "\(nonEmpty) of \(total) have folders")
+    }
+
     @Test(
         "$ORIGIN and ${ORIGIN} become the plugin's folder wherever they stand; other entries stay as written",
         arguments: [

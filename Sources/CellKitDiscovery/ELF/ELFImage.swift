@@ -137,15 +137,22 @@ package struct ELFImage: Sendable {
     /// (else DT_RPATH) entries, `$ORIGIN` replaced by `folder` (the library's own); entries with
     /// other tokens are left out. Empty when there are none or the dynamic section is malformed.
     package func libraryFolders(origin folder: String) -> [String] {
+        var entries: [(tag: UInt64, text: String)] = []
+        guard dynamicStrings(tags: Self.runPathTags, { entries.append(($0, $1)) }) else { return [] }
+        return Self.libraryFolders(entries, origin: folder)
+    }
+
+    /// DT_RUNPATH and DT_RPATH.
+    static let runPathTags: Set<UInt64> = [29, 15]
+
+    /// The folders run-path `entries` (tag, text) name: DT_RUNPATH's, else DT_RPATH's, `$ORIGIN`
+    /// replaced by `folder`; entries with other tokens, or not absolute, left out.
+    static func libraryFolders(_ entries: [(tag: UInt64, text: String)], origin folder: String) -> [String] {
         var runpath: [String] = [], rpath: [String] = []
-        guard
-            dynamicStrings(
-                tags: [29, 15],
-                { tag, text in  // DT_RUNPATH, DT_RPATH
-                    let folders = text.split(separator: ":").map { Self.substitutingOrigin($0, folder) }
-                    if tag == 29 { runpath += folders } else { rpath += folders }
-                })
-        else { return [] }
+        for (tag, text) in entries {
+            let folders = text.split(separator: ":").map { Self.substitutingOrigin($0, folder) }
+            if tag == 29 { runpath += folders } else { rpath += folders }
+        }
         return (runpath.isEmpty ? rpath : runpath).filter { $0.hasPrefix("/") && !$0.contains("$") }
     }
 
@@ -220,16 +227,18 @@ package struct ELFImage: Sendable {
         return image.isSwift
     }
 
-    /// The dependency folders (`libraryFolders(origin:)`) of the library at `path`, read from its
-    /// file as discovery reads one (a regular file, at most `ELFLimits.maxFileBytes`, never a FIFO
-    /// that would block); empty when it cannot be read.
+    /// The dependency folders (`libraryFolders(origin:)`) of the library at `path`, opened as
+    /// discovery opens one (a regular file, at most `ELFLimits.maxFileBytes`, never a FIFO that
+    /// would block); empty when it cannot be read. The same answer as `libraryFolders(origin:)` of
+    /// the whole file, read in pieces (`RunPathPieces`): a sandboxed worker asks it of every plugin it
+    /// is about to load, and reading a Swift plugin linked with the static runtime (8.7 MB) whole
+    /// for a few hundred bytes cost the worker about 2,100 page faults (BENCHMARKS.md, "Measurements
+    /// behind the code": ELFImage.runPathPieces).
     package static func libraryFolders(ofFile path: String) -> [String] {
-        guard case .success(let data) = PluginFile.readFile(path),
-            let image = try? ELFImage(bytes: data, symbols: false)
-        else {
-            return []
-        }
-        return image.libraryFolders(origin: PathText.folder(of: path))
+        guard case .success(let fd) = PluginFile.openFile(path) else { return [] }
+        defer { close(fd) }
+        guard let entries = RunPathPieces(fd: fd)?.entries() else { return [] }
+        return libraryFolders(entries, origin: PathText.folder(of: path))
     }
 
     /// At most the first `limit` bytes of a data symbol, or nil if the symbol's bytes
@@ -482,5 +491,100 @@ private struct Reader {
         }
         let length = base.distance(to: UnsafeRawPointer(nul)) - start
         return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)]), as: UTF8.self)
+    }
+}
+
+// MARK: - Run paths read in pieces
+
+/// An open library's run-path entries, read with `pread` in pieces: its ELF header, its section
+/// headers, its dynamic section, and each string an entry names (looked for in at most
+/// `ELFLimits.maxSymbolNameBytes` + 1 bytes). The checks are those of `ELFImage(bytes:symbols:)`
+/// and `dynamicStrings`, on offsets against the file's size, so that a truncated or hostile file
+/// gives the answer it gives read whole (`RunPathTests.piecesMatchWhole`).
+private struct RunPathPieces {
+    let fd: Int32
+    let size: UInt64
+
+    /// Nil when the file cannot be examined, is empty or is over `ELFLimits.maxFileBytes`.
+    init?(fd: Int32) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0, info.st_size <= Int64(ELFLimits.maxFileBytes) else {
+            return nil
+        }
+        (self.fd, self.size) = (fd, UInt64(info.st_size))
+    }
+
+    /// The bytes `offset..<offset + length`, or nil if any lies past the end or the read falls short.
+    func read(_ offset: UInt64, _ length: UInt64) -> [UInt8]? {
+        let (end, overflow) = offset.addingReportingOverflow(length)
+        guard !overflow, end <= size else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return bytes
+    }
+
+    static func load<T: FixedWidthInteger>(_ bytes: [UInt8], _ at: Int, as: T.Type) -> T {
+        bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
+    }
+
+    /// Whether the 64-byte `header` is that of an ELF64 little-endian shared library for this host.
+    static func isLibrary(_ header: [UInt8]) -> Bool {
+        header.count >= 64 && header.starts(with: [0x7F, 0x45, 0x4C, 0x46]) && header[4] == 2 && header[5] == 1
+            && load(header, 18, as: UInt16.self) == ELFImage.hostMachine && load(header, 16, as: UInt16.self) == 3
+    }
+
+    /// The dynamic section's entries tagged DT_RUNPATH or DT_RPATH, with their text, in order up to
+    /// DT_NULL; nil when the file is not a shared library for this host, or its section headers or
+    /// dynamic section are missing, truncated or malformed.
+    func entries() -> [(tag: UInt64, text: String)]? {
+        guard let header = read(0, min(64, size)), Self.isLibrary(header) else { return nil }
+        let offset = Self.load(header, 0x28, as: UInt64.self), stride = Int(Self.load(header, 0x3A, as: UInt16.self))
+        let count = Int(Self.load(header, 0x3C, as: UInt16.self))
+        guard offset != 0, count != 0, count <= ELFLimits.maxSections, stride >= 64,
+            let table = read(offset, UInt64(count * stride))
+        else { return nil }
+        func field<T: FixedWidthInteger>(_ section: Int, _ at: Int, _ type: T.Type) -> T {
+            Self.load(table, section * stride + at, as: T.self)
+        }
+        // The first SHT_DYNAMIC section, and the string table it links to.
+        guard let dynamic = (0..<count).first(where: { field($0, 4, UInt32.self) == 6 }) else { return nil }
+        let link = Int(field(dynamic, 40, UInt32.self))
+        guard link < count else { return nil }
+        let (stringsAt, stringsSize) = (field(link, 24, UInt64.self), field(link, 32, UInt64.self))
+        let (dynamicAt, entryCount) = (field(dynamic, 24, UInt64.self), field(dynamic, 32, UInt64.self) / 16)
+        let (stringsEnd, overflow) = stringsAt.addingReportingOverflow(stringsSize)
+        guard !overflow, stringsEnd <= size, entryCount <= 4096 else { return nil }
+        // The entries that lie in the file, read at once: one past them is a failure, as read whole.
+        let inFile = dynamicAt <= size ? min(entryCount * 16, (size - dynamicAt) / 16 * 16) : 0
+        guard let section = read(dynamicAt, inFile) else { return nil }
+        var found: [(tag: UInt64, text: String)] = []
+        for i in 0..<Int(entryCount) {
+            guard (i + 1) * 16 <= section.count else { return nil }
+            let tag = Self.load(section, i * 16, as: UInt64.self)
+            let value = Self.load(section, i * 16 + 8, as: UInt64.self)
+            if tag == 0 { break }  // DT_NULL
+            guard ELFImage.runPathTags.contains(tag), value < stringsSize,
+                let text = string(at: stringsAt + value, before: stringsEnd)
+            else { continue }
+            found.append((tag, text))
+        }
+        return found
+    }
+
+    /// The NUL-terminated string at `at`, looked for in at most `ELFLimits.maxSymbolNameBytes` + 1
+    /// bytes before `end`; nil without a NUL there.
+    func string(at: UInt64, before end: UInt64) -> String? {
+        guard let bytes = read(at, min(end - at, UInt64(ELFLimits.maxSymbolNameBytes + 1))),
+            let nul = bytes.firstIndex(of: 0)
+        else { return nil }
+        return String(decoding: bytes[..<nul], as: UTF8.self)
     }
 }

@@ -285,6 +285,26 @@ extension PluginFile {
 
     /// The file's bytes, or a one-line reason it cannot be read as a library.
     static func readFile(_ path: String) -> Result<Data, Reason> {
+        let fd: Int32
+        switch openFile(path) {
+        case .failure(let reason): return .failure(reason)
+        case .success(let opened): fd = opened
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            // One byte more than the limit: a file that grew since the stat is caught too.
+            let data = try handle.read(upToCount: ELFLimits.maxFileBytes + 1) ?? Data()
+            if let tooLarge = oversize(Int64(data.count)) { return .failure(tooLarge) }
+            return .success(data)
+        } catch {
+            return .failure("unreadable: \(error.localizedDescription)")
+        }
+    }
+
+    /// The file opened for reading (the caller closes it), or a one-line reason it cannot be read
+    /// as a library: a regular file (checked again once open), not empty, at most
+    /// `ELFLimits.maxFileBytes` when opened.
+    static func openFile(_ path: String) -> Result<Int32, Reason> {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let e = errno
@@ -302,18 +322,11 @@ extension PluginFile {
         // fstat then checks what was actually opened.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failure("unreadable: \(String(cString: strerror(errno)))") }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
             return .failure("not a regular file (it changed while being read)")
         }
-        do {
-            // One byte more than the limit: a file that grew since the stat is caught too.
-            let data = try handle.read(upToCount: ELFLimits.maxFileBytes + 1) ?? Data()
-            if let tooLarge = oversize(Int64(data.count)) { return .failure(tooLarge) }
-            return .success(data)
-        } catch {
-            return .failure("unreadable: \(error.localizedDescription)")
-        }
+        return .success(fd)
     }
 
     /// The reason a file of `size` bytes is not read, if it is over `ELFLimits.maxFileBytes`.
