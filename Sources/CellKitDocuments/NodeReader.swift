@@ -50,7 +50,11 @@ struct NodeReader {
             // UTF-8 named: Yams' default encoding reads YAMS_DEFAULT_ENCODING through a copy of the
             // whole environment (BENCHMARKS.md, "Measurements behind the code": Environment) and, when it
             // is set, prints to standard output.
-            basic = try Yams.compose(yaml: text, .basic, NodeReader.constructor(), .utf8)
+            // A plain document composed from libyaml's events, the others by Yams (`YAMLComposer`).
+            let constructor = NodeReader.constructor()
+            basic =
+                try YAMLComposer.compose(text, resolver: .basic, constructor: constructor)
+                ?? Yams.compose(yaml: text, .basic, constructor, .utf8)
         } catch {
             return (try composedByDefaultRules(text), .yamsDefault)
         }
