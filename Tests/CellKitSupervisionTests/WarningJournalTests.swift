@@ -107,7 +107,9 @@ struct WarningJournalTests {
             ])
     }
 
-    @Test("a journal is read as untrusted bytes: fields kept on one line, a length past the area, a bad magic")
+    @Test(
+        "a journal is read as untrusted bytes: fields kept on one line (a CR LF too), a length past the area, a bad magic"
+    )
     func untrustedBytes() {
         let area = UnsafeMutableRawPointer.allocate(byteCount: WarningJournal.capacity, alignment: 8)
         defer { area.deallocate() }
@@ -117,6 +119,11 @@ struct WarningJournalTests {
         context.keep(in: journal)
         context.warn("first\twith a tab")
         #expect(WarningJournal.read(area).warnings == ["first with a tab"])
+        context.warn("second\r\nover two lines\rand \u{1F1EF}\u{1F1F5}\n")  // "\r\n" is one Character
+        #expect(
+            WarningJournal.read(area).warnings == [
+                "first with a tab", "second  over two lines and \u{1F1EF}\u{1F1F5} ",
+            ])
         area.storeBytes(of: UInt32.max, toByteOffset: 4, as: UInt32.self)  // a length past the area
         #expect(WarningJournal.read(area).warnings.first == "first with a tab")
         area.storeBytes(of: 0, as: UInt32.self)  // no magic: nothing
