@@ -422,21 +422,43 @@ package enum Sandbox {
             "/etc/localtime", "/sys/devices/system/cpu", "/usr/share/locale", "/usr/share/i18n",
             "/proc/sys/vm/overcommit_memory",
         ]
-        // Read whole and split by bytes: a line at a time through fgets and a String each took a
-        // large part of the worker's start (BENCHMARKS.md, "Measurements behind the code": Sandbox.maps).
-        var folders = Set<String>()
+        // Read whole and walked with memchr: a line at a time through fgets and a String each took a
+        // large part of the worker's start, and so did splitting it into an array of lines
+        // (BENCHMARKS.md, "Measurements behind the code": Sandbox.maps).
         let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            defer { close(fd) }
-            let bytes = SharedRegion.readAll(fd, atMost: 64 << 20)
-            for line in bytes.split(separator: 0x0A) {
-                guard let slash = line.firstIndex(of: 0x2F), let last = line.lastIndex(of: 0x2F), last > slash else {
-                    continue
-                }
-                folders.insert(String(decoding: line[slash..<last], as: UTF8.self))
+        guard fd >= 0 else { return paths + system }
+        defer { close(fd) }
+        return paths + system + mappedFolders(SharedRegion.readAll(fd, atMost: 64 << 20))
+    }
+
+    /// The folders of the files `maps` (the text of /proc/self/maps) names, sorted: each line's
+    /// path is from its first slash, its folder up to its last. A file's mappings come one after
+    /// another, so a line in the folder of the line before is passed over without a String.
+    package static func mappedFolders(_ maps: [UInt8]) -> [String] {
+        var folders = Set<String>()
+        maps.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            /// Where `byte` first is in `start..<end`, if it is.
+            func first(_ byte: UInt8, _ start: Int, _ end: Int) -> Int? {
+                memchr(base + start, Int32(byte), end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+            }
+            var start = 0, previous = 0..<0
+            while start < bytes.count {
+                let end = first(0x0A, start, bytes.count) ?? bytes.count
+                defer { start = end + 1 }
+                guard let slash = first(0x2F, start, end) else { continue }
+                var last = end - 1
+                while last > slash, bytes[last] != 0x2F { last -= 1 }
+                let folder = slash..<last
+                guard last > slash,
+                    folder.count != previous.count
+                        || memcmp(base + folder.lowerBound, base + previous.lowerBound, folder.count) != 0
+                else { continue }
+                previous = folder
+                folders.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[folder]), as: UTF8.self))
             }
         }
-        return paths + system + folders.sorted()
+        return folders.sorted()
     }
 
     /// The folders the dynamic loader would search for the dependencies of the libraries at
