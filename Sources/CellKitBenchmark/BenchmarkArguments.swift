@@ -95,7 +95,7 @@ enum BenchmarkArguments {
                 usage: cellkit-bench watch
                   `cellkit browse --watch` and `cellkit preview --watch` in a pseudo-terminal while a C plugin
                   is rebuilt with cc and moved in, good and crashing in turns: the time from the move to the
-                  new build on the screen (target <= 1 s). CELLKIT_BENCH_ROUNDS: rebuilds a view (default 10).
+                  new build on the screen (target <= 1 s). CELLKIT_BENCH_REBUILDS: rebuilds a view (default 10).
                 """
         default:
             return """

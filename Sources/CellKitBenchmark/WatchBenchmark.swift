@@ -4,13 +4,15 @@
 // a good build and one that crashes in its hook; the time runs from the rename to the first sight
 // of the new build on the screen (its text, or the crash in place of its rows). The promise, in the
 // guides and the CHANGELOG: within a second (a look every 0.25 s, a settle, a new worker, a frame).
-// The tests drive the same rebuilds in tmux and check what is shown, not how soon: a test suite
-// running beside them makes any wall-clock bound there a guess.
+// The tests drive the same rebuilds in tmux and check what is shown; they bound the time only at
+// 5 s, a sign that the view reloaded by itself: a test suite running beside them makes a tighter
+// wall-clock bound there a guess.
 
 import Foundation
 
 enum WatchBenchmark {
-    static let rounds = Benchmarks.setting("CELLKIT_BENCH_ROUNDS", default: 10)
+    /// Rebuilds a view (`CELLKIT_BENCH_REBUILDS`, at least 1).
+    static let rounds = max(1, Benchmarks.setting("CELLKIT_BENCH_REBUILDS", default: 10))
 
     /// The plugin's source: cell `Watched` shows "build N, row R", or crashes in its hook;
     /// its preview sample says "build N".
@@ -59,6 +61,7 @@ enum WatchBenchmark {
             for build in 1...rounds {
                 let crashes = build % 2 == 1
                 let built = try compile(build, crashes: crashes, in: scratch)
+                terminal.drain(for: 0.2)  // what the view wrote while cc ran is not the new build
                 terminal.send("")  // what follows is looked at from here
                 guard rename(built, watched) == 0 else { throw Failure("rename: \(String(cString: strerror(errno)))") }
                 let replaced = Date()
@@ -85,7 +88,9 @@ enum WatchBenchmark {
     /// Builds and moves in build `build` (the first one, before a view starts).
     static func install(_ build: Int, crashes: Bool, into plugins: String, scratch: String) throws {
         let built = try compile(build, crashes: crashes, in: scratch)
-        guard rename(built, plugins + "/libWatched.so") == 0 else { throw Failure("rename: \(errno)") }
+        guard rename(built, plugins + "/libWatched.so") == 0 else {
+            throw Failure("rename: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// `cc -shared` of build `build` into `scratch/libWatched.so`; its path.

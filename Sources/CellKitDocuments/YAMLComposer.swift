@@ -20,6 +20,7 @@ enum YAMLComposer {
     /// The root node `Yams.compose(yaml: text, resolver, constructor, .utf8)` gives, or nil when
     /// the text is one to leave to Yams (see the file's comment).
     static func compose(_ text: String, resolver: Resolver, constructor: Constructor) -> Node? {
+        guard Event.markIsTwoInts else { return nil }
         var text = text
         return text.withUTF8 { bytes -> Node? in
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
@@ -29,8 +30,7 @@ enum YAMLComposer {
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(&parser, base, bytes.count)
             return withUnsafeMutablePointer(to: &parser) { pointer in
-                var events = Events(parser: pointer, resolver: resolver, constructor: constructor)
-                return events.document()
+                Events(parser: pointer, resolver: resolver, constructor: constructor).document()
             }
         }
     }
@@ -41,7 +41,7 @@ enum YAMLComposer {
         let resolver: Resolver, constructor: Constructor
 
         /// The next event's type and what the nodes need of it, the event itself freed; nil on an error.
-        mutating func next() -> Event? {
+        func next() -> Event? {
             var event = yaml_event_t()
             guard yaml_parser_parse(parser, &event) == 1 else { return nil }
             defer { yaml_event_delete(&event) }
@@ -49,7 +49,7 @@ enum YAMLComposer {
         }
 
         /// Stream start, document start, the root, document end, stream end: the root, else nil.
-        mutating func document() -> Node? {
+        func document() -> Node? {
             guard next()?.type == YAML_STREAM_START_EVENT, next()?.type == YAML_DOCUMENT_START_EVENT,
                 let first = next(), let root = node(first, depth: 0),
                 next()?.type == YAML_DOCUMENT_END_EVENT, next()?.type == YAML_STREAM_END_EVENT
@@ -58,7 +58,7 @@ enum YAMLComposer {
         }
 
         /// The node `first` starts, its events read to its end; nil for one left to Yams.
-        mutating func node(_ first: Event, depth: Int) -> Node? {
+        func node(_ first: Event, depth: Int) -> Node? {
             guard !first.hasAnchor, let name = first.tag, depth <= DocumentLimits.depth else { return nil }
             let tag = Tag(name, resolver, constructor)
             switch first.type {
@@ -72,7 +72,7 @@ enum YAMLComposer {
 
         /// The list `first` starts. Its style is read from its end event, as Yams reads it (that
         /// event's data is zeroed: `any`).
-        mutating func sequence(_ first: Event, _ tag: Tag, depth: Int) -> Node? {
+        func sequence(_ first: Event, _ tag: Tag, depth: Int) -> Node? {
             var nodes: [Node] = []
             while let event = next() {
                 if event.type == YAML_SEQUENCE_END_EVENT {
@@ -86,7 +86,7 @@ enum YAMLComposer {
 
         /// The mapping `first` starts, whose keys are scalars of texts no other key has (Yams then
         /// finds no duplicate). Its style is read from its end event, as for a list.
-        mutating func mapping(_ first: Event, _ tag: Tag, depth: Int) -> Node? {
+        func mapping(_ first: Event, _ tag: Tag, depth: Int) -> Node? {
             var pairs: [(Node, Node)] = []
             var keys = Set<String>()  // past a few keys: a linear look for a duplicate costs more
             while let event = next() {
@@ -130,6 +130,12 @@ enum YAMLComposer {
         static func mark(line: Int, column: Int) -> Mark {
             unsafeBitCast((line, column), to: Mark.self)
         }
+
+        /// Whether `Mark` is still two `Int`s, `line` then `column` (a Yams that changed it leaves
+        /// every document to Yams, not to a bit cast of the wrong size or order).
+        static let markIsTwoInts =
+            MemoryLayout<Mark>.size == MemoryLayout<(Int, Int)>.size
+            && mark(line: 3, column: 5).line == 3 && mark(line: 3, column: 5).column == 5
 
         init(_ event: yaml_event_t) {
             type = event.type

@@ -420,21 +420,30 @@ struct RunPathTests {
         let base = Int(original.offset(ofSection: dynamic)), strings = original.link(ofSection: dynamic)
         let stringsSize = original.size(ofSection: strings), stringsAt = Int(original.offset(ofSection: strings))
         var result: [(String, Data)] = []
-        // The section moved to the file's end without its DT_NULL: its entries run out before it ends.
+        // The section moved to the file's end, after the section headers (which ld writes last, so
+        // that a file cut anywhere before them fails at them, read whole or in pieces), then cut
+        // inside and after each entry: the entries before DT_NULL must all be in the file.
         let entries = original.data[base..<(base + Int(original.size(ofSection: dynamic)))]
-        if let null = stride(from: 0, to: entries.count, by: 16).first(where: {
-            original.read(base + $0, as: UInt64.self) == 0
-        }) {
-            var moved = original
-            moved.write(UInt64(original.data.count), at: original.header(dynamic) + 24)
-            moved.data += entries.prefix(null)
-            result.append(("the dynamic section at the end, no DT_NULL", moved.data))
+        var moved = original
+        moved.write(UInt64(original.data.count), at: original.header(dynamic) + 24)
+        moved.data += entries
+        for end in stride(from: 0, through: entries.count, by: 8) {
+            result.append(
+                ("the dynamic section at the end, cut at \(end)", moved.data.prefix(original.data.count + end)))
+        }
+        // The section headers laid out again 80 and 200 bytes apart (e_shentsize), at the file's end.
+        for stride in [80, 200] {
+            var spaced = original
+            spaced.write(UInt64(original.data.count), at: 0x28)
+            spaced.write(UInt16(stride), at: 0x3A)
+            for k in 0..<original.sectionCount {
+                spaced.data += original.data[original.header(k)..<(original.header(k) + 64)]
+                spaced.data += Data(count: stride - 64)
+            }
+            result.append(("section headers \(stride) bytes apart", spaced.data))
         }
         for i in 0..<Int(original.size(ofSection: dynamic)) / 16 {
             let at = base + i * 16, tag = original.read(at, as: UInt64.self)
-            // The file cut inside or after the entry: the entries before DT_NULL must all be there.
-            result.append(("cut in entry \(i)", original.data.prefix(at + 8)))
-            result.append(("cut after entry \(i)", original.data.prefix(at + 16)))
             guard [29, 15, 0].contains(tag) else { continue }
             let value = original.read(at + 8, as: UInt64.self)
             for edge: UInt64 in [0, 1, stringsSize - 1, stringsSize, stringsSize + 1, 1 << 32, UInt64.max] {
@@ -449,7 +458,11 @@ struct RunPathTests {
             }
             if tag != 0, Int(value) < Int(stringsSize) {
                 let text = stringsAt + Int(value)
-                result.append(("cut in entry \(i)'s string", original.data.prefix(text + 2)))
+                for size in [value, value + 1, value + 2] {  // the string table ending in or before the string
+                    var cut = original
+                    cut.write(size, at: original.header(strings) + 32)
+                    result.append(("entry \(i)'s string table \(size) bytes", cut.data))
+                }
                 var copy = original  // its NUL and every later one gone: no end before the table's
                 for k in text..<(stringsAt + Int(stringsSize)) where copy.data[k] == 0 { copy.data[k] = 0x41 }
                 result.append(("entry \(i)'s string unterminated", copy.data))
@@ -470,8 +483,10 @@ struct RunPathTests {
             minimalPlugin("Old"), name: "old", in: dir, extraFlags: ["-Wl,-rpath,$ORIGIN/r", "-Wl,--disable-new-dtags"])
         #expect(ELFImage.libraryFolders(ofFile: runpath) == [dir + "/lib", "/opt/x/lib", dir + "/../y"])
         #expect(ELFImage.libraryFolders(ofFile: rpath) == [dir + "/r"])
-        let bundled = ELFImage.libraryFolders(ofFile: Fixtures.buildDirectory + "/libFoobarCells.so")
-        #expect(bundled.allSatisfy { $0.hasPrefix("/") })
+        let bundled = Fixtures.buildDirectory + "/libFoobarCells.so"  // SwiftPM's: the Swift runtime's folder
+        let bundledWhole = try ELFImage(bytes: Data(contentsOf: URL(fileURLWithPath: bundled)), symbols: false)
+            .libraryFolders(origin: Fixtures.buildDirectory)
+        #expect(!bundledWhole.isEmpty && ELFImage.libraryFolders(ofFile: bundled) == bundledWhole, "\(bundledWhole)")
         let mutant = dir + "/libmutant.so"
         var total = 0, nonEmpty = 0
         for (index, source) in [runpath, rpath].enumerated() {

@@ -232,8 +232,8 @@ package struct ELFImage: Sendable {
     /// would block); empty when it cannot be read. The same answer as `libraryFolders(origin:)` of
     /// the whole file, read in pieces (`RunPathPieces`): a sandboxed worker asks it of every plugin it
     /// is about to load, and reading a Swift plugin linked with the static runtime (8.7 MB) whole
-    /// for a few hundred bytes cost the worker about 2,100 page faults (BENCHMARKS.md, "Measurements
-    /// behind the code": ELFImage.runPathPieces).
+    /// for a few hundred bytes made the 4-row render take 13,858 page faults instead of 1,225
+    /// (BENCHMARKS.md, "Measurements behind the code": ELFImage.runPathPieces).
     package static func libraryFolders(ofFile path: String) -> [String] {
         guard case .success(let fd) = PluginFile.openFile(path) else { return [] }
         defer { close(fd) }
@@ -548,11 +548,14 @@ private struct RunPathPieces {
         guard let header = read(0, min(64, size)), Self.isLibrary(header) else { return nil }
         let offset = Self.load(header, 0x28, as: UInt64.self), stride = Int(Self.load(header, 0x3A, as: UInt16.self))
         let count = Int(Self.load(header, 0x3C, as: UInt16.self))
-        guard offset != 0, count != 0, count <= ELFLimits.maxSections, stride >= 64,
-            let table = read(offset, UInt64(count * stride))
+        // The whole table must lie in the file, as read whole; only the 64 bytes of each header
+        // that are read are read (a hostile e_shentsize of 65,535 would make it 256 MiB).
+        let (tableEnd, past) = offset.addingReportingOverflow(UInt64(count * stride))
+        guard offset != 0, count != 0, count <= ELFLimits.maxSections, stride >= 64, !past, tableEnd <= size,
+            let table = headers(at: offset, count: count, stride: stride)
         else { return nil }
         func field<T: FixedWidthInteger>(_ section: Int, _ at: Int, _ type: T.Type) -> T {
-            Self.load(table, section * stride + at, as: T.self)
+            Self.load(table, section * 64 + at, as: T.self)
         }
         // The first SHT_DYNAMIC section, and the string table it links to.
         guard let dynamic = (0..<count).first(where: { field($0, 4, UInt32.self) == 6 }) else { return nil }
@@ -577,6 +580,19 @@ private struct RunPathPieces {
             found.append((tag, text))
         }
         return found
+    }
+
+    /// The first 64 bytes of each of `count` section headers `stride` bytes apart from `offset`,
+    /// one after another: the table in one read when it has no more than them.
+    func headers(at offset: UInt64, count: Int, stride: Int) -> [UInt8]? {
+        if stride == 64 { return read(offset, UInt64(count * 64)) }
+        var table: [UInt8] = []
+        table.reserveCapacity(count * 64)
+        for i in 0..<count {
+            guard let header = read(offset + UInt64(i * stride), 64) else { return nil }
+            table += header
+        }
+        return table
     }
 
     /// The NUL-terminated string at `at`, looked for in at most `ELFLimits.maxSymbolNameBytes` + 1
