@@ -23,10 +23,18 @@ struct SandboxReadableTests {
 
     @Test("this process's maps, and maps with odd lines, give the folders splitting them gave")
     func sameAsSplitting() throws {
-        let maps = Array(try Data(contentsOf: URL(fileURLWithPath: "/proc/self/maps")))
+        // Read to its end as the sandbox reads it: `Data(contentsOf:)` stopped after its first read
+        // (the file's size is 0), before the system's libraries of a process with many plugins loaded.
+        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        try #require(fd >= 0)
+        let maps = SharedRegion.readAll(fd, atMost: 64 << 20)
+        close(fd)
         let found = Sandbox.mappedFolders(maps)
         #expect(found == Self.bySplitting(maps))
-        #expect(found.contains { $0.hasPrefix("/usr/lib") || $0.hasPrefix("/lib") }, "\(found)")
+        let libc = try #require(
+            String(decoding: maps, as: UTF8.self).split(separator: "\n").first { $0.contains("/libc.so") })
+        let libcFolder = String(libc[libc.firstIndex(of: "/")!..<libc.lastIndex(of: "/")!])
+        #expect(found.contains(libcFolder), "\(libcFolder) in \(found)")
         let odd: [String] = [
             "", "\n\n", "7f00-7f01 r--p 0 00:00 0 [heap]\n", "a /x\n", "a /x/\n", "a /x/y", "a /x/y\nb /x/z\nc /x/y\n",
             "a /a b/c (deleted)\nb /a b/d\n", "a //\n", "/\n/a/b\n", "a /p/q\r\nb /p/r\n", "a /é/日本/x\nb /é/日本/y\n",
