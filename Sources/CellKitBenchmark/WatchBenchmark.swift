@@ -99,12 +99,9 @@ enum WatchBenchmark {
             .deletingLastPathComponent().path
         let source = scratch + "/Watched.c", output = scratch + "/libWatched.so"
         try plugin(build, crashes: crashes).write(toFile: source, atomically: true, encoding: .utf8)
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["cc", "-shared", "-fPIC", "-I", root + "/Sources/CCellKit/include", source, "-o", output]
-        try compiler.run()
-        compiler.waitUntilExit()
-        guard compiler.terminationStatus == 0 else { throw Failure("cc could not build \(source)") }
+        try References.run(
+            "/usr/bin/env", ["cc", "-shared", "-fPIC", "-I", root + "/Sources/CCellKit/include", source, "-o", output],
+            what: "cc could not build \(source)")
         return output
     }
 }

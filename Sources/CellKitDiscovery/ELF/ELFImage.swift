@@ -262,7 +262,7 @@ package struct ELFImage: Sendable {
 
     // MARK: Header
 
-    private static func checkIdentity(_ file: Reader) throws(ELFProblem) {
+    fileprivate static func checkIdentity(_ file: Reader) throws(ELFProblem) {
         guard file.count > 0 else { throw .empty }
         guard file.count >= 4, file.bytes.prefix(4).elementsEqual([0x7F, 0x45, 0x4C, 0x46]) else {
             throw .notELF(firstBytes: Array(file.bytes.prefix(4)))
@@ -535,10 +535,15 @@ private struct RunPathPieces {
         bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
     }
 
-    /// Whether the 64-byte `header` is that of an ELF64 little-endian shared library for this host.
+    /// Whether `header` (the file's first 64 bytes, or all of a shorter one) passes the whole
+    /// parse's checks of identity: an ELF64 little-endian shared library for this host.
     static func isLibrary(_ header: [UInt8]) -> Bool {
-        header.count >= 64 && header.starts(with: [0x7F, 0x45, 0x4C, 0x46]) && header[4] == 2 && header[5] == 1
-            && load(header, 18, as: UInt16.self) == ELFImage.hostMachine && load(header, 16, as: UInt16.self) == 3
+        header.withUnsafeBytes { raw in
+            do {
+                try ELFImage.checkIdentity(Reader(raw))
+                return true
+            } catch { return false }
+        }
     }
 
     /// The dynamic section's entries tagged DT_RUNPATH or DT_RPATH, with their text, in order up to
