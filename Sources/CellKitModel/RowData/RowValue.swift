@@ -364,7 +364,69 @@ public enum RowValue: Sendable, Equatable, Hashable {
     package func plainString(at keyPath: UnsafeBufferPointer<UInt8>) -> (
         bytes: UnsafeBufferPointer<UInt8>, isClean: Bool
     )? {
-        withPlainString(at: keyPath) { ($0, $1) }
+        switch plainMember(keyPath) {
+        case .found(let bytes, let isClean): (bytes, isClean)
+        case .missing: nil
+        case .elsewhere: withPlainString(at: keyPath) { ($0, $1) }
+        }
+    }
+
+    /// What `plainMember` finds.
+    private enum PlainMember {
+        /// The text of a plain top-level member.
+        case found(UnsafeBufferPointer<UInt8>, Bool)
+        /// No top-level member has the key.
+        case missing
+        /// A case `withPlainString` settles: a key path with a dot, a key that is written with an
+        /// escape or is long, or a member whose value is not plain text.
+        case elsewhere
+    }
+
+    /// `plainString(at:)` for a hook's usual key — a short name with no dot or backslash — looked up
+    /// in the member index with a loop of its own: the general lookup (a `memchr` for the dot, a
+    /// generic key comparison, two closures) was about 170 instructions a key, a third of a
+    /// `data_string` call (BENCHMARKS.md, "Measurements behind the code": JSONRecord.plainMember).
+    /// The last member with the key wins, as in `withMember`: a later member whose key is written
+    /// with an escape might be the one, so meeting one hands the lookup over.
+    private func plainMember(_ key: UnsafeBufferPointer<UInt8>) -> PlainMember {
+        let count = key.count
+        guard count > 0, count <= 32, let k = key.baseAddress else { return .elsewhere }
+        for i in 0..<count where k[i] == 0x2E || k[i] == 0x5C { return .elsewhere }  // a dot or a backslash
+        return storage.withUnsafeMutablePointers { header, elements -> PlainMember in
+            let all = UnsafeRawPointer(elements), total = header.pointee.total
+            let n = Int(all.loadUnaligned(fromByteOffset: total &- 8, as: UInt32.self))
+            let planned = Int(all.loadUnaligned(fromByteOffset: total &- 4, as: UInt32.self))
+            let lineCount = total &- 8 &- planned &- n &* 16
+            var m = n &- 1
+            while m >= 0 {
+                let entry = lineCount &+ m &* 16
+                let keyStart = Int(all.loadUnaligned(fromByteOffset: entry, as: UInt32.self))
+                let keyEnd = Int(all.loadUnaligned(fromByteOffset: entry &+ 4, as: UInt32.self))
+                let inner = keyEnd &- keyStart &- 2  // the key's bytes between its quotes
+                m &-= 1
+                if inner < count { continue }
+                let name = elements + (keyStart &+ 1)
+                if inner > count {
+                    // Longer: equal only when written with an escape, which the general lookup decodes.
+                    if memchr(name, 0x5C, inner) != nil { return .elsewhere }
+                    continue
+                }
+                var same = true
+                for i in 0..<count where name[i] != k[i] {
+                    same = false
+                    break
+                }
+                if !same { continue }
+                let value = Self.member(
+                    Int(all.loadUnaligned(fromByteOffset: entry &+ 8, as: UInt32.self)),
+                    Int(all.loadUnaligned(fromByteOffset: entry &+ 12, as: UInt32.self)))
+                guard value.plain else { return .elsewhere }
+                let text = UnsafeBufferPointer(
+                    start: elements + (value.range.lowerBound &+ 1), count: value.range.count &- 2)
+                return .found(text, value.clean)
+            }
+            return .missing
+        }
     }
 
     /// `plainString(at:)` with the key path as a String.
