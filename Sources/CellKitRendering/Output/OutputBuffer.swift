@@ -47,6 +47,14 @@ public final class OutputBuffer {
     /// Drops every waiting byte.
     package func discard() { count = 0 }
 
+    /// Drops the bytes written after the first `mark` waiting ones (a `count` read before them):
+    /// nothing flushes between the two, so they are all still here.
+    @inline(__always)
+    func takeBack(to mark: Int) {
+        precondition(mark <= count)
+        count = mark
+    }
+
     /// The bytes waiting to be flushed, as an array (for reading back).
     package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 

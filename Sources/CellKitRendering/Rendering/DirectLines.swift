@@ -174,41 +174,72 @@ struct DirectLines {
     /// Writes line `y` of a row `prepare` accepted, `width` columns; false, writing nothing, when a
     /// piece of it does not fit its frame or takes no column (the canvas settles those).
     mutating func write(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
-        // The inline arrays are read unchecked: `n < count <= maxViews` (their bounds checks were about a
-        // quarter of this function: BENCHMARKS.md, "Measurements behind the code": DirectLines.unchecked).
-        row.views.withUnsafeBufferPointer { views in
-            for n in 0..<count {
-                let view = views.baseAddress! + order[unchecked: n]
-                let f = view.pointee.frame, i = y - f.y
-                guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else {
-                    xs[unchecked: n] = -1
-                    continue
-                }
-                let w = view.pointee.laidOut.columns(i), empty = view.pointee.laidOut.isEmpty(i)
-                let dx =
-                    switch view.pointee.alignment {
-                    case .center: max(0, (f.width - w) / 2)
-                    case .right: max(0, f.width - w)
-                    case .left, .natural: 0
-                    }
-                // A mark with no base before it (width 0) joins a column on the canvas: alone, or at
-                // the start of the line (it joins the column before the piece, in that column's style).
-                guard dx + w <= f.width, w > 0 || empty else { return false }
-                if !empty, Self.startsWithMark(view.pointee.laidOut.unsafeBytes(ofLine: i)) { return false }
-                (xs[unchecked: n], widths[unchecked: n]) = (f.x + dx, w)
-            }
-            if coloured { return writeColoured(views, width: row.width, line: y, to: out) }
+        if coloured { return writeInColour(row, line: y, to: out) }
+        // Checked and written in one pass over the views; a piece that fails its check takes back what
+        // the line wrote (the buffer flushes only between rows). Two passes, the second over columns
+        // kept by the first, were about a third more of this function (BENCHMARKS.md, "Measurements
+        // behind the code": DirectLines.onePass). The inline arrays are read unchecked: `n < count <=
+        // maxViews` (BENCHMARKS.md, "Measurements behind the code": DirectLines.unchecked).
+        let mark = out.count
+        return row.views.withUnsafeBufferPointer { views in
             var column = 0
             for n in 0..<count {
-                let x = xs[unchecked: n]
-                guard x >= 0 else { continue }
                 let view = views.baseAddress! + order[unchecked: n]
-                Self.spaces(x - column, out)
-                out.write(view.pointee.laidOut.unsafeBytes(ofLine: y - view.pointee.frame.y))  // the row holds it
-                column = x + widths[unchecked: n]
+                let f = view.pointee.frame, i = y &- f.y
+                guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else { continue }
+                let w = view.pointee.laidOut.columns(i), bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
+                let x = f.x &+ Self.offset(view.pointee.alignment, width: w, in: f.width)
+                guard Self.fits(bytes, columns: w, offset: x &- f.x, in: f.width) else {
+                    out.takeBack(to: mark)
+                    return false
+                }
+                Self.spaces(x &- column, out)
+                out.write(bytes)  // the row holds it
+                column = x &+ w
             }
-            Self.spaces(row.width - column, out)
+            Self.spaces(row.width &- column, out)
             return true
+        }
+    }
+
+    /// Where a piece `width` columns wide starts in a frame `frameWidth` wide, as `alignment` puts it.
+    @inline(__always)
+    private static func offset(_ alignment: TextAlignment, width: Int, in frameWidth: Int) -> Int {
+        switch alignment {
+        case .center: max(0, (frameWidth &- width) / 2)
+        case .right: max(0, frameWidth &- width)
+        case .left, .natural: 0
+        }
+    }
+
+    /// Whether a line's piece of `bytes`, `columns` wide at `dx` in its frame, is written as it is:
+    /// it fits the frame, takes a column unless empty, and does not start with a mark with no base
+    /// before it (width 0), which joins a column on the canvas: alone, or at the start of the line
+    /// (it joins the column before the piece, in that column's style).
+    @inline(__always)
+    private static func fits(_ bytes: UnsafeBufferPointer<UInt8>, columns: Int, offset dx: Int, in width: Int) -> Bool {
+        guard dx &+ columns <= width else { return false }
+        return bytes.isEmpty || (columns > 0 && !startsWithMark(bytes))
+    }
+
+    /// `write` with colour: each view's place on the line checked first, then the line written
+    /// (`writeColoured`).
+    @inline(never)
+    private mutating func writeInColour(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
+        row.views.withUnsafeBufferPointer { views in
+            for n in 0..<count {
+                let view = views.baseAddress! + order[n]
+                let f = view.pointee.frame, i = y - f.y
+                guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else {
+                    xs[n] = -1
+                    continue
+                }
+                let w = view.pointee.laidOut.columns(i), bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
+                let dx = Self.offset(view.pointee.alignment, width: w, in: f.width)
+                guard Self.fits(bytes, columns: w, offset: dx, in: f.width) else { return false }
+                (xs[n], widths[n]) = (f.x + dx, w)
+            }
+            return writeColoured(views, width: row.width, line: y, to: out)
         }
     }
 
