@@ -74,10 +74,11 @@ enum HostTable {
             view_get_int: { v, p, out in onView("view_get_int", v) { out?.pointee = try $0.int(p) } },
             view_set_double: { v, p, value in onView("view_set_double", v) { try $0.set(p, double: value) } },
             view_get_double: { v, p, out in onView("view_get_double", v) { out?.pointee = try $0.double(p) } },
-            view_set_string: { v, p, value in onView("view_set_string", v) { view in
+            view_set_string: { v, p, value in
                 // A label's text goes in as bytes: no String made and checked per row.
-                if p == CK_VIEW_TEXT, let value { try view.setText(cString: value) } else { try view.set(p, string: budgeted(value, cell: nil, view: view)) }
-            } },
+                if p == CK_VIEW_TEXT, let value, let raw = v?.pointee.host_private { return setLabelText(raw, value) }
+                return onView("view_set_string", v) { view in try view.set(p, string: budgeted(value, cell: nil, view: view)) }
+            },
             view_get_string: { v, p, out in onView("view_get_string", v) { view in out?.pointee = try view.string(p).map(view.owner.cString) } },
             view_set_frame: { v, frame in onView("view_set_frame", v) { view in
                 view.frame = Rect(frame)
@@ -203,6 +204,21 @@ private func onView(
         }
         return CK_OK
     } ?? CK_ERR_INVALID_ARGUMENT
+}
+
+/// `view_set_string` of a label's text (`CK_VIEW_TEXT`), as `onView` runs it, written out: a hook
+/// sets texts on every row, and through `onView`'s closures the call was about 120 instructions
+/// before the text was looked at (BENCHMARKS.md, "Measurements behind the code": HostTable.setLabelText).
+private func setLabelText(_ raw: UnsafeMutableRawPointer, _ text: UnsafePointer<CChar>) -> ck_status {
+    let view = Unmanaged<View>.fromOpaque(raw)
+    guard view._withUnsafeGuaranteedRef({ $0.owner.isOnHookThread }) else { return CK_ERR_WRONG_THREAD }
+    return view._withUnsafeGuaranteedRef { view in
+        do throws(CellError) { try view.setText(cString: text) } catch {
+            view.owner.fail("view_set_string", "\(view.name): \(error.message)")
+            return error.status
+        }
+        return CK_OK
+    }
 }
 
 /// `row_data` hands out the cell's own handle as the opaque `ck_data *`.
