@@ -350,7 +350,8 @@ public struct CellLayout: Sendable {
     /// at most `PluginLimits.maxRowHeight` (with a warning when cut).
     func naturalHeight(of cell: Cell, width: Int) -> Int {
         var memo = LineMemo()
-        return naturalHeight(of: cell, area: labelArea(cell, width: width), memo: &memo)
+        var ends = RowEnds()
+        return naturalHeight(of: cell, area: labelArea(cell, width: width, ends: &ends), memo: &memo)
     }
 
     private func naturalHeight(of cell: Cell, area: LabelArea, memo: inout LineMemo) -> Int {
@@ -594,7 +595,8 @@ public struct CellLayout: Sendable {
     package func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         row.recycleViews()
-        let area = labelArea(cell, width: width)  // once: the natural height needs it too
+        var ends = RowEnds()  // the image and the accessory, placed with the area
+        let area = labelArea(cell, width: width, ends: &ends)  // once: the natural height needs it too
         row.fixedHeight = height != nil
         row.indentation = Self.indentation(cell, width: width)
         row.memo.start(record: cell.unretainedRecord)  // the cell holds it for the whole layout
@@ -603,7 +605,7 @@ public struct CellLayout: Sendable {
         let height =
             height.map { min(max($0, 1), PluginLimits.maxRowHeight) }
             ?? naturalHeight(of: cell, area: area, memo: &row.memo)
-        if var image = area.image {
+        if ends.hasImage, var image = ends.image.take() {
             // centred, as UIKit centres the image; a frame a hook gave it is clipped to the row
             if cell.imageView.frame == .zero {
                 image.frame.y = (height - 1) / 2
@@ -630,7 +632,8 @@ public struct CellLayout: Sendable {
                     memo: &row.memo, into: &row.views)
             }
         }
-        if var accessory = area.accessory {
+        let hasAccessory = ends.hasAccessory
+        if hasAccessory, var accessory = ends.accessory.take() {
             // On the blue selection a standard accessory turns white, as UIKit highlights it (tint on tint
             // was invisible); on the grey one it keeps its colour.
             if selected, cell.selectionStyle == .blue, cell.accessoryView == nil {
@@ -651,7 +654,7 @@ public struct CellLayout: Sendable {
         row.separatorInset = min(area.x, width)
         row.isRightToLeft = false  // `mirror` sets it
         row.accessoryType =
-            area.accessory == nil || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
+            !hasAccessory || cell.accessoryView.map({ !$0.isHidden }) == true ? .none : cell.accessoryType
         if selected {
             let fill = selectedFill(cell)
             if row.background != fill { row.background = fill }
@@ -722,7 +725,16 @@ public struct CellLayout: Sendable {
         var x: Int, width: Int, accessoryX: Int
         /// value1's label widths, worked out once for measuring and placing (`value1Widths`).
         var value1: (text: Int, detail: Int)?
+    }
+
+    /// The row's image view and accessory as `labelArea` places them, in the layout's own frame:
+    /// returned inside the area, two optional views were written out field by field and copied on
+    /// every row, most rows having neither (BENCHMARKS.md, "Measurements behind the code":
+    /// RowLayout.RowEnds).
+    private struct RowEnds {
         var image: PlacedView?, accessory: PlacedView?
+        /// Whether `image` and `accessory` are set, tested first: testing either for nil copied it.
+        var hasImage = false, hasAccessory = false
     }
 
     /// The columns `cell`'s content is indented by in a row `width` columns wide: at most half the row.
@@ -730,19 +742,17 @@ public struct CellLayout: Sendable {
         min(cell.indentationLevel * cell.indentationWidth, width / 2)
     }
 
-    private func labelArea(_ cell: Cell, width: Int) -> LabelArea {
+    private func labelArea(_ cell: Cell, width: Int, ends: inout RowEnds) -> LabelArea {
         let indent = Self.indentation(cell, width: width)
         var x = padding + indent
-        var image: PlacedView?
         if !cell.imageView.isHidden, let name = cell.imageView.imageName {
             var placed = imageView(name, role: .imageView, warn: cell.context)
             let w = max(1, placed.laidOut.columns(0))
             placed.frame = cell.imageView.frame == .zero ? Rect(x: x, y: 0, width: w, height: 1) : cell.imageView.frame
             x += w + 1
-            image = placed
+            (ends.image, ends.hasImage) = (placed, true)
         }
         var right = width - padding
-        var accessory: PlacedView?
         if let view = cell.accessoryView, !view.isHidden {
             let w = min(view.frame.width, width / 3)
             right -= w
@@ -760,14 +770,15 @@ public struct CellLayout: Sendable {
             placed.frame = Rect(x: right, y: 0, width: w, height: max(1, view.frame.height))
             placed.textColor = view.textColor
             placed.backgroundColor = view.backgroundColor
-            accessory = placed
+            (ends.accessory, ends.hasAccessory) = (placed, true)
             right -= 1
         } else if let glyph = Self.accessoryGlyph(cell.accessoryType) {
             let w = cell.accessoryType.columns
             right -= w
             let color = cell.accessoryType == .disclosureIndicator ? Palette.accessory : Palette.tint
-            accessory = PlacedView(
+            ends.accessory = PlacedView(
                 role: .accessory, frame: Rect(x: right, y: 0, width: w, height: 1), laidOut: glyph, textColor: color)
+            ends.hasAccessory = true
             right -= 1
         }
         // Where subviews are cut: what hooks were told the content view's width is.
@@ -775,8 +786,7 @@ public struct CellLayout: Sendable {
         let width = max(0, right - x)
         return LabelArea(
             x: x, width: width, accessoryX: clip,
-            value1: cell.style == .value1 ? Self.value1Widths(cell, width: width) : nil, image: image,
-            accessory: accessory)
+            value1: cell.style == .value1 ? Self.value1Widths(cell, width: width) : nil)
     }
 
     /// The glyph of a standard accessory, laid out once: a switch, as a dictionary hashed the
