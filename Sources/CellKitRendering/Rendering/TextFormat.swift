@@ -268,20 +268,46 @@ public struct TextFormat: RowFormat {
         /// the rule to the right edge (at least one column of it); `fromRight`: mirrored.
         func writeSeparator(inset: Int, fromRight: Bool = false, to out: OutputBuffer) {
             let inset = max(0, min(inset, width - 1))
-            if fromRight {  // right to left: the rule from the left edge, the inset blank at the right
-                out.write(mirroredOpening)
-                out.write(UnsafeBufferPointer(rebasing: rule[..<((width - inset) * glyphBytes)]))
-                out.write(UnsafeBufferPointer(rebasing: spaces[0..<inset]))
-                out.write(mirroredClosing)
-            } else {
-                out.write(opening)
-                out.write(UnsafeBufferPointer(rebasing: spaces[0..<inset]))
-                out.write(UnsafeBufferPointer(rebasing: rule[(inset * glyphBytes)...]))
-                out.write(closing)
-            }
+            if inset != separatorInset || fromRight != separatorFromRight { makeSeparator(inset, fromRight) }
+            out.write(UnsafeBufferPointer(rebasing: separator[..<separatorCount]))
         }
 
-        deinit { storage.deallocate() }
+        /// The last separator written, whole, and what it was made for: rows of a table mostly have
+        /// one inset, and its four pieces written apart were four copies a row (BENCHMARKS.md,
+        /// "Measurements behind the code": TextFormat.separator).
+        private var separator = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        private var separatorCount = 0, separatorInset = -1, separatorFromRight = false
+
+        /// Makes the separator for `inset` in `separator`.
+        private func makeSeparator(_ inset: Int, _ fromRight: Bool) {
+            let pieces =
+                fromRight  // right to left: the rule from the left edge, the inset blank at the right
+                ? [
+                    mirroredOpening, UnsafeBufferPointer(rebasing: rule[..<((width - inset) * glyphBytes)]),
+                    UnsafeBufferPointer(rebasing: spaces[0..<inset]), mirroredClosing,
+                ]
+                : [
+                    opening, UnsafeBufferPointer(rebasing: spaces[0..<inset]),
+                    UnsafeBufferPointer(rebasing: rule[(inset * glyphBytes)...]), closing,
+                ]
+            let count = pieces.reduce(0) { $0 + $1.count }
+            if count > separator.count {
+                separator.deallocate()
+                separator = .allocate(capacity: count)
+            }
+            var at = 0
+            for piece in pieces where piece.count > 0 {
+                UnsafeMutableBufferPointer(rebasing: separator[at..<at + piece.count]).baseAddress!
+                    .initialize(from: piece.baseAddress!, count: piece.count)
+                at += piece.count
+            }
+            (separatorCount, separatorInset, separatorFromRight) = (count, inset, fromRight)
+        }
+
+        deinit {
+            storage.deallocate()
+            separator.deallocate()
+        }
     }
 
     // MARK: Writing
