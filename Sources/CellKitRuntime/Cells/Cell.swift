@@ -452,8 +452,11 @@ public final class Cell {
     /// passes a data text straight to `set_text`, and checking it twice was a noticeable part of its
     /// time (BENCHMARKS.md, "Measurements behind the code": Cell.handedText).
     func handedText(_ text: UnsafePointer<CChar>) -> (bytes: UnsafeBufferPointer<UInt8>, isClean: Bool)? {
+        // The copy is the record's bytes, which hold no NUL (a plain text has none), and a NUL: equal to
+        // them and ending where they end, it is a C string of that length. (A `strnlen` first was a
+        // tenth of the call: BENCHMARKS.md, "Measurements behind the code": Cell.handedText.)
         guard let copy = lastPlainCopy, UnsafePointer(copy.pointer) == text, copy.count <= PluginLimits.maxTextBytes,
-            strnlen(text, copy.count + 1) == copy.count, memcmp(text, copy.source, copy.count) == 0
+            memcmp(text, copy.source, copy.count) == 0, text[copy.count] == 0
         else { return nil }
         return (UnsafeRawBufferPointer(start: text, count: copy.count).bindMemory(to: UInt8.self), copy.isClean)
     }
