@@ -160,6 +160,13 @@ struct DispatchTests {
         #expect(cell.handedText(out!) == nil, "a NUL written into it ends it, as a C string")
         #expect(host.view_set_string(label.handle, CK_VIEW_TEXT, out) == CK_OK)
         #expect(label.text == "a")
+        // Its NUL written over (and one written after it, in the cell's memory for such copies), the
+        // text runs on past the record's bytes: checked as any other text.
+        #expect(host.data_string(OpaquePointer(cell.handle), "other", &out) == CK_OK)
+        (UnsafeMutablePointer(mutating: out!)[3], UnsafeMutablePointer(mutating: out!)[4]) = (0x2D, 0)
+        #expect(cell.handedText(out!) == nil, "a text longer than the record's is not the handed one")
+        #expect(host.view_set_string(label.handle, CK_VIEW_TEXT, out) == CK_OK)
+        #expect(label.text == "abc-")
         // The next row's data frees the record the handed text was copied from: it is forgotten.
         #expect(host.data_string(OpaquePointer(cell.handle), "plain", &out) == CK_OK)
         cell.show(
