@@ -496,7 +496,7 @@ package final class RowReader {
                 let (width, maxLines, raw) = (layout.width, layout.maxLines, layout.mode)
                 let key = UnsafeBufferPointer(rebasing: keys[layout.keyStart..<(layout.keyStart + layout.keyCount)])
                 guard let mode = LineBreakMode(rawValue: raw),
-                    let (start, text) = JSONRecord.plainCleanText(key, in: row.record, offsets: row.offsets)
+                    let (start, text, isASCII) = JSONRecord.plainCleanText(key, in: row.record, offsets: row.offsets)
                 else { continue }
                 // The layout's own code on the member's bytes in place: no text object, no line list
                 // (made, reference counted and freed per row, a noticeable part of a row's instructions:
@@ -510,7 +510,8 @@ package final class RowReader {
                 plannedLines.put(Int(UInt32(bitPattern: raw)))
                 plannedLines.put(0)  // the line count, once known
                 var lines = 0
-                let whole = TextLayout.lineRanges(text, width: width, maxLines: maxLines, mode: mode) {
+                let whole = TextLayout.lineRanges(text, width: width, maxLines: maxLines, mode: mode, isASCII: isASCII)
+                {
                     lineStart, end, columns in
                     plannedLines.reserve(3)
                     plannedLines.put(lineStart)

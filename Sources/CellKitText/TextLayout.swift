@@ -182,12 +182,12 @@ package enum TextLayout {
     /// What `laidOut` lays out with, and a data file's reader ahead of it (`LinePlan`).
     @inline(__always)
     package static func lineRanges(
-        _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode,
+        _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode, isASCII: Bool = false,
         _ line: (_ start: Int, _ end: Int, _ columns: Int) -> Void
     ) -> Bool {
         guard width > 0, maxLines > 0, bytes.count > 0 else { return true }
         // The common case: one short line of plain ASCII.
-        let ascii = UTF8Bytes.printableASCIIPrefix(bytes)
+        let ascii = isASCII ? bytes.count : UTF8Bytes.printableASCIIPrefix(bytes)
         if ascii == bytes.count, ascii <= width {
             line(0, ascii, ascii)
             return true
@@ -197,7 +197,8 @@ package enum TextLayout {
             let truncating = mode == .truncateTail || mode == .truncateHead || mode == .truncateMiddle
             var start = 0, count = 0
             while start < bytes.count, count < maxLines {
-                let (end, next, used) = Self.line(bytes, from: start, width: width, byWord: byWord)
+                let (end, next, used) = Self.line(
+                    bytes, from: start, width: width, byWord: byWord, isASCII: ascii == bytes.count)
                 if truncating, count == maxLines - 1, next < bytes.count { return false }
                 line(start, end, used)
                 (start, count) = (next, count + 1)
@@ -206,14 +207,17 @@ package enum TextLayout {
         }
         // Measured only as far as the line fits: a long text cut to a short column (a truncated
         // CJK column) was measured whole first, to learn it did not fit.
-        let head = fit(bytes, from: 0, to: newlineOrEnd(bytes, from: 0), width: width)
+        // Printable ASCII (longer than the line, or it was drawn above) is a column a byte.
+        let head =
+            ascii == bytes.count
+            ? (end: width, columns: width) : fit(bytes, from: 0, to: newlineOrEnd(bytes, from: 0), width: width)
         if head.end == bytes.count {
             line(0, head.end, head.columns)
             return true
         }
         switch mode {
         case .wordWrap:
-            let words = Self.line(bytes, from: 0, width: width, byWord: true)
+            let words = Self.line(bytes, from: 0, width: width, byWord: true, isASCII: ascii == bytes.count)
             line(0, words.end, words.columns)
         case .charWrap, .clip:
             line(0, head.end, head.columns)
@@ -317,10 +321,10 @@ package enum TextLayout {
     /// One line of a greedy wrap from byte `start`: where its text ends (trailing spaces left
     /// out), where the next line starts (after a newline; after spaces when `byWord`), and the
     /// columns its text takes.
-    static func line(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool) -> (
-        end: Int, next: Int, columns: Int
-    ) {
-        if let quick = asciiLine(bytes, from: start, width: width, byWord: byWord) {
+    static func line(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool, isASCII: Bool = false
+    ) -> (end: Int, next: Int, columns: Int) {
+        if let quick = asciiLine(bytes, from: start, width: width, byWord: byWord, isASCII: isASCII) {
             return (quick.end, quick.next, quick.end - start)
         }
         let n = bytes.count, table = TextWidth.directProperties
@@ -367,14 +371,17 @@ package enum TextLayout {
     /// `line` where every byte that decides the line is printable ASCII — the next `width + 2`, or
     /// all that is left — so each is a cluster one column wide: the break is found by looking back
     /// from the column past the width for a space or a hyphen inside a word, not cluster by cluster.
-    /// Nil when other text is within reach.
+    /// Nil when other text is within reach. `isASCII`: all of `bytes` is known to be printable ASCII
+    /// (not looked at again: BENCHMARKS.md, "Measurements behind the code": JSONValueParser.asciiFlag).
     @inline(__always)
-    static func asciiLine(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool) -> (
-        end: Int, next: Int
-    )? {
+    static func asciiLine(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool, isASCII: Bool = false
+    ) -> (end: Int, next: Int)? {
         let n = bytes.count
         let reach = min(n - start, width + 2)
-        guard UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: bytes[start..<start + reach])) == reach
+        guard
+            isASCII
+                || UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: bytes[start..<start + reach])) == reach
         else { return nil }
         if reach <= width { return (trimmed(bytes, start, n), n) }  // the rest fits
         let over = start + width  // the first column that does not fit

@@ -61,4 +61,36 @@ struct JSONScanTests {
             }
         }
     }
+
+    /// The check flags a member's text as all printable ASCII exactly when it is: the reader then
+    /// breaks it into lines without looking at its bytes for that again (`JSONValueParser.asciiFlag`).
+    @Test func flagsPrintableASCIIExactly() {
+        var flagged = 0, notFlagged = 0
+        // Random bytes are seldom valid UTF-8: texts with a scalar beyond ASCII among printable ASCII too.
+        let beyond = (0..<2_000).map { k in
+            Array(String(repeating: "a~ ", count: k % 7).utf8) + Array(["é", "日本", "✓", "👍🏽"][k % 4].utf8)
+                + Array(String(repeating: "z", count: k % 5).utf8)
+        }
+        for text in Self.texts(seed: 0x15_0B) + beyond {
+            let line = Array(#"{"cell": "C", "k": ""#.utf8) + text + Array(#"", "z": "x"}"#.utf8)
+            var members = JSONValueParser.MemberIndex()
+            let checked = line.withUnsafeBufferPointer { line -> Bool in
+                var parser = JSONValueParser(line)
+                return (try? parser.check(members: &members)) != nil
+            }
+            guard checked else { continue }  // a raw control byte, say
+            let offsets = UnsafeBufferPointer(start: members.offsets, count: members.count)
+            let found = line.withUnsafeBufferPointer { line in
+                Array("\"k\"".utf8).withUnsafeBufferPointer {
+                    JSONRecord.plainCleanText($0, in: line, offsets: offsets)
+                }
+            }
+            guard let found else { continue }  // escaped, or not clean
+            #expect(Array(found.text) == text, "\(text)")
+            let printable = text.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            #expect(found.isASCII == printable, "\(text)")
+            if found.isASCII { flagged += 1 } else { notFlagged += 1 }
+        }
+        #expect(flagged > 1_000 && notFlagged > 1_000, "\(flagged) flagged, \(notFlagged) not")
+    }
 }

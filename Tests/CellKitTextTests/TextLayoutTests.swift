@@ -1,6 +1,7 @@
 // Text in character cells: widths against wcwidth, sanitizing, line breaking.
 
 import CellKitModel
+import CellKitTestSupport
 import Foundation
 import Testing
 
@@ -121,4 +122,44 @@ struct TextLayoutTests {
         #expect(all.withUnsafeBufferPointer { UTF8Bytes.printableASCIIPrefix($0) } == all.count)
     }
 
+    /// Text known to be printable ASCII (a JSON Lines member the check flagged) is broken ahead
+    /// without its bytes being looked at for that, into the lines the display units break it into
+    /// (the code that lays out text with markers, written apart), as when they are looked at.
+    @Test("lines of text known to be printable ASCII are the display units' lines")
+    func knownASCIIBreaksAlike() {
+        var random = SplitMix64(seed: 0xA5C11)
+        let words = ["a", "to", "the", "lorem", "ipsum-dolor", "consectetur", "x-", "-y", "supercalifragilistic", "  "]
+        var compared = 0
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...14, using: &random)).map { _ in words.randomElement(using: &random)! }
+                .joined(separator: Bool.random(using: &random) ? " " : "  ")
+            let width = Int.random(in: 1...45, using: &random), maxLines = Int.random(in: 1...6, using: &random)
+            let mode = LineBreakMode.allCases.randomElement(using: &random)!
+            // The oracle: the display units' breaking (the code that lays out text with markers), on its own.
+            let bytes = Array(text.utf8)
+            let display = bytes.withUnsafeBufferPointer { DisplayText($0, keepNewlines: true) }
+            let units = DisplayUnits(display, width: width)
+            let expected = units.count == 0 ? [] : units.lines(width: width, maxLines: maxLines, mode: mode)
+            for known in [true, false] {
+                var found: [String] = [], columns: [Int] = []
+                let whole = bytes.withUnsafeBufferPointer { all in
+                    TextLayout.lineRanges(all, width: width, maxLines: maxLines, mode: mode, isASCII: known) {
+                        found.append(String(decoding: all[$0..<$1], as: UTF8.self))
+                        columns.append($2)
+                    }
+                }
+                guard whole else { continue }  // an ellipsis to add: the table's thread breaks those itself
+                // (The units leave a clipped line's trailing spaces out; the terminal shows none either way.)
+                func trimmed(_ lines: [String]) -> [String] {
+                    lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+                }
+                #expect(
+                    trimmed(found) == trimmed(expected),
+                    "\(text) at \(width), \(maxLines) lines, \(mode), known \(known)")
+                #expect(columns == found.map { $0.utf8.count }, "ASCII: a column a byte")
+                compared += 1
+            }
+        }
+        #expect(compared > 4_000)
+    }
 }

@@ -23,12 +23,19 @@ package struct JSONValueParser {
     private var stringWasPlain = false
     /// Whether it was also clean: no DEL and no hidden scalar (`UTF8Bytes.isHidden`).
     private var stringWasClean = false
+    /// Whether every byte of it was printable ASCII (0x20...0x7E; clean, then).
+    private var stringWasASCII = false
     /// Set on a member's value end (`MemberIndex`) when the value is text with no escape, valid
     /// UTF-8: its bytes between the quotes are its text (a raw control character, NUL too, is an
     /// error), and a hook can be handed them without checking them again.
     package static let plainFlag: UInt32 = 1 << 31
     /// Set with `plainFlag` when the text is also clean (see `stringWasClean`).
     package static let cleanFlag: UInt32 = 1 << 30
+    /// Set with `plainFlag` and `cleanFlag` when every byte of the text is printable ASCII: a
+    /// column a byte, so that a reader breaking it into lines need not look at its bytes for
+    /// that again (BENCHMARKS.md, "Measurements behind the code": JSONValueParser.asciiFlag).
+    /// A value ending at this offset or past it gets no flag (a record of 512 MiB or more).
+    package static let asciiFlag: UInt32 = 1 << 29
 
     /// Offsets of members, four per member, in memory kept from row to row: appending
     /// to an array per member cost more than parsing the member. In cache lines of their own
@@ -238,8 +245,11 @@ package struct JSONValueParser {
                 if depth == 0, !isCell, let members = parser.members {
                     let plain =
                         parser.bytes[valueStart] == UInt8(ascii: "\"") && parser.stringWasPlain
-                        && parser.i < Int(Self.cleanFlag)
-                    let flags = plain ? Self.plainFlag | (parser.stringWasClean ? Self.cleanFlag : 0) : 0
+                        && parser.i < Int(Self.asciiFlag)
+                    let flags =
+                        plain
+                        ? Self.plainFlag | (parser.stringWasClean ? Self.cleanFlag : 0)
+                            | (parser.stringWasASCII ? Self.asciiFlag : 0) : 0
                     members.pointee.append(key.lowerBound, key.upperBound, valueStart, parser.i | Int(flags))
                 }
             }
@@ -257,6 +267,11 @@ package struct JSONValueParser {
     private mutating func skipString() throws(JSONSyntaxError) {
         let n = bytes.count
         var j = asciiRunEnd(from: i &+ 1), clean = true
+        if j < n, bytes[j] == UInt8(ascii: "\"") {  // printable ASCII to its end
+            (i, stringWasPlain, stringWasClean, stringWasASCII) = (j &+ 1, true, true, true)
+            return
+        }
+        stringWasASCII = false
         while j < n {
             let b = bytes[j]
             if b >= 0x80 {
@@ -273,7 +288,7 @@ package struct JSONValueParser {
             j &+= 1
         }
         _ = try parseString(build: false)
-        (stringWasPlain, stringWasClean) = (false, false)
+        (stringWasPlain, stringWasClean, stringWasASCII) = (false, false, false)
     }
 
     /// Where the run of plain printable ASCII from byte `start` ends: at the first quote,

@@ -292,18 +292,19 @@ public enum RowValue: Sendable, Equatable, Hashable {
     }
 
     /// The text of the top-level member written `key` (quotes included) in `line`, whose index is
-    /// `offsets` (`JSONValueParser.MemberIndex`'s), and where it starts, if it is written plainly
-    /// and clean; else nil. For a reader working lines out before the record is made.
+    /// `offsets` (`JSONValueParser.MemberIndex`'s), where it starts, and whether it is all printable
+    /// ASCII (`JSONValueParser.asciiFlag`), if it is written plainly and clean; else nil. For a
+    /// reader working lines out before the record is made.
     package static func plainCleanText(
         _ key: UnsafeBufferPointer<UInt8>, in line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>
-    ) -> (start: Int, text: UnsafeBufferPointer<UInt8>)? {
+    ) -> (start: Int, text: UnsafeBufferPointer<UInt8>, isASCII: Bool)? {
         for m in stride(from: offsets.count / 4 - 1, through: 0, by: -1) {
             let keyStart = Int(offsets[m * 4]), keyEnd = Int(offsets[m * 4 + 1])
             guard keyEnd - keyStart == key.count, key.count > 0,
                 memcmp(line.baseAddress! + keyStart, key.baseAddress!, key.count) == 0
             else { continue }
-            let start = Int(offsets[m * 4 + 2])
-            return plainCleanText(line, start, Int(offsets[m * 4 + 3])).map { (start + 1, $0) }
+            let start = Int(offsets[m * 4 + 2]), end = Int(offsets[m * 4 + 3])
+            return plainCleanText(line, start, end).map { (start + 1, $0, end & Int(JSONValueParser.asciiFlag) != 0) }
         }
         return nil
     }
@@ -321,7 +322,8 @@ public enum RowValue: Sendable, Equatable, Hashable {
     /// clean, from the index's start and flagged end (`JSONValueParser.plainFlag`, `cleanFlag`).
     private static func member(_ start: Int, _ flaggedEnd: Int) -> (range: Range<Int>, plain: Bool, clean: Bool) {
         let plain = Int(JSONValueParser.plainFlag), clean = Int(JSONValueParser.cleanFlag)
-        return (start..<(flaggedEnd & ~(plain | clean)), flaggedEnd & plain != 0, flaggedEnd & clean != 0)
+        let flags = plain | clean | Int(JSONValueParser.asciiFlag)
+        return (start..<(flaggedEnd & ~flags), flaggedEnd & plain != 0, flaggedEnd & clean != 0)
     }
 
     package func value(at keyPath: String) -> RowValue? {
