@@ -298,11 +298,19 @@ public enum RowValue: Sendable, Equatable, Hashable {
     package static func plainCleanText(
         _ key: UnsafeBufferPointer<UInt8>, in line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>
     ) -> (start: Int, text: UnsafeBufferPointer<UInt8>, isASCII: Bool)? {
+        guard let k = key.baseAddress, key.count > 0 else { return nil }
         for m in stride(from: offsets.count / 4 - 1, through: 0, by: -1) {
-            let keyStart = Int(offsets[m * 4]), keyEnd = Int(offsets[m * 4 + 1])
-            guard keyEnd - keyStart == key.count, key.count > 0,
-                memcmp(line.baseAddress! + keyStart, key.baseAddress!, key.count) == 0
-            else { continue }
+            let keyStart = Int(offsets[m &* 4]), keyEnd = Int(offsets[m &* 4 &+ 1])
+            guard keyEnd &- keyStart == key.count else { continue }
+            // A short key (the usual) compared here: a memcmp call cost more than its bytes.
+            let name = line.baseAddress! + keyStart
+            if key.count > 16 {
+                guard memcmp(name, k, key.count) == 0 else { continue }
+            } else {
+                var i = 0
+                while i < key.count, name[i] == k[i] { i &+= 1 }
+                guard i == key.count else { continue }
+            }
             let start = Int(offsets[m * 4 + 2]), end = Int(offsets[m * 4 + 3])
             return plainCleanText(line, start, end).map { (start + 1, $0, end & Int(JSONValueParser.asciiFlag) != 0) }
         }
