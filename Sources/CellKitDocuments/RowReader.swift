@@ -502,7 +502,10 @@ package final class RowReader {
                 // (made, reference counted and freed per row, a noticeable part of a row's instructions:
                 // BENCHMARKS.md, "Measurements behind the code": RowReader.layout).
                 let header = plannedLines.count
-                plannedLines.reserve(6)
+                // Room for the header and every line at once (a line takes a byte of the text at least):
+                // a call per line to make room was a tenth of this function.
+                let room = min(maxLines, text.count &+ 1)
+                plannedLines.reserve(6 &+ 3 &* room)
                 plannedLines.put(start)
                 plannedLines.put(text.count)
                 plannedLines.put(width)
@@ -513,7 +516,7 @@ package final class RowReader {
                 let whole = TextLayout.lineRanges(text, width: width, maxLines: maxLines, mode: mode, isASCII: isASCII)
                 {
                     lineStart, end, columns in
-                    plannedLines.reserve(3)
+                    if lines >= room { plannedLines.reserve(3) }  // never so far: a bound, not a guess
                     plannedLines.put(lineStart)
                     plannedLines.put(end)
                     plannedLines.put(columns)
