@@ -541,9 +541,15 @@ extension View {
         }
     }
 
+    /// Throws unless this is a label. The test inline, the error made apart: called per label
+    /// text, the check was a call of its own.
+    @inline(__always)
     private func label() throws(CellError) {
-        guard kind == .label else { throw wrongKind("label properties", "label") }
+        guard kind == .label else { throw notALabel() }
     }
+
+    @inline(never)
+    private func notALabel() -> CellError { wrongKind("label properties", "label") }
 
     private func wrongKind(_ what: String, _ needed: String) -> CellError {
         CellError(status: CK_ERR_UNKNOWN_PROPERTY, message: "\(what) apply to \(needed) views; this is a \(kind) view")
