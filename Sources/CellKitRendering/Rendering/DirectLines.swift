@@ -171,8 +171,22 @@ struct DirectLines {
         return true
     }
 
+    /// Writes the lines of a row `prepare` accepted from line `first` on, each with its line end,
+    /// until one cannot be written directly (`write(_:line:to:)`): the line it stopped at, the row's
+    /// height when it wrote them all. One call a row, not one a line (BENCHMARKS.md, "Measurements
+    /// behind the code": DirectLines.onePass).
+    mutating func writeLines(_ row: RowLayout, from first: Int, to out: OutputBuffer) -> Int {
+        var y = first
+        while y < row.height, write(row, line: y, to: out) {
+            out.write(byte: 0x0A)
+            y &+= 1
+        }
+        return y
+    }
+
     /// Writes line `y` of a row `prepare` accepted, `width` columns; false, writing nothing, when a
     /// piece of it does not fit its frame or takes no column (the canvas settles those).
+    @inline(__always)
     mutating func write(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
         if coloured { return writeInColour(row, line: y, to: out) }
         // Checked and written in one pass over the views; a piece that fails its check takes back what

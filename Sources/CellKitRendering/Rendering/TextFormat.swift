@@ -165,7 +165,9 @@ public struct TextFormat: RowFormat {
         }
         if rules.width != row.width { rules = Rules(self, width: row.width) }
         if style != .plain, isFirst { out.write(rules.top) }
-        for y in 0..<row.height {
+        // Unboxed, the lines written directly in one call, up to one the canvas must draw.
+        let first = writesDirectly && !boxed ? direct.writeLines(row, from: 0, to: out) : 0
+        for y in first..<row.height {
             if boxed { out.write(row.isSelected ? rules.selectedLeft : rules.left) }
             if !writesDirectly || !direct.write(row, line: y, to: out) {
                 if !painted { canvas.paint(row) }
