@@ -516,6 +516,10 @@ const char *ck_sandbox_act(long number, uint32_t arch, uint64_t request) {
     return outside_text;
 }
 
+int ck_sandbox_no_new_privs(void) { return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); }
+
+int ck_sandbox_seccomp_mode(void) { return prctl(PR_GET_SECCOMP, 0, 0, 0, 0); }
+
 int ck_sandbox_seccomp_available(void) {
     /* The filter hands refused calls to a listener: the kernel is asked for that action (5.0+)
      * in one call. libseccomp's API level probed nine times and needed the library opened, in

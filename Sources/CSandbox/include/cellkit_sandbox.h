@@ -88,6 +88,12 @@ int ck_sandbox_landlock_abi(void);
  * that hands a call to a listener): 1, or 0. */
 int ck_sandbox_seccomp_available(void);
 
+/* This process's no-new-privileges flag (0 or 1) and seccomp mode (0 none, 2 a filter), as
+ * prctl answers them: the state /proc/self/status shows as NoNewPrivs and Seccomp, without the
+ * kernel writing out the whole file. -1 when prctl fails. */
+int ck_sandbox_no_new_privs(void);
+int ck_sandbox_seccomp_mode(void);
+
 /* What a call the filter refuses would have done, for a message: "start a process (fork)".
  * `arch` is the call's audit architecture, `request` its second argument (an ioctl's request). */
 const char *ck_sandbox_act(long number, uint32_t arch, uint64_t request);

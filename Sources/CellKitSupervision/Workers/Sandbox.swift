@@ -243,25 +243,11 @@ package enum Sandbox {
             key.append(0x20)
             key += n > 0 ? buffer[..<n] : [UInt8(ascii: "-")]
         }
-        let status = readSmallFile("/proc/self/status") ?? []
-        for field: StaticString in ["NoNewPrivs:", "Seccomp:"] {
-            field.withUTF8Buffer { appendField($0, of: status, to: &key) }
-        }
+        // Asked of prctl, as /proc/self/status shows them (NoNewPrivs, Seccomp): the kernel writing out
+        // that whole file for two of its lines was most of what `--version` spends beyond `--help`
+        // (BENCHMARKS.md, "Measurements behind the code": Sandbox.remembered).
+        key += Array(" NoNewPrivs:\(ck_sandbox_no_new_privs()) Seccomp:\(ck_sandbox_seccomp_mode())".utf8)
         return key
-    }
-
-    /// Appends a space and each line of `status` that starts with `field`, its blanks left out:
-    /// read in place (the lines split into arrays were most of `rememberKey`'s instructions).
-    private static func appendField(_ field: UnsafeBufferPointer<UInt8>, of status: [UInt8], to key: inout [UInt8]) {
-        var start = 0
-        while start < status.count {
-            let end = status[start...].firstIndex(of: 0x0A) ?? status.count
-            if end - start >= field.count, status[start..<(start + field.count)].elementsEqual(field) {
-                key.append(0x20)
-                for b in status[start..<end] where b != 0x09 && b != 0x20 { key.append(b) }
-            }
-            start = end + 1
-        }
     }
 
     /// The first 4 KiB of a small file (a setting under /proc, /proc/self/status, a kept answer),
