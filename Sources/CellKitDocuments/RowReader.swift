@@ -504,7 +504,7 @@ package final class RowReader {
                 let header = plannedLines.count
                 // Room for the header and every line at once (a line takes a byte of the text at least):
                 // a call per line to make room was a tenth of this function.
-                let room = min(maxLines, text.count &+ 1)
+                let room = max(0, min(maxLines, text.count &+ 1))
                 plannedLines.reserve(6 &+ 3 &* room)
                 plannedLines.put(start)
                 plannedLines.put(text.count)

@@ -180,7 +180,9 @@ package enum TextLayout {
     /// `laidOut`'s lines of (sanitized) UTF-8 `bytes`, each given to `line` as its start, end and
     /// columns, when none needs an ellipsis; false, after giving some lines or none, when one does
     /// (a truncating mode, and more text than fits): no text is made, nothing is reference counted.
-    /// What `laidOut` lays out with, and a data file's reader ahead of it (`LinePlan`).
+    /// What `laidOut` lays out with, and a data file's reader ahead of it (`LinePlan`). `isASCII`:
+    /// the caller knows every byte is printable ASCII (`JSONValueParser.asciiFlag`), and they are
+    /// not scanned for that; a wrong `true` breaks other text as if each byte were a column.
     @inline(__always)
     package static func lineRanges(
         _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode, isASCII: Bool = false,

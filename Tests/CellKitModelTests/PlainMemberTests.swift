@@ -14,7 +14,7 @@ struct PlainMemberTests {
     /// with a dot or a backslash.
     static let writtenKeys = [
         "t", "d", "w", #"\u0074"#, "tt", "t.x", #"t\\"#, #"\u0074t"#, "é", "", "cell",
-        String(repeating: "k", count: 33),
+        String(repeating: "k", count: 32), String(repeating: "k", count: 33),
     ]
     /// Values: plain text (clean or not), escaped text, other types, an object.
     static let values = [

@@ -149,7 +149,8 @@ struct TextLayoutTests {
                     }
                 }
                 guard whole else { continue }  // an ellipsis to add: the table's thread breaks those itself
-                // (The units leave a clipped line's trailing spaces out; the terminal shows none either way.)
+                // (The units leave a line's trailing spaces out where `lineRanges` keeps them, on a text that
+                // fits whole or a cut line: the terminal shows none either way, so they are left out here.)
                 func trimmed(_ lines: [String]) -> [String] {
                     lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
                 }

@@ -34,7 +34,8 @@ package struct JSONValueParser {
     /// Set with `plainFlag` and `cleanFlag` when every byte of the text is printable ASCII: a
     /// column a byte, so that a reader breaking it into lines need not look at its bytes for
     /// that again (BENCHMARKS.md, "Measurements behind the code": JSONValueParser.asciiFlag).
-    /// A value ending at this offset or past it gets no flag (a record of 512 MiB or more).
+    /// No indexed line reaches this offset (`check(members:)` refuses one that would), so a value's
+    /// end is below it whatever flags it has.
     package static let asciiFlag: UInt32 = 1 << 29
 
     /// Offsets of members, four per member, in memory kept from row to row: appending
@@ -81,6 +82,12 @@ package struct JSONValueParser {
     /// four offsets per member of a top-level object, "cell" left out: where its quoted
     /// key starts and ends, where its value starts and ends.
     package mutating func check(members: inout MemberIndex) throws(JSONSyntaxError) {
+        // An index offset has 29 bits below the flags: a longer line could not be indexed. (A data
+        // file's records are at most 16 MiB: `RowStream.longestRecord`.)
+        guard bytes.count < Int(Self.asciiFlag) else {
+            throw JSONSyntaxError(
+                offset: 0, message: "a record of \(bytes.count) bytes; a record may have fewer than \(Self.asciiFlag)")
+        }
         try withUnsafeMutablePointer(to: &members) { (pointer) throws(JSONSyntaxError) in
             self.members = pointer
             defer { self.members = nil }

@@ -22,7 +22,8 @@ struct DirectLines {
     /// the code": DirectLines.order).
     private var order = InlineArray<16, Int>(repeating: 0)
     private var count = 0
-    /// Per view in `order`, for the line being written: its column (-1: nothing there) and width.
+    /// Per view in `order`, for the line being written in colour: its column (-1: nothing there) and
+    /// width (`writeInColour`; a plain line is checked and written in one pass).
     private var xs = InlineArray<16, Int>(repeating: 0), widths = InlineArray<16, Int>(repeating: 0)
     /// With colour: per view in `order`, its style's place in `styles`. Equal styles share a place
     /// (and so a run, as on the canvas); the first is the row's own (the gaps' and padding's).
@@ -241,17 +242,17 @@ struct DirectLines {
     @inline(never)
     private mutating func writeInColour(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
         row.views.withUnsafeBufferPointer { views in
-            for n in 0..<count {
-                let view = views.baseAddress! + order[n]
+            for n in 0..<count {  // unchecked, as in `write`: `n < count <= maxViews`
+                let view = views.baseAddress! + order[unchecked: n]
                 let f = view.pointee.frame, i = y - f.y
                 guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else {
-                    xs[n] = -1
+                    xs[unchecked: n] = -1
                     continue
                 }
                 let w = view.pointee.laidOut.columns(i), bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
                 let dx = Self.offset(view.pointee.alignment, width: w, in: f.width)
                 guard Self.fits(bytes, columns: w, offset: dx, in: f.width) else { return false }
-                (xs[n], widths[n]) = (f.x + dx, w)
+                (xs[unchecked: n], widths[unchecked: n]) = (f.x + dx, w)
             }
             return writeColoured(views, width: row.width, line: y, to: out)
         }

@@ -250,7 +250,7 @@ package enum Sandbox {
         return key
     }
 
-    /// The first 4 KiB of a small file (a setting under /proc, /proc/self/status, a kept answer),
+    /// The first 4 KiB of a small file (a setting under /proc, a kept answer),
     /// or nil when it cannot be opened.
     private static func readSmallFile(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
