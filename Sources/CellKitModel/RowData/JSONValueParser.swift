@@ -174,6 +174,16 @@ package struct JSONValueParser {
         return range.count > 6 && Self.key(UnsafeBufferPointer(rebasing: bytes[range]), equals: "cell".utf8)
     }
 
+    /// Whether `count` bytes at `a` and at `b` are the same: a short run (a hook's usual key) compared
+    /// byte by byte, as a call to memcmp cost more than the bytes (BENCHMARKS.md, "Measurements
+    /// behind the code": JSONValueParser.key); a longer one by memcmp.
+    @inline(__always)
+    package static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count <= 16 else { return memcmp(a, b, count) == 0 }
+        for k in 0..<count where a[k] != b[k] { return false }
+        return true
+    }
+
     /// Whether a quoted key (`quoted`, quotes included, already checked) decodes to `name`.
     package static func key(_ quoted: UnsafeBufferPointer<UInt8>, equals name: some Collection<UInt8>) -> Bool {
         let inner = UnsafeBufferPointer(rebasing: quoted[1..<quoted.count - 1])
@@ -193,12 +203,8 @@ package struct JSONValueParser {
         if inner.count < name.count { return false }
         if inner.count == name.count {
             let same =
-                name.withContiguousStorageIfAvailable { named in
-                    guard inner.count > 16 else {
-                        for k in 0..<inner.count where inner[k] != named[k] { return false }
-                        return true
-                    }
-                    return memcmp(inner.baseAddress!, named.baseAddress!, inner.count) == 0
+                name.withContiguousStorageIfAvailable {
+                    Self.sameBytes(inner.baseAddress!, $0.baseAddress!, count: inner.count)
                 } ?? inner.elementsEqual(name)
             return same && !hasEscape()
         }

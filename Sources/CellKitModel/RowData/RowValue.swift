@@ -302,15 +302,7 @@ public enum RowValue: Sendable, Equatable, Hashable {
         for m in stride(from: offsets.count / 4 - 1, through: 0, by: -1) {
             let keyStart = Int(offsets[m &* 4]), keyEnd = Int(offsets[m &* 4 &+ 1])
             guard keyEnd &- keyStart == key.count else { continue }
-            // A short key (the usual) compared here: a memcmp call cost more than its bytes.
-            let name = line.baseAddress! + keyStart
-            if key.count > 16 {
-                guard memcmp(name, k, key.count) == 0 else { continue }
-            } else {
-                var i = 0
-                while i < key.count, name[i] == k[i] { i &+= 1 }
-                guard i == key.count else { continue }
-            }
+            guard JSONValueParser.sameBytes(line.baseAddress! + keyStart, k, count: key.count) else { continue }
             let start = Int(offsets[m * 4 + 2]), end = Int(offsets[m * 4 + 3])
             return plainCleanText(line, start, end).map { (start + 1, $0, end & Int(JSONValueParser.asciiFlag) != 0) }
         }
@@ -402,31 +394,28 @@ public enum RowValue: Sendable, Equatable, Hashable {
         let count = key.count
         guard count > 0, count <= 32, let k = key.baseAddress else { return .elsewhere }
         for i in 0..<count where k[i] == 0x2E || k[i] == 0x5C { return .elsewhere }  // a dot or a backslash
+        // The record's parts found as `withParts` finds them, written out: through its closure the
+        // lookup was 15 instructions more a key (callgrind).
         return storage.withUnsafeMutablePointers { header, elements -> PlainMember in
             let all = UnsafeRawPointer(elements), total = header.pointee.total
             let n = Int(all.loadUnaligned(fromByteOffset: total &- 8, as: UInt32.self))
             let planned = Int(all.loadUnaligned(fromByteOffset: total &- 4, as: UInt32.self))
-            let lineCount = total &- 8 &- planned &- n &* 16
+            let line = UnsafeBufferPointer(start: elements, count: total &- 8 &- planned &- n &* 16)
             var m = n &- 1
             while m >= 0 {
-                let entry = lineCount &+ m &* 16
+                let entry = line.count &+ m &* 16
                 let keyStart = Int(all.loadUnaligned(fromByteOffset: entry, as: UInt32.self))
                 let keyEnd = Int(all.loadUnaligned(fromByteOffset: entry &+ 4, as: UInt32.self))
                 let inner = keyEnd &- keyStart &- 2  // the key's bytes between its quotes
                 m &-= 1
                 if inner < count { continue }
-                let name = elements + (keyStart &+ 1)
+                let name = line.baseAddress! + (keyStart &+ 1)
                 if inner > count {
                     // Longer: equal only when written with an escape, which the general lookup decodes.
                     if memchr(name, 0x5C, inner) != nil { return .elsewhere }
                     continue
                 }
-                var same = true
-                for i in 0..<count where name[i] != k[i] {
-                    same = false
-                    break
-                }
-                if !same { continue }
+                guard JSONValueParser.sameBytes(name, k, count: count) else { continue }
                 let value = Self.member(
                     Int(all.loadUnaligned(fromByteOffset: entry &+ 8, as: UInt32.self)),
                     Int(all.loadUnaligned(fromByteOffset: entry &+ 12, as: UInt32.self)))

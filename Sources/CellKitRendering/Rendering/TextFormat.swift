@@ -299,8 +299,7 @@ public struct TextFormat: RowFormat {
             }
             var at = 0
             for piece in pieces where piece.count > 0 {
-                UnsafeMutableBufferPointer(rebasing: separator[at..<at + piece.count]).baseAddress!
-                    .initialize(from: piece.baseAddress!, count: piece.count)
+                (separator.baseAddress! + at).initialize(from: piece.baseAddress!, count: piece.count)
                 at += piece.count
             }
             (separatorCount, separatorInset, separatorFromRight) = (count, inset, fromRight)
