@@ -123,6 +123,7 @@ enum FuzzJSONLines {
     /// The checking pass and the building parser must agree on what is JSON; a checked
     /// record must answer every key path as the decoded value does.
     static func checkLine(_ line: UnsafeBufferPointer<UInt8>) {
+        checkBothWays(line)
         var builder = JSONValueParser(line)
         let built = Result { () throws(JSONSyntaxError) in try builder.parseDocument() }
         let record: JSONRecord
@@ -140,6 +141,23 @@ enum FuzzJSONLines {
         let whole = record.value(at: "")
         guard whole == value else { fatalError("the record's whole value differs from the parsed one") }
         ask(RowData.json(record), value: value)
+    }
+
+    /// The check's one pass in C (CScan) may only take what the Swift parser alone accepts, and must
+    /// index it alike: the same offsets and flags, the same "cell".
+    static func checkBothWays(_ line: UnsafeBufferPointer<UInt8>) {
+        func check(inC: Bool) -> (offsets: [UInt32], cell: Int?)? {
+            var members = JSONValueParser.MemberIndex()
+            var parser = JSONValueParser(line)
+            guard (try? parser.check(members: &members, inC: inC)) != nil else { return nil }
+            return (Array(UnsafeBufferPointer(start: members.offsets, count: members.count)), parser.cellOffset)
+        }
+        let inC = check(inC: true), inSwift = check(inC: false)
+        guard inC?.offsets == inSwift?.offsets, inC?.cell == inSwift?.cell else {
+            fatalError(
+                "the check in C and the parser differ: \(String(describing: inC)) against \(String(describing: inSwift))"
+            )
+        }
     }
 
     /// Reads every key path of `data`, comparing plain top-level keys with `value`.

@@ -24,4 +24,27 @@ size_t ck_scan_json_clean_plain(const uint8_t *p, size_t n);
  * all are. What the JSON Lines check passes over before it looks at a byte on its own. */
 size_t ck_scan_json_string_ascii(const uint8_t *p, size_t n);
 
+/* What ck_json_check_record answers. */
+enum {
+    CK_JSON_DECIDE_IN_SWIFT = 0, /* not taken: the Swift parser checks the record (and says what is wrong) */
+    CK_JSON_CHECKED = 1,         /* well-formed: *count offsets written, *cell_offset set */
+    CK_JSON_NEEDS_ROOM = 2       /* well-formed so far, with more members than `capacity` holds */
+};
+
+/* The flags on a member's value end, as JSONValueParser's plainFlag, cleanFlag and asciiFlag. */
+#define CK_JSON_PLAIN_FLAG 0x80000000u
+#define CK_JSON_CLEAN_FLAG 0x40000000u
+#define CK_JSON_ASCII_FLAG 0x20000000u
+
+/* Checks p[0..<n] as one JSON Lines record (a JSON object) in one pass, as
+ * JSONValueParser.check(members:) does, writing four offsets per top-level member but "cell"
+ * (its quoted key's start and end, its value's start and end with the flags above) to
+ * members[0..<capacity] and their number to *count, and where the last "cell" member's value
+ * starts to *cell_offset (-1 when there is none). Takes only what that check takes, with the same
+ * offsets; anything it does not take whole (an error, a top-level key with an escape, a number
+ * outside JSON's strict grammar or beyond 40 digits or an exponent of 250, a line of 2^29 bytes or
+ * more) is CK_JSON_DECIDE_IN_SWIFT. No allocation; recursion at most 64 levels deep. */
+int ck_json_check_record(const uint8_t *p, size_t n, uint32_t *members, size_t capacity, size_t *count,
+                         ptrdiff_t *cell_offset);
+
 #endif

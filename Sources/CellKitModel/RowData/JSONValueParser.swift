@@ -52,13 +52,33 @@ package struct JSONValueParser {
 
         package mutating func removeAll() { count = 0 }
 
-        package mutating func append(_ a: Int, _ b: Int, _ c: Int, _ d: Int) {
-            if count + 4 > capacity {
-                let grown = CacheLine.allocate(UInt32.self, capacity: capacity * 2)
-                grown.moveInitialize(from: offsets, count: count)
-                offsets.deallocate()
-                (offsets, capacity) = (grown, capacity * 2)
+        /// `bytes` checked in CScan's one pass (`ck_json_check_record`), its members appended: whether
+        /// the pass took the record, and where its "cell" value starts. Not taken, nothing is appended
+        /// and the Swift parser must check the record (and say what is wrong with it).
+        mutating func checkInC(_ bytes: UnsafeBufferPointer<UInt8>) -> (taken: Bool, cellOffset: Int?) {
+            while true {
+                var written = 0, cell = -1
+                let answer = ck_json_check_record(
+                    bytes.baseAddress, bytes.count, offsets + count, capacity - count, &written, &cell)
+                switch answer {
+                case Int32(CK_JSON_CHECKED):
+                    count += written
+                    return (true, cell < 0 ? nil : cell)
+                case Int32(CK_JSON_NEEDS_ROOM): grow()
+                default: return (false, nil)
+                }
             }
+        }
+
+        private mutating func grow() {
+            let grown = CacheLine.allocate(UInt32.self, capacity: capacity * 2)
+            grown.moveInitialize(from: offsets, count: count)
+            offsets.deallocate()
+            (offsets, capacity) = (grown, capacity * 2)
+        }
+
+        package mutating func append(_ a: Int, _ b: Int, _ c: Int, _ d: Int) {
+            if count + 4 > capacity { grow() }
             (offsets[count], offsets[count + 1], offsets[count + 2], offsets[count + 3]) = (
                 UInt32(a), UInt32(b), UInt32(c), UInt32(d)
             )
@@ -80,13 +100,21 @@ package struct JSONValueParser {
 
     /// Checks the whole text, as `parseDocument(build: false)`, and appends to `members`
     /// four offsets per member of a top-level object, "cell" left out: where its quoted
-    /// key starts and ends, where its value starts and ends.
-    package mutating func check(members: inout MemberIndex) throws(JSONSyntaxError) {
+    /// key starts and ends, where its value starts and ends. A well-formed record is taken in
+    /// CScan's one pass (`MemberIndex.checkInC`), anything else here (`inC` false: here always).
+    package mutating func check(members: inout MemberIndex, inC: Bool = true) throws(JSONSyntaxError) {
         // An index offset has 29 bits below the flags: a longer line could not be indexed. (A data
         // file's records are at most 16 MiB: `RowStream.longestRecord`.)
         guard bytes.count < Int(Self.asciiFlag) else {
             throw JSONSyntaxError(
                 offset: 0, message: "a record of \(bytes.count) bytes; a record may have fewer than \(Self.asciiFlag)")
+        }
+        if inC {
+            let (taken, cell) = members.checkInC(bytes)
+            if taken {
+                (cellOffset, i) = (cell, bytes.count)
+                return
+            }
         }
         try withUnsafeMutablePointer(to: &members) { (pointer) throws(JSONSyntaxError) in
             self.members = pointer

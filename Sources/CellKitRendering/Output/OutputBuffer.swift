@@ -85,6 +85,45 @@ public final class OutputBuffer {
         count += 1
     }
 
+    /// Appends `n` spaces (none when `n` is not positive): sixteen a step in two word stores, the
+    /// last step's overshoot past the count left as slack the next write covers, where the buffer
+    /// has room for it; else by `update(repeating:)`. A row's padding is many short runs, and a call
+    /// to `memset` cost more than the run (BENCHMARKS.md, "Measurements behind the code":
+    /// OutputBuffer.wordStores).
+    @inline(__always)
+    package func writeSpaces(_ n: Int) {
+        guard n > 0 else { return }
+        guard count &+ n &+ 16 <= capacity else {
+            reserve(n)
+            (storage + count).update(repeating: 0x20, count: n)
+            count &+= n
+            return
+        }
+        let start = UnsafeMutableRawPointer(storage + count), words: UInt64 = 0x2020_2020_2020_2020
+        var at = 0
+        repeat {
+            start.storeBytes(of: words, toByteOffset: at, as: UInt64.self)
+            start.storeBytes(of: words, toByteOffset: at &+ 8, as: UInt64.self)
+            at &+= 16
+        } while at < n
+        count &+= n
+    }
+
+    /// Appends `bytes` as `write` does, a piece of eight to sixteen bytes (a short label's line) in
+    /// two overlapping word copies rather than a call to `memcpy` (BENCHMARKS.md, "Measurements
+    /// behind the code": OutputBuffer.wordStores).
+    @inline(__always)
+    package func writePiece(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let n = bytes.count
+        guard n >= 8, n <= 16, let base = bytes.baseAddress, count &+ n <= capacity else { return write(bytes) }
+        let from = UnsafeRawPointer(base), to = UnsafeMutableRawPointer(storage + count)
+        let head = from.loadUnaligned(as: UInt64.self),
+            tail = from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        to.storeBytes(of: head, as: UInt64.self)
+        to.storeBytes(of: tail, toByteOffset: n &- 8, as: UInt64.self)
+        count &+= n
+    }
+
     /// Lets `body` write at most `limit` bytes in place; it returns how many it wrote.
     @inline(__always)
     func append(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {

@@ -208,11 +208,11 @@ struct DirectLines {
                     out.takeBack(to: mark)
                     return false
                 }
-                Self.spaces(x &- column, out)
-                out.write(bytes)  // the row holds it
+                out.writeSpaces(x &- column)
+                out.writePiece(bytes)  // the row holds it
                 column = x &+ w
             }
-            Self.spaces(row.width &- column, out)
+            out.writeSpaces(row.width &- column)
             return true
         }
     }
@@ -278,7 +278,7 @@ struct DirectLines {
             for n in 0..<count where xs[n] >= 0 {
                 let view = views.baseAddress! + order[n]
                 if xs[n] > column, current != 0 { (current, _) = (0, out.write(sequences[0])) }
-                Self.spaces(xs[n] - column, out)
+                out.writeSpaces(xs[n] - column)
                 let id = styleIDs[n]
                 if widths[n] > 0, current != id { (current, _) = (id, out.write(sequences[id])) }
                 out.write(view.pointee.laidOut.unsafeBytes(ofLine: y - view.pointee.frame.y))  // the row holds it
@@ -286,17 +286,9 @@ struct DirectLines {
             }
             if width > column, current != 0 { out.write(sequences[0]) }
         }
-        Self.spaces(width - column, out)
+        out.writeSpaces(width - column)
         out.write("\u{1B}[0m")
         return true
     }
 
-    @inline(__always)
-    private static func spaces(_ n: Int, _ out: OutputBuffer) {
-        guard n > 0 else { return }
-        out.append(atMost: n) { p in
-            p.update(repeating: 0x20, count: n)
-            return n
-        }
-    }
 }

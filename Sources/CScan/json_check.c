@@ -1,0 +1,280 @@
+/* The JSON Lines check's usual case in C: one pass over a record that takes it whole when it is
+ * well-formed, indexing the top-level members as JSONValueParser.check(members:) does. Anything
+ * else (an error, an escaped top-level key, a number outside the strict grammar) is left to the
+ * Swift parser, which says what is wrong and where: this pass never refuses, it only accepts what
+ * the parser accepts, with the same offsets and flags (CellKitModelTests' JSONCheckTests and the
+ * jsonl fuzz target hold the two to each other). In C, with each string's printable ASCII start
+ * scanned inline and each step returning its end (flags and all) in a register, because the Swift
+ * walk cost half as much again, and a first C port that kept a cursor in memory and called the
+ * scan per string no less than the Swift (BENCHMARKS.md, "Measurements behind the code":
+ * JSONValueParser.checkInC). */
+#include "cellkit_scan.h"
+
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* The walk: each step takes the offset of its first byte and returns the offset past it, 0 when
+ * the Swift parser must decide (no step ends at offset 0). A string's step returns its end with
+ * the flags above bit 29 set (what the string held, as JSONValueParser's plainFlag, cleanFlag
+ * and asciiFlag say); a record of 2^29 bytes or more is never walked. */
+#define OFFSET(r) ((r) & (CK_JSON_ASCII_FLAG - 1))
+
+enum { DEEPEST = 64 }; /* JSONValueParser's depth limit: an object or list at 64 levels is refused */
+
+static inline int is_space(uint8_t b) { return b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D; }
+static inline int is_digit(uint8_t b) { return b >= '0' && b <= '9'; }
+static inline int is_continuation(uint8_t b) { return (b & 0xC0) == 0x80; }
+static inline int is_hex(uint8_t b) { return is_digit(b) || ((b | 0x20) >= 'a' && (b | 0x20) <= 'f'); }
+
+static inline size_t skip_space(const uint8_t *p, size_t n, size_t i) {
+    while (i < n && p[i] <= 0x20 && is_space(p[i])) i++;
+    return i;
+}
+
+/* Where the run of printable ASCII a string's body takes as it is, from p[j], ends: the first
+ * quote, backslash, control byte, DEL or byte of 0x80 and above (n when none). Sixteen bytes a
+ * step, inline: a call to ck_scan_json_string_ascii per string cost more than a short string. */
+static inline size_t ascii_run(const uint8_t *p, size_t n, size_t j) {
+#if defined(__SSE2__)
+    const __m128i below = _mm_set1_epi8(0x1F), above = _mm_set1_epi8(0x7F);
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    for (; j + 16 <= n; j += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
+        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v), _mm_cmpeq_epi8(_mm_max_epu8(v, above), v));
+        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        if (bits) return j + (size_t)__builtin_ctz(bits);
+    }
+#endif
+    while (j < n && p[j] >= 0x20 && p[j] < 0x7F && p[j] != '"' && p[j] != '\\') j++;
+    return j;
+}
+
+/* UTF8Bytes.isHidden for a three-byte scalar (the two-byte ones are tested by their bytes). */
+static inline int is_hidden3(uint32_t v) {
+    return v == 0x180E || v == 0x200B || v == 0x200E || v == 0x200F || (v >= 0x202A && v <= 0x202E) ||
+           (v >= 0x2060 && v <= 0x2064) || (v >= 0x2066 && v <= 0x206F) || v == 0xFEFF || (v >= 0xFFF9 && v <= 0xFFFB);
+}
+
+/* UTF8Bytes.multiByteScalar: the length of the well-formed scalar of two to four bytes at p[i]
+ * (its lead 0x80 or above), 0 when the bytes there are not well-formed UTF-8; *clean cleared
+ * when the scalar is hidden. A lead of E3 to EC (most CJK, kana and Hangul: none hidden, none
+ * overlong or a surrogate) is taken first. */
+static inline size_t multibyte(const uint8_t *p, size_t n, size_t i, int *clean) {
+    uint8_t b = p[i];
+    if ((uint8_t)(b - 0xE3) <= 0xEC - 0xE3 && i + 2 < n && is_continuation(p[i + 1]) && is_continuation(p[i + 2]))
+        return 3;
+    if (b < 0xC2) return 0;
+    if (b < 0xE0) {
+        if (i + 1 >= n || !is_continuation(p[i + 1])) return 0;
+        uint8_t s = p[i + 1];
+        if ((b == 0xC2 && (s < 0xA0 || s == 0xAD)) || (b == 0xD8 && s == 0x9C)) *clean = 0;
+        return 2;
+    }
+    if (b < 0xF0) {
+        if (i + 2 >= n || !is_continuation(p[i + 1]) || !is_continuation(p[i + 2])) return 0;
+        uint8_t s = p[i + 1];
+        if ((b == 0xE0 && s < 0xA0) || (b == 0xED && s >= 0xA0)) return 0;
+        if ((b == 0xE1 || b == 0xE2 || b == 0xEF) &&
+            is_hidden3((uint32_t)(b & 0x0F) << 12 | (uint32_t)(s & 0x3F) << 6 | (uint32_t)(p[i + 2] & 0x3F)))
+            *clean = 0;
+        return 3;
+    }
+    if (b >= 0xF5 || i + 3 >= n || !is_continuation(p[i + 1]) || !is_continuation(p[i + 2]) ||
+        !is_continuation(p[i + 3]))
+        return 0;
+    if ((b == 0xF0 && p[i + 1] < 0x90) || (b == 0xF4 && p[i + 1] >= 0x90)) return 0;
+    return 4;
+}
+
+/* An escape at p[j] (a backslash): its length, 0 when it is not one JSON has. */
+static inline size_t escape(const uint8_t *p, size_t n, size_t j) {
+    if (j + 1 >= n) return 0;
+    switch (p[j + 1]) {
+    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': return 2;
+    case 'u':
+        if (j + 6 > n || !is_hex(p[j + 2]) || !is_hex(p[j + 3]) || !is_hex(p[j + 4]) || !is_hex(p[j + 5])) return 0;
+        return 6;
+    default: return 0;
+    }
+}
+
+/* The rest of a string from p[j], past its printable ASCII start: plain when it has no escape and
+ * is well-formed UTF-8, clean when also free of DEL and hidden scalars, as
+ * JSONValueParser.skipString finds it. A byte that is not UTF-8 is taken (the string is then not
+ * plain), as the parser decodes it to U+FFFD; a raw control byte is an error. */
+__attribute__((noinline)) static size_t string_rest(const uint8_t *p, size_t n, size_t j) {
+    int plain = 1, clean = 1;
+    while (j < n) {
+        uint8_t b = p[j];
+        if (b == '"') return (j + 1) | (plain ? CK_JSON_PLAIN_FLAG | (clean ? CK_JSON_CLEAN_FLAG : 0) : 0);
+        if (b >= 0x80) {
+            size_t length = multibyte(p, n, j, &clean);
+            if (length == 0) plain = 0, length = 1;
+            j += length;
+        } else if (b == '\\') {
+            size_t length = escape(p, n, j);
+            if (length == 0) return 0;
+            plain = 0;
+            j += length;
+        } else if (b < 0x20) {
+            return 0;
+        } else {
+            if (b == 0x7F) clean = 0;
+            j = ascii_run(p, n, j + 1);
+        }
+    }
+    return 0; /* not closed */
+}
+
+/* A string from its opening quote; printable ASCII to its end (the usual string) inline. */
+__attribute__((always_inline)) static inline size_t string(const uint8_t *p, size_t n, size_t i) {
+    size_t j = ascii_run(p, n, i + 1);
+    if (j < n && p[j] == '"') return (j + 1) | CK_JSON_PLAIN_FLAG | CK_JSON_CLEAN_FLAG | CK_JSON_ASCII_FLAG;
+    return string_rest(p, n, j);
+}
+
+/* Digits from p[i]: where they end. */
+static inline size_t digits(const uint8_t *p, size_t n, size_t i) {
+    while (i < n && is_digit(p[i])) i++;
+    return i;
+}
+
+/* A number in JSON's strict grammar, with at most 40 digits and an exponent of at most 250 either
+ * way: a value no double overflows or underflows on, which the parser's reading as Double takes.
+ * Anything else (a leading zero, a longer number) is the parser's to decide. */
+static size_t number(const uint8_t *p, size_t n, size_t i) {
+    if (p[i] == '-') i++;
+    size_t first = i;
+    i = digits(p, n, i);
+    size_t count = i - first;
+    if (count == 0 || (count > 1 && p[first] == '0')) return 0;
+    if (i < n && p[i] == '.') {
+        size_t fraction = i + 1;
+        i = digits(p, n, fraction);
+        if (i == fraction) return 0;
+        count += i - fraction;
+    }
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        i++;
+        if (i < n && (p[i] == '+' || p[i] == '-')) i++;
+        size_t start = i, exponent = 0;
+        i = digits(p, n, i);
+        if (i == start || i - start > 3) return 0;
+        for (size_t k = start; k < i; k++) exponent = exponent * 10 + (size_t)(p[k] - '0');
+        if (exponent > 250) return 0;
+    }
+    return count > 40 ? 0 : i;
+}
+
+static inline size_t literal(const uint8_t *p, size_t n, size_t i, const char *word, size_t length) {
+    if (i + length > n || memcmp(p + i, word, length) != 0) return 0;
+    return i + length;
+}
+
+static size_t value(const uint8_t *p, size_t n, size_t i, int depth);
+
+/* After a value inside an object or list: 1 for a comma, 2 for `close`, 0 otherwise; *i past it. */
+static inline int next_or_close(const uint8_t *p, size_t n, size_t *i, uint8_t close) {
+    size_t j = skip_space(p, n, *i);
+    if (j >= n) return 0;
+    *i = j + 1;
+    return p[j] == ',' ? 1 : p[j] == close ? 2 : 0;
+}
+
+/* After a key: the colon and the space around it; 0 without the colon. */
+static inline size_t colon(const uint8_t *p, size_t n, size_t i) {
+    i = skip_space(p, n, i);
+    if (i >= n || p[i] != ':') return 0;
+    return skip_space(p, n, i + 1);
+}
+
+/* An object below the top level, from its "{". */
+static size_t object(const uint8_t *p, size_t n, size_t i, int depth) {
+    if (depth >= DEEPEST) return 0;
+    i = skip_space(p, n, i + 1);
+    if (i < n && p[i] == '}') return i + 1;
+    for (;;) {
+        i = skip_space(p, n, i);
+        if (i >= n || p[i] != '"') return 0;
+        size_t r = string(p, n, i);
+        if (r == 0 || (i = colon(p, n, OFFSET(r))) == 0 || (r = value(p, n, i, depth + 1)) == 0) return 0;
+        i = OFFSET(r);
+        int after = next_or_close(p, n, &i, '}');
+        if (after != 1) return after == 2 ? i : 0;
+    }
+}
+
+/* A list, from its "[". */
+static size_t list(const uint8_t *p, size_t n, size_t i, int depth) {
+    if (depth >= DEEPEST) return 0;
+    i = skip_space(p, n, i + 1);
+    if (i < n && p[i] == ']') return i + 1;
+    for (;;) {
+        size_t r = value(p, n, skip_space(p, n, i), depth + 1);
+        if (r == 0) return 0;
+        i = OFFSET(r);
+        int after = next_or_close(p, n, &i, ']');
+        if (after != 1) return after == 2 ? i : 0;
+    }
+}
+
+/* Any value, from its first byte (the space before it passed). */
+static size_t value(const uint8_t *p, size_t n, size_t i, int depth) {
+    if (i >= n) return 0;
+    switch (p[i]) {
+    case '"': return string(p, n, i);
+    case '{': return object(p, n, i, depth);
+    case '[': return list(p, n, i, depth);
+    case 't': return literal(p, n, i, "true", 4);
+    case 'f': return literal(p, n, i, "false", 5);
+    case 'n': return literal(p, n, i, "null", 4);
+    default: return p[i] == '-' || is_digit(p[i]) ? number(p, n, i) : 0;
+    }
+}
+
+int ck_json_check_record(const uint8_t *p, size_t n, uint32_t *members, size_t capacity, size_t *count,
+                         ptrdiff_t *cell_offset) {
+    size_t written = 0, i;
+    *cell_offset = -1;
+    if (n == 0 || n >= CK_JSON_ASCII_FLAG) return CK_JSON_DECIDE_IN_SWIFT;
+    i = skip_space(p, n, 0);
+    if (i >= n || p[i] != '{') return CK_JSON_DECIDE_IN_SWIFT;
+    i = skip_space(p, n, i + 1);
+    if (i < n && p[i] == '}') {
+        i++;
+    } else {
+        for (;;) {
+            i = skip_space(p, n, i);
+            size_t key_start = i, key = i < n && p[i] == '"' ? string(p, n, i) : 0;
+            /* an error, or a key written with an escape (is it "cell"?) */
+            if (key == 0 || (!(key & CK_JSON_PLAIN_FLAG) && memchr(p + i, '\\', OFFSET(key) - i)))
+                return CK_JSON_DECIDE_IN_SWIFT;
+            size_t key_end = OFFSET(key), value_start = colon(p, n, key_end);
+            if (value_start == 0) return CK_JSON_DECIDE_IN_SWIFT;
+            size_t r = value_start < n && p[value_start] == '"' ? string(p, n, value_start)
+                                                                 : value(p, n, value_start, 1);
+            if (r == 0) return CK_JSON_DECIDE_IN_SWIFT;
+            i = OFFSET(r);
+            if (key_end - key_start == 6 && memcmp(p + key_start, "\"cell\"", 6) == 0) {
+                *cell_offset = (ptrdiff_t)value_start;
+            } else {
+                if (written + 4 > capacity) return CK_JSON_NEEDS_ROOM;
+                members[written] = (uint32_t)key_start;
+                members[written + 1] = (uint32_t)key_end;
+                members[written + 2] = (uint32_t)value_start;
+                members[written + 3] = (uint32_t)r; /* with a string's flags */
+                written += 4;
+            }
+            int after = next_or_close(p, n, &i, '}');
+            if (after == 2) break;
+            if (after != 1) return CK_JSON_DECIDE_IN_SWIFT;
+        }
+    }
+    if (skip_space(p, n, i) != n) return CK_JSON_DECIDE_IN_SWIFT;
+    *count = written;
+    return CK_JSON_CHECKED;
+}

@@ -1,0 +1,46 @@
+// OutputBuffer's word stores: a line's padding sixteen spaces a step and a short piece in two
+// overlapping word copies must write exactly what a byte-by-byte append writes, whatever the
+// length and wherever the buffer's end is (near it they fall back to the plain copy).
+
+import CellKitTestSupport
+import Testing
+
+@testable import CellKitRendering
+
+@Suite("OutputBuffer: padding and short pieces written a word at a time")
+struct OutputBufferTests {
+    final class AppendingSink: OutputSink {
+        var bytes: [UInt8] = []
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) throws { self.bytes.append(contentsOf: bytes) }
+    }
+
+    /// Runs of 0 to 40 spaces and pieces of 0 to 40 bytes after 0 to 23 marker bytes, in a buffer of
+    /// its own memory and in an external one just big enough (so that short runs fall back to the
+    /// plain copy): the bytes flushed are the markers, the spaces, the piece, nothing else.
+    @Test func spacesAndPiecesAsWritten() throws {
+        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
+        defer { memory.deallocate() }
+        for external in [false, true] {
+            for offset in 0..<24 {
+                for n in -1...40 {
+                    let sink = AppendingSink(), piece = (0..<max(n, 0)).map { UInt8(0x41 + $0 % 26) }
+                    memory.update(repeating: 0xEE, count: 128)  // what lies past the count shows if written
+                    let out =
+                        external
+                        ? OutputBuffer(sink, storage: memory, capacity: offset + 2 * max(n, 0) + 1, flushAt: 128)
+                        : OutputBuffer(sink)
+                    out.write([UInt8](repeating: 0x2E, count: offset))
+                    out.writeSpaces(n)
+                    piece.withUnsafeBufferPointer { out.writePiece($0) }
+                    out.write(byte: 0x0A)
+                    try out.flush()
+                    let expected =
+                        [UInt8](repeating: 0x2E, count: offset) + [UInt8](repeating: 0x20, count: max(n, 0)) + piece + [
+                            0x0A
+                        ]
+                    #expect(sink.bytes == expected, "external \(external), offset \(offset), n \(n)")
+                }
+            }
+        }
+    }
+}
