@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "CScan"),
         // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
         .target(name: "CellKitModel", dependencies: ["CCellKit", "CScan"]),
-        .target(name: "CellKitText", dependencies: ["CellKitModel"]),
+        .target(name: "CellKitText", dependencies: ["CellKitModel", "CScan"]),
         // The search path walked without loading anything: the naming rule and hook table, the ELF reader,
         // file trust, the registry cache, the catalog; and the temporaries removed at any exit.
         .target(name: "CellKitDiscovery", dependencies: ["CellKitModel", "CCellKit"]),

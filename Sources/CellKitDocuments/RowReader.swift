@@ -345,6 +345,10 @@ package final class RowReader {
             count += 1
         }
 
+        /// Where the next word goes, for a writer that fills the room `reserve` made in place; it
+        /// then adds what it wrote to `count`.
+        var next: UnsafeMutablePointer<UInt32> { base + count }
+
         /// Sets word `i` (below `count`) to `value`.
         @inline(__always) mutating func set(_ i: Int, to value: Int) {
             base[i] = UInt32(truncatingIfNeeded: value)
@@ -512,15 +516,20 @@ package final class RowReader {
                 plannedLines.put(maxLines)
                 plannedLines.put(Int(UInt32(bitPattern: raw)))
                 plannedLines.put(0)  // the line count, once known
-                var lines = 0
-                let whole = TextLayout.lineRanges(text, width: width, maxLines: maxLines, mode: mode, isASCII: isASCII)
-                {
-                    lineStart, end, columns in
-                    if lines >= room { plannedLines.reserve(3) }  // never so far: a bound, not a guess
-                    plannedLines.put(lineStart)
-                    plannedLines.put(end)
-                    plannedLines.put(columns)
-                    lines += 1
+                var lines = 0, whole: Bool
+                if isASCII {  // written in place by C (`room` holds every line it may write)
+                    (whole, lines) = TextLayout.asciiLineRanges(
+                        text, width: width, maxLines: maxLines, mode: mode, into: plannedLines.next)
+                    plannedLines.count &+= 3 &* lines
+                } else {
+                    whole = TextLayout.lineRanges(text, width: width, maxLines: maxLines, mode: mode) {
+                        lineStart, end, columns in
+                        if lines >= room { plannedLines.reserve(3) }  // never so far: a bound, not a guess
+                        plannedLines.put(lineStart)
+                        plannedLines.put(end)
+                        plannedLines.put(columns)
+                        lines += 1
+                    }
                 }
                 if whole {
                     plannedLines.set(header + 5, to: lines)

@@ -5,6 +5,7 @@
 // A line is a range of the text's bytes, not a String or a Substring of its own:
 // no copy, no second UTF-8 check, and nothing reference counted per line.
 
+import CScan
 import CellKitModel
 import Glibc
 
@@ -191,9 +192,18 @@ package enum TextLayout {
         guard width > 0, maxLines > 0, bytes.count > 0 else { return true }
         // The common case: one short line of plain ASCII.
         let ascii = isASCII ? bytes.count : UTF8Bytes.printableASCIIPrefix(bytes)
-        if ascii == bytes.count, ascii <= width {
-            line(0, ascii, ascii)
-            return true
+        if ascii == bytes.count {
+            if ascii <= width {
+                line(0, ascii, ascii)
+                return true
+            }
+            let room = min(maxLines, bytes.count)
+            return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 3 * room) { out in
+                let (whole, count) = asciiLineRanges(
+                    bytes, width: width, maxLines: maxLines, mode: mode, into: out.baseAddress!)
+                for k in 0..<count { line(Int(out[3 * k]), Int(out[3 * k + 1]), Int(out[3 * k + 2])) }
+                return whole
+            }
         }
         guard maxLines == 1 else {
             let byWord = mode != .charWrap
@@ -228,6 +238,22 @@ package enum TextLayout {
             return false
         }
         return true
+    }
+
+    /// `lineRanges` for `bytes` known to be printable ASCII (a column a byte), in C (CScan's
+    /// `ck_ascii_lines`, the same rules as `asciiLine`): the lines written to `out` as three UInt32s
+    /// each (start, end, columns), which must have room for `min(maxLines, bytes.count)` lines; whether
+    /// they show the whole text, and how many. A read-ahead stores them as they come (BENCHMARKS.md,
+    /// "Measurements behind the code": TextLayout.asciiLinesInC).
+    @inline(__always)
+    package static func asciiLineRanges(
+        _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode,
+        into out: UnsafeMutablePointer<UInt32>
+    ) -> (whole: Bool, count: Int) {
+        guard width > 0, maxLines > 0, let base = bytes.baseAddress, bytes.count > 0 else { return (true, 0) }
+        var count = 0
+        let whole = ck_ascii_lines(base, bytes.count, width, maxLines, mode.rawValue, out, &count)
+        return (whole != 0, count)
     }
 
     /// Wrapped lines of `text` (whose UTF-8 is `bytes`); with a truncating mode, the last one ends in

@@ -163,4 +163,64 @@ struct TextLayoutTests {
         }
         #expect(compared > 4_000)
     }
+
+    /// Printable ASCII is broken in C (`TextLayout.asciiLineRanges`, CScan's `ck_ascii_lines`), byte for
+    /// byte as the Swift line breaker (`TextLayout.line`, which takes ASCII through `asciiLine`) breaks
+    /// it: the same lines, trailing spaces and all, the same columns, the same answer on whether the
+    /// lines show the whole text, in every mode, at every width and number of lines.
+    @Test("printable ASCII is broken in C exactly as the Swift line breaker breaks it")
+    func asciiLinesInCAsInSwift() {
+        var random = SplitMix64(seed: 0xA5C12)
+        let words = ["a", "to", "the", "lorem", "ipsum-dolor", "x-", "-y", "--", "supercalifragilistic", " ", "   "]
+        var truncated = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...12, using: &random)).map { _ in words.randomElement(using: &random)! }
+                .joined(separator: Bool.random(using: &random) ? " " : "")
+            let bytes = Array(text.utf8)
+            let width = Int.random(in: -1...30, using: &random), maxLines = Int.random(in: -1...7, using: &random)
+            let mode = LineBreakMode.allCases.randomElement(using: &random)!
+            let expected = Self.swiftLines(bytes, width: width, maxLines: maxLines, mode: mode)
+            let room = max(1, min(maxLines, bytes.count))
+            var out = [UInt32](repeating: 0xDEAD, count: 3 * room)
+            let (whole, count) = bytes.withUnsafeBufferPointer { all in
+                out.withUnsafeMutableBufferPointer {
+                    TextLayout.asciiLineRanges(all, width: width, maxLines: maxLines, mode: mode, into: $0.baseAddress!)
+                }
+            }
+            let found = (0..<count).map { [Int(out[3 * $0]), Int(out[3 * $0 + 1]), Int(out[3 * $0 + 2])] }
+            #expect(whole == expected.whole, "\(text) at \(width), \(maxLines) lines, \(mode)")
+            #expect(found == expected.lines, "\(text) at \(width), \(maxLines) lines, \(mode)")
+            if !whole { truncated += 1 }
+        }
+        #expect(truncated > 1_000, "the truncating modes' answer is met often")
+    }
+
+    /// The lines `lineRanges` gave printable ASCII before it went to C: its loop over `TextLayout.line`.
+    static func swiftLines(_ text: [UInt8], width: Int, maxLines: Int, mode: LineBreakMode) -> (
+        whole: Bool, lines: [[Int]]
+    ) {
+        text.withUnsafeBufferPointer { bytes in
+            let n = bytes.count
+            guard width > 0, maxLines > 0, n > 0 else { return (true, []) }
+            if n <= width { return (true, [[0, n, n]]) }
+            let truncating = mode == .truncateTail || mode == .truncateHead || mode == .truncateMiddle
+            if maxLines == 1 {
+                switch mode {
+                case .wordWrap:
+                    let line = TextLayout.line(bytes, from: 0, width: width, byWord: true)
+                    return (true, [[0, line.end, line.columns]])
+                case .charWrap, .clip: return (true, [[0, width, width]])
+                case .truncateTail, .truncateHead, .truncateMiddle: return (false, [])
+                }
+            }
+            var lines: [[Int]] = [], start = 0
+            while start < n, lines.count < maxLines {
+                let line = TextLayout.line(bytes, from: start, width: width, byWord: mode != .charWrap)
+                if truncating, lines.count == maxLines - 1, line.next < n { return (false, lines) }
+                lines.append([start, line.end, line.columns])
+                start = line.next
+            }
+            return (true, lines)
+        }
+    }
 }

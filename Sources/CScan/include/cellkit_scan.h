@@ -47,4 +47,23 @@ enum {
 int ck_json_check_record(const uint8_t *p, size_t n, uint32_t *members, size_t capacity, size_t *count,
                          ptrdiff_t *cell_offset);
 
+/* LineBreakMode's raw values, as ck_ascii_lines takes them. */
+enum {
+    CK_ASCII_WORD_WRAP = 0,
+    CK_ASCII_CHAR_WRAP = 1,
+    CK_ASCII_CLIP = 2,
+    CK_ASCII_TRUNCATE_HEAD = 3,
+    CK_ASCII_TRUNCATE_TAIL = 4,
+    CK_ASCII_TRUNCATE_MIDDLE = 5
+};
+
+/* The lines TextLayout.lineRanges breaks p[0..<n] into, when every byte is printable ASCII (a
+ * column a byte): at most max_lines lines of `width` columns in `mode`, written to out as three
+ * UInt32s a line (its start, its end without trailing spaces, its columns), their number to
+ * *count. out has room for min(max_lines, n) lines. Returns 1 when the lines show the whole text,
+ * 0 when a truncating mode would end them with an ellipsis (the lines written so far are kept in
+ * *count, as lineRanges gives them before it answers false). Offsets below 2^32. */
+int ck_ascii_lines(const uint8_t *p, size_t n, size_t width, size_t max_lines, int mode, uint32_t *out,
+                   size_t *count);
+
 #endif
