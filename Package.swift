@@ -68,7 +68,9 @@ let package = Package(
         .target(
             name: "CellKitRuntime",
             dependencies: ["CellKitModel", "CellKitText", "CellKitDiscovery", "CCellKit", "CLibraries", "CProcess"]),
-        .target(name: "CellKitDocuments", dependencies: ["CellKitModel", "CellKitText", "CellKitDiscovery", "Yams"]),
+        .target(
+            name: "CellKitDocuments",
+            dependencies: ["CellKitModel", "CellKitText", "CellKitDiscovery", "CScan", "Yams"]),
         // A full-screen terminal: raw mode, the alternate screen, keys, resizes, restored on any exit.
         .target(name: "CellKitTerminal", dependencies: ["CTerminal", "CellKitText"]),
         // Data sources, layout, the renderer and its formats, output: in one process, no plugin isolation.

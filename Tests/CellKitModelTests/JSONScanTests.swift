@@ -94,3 +94,39 @@ struct JSONScanTests {
         #expect(flagged > 1_000 && notFlagged > 1_000, "\(flagged) flagged, \(notFlagged) not")
     }
 }
+
+@Suite("A data file's records counted in C (CScan)")
+struct RecordCountTests {
+    /// `ck_count_records` counts the records a line end closes, at most `limit`, and the rows among
+    /// them (a record of spaces, tabs and CRs only is no row), as splitting the bytes does: random
+    /// buffers of records, blank lines and line ends of either kind, every limit from 0 to past the
+    /// count, and where it stopped.
+    @Test func countsAsSplittingDoes() {
+        var random = SplitMix64(seed: 0xC0_0417)
+        let pieces: [[UInt8]] = [Array(#"{"t": 1}"#.utf8), [0x20], [0x09], [0x0D], [0x20, 0x0D], Array("x".utf8), []]
+        for trial in 0..<3_000 {
+            let lineEnd: UInt8 = trial % 2 == 0 ? 0x0A : 0x0D
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(random.next() % 12) {
+                for _ in 0..<Int(random.next() % 3) { bytes += pieces[Int(random.next() % UInt64(pieces.count))] }
+                if random.next() % 5 != 0 { bytes.append(lineEnd) }
+            }
+            // The reference: records split at each line end (the bytes after the last are no record yet).
+            var records: [ArraySlice<UInt8>] = [], from = 0
+            for (k, b) in bytes.enumerated() where b == lineEnd {
+                records.append(bytes[from..<k])
+                from = k + 1
+            }
+            for limit in 0...(records.count + 1) {
+                let taken = records.prefix(limit)
+                var counted = 0, rows = 0
+                let next = bytes.withUnsafeBufferPointer {
+                    ck_count_records($0.baseAddress, $0.count, lineEnd, limit, &counted, &rows)
+                }
+                #expect(counted == taken.count, "trial \(trial), limit \(limit)")
+                #expect(rows == taken.filter { $0.contains { ![0x20, 0x09, 0x0D].contains($0) } }.count)
+                #expect(next == (taken.last.map { $0.endIndex + 1 } ?? 0), "trial \(trial), limit \(limit)")
+            }
+        }
+    }
+}

@@ -66,4 +66,11 @@ enum {
 int ck_ascii_lines(const uint8_t *p, size_t n, size_t width, size_t max_lines, int mode, uint32_t *out,
                    size_t *count);
 
+/* The records of p[0..<n] that end with `line_end`, at most `limit`: their number to *records, and
+ * to *rows how many hold a byte other than a space, a tab or a CR (a blank line is no row).
+ * Returns where the bytes after the last record counted start (n when the last counted ends the
+ * bytes; the start of a record whose end is not among them otherwise). */
+size_t ck_count_records(const uint8_t *p, size_t n, uint8_t line_end, size_t limit, size_t *records,
+                        size_t *rows);
+
 #endif
