@@ -345,6 +345,19 @@ package final class RowReader {
             count += 1
         }
 
+        /// Appends six words at once (a planned layout's header), after `reserve`: one store of the
+        /// count, not one a word (the words live in a class's memory, written back at each `put`).
+        @inline(__always) mutating func put(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int, _ f: Int) {
+            let p = base + count
+            (p[0], p[1], p[2]) = (
+                UInt32(truncatingIfNeeded: a), UInt32(truncatingIfNeeded: b), UInt32(truncatingIfNeeded: c)
+            )
+            (p[3], p[4], p[5]) = (
+                UInt32(truncatingIfNeeded: d), UInt32(truncatingIfNeeded: e), UInt32(truncatingIfNeeded: f)
+            )
+            count &+= 6
+        }
+
         /// Where the next word goes, for a writer that fills the room `reserve` made in place; it
         /// then adds what it wrote to `count`.
         var next: UnsafeMutablePointer<UInt32> { base + count }
@@ -510,12 +523,8 @@ package final class RowReader {
                 // a call per line to make room was a tenth of this function.
                 let room = max(0, min(maxLines, text.count &+ 1))
                 plannedLines.reserve(6 &+ 3 &* room)
-                plannedLines.put(start)
-                plannedLines.put(text.count)
-                plannedLines.put(width)
-                plannedLines.put(maxLines)
-                plannedLines.put(Int(UInt32(bitPattern: raw)))
-                plannedLines.put(0)  // the line count, once known
+                // the line count (last) once known
+                plannedLines.put(start, text.count, width, maxLines, Int(UInt32(bitPattern: raw)), 0)
                 var lines = 0, whole: Bool
                 if isASCII {  // written in place by C (`room` holds every line it may write)
                     (whole, lines) = TextLayout.asciiLineRanges(
