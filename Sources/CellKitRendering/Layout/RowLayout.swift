@@ -952,6 +952,14 @@ public struct CellLayout: Sendable {
         into lines: inout [TextLine], made: inout TextBytes?
     ) {
         lines.removeAllKeepingCapacity()
+        // A short text of printable ASCII is one line as it is, as `TextLayout.lineRanges` breaks it
+        // (and a reader's plan holds): found by looking at its few bytes, not up in the plan with a
+        // comparison of them (BENCHMARKS.md, "Measurements behind the code": CellLayout.shortASCII).
+        let n = text.byteCount
+        if n > 0, n <= width, maxLines > 0, text.withBytes({ UTF8Bytes.printableASCIIPrefix($0) }) == n {
+            lines.append(TextLine(0, n, columns: n))
+            return
+        }
         // Clean text is laid out as it is (the sanitizer returns it), as the reader laid the member out.
         // The record is read in place (a copy of it retained its storage and plan per label).
         guard text.isClean, record?.hasPlan == true else {
