@@ -110,6 +110,17 @@ public struct PlacedView: Sendable, Equatable, Encodable {
         }
     }
 
+    /// `fullText`'s bytes unretained, for a format that reads them while the row holds them: through
+    /// the getter each read retained and released them (BENCHMARKS.md, "Measurements behind the
+    /// code": HTMLFormat.unretained).
+    package var unretainedFullText: Unmanaged<TextBytes>? {
+        switch extra {
+        case .laidOutText: Unmanaged.passUnretained(laidOut.text)
+        case .text(let text): Unmanaged.passUnretained(text)
+        case .none, .image: nil
+        }
+    }
+
     /// Sets `fullText` to `view`'s text, retaining it only when `laidOut` indexes another.
     @inline(__always)
     mutating func setFullText(of view: View) {

@@ -436,13 +436,15 @@ public struct HTMLFormat: RowFormat {
             if grid != nil || !selfSizing, lines != 0 || !selfSizing {
                 lines = lines == 0 ? height : min(lines, height)
             }
-            guard lines == 1, let bytes = v.pointee.fullText.bytes else { return }
-            if bytes.withBytes({ $0.contains(0x0A) }) {
-                shape = .firstLine
-            } else if mode == .truncateHead {
-                shape = .head(rightToLeft: Self.rightToLeft(bytes))
-            } else if mode == .truncateMiddle {
-                shape = .middle(rightToLeft: Self.rightToLeft(bytes))
+            guard lines == 1, let text = v.pointee.unretainedFullText else { return }
+            text._withUnsafeGuaranteedRef { bytes in  // the row holds it (see `unretainedFullText`)
+                if bytes.withBytes({ $0.contains(0x0A) }) {
+                    shape = .firstLine
+                } else if mode == .truncateHead {
+                    shape = .head(rightToLeft: Self.rightToLeft(bytes))
+                } else if mode == .truncateMiddle {
+                    shape = .middle(rightToLeft: Self.rightToLeft(bytes))
+                }
             }
         }
 
@@ -521,9 +523,11 @@ public struct HTMLFormat: RowFormat {
 
     /// The view's whole text, escaped; its laid-out lines when it keeps no text (glyphs, placeholders).
     fileprivate static func text(_ v: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
-        if let bytes = v.pointee.fullText.bytes {
+        if let text = v.pointee.unretainedFullText {
             // Only text that is not clean can hold a byte order mark (`TextBytes.isClean`).
-            if bytes.isClean { bytes.withBytes { out.putEscaped($0) } } else { out.putText(bytes.string) }
+            text._withUnsafeGuaranteedRef { bytes in
+                if bytes.isClean { bytes.withBytes { out.putEscaped($0) } } else { out.putText(bytes.string) }
+            }
             return
         }
         for i in 0..<v.pointee.laidOut.count {
@@ -734,7 +738,9 @@ public struct HTMLFormat: RowFormat {
 
 /// A `style` attribute written as its declarations come: opened before the first, `;` between.
 private struct StyleAttribute {
-    let out: OutputBuffer
+    /// Unowned: a style lives inside one call that holds the buffer, and holding it retained and
+    /// released the buffer per label (BENCHMARKS.md, "Measurements behind the code": HTMLFormat.unretained).
+    unowned(unsafe) let out: OutputBuffer
     var started = false
 
     init(_ out: OutputBuffer) { self.out = out }
