@@ -224,10 +224,12 @@ public struct JSONFormat: RowFormat {
         out.decimal(frame.height)
         out.write(byte: 0x7D)
         var plain = false  // lines of the text, which went out unescaped: they need no escape either
-        if let text = view.pointee.fullText.bytes {
+        if let unretained = view.pointee.unretainedFullText {  // the row holds it (HTMLFormat.unretained)
             out.raw(",\"text\":")
-            let escaped = text.withBytes { out.jsonString($0, clean: text.isClean) }
-            plain = !escaped && text === view.pointee.laidOut.text
+            unretained._withUnsafeGuaranteedRef { text in
+                let escaped = text.withBytes { out.jsonString($0, clean: text.isClean) }
+                plain = !escaped && text === view.pointee.laidOut.text
+            }
         }
         out.raw(",\"lines\":[")
         for i in 0..<view.pointee.laidOut.count {
