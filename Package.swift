@@ -56,8 +56,8 @@ let package = Package(
         // terminfo through ncurses (setupterm, tigetstr, tparm) and the signal handlers that restore
         // a terminal: `cellkit browse`. Host-only.
         .target(name: "CTerminal", dependencies: ["CLibraries"]),
-        // Byte scans, sixteen bytes at a time (SSE2): how much of a text needs no escape (the output
-        // formats) or no look of its own (the JSON Lines check).
+        // Byte scans in C: how much of a text needs no escape (the output formats, sixteen bytes at a
+        // time), the JSON Lines check of a record in one pass, a data file's count, ASCII line breaks.
         .target(name: "CScan"),
         // The library's modules, bottom to top (Scripts/layers.txt); `CellKit` re-exports them all.
         .target(name: "CellKitModel", dependencies: ["CCellKit", "CScan"]),

@@ -4,7 +4,8 @@
  * because the Swift loop, called once a line with a closure per line written, cost about twice the
  * instructions on a wrapped description (BENCHMARKS.md, "Measurements behind the code":
  * TextLayout.asciiLinesInC). The Swift tests hold it to the display units' own breaking
- * (TextLayoutTests.knownASCIIBreaksAlike) and to the cluster-by-cluster loop. */
+ * (TextLayoutTests.knownASCIIBreaksAlike) and to TextLayout.line's own ASCII rules, byte for byte
+ * (TextLayoutTests.asciiLinesInCAsInSwift). */
 #include "cellkit_scan.h"
 
 static inline size_t skip_spaces(const uint8_t *p, size_t n, size_t i) {

@@ -346,7 +346,8 @@ package final class RowReader {
         }
 
         /// Appends six words at once (a planned layout's header), after `reserve`: one store of the
-        /// count, not one a word (the words live in a class's memory, written back at each `put`).
+        /// count, not one a word (the words live in a class's memory, written back at each `put`:
+        /// BENCHMARKS.md, "Measurements behind the code": RowReader.Words.put).
         @inline(__always) mutating func put(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ e: Int, _ f: Int) {
             let p = base + count
             (p[0], p[1], p[2]) = (
@@ -526,7 +527,9 @@ package final class RowReader {
                 // the line count (last) once known
                 plannedLines.put(start, text.count, width, maxLines, Int(UInt32(bitPattern: raw)), 0)
                 var lines = 0, whole: Bool
-                if isASCII {  // written in place by C (`room` holds every line it may write)
+                // Printable ASCII: written in place by C, `room` holding every line it may write
+                // (BENCHMARKS.md, "Measurements behind the code": TextLayout.asciiLinesInC).
+                if isASCII {
                     (whole, lines) = TextLayout.asciiLineRanges(
                         text, width: width, maxLines: maxLines, mode: mode, into: plannedLines.next)
                     plannedLines.count &+= 3 &* lines

@@ -210,8 +210,7 @@ package enum TextLayout {
             let truncating = mode == .truncateTail || mode == .truncateHead || mode == .truncateMiddle
             var start = 0, count = 0
             while start < bytes.count, count < maxLines {
-                let (end, next, used) = Self.line(
-                    bytes, from: start, width: width, byWord: byWord, isASCII: ascii == bytes.count)
+                let (end, next, used) = Self.line(bytes, from: start, width: width, byWord: byWord)
                 if truncating, count == maxLines - 1, next < bytes.count { return false }
                 line(start, end, used)
                 (start, count) = (next, count + 1)
@@ -219,18 +218,15 @@ package enum TextLayout {
             return true
         }
         // Measured only as far as the line fits: a long text cut to a short column (a truncated
-        // CJK column) was measured whole first, to learn it did not fit.
-        // Printable ASCII (longer than the line, or it was drawn above) is a column a byte.
-        let head =
-            ascii == bytes.count
-            ? (end: width, columns: width) : fit(bytes, from: 0, to: newlineOrEnd(bytes, from: 0), width: width)
+        // CJK column) was measured whole first, to learn it did not fit. (Printable ASCII went to C above.)
+        let head = fit(bytes, from: 0, to: newlineOrEnd(bytes, from: 0), width: width)
         if head.end == bytes.count {
             line(0, head.end, head.columns)
             return true
         }
         switch mode {
         case .wordWrap:
-            let words = Self.line(bytes, from: 0, width: width, byWord: true, isASCII: ascii == bytes.count)
+            let words = Self.line(bytes, from: 0, width: width, byWord: true)
             line(0, words.end, words.columns)
         case .charWrap, .clip:
             line(0, head.end, head.columns)
@@ -351,9 +347,9 @@ package enum TextLayout {
     /// out), where the next line starts (after a newline; after spaces when `byWord`), and the
     /// columns its text takes.
     static func line(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool, isASCII: Bool = false
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool
     ) -> (end: Int, next: Int, columns: Int) {
-        if let quick = asciiLine(bytes, from: start, width: width, byWord: byWord, isASCII: isASCII) {
+        if let quick = asciiLine(bytes, from: start, width: width, byWord: byWord) {
             return (quick.end, quick.next, quick.end - start)
         }
         let n = bytes.count, table = TextWidth.directProperties
@@ -400,17 +396,15 @@ package enum TextLayout {
     /// `line` where every byte that decides the line is printable ASCII — the next `width + 2`, or
     /// all that is left — so each is a cluster one column wide: the break is found by looking back
     /// from the column past the width for a space or a hyphen inside a word, not cluster by cluster.
-    /// Nil when other text is within reach. `isASCII`: all of `bytes` is known to be printable ASCII
-    /// (not looked at again: BENCHMARKS.md, "Measurements behind the code": JSONValueParser.asciiFlag).
+    /// Nil when other text is within reach. (Text all of printable ASCII is broken by the same rules
+    /// in C: `asciiLineRanges`, CScan's `ck_ascii_lines`.)
     @inline(__always)
     static func asciiLine(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool, isASCII: Bool = false
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int, byWord: Bool
     ) -> (end: Int, next: Int)? {
         let n = bytes.count
         let reach = min(n - start, width + 2)
-        guard
-            isASCII
-                || UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: bytes[start..<start + reach])) == reach
+        guard UTF8Bytes.printableASCIIPrefix(UnsafeBufferPointer(rebasing: bytes[start..<start + reach])) == reach
         else { return nil }
         if reach <= width { return (trimmed(bytes, start, n), n) }  // the rest fits
         let over = start + width  // the first column that does not fit

@@ -164,6 +164,50 @@ struct JSONCheckTests {
         #expect(Self.check(line, inC: true) == Self.check(line, inC: false))
     }
 
+    /// Every scalar of the first plane beyond ASCII (surrogates left out), alone and between letters
+    /// in a member's text: the C pass finds it clean or hidden (`UTF8Bytes.isHidden`), as the parser
+    /// does, and takes the record.
+    @Test func everyScalarCleanAsTheParserFindsIt() {
+        var hidden = 0
+        for v in UInt32(0x80)...0xFFFF where !(0xD800...0xDFFF).contains(v) {
+            let text = String(Unicode.Scalar(v)!)
+            for line in [#"{"k": "\#(text)"}"#, #"{"k": "a\#(text)b", "n": 1}"#].map({ Array($0.utf8) }) {
+                let swift = Self.check(line, inC: false)
+                #expect(Self.check(line, inC: true) == swift, "U+\(String(v, radix: 16))")
+                #expect(Self.takenInC(line), "U+\(String(v, radix: 16))")
+            }
+            if UTF8Bytes.isHidden(v) { hidden += 1 }
+        }
+        #expect(hidden > 30)
+    }
+
+    /// At the edges the C pass draws: nesting 63 levels deep is taken (64 is the parser's error),
+    /// a number of 40 digits is taken (41 is the parser's to read), an exponent of 250 is taken.
+    @Test func edgesAreTakenAsTheParserTakesThem() {
+        let deep = "{\"a\": " + String(repeating: "[", count: 63) + String(repeating: "]", count: 63) + "}"
+        let cases = [
+            (deep, true), ("{\"n\": " + String(repeating: "9", count: 40) + "}", true),
+            ("{\"n\": " + String(repeating: "9", count: 41) + "}", false), (#"{"n": 1.5e250}"#, true),
+            (#"{"n": 1.5e-250}"#, true), (#"{"n": 1e251}"#, false),
+        ]
+        for (text, taken) in cases {
+            let line = Array(text.utf8)
+            #expect(Self.takenInC(line) == taken, "\(text)")
+            #expect(Self.check(line, inC: true) == Self.check(line, inC: false), "\(text)")
+        }
+    }
+
+    /// The C line breaker's modes are `LineBreakMode`'s raw values.
+    @Test func lineBreakModesAgree() {
+        let modes: [(LineBreakMode, Int)] = [
+            (.wordWrap, Int(CK_ASCII_WORD_WRAP)), (.charWrap, Int(CK_ASCII_CHAR_WRAP)), (.clip, Int(CK_ASCII_CLIP)),
+            (.truncateHead, Int(CK_ASCII_TRUNCATE_HEAD)), (.truncateTail, Int(CK_ASCII_TRUNCATE_TAIL)),
+            (.truncateMiddle, Int(CK_ASCII_TRUNCATE_MIDDLE)),
+        ]
+        #expect(modes.count == LineBreakMode.allCases.count)
+        for (mode, raw) in modes { #expect(Int(mode.rawValue) == raw, "\(mode)") }
+    }
+
     /// The C pass's flags are the parser's: one header, one Swift type.
     @Test func flagsAgree() {
         #expect(JSONValueParser.plainFlag == CK_JSON_PLAIN_FLAG)

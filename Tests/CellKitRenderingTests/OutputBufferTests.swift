@@ -39,6 +39,10 @@ struct OutputBufferTests {
                             0x0A
                         ]
                     #expect(sink.bytes == expected, "external \(external), offset \(offset), n \(n)")
+                    if external {  // nothing written past the buffer's end
+                        let end = offset + 2 * max(n, 0) + 1
+                        #expect(UnsafeBufferPointer(start: memory + end, count: 128 - end).allSatisfy { $0 == 0xEE })
+                    }
                 }
             }
         }

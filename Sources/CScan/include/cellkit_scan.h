@@ -1,9 +1,12 @@
-/* Byte scans for the output formats and the JSON Lines check: how many leading bytes of a text
- * need no escape (or no look of their own), sixteen bytes at a time (SSE2 on x86-64, which every
- * x86-64 processor has; a byte at a time elsewhere).
- * Swift's SIMD types compile these compares to a loop over the lanes, slower than the eight-byte
- * word tests they replace (BENCHMARKS.md, "Measurements behind the code": CScan). Pure functions
- * of their arguments: no state, no allocation. */
+/* Byte scans in C, for the row path's hottest loops:
+ * - how many leading bytes of a text need no escape (the output formats) or no look of their own
+ *   (the JSON Lines check), sixteen bytes at a time (SSE2 on x86-64, which every x86-64 processor
+ *   has; a byte at a time elsewhere): Swift's SIMD types compile these compares to a loop over the
+ *   lanes, slower than the eight-byte word tests they replace (BENCHMARKS.md, "Measurements behind
+ *   the code": CScan);
+ * - a JSON Lines record checked and indexed in one pass (json_check.c), a data file's records
+ *   counted (record_count.c), printable ASCII broken into lines (ascii_lines.c).
+ * Pure functions of their arguments: no state, no allocation. */
 #ifndef CELLKIT_SCAN_H
 #define CELLKIT_SCAN_H
 
@@ -68,8 +71,7 @@ int ck_ascii_lines(const uint8_t *p, size_t n, size_t width, size_t max_lines, i
 
 /* The records of p[0..<n] that end with `line_end`, at most `limit`: their number to *records, and
  * to *rows how many hold a byte other than a space, a tab or a CR (a blank line is no row).
- * Returns where the bytes after the last record counted start (n when the last counted ends the
- * bytes; the start of a record whose end is not among them otherwise). */
+ * Returns where counting stopped: just past the last record counted's line end (0 when none was). */
 size_t ck_count_records(const uint8_t *p, size_t n, uint8_t line_end, size_t limit, size_t *records,
                         size_t *rows);
 

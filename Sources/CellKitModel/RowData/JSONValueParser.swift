@@ -54,7 +54,8 @@ package struct JSONValueParser {
 
         /// `bytes` checked in CScan's one pass (`ck_json_check_record`), its members appended: whether
         /// the pass took the record, and where its "cell" value starts. Not taken, nothing is appended
-        /// and the Swift parser must check the record (and say what is wrong with it).
+        /// and the Swift parser must check the record (and say what is wrong with it). The Swift walk
+        /// cost half as much again (BENCHMARKS.md, "Measurements behind the code": JSONValueParser.checkInC).
         mutating func checkInC(_ bytes: UnsafeBufferPointer<UInt8>) -> (taken: Bool, cellOffset: Int?) {
             while true {
                 var written = 0, cell = -1

@@ -208,6 +208,7 @@ struct DirectLines {
                     out.takeBack(to: mark)
                     return false
                 }
+                // word stores (BENCHMARKS.md, "Measurements behind the code": OutputBuffer.wordStores)
                 out.writeSpaces(x &- column)
                 out.writePiece(bytes)  // the row holds it
                 column = x &+ w

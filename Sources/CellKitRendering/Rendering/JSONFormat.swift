@@ -224,7 +224,8 @@ public struct JSONFormat: RowFormat {
         out.decimal(frame.height)
         out.write(byte: 0x7D)
         var plain = false  // lines of the text, which went out unescaped: they need no escape either
-        if let unretained = view.pointee.unretainedFullText {  // the row holds it (HTMLFormat.unretained)
+        // The row holds the text (BENCHMARKS.md, "Measurements behind the code": HTMLFormat.unretained).
+        if let unretained = view.pointee.unretainedFullText {
             out.raw(",\"text\":")
             unretained._withUnsafeGuaranteedRef { text in
                 let escaped = text.withBytes { out.jsonString($0, clean: text.isClean) }
