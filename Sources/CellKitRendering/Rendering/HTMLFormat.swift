@@ -182,9 +182,9 @@ public struct HTMLFormat: RowFormat {
         out.put(".")
         out.put(row.indexPath.row)
         out.put("\"")
-        var styles = StyleAttribute(out)
+        var styles = StyleAttribute()
         if row.height > 1 {
-            styles.next()
+            styles.next(out)
             out.put("--h:")
             out.put(row.height)
         }
@@ -193,17 +193,17 @@ public struct HTMLFormat: RowFormat {
             // 2 columns: 5 px a column. It indents the image and the labels, not the subviews a hook
             // placed: on a grid the labels' frames hold it already, so only the separator and a styled
             // image take it (`--si`); otherwise the row's leading padding (`--ind`).
-            styles.next()
+            styles.next(out)
             out.put(drawn ? "--si:" : "--ind:")
             out.put(row.indentation * 5)
             out.put("px")
         }
         if background != nil, !gray, !blue, let background {
-            styles.next()
+            styles.next(out)
             out.put("background:")
             out.put(color: background)
         }
-        styles.close()
+        styles.close(out)
         out.put(">")
     }
 
@@ -374,22 +374,22 @@ public struct HTMLFormat: RowFormat {
         if v.pointee.bold { out.put(" b") }
         if dark != nil { out.put(" dk") }
         out.put("\"")
-        var styles = StyleAttribute(out)
+        var styles = StyleAttribute()
         if let grid {
-            styles.next()
+            styles.next(out)
             area(v.pointee.frame, grid, out)
         }
         if cut.countsLines {
-            styles.next()
+            styles.next(out)
             out.put("--n:")
             out.put(cut.lines)
         }
-        styles.color("color:", color)
-        styles.color("--dk:", dark)
-        styles.color("background:", v.pointee.backgroundColor)
+        styles.color("color:", color, out)
+        styles.color("--dk:", dark, out)
+        styles.color("background:", v.pointee.backgroundColor, out)
         let alignment = v.pointee.alignment
         if alignment != defaultAlignment(v, row) {
-            styles.next()
+            styles.next(out)
             out.put(
                 alignment == .center
                     ? "text-align:center" : alignment == .right ? "text-align:right" : "text-align:left")
@@ -397,7 +397,7 @@ public struct HTMLFormat: RowFormat {
                 out.put(alignment == .center ? ";justify-content:center" : ";justify-content:flex-end")
             }
         }
-        styles.close()
+        styles.close(out)
         out.put(">")
         cut.write(v, out)
         out.put("</div>")
@@ -592,22 +592,22 @@ public struct HTMLFormat: RowFormat {
         } else {
             out.put("\" aria-hidden=\"true\"")  // decorative: its asset has no label
         }
-        var styles = StyleAttribute(out)
+        var styles = StyleAttribute()
         if let grid {
-            styles.next()
+            styles.next(out)
             area(v.frame, grid, out)
         }
         if let c = v.backgroundColor {
-            styles.next()
+            styles.next(out)
             out.put("background-color:")
             out.put(color: c)
         }
         if file.isEmpty, let behind = v.backgroundColor ?? ownBackground(row) {
             // A glyph on a colour of the cell's own: black or white, whichever reads (not the page's text
             // colour, which follows the palette the cell's colour does not).
-            styles.color("color:", Contrast.plainText(on: behind))
+            styles.color("color:", Contrast.plainText(on: behind), out)
         }
-        styles.close()
+        styles.close(out)
         out.put(">")
         if !file.isEmpty {
             out.put("<svg class=\"ii\"><use href=\"#")
@@ -653,11 +653,11 @@ public struct HTMLFormat: RowFormat {
             } else {
                 let dark = view.pointee.textColor.flatMap { darkColor($0, view, row) }
                 out.put(dark == nil ? "<span class=\"av l n1\"" : "<span class=\"av l n1 dk\"")
-                var styles = StyleAttribute(out)
-                styles.color("color:", view.pointee.textColor)
-                styles.color("--dk:", dark)
-                styles.color("background:", view.pointee.backgroundColor)
-                styles.close()
+                var styles = StyleAttribute()
+                styles.color("color:", view.pointee.textColor, out)
+                styles.color("--dk:", dark, out)
+                styles.color("background:", view.pointee.backgroundColor, out)
+                styles.close(out)
                 out.put(">")
                 Self.text(view, out)
                 out.put("</span>")
@@ -738,29 +738,27 @@ public struct HTMLFormat: RowFormat {
 
 /// A `style` attribute written as its declarations come: opened before the first, `;` between.
 private struct StyleAttribute {
-    /// Unowned: a style lives inside one call that holds the buffer, and holding it retained and
-    /// released the buffer per label (BENCHMARKS.md, "Measurements behind the code": HTMLFormat.unretained).
-    unowned(unsafe) let out: OutputBuffer
+    /// Whether a declaration was written (the attribute opened). The buffer goes to each call rather
+    /// than into the struct: held there, strongly or unowned, it was retained around each call, four
+    /// times a label (BENCHMARKS.md, "Measurements behind the code": HTMLFormat.unretained).
     var started = false
 
-    init(_ out: OutputBuffer) { self.out = out }
-
     /// Before a declaration.
-    mutating func next() {
+    mutating func next(_ out: OutputBuffer) {
         out.put(started ? ";" : " style=\"")
         started = true
     }
 
     /// A colour declaration (`property` ends in a colon), when there is a colour.
-    mutating func color(_ property: StaticString, _ color: Color?) {
+    mutating func color(_ property: StaticString, _ color: Color?, _ out: OutputBuffer) {
         guard let color else { return }
-        next()
+        next(out)
         out.put(property)
         out.put(color: color)
     }
 
     /// After the last.
-    func close() { if started { out.put("\"") } }
+    func close(_ out: OutputBuffer) { if started { out.put("\"") } }
 }
 
 // MARK: - Writing bytes
