@@ -9,6 +9,7 @@
  * scan per string no less than the Swift (BENCHMARKS.md, "Measurements behind the code":
  * JSONValueParser.checkInC). */
 #include "cellkit_scan.h"
+#include "json_string.h"
 
 #include <string.h>
 
@@ -35,21 +36,16 @@ static inline size_t skip_space(const uint8_t *p, size_t n, size_t i) {
 }
 
 /* Where the run of printable ASCII a string's body takes as it is, from p[j], ends: the first
- * quote, backslash, control byte, DEL or byte of 0x80 and above (n when none). Sixteen bytes a
- * step, inline: a call to ck_scan_json_string_ascii per string cost more than a short string. */
+ * byte json_string_special takes (n when none). Sixteen bytes a step, inline: a call to
+ * ck_scan_json_string_ascii per string cost more than a short string. */
 static inline size_t ascii_run(const uint8_t *p, size_t n, size_t j) {
 #if defined(__SSE2__)
-    const __m128i below = _mm_set1_epi8(0x1F), above = _mm_set1_epi8(0x7F);
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
     for (; j + 16 <= n; j += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
-        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, below), v), _mm_cmpeq_epi8(_mm_max_epu8(v, above), v));
-        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
-        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        unsigned bits = json_string_mask(_mm_loadu_si128((const __m128i *)(const void *)(p + j)));
         if (bits) return j + (size_t)__builtin_ctz(bits);
     }
 #endif
-    while (j < n && p[j] >= 0x20 && p[j] < 0x7F && p[j] != '"' && p[j] != '\\') j++;
+    while (j < n && !json_string_special(p[j])) j++;
     return j;
 }
 

@@ -1,4 +1,5 @@
 #include "cellkit_scan.h"
+#include "json_string.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -9,8 +10,6 @@ static inline int html_special(uint8_t b) {
 }
 
 static inline int json_clean_special(uint8_t b) { return b == 0x22 || b == 0x5C || b == 0xE2; }
-
-static inline int json_string_special(uint8_t b) { return b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C; }
 
 #if defined(__SSE2__)
 /* A bit per byte of `v` that html_special takes. */
@@ -34,14 +33,6 @@ static inline unsigned json_clean_mask(__m128i v) {
     return (unsigned)_mm_movemask_epi8(m);
 }
 
-/* A bit per byte of `v` that json_string_special takes. */
-static inline unsigned json_string_mask(__m128i v) {
-    __m128i m = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v); /* v <= 0x1F */
-    m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x7F)), v)); /* v >= 0x7F */
-    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)));
-    m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C)));
-    return (unsigned)_mm_movemask_epi8(m);
-}
 #endif
 
 /* The number of leading bytes of p[0..<n] for which `special` is false: blocks of sixteen tested

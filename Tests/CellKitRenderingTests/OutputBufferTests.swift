@@ -31,7 +31,7 @@ struct OutputBufferTests {
                         : OutputBuffer(sink)
                     out.write([UInt8](repeating: 0x2E, count: offset))
                     out.writeSpaces(n)
-                    piece.withUnsafeBufferPointer { out.writePiece($0) }
+                    piece.withUnsafeBufferPointer { out.write($0) }
                     out.write(byte: 0x0A)
                     try out.flush()
                     let expected =

@@ -210,7 +210,7 @@ struct DirectLines {
                 }
                 // word stores (BENCHMARKS.md, "Measurements behind the code": OutputBuffer.wordStores)
                 out.writeSpaces(x &- column)
-                out.writePiece(bytes)  // the row holds it
+                out.write(bytes)  // the row holds it
                 column = x &+ w
             }
             out.writeSpaces(row.width &- column)
@@ -291,5 +291,4 @@ struct DirectLines {
         out.write("\u{1B}[0m")
         return true
     }
-
 }
