@@ -286,7 +286,12 @@ struct RowReaderTests {
             return "{\"text\": \"\(text)\", \"n\": 1}\n"
         }
         let file = try file(rows.joined(), name: "asked")
-        let reader = try RowReader(file, skipping: 0, rows: 3_000, readAhead: true)
+        // Batches of 64 rows: the rows read before the plan is asked (at most the ring's eight batches
+        // and the one being filled) stay a few hundred however fast the reader runs. With the standard
+        // 256 rows a faster reader had read up to about 2,300 of the 3,000 rows by then, and too few
+        // were left to plan.
+        let limits = RowReader.Limits(batchRows: 64)
+        let reader = try RowReader(file, skipping: 0, rows: 3_000, readAhead: true, limits: limits)
         let layouts: [(width: Int, maxLines: Int, mode: LineBreakMode)] = [
             (17, 4, .wordWrap), (9, 1, .truncateTail), (12, 3, .charWrap), (30, 1, .wordWrap),
         ]
