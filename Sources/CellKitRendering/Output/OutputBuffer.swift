@@ -55,6 +55,14 @@ public final class OutputBuffer {
         count = mark
     }
 
+    /// The bytes written after the first `mark` waiting ones (a `count` read before them), valid
+    /// until the next write: nothing flushes between the two, so they are all still here.
+    @inline(__always)
+    func written(since mark: Int) -> UnsafeBufferPointer<UInt8> {
+        precondition(mark <= count)
+        return UnsafeBufferPointer(start: storage + mark, count: count &- mark)
+    }
+
     /// The bytes waiting to be flushed, as an array (for reading back).
     package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 

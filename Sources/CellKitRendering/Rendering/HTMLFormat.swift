@@ -37,6 +37,11 @@ public struct HTMLFormat: RowFormat {
     /// name, not by a count: a render worker started again after a fault writes the rows after the
     /// last one delivered with a new format, and its ids must mean what the first worker's meant.
     private var imageClasses: [String: String] = [:], backgroundClasses: [String: String] = [:]
+    /// The openings of the last row's labels, for the next row's labels that open alike; the
+    /// two parts of its own opening, before and after its index path (`open`).
+    private var openings = PieceMemo(places: 16), rowOpenings = PieceMemo(places: 2)
+    /// The last drawn row's views whose cell's order is their reading order (`inReadingOrder`).
+    private var inOrder = ReadingOrderMemo()
 
     /// A page drawing images from `assets` (usually the document's `assets`).
     public init(assets: AssetCatalog) { self.assets = assets }
@@ -121,6 +126,8 @@ public struct HTMLFormat: RowFormat {
             out.put("px\">\n")
         }
         defer { if blocked, isLast { out.put("</div>\n") } }
+        openings.startRow()
+        rowOpenings.startRow()
         row.views.withUnsafeBufferPointer { views in
             let new = newImages(views, row: row)
             var drawn = false
@@ -154,61 +161,83 @@ public struct HTMLFormat: RowFormat {
 
     // MARK: Rows
 
-    private typealias Views = UnsafeBufferPointer<PlacedView>
+    fileprivate typealias Views = UnsafeBufferPointer<PlacedView>
 
     /// `<li …>`: classes for the image inset and the selection, the state, the height and background.
     /// `drawn`: the row's views are on a grid (`gridRow`), where the labels' frames hold the indentation.
-    private func open(_ row: RowLayout, _ views: Views, drawn: Bool, _ out: OutputBuffer) {
-        out.put(blocked ? "<div role=\"listitem\" class=\"r" : "<li class=\"r")
-        for k in views.indices where views[k].role == .imageView && !views[k].hasOwnFrame { out.put(" im") }
+    private mutating func open(_ row: RowLayout, _ views: Views, drawn: Bool, _ out: OutputBuffer) {
+        var images = 0
+        for k in views.indices where views[k].role == .imageView && !views[k].hasOwnFrame { images += 1 }
         let background = row.backgroundColor
         let gray = row.isSelected && background == CellLayout.Palette.selectedGray
         let blue = row.isSelected && background == CellLayout.Palette.tint
-        if gray { out.put(" sel") } else if blue { out.put(" blu") }
-        if row.fixedHeight { out.put(" fh") }
+        var backgroundImage = false
         if let name = row.background.imageName, let file = backgroundClasses[name], !file.isEmpty {
-            out.put(" bgi")
+            backgroundImage = true
         }
-        out.put("\"")
-        // Right to left: the row's flex order, its alignment and its insets mirror (CSS follows `dir`).
-        if row.isRightToLeft {
-            out.put(" dir=\"rtl\"")
-        } else if mayInheritRightToLeft.page || mayInheritRightToLeft.section {
-            out.put(" dir=\"ltr\"")
+        let inherits = mayInheritRightToLeft.page || mayInheritRightToLeft.section
+        // Each flag a bit, the images' count above them: the key of the part before the index path.
+        let bit = PieceMemo.Key.bit
+        let head =
+            UInt64(images) << 8 | bit(blocked, 0) | bit(gray, 1) | bit(blue, 2) | bit(row.fixedHeight, 3)
+            | bit(backgroundImage, 4) | bit(row.isRightToLeft, 5) | bit(inherits, 6) | bit(row.isSelected, 7)
+        let (blocked, fixedHeight, rightToLeft, selected) = (
+            blocked, row.fixedHeight, row.isRightToLeft, row.isSelected
+        )
+        rowOpenings.write(PieceMemo.Key(PieceMemo.Key.flag | head), out) { out in
+            out.put(blocked ? "<div role=\"listitem\" class=\"r" : "<li class=\"r")
+            for _ in 0..<images { out.put(" im") }
+            if gray { out.put(" sel") } else if blue { out.put(" blu") }
+            if fixedHeight { out.put(" fh") }
+            if backgroundImage { out.put(" bgi") }
+            out.put("\"")
+            // Right to left: the row's flex order, its alignment and its insets mirror (CSS follows `dir`).
+            if rightToLeft {
+                out.put(" dir=\"rtl\"")
+            } else if inherits {
+                out.put(" dir=\"ltr\"")
+            }
+            if selected { out.put(" aria-current=\"true\"") }
+            out.put(" data-ip=\"")
         }
-        if row.isSelected { out.put(" aria-current=\"true\"") }
-        out.put(" data-ip=\"")
         out.put(row.indexPath.section)
         out.put(".")
         out.put(row.indexPath.row)
-        out.put("\"")
-        var styles = StyleAttribute()
-        if row.height > 1 {
-            styles.next(out)
-            out.put("--h:")
-            out.put(row.height)
+        let (height, indentation) = (row.height, row.indentation)
+        let fill = background != nil && !gray && !blue ? background : nil
+        let tail = PieceMemo.Key(
+            PieceMemo.Key.flag | (drawn ? 1 : 0), PieceMemo.Key.word(height), PieceMemo.Key.word(indentation),
+            PieceMemo.Key.word(fill))
+        rowOpenings.write(tail, out) { out in
+            out.put("\"")
+            var styles = StyleAttribute()
+            if height > 1 {
+                styles.next(out)
+                out.put("--h:")
+                out.put(height)
+            }
+            if indentation > 0 {
+                // UIKit indents by indentationLevel × indentationWidth points, 10 at the default width of
+                // 2 columns: 5 px a column. It indents the image and the labels, not the subviews a hook
+                // placed: on a grid the labels' frames hold it already, so only the separator and a
+                // styled image take it (`--si`); otherwise the row's leading padding (`--ind`).
+                styles.next(out)
+                out.put(drawn ? "--si:" : "--ind:")
+                out.put(indentation * 5)
+                out.put("px")
+            }
+            if let fill {
+                styles.next(out)
+                out.put("background:")
+                out.put(color: fill)
+            }
+            styles.close(out)
+            out.put(">")
         }
-        if row.indentation > 0 {
-            // UIKit indents by indentationLevel × indentationWidth points, 10 at the default width of
-            // 2 columns: 5 px a column. It indents the image and the labels, not the subviews a hook
-            // placed: on a grid the labels' frames hold it already, so only the separator and a styled
-            // image take it (`--si`); otherwise the row's leading padding (`--ind`).
-            styles.next(out)
-            out.put(drawn ? "--si:" : "--ind:")
-            out.put(row.indentation * 5)
-            out.put("px")
-        }
-        if background != nil, !gray, !blue, let background {
-            styles.next(out)
-            out.put("background:")
-            out.put(color: background)
-        }
-        styles.close(out)
-        out.put(">")
     }
 
     /// A row whose views the cell's style placed: image, labels side by side or stacked, accessory.
-    private func styledRow(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
+    private mutating func styledRow(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
         for k in views.indices where views[k].role == .imageView { image(views.baseAddress! + k, row, nil, out) }
         out.put("<div class=\"c c")
         out.put(Int(row.cellStyle.rawValue))
@@ -222,7 +251,7 @@ public struct HTMLFormat: RowFormat {
 
     /// The columns of a drawn row's grid: between a styled image and the accessory. Right to left
     /// the grid's columns count from its right edge, as CSS lays a grid out under `dir="rtl"`.
-    private struct Grid {
+    struct Grid: Equatable {
         var left: Int, right: Int
         var rightToLeft = false
         /// The view's place in the cell's own order, when reading order moved it: it keeps painting
@@ -233,7 +262,7 @@ public struct HTMLFormat: RowFormat {
 
     /// A row whose views have frames of their own: a grid of the row's columns (fractions of the row's
     /// width) and lines (22 px each), each view on the cells its frame covers.
-    private func gridRow(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
+    private mutating func gridRow(_ row: RowLayout, _ views: Views, _ out: OutputBuffer) {
         var grid = Grid(left: 1, right: row.width - 1, rightToLeft: row.isRightToLeft)
         for k in views.indices {
             let f = views[k].frame
@@ -250,7 +279,7 @@ public struct HTMLFormat: RowFormat {
         out.put(grid.columns)
         out.put("\">")
         // Most cells add their views in reading order: then no order is made (no allocation a row).
-        if let moved = Self.readingOrder(views, rightToLeft: row.isRightToLeft) {
+        if let moved = inOrder.readingOrder(views, rightToLeft: row.isRightToLeft) {
             for k in moved {
                 grid.layer = k
                 place(views.baseAddress! + k, row, grid, out)
@@ -263,14 +292,15 @@ public struct HTMLFormat: RowFormat {
     }
 
     /// One view on a drawn row's grid: an image, a label, or a plain view (its background).
-    private func place(_ view: UnsafePointer<PlacedView>, _ row: RowLayout, _ grid: Grid, _ out: OutputBuffer) {
+    private mutating func place(_ view: UnsafePointer<PlacedView>, _ row: RowLayout, _ grid: Grid, _ out: OutputBuffer)
+    {
         if view.pointee.imageName != nil {
             image(view, row, grid, out)
         } else if view.pointee.fullText.bytes != nil || !view.pointee.laidOut.isEmpty {
             label(view, row, area: grid, out)
         } else {
             out.put("<span class=\"v\" style=\"")
-            area(view.pointee.frame, grid, out)
+            Self.area(view.pointee.frame, grid, out)
             if let c = view.pointee.backgroundColor {
                 out.put(";background:")
                 out.put(color: c)
@@ -280,7 +310,7 @@ public struct HTMLFormat: RowFormat {
     }
 
     /// Whether `view` goes on a drawn row's grid: neither the accessory nor a styled image.
-    private static func onGrid(_ view: PlacedView) -> Bool {
+    fileprivate static func onGrid(_ view: PlacedView) -> Bool {
         switch view.role {
         case .accessory: false
         case .imageView where !view.hasOwnFrame: false
@@ -297,7 +327,7 @@ public struct HTMLFormat: RowFormat {
     /// of (their lines overlapping); views neither above nor beside each other keep the cell's
     /// order (a logo column beside a description stays after it). A contact's photo, drawn left of
     /// the name the cell added first, is read first.
-    private static func readingOrder(_ views: Views, rightToLeft: Bool) -> [Int]? {
+    fileprivate static func readingOrder(_ views: Views, rightToLeft: Bool) -> [Int]? {
         /// Whether view `a` reads before view `b`.
         func before(_ a: Int, _ b: Int) -> Bool {
             let (p, q) = (views[a].frame, views[b].frame)
@@ -328,7 +358,7 @@ public struct HTMLFormat: RowFormat {
 
     /// `grid-area` for `frame`: its lines and its columns within the grid (clamped to it), and its
     /// layer when reading order moved it.
-    private func area(_ frame: Rect, _ grid: Grid, _ out: OutputBuffer) {
+    fileprivate static func area(_ frame: Rect, _ grid: Grid, _ out: OutputBuffer) {
         let start = min(max(frame.x, grid.left), grid.right - 1)
         let end = max(start + 1, min(frame.x + frame.width, grid.right))
         // In one piece of room: put by put, checking for room at each (BENCHMARKS.md, "Measurements
@@ -359,61 +389,116 @@ public struct HTMLFormat: RowFormat {
     /// A label with its whole text; CSS wraps and cuts it as its number of lines and break mode say.
     /// In a grid, `area` places it and its frame's lines bound its lines. The view is read in place:
     /// a copy retained its strings and arrays.
-    private func label(_ v: UnsafePointer<PlacedView>, _ row: RowLayout, area grid: Grid?, _ out: OutputBuffer) {
+    private mutating func label(
+        _ v: UnsafePointer<PlacedView>, _ row: RowLayout, area grid: Grid?, _ out: OutputBuffer
+    ) {
         let cut = Cut(v, grid: grid, selfSizing: !row.fixedHeight, rowLines: row.height)
         let color = textColor(v, row)
-        let dark = color.flatMap { darkColor($0, v, row) }
-        out.put("<div class=\"l")
-        switch v.pointee.role {
-        case .textLabel: out.put(" t")
-        case .detailTextLabel: out.put(" d")
-        default: break
-        }
-        cut.classes(out)
-        if v.pointee.small { out.put(" s") }
-        if v.pointee.bold { out.put(" b") }
-        if dark != nil { out.put(" dk") }
-        out.put("\"")
-        var styles = StyleAttribute()
-        if let grid {
-            styles.next(out)
-            area(v.pointee.frame, grid, out)
-        }
-        if cut.countsLines {
-            styles.next(out)
-            out.put("--n:")
-            out.put(cut.lines)
-        }
-        styles.color("color:", color, out)
-        styles.color("--dk:", dark, out)
-        styles.color("background:", v.pointee.backgroundColor, out)
-        let alignment = v.pointee.alignment
-        if alignment != defaultAlignment(v, row) {
-            styles.next(out)
-            out.put(
-                alignment == .center
-                    ? "text-align:center" : alignment == .right ? "text-align:right" : "text-align:left")
-            if case .middle = cut.shape, alignment != .left {  // the halves are flex items
-                out.put(alignment == .center ? ";justify-content:center" : ";justify-content:flex-end")
-            }
-        }
-        styles.close(out)
-        out.put(">")
+        let opening = Opening(
+            cut: cut, role: v.pointee.role, small: v.pointee.small, bold: v.pointee.bold, color: color,
+            dark: color.flatMap { darkColor($0, v, row) }, background: v.pointee.backgroundColor,
+            alignment: v.pointee.alignment, defaultAlignment: defaultAlignment(v, row), grid: grid,
+            frame: v.pointee.frame)
+        openings.write(opening.key, out) { opening.write(to: $0) }
         cut.write(v, out)
         out.put("</div>")
+    }
+
+    /// What a label's opening tag (`<div class="l …" style="…">`) is made from: its cut, role,
+    /// flags, colours and alignments, and its frame on the grid that places it (nil: the cell's
+    /// style places it).
+    struct Opening {
+        var cut: Cut
+        var role: PlacedView.Role
+        var small: Bool, bold: Bool
+        var color: Color?, dark: Color?, background: Color?
+        var alignment: TextAlignment, defaultAlignment: TextAlignment
+        var grid: Grid?
+        var frame: Rect
+
+        /// What decides the tag's bytes, in words (`PieceMemo.Key`); the frame only on a grid (it is
+        /// written only there).
+        var key: PieceMemo.Key {
+            typealias K = PieceMemo.Key
+            let shape: UInt64 =
+                switch cut.shape {
+                case .whole: 0
+                case .head(let rtl): rtl ? 1 : 2
+                case .middle(let rtl): rtl ? 3 : 4
+                case .firstLine: 5
+                }
+            let roleCode: UInt64 =
+                switch role {
+                case .imageView: 0
+                case .textLabel: 1
+                case .detailTextLabel: 2
+                case .subview: 3
+                case .accessory: 4
+                }
+            var kinds =
+                K.flag | UInt64(UInt8(truncatingIfNeeded: cut.mode.rawValue)) | shape << 8 | roleCode << 16
+                | K.bit(small, 24) | K.bit(bold, 25)
+                | UInt64(UInt8(truncatingIfNeeded: alignment.rawValue)) << 32
+                | UInt64(UInt8(truncatingIfNeeded: defaultAlignment.rawValue)) << 40
+            guard let grid else { return K(kinds, K.word(cut.lines), K.word(color), K.word(dark), K.word(background)) }
+            kinds |= 1 << 26 | K.bit(grid.rightToLeft, 27) | K.bit(grid.layer != nil, 28)
+            return K(
+                kinds, K.word(cut.lines), K.word(color), K.word(dark), K.word(background), K.word(grid.left),
+                K.word(grid.right), K.word(grid.layer ?? 0), K.word(frame.x), K.word(frame.y), K.word(frame.width),
+                K.word(frame.height))
+        }
+
+        /// Writes the tag: its classes, then its place on the grid, its lines, colours and alignment.
+        func write(to out: OutputBuffer) {
+            out.put("<div class=\"l")
+            switch role {
+            case .textLabel: out.put(" t")
+            case .detailTextLabel: out.put(" d")
+            default: break
+            }
+            cut.classes(out)
+            if small { out.put(" s") }
+            if bold { out.put(" b") }
+            if dark != nil { out.put(" dk") }
+            out.put("\"")
+            var styles = StyleAttribute()
+            if let grid {
+                styles.next(out)
+                HTMLFormat.area(frame, grid, out)
+            }
+            if cut.countsLines {
+                styles.next(out)
+                out.put("--n:")
+                out.put(cut.lines)
+            }
+            styles.color("color:", color, out)
+            styles.color("--dk:", dark, out)
+            styles.color("background:", background, out)
+            if alignment != defaultAlignment {
+                styles.next(out)
+                out.put(
+                    alignment == .center
+                        ? "text-align:center" : alignment == .right ? "text-align:right" : "text-align:left")
+                if case .middle = cut.shape, alignment != .left {  // the halves are flex items
+                    out.put(alignment == .center ? ";justify-content:center" : ";justify-content:flex-end")
+                }
+            }
+            styles.close(out)
+            out.put(">")
+        }
     }
 
     /// How CSS wraps and cuts a label: its lines (0: as many as it takes; in a grid, at most its
     /// frame's, unless the row sizes itself: there a label of 0 lines takes as many as the browser's
     /// font needs and its grid rows grow), with an ellipsis or not, and how a one-line label's text
     /// is written.
-    private struct Cut {
+    struct Cut: Equatable {
         var lines: Int
         let mode: LineBreakMode
         var shape = Shape.whole
 
         /// How the text is written.
-        enum Shape {
+        enum Shape: Equatable {
             /// As it is.
             case whole
             /// One line cut at its head: the block's direction the opposite of the text's, so that
@@ -595,7 +680,7 @@ public struct HTMLFormat: RowFormat {
         var styles = StyleAttribute()
         if let grid {
             styles.next(out)
-            area(v.frame, grid, out)
+            Self.area(v.frame, grid, out)
         }
         if let c = v.backgroundColor {
             styles.next(out)
@@ -852,5 +937,52 @@ extension OutputBuffer {
             run = i
         }
         write(UnsafeBufferPointer(start: base + run, count: n - run))
+    }
+}
+
+/// The frames of the last drawn row's views that `HTMLFormat.readingOrder` found in reading order
+/// already, with which of them are on the grid: a row whose views are framed alike is in reading
+/// order too, without its pairs compared again (rows of one cell type mostly are: BENCHMARKS.md,
+/// "Measurements behind the code": HTMLFormat.openings).
+private struct ReadingOrderMemo {
+    /// Per view: its frame's x, y, width and height, and 1 when it is on the grid.
+    private var seen: [Int] = []
+    private var rightToLeft = false
+    private var holds = false
+
+    /// `HTMLFormat.readingOrder` of `views`, answered from the last row's when its views were framed alike.
+    mutating func readingOrder(_ views: UnsafeBufferPointer<PlacedView>, rightToLeft: Bool) -> [Int]? {
+        if holds, rightToLeft == self.rightToLeft, looksAsBefore(views) { return nil }
+        let order = HTMLFormat.readingOrder(views, rightToLeft: rightToLeft)
+        holds = order == nil && views.count <= HTMLFormat.readingOrderViews
+        if holds {
+            self.rightToLeft = rightToLeft
+            seen.removeAll(keepingCapacity: true)
+            for k in views.indices {
+                let f = views[k].frame
+                seen.append(f.x)
+                seen.append(f.y)
+                seen.append(f.width)
+                seen.append(f.height)
+                seen.append(HTMLFormat.onGrid(views[k]) ? 1 : 0)
+            }
+        }
+        return order
+    }
+
+    private func looksAsBefore(_ views: UnsafeBufferPointer<PlacedView>) -> Bool {
+        guard seen.count == views.count &* 5 else { return false }
+        return seen.withUnsafeBufferPointer { seen in
+            for k in views.indices {
+                let f = views[k].frame, i = k &* 5
+                let grid = HTMLFormat.onGrid(views[k]) ? 1 : 0
+                if f.x != seen[i] || f.y != seen[i &+ 1] || f.width != seen[i &+ 2] || f.height != seen[i &+ 3]
+                    || grid != seen[i &+ 4]
+                {
+                    return false
+                }
+            }
+            return true
+        }
     }
 }
