@@ -138,23 +138,30 @@ struct PieceMemoTests {
         try Self.expectSameBytes(Self.rows(seed: 7, count: 600)) { JSONFormat(jsonLines: lines) }
     }
 
-    @Test("rows alike write their pieces from the row before's")
+    @Test("rows alike write their pieces from the row before's; a longer piece is written each time")
     func alikeRowsTakeTheKeptBytes() {
-        var memo = PieceMemo(places: 2)
+        var memo = PieceMemo(places: 3)
         let out = OutputBuffer(DescriptorSink(fd: -1))
         var calls = 0
+        func piece(_ key: PieceMemo.Key, _ text: String) {
+            let mark = out.count
+            guard !memo.replay(key, out) else { return }
+            calls += 1
+            out.write(text)
+            memo.keep(key, since: mark, out)
+        }
+        let long = String(repeating: "x", count: PieceMemo.longest + 1)
         for k in 0..<4 {
             memo.startRow()
-            memo.write(PieceMemo.Key(PieceMemo.Key.flag | 1, 7), out) {
-                calls += 1; $0.write("<a>")
-            }
-            memo.write(PieceMemo.Key(PieceMemo.Key.flag | 2, PieceMemo.Key.word(k / 2)), out) {
-                calls += 1
-                $0.write("<b \(k / 2)>")
-            }
+            piece(PieceMemo.Key(PieceMemo.Key.flag | 1, 7), "<a>")
+            piece(PieceMemo.Key(PieceMemo.Key.flag | 2, PieceMemo.Key.word(k / 2)), "<b \(k / 2)>")
+            piece(PieceMemo.Key(PieceMemo.Key.flag | 3), long)
+            piece(PieceMemo.Key(PieceMemo.Key.flag | 4), "<past the places>")
         }
-        // The first piece is written once; the second when its key changes (rows 0 and 2).
-        #expect(calls == 3)
-        #expect(String(decoding: out.bytes, as: UTF8.self) == "<a><b 0><a><b 0><a><b 1><a><b 1>")
+        // The first piece is written once; the second when its key changes (rows 0 and 2); the long
+        // one and the one past the places every row.
+        #expect(calls == 1 + 2 + 4 + 4)
+        let row = { (n: Int) in "<a><b \(n)>" + long + "<past the places>" }
+        #expect(String(decoding: out.bytes, as: UTF8.self) == row(0) + row(0) + row(1) + row(1))
     }
 }

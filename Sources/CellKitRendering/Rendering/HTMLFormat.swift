@@ -181,24 +181,24 @@ public struct HTMLFormat: RowFormat {
         let head =
             UInt64(images) << 8 | bit(blocked, 0) | bit(gray, 1) | bit(blue, 2) | bit(row.fixedHeight, 3)
             | bit(backgroundImage, 4) | bit(row.isRightToLeft, 5) | bit(inherits, 6) | bit(row.isSelected, 7)
-        let (blocked, fixedHeight, rightToLeft, selected) = (
-            blocked, row.fixedHeight, row.isRightToLeft, row.isSelected
-        )
-        rowOpenings.write(PieceMemo.Key(PieceMemo.Key.flag | head), out) { out in
+        let headKey = PieceMemo.Key(PieceMemo.Key.flag | head)
+        var mark = out.count
+        if !rowOpenings.replay(headKey, out) {
             out.put(blocked ? "<div role=\"listitem\" class=\"r" : "<li class=\"r")
             for _ in 0..<images { out.put(" im") }
             if gray { out.put(" sel") } else if blue { out.put(" blu") }
-            if fixedHeight { out.put(" fh") }
+            if row.fixedHeight { out.put(" fh") }
             if backgroundImage { out.put(" bgi") }
             out.put("\"")
             // Right to left: the row's flex order, its alignment and its insets mirror (CSS follows `dir`).
-            if rightToLeft {
+            if row.isRightToLeft {
                 out.put(" dir=\"rtl\"")
             } else if inherits {
                 out.put(" dir=\"ltr\"")
             }
-            if selected { out.put(" aria-current=\"true\"") }
+            if row.isSelected { out.put(" aria-current=\"true\"") }
             out.put(" data-ip=\"")
+            rowOpenings.keep(headKey, since: mark, out)
         }
         out.put(row.indexPath.section)
         out.put(".")
@@ -208,7 +208,8 @@ public struct HTMLFormat: RowFormat {
         let tail = PieceMemo.Key(
             PieceMemo.Key.flag | (drawn ? 1 : 0), PieceMemo.Key.word(height), PieceMemo.Key.word(indentation),
             PieceMemo.Key.word(fill))
-        rowOpenings.write(tail, out) { out in
+        mark = out.count
+        if !rowOpenings.replay(tail, out) {
             out.put("\"")
             var styles = StyleAttribute()
             if height > 1 {
@@ -233,6 +234,7 @@ public struct HTMLFormat: RowFormat {
             }
             styles.close(out)
             out.put(">")
+            rowOpenings.keep(tail, since: mark, out)
         }
     }
 
@@ -399,7 +401,11 @@ public struct HTMLFormat: RowFormat {
             dark: color.flatMap { darkColor($0, v, row) }, background: v.pointee.backgroundColor,
             alignment: v.pointee.alignment, defaultAlignment: defaultAlignment(v, row), grid: grid,
             frame: v.pointee.frame)
-        openings.write(opening.key, out) { opening.write(to: $0) }
+        let (key, mark) = (opening.key, out.count)
+        if !openings.replay(key, out) {
+            opening.write(to: out)
+            openings.keep(key, since: mark, out)
+        }
         cut.write(v, out)
         out.put("</div>")
     }
@@ -427,14 +433,7 @@ public struct HTMLFormat: RowFormat {
                 case .middle(let rtl): rtl ? 3 : 4
                 case .firstLine: 5
                 }
-            let roleCode: UInt64 =
-                switch role {
-                case .imageView: 0
-                case .textLabel: 1
-                case .detailTextLabel: 2
-                case .subview: 3
-                case .accessory: 4
-                }
+            let roleCode = role.keyCode
             var kinds =
                 K.flag | UInt64(UInt8(truncatingIfNeeded: cut.mode.rawValue)) | shape << 8 | roleCode << 16
                 | K.bit(small, 24) | K.bit(bold, 25)

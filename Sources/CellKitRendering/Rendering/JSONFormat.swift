@@ -28,6 +28,13 @@ public struct JSONFormat: RowFormat {
     private var sections = 0
     /// In JSON Lines, the section whose texts the next row carries (its first row drawn), or nil.
     private var pendingSection: SectionInfo?
+    /// The pieces of the last row, for the next row's pieces that are written alike (`PieceMemo`):
+    /// its members between its index path and its views, each view's role and frame, and each
+    /// view's members after its lines.
+    private var rowPieces = PieceMemo(places: 1), viewHeads = PieceMemo(places: 16)
+    private var viewTails = PieceMemo(places: 16)
+    /// The last row's identifier, and how many times it changed (a word of `rowPieces`' key).
+    private var identifier = "", identifiers: UInt64 = 0
 
     /// A format writing one document, or with `jsonLines` a header line and a line per row; `window`
     /// is the renderer's window, for the `window` member.
@@ -84,7 +91,7 @@ public struct JSONFormat: RowFormat {
         if !jsonLines, !isFirst { out.write(byte: 0x2C) }
         // Only on the section's first row: after a worker's fault, the rows before the resumed one
         // were delivered by the worker before (with the texts), and this one skipped them.
-        Self.write(row, sectionTexts: jsonLines && isFirst ? pendingSection : nil, out)
+        write(row, sectionTexts: jsonLines && isFirst ? pendingSection : nil, out)
         pendingSection = nil
         out.write(byte: 0x0A)
     }
@@ -146,13 +153,68 @@ public struct JSONFormat: RowFormat {
     }
 
     /// One row object.
-    static func write(_ row: RowLayout, sectionTexts: SectionInfo?, _ out: OutputBuffer) {
+    private mutating func write(_ row: RowLayout, sectionTexts: SectionInfo?, _ out: OutputBuffer) {
+        rowPieces.startRow()
+        viewHeads.startRow()
+        viewTails.startRow()
         out.raw("{\"index\":")
         out.decimal(row.tableIndex)
         out.raw(",\"section\":")
         out.decimal(row.indexPath.section)
         out.raw(",\"row\":")
         out.decimal(row.indexPath.row)
+        if let key = middleKey(row) {
+            let mark = out.count
+            if !rowPieces.replay(key, out) {
+                Self.writeMiddle(row, out)
+                rowPieces.keep(key, since: mark, out)
+            }
+        } else {
+            Self.writeMiddle(row, out)
+        }
+        // Through a pointer: iterating `row.views` copied each view (its text and lines retained).
+        row.views.withUnsafeBufferPointer { views in
+            for k in views.indices {
+                if k > 0 { out.write(byte: 0x2C) }
+                write(views.baseAddress! + k, out)
+            }
+        }
+        out.write(byte: 0x5D)
+        if let fault = row.fault { Self.write(fault, out) }
+        if let section = sectionTexts {
+            out.raw(",\"sectionTexts\":{")
+            if let header = section.header {
+                out.raw("\"header\":")
+                out.jsonString(header)
+            }
+            if let footer = section.footer {
+                out.raw(section.header == nil ? "\"footer\":" : ",\"footer\":")
+                out.jsonString(footer)
+            }
+            out.write(byte: 0x7D)
+        }
+        out.write(byte: 0x7D)
+    }
+
+    /// What decides the row's members from its identifier to its views (`writeMiddle`), in words; nil
+    /// when its background names an image (a string the key does not hold).
+    private mutating func middleKey(_ row: RowLayout) -> PieceMemo.Key? {
+        typealias K = PieceMemo.Key
+        guard row.background.imageName == nil else { return nil }
+        if row.identifier != identifier { (identifier, identifiers) = (row.identifier, identifiers &+ 1) }
+        let accessory = UInt64(UInt32(bitPattern: row.accessoryType.rawValue))
+        let accessoryView = row.views.withUnsafeBufferPointer { $0.last?.role == .accessory }
+        let flags =
+            K.flag | K.bit(row.isSelected, 0) | K.bit(row.isRightToLeft, 1) | K.bit(accessoryView, 2)
+            | row.position.keyCode << 8
+            | UInt64(UInt8(truncatingIfNeeded: row.selectionStyle.rawValue)) << 16 | accessory << 24
+        return K(
+            flags, identifiers, K.word(row.width), K.word(row.height), K.word(row.background.color),
+            K.word(row.backgroundColor))
+    }
+
+    /// The row's members from its identifier to its views' opening bracket.
+    private static func writeMiddle(_ row: RowLayout, _ out: OutputBuffer) {
         out.raw(",\"identifier\":")
         out.jsonString(row.identifier)
         out.raw(",\"width\":")
@@ -183,32 +245,36 @@ public struct JSONFormat: RowFormat {
             out.color(color)
         }
         out.raw(",\"views\":[")
-        // Through a pointer: iterating `row.views` copied each view (its text and lines retained).
-        row.views.withUnsafeBufferPointer { views in
-            for k in views.indices {
-                if k > 0 { out.write(byte: 0x2C) }
-                write(views.baseAddress! + k, out)
-            }
-        }
-        out.write(byte: 0x5D)
-        if let fault = row.fault { write(fault, out) }
-        if let section = sectionTexts {
-            out.raw(",\"sectionTexts\":{")
-            if let header = section.header {
-                out.raw("\"header\":")
-                out.jsonString(header)
-            }
-            if let footer = section.footer {
-                out.raw(section.header == nil ? "\"footer\":" : ",\"footer\":")
-                out.jsonString(footer)
-            }
-            out.write(byte: 0x7D)
-        }
-        out.write(byte: 0x7D)
     }
 
-    /// One view object.
-    private static func write(_ view: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
+    /// One view object: its role and frame, and its members after its lines, written from the last
+    /// row's when they are the same (`viewHeads`, `viewTails`).
+    private mutating func write(_ view: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
+        typealias K = PieceMemo.Key
+        let frame = view.pointee.frame
+        let head = K(
+            K.flag | view.pointee.role.keyCode, K.word(view.pointee.tag), K.word(frame.x), K.word(frame.y),
+            K.word(frame.width), K.word(frame.height))
+        var mark = out.count
+        if !viewHeads.replay(head, out) {
+            Self.writeHead(view, out)
+            viewHeads.keep(head, since: mark, out)
+        }
+        Self.writeLines(view, out)
+        guard view.pointee.imageName == nil else { return Self.writeTail(view, out) }
+        let flags =
+            K.flag | K.bit(view.pointee.bold, 0) | K.bit(view.pointee.small, 1)
+            | UInt64(UInt8(truncatingIfNeeded: view.pointee.alignment.rawValue)) << 8
+        let tail = K(flags, K.word(view.pointee.textColor), K.word(view.pointee.backgroundColor))
+        mark = out.count
+        if !viewTails.replay(tail, out) {
+            Self.writeTail(view, out)
+            viewTails.keep(tail, since: mark, out)
+        }
+    }
+
+    /// A view's role, tag and frame, its object opened.
+    private static func writeHead(_ view: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
         out.raw("{\"role\":")
         out.raw(Names.role(view.pointee.role))
         out.raw(",\"tag\":")
@@ -223,6 +289,10 @@ public struct JSONFormat: RowFormat {
         out.raw(",\"height\":")
         out.decimal(frame.height)
         out.write(byte: 0x7D)
+    }
+
+    /// A view's text and lines, the lines' array left open.
+    private static func writeLines(_ view: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
         var plain = false  // lines of the text, which went out unescaped: they need no escape either
         // The row holds the text (BENCHMARKS.md, "Measurements behind the code": HTMLFormat.unretained).
         if let unretained = view.pointee.unretainedFullText {
@@ -238,6 +308,10 @@ public struct JSONFormat: RowFormat {
             let line = view.pointee.laidOut.unsafeBytes(ofLine: i)
             if plain { out.plainJSONString(line) } else { out.jsonString(line) }
         }
+    }
+
+    /// A view's members after its lines, its object closed.
+    private static func writeTail(_ view: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
         out.raw("],\"alignment\":")
         out.raw(Names.alignment(view.pointee.alignment))
         if let color = view.pointee.textColor {

@@ -75,29 +75,58 @@ struct PieceMemo {
     /// Readies the places for a new row: its first piece takes the first.
     mutating func startRow() { next = 0 }
 
-    /// Writes the row's next piece, decided by `key`: the kept bytes when its place holds that key,
-    /// else what `write` writes, which is kept for the next row.
-    mutating func write(_ key: Key, _ out: OutputBuffer, _ write: (OutputBuffer) -> Void) {
+    /// Writes the row's next piece, decided by `key`, as the bytes its place keeps when it holds that
+    /// key: true. False when it does not: then the caller writes the piece, and `keep`s it. (Two
+    /// calls, not one taking the writing as a closure: a closure over the row copied the row, its
+    /// views retained, callgrind.)
+    @inline(__always)
+    mutating func replay(_ key: Key, _ out: OutputBuffer) -> Bool {
         let place = next
         next &+= 1
-        guard place < places else { return write(out) }
-        let start = place &* Self.longest
-        if keys[place].same(as: key) {
-            let count = lengths[place]
-            return store.withUnsafeBufferPointer {
-                out.write(UnsafeBufferPointer(start: $0.baseAddress! + start, count: count))
-            }
-        }
-        let mark = out.count
-        write(out)
+        guard place < places, keys[place].same(as: key) else { return false }
+        let (start, count) = (place &* Self.longest, lengths[place])
+        store.withUnsafeBufferPointer { out.write(UnsafeBufferPointer(start: $0.baseAddress! + start, count: count)) }
+        return true
+    }
+
+    /// Keeps what was written since `mark` (a `count` of `out` read before `replay`) as the piece
+    /// `replay` was just asked for, decided by `key`.
+    mutating func keep(_ key: Key, since mark: Int, _ out: OutputBuffer) {
+        let place = next &- 1
+        guard place < places else { return }
         let written = out.written(since: mark)
         guard written.count <= Self.longest else {
             keys[place] = .none
             return
         }
         store.withUnsafeMutableBufferPointer {
-            ($0.baseAddress! + start).update(from: written.baseAddress!, count: written.count)
+            ($0.baseAddress! + place &* Self.longest).update(from: written.baseAddress!, count: written.count)
         }
         (keys[place], lengths[place]) = (key, written.count)
+    }
+}
+
+extension PlacedView.Role {
+    /// The role as a number for a `PieceMemo.Key`.
+    var keyCode: UInt64 {
+        switch self {
+        case .imageView: 0
+        case .textLabel: 1
+        case .detailTextLabel: 2
+        case .subview: 3
+        case .accessory: 4
+        }
+    }
+}
+
+extension RowPosition {
+    /// The position as a number for a `PieceMemo.Key`.
+    var keyCode: UInt64 {
+        switch self {
+        case .single: 0
+        case .top: 1
+        case .middle: 2
+        case .bottom: 3
+        }
     }
 }
