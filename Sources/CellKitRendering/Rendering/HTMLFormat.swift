@@ -942,7 +942,7 @@ extension OutputBuffer {
 /// The frames of the last drawn row's views that `HTMLFormat.readingOrder` found in reading order
 /// already, with which of them are on the grid: a row whose views are framed alike is in reading
 /// order too, without its pairs compared again (rows of one cell type mostly are: BENCHMARKS.md,
-/// "Measurements behind the code": HTMLFormat.openings).
+/// "Measurements behind the code": PieceMemo).
 private struct ReadingOrderMemo {
     /// Per view: its frame's x, y, width and height, and 1 when it is on the grid.
     private var seen: [Int] = []
