@@ -111,11 +111,12 @@ struct DirectLinesTests {
     /// Rows in runs of 20 with the same frames (one cell type's rows), their texts (and so their
     /// lines, some empty) drawn for each row: `prepare` reuses the order of the row before for a row
     /// that looks the same, and a row whose lines now reach another view's must not be written
-    /// directly.
-    @Test("rows alike in runs: the same bytes as painting every row", arguments: [TableStyle.grouped, .plain])
-    func sameBytesRowsAlike(style: TableStyle) throws {
+    /// directly. With `colour`, now and then a view's text colour or weight changes within a run, or
+    /// the row has a background, which the row before's styles and answer must not cover.
+    static func rowsAlike(style: TableStyle, colour: Bool = false) -> [RowLayout] {
         var rng = SplitMix64(seed: style == .plain ? 23 : 29)
         let template = Self.randomRows(seed: style == .plain ? 31 : 37, count: 150)
+        let colours = [nil, Color(red: 0, green: 0x7A, blue: 0xFF), Color(red: 0xFF, green: 0x3B, blue: 0x30)]
         var rows: [RowLayout] = []
         for base in template {
             for _ in 0..<20 {
@@ -128,12 +129,35 @@ struct DirectLinesTests {
                     row.views[k].laidOut = TextLayout.laidOut(
                         TextSanitizer.visible(words.joined(separator: " ")), width: f.width,
                         maxLines: Int.random(in: 1...4, using: &rng), mode: .wordWrap)
+                    if colour, Int.random(in: 0..<8, using: &rng) == 0 {
+                        row.views[k].textColor = colours.randomElement(using: &rng)!
+                        row.views[k].bold = Bool.random(using: &rng)
+                    }
                 }
+                if colour, Int.random(in: 0..<10, using: &rng) == 0 { row.backgroundColor = colours[1] }
                 row.height = max(row.height, row.views.map { $0.frame.y + $0.laidOut.count }.max() ?? 1)
                 rows.append(row)
             }
         }
-        try Self.expectSameBytes(rows, style: style)
+        return rows
+    }
+
+    @Test("rows alike in runs: the same bytes as painting every row", arguments: [TableStyle.grouped, .plain])
+    func sameBytesRowsAlike(style: TableStyle) throws {
+        try Self.expectSameBytes(Self.rowsAlike(style: style), style: style)
+    }
+
+    @Test(
+        "rows alike in runs, in colour (ansi): the same bytes as painting every row",
+        arguments: [TableStyle.grouped, .plain])
+    func sameBytesRowsAlikeInColour(style: TableStyle) throws {
+        let rows = Self.rowsAlike(style: style, colour: true)
+        let direct = try Self.render(rows, style: style, painted: false, color: true)
+        #expect(direct == (try Self.render(rows, style: style, painted: true, color: true)))
+        var format = DirectLines()
+        let written = rows.filter { format.prepare($0, colours: DirectLines.Colours(depth: .truecolor, theme: nil)) }
+            .count
+        #expect(written > 300 && written < 2_700, "rows the direct path took: \(written) of 3,000")
     }
 
     @Test("a wrapped table's row is written directly: the bytes of its lines, padded")

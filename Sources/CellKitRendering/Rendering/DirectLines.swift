@@ -22,25 +22,27 @@ struct DirectLines {
     /// the code": DirectLines.order).
     private var order = InlineArray<16, Int>(repeating: 0)
     private var count = 0
-    /// Per view in `order`, for the line being written in colour: its column (-1: nothing there) and
-    /// width (`writeInColour`; a plain line is checked and written in one pass).
-    private var xs = InlineArray<16, Int>(repeating: 0), widths = InlineArray<16, Int>(repeating: 0)
     /// With colour: per view in `order`, its style's place in `styles`. Equal styles share a place
     /// (and so a run, as on the canvas); the first is the row's own (the gaps' and padding's).
     private var styleIDs = InlineArray<16, Int>(repeating: 0)
     /// The styles seen, kept from row to row with their SGR bytes (made once each, not hashed
-    /// per row), at most `maxStyles`.
-    private var styles: [TextStyle] = [], sequences: [[UInt8]] = []
+    /// per row), at most `maxStyles`: style `k`'s bytes are `sequences[sequenceEnds[k - 1]..<
+    /// sequenceEnds[k]]` (from 0 for the first). In one array: an array a style, read per line,
+    /// was retained and released each time (BENCHMARKS.md, "Measurements behind the code":
+    /// DirectLines.colour).
+    private var styles: [TextStyle] = [], sequences: [UInt8] = [], sequenceEnds: [Int] = []
     private static let maxStyles = 64
     private var coloured = false
     /// What the last plain `prepare` looked at, per view (`signature`), with its row's width and
     /// view count and its answer: a row that looks the same gets the same order without the pairs
     /// compared again (rows of one cell type mostly do: BENCHMARKS.md, "Measurements behind the
     /// code": DirectLines.same).
-    private var seen = InlineArray<96, Int>(repeating: 0)
+    private var seen = InlineArray<112, Int>(repeating: 0)
     private var seenViews = -1, seenWidth = 0, seenAccepted = false, seenApart = false
-    /// How many of `seen`'s places a view takes (`signature`).
-    private static let signatureSize = 6
+    /// Whether the row `seen` describes was prepared with colour (its styles then in `styleIDs`).
+    private var seenColoured = false
+    /// How many of `seen`'s places a view takes (`signature`, and its text style).
+    private static let signatureSize = 7
 
     /// The colours an ansi table is written in: what `TextFormat.sgr` makes a style's bytes for.
     struct Colours {
@@ -50,13 +52,19 @@ struct DirectLines {
     /// Whether `row` can be written line by line with `write`; keeps its text views in column order.
     /// With `colours`, a row with a background does not qualify, and each line is written in colour.
     /// (The colours as values, not a closure over the format: that copied the format on every row.)
+    @inline(__always)
     mutating func prepare(_ row: RowLayout, colours: Colours? = nil) -> Bool {
-        if colours == nil, looksAsBefore(row) {
-            coloured = false
+        let withColour = colours != nil
+        // With colour, a row with a background is painted (`prepareAnew`), and each style has its
+        // place: a row's answer and styles hold for the next with the same views and text styles.
+        if seenColoured == withColour, looksAsBefore(row), !withColour || stylesAsBefore(row) {
+            coloured = withColour && seenAccepted
             return seenAccepted
         }
         let accepted = prepareAnew(row, colours: colours)
-        if colours == nil { remember(row, accepted: accepted) } else { seenViews = -1 }
+        seenColoured = withColour
+        // Refused for its background, not for its views: not an answer for rows framed alike.
+        if withColour, row.backgroundColor != nil { seenViews = -1 } else { remember(row, accepted: accepted) }
         return accepted
     }
 
@@ -71,6 +79,13 @@ struct DirectLines {
         return (f.x, f.width, f.y, f.height, view.pointee.laidOut.count, flags)
     }
 
+    /// With colour, the other field `prepareAnew` decides by: the view's text style (its colour, with
+    /// a bit saying it has one, and bold).
+    @inline(__always)
+    private static func style(_ view: UnsafePointer<PlacedView>) -> Int {
+        (view.pointee.textColor.map { 1 << 33 | Int($0.rawValue) } ?? 0) | (view.pointee.bold ? 1 << 34 : 0)
+    }
+
     /// Whether `row` has the views, by `signature`, and the width of the row the last plain
     /// `prepare` looked at: then its order and answer hold. When that row's views took columns
     /// apart from one another, their lines and rows do not matter (no two can overlap), and a
@@ -81,7 +96,8 @@ struct DirectLines {
         let vertical = !seenApart
         return row.views.withUnsafeBufferPointer { views in
             for k in views.indices {
-                let (x, w, y, h, lines, flags) = Self.signature(views.baseAddress! + k), i = k &* Self.signatureSize
+                let (x, w, y, h, lines, flags) = Self.signature(views.baseAddress! + k)
+                let i = k &* Self.signatureSize
                 guard x == seen[unchecked: i], w == seen[unchecked: i &+ 1], flags == seen[unchecked: i &+ 5] else {
                     return false
                 }
@@ -90,6 +106,21 @@ struct DirectLines {
                 {
                     return false
                 }
+            }
+            return true
+        }
+    }
+
+    /// With colour, whether `row` has no background and its views the text styles of the row the
+    /// last `prepare` looked at (as `looksAsBefore` their frames): apart, so that the plain path
+    /// stays as it was. (Mutating, as `looksAsBefore`, so that `seen` is read in place.)
+    @inline(never)
+    private mutating func stylesAsBefore(_ row: RowLayout) -> Bool {
+        guard row.backgroundColor == nil else { return false }
+        return row.views.withUnsafeBufferPointer { views in
+            for k in views.indices
+            where Self.style(views.baseAddress! + k) != seen[unchecked: k &* Self.signatureSize &+ 6] {
+                return false
             }
             return true
         }
@@ -105,9 +136,11 @@ struct DirectLines {
         (seenViews, seenWidth, seenAccepted, seenApart) = (row.views.count, row.width, accepted, true)
         row.views.withUnsafeBufferPointer { views in
             for k in views.indices {
-                let (x, w, y, h, lines, flags) = Self.signature(views.baseAddress! + k), i = k &* Self.signatureSize
+                let (x, w, y, h, lines, flags) = Self.signature(views.baseAddress! + k)
+                let i = k &* Self.signatureSize
                 (seen[unchecked: i], seen[unchecked: i &+ 1], seen[unchecked: i &+ 2]) = (x, w, y)
                 (seen[unchecked: i &+ 3], seen[unchecked: i &+ 4], seen[unchecked: i &+ 5]) = (h, lines, flags)
+                seen[unchecked: i &+ 6] = seenColoured ? Self.style(views.baseAddress! + k) : 0
                 for j in 0..<k where flags & 2 == 0 && seen[unchecked: j &* Self.signatureSize &+ 5] & 2 == 0 {
                     let (u, v) = (
                         seen[unchecked: j &* Self.signatureSize], seen[unchecked: j &* Self.signatureSize &+ 1]
@@ -148,12 +181,15 @@ struct DirectLines {
             return true
         }
         guard accepted, let colours else { return accepted }
-        func sequence(_ style: TextStyle) -> [UInt8] {
-            Array(TextFormat.sgr(style, depth: colours.depth, theme: colours.theme).utf8)
+        func keep(_ style: TextStyle) {
+            styles.append(style)
+            sequences.append(contentsOf: TextFormat.sgr(style, depth: colours.depth, theme: colours.theme).utf8)
+            sequenceEnds.append(sequences.count)
         }
         // The styles the canvas would paint: the row's own, then each view's text style.
         if styles.isEmpty || styles.count + count > Self.maxStyles {
-            (styles, sequences) = ([TextStyle()], [sequence(TextStyle())])
+            (styles, sequences, sequenceEnds) = ([], [], [])
+            keep(TextStyle())
         }
         row.views.withUnsafeBufferPointer { views in
             for n in 0..<count {
@@ -163,8 +199,7 @@ struct DirectLines {
                     styleIDs[n] = known
                 } else {
                     styleIDs[n] = styles.count
-                    styles.append(style)
-                    sequences.append(sequence(style))
+                    keep(style)
                 }
             }
         }
@@ -238,24 +273,46 @@ struct DirectLines {
         return bytes.isEmpty || (columns > 0 && !startsWithMark(bytes))
     }
 
-    /// `write` with colour: each view's place on the line checked first, then the line written
-    /// (`writeColoured`).
+    /// `write` with colour: each style's sequence where the style changes (as the canvas's runs),
+    /// then a reset; checked and written in one pass, as `write` is (a pass to check each view's
+    /// place, then one to write, cost a third more: BENCHMARKS.md, "Measurements behind the code":
+    /// DirectLines.colour). Apart, so that the plain path stays as small as it was.
     @inline(never)
     private mutating func writeInColour(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
-        row.views.withUnsafeBufferPointer { views in
-            for n in 0..<count {  // unchecked, as in `write`: `n < count <= maxViews`
-                let view = views.baseAddress! + order[unchecked: n]
-                let f = view.pointee.frame, i = y - f.y
-                guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else {
-                    xs[unchecked: n] = -1
-                    continue
+        let mark = out.count, width = row.width
+        return row.views.withUnsafeBufferPointer { views in
+            sequences.withUnsafeBufferPointer { sgr in
+                sequenceEnds.withUnsafeBufferPointer { ends in
+                    /// Style `id`'s sequence.
+                    func sequence(_ id: Int) -> UnsafeBufferPointer<UInt8> {
+                        let start = id == 0 ? 0 : ends[id &- 1]
+                        return UnsafeBufferPointer(rebasing: sgr[start..<ends[id]])
+                    }
+                    var column = 0, current = -1  // the style written last (-1: none yet on this line)
+                    for n in 0..<count {  // unchecked, as in `write`: `n < count <= maxViews`
+                        let view = views.baseAddress! + order[unchecked: n]
+                        let f = view.pointee.frame, i = y &- f.y
+                        guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else { continue }
+                        let w = view.pointee.laidOut.columns(i), bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
+                        let dx = Self.offset(view.pointee.alignment, width: w, in: f.width)
+                        guard Self.fits(bytes, columns: w, offset: dx, in: f.width) else {
+                            out.takeBack(to: mark)
+                            return false
+                        }
+                        let x = f.x &+ dx
+                        if x > column, current != 0 { (current, _) = (0, out.write(sequence(0))) }
+                        out.writeSpaces(x &- column)
+                        let id = styleIDs[unchecked: n]
+                        if w > 0, current != id { (current, _) = (id, out.write(sequence(id))) }
+                        out.write(bytes)  // the row holds it
+                        column = x &+ w
+                    }
+                    if width > column, current != 0 { out.write(sequence(0)) }
+                    out.writeSpaces(width &- column)
+                    out.raw("\u{1B}[0m")
+                    return true
                 }
-                let w = view.pointee.laidOut.columns(i), bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
-                let dx = Self.offset(view.pointee.alignment, width: w, in: f.width)
-                guard Self.fits(bytes, columns: w, offset: dx, in: f.width) else { return false }
-                (xs[unchecked: n], widths[unchecked: n]) = (f.x + dx, w)
             }
-            return writeColoured(views, width: row.width, line: y, to: out)
         }
     }
 
@@ -264,31 +321,5 @@ struct DirectLines {
     @inline(__always)
     private static func startsWithMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         bytes[0] >= 0x80 && TextWidth.nextCluster(bytes, from: 0, table: TextWidth.directProperties).width == 0
-    }
-
-    /// `write`'s second half with colour: each style's sequence where the style changes (as the
-    /// canvas's runs), then a reset. Apart, so that the plain path stays as small as it was.
-    @inline(never)
-    private mutating func writeColoured(
-        _ views: UnsafeBufferPointer<PlacedView>, width: Int, line y: Int, to out: OutputBuffer
-    ) -> Bool {
-        var column = 0, current = -1  // the style written last (-1: none yet on this line)
-        // Written out, not a nested function: one that changes `current` made every call check
-        // exclusivity at run time (BENCHMARKS.md, "Measurements behind the code": DirectLines.exclusivity).
-        sequences.withUnsafeBufferPointer { sequences in
-            for n in 0..<count where xs[n] >= 0 {
-                let view = views.baseAddress! + order[n]
-                if xs[n] > column, current != 0 { (current, _) = (0, out.write(sequences[0])) }
-                out.writeSpaces(xs[n] - column)
-                let id = styleIDs[n]
-                if widths[n] > 0, current != id { (current, _) = (id, out.write(sequences[id])) }
-                out.write(view.pointee.laidOut.unsafeBytes(ofLine: y - view.pointee.frame.y))  // the row holds it
-                column = xs[n] + widths[n]
-            }
-            if width > column, current != 0 { out.write(sequences[0]) }
-        }
-        out.writeSpaces(width - column)
-        out.write("\u{1B}[0m")
-        return true
     }
 }
