@@ -113,10 +113,15 @@ struct DirectLinesTests {
     /// that looks the same, and a row whose lines now reach another view's must not be written
     /// directly. With `colour`, now and then a view's text colour or weight changes within a run, or
     /// the row has a background, which the row before's styles and answer must not cover.
-    static func rowsAlike(style: TableStyle, colour: Bool = false) -> [RowLayout] {
+    /// `manyColours`: a hundred text colours, so that the styles kept outgrow `DirectLines.maxStyles`
+    /// and are made again.
+    static func rowsAlike(style: TableStyle, colour: Bool = false, manyColours: Bool = false) -> [RowLayout] {
         var rng = SplitMix64(seed: style == .plain ? 23 : 29)
         let template = Self.randomRows(seed: style == .plain ? 31 : 37, count: 150)
-        let colours = [nil, Color(red: 0, green: 0x7A, blue: 0xFF), Color(red: 0xFF, green: 0x3B, blue: 0x30)]
+        let colours: [Color?] =
+            manyColours
+            ? (0..<100).map { Color(red: UInt8($0), green: 0x40, blue: UInt8(255 - $0)) }
+            : [nil, Color(red: 0, green: 0x7A, blue: 0xFF), Color(red: 0xFF, green: 0x3B, blue: 0x30)]
         var rows: [RowLayout] = []
         for base in template {
             for _ in 0..<20 {
@@ -148,10 +153,10 @@ struct DirectLinesTests {
     }
 
     @Test(
-        "rows alike in runs, in colour (ansi): the same bytes as painting every row",
-        arguments: [TableStyle.grouped, .plain])
-    func sameBytesRowsAlikeInColour(style: TableStyle) throws {
-        let rows = Self.rowsAlike(style: style, colour: true)
+        "rows alike in runs, in colour (ansi): the same bytes as painting every row; with more styles than kept",
+        arguments: [(TableStyle.grouped, false), (.plain, false), (.grouped, true)])
+    func sameBytesRowsAlikeInColour(style: TableStyle, manyColours: Bool) throws {
+        let rows = Self.rowsAlike(style: style, colour: true, manyColours: manyColours)
         let direct = try Self.render(rows, style: style, painted: false, color: true)
         #expect(direct == (try Self.render(rows, style: style, painted: true, color: true)))
         var format = DirectLines()

@@ -12,94 +12,108 @@ import Testing
 
 @Suite("Pieces of rows written from the row before's")
 struct PieceMemoTests {
-    /// Rows in runs of alike rows (most fields kept, one or two changed now and then), with the
-    /// fields the formats' pieces are made of varied: roles, frames, own frames, colours, flags,
-    /// alignments, line limits and break modes, selection, height, indentation, direction.
+    static let colours: [Color?] = [
+        nil, Color(red: 0, green: 0x7A, blue: 0xFF), Color(red: 0x8E, green: 0x8E, blue: 0x93),
+        Color(red: 255, green: 255, blue: 255), CellLayout.Palette.selectedGray, CellLayout.Palette.tint,
+    ]
+    static let texts = ["Item", "Lorem ipsum dolor", "日本語 テスト", "a < b & c", "line\nbreak", "שלום עולם", ""]
+
+    /// A random view: any role, frame, text or image, colour, flag, alignment, line limit and mode.
+    static func view(_ rng: inout SplitMix64) -> PlacedView {
+        let role = [PlacedView.Role.textLabel, .detailTextLabel, .subview, .subview, .imageView, .accessory]
+            .randomElement(using: &rng)!
+        let x = Int.random(in: 0...30, using: &rng), y = Int.random(in: 0...2, using: &rng)
+        let frame = Rect(
+            x: x, y: y, width: Int.random(in: 1...(40 - x), using: &rng), height: Int.random(in: 1...3, using: &rng))
+        var v = PlacedView(role: role, frame: frame)
+        if role == .imageView || (role == .accessory && Bool.random(using: &rng)) {
+            v.imageName = ["photo", "star"].randomElement(using: &rng)!
+            v.missingImage = Bool.random(using: &rng)
+        }
+        retext(&v, &rng)
+        v.tag = Int.random(in: 0...3, using: &rng)
+        v.alignment = [.left, .center, .right].randomElement(using: &rng)!
+        (v.bold, v.small) = (Bool.random(using: &rng), Bool.random(using: &rng))
+        v.textColor = colours.randomElement(using: &rng)!
+        v.backgroundColor = Int.random(in: 0..<4, using: &rng) == 0 ? colours.randomElement(using: &rng)! : nil
+        v.numberOfLines = Int.random(in: 0...3, using: &rng)
+        v.lineBreakMode = LineBreakMode.allCases.randomElement(using: &rng)!
+        v.hasOwnFrame = Bool.random(using: &rng)
+        return v
+    }
+
+    /// A new text (and its first line) for a view with no image.
+    static func retext(_ v: inout PlacedView, _ rng: inout SplitMix64) {
+        guard v.imageName == nil else { return }
+        let text = texts.randomElement(using: &rng)!
+        v.laidOut = LaidOutText(lines: text.isEmpty ? [] : [Substring(text.prefix(while: { $0 != "\n" }))])
+        v.fullText = FullText(text.isEmpty ? nil : TextBytes(text))
+    }
+
+    /// Changes one field a piece's key holds: of a view (each field of the label's opening, a JSON
+    /// view's head and tail) or of the row (its opening, JSON's members before its views).
+    static func change(_ r: inout RowLayout, _ rng: inout SplitMix64) {
+        let k = Int.random(in: 0..<r.views.count, using: &rng)
+        switch Int.random(in: 0..<30, using: &rng) {
+        case 0: r.views[k].frame.x = max(0, r.views[k].frame.x - 1)
+        case 1: r.views[k].frame.y = (r.views[k].frame.y + 1) % 3
+        case 2: r.views[k].frame.width = max(1, r.views[k].frame.width - 1)
+        case 3: r.views[k].frame.height = r.views[k].frame.height % 3 + 1
+        case 4: r.views[k].role = [.textLabel, .detailTextLabel, .subview].randomElement(using: &rng)!
+        case 5: r.views[k].tag = Int.random(in: 0...3, using: &rng)
+        case 6: r.views[k].small.toggle()
+        case 7: r.views[k].bold.toggle()
+        case 8: r.views[k].alignment = [.left, .center, .right].randomElement(using: &rng)!
+        case 9: r.views[k].textColor = colours.randomElement(using: &rng)!
+        case 10: r.views[k].backgroundColor = colours.randomElement(using: &rng)!
+        case 11: r.views[k].numberOfLines = Int.random(in: 0...3, using: &rng)
+        case 12: r.views[k].lineBreakMode = LineBreakMode.allCases.randomElement(using: &rng)!
+        case 13: r.views[k].hasOwnFrame.toggle()
+        case 14: r.height = Int.random(in: 1...5, using: &rng)
+        case 15: r.isSelected.toggle()
+        case 16: r.cellStyle = CellStyle.allCases.randomElement(using: &rng)!
+        case 17: r.fixedHeight.toggle()
+        case 18: r.indentation = [0, 2, 4].randomElement(using: &rng)!
+        case 19: r.isRightToLeft.toggle()
+        case 20: r.position = [.top, .middle, .bottom, .single].randomElement(using: &rng)!
+        case 21: r.identifier = ["Subtitle", "Columns", "Value1"].randomElement(using: &rng)!
+        case 22: r.backgroundColor = colours.randomElement(using: &rng)!
+        case 23: r.background = Fill(color: colours.randomElement(using: &rng)!)
+        case 24: r.background = Fill(imageName: Bool.random(using: &rng) ? "paper" : nil)
+        case 25: r.width = [40, 42].randomElement(using: &rng)!
+        case 26: r.accessoryType = AccessoryType.allCases.randomElement(using: &rng)!
+        case 27: r.selectionStyle = SelectionStyle.allCases.randomElement(using: &rng)!
+        case 28: r.views.append(view(&rng))
+        default: r.views[k].imageName = r.views[k].imageName == nil ? "photo" : nil
+        }
+    }
+
+    /// Rows in runs of alike rows: each row of a run has new texts, and now and then one field
+    /// changed (`change`).
     static func rows(seed: UInt64, count: Int) -> [RowLayout] {
         var rng = SplitMix64(seed: seed)
-        func pick<T>(_ values: [T]) -> T { values.randomElement(using: &rng)! }
-        let colours: [Color?] = [
-            nil, Color(red: 0, green: 0x7A, blue: 0xFF), Color(red: 0x8E, green: 0x8E, blue: 0x93),
-            Color(red: 255, green: 255, blue: 255), CellLayout.Palette.selectedGray, CellLayout.Palette.tint,
-        ]
-        let texts = ["Item", "Lorem ipsum dolor", "日本語 テスト", "a < b & c", "line\nbreak", "שלום עולם", ""]
-        func view() -> PlacedView {
-            let role = pick([PlacedView.Role.textLabel, .detailTextLabel, .subview, .subview, .imageView, .accessory])
-            let x = Int.random(in: 0...30, using: &rng), y = Int.random(in: 0...2, using: &rng)
-            var v = PlacedView(
-                role: role,
-                frame: Rect(
-                    x: x, y: y, width: Int.random(in: 1...(40 - x), using: &rng),
-                    height: Int.random(in: 1...3, using: &rng)))
-            let text = pick(texts)
-            v.laidOut = LaidOutText(lines: text.isEmpty ? [] : [Substring(text.prefix(while: { $0 != "\n" }))])
-            if role == .imageView || (role == .accessory && Bool.random(using: &rng)) {
-                v.imageName = pick(["photo", "star"])
-            } else if !text.isEmpty {
-                v.fullText = FullText(TextBytes(text))
-            }
-            v.tag = Int.random(in: 0...3, using: &rng)
-            v.alignment = pick([.left, .center, .right])
-            v.bold = Bool.random(using: &rng)
-            v.small = Bool.random(using: &rng)
-            v.textColor = pick(colours)
-            v.backgroundColor = Int.random(in: 0..<4, using: &rng) == 0 ? pick(colours) : nil
-            v.numberOfLines = Int.random(in: 0...3, using: &rng)
-            v.lineBreakMode = pick(LineBreakMode.allCases)
-            v.hasOwnFrame = Bool.random(using: &rng)
-            v.missingImage = v.imageName != nil && Bool.random(using: &rng)
-            return v
-        }
-        func row(_ k: Int) -> RowLayout {
-            var r = RowLayout(
-                indexPath: IndexPath(section: 0, row: k), identifier: pick(["Subtitle", "Columns"]), width: 40,
-                height: Int.random(in: 1...5, using: &rng), position: pick([.top, .middle, .bottom, .single]),
-                isSelected: Int.random(in: 0..<5, using: &rng) == 0, background: Fill(),
-                backgroundColor: Int.random(in: 0..<4, using: &rng) == 0 ? pick(colours) : nil,
-                views: (0..<Int.random(in: 1...5, using: &rng)).map { _ in view() })
-            r.cellStyle = pick(CellStyle.allCases)
-            r.fixedHeight = Bool.random(using: &rng)
-            r.indentation = pick([0, 0, 2, 4])
-            r.isRightToLeft = Int.random(in: 0..<4, using: &rng) == 0
-            r.tableIndex = k
-            return r
-        }
         var rows: [RowLayout] = []
         while rows.count < count {
-            var r = row(rows.count)
-            for _ in 0..<Int.random(in: 1...8, using: &rng) where rows.count < count {
-                // The next row of the run: a new index and texts, and now and then a field changed.
-                r.indexPath.row = rows.count
-                r.tableIndex = rows.count
-                for k in r.views.indices where r.views[k].imageName == nil {
-                    let text = pick(texts)
-                    r.views[k].laidOut = LaidOutText(lines: text.isEmpty ? [] : [Substring(text.prefix(2))])
-                    r.views[k].fullText = FullText(text.isEmpty ? nil : TextBytes(text))
-                }
-                if Int.random(in: 0..<3, using: &rng) == 0, !r.views.isEmpty {
-                    let k = Int.random(in: 0..<r.views.count, using: &rng)
-                    switch Int.random(in: 0..<8, using: &rng) {
-                    case 0: r.views[k].frame.x = max(0, r.views[k].frame.x - 1)
-                    case 1: r.views[k].textColor = pick(colours)
-                    case 2: r.views[k].alignment = pick([.left, .center, .right])
-                    case 3: r.views[k].numberOfLines = Int.random(in: 0...3, using: &rng)
-                    case 4: r.height = Int.random(in: 1...5, using: &rng)
-                    case 5: r.isSelected.toggle()
-                    case 6: r.views[k].bold.toggle()
-                    default: r.views.append(view())
-                    }
-                }
+            var r = RowLayout(
+                indexPath: IndexPath(section: 0, row: rows.count), identifier: "Subtitle", width: 40,
+                height: Int.random(in: 1...5, using: &rng), position: .middle, isSelected: false, background: Fill(),
+                backgroundColor: nil, views: (0..<Int.random(in: 1...5, using: &rng)).map { _ in view(&rng) })
+            for _ in 0..<Int.random(in: 1...12, using: &rng) where rows.count < count {
+                (r.indexPath.row, r.tableIndex) = (rows.count, rows.count)
+                for k in r.views.indices { retext(&r.views[k], &rng) }
+                if Int.random(in: 0..<2, using: &rng) == 0 { change(&r, &rng) }
                 rows.append(r)
             }
         }
         return rows
     }
 
-    /// Each row's bytes written by `make()`'s format after the rows before it, and by a new one.
-    static func expectSameBytes<F: RowFormat>(_ rows: [RowLayout], _ make: () -> F) throws {
-        let table = TableInfo(title: "Memo", style: .grouped)
-        var section = SectionInfo(header: "Rows")
-        section.rowsShown = rows.count
+    /// Each row's bytes written by `make()`'s format after the rows before it, and by a new one;
+    /// returns the format that saw them all.
+    @discardableResult
+    static func expectSameBytes<F: RowFormat>(
+        _ rows: [RowLayout], table: TableInfo, section: SectionInfo, _ make: () -> F
+    ) throws -> F {
         var seeing = make()
         let out = OutputBuffer(DescriptorSink(fd: -1))
         try seeing.begin(table, width: 42, to: out)
@@ -116,26 +130,49 @@ struct PieceMemoTests {
             try fresh.beginSection(section, index: 0, to: alone)
             let start = alone.count
             try fresh.row(row, isFirst: first, isLast: last, to: alone)
-            if written != Array(alone.written(since: start)) {
+            let expected = Array(alone.written(since: start))
+            if written != expected {
                 differing += 1
                 if differing == 1 {
-                    Issue.record(
-                        "row \(k) differs:\n\(String(decoding: written, as: UTF8.self))\nalone:\n\(String(decoding: Array(alone.written(since: start)), as: UTF8.self))"
-                    )
+                    let (a, b) = (String(decoding: written, as: UTF8.self), String(decoding: expected, as: UTF8.self))
+                    Issue.record("row \(k) differs:\n\(a)\nalone:\n\(b)")
                 }
             }
         }
         #expect(differing == 0)
+        return seeing
     }
 
-    @Test("HTML: every row's bytes as a page that saw no row before writes them", arguments: [1, 2, 3] as [UInt64])
-    func html(seed: UInt64) throws {
-        try Self.expectSameBytes(Self.rows(seed: seed, count: 600)) { HTMLFormat(assets: AssetCatalog()) }
+    /// The pages the rows are written on: a section of more rows than a block (rows in blocks),
+    /// and a short one of a right-to-left table whose rows say their direction.
+    static let pages: [(table: TableInfo, section: SectionInfo)] = {
+        var blocks = SectionInfo(header: "Rows")
+        blocks.rowsShown = 1_000
+        var rightToLeft = TableInfo(title: "Memo", style: .grouped)
+        rightToLeft.direction = .rtl
+        var short = SectionInfo(header: "Rows")
+        (short.rowsShown, short.direction) = (150, .auto)
+        return [(TableInfo(title: "Memo", style: .grouped), blocks), (rightToLeft, short)]
+    }()
+
+    @Test("HTML: every row's bytes as a page that saw no row before writes them", arguments: [0, 1])
+    func html(page: Int) throws {
+        let (table, section) = Self.pages[page]
+        let format = try Self.expectSameBytes(
+            Self.rows(seed: 3 + UInt64(page), count: 1_000), table: table, section: section
+        ) {
+            HTMLFormat(assets: AssetCatalog())
+        }
+        #expect(format.piecesReplayed > 1_000, "pieces written from kept bytes: \(format.piecesReplayed)")
     }
 
     @Test("JSON and JSON Lines: every row's bytes as a new format writes them", arguments: [false, true])
     func json(lines: Bool) throws {
-        try Self.expectSameBytes(Self.rows(seed: 7, count: 600)) { JSONFormat(jsonLines: lines) }
+        let (table, section) = Self.pages[0]
+        let format = try Self.expectSameBytes(Self.rows(seed: 7, count: 1_000), table: table, section: section) {
+            JSONFormat(jsonLines: lines)
+        }
+        #expect(format.piecesReplayed > 1_000, "pieces written from kept bytes: \(format.piecesReplayed)")
     }
 
     @Test("rows alike write their pieces from the row before's; a longer piece is written each time")
@@ -161,6 +198,7 @@ struct PieceMemoTests {
         // The first piece is written once; the second when its key changes (rows 0 and 2); the long
         // one and the one past the places every row.
         #expect(calls == 1 + 2 + 4 + 4)
+        #expect(memo.replayed == 3 + 2)
         let row = { (n: Int) in "<a><b \(n)>" + long + "<past the places>" }
         #expect(String(decoding: out.bytes, as: UTF8.self) == row(0) + row(0) + row(1) + row(1))
     }

@@ -33,9 +33,9 @@ struct DirectLines {
     private var styles: [TextStyle] = [], sequences: [UInt8] = [], sequenceEnds: [Int] = []
     private static let maxStyles = 64
     private var coloured = false
-    /// What the last plain `prepare` looked at, per view (`signature`), with its row's width and
-    /// view count and its answer: a row that looks the same gets the same order without the pairs
-    /// compared again (rows of one cell type mostly do: BENCHMARKS.md, "Measurements behind the
+    /// What the last `prepare` looked at, per view (`signature`, and with colour `style`), with its
+    /// row's width and view count and its answer: a row that looks the same gets the same order
+    /// (and styles) without the pairs compared again (rows of one cell type mostly do: BENCHMARKS.md, "Measurements behind the
     /// code": DirectLines.same).
     private var seen = InlineArray<112, Int>(repeating: 0)
     private var seenViews = -1, seenWidth = 0, seenAccepted = false, seenApart = false
@@ -79,15 +79,15 @@ struct DirectLines {
         return (f.x, f.width, f.y, f.height, view.pointee.laidOut.count, flags)
     }
 
-    /// With colour, the other field `prepareAnew` decides by: the view's text style (its colour, with
-    /// a bit saying it has one, and bold).
+    /// With colour, what `prepareAnew` gives a view a place in `styles` by: its text style (its
+    /// colour, with a bit saying it has one, and bold).
     @inline(__always)
     private static func style(_ view: UnsafePointer<PlacedView>) -> Int {
         (view.pointee.textColor.map { 1 << 33 | Int($0.rawValue) } ?? 0) | (view.pointee.bold ? 1 << 34 : 0)
     }
 
-    /// Whether `row` has the views, by `signature`, and the width of the row the last plain
-    /// `prepare` looked at: then its order and answer hold. When that row's views took columns
+    /// Whether `row` has the views, by `signature`, and the width of the row the last `prepare`
+    /// looked at: then its order and answer hold. When that row's views took columns
     /// apart from one another, their lines and rows do not matter (no two can overlap), and a
     /// label with more lines than the row before's still looks the same. (Mutating only so that
     /// `seen` is read in place: a closure over a copy of `self` copied it whole.)
@@ -126,8 +126,8 @@ struct DirectLines {
         }
     }
 
-    /// Notes what a plain `prepareAnew` of `row` looked at and answered (`looksAsBefore`), and
-    /// whether its views with lines take columns apart from one another.
+    /// Notes what a `prepareAnew` of `row` looked at and answered (`looksAsBefore`; with colour,
+    /// `stylesAsBefore`), and whether its views with lines take columns apart from one another.
     private mutating func remember(_ row: RowLayout, accepted: Bool) {
         guard row.views.count <= Self.maxViews else {
             seenViews = -1
@@ -274,9 +274,10 @@ struct DirectLines {
     }
 
     /// `write` with colour: each style's sequence where the style changes (as the canvas's runs),
-    /// then a reset; checked and written in one pass, as `write` is (a pass to check each view's
-    /// place, then one to write, cost a third more: BENCHMARKS.md, "Measurements behind the code":
-    /// DirectLines.colour). Apart, so that the plain path stays as small as it was.
+    /// then a reset; checked and written in one pass, as `write` is (BENCHMARKS.md, "Measurements
+    /// behind the code": DirectLines.onePass, DirectLines.colour). Apart, so that the plain path
+    /// stays as small as it was. (`sequence` changes nothing: no run-time exclusivity check, as
+    /// DirectLines.exclusivity found for a nested function that did.)
     @inline(never)
     private mutating func writeInColour(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
         let mark = out.count, width = row.width

@@ -37,11 +37,14 @@ public struct HTMLFormat: RowFormat {
     /// name, not by a count: a render worker started again after a fault writes the rows after the
     /// last one delivered with a new format, and its ids must mean what the first worker's meant.
     private var imageClasses: [String: String] = [:], backgroundClasses: [String: String] = [:]
-    /// The openings of the last row's labels, for the next row's labels that open alike; the
-    /// two parts of its own opening, before and after its index path (`open`).
+    /// The openings of the labels last written at each place of a row, for the next row's labels
+    /// that open alike; the two parts of a row's opening, before and after its index path (`open`).
     private var openings = PieceMemo(places: 16), rowOpenings = PieceMemo(places: 2)
-    /// The last drawn row's views whose cell's order is their reading order (`inReadingOrder`).
+    /// The frames of the last drawn row in reading order, for the next row's (`ReadingOrderMemo`).
     private var inOrder = ReadingOrderMemo()
+
+    /// How many pieces of rows were written from the bytes kept of earlier rows' (for tests).
+    var piecesReplayed: Int { openings.replayed + rowOpenings.replayed }
 
     /// A page drawing images from `assets` (usually the document's `assets`).
     public init(assets: AssetCatalog) { self.assets = assets }
@@ -253,7 +256,7 @@ public struct HTMLFormat: RowFormat {
 
     /// The columns of a drawn row's grid: between a styled image and the accessory. Right to left
     /// the grid's columns count from its right edge, as CSS lays a grid out under `dir="rtl"`.
-    struct Grid: Equatable {
+    struct Grid {
         var left: Int, right: Int
         var rightToLeft = false
         /// The view's place in the cell's own order, when reading order moved it: it keeps painting
@@ -491,13 +494,13 @@ public struct HTMLFormat: RowFormat {
     /// frame's, unless the row sizes itself: there a label of 0 lines takes as many as the browser's
     /// font needs and its grid rows grow), with an ellipsis or not, and how a one-line label's text
     /// is written.
-    struct Cut: Equatable {
+    struct Cut {
         var lines: Int
         let mode: LineBreakMode
         var shape = Shape.whole
 
         /// How the text is written.
-        enum Shape: Equatable {
+        enum Shape {
             /// As it is.
             case whole
             /// One line cut at its head: the block's direction the opposite of the text's, so that

@@ -28,13 +28,16 @@ public struct JSONFormat: RowFormat {
     private var sections = 0
     /// In JSON Lines, the section whose texts the next row carries (its first row drawn), or nil.
     private var pendingSection: SectionInfo?
-    /// The pieces of the last row, for the next row's pieces that are written alike (`PieceMemo`):
-    /// its members between its index path and its views, each view's role and frame, and each
-    /// view's members after its lines.
+    /// The pieces last written at each place of a row, for the next row's pieces that are written
+    /// alike (`PieceMemo`): its members between its index path and its views, each view's role and
+    /// frame, and each view's members after its lines.
     private var rowPieces = PieceMemo(places: 1), viewHeads = PieceMemo(places: 16)
     private var viewTails = PieceMemo(places: 16)
     /// The last row's identifier, and how many times it changed (a word of `rowPieces`' key).
     private var identifier = "", identifiers: UInt64 = 0
+
+    /// How many pieces of rows were written from the bytes kept of earlier rows' (for tests).
+    var piecesReplayed: Int { rowPieces.replayed + viewHeads.replayed + viewTails.replayed }
 
     /// A format writing one document, or with `jsonLines` a header line and a line per row; `window`
     /// is the renderer's window, for the `window` member.
@@ -247,8 +250,8 @@ public struct JSONFormat: RowFormat {
         out.raw(",\"views\":[")
     }
 
-    /// One view object: its role and frame, and its members after its lines, written from the last
-    /// row's when they are the same (`viewHeads`, `viewTails`).
+    /// One view object: its role and frame, and its members after its lines, written from the bytes
+    /// kept of an earlier row's when they are the same (`viewHeads`, `viewTails`).
     private mutating func write(_ view: UnsafePointer<PlacedView>, _ out: OutputBuffer) {
         typealias K = PieceMemo.Key
         let frame = view.pointee.frame

@@ -64,6 +64,8 @@ struct PieceMemo {
     private var store: [UInt8]
     /// The place of the row's next piece.
     private var next = 0
+    /// How many pieces were written from kept bytes (for tests: that the formats do replay).
+    private(set) var replayed = 0
 
     /// `places` places, none holding a piece yet.
     init(places: Int) {
@@ -86,6 +88,7 @@ struct PieceMemo {
         guard place < places, keys[place].same(as: key) else { return false }
         let (start, count) = (place &* Self.longest, lengths[place])
         store.withUnsafeBufferPointer { out.write(UnsafeBufferPointer(start: $0.baseAddress! + start, count: count)) }
+        replayed &+= 1
         return true
     }
 
@@ -93,7 +96,7 @@ struct PieceMemo {
     /// `replay` was just asked for, decided by `key`.
     mutating func keep(_ key: Key, since mark: Int, _ out: OutputBuffer) {
         let place = next &- 1
-        guard place < places else { return }
+        guard place >= 0, place < places else { return }
         let written = out.written(since: mark)
         guard written.count <= Self.longest else {
             keys[place] = .none
