@@ -80,10 +80,10 @@ struct DirectLines {
     }
 
     /// With colour, what `prepareAnew` gives a view a place in `styles` by: its text style (its
-    /// colour, with a bit saying it has one, and bold).
+    /// colour as a `PieceMemo.Key` word, and bold above it).
     @inline(__always)
     private static func style(_ view: UnsafePointer<PlacedView>) -> Int {
-        (view.pointee.textColor.map { 1 << 33 | Int($0.rawValue) } ?? 0) | (view.pointee.bold ? 1 << 34 : 0)
+        Int(truncatingIfNeeded: PieceMemo.Key.word(view.pointee.textColor)) | (view.pointee.bold ? 1 << 34 : 0)
     }
 
     /// Whether `row` has the views, by `signature`, and the width of the row the last `prepare`

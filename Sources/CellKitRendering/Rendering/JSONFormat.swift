@@ -206,9 +206,8 @@ public struct JSONFormat: RowFormat {
         guard row.background.imageName == nil else { return nil }
         if row.identifier != identifier { (identifier, identifiers) = (row.identifier, identifiers &+ 1) }
         let accessory = UInt64(UInt32(bitPattern: row.accessoryType.rawValue))
-        let accessoryView = row.views.withUnsafeBufferPointer { $0.last?.role == .accessory }
         let flags =
-            K.flag | K.bit(row.isSelected, 0) | K.bit(row.isRightToLeft, 1) | K.bit(accessoryView, 2)
+            K.flag | K.bit(row.isSelected, 0) | K.bit(row.isRightToLeft, 1) | K.bit(Names.showsAccessoryView(row), 2)
             | row.position.keyCode << 8
             | UInt64(UInt8(truncatingIfNeeded: row.selectionStyle.rawValue)) << 16 | accessory << 24
         return K(
@@ -410,12 +409,13 @@ public struct JSONFormat: RowFormat {
 
         /// The standard accessory's name; `view` for a row whose cell has an accessory view.
         static func accessory(_ row: RowLayout) -> [UInt8] {
-            if row.accessoryType == .none,
-                row.views.withUnsafeBufferPointer({ $0.last?.role == .accessory })  // the view itself not copied
-            {
-                return view
-            }
-            return lookUp(row.accessoryType.rawValue, in: accessories)
+            showsAccessoryView(row) ? view : lookUp(row.accessoryType.rawValue, in: accessories)
+        }
+
+        /// Whether the row's accessory is the cell's accessory view (named "view"), not a standard one.
+        static func showsAccessoryView(_ row: RowLayout) -> Bool {
+            // Through a pointer: the last view itself not copied.
+            row.accessoryType == .none && row.views.withUnsafeBufferPointer { $0.last?.role == .accessory }
         }
         private static let view = Array("\"view\"".utf8)
     }
