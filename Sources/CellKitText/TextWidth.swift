@@ -142,6 +142,15 @@ public enum TextWidth {
         _ bytes: UnsafeBufferPointer<UInt8>, from i: Int, table: UnsafePointer<UInt16>
     ) -> (end: Int, width: Int) {
         let b = bytes[i], n = bytes.count
+        // A plain wide scalar (`isPlainWide`) before ASCII, the end or another: two columns, its own
+        // cluster, told by its bytes alone (BENCHMARKS.md, "Measurements behind the code":
+        // TextWidth.plainWide).
+        if b &- 0xE3 <= 0xED &- 0xE3, i &+ 3 <= n, isPlainWide(b, bytes[i &+ 1], bytes[i &+ 2]) {
+            let j = i &+ 3
+            if j == n || bytes[j] < 0x80 || (j &+ 3 <= n && isPlainWide(bytes[j], bytes[j &+ 1], bytes[j &+ 2])) {
+                return (j, 2)
+            }
+        }
         if b >= 0x20, b < 0x7F {
             if i + 1 == n || bytes[i + 1] < 0x80 { return (i + 1, 1) }
             // Before a scalar beyond ASCII (a space before a CJK word): its own cluster unless
@@ -166,6 +175,24 @@ public enum TextWidth {
             }
         }
         return cluster(bytes, from: i)
+    }
+
+    /// Whether the three-byte scalar `b0 b1 b2` (well-formed UTF-8) is a plain wide one: a CJK
+    /// unified ideograph (U+4E00–U+9FFF), a Hangul syllable (U+AC00–U+D7A3) or kana (U+3041–U+3096,
+    /// U+30A1–U+30FF). Each is two columns and no pictograph, Indic consonant,
+    /// Prepend or jamo, so it joins nothing that follows but an Extend, ZWJ, SpacingMark or jamo V
+    /// or T, none of which is plain wide (ClusterTests.plainWide holds the table to this for every
+    /// such scalar).
+    @inlinable @inline(__always)
+    package static func isPlainWide(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8) -> Bool {
+        switch b0 {
+        case 0xE5...0xE9, 0xEB, 0xEC: true
+        case 0xE4: b1 >= 0xB8
+        case 0xEA: b1 >= 0xB0
+        case 0xED: b1 < 0x9E || (b1 == 0x9E && b2 <= 0xA3)
+        case 0xE3: (b1 == 0x81 && b2 >= 0x81) || (b1 == 0x82 && (b2 <= 0x96 || b2 >= 0xA1)) || b1 == 0x83
+        default: false
+        }
     }
 
     /// `nextCluster` for anything but plain ASCII: the UAX #29 rules, then the width.

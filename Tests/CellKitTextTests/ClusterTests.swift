@@ -118,6 +118,35 @@ struct ClusterTests {
         #expect(clusters("\u{200D}👍").map(\.width) == [0, 2], "a leading joiner does not swallow the emoji")
     }
 
+    @Test("a plain wide scalar, told by its bytes, is two columns and joins nothing plain wide or ASCII")
+    func plainWide() {
+        var wrong: [String] = [], plain = 0
+        for v in UInt32(0x800)...0xFFFF where !(0xD800...0xDFFF).contains(v) {
+            let bytes = Array(String(Unicode.Scalar(v)!).utf8)
+            guard TextWidth.isPlainWide(bytes[0], bytes[1], bytes[2]) else { continue }
+            plain += 1
+            let p = TextWidth.properties(v), gcb = p >> 2 & 15
+            // two columns; Other, LV or LVT; no pictograph; no InCB
+            let fine = p & 3 == 2 && (gcb == 0 || gcb == 12 || gcb == 13) && p & 0x40 == 0 && p >> 7 & 3 == 0
+            if !fine, wrong.count < 5 { wrong.append(String(v, radix: 16)) }
+        }
+        #expect(wrong.isEmpty, "first: \(wrong)")
+        #expect(plain == (0x9FFF - 0x4E00 + 1) + (0xD7A3 - 0xAC00 + 1) + (0x3096 - 0x3041 + 1) + (0x30FF - 0x30A1 + 1))
+        // Each beside what joins it and what does not: the quick way and the rules agree (`clusters`).
+        for wide in ["日", "中", "하", "한", "か", "テ", "ー", "鿿", "힣"] {
+            for next in ["", "a", " ", "\n", "日", "한", "テ", "\u{3099}", "\u{309A}", "\u{1161}", "\u{11A8}", "\u{301}",
+                "\u{200D}", "\u{FE0F}", "\u{93F}", "👍", "\u{4DC0}", "\u{30A0}", "\u{D7A4}"] {
+                let text = wide + next + wide
+                let widths = clusters(text).map(\.width)
+                let joins = ["\u{3099}", "\u{309A}", "\u{301}", "\u{200D}", "\u{FE0F}", "\u{93F}"].contains(next)
+                    || wide == "하" && ["\u{1161}", "\u{11A8}"].contains(next)  // LV: GB7
+                    || (wide == "한" || wide == "힣") && next == "\u{11A8}"  // LVT: GB8
+                if joins { #expect(widths.first! >= 2 && clusters(text).first!.text != wide, "'\(text)'") }
+                else { #expect(clusters(text).first!.text == wide && widths.first! == 2, "'\(text)'") }
+            }
+        }
+    }
+
     static let pieces = [
         "a", "w", "Z", " ", " ", "-", "word", "日本", "語", "👍", "👍🏽", "a🏽", "👨\u{200D}👩\u{200D}👧", "🇫🇷", "1\u{FE0F}\u{20E3}",
         "❤\u{FE0F}", "e\u{301}", "\u{301}", "कि", "क्ष", "हिन्दी", "বাংলা", "தமிழ்", "กำ", "น้ำ", "\u{1100}\u{1161}",
