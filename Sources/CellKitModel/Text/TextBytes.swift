@@ -12,14 +12,26 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
     // Unchecked exclusivity: written only by its one holder (see above), and the runtime's
     // access checks on these cost more than writing a row's text (callgrind).
     @usableFromInline @exclusivity(unchecked) package var base: UnsafeMutablePointer<UInt8>
-    @usableFromInline @exclusivity(unchecked) var count: Int
     @exclusivity(unchecked) private var capacity: Int
+    /// The text's length and cleanness, in memory of their own behind a constant: other modules read
+    /// them inline. A stored property accessed from another module gets a runtime exclusivity check
+    /// whatever its own attribute says, so these were getters, called 8 times a row on the
+    /// same-work table (BENCHMARKS.md, "Measurements behind the code": TextBytes.state).
+    @usableFromInline let state: UnsafeMutablePointer<State>
+
+    /// What `state` points to.
+    @usableFromInline struct State {
+        /// The number of bytes.
+        @usableFromInline var count: Int
+        /// See `isClean`.
+        @usableFromInline var clean: Bool
+    }
+
+    /// The number of bytes.
+    @inlinable var count: Int { state.pointee.count }
     /// True when no byte of the text is a control character or starts a hidden scalar
     /// (see `UTF8Bytes.isHidden`): the sanitizer would leave it as it is.
-    package var isClean: Bool { clean }
-    // Read through a getter by other modules: a stored property accessed from another
-    // module gets a runtime exclusivity check whatever its own attribute says.
-    @exclusivity(unchecked) private var clean: Bool
+    @inlinable package var isClean: Bool { state.pointee.clean }
 
     /// `bytes`, checked: invalid UTF-8 replaced by U+FFFD.
     package convenience init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -29,7 +41,25 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
 
     /// No text yet, room for `capacity` bytes.
     package init(capacity: Int) {
-        (base, count, self.capacity, clean) = (.allocate(capacity: max(capacity, 16)), 0, max(capacity, 16), true)
+        // `state` and the first bytes in one block: a text made per row (a line cut with "…") costs
+        // no allocation more for `state`.
+        let room = max(capacity, 16)
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<State>.stride + room, alignment: MemoryLayout<State>.alignment)
+        state = block.bindMemory(to: State.self, capacity: 1)
+        state.initialize(to: State(count: 0, clean: true))
+        (base, self.capacity) = ((block + MemoryLayout<State>.stride).bindMemory(to: UInt8.self, capacity: room), room)
+    }
+
+    /// Whether `base` is the block `state` heads, not a larger one allocated since.
+    private var bytesInBlock: Bool { UnsafeMutableRawPointer(base) == UnsafeMutableRawPointer(state) + MemoryLayout<State>.stride }
+
+    /// Room for `needed` bytes, in a larger buffer when they do not fit (the text is not kept).
+    private func reserve(_ needed: Int) {
+        guard needed > capacity else { return }
+        if !bytesInBlock { base.deallocate() }
+        capacity = max(needed, capacity * 2)
+        base = .allocate(capacity: capacity)
     }
 
     /// The text of `string`.
@@ -38,7 +68,10 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
         string.withBorrowedUTF8 { assign($0) }
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        if !bytesInBlock { base.deallocate() }
+        UnsafeMutableRawPointer(state).deallocate()
+    }
 
     /// Replaces the text with `bytes`, checked. Only for a buffer one holder has: see the type's rule.
     package func assign(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -49,13 +82,9 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
 
     /// `assign(_:)` of bytes `UTF8Bytes.check` found valid, and clean or not: not checked again.
     package func assign(checked bytes: UnsafeBufferPointer<UInt8>, isClean clean: Bool) {
-        if bytes.count > capacity {
-            base.deallocate()
-            capacity = max(bytes.count, capacity * 2)
-            base = .allocate(capacity: capacity)
-        }
+        reserve(bytes.count)
         if let source = bytes.baseAddress { base.update(from: source, count: bytes.count) }
-        (count, self.clean) = (bytes.count, clean)
+        state.pointee = State(count: bytes.count, clean: clean)
     }
 
     /// `assign(checked:isClean:)` of `bytes` followed by `suffix` (both valid UTF-8 on their own),
@@ -64,26 +93,22 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
         checked bytes: UnsafeBufferPointer<UInt8>, appending suffix: UnsafeBufferPointer<UInt8>, isClean clean: Bool
     ) {
         let total = bytes.count &+ suffix.count
-        if total > capacity {
-            base.deallocate()
-            capacity = max(total, capacity * 2)
-            base = .allocate(capacity: capacity)
-        }
+        reserve(total)
         if let source = bytes.baseAddress { base.update(from: source, count: bytes.count) }
         if let source = suffix.baseAddress { (base + bytes.count).update(from: source, count: suffix.count) }
-        (count, self.clean) = (total, clean)
+        state.pointee = State(count: total, clean: clean)
     }
 
     /// `body` over the text's bytes.
     @inlinable @inline(__always)
     package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { body(bytes) }
 
-    /// The text's bytes, for `withBytes`. Not inlinable, as `byteCount`: inlined into another
-    /// module, the reads of `base` and `count` each got a runtime exclusivity check (callgrind).
+    /// The text's bytes, for `withBytes`. Not inlinable: inlined into another module, the read of
+    /// `base` got a runtime exclusivity check (callgrind).
     @usableFromInline var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
     /// The number of bytes.
-    package var byteCount: Int { count }
+    @inlinable package var byteCount: Int { state.pointee.count }
 
     /// The text as a String (made now: for reading it back, not for drawing it).
     package var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }

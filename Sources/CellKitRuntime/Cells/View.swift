@@ -80,7 +80,7 @@ public final class View {
     }
     /// The text unretained, nil when there is none or it is empty: for a reader that uses it only
     /// while the view holds it (the layout measuring a row), and so spares a retain and release.
-    package var unretainedTextBytes: Unmanaged<TextBytes>? {
+    @inlinable package var unretainedTextBytes: Unmanaged<TextBytes>? {
         guard _textBytes != nil else { return nil }
         let text = Unmanaged.passUnretained(_textBytes.unsafelyUnwrapped)
         return text._withUnsafeGuaranteedRef { $0.byteCount > 0 } ? text : nil
