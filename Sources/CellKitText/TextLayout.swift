@@ -97,13 +97,15 @@ public struct LaidOutText: Sendable, Equatable {
         return UnsafeBufferPointer(start: base + line.start, count: line.end - line.start)
     }
 
-    /// Lines of `text` laid out again in this value's place, into its list's memory: the list is
-    /// emptied, then `fill` appends the lines. No list is made or dropped: a layout that keeps its
-    /// views from row to row rewrites their lines this way (a view dropped per row released its list
-    /// and its text: BENCHMARKS.md, "Measurements behind the code": RowLayout.views).
+    /// Lines of `text` laid out again in this value's place, into its list's memory: `fill` is handed
+    /// the list with the old lines still in it and replaces them all (it empties the list before it
+    /// appends, or swaps in another list and keeps this one, whose lines it must not read). No list is
+    /// made or dropped: a layout that keeps its views from row to row rewrites their lines this way (a
+    /// view dropped per row released its list and its text: BENCHMARKS.md, "Measurements behind the
+    /// code": RowLayout.views). Emptied here too, a list was emptied twice, a uniqueness check a line
+    /// each time (BENCHMARKS.md, "Measurements behind the code": CellLayout.plannedCopy).
     @inline(__always)
     package mutating func relaid(_ text: TextBytes, _ fill: (inout [TextLine]) -> Void) {
-        while !lines.isEmpty { lines.removeLast() }  // `removeAll(keepingCapacity:)` is generic, and dearer
         if self.text !== text { (self.text, base) = (text, text.withBytes { $0.baseAddress! }) }
         fill(&lines)
     }

@@ -952,7 +952,7 @@ public struct CellLayout: Sendable {
 
     // MARK: Text
 
-    /// A label's `text` broken into `lines` (emptied first: its memory is reused). When the text is
+    /// A label's `text` broken into `lines`, replacing what it held (its memory is reused). When the text is
     /// byte for byte one of the text members of the row's `record` and a data file's reader worked
     /// its lines out ahead (`LinePlan`), those lines: breaking it here gives the same. Otherwise
     /// broken here, and asked for the rows to come when it is a member's text. When the lines index
@@ -962,18 +962,19 @@ public struct CellLayout: Sendable {
         _ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode, record: JSONRecord.Unretained?,
         into lines: inout [TextLine], made: inout TextBytes?
     ) {
-        lines.removeAllKeepingCapacity()
         // A short text of printable ASCII is one line as it is, as `TextLayout.lineRanges` breaks it
         // (and a reader's plan holds): found by looking at its few bytes, not up in the plan with a
         // comparison of them (BENCHMARKS.md, "Measurements behind the code": CellLayout.shortASCII).
         let n = text.byteCount
         if n > 0, n <= width, maxLines > 0, text.withBytes({ UTF8Bytes.printableASCIIPrefix($0) }) == n {
-            lines.append(TextLine(0, n, columns: n))
+            lines.resizeKeepingCapacity(to: 1, filler: TextLine(0, 0, columns: 0))
+            lines.withUnsafeMutableBufferPointer { $0[0] = TextLine(0, n, columns: n) }
             return
         }
         // Clean text is laid out as it is (the sanitizer returns it), as the reader laid the member out.
         // The record is read in place (a copy of it retained its storage and plan per label).
         guard text.isClean, record?.hasPlan == true else {
+            lines.removeAllKeepingCapacity()
             _ = breakHere(text, width: width, maxLines: maxLines, mode: mode, into: &lines, made: &made)
             return
         }
@@ -982,20 +983,28 @@ public struct CellLayout: Sendable {
         }
         if let triples = planned {  // the record's memory: the cell holds the record
             let flag = LinePlan.ellipsisFlag  // once a label: read per line, its getter was a call a line
-            for k in stride(from: 0, to: triples.count, by: 3) {
-                let end = triples[k + 1]
-                if end & flag != 0 {  // one line cut at its tail: the ellipsis added here
-                    let line = text.withBytes {
-                        TextLayout.ellipsizedText(text, $0, head: Int(end & ~flag))
-                    }
-                    lines.append(TextLine(0, line.byteCount, columns: Int(triples[k + 2]) + 1))
-                    made = line
-                    return
+            // Written over the list's old lines in place, its length changed by the difference: emptied
+            // and appended to line by line, each line checked the list's uniqueness and reloaded the
+            // loop's state (BENCHMARKS.md, "Measurements behind the code": CellLayout.plannedCopy).
+            let count = triples.count / 3
+            var whole = 0  // the lines before one cut at its tail (the reader cuts only a single line)
+            while whole < count, triples[3 &* whole &+ 1] & flag == 0 { whole &+= 1 }
+            lines.resizeKeepingCapacity(to: whole, filler: TextLine(0, 0, columns: 0))
+            lines.withUnsafeMutableBufferPointer { list in
+                for k in 0..<whole {
+                    list[k] = TextLine(Int(triples[3 &* k]), Int(triples[3 &* k &+ 1]), columns: Int(triples[3 &* k &+ 2]))
                 }
-                lines.append(TextLine(Int(triples[k]), Int(end), columns: Int(triples[k + 2])))
+            }
+            if whole < count {  // one line cut at its tail: the ellipsis added here
+                let line = text.withBytes {
+                    TextLayout.ellipsizedText(text, $0, head: Int(triples[3 &* whole &+ 1] & ~flag))
+                }
+                lines.append(TextLine(0, line.byteCount, columns: Int(triples[3 &* whole &+ 2]) + 1))
+                made = line
             }
             return
         }
+        lines.removeAllKeepingCapacity()
         if breakHere(text, width: width, maxLines: maxLines, mode: mode, into: &lines, made: &made) {
             // An ellipsis: the reader works out only one line cut at its tail (`LinePlan.ellipsisFlag`);
             // asked for that too, a column cut on every row is planned as well.
@@ -1087,5 +1096,14 @@ extension Array {
     /// behind the code": RowLayout.removeAll).
     mutating func removeAllKeepingCapacity() {
         while !isEmpty { removeLast() }
+    }
+
+    /// Makes the array `count` elements long in its memory: elements removed from its end, or
+    /// copies of its first (or of an arbitrary element when empty: `filler`) appended, to be written
+    /// over by the caller. A list of lines written over in place changes its length by the difference
+    /// between two rows' (BENCHMARKS.md, "Measurements behind the code": CellLayout.plannedCopy).
+    mutating func resizeKeepingCapacity(to count: Int, filler: @autoclosure () -> Element) {
+        while self.count > count { removeLast() }
+        while self.count < count { append(isEmpty ? filler() : self[0]) }
     }
 }
