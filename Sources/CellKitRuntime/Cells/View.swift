@@ -113,11 +113,19 @@ public final class View {
     /// then it has let go of the text before. (Letting go of the last text after each row cost a
     /// release a label, and an emptied line list's; BENCHMARKS.md, "Measurements behind the code":
     /// RowLayout.views.)
+    /// The other buffer is tried first: a layout holds the last text until it lays out the next row,
+    /// so on a table's rows the last one is taken and the other free (the last first took two
+    /// uniqueness checks a text where this takes one; BENCHMARKS.md, "Measurements behind the code":
+    /// View.otherBufferFirst).
     @inline(__always)
     private func ownsTextBuffer() -> Bool {
+        if isKnownUniquelyReferenced(&_otherTextBytes) {
+            swap(&_textBytes, &_otherTextBytes)
+            return true
+        }
         if isKnownUniquelyReferenced(&_textBytes) { return true }
-        swap(&_textBytes, &_otherTextBytes)  // also after a nil text: the other may be free
-        return isKnownUniquelyReferenced(&_textBytes)
+        swap(&_textBytes, &_otherTextBytes)  // the text held kept as the other, free by the text after next
+        return false
     }
     /// The font size in points (`CK_VIEW_FONT_SIZE`): 17 by default (12 for the detail
     /// label); below 14 the label is drawn as small text. Hooks may set only finite values above 0.
