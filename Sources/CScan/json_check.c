@@ -271,6 +271,11 @@ int ck_json_check_record(const uint8_t *p, size_t n, uint32_t *members, size_t c
                 members[written + 3] = (uint32_t)r; /* with a string's flags */
                 written += 4;
             }
+            /* the usual `, "` before the next key taken before the loops over spaces (JSONValueParser.colon) */
+            if (i + 2 < n && p[i] == ',' && p[i + 1] == ' ' && p[i + 2] == '"') {
+                i += 2;
+                continue;
+            }
             int after = next_or_close(p, n, &i, '}');
             if (after == 2) break;
             if (after != 1) return CK_JSON_DECIDE_IN_SWIFT;
