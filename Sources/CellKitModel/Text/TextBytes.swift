@@ -83,7 +83,7 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
     /// `assign(_:)` of bytes `UTF8Bytes.check` found valid, and clean or not: not checked again.
     package func assign(checked bytes: UnsafeBufferPointer<UInt8>, isClean clean: Bool) {
         reserve(bytes.count)
-        if let source = bytes.baseAddress { base.update(from: source, count: bytes.count) }
+        if let source = bytes.baseAddress { ShortCopy.copy(base, from: source, count: bytes.count) }  // most under 64 bytes
         state.pointee = State(count: bytes.count, clean: clean)
     }
 

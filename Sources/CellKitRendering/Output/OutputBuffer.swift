@@ -72,25 +72,15 @@ public final class OutputBuffer {
         text.withBorrowedUTF8 { write($0) }
     }
 
-    /// Appends `bytes`, copied; an empty buffer writes nothing. Eight to sixteen bytes (a short
-    /// label's line, a piece of markup) go in two overlapping word copies rather than a call to
-    /// `memcpy` (BENCHMARKS.md, "Measurements behind the code": OutputBuffer.wordStores).
+    /// Appends `bytes`, copied; an empty buffer writes nothing. Up to 64 bytes (a label's line, a
+    /// piece of markup) go in word moves rather than a call to `memcpy` (`ShortCopy`; BENCHMARKS.md,
+    /// "Measurements behind the code": OutputBuffer.wordStores, ShortCopy).
     @inline(__always)
     package func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }  // an empty buffer may have no address
-        let n = bytes.count
-        if n >= 8, n <= 16, count &+ n <= capacity {
-            let from = UnsafeRawPointer(base), to = UnsafeMutableRawPointer(storage + count)
-            let head = from.loadUnaligned(as: UInt64.self)
-            let tail = from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
-            to.storeBytes(of: head, as: UInt64.self)
-            to.storeBytes(of: tail, toByteOffset: n &- 8, as: UInt64.self)
-            count &+= n
-            return
-        }
         reserve(bytes.count)
-        (storage + count).update(from: base, count: bytes.count)
-        count += bytes.count
+        ShortCopy.copy(storage + count, from: base, count: bytes.count)
+        count &+= bytes.count
     }
 
     /// Appends `bytes`.

@@ -1,6 +1,8 @@
 // Memory for the C strings a cell hands its hooks (data_string, the getters, last_error),
 // kept from row to row.
 
+import CellKitModel
+
 /// The C strings a cell hands its hooks, in blocks it keeps: a string is a copy at the end of
 /// the current block; a full block stays where it is (hooks may still hold its strings) until the
 /// cell is recycled, when only the current block is kept for the next row. A `malloc` and a
@@ -23,7 +25,7 @@ struct CStringArena: ~Copyable {
         let n = bytes.count + 1
         if used + n > capacity { grow(n) }
         let p = block! + used
-        if let source = bytes.baseAddress { p.copyMemory(from: source, byteCount: bytes.count) }
+        if let source = bytes.baseAddress { ShortCopy.copy(p, from: source, count: bytes.count) }  // most under 64 bytes
         p.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
         used += n
         return p.assumingMemoryBound(to: CChar.self)
