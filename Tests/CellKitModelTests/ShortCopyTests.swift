@@ -1,8 +1,9 @@
 // ShortCopy against the byte-by-byte copy: every length from nothing to past the longest it moves
 // in words, at every alignment of source and target, with guard bytes around the target.
 
-@testable import CellKitModel
 import Testing
+
+@testable import CellKitModel
 
 @Suite("ShortCopy: short copies in word moves")
 struct ShortCopyTests {

@@ -134,15 +134,21 @@ struct ClusterTests {
         #expect(plain == (0x9FFF - 0x4E00 + 1) + (0xD7A3 - 0xAC00 + 1) + (0x3096 - 0x3041 + 1) + (0x30FF - 0x30A1 + 1))
         // Each beside what joins it and what does not: the quick way and the rules agree (`clusters`).
         for wide in ["日", "中", "하", "한", "か", "テ", "ー", "鿿", "힣"] {
-            for next in ["", "a", " ", "\n", "日", "한", "テ", "\u{3099}", "\u{309A}", "\u{1161}", "\u{11A8}", "\u{301}",
-                "\u{200D}", "\u{FE0F}", "\u{93F}", "👍", "\u{4DC0}", "\u{30A0}", "\u{D7A4}"] {
+            for next in [
+                "", "a", " ", "\n", "日", "한", "テ", "\u{3099}", "\u{309A}", "\u{1161}", "\u{11A8}", "\u{301}",
+                "\u{200D}", "\u{FE0F}", "\u{93F}", "👍", "\u{4DC0}", "\u{30A0}", "\u{D7A4}",
+            ] {
                 let text = wide + next + wide
                 let widths = clusters(text).map(\.width)
-                let joins = ["\u{3099}", "\u{309A}", "\u{301}", "\u{200D}", "\u{FE0F}", "\u{93F}"].contains(next)
+                let joins =
+                    ["\u{3099}", "\u{309A}", "\u{301}", "\u{200D}", "\u{FE0F}", "\u{93F}"].contains(next)
                     || wide == "하" && ["\u{1161}", "\u{11A8}"].contains(next)  // LV: GB7
                     || (wide == "한" || wide == "힣") && next == "\u{11A8}"  // LVT: GB8
-                if joins { #expect(widths.first! >= 2 && clusters(text).first!.text != wide, "'\(text)'") }
-                else { #expect(clusters(text).first!.text == wide && widths.first! == 2, "'\(text)'") }
+                if joins {
+                    #expect(widths.first! >= 2 && clusters(text).first!.text != wide, "'\(text)'")
+                } else {
+                    #expect(clusters(text).first!.text == wide && widths.first! == 2, "'\(text)'")
+                }
             }
         }
     }

@@ -18,10 +18,12 @@ public enum ShortCopy {
     @inlinable @inline(__always)
     package static func copy(_ target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count n: Int) {
         @inline(__always) func word(_ at: Int) {
-            target.storeBytes(of: source.loadUnaligned(fromByteOffset: at, as: UInt64.self), toByteOffset: at, as: UInt64.self)
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: at, as: UInt64.self), toByteOffset: at, as: UInt64.self)
         }
         @inline(__always) func half(_ at: Int) {
-            target.storeBytes(of: source.loadUnaligned(fromByteOffset: at, as: UInt32.self), toByteOffset: at, as: UInt32.self)
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: at, as: UInt32.self), toByteOffset: at, as: UInt32.self)
         }
         if n >= 16 {
             guard n <= longest else {
@@ -43,7 +45,9 @@ public enum ShortCopy {
             half(0)
             half(n &- 4)
         } else {
-            for k in 0..<n { target.storeBytes(of: source.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self) }
+            for k in 0..<n {
+                target.storeBytes(of: source.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self)
+            }
         }
     }
 }

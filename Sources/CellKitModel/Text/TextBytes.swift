@@ -52,7 +52,9 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
     }
 
     /// Whether `base` is the block `state` heads, not a larger one allocated since.
-    private var bytesInBlock: Bool { UnsafeMutableRawPointer(base) == UnsafeMutableRawPointer(state) + MemoryLayout<State>.stride }
+    private var bytesInBlock: Bool {
+        UnsafeMutableRawPointer(base) == UnsafeMutableRawPointer(state) + MemoryLayout<State>.stride
+    }
 
     /// Room for `needed` bytes, in a larger buffer when they do not fit (the text is not kept).
     private func reserve(_ needed: Int) {
@@ -83,7 +85,8 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
     /// `assign(_:)` of bytes `UTF8Bytes.check` found valid, and clean or not: not checked again.
     package func assign(checked bytes: UnsafeBufferPointer<UInt8>, isClean clean: Bool) {
         reserve(bytes.count)
-        if let source = bytes.baseAddress { ShortCopy.copy(base, from: source, count: bytes.count) }  // most under 64 bytes
+        // Most are under 64 bytes: word moves inline (`ShortCopy`).
+        if let source = bytes.baseAddress { ShortCopy.copy(base, from: source, count: bytes.count) }
         state.pointee = State(count: bytes.count, clean: clean)
     }
 

@@ -992,7 +992,8 @@ public struct CellLayout: Sendable {
             lines.resizeKeepingCapacity(to: whole, filler: TextLine(0, 0, columns: 0))
             lines.withUnsafeMutableBufferPointer { list in
                 for k in 0..<whole {
-                    list[k] = TextLine(Int(triples[3 &* k]), Int(triples[3 &* k &+ 1]), columns: Int(triples[3 &* k &+ 2]))
+                    list[k] = TextLine(
+                        Int(triples[3 &* k]), Int(triples[3 &* k &+ 1]), columns: Int(triples[3 &* k &+ 2]))
                 }
             }
             if whole < count {  // one line cut at its tail: the ellipsis added here

@@ -25,7 +25,8 @@ struct CStringArena: ~Copyable {
         let n = bytes.count + 1
         if used + n > capacity { grow(n) }
         let p = block! + used
-        if let source = bytes.baseAddress { ShortCopy.copy(p, from: source, count: bytes.count) }  // most under 64 bytes
+        // Most are under 64 bytes: word moves inline (`ShortCopy`).
+        if let source = bytes.baseAddress { ShortCopy.copy(p, from: source, count: bytes.count) }
         p.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
         used += n
         return p.assumingMemoryBound(to: CChar.self)
