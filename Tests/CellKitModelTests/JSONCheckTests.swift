@@ -181,6 +181,19 @@ struct JSONCheckTests {
         #expect(hidden > 30)
     }
 
+    /// The pass's quick ways for the usual `": "` after a key and `, "` before the next, beside
+    /// what they must leave to its loops (more spaces, tabs, the line ending right there): the same
+    /// answers as the parser's.
+    @Test(arguments: [
+        #"{"a": 1, "b": 2}"#, #"{"a":1,"b":2}"#, #"{"a":  1}"#, "{\"a\": \t1}", "{\"a\":\t1}", #"{"a":1,  "b":2}"#,
+        "{\"a\":1,\t\"b\":2}", #"{"a": 1, ""#, #"{"a": 1, "#, #"{"a": "#, #"{"a":"#, #"{"a": 1,"#, #"{"a": }"#,
+        #"{"a": 1, "b"}"#, #"{"a": 1 , "b": 2}"#,
+    ])
+    func quickWaysAnswerAsTheParser(_ text: String) {
+        let line = Array(text.utf8)
+        #expect(Self.check(line, inC: true) == Self.check(line, inC: false), "\(text)")
+    }
+
     /// At the edges the C pass draws: nesting 63 levels deep is taken (64 is the parser's error),
     /// a number of 40 digits is taken (41 is the parser's to read), an exponent of 250 is taken.
     @Test func edgesAreTakenAsTheParserTakesThem() {

@@ -123,6 +123,12 @@ struct ClusterTests {
         var wrong: [String] = [], plain = 0
         for v in UInt32(0x800)...0xFFFF where !(0xD800...0xDFFF).contains(v) {
             let bytes = Array(String(Unicode.Scalar(v)!).utf8)
+            let inRanges =
+                (0x4E00...0x9FFF).contains(v) || (0xAC00...0xD7A3).contains(v) || (0x3041...0x3096).contains(v)
+                || (0x30A1...0x30FF).contains(v)
+            if TextWidth.isPlainWide(bytes[0], bytes[1], bytes[2]) != inRanges, wrong.count < 5 {
+                wrong.append("range \(String(v, radix: 16))")
+            }
             guard TextWidth.isPlainWide(bytes[0], bytes[1], bytes[2]) else { continue }
             plain += 1
             let p = TextWidth.properties(v), gcb = p >> 2 & 15
@@ -136,14 +142,15 @@ struct ClusterTests {
         for wide in ["日", "中", "하", "한", "か", "テ", "ー", "鿿", "힣"] {
             for next in [
                 "", "a", " ", "\n", "日", "한", "テ", "\u{3099}", "\u{309A}", "\u{1161}", "\u{11A8}", "\u{301}",
-                "\u{200D}", "\u{FE0F}", "\u{93F}", "👍", "\u{4DC0}", "\u{30A0}", "\u{D7A4}",
+                "\u{200D}", "\u{FE0F}", "\u{93F}", "👍", "\u{4DC0}", "\u{30A0}", "\u{D7A4}", "\u{D7B0}", "\u{D7CB}",
             ] {
                 let text = wide + next + wide
                 let widths = clusters(text).map(\.width)
+                // Marks join anything (GB9, GB9a); an LV syllable joins a jamo V or T (GB7), an LVT a T (GB8).
                 let joins =
                     ["\u{3099}", "\u{309A}", "\u{301}", "\u{200D}", "\u{FE0F}", "\u{93F}"].contains(next)
-                    || wide == "하" && ["\u{1161}", "\u{11A8}"].contains(next)  // LV: GB7
-                    || (wide == "한" || wide == "힣") && next == "\u{11A8}"  // LVT: GB8
+                    || wide == "하" && ["\u{1161}", "\u{D7B0}", "\u{11A8}", "\u{D7CB}"].contains(next)
+                    || (wide == "한" || wide == "힣") && ["\u{11A8}", "\u{D7CB}"].contains(next)
                 if joins {
                     #expect(widths.first! >= 2 && clusters(text).first!.text != wide, "'\(text)'")
                 } else {
@@ -151,6 +158,20 @@ struct ClusterTests {
                 }
             }
         }
+    }
+
+    @Test(
+        "the quick way and the rules agree on each scalar near the plain wide ranges, alone, before ASCII and doubled")
+    func plainWideNeighbours() {
+        var scalars = 0
+        for range in [0x3000...0x30FF, 0x4D00...0xA0FF, 0xA900...0xA9FF, 0xAB00...0xD7FF] {
+            for v in range {
+                let s = String(Unicode.Scalar(UInt32(v))!)
+                for text in [s, s + "a", s + s] { _ = clusters(text) }  // `clusters` compares the two ways
+                scalars += 1
+            }
+        }
+        #expect(scalars > 30_000)
     }
 
     static let pieces = [

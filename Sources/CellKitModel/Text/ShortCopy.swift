@@ -1,6 +1,6 @@
 // Copies of a few dozen bytes in word moves, inline: a row's texts are copied about a dozen
 // times on their way to the output (to a hook, into a label, out to the buffer), most of them
-// under 64 bytes, and a call to `memcpy` (its jump through the PLT, its dispatch on the size)
+// 64 bytes or fewer, and a call to `memcpy` (its jump through the PLT, its dispatch on the size)
 // cost more than moving the bytes (BENCHMARKS.md, "Measurements behind the code": ShortCopy).
 
 import Glibc
@@ -17,6 +17,7 @@ public enum ShortCopy {
     /// eight-byte moves (the last ones overlapping the ones before, within the bytes), more by `memcpy`.
     @inlinable @inline(__always)
     package static func copy(_ target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count n: Int) {
+        assert(target + n <= source || source + n <= target, "ShortCopy.copy: the ranges overlap")
         @inline(__always) func word(_ at: Int) {
             target.storeBytes(
                 of: source.loadUnaligned(fromByteOffset: at, as: UInt64.self), toByteOffset: at, as: UInt64.self)

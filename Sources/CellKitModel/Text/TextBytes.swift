@@ -11,7 +11,8 @@
 public final class TextBytes: @unchecked Sendable {  // written only while uniquely referenced
     // Unchecked exclusivity: written only by its one holder (see above), and the runtime's
     // access checks on these cost more than writing a row's text (callgrind).
-    @usableFromInline @exclusivity(unchecked) package var base: UnsafeMutablePointer<UInt8>
+    // Set only here: `reserve` and `deinit` free it unless it is the block `state` heads.
+    @usableFromInline @exclusivity(unchecked) package internal(set) var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int
     /// The text's length and cleanness, in memory of their own behind a constant: other modules read
     /// them inline. A stored property accessed from another module gets a runtime exclusivity check
@@ -85,7 +86,7 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
     /// `assign(_:)` of bytes `UTF8Bytes.check` found valid, and clean or not: not checked again.
     package func assign(checked bytes: UnsafeBufferPointer<UInt8>, isClean clean: Bool) {
         reserve(bytes.count)
-        // Most are under 64 bytes: word moves inline (`ShortCopy`).
+        // Most are 64 bytes or fewer: word moves inline (`ShortCopy`).
         if let source = bytes.baseAddress { ShortCopy.copy(base, from: source, count: bytes.count) }
         state.pointee = State(count: bytes.count, clean: clean)
     }

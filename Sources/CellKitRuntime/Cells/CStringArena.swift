@@ -25,7 +25,7 @@ struct CStringArena: ~Copyable {
         let n = bytes.count + 1
         if used + n > capacity { grow(n) }
         let p = block! + used
-        // Most are under 64 bytes: word moves inline (`ShortCopy`).
+        // Most are 64 bytes or fewer: word moves inline (`ShortCopy`).
         if let source = bytes.baseAddress { ShortCopy.copy(p, from: source, count: bytes.count) }
         p.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
         used += n

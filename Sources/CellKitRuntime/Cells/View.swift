@@ -107,16 +107,17 @@ public final class View {
         Unmanaged.passUnretained(_textBytes!)._withUnsafeGuaranteedRef { $0.assign(checked: bytes, isClean: isClean) }
     }
 
-    /// Whether `_textBytes` is a buffer nothing else holds, to write the next text into: the last
-    /// text's, else (swapped in) the one before it. Two, as a layout keeps a row's views, and with
-    /// them the last text's lines, until it lays out the next row over them (`RowLayout.views`): by
-    /// then it has let go of the text before. (Letting go of the last text after each row cost a
-    /// release a label, and an emptied line list's; BENCHMARKS.md, "Measurements behind the code":
-    /// RowLayout.views.)
-    /// The other buffer is tried first: a layout holds the last text until it lays out the next row,
-    /// so on a table's rows the last one is taken and the other free (the last first took two
-    /// uniqueness checks a text where this takes one; BENCHMARKS.md, "Measurements behind the code":
-    /// View.otherBufferFirst).
+    /// Whether `_textBytes` is, or has been made by a swap, a buffer nothing else holds, to write the
+    /// next text into: the buffer of the text before the last (swapped in), else the last text's.
+    /// When neither is free the last is kept as the other, free by the text after next. Two, as a
+    /// layout keeps a row's views, and with them the last text's lines, until it lays out the next
+    /// row over them (`RowLayout.views`): by then it has let go of the text before. (Letting go of
+    /// the last text after each row cost a release a label, and an emptied line list's;
+    /// BENCHMARKS.md, "Measurements behind the code": RowLayout.views.)
+    ///
+    /// The other buffer is tried first because on a table's rows the last one is held and the other
+    /// free: the last first took two uniqueness checks a text where this takes one (BENCHMARKS.md,
+    /// "Measurements behind the code": View.otherBufferFirst).
     @inline(__always)
     private func ownsTextBuffer() -> Bool {
         if isKnownUniquelyReferenced(&_otherTextBytes) {
