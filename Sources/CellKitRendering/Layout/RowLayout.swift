@@ -565,7 +565,8 @@ public struct CellLayout: Sendable {
         }
 
         /// The lines `kept` holds, for the label whose text is `text`, swapped into `laidOut`'s place;
-        /// the memo keeps the list they replace, emptied.
+        /// the memo keeps the list they replace, old lines and all: its key is gone, and `keep`
+        /// replaces them before it reads the list again.
         private static func handOver(_ kept: inout Kept, _ text: TextBytes, to laidOut: inout LaidOutText) {
             kept.key = nil
             if let made = kept.made {
@@ -1017,8 +1018,8 @@ public struct CellLayout: Sendable {
     }
 
     /// `text` broken on this thread (`TextLayout.tableLines`, which lays clean text out as
-    /// `TextLayout.laidOut` does) into `lines`' memory; true, with `made` set, when the lines index a
-    /// text it made (an ellipsis added).
+    /// `TextLayout.laidOut` does) into `lines`' memory, which its callers empty first; true, with
+    /// `made` set, when the lines index a text it made (an ellipsis added).
     private static func breakHere(
         _ text: TextBytes, width: Int, maxLines: Int, mode: LineBreakMode, into lines: inout [TextLine],
         made: inout TextBytes?
