@@ -28,8 +28,6 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
         @usableFromInline var clean: Bool
     }
 
-    /// The number of bytes.
-    @inlinable var count: Int { state.pointee.count }
     /// True when no byte of the text is a control character or starts a hidden scalar
     /// (see `UTF8Bytes.isHidden`): the sanitizer would leave it as it is.
     @inlinable package var isClean: Bool { state.pointee.clean }
@@ -98,8 +96,8 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
     ) {
         let total = bytes.count &+ suffix.count
         reserve(total)
-        if let source = bytes.baseAddress { base.update(from: source, count: bytes.count) }
-        if let source = suffix.baseAddress { (base + bytes.count).update(from: source, count: suffix.count) }
+        if let source = bytes.baseAddress { ShortCopy.copy(base, from: source, count: bytes.count) }
+        if let source = suffix.baseAddress { ShortCopy.copy(base + bytes.count, from: source, count: suffix.count) }
         state.pointee = State(count: total, clean: clean)
     }
 
@@ -109,7 +107,7 @@ public final class TextBytes: @unchecked Sendable {  // written only while uniqu
 
     /// The text's bytes, for `withBytes`. Not inlinable: inlined into another module, the read of
     /// `base` got a runtime exclusivity check (callgrind).
-    @usableFromInline var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    @usableFromInline var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: byteCount) }
 
     /// The number of bytes.
     @inlinable package var byteCount: Int { state.pointee.count }

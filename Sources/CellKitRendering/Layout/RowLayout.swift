@@ -1101,11 +1101,12 @@ extension Array {
     }
 
     /// Makes the array `count` elements long in its memory: elements removed from its end, or
-    /// copies of its first (or of an arbitrary element when empty: `filler`) appended, to be written
-    /// over by the caller. A list of lines written over in place changes its length by the difference
+    /// `filler` appended, to be written over by the caller. Inlined: called apart it cost 91
+    /// instructions a row on the same-work table. A list of lines written over in place changes its length by the difference
     /// between two rows' (BENCHMARKS.md, "Measurements behind the code": CellLayout.plannedCopy).
-    mutating func resizeKeepingCapacity(to count: Int, filler: @autoclosure () -> Element) {
+    @inline(__always)
+    mutating func resizeKeepingCapacity(to count: Int, filler: Element) {
         while self.count > count { removeLast() }
-        while self.count < count { append(isEmpty ? filler() : self[0]) }
+        while self.count < count { append(filler) }
     }
 }
