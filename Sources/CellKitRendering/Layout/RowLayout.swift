@@ -44,6 +44,11 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     var lineLimit: Int32 = 1
     /// `tag`, stored in 4 bytes.
     var tagValue: Int32 = 0
+    /// The subview label this view's look was worked out from, and how: its `View.styleStamp`
+    /// shifted left by 3, with the row's selection and reading direction in the low bits
+    /// (`CellLayout.styleKey`); 0 when it was not, or has been changed since (`reset`). Not drawn,
+    /// compared or encoded: a layout's note to itself.
+    var styleStamp: UInt64 = 0
     /// Columns from the row's left edge, lines from its top; already clipped to the row.
     public var frame: Rect
     /// `lines` as ranges of the view's text, with the columns each takes, as the layout found them.
@@ -139,7 +144,7 @@ public struct PlacedView: Sendable, Equatable, Encodable {
         (self.role, alignment, bold, small, lineBreakMode, lineLimit) = (role, .left, false, false, .truncateTail, 1)
         (self.tagValue, self.frame, textColor, backgroundColor) = (tagValue, frame, nil, nil)
         if case .none = extra {} else { extra = .none }
-        (missingImage, self.hasOwnFrame) = (false, hasOwnFrame)
+        (missingImage, self.hasOwnFrame, styleStamp) = (false, hasOwnFrame, 0)
     }
 
     /// The subview's tag; 0 for standard parts.
@@ -397,6 +402,7 @@ public struct CellLayout: Sendable {
     /// A subview's height in a row as tall as its content: a label of any number of lines
     /// (`numberOfLines` 0) grows to its text at its frame's width, as a self-sizing UIKit cell's
     /// label does; any other view keeps its frame's.
+    @inline(__always)
     private func grownHeight(_ view: Unmanaged<View>, memo: inout LineMemo) -> Int {
         view._withUnsafeGuaranteedRef { view in
             let f = view.frame
@@ -538,6 +544,7 @@ public struct CellLayout: Sendable {
 
         /// How many lines a growing subview's `text` takes, at most `maxLines` of `width` columns: its
         /// lines are worked out once a row, here, and kept until `laySubview` hands them to the placement.
+        @inline(__always)
         mutating func grownLineCount(of view: View, _ text: Unmanaged<TextBytes>, width: Int, maxLines: Int) -> Int {
             let id = ObjectIdentifier(view)
             if let key = grown.key, key.holds(id, width, maxLines) { return key.count }
@@ -935,6 +942,16 @@ public struct CellLayout: Sendable {
         style(&views[i], from: label, defaults: defaults, selected: selected)
     }
 
+    /// What a subview label's `PlacedView.styleStamp` is when `style` worked its look out from
+    /// `view` as it is now, in a row selected or not and reading either way: all that look depends
+    /// on beside the view's own properties (a subview's defaults are its reading direction's; the
+    /// cell's selection style counts only when selected, and then only whether it is blue).
+    @inline(__always)
+    private static func styleKey(_ view: View, selected: Bool, rightToLeft: Bool) -> UInt64 {
+        let state = selected ? (view.cellSelectionStyle == .blue ? 3 : 1) : 0
+        return view.styleStamp << 3 | UInt64(state) | (rightToLeft ? 4 : 0)
+    }
+
     private func style(_ placed: inout PlacedView, from view: View, defaults: Defaults, selected: Bool) {
         placed.alignment = view.alignment == .natural ? defaults.alignment : view.alignment
         // Selected, a label takes its highlighted colour; failing that, white on the blue selection
@@ -1079,10 +1096,19 @@ public struct CellLayout: Sendable {
                 // a marker the row's edge cuts: left out
                 views[i].laidOut = TextLayout.clipped(views[i].laidOut, width: frame.width)
             }
+            // Styled by this view in this row's state, unchanged since: the style kept, the text
+            // set (BENCHMARKS.md, "Measurements behind the code": CellLayout.styleStamp).
+            let key = Self.styleKey(view, selected: selected, rightToLeft: content.rightToLeft)
+            if views[i].styleStamp == key {
+                views[i].frame = frame
+                views[i].setFullText(of: view)
+                return
+            }
             views[i].reset(role: .subview, tagValue: Int32(clamping: view.tag), frame: frame, hasOwnFrame: true)
             // Natural alignment is the leading edge: the right one, right to left.
             let defaults = Defaults(alignment: content.rightToLeft ? .right : .left)
             style(&views[i], from: view, defaults: defaults, selected: selected)
+            views[i].styleStamp = key
         case .plain:
             let i = memo.nextSlot(in: &views)
             views[i] = PlacedView(

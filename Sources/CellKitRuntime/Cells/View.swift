@@ -2,6 +2,7 @@
 
 import CCellKit
 import CellKitModel
+import Synchronization
 
 /// A label, image or plain view, with a frame in character cells.
 /// Label properties are kept on every kind but only drawn for labels.
@@ -33,6 +34,24 @@ public final class View {
     @inlinable public var isOrphaned: Bool { _isOrphaned }
     @usableFromInline @exclusivity(unchecked) var _isOrphaned: Bool = false
 
+    // MARK: Style stamp
+
+    /// A number no view has had before, taken anew whenever a property a label's look is drawn from
+    /// changes value (colours, font, alignment, line break mode, number of lines; not its text or
+    /// frame): a layout that finds a row's place for this view styled under the same stamp keeps
+    /// that style rather than working it out again (`CellLayout`'s subviews; BENCHMARKS.md,
+    /// "Measurements behind the code": CellLayout.styleStamp). Never 0.
+    @inlinable package var styleStamp: UInt64 { _styleStamp }
+    @usableFromInline @exclusivity(unchecked) var _styleStamp: UInt64 = View.newStyleStamp()
+    /// The stamps handed out so far, across all threads: one counter, so that no two views, nor a
+    /// view before and after a change, share a stamp (a view freed and another made at its address
+    /// do not either).
+    private static let stamps = Atomic<UInt64>(0)
+    /// A stamp not handed out before.
+    @usableFromInline static func newStyleStamp() -> UInt64 {
+        stamps.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
     // MARK: Geometry and visibility
 
     /// Where the view sits in its cell's content view; `.zero` for parts the layout places by style.
@@ -51,7 +70,7 @@ public final class View {
     /// The colour filled under the view's frame (`CK_VIEW_BACKGROUND_COLOR`); nil for none.
     @inlinable public var backgroundColor: Color? {
         get { _backgroundColor }
-        set { _backgroundColor = newValue }
+        set { if newValue != _backgroundColor { (_backgroundColor, _styleStamp) = (newValue, View.newStyleStamp()) } }
     }
     @usableFromInline @exclusivity(unchecked) var _backgroundColor: Color?
 
@@ -132,44 +151,51 @@ public final class View {
     /// label); below 14 the label is drawn as small text. Hooks may set only finite values above 0.
     @inlinable public var fontSize: Double {
         get { _fontSize }
-        set { _fontSize = newValue }
+        set { if newValue != _fontSize { (_fontSize, _styleStamp) = (newValue, View.newStyleStamp()) } }
     }
     @usableFromInline @exclusivity(unchecked) var _fontSize: Double = 17.0
     /// The font weight (`CK_VIEW_FONT_WEIGHT`); `.regular` by default.
     @inlinable public var fontWeight: FontWeight {
         get { _fontWeight }
-        set { _fontWeight = newValue }
+        set { if newValue != _fontWeight { (_fontWeight, _styleStamp) = (newValue, View.newStyleStamp()) } }
     }
     @usableFromInline @exclusivity(unchecked) var _fontWeight: FontWeight = FontWeight.regular
     /// The text colour (`CK_VIEW_TEXT_COLOR`); nil for the colour the cell style gives the label.
     @inlinable public var textColor: Color? {
         get { _textColor }
-        set { _textColor = newValue }
+        set { if newValue != _textColor { (_textColor, _styleStamp) = (newValue, View.newStyleStamp()) } }
     }
     @usableFromInline @exclusivity(unchecked) var _textColor: Color?
     /// The text colour while the row is selected.
     @inlinable public var highlightedTextColor: Color? {
         get { _highlightedTextColor }
-        set { _highlightedTextColor = newValue }
+        set {
+            if newValue != _highlightedTextColor {
+                (_highlightedTextColor, _styleStamp) = (newValue, View.newStyleStamp())
+            }
+        }
     }
     @usableFromInline @exclusivity(unchecked) var _highlightedTextColor: Color?
     /// Where the text sits in the frame (`CK_VIEW_ALIGNMENT`); `.natural` by default.
     @inlinable public var alignment: TextAlignment {
         get { _alignment }
-        set { _alignment = newValue }
+        set { if newValue != _alignment { (_alignment, _styleStamp) = (newValue, View.newStyleStamp()) } }
     }
     @usableFromInline @exclusivity(unchecked) var _alignment: TextAlignment = TextAlignment.natural
     /// How text that does not fit is wrapped or cut (`CK_VIEW_LINE_BREAK_MODE`);
     /// `.truncateTail` by default.
     @inlinable public var lineBreakMode: LineBreakMode {
         get { _lineBreakMode }
-        set { _lineBreakMode = newValue }
+        set { if newValue != _lineBreakMode { (_lineBreakMode, _styleStamp) = (newValue, View.newStyleStamp()) } }
     }
     @usableFromInline @exclusivity(unchecked) var _lineBreakMode: LineBreakMode = LineBreakMode.truncateTail
     /// 0 = as many lines as fit in the frame; kept within 0...`PluginLimits.maxNumberOfLines`.
     @inlinable public var numberOfLines: Int {
         get { _numberOfLines }
-        set { _numberOfLines = PluginLimits.clamp(newValue, max: PluginLimits.maxNumberOfLines) }
+        set {
+            let lines = PluginLimits.clamp(newValue, max: PluginLimits.maxNumberOfLines)
+            if lines != _numberOfLines { (_numberOfLines, _styleStamp) = (lines, View.newStyleStamp()) }
+        }
     }
     @usableFromInline @exclusivity(unchecked) var _numberOfLines: Int = 1
 
