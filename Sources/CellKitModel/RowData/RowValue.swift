@@ -298,13 +298,25 @@ public enum RowValue: Sendable, Equatable, Hashable {
     package static func plainCleanText(
         _ key: UnsafeBufferPointer<UInt8>, in line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>
     ) -> (start: Int, text: UnsafeBufferPointer<UInt8>, isASCII: Bool)? {
-        guard let k = key.baseAddress, key.count > 0 else { return nil }
-        for m in stride(from: offsets.count / 4 - 1, through: 0, by: -1) {
-            let keyStart = Int(offsets[m &* 4]), keyEnd = Int(offsets[m &* 4 &+ 1])
-            guard keyEnd &- keyStart == key.count else { continue }
-            guard JSONValueParser.sameBytes(line.baseAddress! + keyStart, k, count: key.count) else { continue }
-            let start = Int(offsets[m * 4 + 2]), end = Int(offsets[m * 4 + 3])
-            return plainCleanText(line, start, end).map { (start + 1, $0, end & Int(JSONValueParser.asciiFlag) != 0) }
+        guard let k = key.baseAddress, let o = offsets.baseAddress, let bytes = line.baseAddress, key.count > 0 else {
+            return nil
+        }
+        // Read through the pointers, from the last member: the index's offsets lie inside the line
+        // (the check wrote them). With checked subscripts and a stride the lookup was 133
+        // instructions a key (BENCHMARKS.md, "Measurements behind the code": JSONRecord.cleanTextLookup).
+        let count = key.count
+        var m = offsets.count / 4
+        while m > 0 {
+            m &-= 1
+            let entry = o + m &* 4
+            let keyStart = Int(entry[0])
+            guard Int(entry[1]) &- keyStart == count, JSONValueParser.sameBytes(bytes + keyStart, k, count: count)
+            else { continue }
+            let start = Int(entry[2]), flagged = Int(entry[3])
+            let value = member(start, flagged)
+            guard value.plain, value.clean else { return nil }
+            let text = UnsafeBufferPointer(start: bytes + (start &+ 1), count: value.range.count &- 2)
+            return (start &+ 1, text, flagged & Int(JSONValueParser.asciiFlag) != 0)
         }
         return nil
     }
