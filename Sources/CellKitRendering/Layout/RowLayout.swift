@@ -1090,25 +1090,32 @@ public struct CellLayout: Sendable {
             let maxLines = min(view.numberOfLines == 0 ? f.height : min(view.numberOfLines, f.height), frame.height + 1)
             // Written over a view of the row before, in place (see `RowLayout.recycleViews`).
             let i = memo.nextSlot(in: &views)
-            memo.laySubview(view, width: f.width, maxLines: maxLines, into: &views[i].laidOut)
-            views[i].laidOut.keepFirst(frame.height)
-            if frame.width < f.width, view.textBytes?.isClean == false {
-                // a marker the row's edge cuts: left out
-                views[i].laidOut = TextLayout.clipped(views[i].laidOut, width: frame.width)
-            }
-            // Styled by this view in this row's state, unchanged since: the style kept, the text
-            // set (BENCHMARKS.md, "Measurements behind the code": CellLayout.styleStamp).
             let key = Self.styleKey(view, selected: selected, rightToLeft: content.rightToLeft)
-            if views[i].styleStamp == key {
-                views[i].frame = frame
-                views[i].setFullText(of: view)
-                return
+            // The place reached once, through the list's memory (`nextSlot` made it): each access by
+            // index checked the list's bounds, and some its uniqueness (BENCHMARKS.md, "Measurements
+            // behind the code": CellLayout.slotPointer).
+            views.withUnsafeMutableBufferPointer { list in
+                let placed = list.baseAddress.unsafelyUnwrapped + i
+                memo.laySubview(view, width: f.width, maxLines: maxLines, into: &placed.pointee.laidOut)
+                placed.pointee.laidOut.keepFirst(frame.height)
+                if frame.width < f.width, view.textBytes?.isClean == false {
+                    // a marker the row's edge cuts: left out
+                    placed.pointee.laidOut = TextLayout.clipped(placed.pointee.laidOut, width: frame.width)
+                }
+                // Styled by this view in this row's state, unchanged since: the style kept, the text
+                // set (BENCHMARKS.md, "Measurements behind the code": CellLayout.styleStamp).
+                if placed.pointee.styleStamp == key {
+                    placed.pointee.frame = frame
+                    placed.pointee.setFullText(of: view)
+                    return
+                }
+                placed.pointee.reset(
+                    role: .subview, tagValue: Int32(clamping: view.tag), frame: frame, hasOwnFrame: true)
+                // Natural alignment is the leading edge: the right one, right to left.
+                let defaults = Defaults(alignment: content.rightToLeft ? .right : .left)
+                style(&placed.pointee, from: view, defaults: defaults, selected: selected)
+                placed.pointee.styleStamp = key
             }
-            views[i].reset(role: .subview, tagValue: Int32(clamping: view.tag), frame: frame, hasOwnFrame: true)
-            // Natural alignment is the leading edge: the right one, right to left.
-            let defaults = Defaults(alignment: content.rightToLeft ? .right : .left)
-            style(&views[i], from: view, defaults: defaults, selected: selected)
-            views[i].styleStamp = key
         case .plain:
             let i = memo.nextSlot(in: &views)
             views[i] = PlacedView(
