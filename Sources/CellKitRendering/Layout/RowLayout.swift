@@ -379,8 +379,10 @@ public struct CellLayout: Sendable {
         // measured at the whole width and then cut).
         let widths =
             area.value1 ?? (text: area.width, detail: area.width)
-        let text = lineCount(.passUnretained(cell.textLabel), width: widths.text, memo: &memo)
-        let detail = lineCount(.passUnretained(cell.detailTextLabel), width: widths.detail, memo: &memo)
+        // A label with no text (a cell of subviews) is passed over with no call (`showsText`).
+        let textLabel = Unmanaged.passUnretained(cell.textLabel), detailLabel = Unmanaged.passUnretained(cell.detailTextLabel)
+        let text = Self.showsText(textLabel) ? lineCount(textLabel, width: widths.text, memo: &memo) : 0
+        let detail = Self.showsText(detailLabel) ? lineCount(detailLabel, width: widths.detail, memo: &memo) : 0
         switch cell.style {
         case .subtitle: labels = text + detail
         case .default: labels = text
@@ -852,6 +854,9 @@ public struct CellLayout: Sendable {
     ) {
         // held by the cell (see naturalHeight)
         unowned(unsafe) let text = cell.textLabel!, detail = cell.detailTextLabel!
+        // Neither shows text (a cell of subviews): nothing to place, as `placeLabel` would find.
+        guard Self.showsText(.passUnretained(text)) || (cell.style != .default && Self.showsText(.passUnretained(detail)))
+        else { return }
         var textDefaults = Defaults(), detailDefaults = Defaults(color: Palette.secondaryText)
         var textFrame = Rect(x: area.x, y: 0, width: area.width, height: height)
         var detailFrame = textFrame
@@ -903,6 +908,14 @@ public struct CellLayout: Sendable {
         guard detail > 0 else { return (width, 0) }
         let text = wanted(cell.textLabel), given = min(detail, max(width - text - 1, width / 2))
         return (max(0, width - given - 1), given)
+    }
+
+    /// Whether a standard label has text to show: not hidden, and a text that is not empty (what
+    /// `placeLabel` places). Asked first, a cell of subviews costs no frames worked out for labels
+    /// that show nothing (BENCHMARKS.md, "Measurements behind the code": CellLayout.emptyLabels).
+    @inline(__always)
+    private static func showsText(_ label: Unmanaged<View>) -> Bool {
+        label._withUnsafeGuaranteedRef { !$0.isHidden && $0.unretainedTextBytes != nil }
     }
 
     /// What a style gives a label that the plugin did not set.
