@@ -380,7 +380,8 @@ public struct CellLayout: Sendable {
         let widths =
             area.value1 ?? (text: area.width, detail: area.width)
         // A label with no text (a cell of subviews) is passed over with no call (`showsText`).
-        let textLabel = Unmanaged.passUnretained(cell.textLabel), detailLabel = Unmanaged.passUnretained(cell.detailTextLabel)
+        let textLabel = Unmanaged.passUnretained(cell.textLabel),
+            detailLabel = Unmanaged.passUnretained(cell.detailTextLabel)
         let text = Self.showsText(textLabel) ? lineCount(textLabel, width: widths.text, memo: &memo) : 0
         let detail = Self.showsText(detailLabel) ? lineCount(detailLabel, width: widths.detail, memo: &memo) : 0
         switch cell.style {
@@ -855,7 +856,8 @@ public struct CellLayout: Sendable {
         // held by the cell (see naturalHeight)
         unowned(unsafe) let text = cell.textLabel!, detail = cell.detailTextLabel!
         // Neither shows text (a cell of subviews): nothing to place, as `placeLabel` would find.
-        guard Self.showsText(.passUnretained(text)) || (cell.style != .default && Self.showsText(.passUnretained(detail)))
+        guard
+            Self.showsText(.passUnretained(text)) || (cell.style != .default && Self.showsText(.passUnretained(detail)))
         else { return }
         var textDefaults = Defaults(), detailDefaults = Defaults(color: Palette.secondaryText)
         var textFrame = Rect(x: area.x, y: 0, width: area.width, height: height)
