@@ -498,7 +498,10 @@ public struct CellLayout: Sendable {
         }
 
         /// The place in `views` to write the row's next view at: a view of the row before, to be
-        /// written over in place (its line list's memory reused), or a new one.
+        /// written over in place (its line list's memory reused), or a new one. Inlined, as
+        /// `LaidOutText.keepFirst` is (BENCHMARKS.md, "Measurements behind the code":
+        /// LaidOutText.keepFirst).
+        @inline(__always)
         mutating func nextSlot(in views: inout [PlacedView]) -> Int {
             if placed == views.count { views.append(PlacedView(role: .subview, frame: .zero)) }
             placed += 1
