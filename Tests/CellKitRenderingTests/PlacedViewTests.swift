@@ -11,7 +11,7 @@ struct PlacedViewTests {
     /// At most 128 bytes: a copy or move of a larger one is a call to memcpy, not inline moves (at
     /// 138 bytes the wrapped table made 63 memcpy calls a row, 28 at 120).
     @Test func fitsAnInlineCopy() {
-        #expect(MemoryLayout<PlacedView>.size <= 128)
+        #expect(MemoryLayout<PlacedView>.size <= 128, "\(MemoryLayout<PlacedView>.size) bytes")
     }
 
     /// `tag` and `numberOfLines` are stored in 4 bytes: every value a C int can hold reads back.

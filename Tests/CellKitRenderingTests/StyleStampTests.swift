@@ -16,18 +16,21 @@ struct StyleStampTests {
     func keptStyleIsFresh() throws {
         var random = SplitMix64(seed: 0x57A_3B5)
         func pick<T>(_ choices: [T]) -> T { choices[Int(random.next() % UInt64(choices.count))] }
-        let cell = Cell(reuseIdentifier: try CellIdentifier("Stamped"), style: .default)
-        var labels = [try cell.addSubview(.label, frame: Rect(x: 0, y: 0, width: 12, height: 1), tag: 1)]
-        labels.append(try cell.addSubview(.label, frame: Rect(x: 13, y: 0, width: 20, height: 3), tag: 2))
+        // Two cells laid out in turns into one row, as a queue's cells are: every kind of view
+        // a slot may hold between two of a subview label's rows (standard labels, an image and a
+        // plain subview before the labels, an accessory), each shown or hidden at random.
+        let cells = try (0..<2).map { _ in try Stamped() }
         let colors: [Color?] = [nil, Color(red: 200, green: 0, blue: 0), Color(red: 0, green: 0, blue: 200)]
-        let texts = ["Item 7", "a description long enough to wrap over lines", "日本語 7", ""]
+        let texts = ["Item 7", "a description long enough to wrap over lines", "日本語 7", "", "שלום 7"]
         let layout = CellLayout(assets: AssetCatalog())
-        var kept = layout.layout(cell, width: 60, height: nil)
+        var kept = layout.layout(cells[0].cell, width: 60, height: nil)
         var keptStyles = 0
-        for step in 0..<4_000 {
+        for step in 0..<6_000 {
+            let stamped = cells[random.next() % 4 == 0 ? 1 : 0]
+            let cell = stamped.cell
             for _ in 0..<Int(random.next() % 3) {  // none to two changes a row: most rows keep their style
-                let label = pick(labels)
-                switch random.next() % 14 {
+                let label: View = pick(stamped.labels + [cell.textLabel!, cell.detailTextLabel!])
+                switch random.next() % 18 {
                 case 0: label.textColor = pick(colors)
                 case 1: label.highlightedTextColor = pick(colors)
                 case 2: label.backgroundColor = pick(colors)
@@ -39,15 +42,21 @@ struct StyleStampTests {
                 case 8: label.isHidden = random.next() % 4 == 0  // a hidden view moves the others' places
                 case 9: cell.isSelected.toggle()
                 case 10: cell.selectionStyle = pick(SelectionStyle.allCases)
-                case 11: cell.context.direction = pick([.ltr, .rtl])
-                case 12 where labels.count < 5:
-                    labels.append(
+                case 11: cell.context.direction = pick([.ltr, .rtl, .auto])
+                case 12: cell.style = pick([.default, .subtitle, .value1, .value2])
+                case 13: cell.accessoryType = pick(AccessoryType.allCases)
+                case 14: stamped.others[Int(random.next() % 2)].isHidden.toggle()  // the image, the plain view
+                case 15: cell.accessoryView?.isHidden.toggle()
+                case 16 where stamped.labels.count < 5:
+                    stamped.labels.append(
                         try cell.addSubview(
-                            .label, frame: Rect(x: 34, y: 0, width: 10, height: 1), tag: labels.count + 1))
+                            .label, frame: Rect(x: 34, y: 0, width: 10, height: 1), tag: stamped.labels.count + 10))
                 default: label.frame.width = pick([8, 12, 20])
                 }
             }
-            for label in labels { label.text = pick(texts) }
+            for label in stamped.labels { label.text = pick(texts) }
+            cell.textLabel.text = random.next() % 2 == 0 ? pick(texts) : nil
+            cell.detailTextLabel.text = random.next() % 2 == 0 ? pick(texts) : nil
             let height: Int? = random.next() % 5 == 0 ? 2 : nil
             let before = kept.views.map(\.styleStamp)
             layout.layout(cell, width: 60, height: height, into: &kept)
@@ -58,6 +67,27 @@ struct StyleStampTests {
             keptStyles += zip(before, kept.views).filter { $0 == $1.styleStamp && $0 != 0 }.count
         }
         #expect(keptStyles > 2_000, "the kept style's path was taken \(keptStyles) times")
+    }
+
+    /// A cell of subview labels with an image and a plain subview before them and an accessory view.
+    final class Stamped {
+        let cell: Cell
+        var labels: [View]
+        let others: [View]
+
+        init() throws {
+            cell = Cell(reuseIdentifier: try CellIdentifier("Stamped"), style: .default)
+            let image = try cell.addSubview(.image, frame: Rect(x: 0, y: 0, width: 2, height: 1), tag: 1)
+            image.imageName = "missing"
+            let plain = try cell.addSubview(.plain, frame: Rect(x: 0, y: 1, width: 4, height: 1), tag: 2)
+            plain.backgroundColor = Color(red: 9, green: 9, blue: 9)
+            others = [image, plain]
+            labels = [try cell.addSubview(.label, frame: Rect(x: 3, y: 0, width: 12, height: 1), tag: 3)]
+            labels.append(try cell.addSubview(.label, frame: Rect(x: 16, y: 0, width: 20, height: 3), tag: 4))
+            let accessory = cell.setAccessoryView(.label, frame: Rect(x: 0, y: 0, width: 3, height: 1))
+            accessory.text = "›"
+            accessory.isHidden = true
+        }
     }
 
     /// A property set to the value it has keeps the view's stamp (a hook that sets the same colour
@@ -84,5 +114,12 @@ struct StyleStampTests {
             label.frame = Rect(x: 1, y: 0, width: 5, height: 1)
             #expect(label.styleStamp == changed)
         }
+        // A number of lines kept within its limit: one past it, set twice, changes it once.
+        label.numberOfLines = Int.max
+        let clamped = label.styleStamp
+        label.numberOfLines = Int.max - 1
+        #expect(label.styleStamp == clamped)
+        label.numberOfLines = -1
+        #expect(label.numberOfLines == 0 && label.styleStamp != clamped)
     }
 }

@@ -314,6 +314,7 @@ public enum RowValue: Sendable, Equatable, Hashable {
             else { continue }
             let start = Int(entry[2]), flagged = Int(entry[3])
             let value = member(start, flagged)
+            assert(Int(entry[1]) <= line.count && value.range.upperBound <= line.count, "an index past its line")
             guard value.plain, value.clean else { return nil }
             let text = UnsafeBufferPointer(start: bytes + (start &+ 1), count: value.range.count &- 2)
             return (start &+ 1, text, flagged & Int(JSONValueParser.asciiFlag) != 0)
