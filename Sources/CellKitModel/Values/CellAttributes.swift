@@ -241,7 +241,7 @@ public enum RowPosition: String, Sendable, Codable {
     case bottom
 
     /// The position of row `row` (from 0) in a section of `rowsInSection` rows.
-    package init(row: Int, rowsInSection: Int) {
+    @inlinable package init(row: Int, rowsInSection: Int) {
         switch (row == 0, row == rowsInSection - 1) {
         case (true, true): self = .single
         case (true, false): self = .top

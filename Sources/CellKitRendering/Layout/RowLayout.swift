@@ -481,6 +481,7 @@ public struct CellLayout: Sendable {
 
         /// Readies the memo for a row whose data is `record`: no lines kept from the row before, and
         /// no view placed.
+        @inline(__always)  // once a row (as `nextSlot`: LaidOutText.keepFirst in BENCHMARKS.md)
         mutating func start(record: JSONRecord.Unretained?) {
             Self.forget(&text)
             Self.forget(&detail)

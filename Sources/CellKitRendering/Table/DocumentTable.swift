@@ -198,6 +198,7 @@ public final class DocumentTable: TableDataSource, TableDelegate {
     }
 
     /// Closes a section's data file once its last row is read.
+    @inline(__always)  // once a row
     private func closeIfDone(_ indexPath: IndexPath) {
         if indexPath.row + 1 == counts[indexPath.section] { streams[indexPath.section] = nil }
     }

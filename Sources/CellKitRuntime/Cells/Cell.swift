@@ -195,8 +195,8 @@ public final class Cell {
         set { _isSelected = newValue }
     }
     @usableFromInline @exclusivity(unchecked) var _isSelected: Bool = false
-    /// Where the row stands in its section.
-    public var position: RowPosition { RowPosition(row: indexPath.row, rowsInSection: rowsInSection) }
+    /// Where the row stands in its section (inlinable: the layout reads it once a row).
+    @inlinable public var position: RowPosition { RowPosition(row: indexPath.row, rowsInSection: rowsInSection) }
 
     // MARK: Errors
 
