@@ -26,9 +26,9 @@ public struct PlacedView: Sendable, Equatable, Encodable {
 
     // Stored so that the struct is 115 bytes (a stride of 120, the style stamp included), under the
     // 128 that a copy is inlined at (a memcpy call above it: at 138 bytes, 40 of a wrapped row's 63
-    // memcpy calls were its copies): the one-byte fields first, tag and number of lines in 4 bytes (both come from a C int). The arguments the
-    // layout passes keep the memberwise initialiser's order: it moves them in (an init of our own
-    // copied the view on every append).
+    // memcpy calls were its copies): the one-byte fields first, tag and number of lines in 4 bytes
+    // (both come from a C int). The arguments the layout passes keep the memberwise initialiser's
+    // order: it moves them in (an init of our own copied the view on every append).
     /// Which part of the cell this is.
     public var role: Role
     /// How `lines` sit in the frame's width; never `natural` (resolved to the style's alignment).

@@ -40,8 +40,8 @@ public final class View {
     /// changes value (colours, font, alignment, line break mode, number of lines; not its text or
     /// frame): a layout that finds a row's place for this view styled under the same stamp keeps
     /// that style rather than working it out again (`CellLayout`'s subviews; BENCHMARKS.md,
-    /// "Measurements behind the code": CellLayout.styleStamp). Never 0: a 64-bit count; the layout keeps
-    /// its low 61 bits, which a billion changes a second would take 73 years to use up.
+    /// "Measurements behind the code": CellLayout.styleStamp). Never 0: a 64-bit count; the layout
+    /// keeps its low 61 bits, which a billion changes a second would take 73 years to use up.
     @inlinable package var styleStamp: UInt64 { _styleStamp }
     @usableFromInline @exclusivity(unchecked) var _styleStamp: UInt64 = View.newStyleStamp()
     /// The stamps handed out so far, across all threads: one counter, so that no two views, nor a
