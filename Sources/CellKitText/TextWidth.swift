@@ -131,10 +131,10 @@ public enum TextWidth {
     /// each read of the lazily made global calls `swift_once`), and, inline, `cluster`'s quick ways
     /// through the commonest text beyond ASCII: first a plain wide scalar (`isPlainWide`: CJK
     /// ideographs, Hangul syllables, kana) before ASCII, the end or another, told by its bytes with
-    /// no lookup; printable ASCII before a scalar that does not join
-    /// it (a space before a CJK word); any other three-byte scalar that joins what
-    /// follows only as an Extend, ZWJ, SpacingMark or Hangul V or T would, followed by ASCII or by a
-    /// three-byte scalar that is none of those. The same rules as `cluster`'s: the cluster tests hold
+    /// no lookup; printable ASCII before a scalar that does not join it (a space before a CJK
+    /// word); any other three-byte scalar that joins what follows only as an Extend, ZWJ,
+    /// SpacingMark or Hangul V or T would, followed by ASCII or by a three-byte scalar that is none
+    /// of those. The same rules as `cluster`'s: the cluster tests hold
     /// the two to each other on every oracle string. A line of CJK is broken at a fraction of the
     /// cost (BENCHMARKS.md, "Measurements behind the code": TextWidth.cjk); the same for two- and
     /// four-byte scalars measured slower, as most of those are in emoji sequences that need the

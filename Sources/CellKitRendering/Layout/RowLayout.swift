@@ -917,8 +917,8 @@ public struct CellLayout: Sendable {
     }
 
     /// Whether a standard label has text to show: not hidden, and a text that is not empty (what
-    /// `placeLabel` places). Asked first, a cell of subviews costs no frames worked out for labels
-    /// that show nothing (BENCHMARKS.md, "Measurements behind the code": CellLayout.emptyLabels).
+    /// `placeLabel` asks first). Asked before any call, a cell of subviews costs no frames worked out
+    /// for labels that show nothing (BENCHMARKS.md, "Measurements behind the code": CellLayout.emptyLabels).
     @inline(__always)
     private static func showsText(_ label: Unmanaged<View>) -> Bool {
         label._withUnsafeGuaranteedRef { !$0.isHidden && $0.unretainedTextBytes != nil }
@@ -938,9 +938,8 @@ public struct CellLayout: Sendable {
         _ label: View, role: PlacedView.Role, frame styled: Rect, rowHeight: Int, defaults: Defaults, centred: Bool,
         selected: Bool, memo: inout LineMemo, into views: inout [PlacedView]
     ) {
-        guard !label.isHidden, label.textBytes != nil else { return }
+        guard Self.showsText(.passUnretained(label)) else { return }
         unowned(unsafe) let text = label.textBytes.unsafelyUnwrapped  // the label holds it: no retain per row
-        guard text.byteCount > 0 else { return }
         let frame = label.frame == .zero ? styled : label.frame
         guard frame.width > 0, frame.height > 0 else { return }
         var maxLines = label.numberOfLines == 0 ? frame.height : min(label.numberOfLines, frame.height)

@@ -52,6 +52,12 @@ public final class View {
     @usableFromInline static func newStyleStamp() -> UInt64 {
         stamps.wrappingAdd(1, ordering: .relaxed).newValue
     }
+    /// What each style property's setter does: `value` stored in `field` and a new `stamp` taken
+    /// when it differs from the value there; nothing when it is the same.
+    @inlinable @inline(__always)
+    static func restyle<Value: Equatable>(_ field: inout Value, to value: Value, stamp: inout UInt64) {
+        if value != field { (field, stamp) = (value, newStyleStamp()) }
+    }
 
     // MARK: Geometry and visibility
 
@@ -71,7 +77,7 @@ public final class View {
     /// The colour filled under the view's frame (`CK_VIEW_BACKGROUND_COLOR`); nil for none.
     @inlinable public var backgroundColor: Color? {
         get { _backgroundColor }
-        set { if newValue != _backgroundColor { (_backgroundColor, _styleStamp) = (newValue, View.newStyleStamp()) } }
+        set { View.restyle(&_backgroundColor, to: newValue, stamp: &_styleStamp) }
     }
     @usableFromInline @exclusivity(unchecked) var _backgroundColor: Color?
 
@@ -152,50 +158,47 @@ public final class View {
     /// label); below 14 the label is drawn as small text. Hooks may set only finite values above 0.
     @inlinable public var fontSize: Double {
         get { _fontSize }
-        set { if newValue != _fontSize { (_fontSize, _styleStamp) = (newValue, View.newStyleStamp()) } }
+        set { View.restyle(&_fontSize, to: newValue, stamp: &_styleStamp) }
     }
     @usableFromInline @exclusivity(unchecked) var _fontSize: Double = 17.0
     /// The font weight (`CK_VIEW_FONT_WEIGHT`); `.regular` by default.
     @inlinable public var fontWeight: FontWeight {
         get { _fontWeight }
-        set { if newValue != _fontWeight { (_fontWeight, _styleStamp) = (newValue, View.newStyleStamp()) } }
+        set { View.restyle(&_fontWeight, to: newValue, stamp: &_styleStamp) }
     }
     @usableFromInline @exclusivity(unchecked) var _fontWeight: FontWeight = FontWeight.regular
     /// The text colour (`CK_VIEW_TEXT_COLOR`); nil for the colour the cell style gives the label.
     @inlinable public var textColor: Color? {
         get { _textColor }
-        set { if newValue != _textColor { (_textColor, _styleStamp) = (newValue, View.newStyleStamp()) } }
+        set { View.restyle(&_textColor, to: newValue, stamp: &_styleStamp) }
     }
     @usableFromInline @exclusivity(unchecked) var _textColor: Color?
     /// The text colour while the row is selected.
     @inlinable public var highlightedTextColor: Color? {
         get { _highlightedTextColor }
-        set {
-            if newValue != _highlightedTextColor {
-                (_highlightedTextColor, _styleStamp) = (newValue, View.newStyleStamp())
-            }
-        }
+        set { View.restyle(&_highlightedTextColor, to: newValue, stamp: &_styleStamp) }
     }
     @usableFromInline @exclusivity(unchecked) var _highlightedTextColor: Color?
     /// Where the text sits in the frame (`CK_VIEW_ALIGNMENT`); `.natural` by default.
     @inlinable public var alignment: TextAlignment {
         get { _alignment }
-        set { if newValue != _alignment { (_alignment, _styleStamp) = (newValue, View.newStyleStamp()) } }
+        set { View.restyle(&_alignment, to: newValue, stamp: &_styleStamp) }
     }
     @usableFromInline @exclusivity(unchecked) var _alignment: TextAlignment = TextAlignment.natural
     /// How text that does not fit is wrapped or cut (`CK_VIEW_LINE_BREAK_MODE`);
     /// `.truncateTail` by default.
     @inlinable public var lineBreakMode: LineBreakMode {
         get { _lineBreakMode }
-        set { if newValue != _lineBreakMode { (_lineBreakMode, _styleStamp) = (newValue, View.newStyleStamp()) } }
+        set { View.restyle(&_lineBreakMode, to: newValue, stamp: &_styleStamp) }
     }
     @usableFromInline @exclusivity(unchecked) var _lineBreakMode: LineBreakMode = LineBreakMode.truncateTail
     /// 0 = as many lines as fit in the frame; kept within 0...`PluginLimits.maxNumberOfLines`.
     @inlinable public var numberOfLines: Int {
         get { _numberOfLines }
         set {
-            let lines = PluginLimits.clamp(newValue, max: PluginLimits.maxNumberOfLines)
-            if lines != _numberOfLines { (_numberOfLines, _styleStamp) = (lines, View.newStyleStamp()) }
+            View.restyle(
+                &_numberOfLines, to: PluginLimits.clamp(newValue, max: PluginLimits.maxNumberOfLines),
+                stamp: &_styleStamp)
         }
     }
     @usableFromInline @exclusivity(unchecked) var _numberOfLines: Int = 1
