@@ -100,12 +100,19 @@ struct RecordCountTests {
     /// `ck_count_records` counts the records a line end closes, at most `limit`, and the rows among
     /// them (a record of spaces, tabs and CRs only is no row), as splitting the bytes does: random
     /// buffers of records, blank lines and line ends of either kind, every limit from 0 to past the
-    /// count, and where it stopped.
+    /// count, and where it stopped. Half the trials have long records and runs of blanks, so that
+    /// records and line ends fall across the 128-byte blocks the AVX2 count takes, and a blank line
+    /// spans them; the short ones take the count a byte at a time.
     @Test func countsAsSplittingDoes() {
         var random = SplitMix64(seed: 0xC0_0417)
-        let pieces: [[UInt8]] = [Array(#"{"t": 1}"#.utf8), [0x20], [0x09], [0x0D], [0x20, 0x0D], Array("x".utf8), []]
+        let short: [[UInt8]] = [Array(#"{"t": 1}"#.utf8), [0x20], [0x09], [0x0D], [0x20, 0x0D], Array("x".utf8), []]
+        let long = short + [
+            Array(#"{"t": "a title", "d": "a description of some length", "w": "日本語"}"#.utf8),
+            [UInt8](repeating: 0x20, count: 70), [UInt8](repeating: 0x09, count: 33), Array(repeating: 0x78, count: 63),
+        ]
         for trial in 0..<3_000 {
             let lineEnd: UInt8 = trial % 2 == 0 ? 0x0A : 0x0D
+            let pieces = trial % 4 < 2 ? short : long
             var bytes: [UInt8] = []
             for _ in 0..<Int(random.next() % 12) {
                 for _ in 0..<Int(random.next() % 3) { bytes += pieces[Int(random.next() % UInt64(pieces.count))] }
