@@ -1,4 +1,4 @@
-// OutputBuffer's word stores: a line's padding sixteen spaces a step and a short piece in two
+// OutputBuffer's word stores: a line's padding 16 or 32 spaces a step and a short piece in two
 // overlapping word copies must write exactly what a byte-by-byte append writes, whatever the
 // length and wherever the buffer's end is (near it they fall back to the plain copy).
 
@@ -16,8 +16,9 @@ struct OutputBufferTests {
 
     /// Runs of 0 to 40 spaces and pieces of 0 to 40 bytes after 0 to 23 marker bytes, in a buffer of
     /// its own memory and in an external one just big enough (so that short runs fall back to the
-    /// plain copy): the bytes flushed are the markers, the spaces, the piece, nothing else.
-    @Test func spacesAndPiecesAsWritten() throws {
+    /// plain copy), written by the buffer's count and at a `Place` (counted once, as a line of
+    /// `DirectLines` is): the bytes flushed are the markers, the spaces, the piece, nothing else.
+    @Test(arguments: [false, true]) func spacesAndPiecesAsWritten(atPlace: Bool) throws {
         let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: 128)
         defer { memory.deallocate() }
         for external in [false, true] {
@@ -30,9 +31,17 @@ struct OutputBufferTests {
                         ? OutputBuffer(sink, storage: memory, capacity: offset + 2 * max(n, 0) + 1, flushAt: 128)
                         : OutputBuffer(sink)
                     out.write([UInt8](repeating: 0x2E, count: offset))
-                    out.writeSpaces(n)
-                    piece.withUnsafeBufferPointer { out.write($0) }
-                    out.write(byte: 0x0A)
+                    if atPlace {
+                        var place = out.place()
+                        out.writeSpaces(n, at: &place)
+                        piece.withUnsafeBufferPointer { out.write($0, at: &place) }
+                        out.write(byte: 0x0A, at: &place)
+                        out.commit(place)
+                    } else {
+                        out.writeSpaces(n)
+                        piece.withUnsafeBufferPointer { out.write($0) }
+                        out.write(byte: 0x0A)
+                    }
                     try out.flush()
                     let expected =
                         [UInt8](repeating: 0x2E, count: offset) + [UInt8](repeating: 0x20, count: max(n, 0)) + piece + [

@@ -119,6 +119,76 @@ public final class OutputBuffer {
         count &+= n
     }
 
+    /// Where a writer that keeps its own place writes next (`place()`), and the end of the memory:
+    /// a line written through it loads and stores the count once, not at each of its pieces
+    /// (BENCHMARKS.md, "Measurements behind the code": DirectLines.place). Its bytes count once
+    /// `commit` says so.
+    package struct Place {
+        fileprivate var next: UnsafeMutablePointer<UInt8>
+        fileprivate let end: UnsafeMutablePointer<UInt8>
+    }
+
+    /// The place after the bytes waiting.
+    @inline(__always)
+    package func place() -> Place { Place(next: storage + count, end: storage + capacity) }
+
+    /// The bytes written at `place` count from now on (a later `takeBack` can still drop them).
+    @inline(__always)
+    package func commit(_ place: Place) { count = place.next - storage }
+
+    /// `writeSpaces(_:)` at `place`: thirty-two a step (a line's padding is often that long), the
+    /// overshoot left as slack where the memory has room for it; else exactly `n`.
+    @inline(__always)
+    package func writeSpaces(_ n: Int, at place: inout Place) {
+        guard n > 0 else { return }
+        if _slowPath(place.end - place.next < n &+ 32) { return spacesNearEnd(n, at: &place) }
+        let start = UnsafeMutableRawPointer(place.next), words: UInt64 = 0x2020_2020_2020_2020
+        var at = 0
+        repeat {
+            start.storeBytes(of: words, toByteOffset: at, as: UInt64.self)
+            start.storeBytes(of: words, toByteOffset: at &+ 8, as: UInt64.self)
+            start.storeBytes(of: words, toByteOffset: at &+ 16, as: UInt64.self)
+            start.storeBytes(of: words, toByteOffset: at &+ 24, as: UInt64.self)
+            at &+= 32
+        } while at < n
+        place.next += n
+    }
+
+    /// `writeSpaces(_:at:)` with no room for its overshoot: the buffer grown if it must be (as
+    /// `writeSpaces(_:)` grows it), the spaces written exactly.
+    @inline(never)
+    private func spacesNearEnd(_ n: Int, at place: inout Place) {
+        if place.end - place.next < n { makeRoom(n, at: &place) }
+        place.next.update(repeating: 0x20, count: n)
+        place.next += n
+    }
+
+    /// `write(_:)` at `place`.
+    @inline(__always)
+    package func write(_ bytes: UnsafeBufferPointer<UInt8>, at place: inout Place) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        if _slowPath(place.end - place.next < bytes.count) { makeRoom(bytes.count, at: &place) }
+        ShortCopy.copy(place.next, from: base, count: bytes.count)
+        place.next += bytes.count
+    }
+
+    /// `write(byte:)` at `place`.
+    @inline(__always)
+    package func write(byte: UInt8, at place: inout Place) {
+        if _slowPath(place.next == place.end) { makeRoom(1, at: &place) }
+        place.next.pointee = byte
+        place.next += 1
+    }
+
+    /// Room for `n` more bytes after what was written at `place`, which then counts (the buffer
+    /// keeps only counted bytes when it grows).
+    @inline(never)
+    private func makeRoom(_ n: Int, at place: inout Place) {
+        commit(place)
+        reserve(n)
+        place = self.place()
+    }
+
     /// Lets `body` write at most `limit` bytes in place; it returns how many it wrote.
     @inline(__always)
     func append(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {

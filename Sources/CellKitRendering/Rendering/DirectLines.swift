@@ -25,6 +25,9 @@ struct DirectLines {
     /// With colour: per view in `order`, its style's place in `styles`. Equal styles share a place
     /// (and so a run, as on the canvas); the first is the row's own (the gaps' and padding's).
     private var styleIDs = InlineArray<16, Int>(repeating: 0)
+    /// Per view in `order`, the lines of the row it has text on: from `tops[n]` to before
+    /// `bottoms[n]` (`noteSpans`).
+    private var tops = InlineArray<16, Int>(repeating: 0), bottoms = InlineArray<16, Int>(repeating: 0)
     /// The styles seen, kept from row to row with their SGR bytes (made once each, not hashed
     /// per row), at most `maxStyles`: style `k`'s bytes are `sequences[sequenceEnds[k - 1]..<
     /// sequenceEnds[k]]` (from 0 for the first). In one array: an array a style, read per line,
@@ -213,44 +216,76 @@ struct DirectLines {
     /// behind the code": DirectLines.onePass).
     mutating func writeLines(_ row: RowLayout, from first: Int, to out: OutputBuffer) -> Int {
         var y = first
-        while y < row.height, write(row, line: y, to: out) {
-            out.write(byte: 0x0A)
-            y &+= 1
+        if coloured {
+            while y < row.height, writeInColour(row, line: y, to: out) {
+                out.write(byte: 0x0A)
+                y &+= 1
+            }
+            return y
+        }
+        row.views.withUnsafeBufferPointer { views in
+            noteSpans(views)
+            while y < row.height, writePlain(views, width: row.width, line: y, lineEnd: true, to: out) { y &+= 1 }
         }
         return y
     }
 
     /// Writes line `y` of a row `prepare` accepted, `width` columns; false, writing nothing, when a
     /// piece of it does not fit its frame or takes no column (the canvas settles those).
-    @inline(__always)
     mutating func write(_ row: RowLayout, line y: Int, to out: OutputBuffer) -> Bool {
         if coloured { return writeInColour(row, line: y, to: out) }
-        // Checked and written in one pass over the views; a piece that fails its check takes back what
-        // the line wrote (the buffer flushes only between rows). Two passes, the second over columns
-        // kept by the first, were about a third more of this function (BENCHMARKS.md, "Measurements
-        // behind the code": DirectLines.onePass). The inline arrays are read unchecked: `n < count <=
-        // maxViews` (BENCHMARKS.md, "Measurements behind the code": DirectLines.unchecked).
-        let mark = out.count
         return row.views.withUnsafeBufferPointer { views in
-            var column = 0
-            for n in 0..<count {
-                let view = views.baseAddress! + order[unchecked: n]
-                let f = view.pointee.frame, i = y &- f.y
-                guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else { continue }
-                let w = view.pointee.laidOut.columns(i), bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
-                let x = f.x &+ Self.offset(view.pointee.alignment, width: w, in: f.width)
-                guard Self.fits(bytes, columns: w, offset: x &- f.x, in: f.width) else {
-                    out.takeBack(to: mark)
-                    return false
-                }
-                // word stores (BENCHMARKS.md, "Measurements behind the code": OutputBuffer.wordStores)
-                out.writeSpaces(x &- column)
-                out.write(bytes)  // the row holds it
-                column = x &+ w
-            }
-            out.writeSpaces(row.width &- column)
-            return true
+            noteSpans(views)
+            return writePlain(views, width: row.width, line: y, lineEnd: false, to: out)
         }
+    }
+
+    /// Notes, per view in `order`, the row's lines it has text on (`tops`, `bottoms`): once a row,
+    /// not read through the view on each line.
+    @inline(__always)
+    private mutating func noteSpans(_ views: UnsafeBufferPointer<PlacedView>) {
+        for n in 0..<count {
+            let view = views.baseAddress! + order[unchecked: n]
+            let top = view.pointee.frame.y
+            tops[unchecked: n] = top
+            bottoms[unchecked: n] = top &+ min(view.pointee.laidOut.count, view.pointee.frame.height)
+        }
+    }
+
+    /// Line `y` of `views` (a row `prepare` accepted, its spans noted), and with `lineEnd` its line
+    /// end; false, writing nothing, when a piece does not fit (see `write`). Checked and written in
+    /// one pass over the views: a piece that fails its check takes back what the line wrote (the
+    /// buffer flushes only between rows). Two passes, the second over columns kept by the first,
+    /// were about a third more of this function (BENCHMARKS.md, "Measurements behind the code":
+    /// DirectLines.onePass). Written at a place of its own, counted once at the end
+    /// (BENCHMARKS.md, "Measurements behind the code": DirectLines.place). The inline arrays are
+    /// read unchecked: `n < count <= maxViews` (BENCHMARKS.md, "Measurements behind the code":
+    /// DirectLines.unchecked). (Mutating only so that the inline arrays are read in place: read
+    /// through a copy of `self`, each read copied them.)
+    @inline(__always)
+    private mutating func writePlain(
+        _ views: UnsafeBufferPointer<PlacedView>, width: Int, line y: Int, lineEnd: Bool, to out: OutputBuffer
+    ) -> Bool {
+        let mark = out.count
+        var place = out.place(), column = 0
+        for n in 0..<count where y >= tops[unchecked: n] && y < bottoms[unchecked: n] {
+            let view = views.baseAddress! + order[unchecked: n]
+            let f = view.pointee.frame, i = y &- f.y
+            let w = view.pointee.laidOut.columns(i), bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
+            let x = f.x &+ Self.offset(view.pointee.alignment, width: w, in: f.width)
+            guard Self.fits(bytes, columns: w, offset: x &- f.x, in: f.width) else {
+                out.takeBack(to: mark)  // what a full buffer had counted of the line
+                return false
+            }
+            // word stores (BENCHMARKS.md, "Measurements behind the code": OutputBuffer.wordStores)
+            out.writeSpaces(x &- column, at: &place)
+            out.write(bytes, at: &place)  // the row holds it
+            column = x &+ w
+        }
+        out.writeSpaces(width &- column, at: &place)
+        if lineEnd { out.write(byte: 0x0A, at: &place) }
+        out.commit(place)
+        return true
     }
 
     /// Where a piece `width` columns wide starts in a frame `frameWidth` wide, as `alignment` puts it.
