@@ -173,9 +173,10 @@ package final class RowReader {
         while rowsRead < row, try next(into: &streamed) {}
     }
 
-    /// One batch of checked rows in flat memory, each an `Entry`, its record's bytes, then its
-    /// member offsets; in the batch that ends the file, then the error or the end. The memory is
-    /// in cache lines of its own (`CacheLine`): the helper fills it row by row.
+    /// One batch of checked rows in flat memory, each an `Entry`, then its record's bytes, member
+    /// offsets and planned lines as a `JSONRecord` lays them out (`JSONRecord.writeLayout`: copied
+    /// into a record whole); in the batch that ends the file, then the error or the end. The memory
+    /// is in cache lines of its own (`CacheLine`): the helper fills it row by row.
     struct Batch: ~Copyable {
         private var bytes = CacheLine.allocatePages(byteCount: 64 << 10)
         private var capacity = 64 << 10
@@ -193,12 +194,13 @@ package final class RowReader {
             /// Bytes of the lines worked out ahead for the row (`JSONRecord`'s planned part).
             var plannedBytes = 0
 
-            /// Bytes from the entry's start to its record, to its member offsets, and to the next
-            /// entry (each part starts 8-byte aligned).
+            /// Bytes from the entry's start to its record's layout, the layout's bytes, and the bytes
+            /// to the next entry (8-byte aligned).
             static let recordStart = MemoryLayout<Entry>.stride
-            var offsetsStart: Int { Self.recordStart + (recordBytes + 7) & ~7 }
-            var plannedStart: Int { offsetsStart + offsetCount * 4 }
-            var size: Int { (plannedStart + plannedBytes + 7) & ~7 }
+            var layoutBytes: Int {
+                JSONRecord.layoutBytes(line: recordBytes, offsets: offsetCount, planned: plannedBytes)
+            }
+            var size: Int { (Self.recordStart + layoutBytes + 7) & ~7 }
         }
 
         deinit { CacheLine.deallocatePages(bytes, byteCount: capacity) }
@@ -228,18 +230,9 @@ package final class RowReader {
             }
             reserve(used + entry.size)
             (bytes + used).storeBytes(of: entry, as: Entry.self)
-            if entry.recordBytes > 0 {
-                (bytes + used + Entry.recordStart).copyMemory(
-                    from: checked.record.baseAddress!, byteCount: entry.recordBytes)
-            }
-            if entry.offsetCount > 0 {
-                (bytes + used + entry.offsetsStart).copyMemory(
-                    from: checked.offsets.baseAddress!, byteCount: entry.offsetCount * 4)
-            }
-            if entry.plannedBytes > 0 {
-                (bytes + used + entry.plannedStart).copyMemory(
-                    from: planned.baseAddress!, byteCount: entry.plannedBytes)
-            }
+            JSONRecord.writeLayout(
+                to: bytes + used + Entry.recordStart, line: checked.record, offsets: checked.offsets,
+                planned: UnsafeRawBufferPointer(planned))
             used += entry.size
             rows += 1
         }
@@ -255,13 +248,9 @@ package final class RowReader {
             into streamed: inout StreamedRow
         ) {
             let entry = (bytes + offset).load(as: Entry.self)
+            let layout = UnsafeRawBufferPointer(start: bytes + offset + Entry.recordStart, count: entry.layoutBytes)
             let record = UnsafeBufferPointer(
-                start: (bytes + offset + Entry.recordStart).assumingMemoryBound(to: UInt8.self),
-                count: entry.recordBytes)
-            let offsets = UnsafeBufferPointer(
-                start: (bytes + offset + entry.offsetsStart).assumingMemoryBound(to: UInt32.self),
-                count: entry.offsetCount)
-            let planned = UnsafeRawBufferPointer(start: bytes + offset + entry.plannedStart, count: entry.plannedBytes)
+                start: layout.baseAddress!.assumingMemoryBound(to: UInt8.self), count: entry.recordBytes)
             offset += entry.size
             switch entry.cellLength {
             case -1: streamed.cell = nil
@@ -272,11 +261,9 @@ package final class RowReader {
                     into: &streamed.cell)
             }
             (streamed.line, streamed.column) = (entry.line, entry.column)
-            if spare == nil || !spare!.refill(line: record, offsets: offsets, planned: planned, plan: plan) {
+            if spare == nil || !spare!.refill(layout: layout, plan: plan) {
                 let kept = entry.size <= Self.reusedRecordBytes  // room to spare only in a record kept
-                let made = JSONRecord(
-                    line: record, offsets: offsets, planned: planned, plan: plan,
-                    room: kept ? entry.size + entry.size / 2 : 0)
+                let made = JSONRecord(layout: layout, plan: plan, room: kept ? entry.size + entry.size / 2 : 0)
                 guard kept else {
                     spare = nil
                     streamed.data = .json(made)

@@ -189,11 +189,26 @@ public enum RowValue: Sendable, Equatable, Hashable {
         planned: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0), plan: LinePlan? = nil,
         room: Int = 0
     ) {
-        let total = line.count + offsets.count * 4 + planned.count + 8, room = max(total, room)
+        let total = Self.layoutBytes(line: line.count, offsets: offsets.count, planned: planned.count)
+        let room = max(total, room)
         storage = ManagedBuffer<Header, UInt8>.create(minimumCapacity: room) { _ in
             Header(total: total, room: room, plan: plan)
         }
-        Self.write(storage, total: total, line: line, offsets: offsets, planned: planned)
+        storage.withUnsafeMutablePointerToElements {
+            Self.writeLayout(to: UnsafeMutableRawPointer($0), line: line, offsets: offsets, planned: planned)
+        }
+    }
+
+    /// A record from its bytes as `writeLayout` lays them out, with its plan (see
+    /// `init(line:offsets:planned:plan:room:)`).
+    package init(layout: UnsafeRawBufferPointer, plan: LinePlan?, room: Int = 0) {
+        let total = layout.count, room = max(total, room)
+        storage = ManagedBuffer<Header, UInt8>.create(minimumCapacity: room) { _ in
+            Header(total: total, room: room, plan: plan)
+        }
+        storage.withUnsafeMutablePointerToElements {
+            UnsafeMutableRawPointer($0).copyMemory(from: layout.baseAddress!, byteCount: total)
+        }
     }
 
     /// Rewrites this record in place as the record `init(line:offsets:planned:plan:)` makes, when
@@ -204,33 +219,59 @@ public enum RowValue: Sendable, Equatable, Hashable {
         line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>, planned: UnsafeRawBufferPointer,
         plan: LinePlan?
     ) -> Bool {
-        let total = line.count + offsets.count * 4 + planned.count + 8
+        let total = Self.layoutBytes(line: line.count, offsets: offsets.count, planned: planned.count)
         guard isKnownUniquelyReferenced(&storage),
             storage.withUnsafeMutablePointerToHeader({ $0.pointee.room >= total && $0.pointee.plan === plan })
         else { return false }
-        storage.withUnsafeMutablePointerToHeader { $0.pointee.total = total }
-        Self.write(storage, total: total, line: line, offsets: offsets, planned: planned)
+        storage.withUnsafeMutablePointers { header, elements in
+            header.pointee.total = total
+            Self.writeLayout(to: UnsafeMutableRawPointer(elements), line: line, offsets: offsets, planned: planned)
+        }
         return true
     }
 
-    /// The bytes the record is made of, into `storage`.
-    private static func write(
-        _ storage: ManagedBuffer<Header, UInt8>, total: Int, line: UnsafeBufferPointer<UInt8>,
-        offsets: UnsafeBufferPointer<UInt32>, planned: UnsafeRawBufferPointer
-    ) {
-        storage.withUnsafeMutablePointerToElements { elements in
-            let base = UnsafeMutableRawPointer(elements)
-            if line.count > 0 { base.copyMemory(from: line.baseAddress!, byteCount: line.count) }
-            if offsets.count > 0 {
-                base.advanced(by: line.count).copyMemory(from: offsets.baseAddress!, byteCount: offsets.count * 4)
-            }
-            if planned.count > 0 {
-                base.advanced(by: line.count + offsets.count * 4).copyMemory(
-                    from: planned.baseAddress!, byteCount: planned.count)
-            }
-            base.storeBytes(of: UInt32(offsets.count / 4), toByteOffset: total - 8, as: UInt32.self)
-            base.storeBytes(of: UInt32(planned.count), toByteOffset: total - 4, as: UInt32.self)
+    /// `refill(line:offsets:planned:plan:)` from the record's bytes as `writeLayout` laid them out:
+    /// one copy. A reader that lays a record out ahead of its row (`RowReader`) copies it in whole,
+    /// not in its three parts (BENCHMARKS.md, "Measurements behind the code": JSONRecord.layout).
+    package mutating func refill(layout: UnsafeRawBufferPointer, plan: LinePlan?) -> Bool {
+        let total = layout.count
+        guard isKnownUniquelyReferenced(&storage),
+            storage.withUnsafeMutablePointerToHeader({ $0.pointee.room >= total && $0.pointee.plan === plan })
+        else { return false }
+        storage.withUnsafeMutablePointers { header, elements in
+            header.pointee.total = total
+            UnsafeMutableRawPointer(elements).copyMemory(from: layout.baseAddress!, byteCount: total)
         }
+        return true
+    }
+
+    /// The bytes of a record after its header, of a line of `line` bytes, `offsets` member offsets
+    /// (four a member) and `planned` bytes of planned lines: what `writeLayout` writes.
+    @inlinable @inline(__always)
+    package static func layoutBytes(line: Int, offsets: Int, planned: Int) -> Int {
+        line &+ offsets &* 4 &+ planned &+ 8
+    }
+
+    /// Lays a record's bytes out at `base` (`layoutBytes` of them): the line, the member offsets
+    /// (`JSONValueParser.MemberIndex`'s), the planned lines (`PlannedLines`' bytes), then the member
+    /// count and the planned lines' byte count, as UInt32s. Inlined into the reader, which writes one
+    /// a row.
+    @inlinable @inline(__always)
+    package static func writeLayout(
+        to base: UnsafeMutableRawPointer, line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>,
+        planned: UnsafeRawBufferPointer
+    ) {
+        let total = layoutBytes(line: line.count, offsets: offsets.count, planned: planned.count)
+        if line.count > 0 { base.copyMemory(from: line.baseAddress!, byteCount: line.count) }
+        if offsets.count > 0 {
+            base.advanced(by: line.count).copyMemory(from: offsets.baseAddress!, byteCount: offsets.count * 4)
+        }
+        if planned.count > 0 {
+            base.advanced(by: line.count + offsets.count * 4).copyMemory(
+                from: planned.baseAddress!, byteCount: planned.count)
+        }
+        base.storeBytes(of: UInt32(offsets.count / 4), toByteOffset: total - 8, as: UInt32.self)
+        base.storeBytes(of: UInt32(planned.count), toByteOffset: total - 4, as: UInt32.self)
     }
 
     /// Calls `body` with the line's bytes, all the bytes (the index starts where the line
