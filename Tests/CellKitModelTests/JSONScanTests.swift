@@ -106,10 +106,12 @@ struct RecordCountTests {
     @Test func countsAsSplittingDoes() {
         var random = SplitMix64(seed: 0xC0_0417)
         let short: [[UInt8]] = [Array(#"{"t": 1}"#.utf8), [0x20], [0x09], [0x0D], [0x20, 0x0D], Array("x".utf8), []]
-        let long = short + [
-            Array(#"{"t": "a title", "d": "a description of some length", "w": "日本語"}"#.utf8),
-            [UInt8](repeating: 0x20, count: 70), [UInt8](repeating: 0x09, count: 33), Array(repeating: 0x78, count: 63),
-        ]
+        let long =
+            short + [
+                Array(#"{"t": "a title", "d": "a description of some length", "w": "日本語"}"#.utf8),
+                [UInt8](repeating: 0x20, count: 70), [UInt8](repeating: 0x09, count: 33),
+                Array(repeating: 0x78, count: 63),
+            ]
         for trial in 0..<3_000 {
             let lineEnd: UInt8 = trial % 2 == 0 ? 0x0A : 0x0D
             let pieces = trial % 4 < 2 ? short : long
