@@ -146,14 +146,17 @@ enum FuzzJSONLines {
     /// The check's one pass in C (CScan) may only take what the Swift parser alone accepts, and must
     /// index it alike: the same offsets and flags, the same "cell".
     static func checkBothWays(_ line: UnsafeBufferPointer<UInt8>) {
-        func check(inC: Bool) -> (offsets: [UInt32], cell: Int?)? {
+        func check(inC: Bool) -> (offsets: [UInt32], cell: Int?, cellText: Range<Int>?)? {
             var members = JSONValueParser.MemberIndex()
             var parser = JSONValueParser(line)
             guard (try? parser.check(members: &members, inC: inC)) != nil else { return nil }
-            return (Array(UnsafeBufferPointer(start: members.offsets, count: members.count)), parser.cellOffset)
+            return (
+                Array(UnsafeBufferPointer(start: members.offsets, count: members.count)), parser.cellOffset,
+                parser.cellText
+            )
         }
         let inC = check(inC: true), inSwift = check(inC: false)
-        guard inC?.offsets == inSwift?.offsets, inC?.cell == inSwift?.cell else {
+        guard inC?.offsets == inSwift?.offsets, inC?.cell == inSwift?.cell, inC?.cellText == inSwift?.cellText else {
             fatalError(
                 "the check in C and the parser differ: \(String(describing: inC)) against \(String(describing: inSwift))"
             )

@@ -239,9 +239,9 @@ static size_t value(const uint8_t *p, size_t n, size_t i, int depth) {
 }
 
 int ck_json_check_record(const uint8_t *p, size_t n, uint32_t *members, size_t capacity, size_t *count,
-                         ptrdiff_t *cell_offset) {
+                         ptrdiff_t *cell_offset, size_t *cell_end) {
     size_t written = 0, i;
-    *cell_offset = -1;
+    *cell_offset = -1, *cell_end = 0;
     if (n == 0 || n >= CK_JSON_ASCII_FLAG) return CK_JSON_DECIDE_IN_SWIFT;
     i = skip_space(p, n, 0);
     if (i >= n || p[i] != '{') return CK_JSON_DECIDE_IN_SWIFT;
@@ -262,7 +262,7 @@ int ck_json_check_record(const uint8_t *p, size_t n, uint32_t *members, size_t c
             if (r == 0) return CK_JSON_DECIDE_IN_SWIFT;
             i = OFFSET(r);
             if (key_end - key_start == 6 && memcmp(p + key_start, "\"cell\"", 6) == 0) {
-                *cell_offset = (ptrdiff_t)value_start;
+                *cell_offset = (ptrdiff_t)value_start, *cell_end = r;
             } else {
                 if (written + 4 > capacity) return CK_JSON_NEEDS_ROOM;
                 members[written] = (uint32_t)key_start;

@@ -346,7 +346,7 @@ package final class RowStream {
         }
         let cellColumn = column(in: record, at: parser.cellOffset ?? 0)
         guard let offset = parser.cellOffset else { return (nil, false, cellColumn) }
-        if let plain = JSONValueParser.plainText(in: record, at: offset) { return (plain, false, cellColumn) }
+        if let plain = parser.cellText { return (plain, false, cellColumn) }
         guard case .string(let s)? = parser.value(at: offset) else {
             let found = parser.value(at: offset)?.typeName ?? "something else"
             throw self.error(line, column: cellColumn, "\"cell\" must be a cell identifier in quotes, found \(found)")

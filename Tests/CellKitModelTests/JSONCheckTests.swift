@@ -12,11 +12,11 @@ import Testing
 
 @Suite("JSON Lines check: the one pass in C against the Swift parser")
 struct JSONCheckTests {
-    /// What one check found: refused (with the parser's message and place), or the members' offsets
-    /// and where "cell" is.
+    /// What one check found: refused (with the parser's message and place), or the members' offsets,
+    /// where "cell" is and its text when written plainly (from the pass's flags in C).
     enum Outcome: Equatable {
         case refused(offset: Int, message: String)
-        case checked(offsets: [UInt32], cell: Int?)
+        case checked(offsets: [UInt32], cell: Int?, cellText: Range<Int>?)
     }
 
     static func check(_ line: [UInt8], inC: Bool) -> Outcome {
@@ -30,7 +30,7 @@ struct JSONCheckTests {
             }
             return .checked(
                 offsets: Array(UnsafeBufferPointer(start: members.offsets, count: members.count)),
-                cell: parser.cellOffset)
+                cell: parser.cellOffset, cellText: parser.cellText)
         }
     }
 

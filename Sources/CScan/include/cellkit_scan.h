@@ -42,13 +42,14 @@ enum {
 /* Checks p[0..<n] as one JSON Lines record (a JSON object) in one pass, as
  * JSONValueParser.check(members:) does, writing four offsets per top-level member but "cell"
  * (its quoted key's start and end, its value's start and end with the flags above) to
- * members[0..<capacity] and their number to *count, and where the last "cell" member's value
- * starts to *cell_offset (-1 when there is none). Takes only what that check takes, with the same
+ * members[0..<capacity] and their number to *count, where the last "cell" member's value
+ * starts to *cell_offset (-1 when there is none) and where it ends, with its flags, to *cell_end
+ * (0 when there is none). Takes only what that check takes, with the same
  * offsets; anything it does not take whole (an error, a top-level key with an escape, a number
  * outside JSON's strict grammar or beyond 40 digits or an exponent of 250, a line of 2^29 bytes or
  * more) is CK_JSON_DECIDE_IN_SWIFT. No allocation; recursion at most 64 levels deep. */
 int ck_json_check_record(const uint8_t *p, size_t n, uint32_t *members, size_t capacity, size_t *count,
-                         ptrdiff_t *cell_offset);
+                         ptrdiff_t *cell_offset, size_t *cell_end);
 
 /* LineBreakMode's raw values, as ck_ascii_lines takes them. */
 enum {

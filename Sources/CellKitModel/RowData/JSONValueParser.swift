@@ -17,6 +17,9 @@ package struct JSONValueParser {
     private var i = 0
     /// Where the value of the top-level object's "cell" key starts, if it has one.
     package private(set) var cellOffset: Int?
+    /// After `check(members:)`: the text of that value, between its quotes, when it is text written
+    /// plainly (`plainText(in:at:)`); found by the one pass in C from its flags when it can be.
+    package private(set) var cellText: Range<Int>?
     /// Where `parseDocument` notes the top-level object's members (see `JSONRecord`), if set.
     private var members: UnsafeMutablePointer<MemberIndex>?
     /// Whether the last string `skipString` passed had no escape and was valid UTF-8.
@@ -53,20 +56,29 @@ package struct JSONValueParser {
         package mutating func removeAll() { count = 0 }
 
         /// `bytes` checked in CScan's one pass (`ck_json_check_record`), its members appended: whether
-        /// the pass took the record, and where its "cell" value starts. Not taken, nothing is appended
-        /// and the Swift parser must check the record (and say what is wrong with it). The Swift walk
-        /// cost half as much again (BENCHMARKS.md, "Measurements behind the code": JSONValueParser.checkInC).
-        mutating func checkInC(_ bytes: UnsafeBufferPointer<UInt8>) -> (taken: Bool, cellOffset: Int?) {
+        /// the pass took the record, where its "cell" value starts, and that value's text when the
+        /// pass found it plain (no escape, valid UTF-8). Not taken, nothing is appended and the Swift
+        /// parser must check the record (and say what is wrong with it). The Swift walk cost half as
+        /// much again (BENCHMARKS.md, "Measurements behind the code": JSONValueParser.checkInC).
+        mutating func checkInC(_ bytes: UnsafeBufferPointer<UInt8>) -> (
+            taken: Bool, cellOffset: Int?, cellText: Range<Int>?
+        ) {
             while true {
-                var written = 0, cell = -1
+                var written = 0, cell = -1, end = 0
                 let answer = ck_json_check_record(
-                    bytes.baseAddress, bytes.count, offsets + count, capacity - count, &written, &cell)
+                    bytes.baseAddress, bytes.count, offsets + count, capacity - count, &written, &cell, &end)
                 switch answer {
                 case Int32(CK_JSON_CHECKED):
                     count += written
-                    return (true, cell < 0 ? nil : cell)
+                    guard cell >= 0 else { return (true, nil, nil) }
+                    // A string's end comes with its flags (`plainFlag`): plain, its text is between its quotes.
+                    // (Its quotes hold the bounds apart: no check of them needed.)
+                    let flags = UInt32(truncatingIfNeeded: end)
+                    guard flags & JSONValueParser.plainFlag != 0 else { return (true, cell, nil) }
+                    let close = Int(flags & (JSONValueParser.asciiFlag &- 1))
+                    return (true, cell, Range(uncheckedBounds: (cell &+ 1, close &- 1)))
                 case Int32(CK_JSON_NEEDS_ROOM): grow()
-                default: return (false, nil)
+                default: return (false, nil, nil)
                 }
             }
         }
@@ -111,9 +123,12 @@ package struct JSONValueParser {
                 offset: 0, message: "a record of \(bytes.count) bytes; a record may have fewer than \(Self.asciiFlag)")
         }
         if inC {
-            let (taken, cell) = members.checkInC(bytes)
+            let (taken, cell, text) = members.checkInC(bytes)
             if taken {
                 (cellOffset, i) = (cell, bytes.count)
+                // Found from the pass's flags (BENCHMARKS.md, "Measurements behind the code":
+                // JSONValueParser.cellText); else as the parser finds it.
+                cellText = text ?? cell.flatMap { plainText(at: $0) }
                 return
             }
         }
@@ -122,6 +137,7 @@ package struct JSONValueParser {
             defer { self.members = nil }
             _ = try parseDocument(build: false)
         }
+        cellText = cellOffset.flatMap { plainText(at: $0) }
     }
 
     private func fail(_ message: String) -> JSONSyntaxError { JSONSyntaxError(offset: i, message: message) }
