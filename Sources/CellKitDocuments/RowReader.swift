@@ -521,7 +521,8 @@ package final class RowReader {
                         text, width: width, maxLines: maxLines, mode: mode, into: plannedLines.next)
                     plannedLines.count &+= 3 &* lines
                 } else {
-                    whole = TextLayout.lineRanges(text, width: width, maxLines: maxLines, mode: mode) {
+                    // Plain and clean: no newline in it.
+                    whole = TextLayout.lineRanges(text, width: width, maxLines: maxLines, mode: mode, isClean: true) {
                         lineStart, end, columns in
                         if lines >= room { plannedLines.reserve(3) }  // never so far: a bound, not a guess
                         plannedLines.put(lineStart)

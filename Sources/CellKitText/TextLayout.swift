@@ -166,7 +166,8 @@ package enum TextLayout {
         if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }  // a caller's, not emptied
         return text.withBytes { bytes in
             if maxLines > 1 { lines.reserveCapacity(min(maxLines, 8)) }
-            let whole = lineRanges(bytes, width: width, maxLines: maxLines, mode: mode) { start, end, columns in
+            let whole = lineRanges(bytes, width: width, maxLines: maxLines, mode: mode, isClean: text.isClean) {
+                start, end, columns in
                 lines.append(TextLine(start, end, columns: columns))
             }
             if whole { return LaidOutText(text, lines: lines) }
@@ -188,10 +189,13 @@ package enum TextLayout {
     /// What `laidOut` lays out with, and a data file's reader ahead of it (`LinePlan`). `isASCII`:
     /// the caller knows every byte is printable ASCII (`JSONValueParser.asciiFlag`), and they are
     /// not scanned for that; a wrong `true` breaks other text as if each byte were a column.
+    /// `isClean`: the caller knows the text is clean (`TextBytes.isClean`, `JSONValueParser.cleanFlag`),
+    /// so it has no newline: its first line's paragraph is not looked for (BENCHMARKS.md,
+    /// "Measurements behind the code": TextLayout.cleanParagraph).
     @inline(__always)
     package static func lineRanges(
         _ bytes: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, mode: LineBreakMode, isASCII: Bool = false,
-        _ line: (_ start: Int, _ end: Int, _ columns: Int) -> Void
+        isClean: Bool = false, _ line: (_ start: Int, _ end: Int, _ columns: Int) -> Void
     ) -> Bool {
         guard width > 0, maxLines > 0, bytes.count > 0 else { return true }
         // The common case: one short line of plain ASCII.
@@ -223,7 +227,7 @@ package enum TextLayout {
         }
         // Measured only as far as the line fits: a long text cut to a short column (a truncated
         // CJK column) was measured whole first, to learn it did not fit. (Printable ASCII went to C above.)
-        let head = fit(bytes, from: 0, to: newlineOrEnd(bytes, from: 0), width: width)
+        let head = fit(bytes, from: 0, to: isClean ? bytes.count : newlineOrEnd(bytes, from: 0), width: width)
         if head.end == bytes.count {
             line(0, head.end, head.columns)
             return true
