@@ -3,6 +3,7 @@
 
 import CCellKit
 import CellKitModel
+import CellKitTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -31,6 +32,24 @@ struct SafetyTests {
         let status = "x".withCString { HostTable.pointer.pointee.view_set_string(label.handle, CK_VIEW_TEXT, $0) }
         #expect(status == CK_ERR_INVALID_ARGUMENT)
         #expect(label.text == "still safe")
+    }
+
+    /// `viewHandle(withTag:)` looks at the subview at `tag - 1` first: subviews numbered in any order
+    /// (and tags past the count, missing, 0 and negative) find the view with the tag, or none.
+    @Test func tagLookupInAnyOrder() throws {
+        var random = SplitMix64(seed: 0x7A6)
+        for _ in 0..<200 {
+            let cell = Cell(reuseIdentifier: try CellIdentifier("Tags"), style: .default)
+            var tags = Array(1...12).shuffled(using: &random).prefix(Int(random.next() % 8))
+            if random.next() % 3 == 0 { tags = ArraySlice(tags.sorted()) }
+            var byTag: [Int: View] = [:]
+            for tag in tags {
+                byTag[tag] = try cell.addSubview(.label, frame: Rect(x: 0, y: 0, width: 1, height: 1), tag: tag)
+            }
+            for tag in -1...14 {
+                #expect(cell.viewHandle(withTag: tag) == byTag[tag]?.handle, "tag \(tag) among \(Array(tags))")
+            }
+        }
     }
 
     @Test("One CellContext warned to and read from many threads at once keeps every message once")

@@ -338,9 +338,18 @@ public final class Cell {
     }
 
     /// The handle of the subview with `tag` (`view(withTag:)`), found without retaining the views.
+    /// Tags are unique and fixed (`addSubview`), and most cells number their subviews from 1 in
+    /// order: the view at `tag - 1` is looked at first (BENCHMARKS.md, "Measurements behind the
+    /// code": Cell.tagAtIndex).
     func viewHandle(withTag tag: Int) -> UnsafeMutablePointer<ck_view>? {
         guard tag != 0 else { return nil }
         return _subviews.withUnsafeBufferPointer { views in
+            if tag > 0, tag <= views.count {
+                let guess = Unmanaged.passUnretained(views[tag &- 1])._withUnsafeGuaranteedRef {
+                    $0.tag == tag ? $0.handle : nil
+                }
+                if let guess { return guess }
+            }
             for k in views.indices {
                 let found = Unmanaged.passUnretained(views[k])._withUnsafeGuaranteedRef {
                     $0.tag == tag ? $0.handle : nil
