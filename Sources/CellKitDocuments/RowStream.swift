@@ -362,6 +362,9 @@ package final class RowStream {
         private let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: places * longest)
         private var lengths: [Int] = []
         private var names: [String] = []
+        /// The place of the name met last: looked at first (rows of a table mostly name the cell
+        /// type of the row before).
+        private var last = -1
 
         deinit { bytes.deallocate() }
 
@@ -387,12 +390,40 @@ package final class RowStream {
             }
         }
 
-        private func known(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+        /// The place of the name written as `text`: the last one met first, its bytes compared in
+        /// words inline (a `memcmp` call and the loop over the places were most of a row's lookup:
+        /// BENCHMARKS.md, "Measurements behind the code": RowStream.lastCell).
+        private mutating func known(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+            let n = text.count
+            if last >= 0, lengths.withUnsafeBufferPointer({ $0[last] }) == n,
+                Self.same(bytes + last &* Self.longest, text.baseAddress!, n)
+            {
+                return last
+            }
             for k in lengths.indices
-            where lengths[k] == text.count && memcmp(bytes + k * Self.longest, text.baseAddress!, text.count) == 0 {
+            where lengths[k] == n && memcmp(bytes + k * Self.longest, text.baseAddress!, n) == 0 {
+                last = k
                 return k
             }
             return nil
+        }
+
+        /// Whether the `n` bytes at `a` and `b` are the same: up to 16 in two overlapping words
+        /// (or halves, or bytes), more by `memcmp`.
+        @inline(__always)
+        private static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+            func word(_ p: UnsafePointer<UInt8>, _ at: Int) -> UInt64 {
+                UnsafeRawPointer(p).loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            }
+            func half(_ p: UnsafePointer<UInt8>, _ at: Int) -> UInt32 {
+                UnsafeRawPointer(p).loadUnaligned(fromByteOffset: at, as: UInt32.self)
+            }
+            switch n {
+            case 8...16: return word(a, 0) == word(b, 0) && word(a, n &- 8) == word(b, n &- 8)
+            case 4..<8: return half(a, 0) == half(b, 0) && half(a, n &- 4) == half(b, n &- 4)
+            case 0..<4: return (0..<n).allSatisfy { a[$0] == b[$0] }
+            default: return memcmp(a, b, n) == 0
+            }
         }
     }
 

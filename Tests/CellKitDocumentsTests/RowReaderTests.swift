@@ -120,6 +120,26 @@ struct RowReaderTests {
         }
     }
 
+    /// Rows name their cell types as written, whatever the names' lengths (0 to 20 bytes, compared
+    /// in words and halves and bytes, or by `memcmp`), in runs and switching, more kinds than
+    /// `KnownCells` keeps.
+    @Test func cellNamesAsWritten() throws {
+        var random = SplitMix64(seed: 0xCE11)
+        let names =
+            (0...20).map { String(repeating: "n", count: $0) } + (0..<20).map { "Kind\($0)" }
+            + (0..<12).map { "Kind of cell \($0)" }
+        var written: [String] = []
+        for _ in 0..<3_000 {
+            let name = random.next() % 3 == 0 ? written.last ?? "A" : names[Int(random.next() % UInt64(names.count))]
+            written.append(name)
+        }
+        let stream = try RowStream(try file(written.map { "{\"cell\": \"\($0)\", \"x\": 1}\n" }.joined()))
+        for (k, name) in written.enumerated() {
+            let row = try #require(try stream.next())
+            #expect(row.cell == name, "row \(k)")
+        }
+    }
+
     @Test func countInHalvesSameAsOnePass() throws {
         var random = SplitMix64(seed: 0xC0_417)
         for trial in 0..<120 {
