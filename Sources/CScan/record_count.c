@@ -48,8 +48,8 @@ static size_t count_scalar(const uint8_t *p, size_t n, uint8_t line_end, size_t 
 }
 
 #if CK_COUNT_AVX2
-/* Whether the processor and the system take AVX2: asked once (a relaxed atomic: two halves of a
- * file may be counted at once). 1 yes, 2 no, 0 not asked yet. */
+/* Whether the processor and the system take AVX2, and BMI1 (count_avx2's `blsr`): asked once (a
+ * relaxed atomic: two halves of a file may be counted at once). 1 yes, 2 no, 0 not asked yet. */
 static int has_avx2(void) {
     static int known;
     int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
@@ -60,7 +60,7 @@ static int has_avx2(void) {
         __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0)); /* the system saves the YMM registers */
         if ((lo & 6) == 6 && __get_cpuid_max(0, NULL) >= 7) {
             __cpuid_count(7, 0, a, b, c, d);
-            if (b & bit_AVX2) answer = 1;
+            if ((b & bit_AVX2) && (b & bit_BMI)) answer = 1;
         }
     }
     __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
@@ -106,6 +106,11 @@ size_t ck_count_records(const uint8_t *p, size_t n, uint8_t line_end, size_t lim
 #if CK_COUNT_AVX2
     if (n >= 128 && has_avx2()) return count_avx2(p, n, line_end, limit, records, rows);
 #endif
+    return ck_count_records_bytewise(p, n, line_end, limit, records, rows);
+}
+
+size_t ck_count_records_bytewise(const uint8_t *p, size_t n, uint8_t line_end, size_t limit, size_t *records,
+                                 size_t *rows) {
     *records = 0, *rows = 0;
     return count_scalar(p, n, line_end, limit, 0, 0, records, rows);
 }

@@ -102,8 +102,10 @@ struct RecordCountTests {
     /// buffers of records, blank lines and line ends of either kind, every limit from 0 to past the
     /// count, and where it stopped. Half the trials have long records and runs of blanks, so that
     /// records and line ends fall across the 128-byte blocks the AVX2 count takes, and a blank line
-    /// spans them; the short ones take the count a byte at a time.
-    @Test func countsAsSplittingDoes() {
+    /// spans them (a buffer under 128 bytes is counted without AVX2). Each buffer is counted both by
+    /// `ck_count_records` (with AVX2 where this processor has it) and by the count without it
+    /// (`ck_count_records_bytewise`), so that both are held to the split whatever the machine.
+    @Test(arguments: [false, true]) func countsAsSplittingDoes(bytewise: Bool) {
         var random = SplitMix64(seed: 0xC0_0417)
         let short: [[UInt8]] = [Array(#"{"t": 1}"#.utf8), [0x20], [0x09], [0x0D], [0x20, 0x0D], Array("x".utf8), []]
         let long =
@@ -130,7 +132,9 @@ struct RecordCountTests {
                 let taken = records.prefix(limit)
                 var counted = 0, rows = 0
                 let next = bytes.withUnsafeBufferPointer {
-                    ck_count_records($0.baseAddress, $0.count, lineEnd, limit, &counted, &rows)
+                    bytewise
+                        ? ck_count_records_bytewise($0.baseAddress, $0.count, lineEnd, limit, &counted, &rows)
+                        : ck_count_records($0.baseAddress, $0.count, lineEnd, limit, &counted, &rows)
                 }
                 #expect(counted == taken.count, "trial \(trial), limit \(limit)")
                 #expect(rows == taken.filter { $0.contains { ![0x20, 0x09, 0x0D].contains($0) } }.count)

@@ -56,4 +56,33 @@ struct OutputBufferTests {
             }
         }
     }
+
+    /// A line written at a `Place` that runs past the end of the buffer's own memory: the buffer
+    /// grows under it (the part written so far counted first, and kept), the line's bytes are all
+    /// there after `commit`; a line refused after the buffer grew under it is taken back whole.
+    @Test func placeGrowsTheBuffer() throws {
+        let sink = AppendingSink(), out = OutputBuffer(sink)
+        let piece = (0..<50).map { UInt8(0x61 + $0 % 26) }
+        var expected: [UInt8] = []
+        for round in 0..<2 {
+            let filler = [UInt8](repeating: 0x2E, count: out.capacity - out.count - 3)
+            out.write(filler)
+            let (capacity, mark) = (out.capacity, out.count)
+            var place = out.place()
+            out.writeSpaces(40, at: &place)
+            piece.withUnsafeBufferPointer { out.write($0, at: &place) }
+            out.write(byte: 0x0A, at: &place)
+            #expect(out.capacity > capacity, "round \(round): the buffer grew")
+            if round == 0 {
+                out.commit(place)
+                expected += filler + [UInt8](repeating: 0x20, count: 40) + piece + [0x0A]
+            } else {
+                out.takeBack(to: mark)  // refused: what the growth counted goes too
+                expected += filler
+            }
+            #expect(out.count == expected.count)
+        }
+        try out.flush()
+        #expect(sink.bytes == expected)
+    }
 }

@@ -190,49 +190,35 @@ public enum RowValue: Sendable, Equatable, Hashable {
         room: Int = 0
     ) {
         let total = Self.layoutBytes(line: line.count, offsets: offsets.count, planned: planned.count)
-        let room = max(total, room)
-        storage = ManagedBuffer<Header, UInt8>.create(minimumCapacity: room) { _ in
-            Header(total: total, room: room, plan: plan)
-        }
+        storage = Self.storage(total: total, room: room, plan: plan)
         storage.withUnsafeMutablePointerToElements {
             Self.writeLayout(to: UnsafeMutableRawPointer($0), line: line, offsets: offsets, planned: planned)
+        }
+    }
+
+    /// Storage for a record of `total` bytes (`layoutBytes`), with room for `room` when more.
+    private static func storage(total: Int, room: Int, plan: LinePlan?) -> ManagedBuffer<Header, UInt8> {
+        let room = max(total, room)
+        return ManagedBuffer<Header, UInt8>.create(minimumCapacity: room) { _ in
+            Header(total: total, room: room, plan: plan)
         }
     }
 
     /// A record from its bytes as `writeLayout` lays them out, with its plan (see
     /// `init(line:offsets:planned:plan:room:)`).
     package init(layout: UnsafeRawBufferPointer, plan: LinePlan?, room: Int = 0) {
-        let total = layout.count, room = max(total, room)
-        storage = ManagedBuffer<Header, UInt8>.create(minimumCapacity: room) { _ in
-            Header(total: total, room: room, plan: plan)
-        }
+        storage = Self.storage(total: layout.count, room: room, plan: plan)
         storage.withUnsafeMutablePointerToElements {
-            UnsafeMutableRawPointer($0).copyMemory(from: layout.baseAddress!, byteCount: total)
+            UnsafeMutableRawPointer($0).copyMemory(from: layout.baseAddress!, byteCount: layout.count)
         }
     }
 
-    /// Rewrites this record in place as the record `init(line:offsets:planned:plan:)` makes, when
-    /// nothing else holds its storage, the storage has room and the record asks `plan`; false,
-    /// unchanged, otherwise. A reader that keeps the records of its last rows writes each new one
-    /// into the memory of one whose row is done: no allocation, and no free, per row.
-    package mutating func refill(
-        line: UnsafeBufferPointer<UInt8>, offsets: UnsafeBufferPointer<UInt32>, planned: UnsafeRawBufferPointer,
-        plan: LinePlan?
-    ) -> Bool {
-        let total = Self.layoutBytes(line: line.count, offsets: offsets.count, planned: planned.count)
-        guard isKnownUniquelyReferenced(&storage),
-            storage.withUnsafeMutablePointerToHeader({ $0.pointee.room >= total && $0.pointee.plan === plan })
-        else { return false }
-        storage.withUnsafeMutablePointers { header, elements in
-            header.pointee.total = total
-            Self.writeLayout(to: UnsafeMutableRawPointer(elements), line: line, offsets: offsets, planned: planned)
-        }
-        return true
-    }
-
-    /// `refill(line:offsets:planned:plan:)` from the record's bytes as `writeLayout` laid them out:
-    /// one copy. A reader that lays a record out ahead of its row (`RowReader`) copies it in whole,
-    /// not in its three parts (BENCHMARKS.md, "Measurements behind the code": JSONRecord.layout).
+    /// Rewrites this record in place as `init(layout:plan:)` makes it, when nothing else holds its
+    /// storage, the storage has room and the record asks `plan`; false, unchanged, otherwise. A
+    /// reader that keeps the records of its last rows writes each new one into the memory of one
+    /// whose row is done: no allocation, and no free, per row. The reader lays a record out ahead
+    /// of its row (`RowReader`), and it is copied in whole, not in its three parts (BENCHMARKS.md,
+    /// "Measurements behind the code": JSONRecord.layout).
     package mutating func refill(layout: UnsafeRawBufferPointer, plan: LinePlan?) -> Bool {
         let total = layout.count
         guard isKnownUniquelyReferenced(&storage),

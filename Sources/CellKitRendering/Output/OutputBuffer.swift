@@ -12,7 +12,8 @@ import Foundation
 /// array checks capacity and uniqueness on every append.
 public final class OutputBuffer {
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
+    /// The bytes `storage` has room for (read by tests, to write up to its end).
+    @exclusivity(unchecked) private(set) var capacity: Int
     /// Bytes waiting to be flushed.
     @exclusivity(unchecked) package private(set) var count = 0
     private let sink: OutputSink
@@ -95,28 +96,16 @@ public final class OutputBuffer {
         count += 1
     }
 
-    /// Appends `n` spaces (none when `n` is not positive): sixteen a step in two word stores, the
-    /// last step's overshoot past the count left as slack the next write covers, where the buffer
-    /// has room for it; else by `update(repeating:)`. A row's padding is many short runs, and a call
-    /// to `memset` cost more than the run (BENCHMARKS.md, "Measurements behind the code":
-    /// OutputBuffer.wordStores).
+    /// Appends `n` spaces (none when `n` is not positive), as `writeSpaces(_:at:)` writes them: in
+    /// word stores, the last step's overshoot past the count left as slack the next write covers,
+    /// where the buffer has room for it; else by `update(repeating:)`. A row's padding is many
+    /// short runs, and a call to `memset` cost more than the run (BENCHMARKS.md, "Measurements
+    /// behind the code": OutputBuffer.wordStores).
     @inline(__always)
     package func writeSpaces(_ n: Int) {
-        guard n > 0 else { return }
-        guard count &+ n &+ 16 <= capacity else {
-            reserve(n)
-            (storage + count).update(repeating: 0x20, count: n)
-            count &+= n
-            return
-        }
-        let start = UnsafeMutableRawPointer(storage + count), words: UInt64 = 0x2020_2020_2020_2020
-        var at = 0
-        repeat {
-            start.storeBytes(of: words, toByteOffset: at, as: UInt64.self)
-            start.storeBytes(of: words, toByteOffset: at &+ 8, as: UInt64.self)
-            at &+= 16
-        } while at < n
-        count &+= n
+        var place = place()
+        writeSpaces(n, at: &place)
+        commit(place)
     }
 
     /// Where a writer that keeps its own place writes next (`place()`), and the end of the memory:

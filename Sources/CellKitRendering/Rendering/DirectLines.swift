@@ -240,8 +240,10 @@ struct DirectLines {
         }
     }
 
-    /// Notes, per view in `order`, the row's lines it has text on (`tops`, `bottoms`): once a row,
-    /// not read through the view on each line.
+    /// Notes, per view in `order`, the row's lines it has text on (`tops`, `bottoms`): once a row in
+    /// `writeLines`, not read through the view on each line. (`write(_:line:)`, which a boxed
+    /// table calls for each line, notes them for each: a pass over the views a line. Noted in
+    /// `prepare` instead, the unboxed row paid 13 instructions more.)
     @inline(__always)
     private mutating func noteSpans(_ views: UnsafeBufferPointer<PlacedView>) {
         for n in 0..<count {
@@ -309,7 +311,7 @@ struct DirectLines {
     }
 
     /// `write` with colour: each style's sequence where the style changes (as the canvas's runs),
-    /// then a reset; checked and written in one pass, as `write` is (BENCHMARKS.md, "Measurements
+    /// then a reset; checked and written in one pass, as `writePlain` is (BENCHMARKS.md, "Measurements
     /// behind the code": DirectLines.onePass, DirectLines.colour). Apart, so that the plain path
     /// stays as small as it was. (`sequence` changes nothing: no run-time exclusivity check, as
     /// DirectLines.exclusivity found for a nested function that did.)
@@ -325,7 +327,7 @@ struct DirectLines {
                         return UnsafeBufferPointer(rebasing: sgr[start..<ends[id]])
                     }
                     var column = 0, current = -1  // the style written last (-1: none yet on this line)
-                    for n in 0..<count {  // unchecked, as in `write`: `n < count <= maxViews`
+                    for n in 0..<count {  // unchecked, as in `writePlain`: `n < count <= maxViews`
                         let view = views.baseAddress! + order[unchecked: n]
                         let f = view.pointee.frame, i = y &- f.y
                         guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else { continue }

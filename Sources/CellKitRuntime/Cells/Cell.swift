@@ -344,18 +344,12 @@ public final class Cell {
     func viewHandle(withTag tag: Int) -> UnsafeMutablePointer<ck_view>? {
         guard tag != 0 else { return nil }
         return _subviews.withUnsafeBufferPointer { views in
-            if tag > 0, tag <= views.count {
-                let guess = Unmanaged.passUnretained(views[tag &- 1])._withUnsafeGuaranteedRef {
-                    $0.tag == tag ? $0.handle : nil
-                }
-                if let guess { return guess }
+            /// View `k`'s handle if it has the tag.
+            func handle(_ k: Int) -> UnsafeMutablePointer<ck_view>? {
+                Unmanaged.passUnretained(views[k])._withUnsafeGuaranteedRef { $0.tag == tag ? $0.handle : nil }
             }
-            for k in views.indices {
-                let found = Unmanaged.passUnretained(views[k])._withUnsafeGuaranteedRef {
-                    $0.tag == tag ? $0.handle : nil
-                }
-                if let found { return found }
-            }
+            if tag > 0, tag <= views.count, let guess = handle(tag &- 1) { return guess }
+            for k in views.indices { if let found = handle(k) { return found } }
             return nil
         }
     }
