@@ -409,7 +409,9 @@ package final class RowStream {
         }
 
         /// Whether the `n` bytes at `a` and `b` are the same: up to 16 in two overlapping words
-        /// (or halves, or bytes), more by `memcmp`.
+        /// (or halves, or bytes), more by `memcmp`. `JSONValueParser.sameBytes` does this byte by
+        /// byte in its own module; made inlinable to be called here, it was no longer inlined there
+        /// (BENCHMARKS.md, "Measurements behind the code": RowStream.lastCell).
         @inline(__always)
         private static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
             func word(_ p: UnsafePointer<UInt8>, _ at: Int) -> UInt64 {
