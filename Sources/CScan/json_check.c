@@ -9,12 +9,16 @@
  * scan per string no less than the Swift (BENCHMARKS.md, "Measurements behind the code":
  * JSONValueParser.checkInC). */
 #include "cellkit_scan.h"
+#include "cpu.h"
 #include "json_string.h"
 
 #include <string.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if CK_SCAN_X86
+#include <immintrin.h>
 #endif
 
 /* The walk: each step takes the offset of its first byte and returns the offset past it, 0 when
@@ -133,6 +137,124 @@ __attribute__((always_inline)) static inline size_t string(const uint8_t *p, siz
     return string_rest(p, n, j);
 }
 
+#if CK_SCAN_X86
+/* With AVX2, a top-level string is taken 32 bytes a step, and text beyond ASCII (a CJK or emoji
+ * column) checked as UTF-8 32 bytes a step rather than a scalar at a time: the scalar walk was
+ * about a third of the check on the same-work table (BENCHMARKS.md, "Measurements behind the
+ * code": JSONValueParser.checkAVX2). Each step only says "as string_rest would find it" or "ask
+ * string_rest": a string it doubts (an escape, a control byte, DEL, a byte that is not UTF-8, a
+ * scalar that might be hidden) is walked by string_rest from where the doubt began. */
+#define CK_AVX2 __attribute__((target("avx2,bmi")))
+
+/* A bit per byte of p[0..<32] that json_string_special takes: 0x80 and above, below 0x20, DEL,
+ * `"` and `\\`. */
+CK_AVX2 static inline uint32_t special32(const uint8_t *p) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i m = _mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v); /* signed: below 0x20, or 0x80 and above */
+    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7F)));
+    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
+    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')));
+    return (uint32_t)_mm256_movemask_epi8(m);
+}
+
+/* A bit per byte of p[0..<32] that ends a string's body or takes string_rest's walk: `"`, `\\`, a
+ * control byte, DEL. Bytes of 0x80 and above are not among them. */
+CK_AVX2 static inline uint32_t stop32(const uint8_t *p) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i m = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1F)), v); /* v <= 0x1F */
+    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(0x7F)));
+    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
+    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')));
+    return (uint32_t)_mm256_movemask_epi8(m);
+}
+
+/* The body of a search from p[j] for the first byte that `bits32` marks, 32 bytes a step, the last
+ * step the record's last 32 bytes with its bits before j dropped: returns where it is, n when no
+ * byte is marked. Needs n >= 32. */
+#define CK_FIRST_MARKED(bits32, p, n, j)                                                                              \
+    do {                                                                                                              \
+        for (; (j) + 32 <= (n); (j) += 32) {                                                                          \
+            uint32_t bits_ = bits32((p) + (j));                                                                       \
+            if (bits_) return (j) + (size_t)__builtin_ctz(bits_);                                                     \
+        }                                                                                                             \
+        if ((j) >= (n)) return (n);                                                                                   \
+        uint32_t tail_ = bits32((p) + (n)-32) >> ((j) - ((n)-32));                                                    \
+        return tail_ ? (j) + (size_t)__builtin_ctz(tail_) : (n);                                                      \
+    } while (0)
+
+/* ascii_run 32 bytes a step (n >= 32). */
+CK_AVX2 static inline size_t ascii_run32(const uint8_t *p, size_t n, size_t j) { CK_FIRST_MARKED(special32, p, n, j); }
+
+/* The first `"`, `\\`, control byte or DEL from p[j] (n >= 32); n when there is none. */
+CK_AVX2 static inline size_t stop_from(const uint8_t *p, size_t n, size_t j) { CK_FIRST_MARKED(stop32, p, n, j); }
+
+/* Unsigned v >= least, a byte at a time. */
+CK_AVX2 static inline __m256i at_least(__m256i v, uint8_t least) {
+    return _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8((char)least)), v);
+}
+
+CK_AVX2 static inline __m256i equal(__m256i v, uint8_t b) { return _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)b)); }
+
+/* A bit per byte of p[0..<32] (p[-3..<0] readable) that is not where well-formed UTF-8 has it, or
+ * may end a hidden scalar. Each byte is judged with the three before it:
+ * - a continuation byte (0x80-0xBF) exactly where a lead before it needs one: the byte before is
+ *   0xC0 or above, or the one before that 0xE0 or above, or the third before 0xF0 or above (a
+ *   sequence cut short is caught at the byte after it, a string's closing quote at the latest);
+ * - no byte C0, C1 or F5 and above; after E0 and F0 no overlong second byte, after ED no
+ *   surrogate, after F4 nothing past U+10FFFF;
+ * - doubted, as perhaps hidden (UTF8Bytes.isHidden, is_hidden3): the second byte of C2 below A0 or
+ *   AD, D8 9C, E1 A0, E2 80 and E2 81, EF BB and EF BF. */
+CK_AVX2 static inline uint32_t utf8_doubts32(const uint8_t *p) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p - 1));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p - 2));
+    __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(p - 3));
+    __m256i continuation = _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), x); /* signed: 0x80-0xBF */
+    __m256i needed = _mm256_or_si256(at_least(a, 0xC0), _mm256_or_si256(at_least(b, 0xE0), at_least(c, 0xF0)));
+    __m256i bad = _mm256_xor_si256(continuation, needed);
+    __m256i even = _mm256_and_si256(x, _mm256_set1_epi8((char)0xFE));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(equal(even, 0xC0), at_least(x, 0xF5)));
+    /* Signed, as a continuation byte: below A0 is below -96, below 90 below -112. */
+    __m256i below_a0 = _mm256_cmpgt_epi8(_mm256_set1_epi8(-96), x);
+    __m256i below_90 = _mm256_cmpgt_epi8(_mm256_set1_epi8(-112), x);
+    bad = _mm256_or_si256(bad, _mm256_and_si256(equal(a, 0xE0), below_a0));
+    bad = _mm256_or_si256(bad, _mm256_andnot_si256(below_a0, equal(a, 0xED)));
+    bad = _mm256_or_si256(bad, _mm256_and_si256(equal(a, 0xF0), below_90));
+    bad = _mm256_or_si256(bad, _mm256_andnot_si256(below_90, equal(a, 0xF4)));
+    __m256i c2 = _mm256_and_si256(equal(a, 0xC2), _mm256_or_si256(below_a0, equal(x, 0xAD)));
+    __m256i e2 = _mm256_and_si256(equal(a, 0xE2), equal(even, 0x80));
+    __m256i ef = _mm256_and_si256(equal(a, 0xEF), _mm256_or_si256(equal(x, 0xBB), equal(x, 0xBF)));
+    __m256i rare =
+        _mm256_or_si256(_mm256_and_si256(equal(a, 0xD8), equal(x, 0x9C)), _mm256_and_si256(equal(a, 0xE1), equal(x, 0xA0)));
+    bad = _mm256_or_si256(_mm256_or_si256(bad, rare), _mm256_or_si256(c2, _mm256_or_si256(e2, ef)));
+    return (uint32_t)_mm256_movemask_epi8(bad);
+}
+
+/* string_rest from p[j] (a byte of 0x80 or above, j >= 3, n >= 32): the string's end found 32
+ * bytes a step; then, when it ends at a quote, p[j...end] checked 32 bytes a step
+ * (utf8_doubts32), the last step the 32 bytes up to the quote with its bits before j dropped. Any
+ * doubt, and string_rest walks it. */
+CK_AVX2 static size_t string_rest_avx2(const uint8_t *p, size_t n, size_t j) {
+    size_t q = stop_from(p, n, j), k = j;
+    if (q == n || p[q] != '"') return string_rest(p, n, j);
+    uint32_t doubts = 0;
+    for (; k + 32 <= q + 1; k += 32) doubts |= utf8_doubts32(p + k);
+    if (k <= q) {
+        size_t s = q + 1 - 32;
+        if (s < 3) return string_rest(p, n, j);
+        doubts |= utf8_doubts32(p + s) >> (k - s);
+    }
+    return doubts ? string_rest(p, n, j) : (q + 1) | CK_JSON_PLAIN_FLAG | CK_JSON_CLEAN_FLAG;
+}
+
+/* string with AVX2 (n >= 32): printable ASCII to its end inline, text beyond it by string_rest_avx2. */
+CK_AVX2 __attribute__((always_inline)) static inline size_t string_avx2(const uint8_t *p, size_t n, size_t i) {
+    size_t j = ascii_run32(p, n, i + 1);
+    if (j < n && p[j] == '"') return (j + 1) | CK_JSON_PLAIN_FLAG | CK_JSON_CLEAN_FLAG | CK_JSON_ASCII_FLAG;
+    return j >= 3 && j < n && p[j] >= 0x80 ? string_rest_avx2(p, n, j) : string_rest(p, n, j);
+}
+#endif
+
 /* Digits from p[i]: where they end. */
 static inline size_t digits(const uint8_t *p, size_t n, size_t i) {
     while (i < n && is_digit(p[i])) i++;
@@ -238,50 +360,31 @@ static size_t value(const uint8_t *p, size_t n, size_t i, int depth) {
     }
 }
 
+/* The walk over the top level, without AVX2 and with it (json_record.inc). */
+#define CK_RECORD_CHECK check_record
+#define CK_RECORD_STRING string
+#define CK_RECORD_TARGET
+#include "json_record.inc"
+#undef CK_RECORD_CHECK
+#undef CK_RECORD_STRING
+#undef CK_RECORD_TARGET
+
+#if CK_SCAN_X86
+#define CK_RECORD_CHECK check_record_avx2
+#define CK_RECORD_STRING string_avx2
+#define CK_RECORD_TARGET CK_AVX2
+#include "json_record.inc"
+#endif
+
 int ck_json_check_record(const uint8_t *p, size_t n, uint32_t *members, size_t capacity, size_t *count,
                          ptrdiff_t *cell_offset, size_t *cell_end) {
-    size_t written = 0, i;
-    *cell_offset = -1, *cell_end = 0;
-    if (n == 0 || n >= CK_JSON_ASCII_FLAG) return CK_JSON_DECIDE_IN_SWIFT;
-    i = skip_space(p, n, 0);
-    if (i >= n || p[i] != '{') return CK_JSON_DECIDE_IN_SWIFT;
-    i = skip_space(p, n, i + 1);
-    if (i < n && p[i] == '}') {
-        i++;
-    } else {
-        for (;;) {
-            i = skip_space(p, n, i);
-            size_t key_start = i, key = i < n && p[i] == '"' ? string(p, n, i) : 0;
-            /* an error, or a key written with an escape (is it "cell"?) */
-            if (key == 0 || (!(key & CK_JSON_PLAIN_FLAG) && memchr(p + i, '\\', OFFSET(key) - i)))
-                return CK_JSON_DECIDE_IN_SWIFT;
-            size_t key_end = OFFSET(key), value_start = colon(p, n, key_end);
-            if (value_start == 0) return CK_JSON_DECIDE_IN_SWIFT;
-            size_t r = value_start < n && p[value_start] == '"' ? string(p, n, value_start)
-                                                                 : value(p, n, value_start, 1);
-            if (r == 0) return CK_JSON_DECIDE_IN_SWIFT;
-            i = OFFSET(r);
-            if (key_end - key_start == 6 && memcmp(p + key_start, "\"cell\"", 6) == 0) {
-                *cell_offset = (ptrdiff_t)value_start, *cell_end = r;
-            } else {
-                if (written + 4 > capacity) return CK_JSON_NEEDS_ROOM;
-                members[written] = (uint32_t)key_start;
-                members[written + 1] = (uint32_t)key_end;
-                members[written + 2] = (uint32_t)value_start;
-                members[written + 3] = (uint32_t)r; /* with a string's flags */
-                written += 4;
-            }
-            /* the usual `, "` before the next key taken before the loops over spaces (JSONValueParser.colon) */
-            if (i + 2 < n && p[i] == ',' && p[i + 1] == ' ' && p[i + 2] == '"') {
-                i += 2;
-                continue;
-            }
-            int after = next_or_close(p, n, &i, '}');
-            if (after == 2) break;
-            if (after != 1) return CK_JSON_DECIDE_IN_SWIFT;
-        }
-    }
-    if (skip_space(p, n, i) != n) return CK_JSON_DECIDE_IN_SWIFT;
-    *count = written;
-    return CK_JSON_CHECKED;
+#if CK_SCAN_X86
+    if (n >= 32 && ck_scan_has_avx2()) return check_record_avx2(p, n, members, capacity, count, cell_offset, cell_end);
+#endif
+    return check_record(p, n, members, capacity, count, cell_offset, cell_end);
+}
+
+int ck_json_check_record_portable(const uint8_t *p, size_t n, uint32_t *members, size_t capacity, size_t *count,
+                                  ptrdiff_t *cell_offset, size_t *cell_end) {
+    return check_record(p, n, members, capacity, count, cell_offset, cell_end);
 }

@@ -6,11 +6,11 @@
  * memchr a record: the call's set-up on each ~200-byte record was most of the count
  * (BENCHMARKS.md, "Measurements behind the code": RowStream.countAVX2). */
 #include "cellkit_scan.h"
+#include "cpu.h"
 
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
-#include <cpuid.h>
+#if CK_SCAN_X86
 #include <immintrin.h>
 #define CK_COUNT_AVX2 1
 #endif
@@ -48,25 +48,6 @@ static size_t count_scalar(const uint8_t *p, size_t n, uint8_t line_end, size_t 
 }
 
 #if CK_COUNT_AVX2
-/* Whether the processor and the system take AVX2, and BMI1 (count_avx2's `blsr`): asked once (a
- * relaxed atomic: two halves of a file may be counted at once). 1 yes, 2 no, 0 not asked yet. */
-static int has_avx2(void) {
-    static int known;
-    int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
-    if (answer) return answer == 1;
-    unsigned a, b, c, d, lo, hi;
-    answer = 2;
-    if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX)) {
-        __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0)); /* the system saves the YMM registers */
-        if ((lo & 6) == 6 && __get_cpuid_max(0, NULL) >= 7) {
-            __cpuid_count(7, 0, a, b, c, d);
-            if ((b & bit_AVX2) && (b & bit_BMI)) answer = 1;
-        }
-    }
-    __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
-    return answer == 1;
-}
-
 /* The 64 bits of a line-end mask for p[0..<64] and p[64..<128]'s one, from their four 32-byte halves. */
 #define CK_MASK64(lo, hi) ((uint64_t)(uint32_t)_mm256_movemask_epi8(lo) | (uint64_t)_mm256_movemask_epi8(hi) << 32)
 
@@ -104,7 +85,7 @@ done:
 size_t ck_count_records(const uint8_t *p, size_t n, uint8_t line_end, size_t limit, size_t *records,
                         size_t *rows) {
 #if CK_COUNT_AVX2
-    if (n >= 128 && has_avx2()) return count_avx2(p, n, line_end, limit, records, rows);
+    if (n >= 128 && ck_scan_has_avx2()) return count_avx2(p, n, line_end, limit, records, rows);
 #endif
     return ck_count_records_bytewise(p, n, line_end, limit, records, rows);
 }

@@ -210,6 +210,65 @@ struct JSONCheckTests {
         }
     }
 
+    /// Pieces of a string's body: ASCII, CJK, emoji, scalars at UTF-8's edges (the least of each
+    /// length, the last before the surrogates, the last of all), hidden scalars and their neighbours
+    /// (each lead byte the AVX2 check doubts, with a second byte it does not), bytes that are not
+    /// UTF-8 (a lone continuation, overlong, a surrogate, past U+10FFFF, a lead cut short by the
+    /// next piece), DEL, a control byte and escapes.
+    static let pieces: [[UInt8]] =
+        [
+            "a", "Item 12 ", "lorem ipsum dolor sit amet ", "日本語", "한국어", "テスト", "🚀", "✅", "👍🏽",
+            "\u{80}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFD}", "\u{10000}", "\u{10FFFF}", "\u{A0}",
+            "\u{AD}", "\u{85}", "\u{9F}", "\u{61C}", "\u{61B}", "\u{180E}", "\u{1800}", "\u{200B}", "\u{2010}",
+            "\u{2060}", "\u{2070}", "\u{202E}", "\u{FEFF}", "\u{FEFE}", "\u{FFF9}", "\u{FFFC}", "\u{7F}", #"\n"#,
+            #"\u00e9"#, #"\""#,
+        ].map { Array($0.utf8) } + [
+            [0x80], [0xBF], [0xC0, 0xAF], [0xC1, 0xBF], [0xE0, 0x9F, 0xBF], [0xED, 0xA0, 0x80],
+            [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80], [0xFF], [0xE6, 0x97], [0xF0, 0x9F],
+            [0xC3], [0x01],
+        ]
+
+    /// A string (quotes included) of 0 to 24 random pieces, mostly text that is well-formed.
+    static func longString(_ random: inout SplitMix64) -> [UInt8] {
+        var body: [UInt8] = []
+        for _ in 0..<Int(random.next() % 25) {
+            let well = random.next() % 4 != 0
+            let index = Int(random.next() % UInt64(well ? 9 : pieces.count))
+            body += pieces[index]
+        }
+        return [0x22] + body + [0x22]
+    }
+
+    /// The check with AVX2 (where the processor has it) answers exactly as the check without: on
+    /// 40,000 records of long strings beyond ASCII at every offset (each held to the Swift parser
+    /// too), the same answer, members, flags and "cell" value. Most of them reach the AVX2 steps
+    /// (32 bytes or more, a string past the first three bytes).
+    @Test func avx2AnswersAsPortable() {
+        var random = SplitMix64(seed: 0x5349_4D44)
+        var both = 0
+        for _ in 0..<40_000 {
+            let members = (0..<Int(random.next() % 6)).map { _ -> [UInt8] in
+                let value = random.next() % 5 == 0 ? Self.value(&random, depth: 1) : Self.longString(&random)
+                return Self.key(&random) + [0x3A] + Self.space(&random) + value
+            }
+            let line = Self.space(&random) + [0x7B] + members.joined(separator: [0x2C, 0x20]) + [0x7D]
+            func answer(_ portable: Bool) -> [Int] {
+                line.withUnsafeBufferPointer { bytes in
+                    var offsets = [UInt32](repeating: 0, count: 64)
+                    var count = 0, cell = 0, end = 0
+                    let check = portable ? ck_json_check_record_portable : ck_json_check_record
+                    let result = check(bytes.baseAddress, bytes.count, &offsets, 64, &count, &cell, &end)
+                    return [Int(result), count, cell, end] + offsets.prefix(count).map(Int.init)
+                }
+            }
+            let portable = answer(true)
+            #expect(answer(false) == portable, "\(line)")
+            #expect(Self.check(line, inC: true) == Self.check(line, inC: false), "\(line)")
+            if portable[0] == Int(CK_JSON_CHECKED), line.count >= 32 { both += 1 }
+        }
+        #expect(both > 10_000, "checked in C, 32 bytes or more: \(both)")
+    }
+
     /// The C line breaker's modes are `LineBreakMode`'s raw values.
     @Test func lineBreakModesAgree() {
         let modes: [(LineBreakMode, Int)] = [
