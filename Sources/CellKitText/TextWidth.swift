@@ -164,16 +164,30 @@ public enum TextWidth {
         }
         if b & 0xF0 == 0xE0, i + 3 <= n {
             let p = properties(decode(bytes, i).0, in: table), g = p >> 2 & 15
+            let j = i + 3
+            // Before ASCII or the end, only a Prepend joins what follows (GB9b), as `cluster` has it:
+            // a pictograph (✅) too is its own cluster there.
+            if g != gcbPrepend, j == n || bytes[j] < 0x80 { return (j, Int(p & 3)) }
             let alone =
                 p & 0x40 == 0 && p >> 7 & 3 != 2 && g != gcbCR && g != gcbLF && g != gcbControl && g != gcbRI
                 && g != gcbPrepend && g != gcbL
-            let j = i + 3
-            if alone, j == n || bytes[j] < 0x80 { return (j, Int(p & 3)) }
             if alone, bytes[j] & 0xF0 == 0xE0, j + 3 <= n {
                 let next = properties(decode(bytes, j).0, in: table) >> 2 & 15
                 if next != gcbExtend, next != gcbZWJ, next != gcbSpacingMark, next != gcbV, next != gcbT {
                     return (j, Int(p & 3))
                 }
+            }
+        }
+        // A four-byte scalar (mostly an emoji) before ASCII, the end or a plain wide scalar: its own
+        // cluster unless it is a Prepend (GB9b); nothing else joins what follows unless that is an
+        // Extend, ZWJ, SpacingMark or regional indicator, none of which those are (BENCHMARKS.md,
+        // "Measurements behind the code": TextWidth.emoji).
+        if b & 0xF8 == 0xF0, i &+ 4 <= n {
+            let p = properties(decode(bytes, i).0, in: table), g = p >> 2 & 15, j = i &+ 4
+            if g != gcbPrepend,
+                j == n || bytes[j] < 0x80 || (j &+ 3 <= n && isPlainWide(bytes[j], bytes[j &+ 1], bytes[j &+ 2]))
+            {
+                return (j, Int(p & 3))
             }
         }
         return cluster(bytes, from: i)

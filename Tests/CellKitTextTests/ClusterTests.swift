@@ -174,6 +174,25 @@ struct ClusterTests {
         #expect(scalars > 30_000)
     }
 
+    @Test(
+        "the quick ways and the rules agree on every scalar of three and four bytes (planes 0 to 1, tags), alone, before ASCII, before CJK"
+    )
+    func multiByteNeighbours() {
+        var scalars = 0, prepends = 0
+        let ranges = [0x800...0xD7FF, 0xE000...0xFFFF, 0x10000...0x1FFFF, 0xE0000...0xE01EF]
+        for range in ranges {
+            for v in range {
+                guard let scalar = Unicode.Scalar(UInt32(v)) else { continue }
+                let s = String(scalar)
+                for text in [s, s + "a", s + "日"] { _ = clusters(text) }  // `clusters` compares the two ways
+                if clusters(s + "a").count == 1 { prepends += 1 }  // a Prepend joins the letter after it
+                scalars += 1
+            }
+        }
+        #expect(scalars > 120_000)
+        #expect(prepends > 5, "Prepends of three and four bytes: \(prepends)")
+    }
+
     static let pieces = [
         "a", "w", "Z", " ", " ", "-", "word", "日本", "語", "👍", "👍🏽", "a🏽", "👨\u{200D}👩\u{200D}👧", "🇫🇷", "1\u{FE0F}\u{20E3}",
         "❤\u{FE0F}", "e\u{301}", "\u{301}", "कि", "क्ष", "हिन्दी", "বাংলা", "தமிழ்", "กำ", "น้ำ", "\u{1100}\u{1161}",
