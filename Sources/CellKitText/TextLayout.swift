@@ -87,6 +87,15 @@ public struct LaidOutText: Sendable, Equatable {
     @inlinable @inline(__always)
     package func isEmpty(_ i: Int) -> Bool { lines[i].start == lines[i].end }
 
+    /// Line `i`'s bytes and the columns it takes, from one read of the line (`unsafeBytes(ofLine:)`,
+    /// `columns(_:)`): a writer's per-piece reads (BENCHMARKS.md, "Measurements behind the code":
+    /// LaidOutText.pieceOnce).
+    @inlinable @inline(__always)
+    package func unsafePiece(ofLine i: Int) -> (bytes: UnsafeBufferPointer<UInt8>, columns: Int) {
+        let line = lines[i]
+        return (UnsafeBufferPointer(start: base + line.start, count: line.end &- line.start), line.columns)
+    }
+
     /// Line `i`'s bytes, valid for as long as this value (or a copy) lives: for a writer that reads
     /// the value in place, where a method taking a closure would copy it (a retain and a release of
     /// the text and of its lines per line written, a noticeable part of writing it: BENCHMARKS.md,

@@ -272,8 +272,8 @@ struct DirectLines {
         var place = out.place(), column = 0
         for n in 0..<count where y >= tops[unchecked: n] && y < bottoms[unchecked: n] {
             let view = views.baseAddress! + order[unchecked: n]
-            let f = view.pointee.frame, i = y &- f.y
-            let w = view.pointee.laidOut.columns(i), bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
+            let f = view.pointee.frame
+            let (bytes, w) = view.pointee.laidOut.unsafePiece(ofLine: y &- f.y)
             let x = f.x &+ Self.offset(view.pointee.alignment, width: w, in: f.width)
             guard Self.fits(bytes, columns: w, offset: x &- f.x, in: f.width) else {
                 out.takeBack(to: mark)  // what a full buffer had counted of the line
@@ -331,7 +331,7 @@ struct DirectLines {
                         let view = views.baseAddress! + order[unchecked: n]
                         let f = view.pointee.frame, i = y &- f.y
                         guard i >= 0, i < min(view.pointee.laidOut.count, f.height) else { continue }
-                        let w = view.pointee.laidOut.columns(i), bytes = view.pointee.laidOut.unsafeBytes(ofLine: i)
+                        let (bytes, w) = view.pointee.laidOut.unsafePiece(ofLine: i)
                         let dx = Self.offset(view.pointee.alignment, width: w, in: f.width)
                         guard Self.fits(bytes, columns: w, offset: dx, in: f.width) else {
                             out.takeBack(to: mark)
