@@ -381,7 +381,10 @@ package final class RowStream {
         }
 
         /// `name(text)` into `current`, left as it is when it is that name already: a row naming
-        /// the cell type of the row before retains and releases nothing.
+        /// the cell type of the row before retains and releases nothing. Inline, with `known`: once
+        /// a row, the two calls' entries and exits were half of it (BENCHMARKS.md, "Measurements
+        /// behind the code": RowStream.nameInline).
+        @inline(__always)
         mutating func name(_ text: UnsafeBufferPointer<UInt8>, into current: inout String?) {
             if let k = known(text) {
                 if current != names[k] { current = names[k] }
@@ -393,6 +396,7 @@ package final class RowStream {
         /// The place of the name written as `text`: the last one met first, its bytes compared in
         /// words inline (a `memcmp` call and the loop over the places were most of a row's lookup:
         /// BENCHMARKS.md, "Measurements behind the code": RowStream.lastCell).
+        @inline(__always)
         private mutating func known(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
             let n = text.count
             if last >= 0, lengths.withUnsafeBufferPointer({ $0[last] }) == n,
