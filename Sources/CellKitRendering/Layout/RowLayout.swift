@@ -130,7 +130,14 @@ public struct PlacedView: Sendable, Equatable, Encodable {
     @inline(__always)
     mutating func setFullText(of view: View) {
         if let identity = view.textIdentity {
-            extra = identity == laidOut.textIdentity ? .laidOutText : .text(view.textBytes.unsafelyUnwrapped)
+            guard identity != laidOut.textIdentity else {
+                // Tested first: storing over an `Extra` destroyed the old one by a call, a label a row
+                // (BENCHMARKS.md, "Measurements behind the code": PlacedView.sameExtra).
+                if case .laidOutText = extra { return }
+                extra = .laidOutText
+                return
+            }
+            extra = .text(view.textBytes.unsafelyUnwrapped)
         } else {
             extra = .none
         }
