@@ -55,3 +55,23 @@ struct PlacedViewTests {
         #expect(image.imageName == "star" && image.fullText.bytes == nil && image != view)
     }
 }
+
+@Suite("A row's fault")
+struct RowFaultLifetimeTests {
+    /// A placeholder's fault stays on the row until the renderer recycles it, and goes then: the
+    /// next row, drawn in the same value, has none (`recycleViews` tests a flag the fault keeps).
+    @Test func faultGoesWhenTheRowIsRecycled() {
+        var row = RowLayout(
+            indexPath: IndexPath(section: 0, row: 0), identifier: "", width: 0, height: 0, position: .single,
+            isSelected: false, background: Fill(), backgroundColor: nil, views: [])
+        row.recycleViews()
+        #expect(row.fault == nil && !row.hasFault)
+        row.fault = RowFault(message: "the plugin crashed")
+        #expect(row.fault?.message == "the plugin crashed" && row.hasFault)
+        row.recycleViews()
+        #expect(row.fault == nil && !row.hasFault)
+        row.fault = RowFault(message: "again")
+        row.fault = nil
+        #expect(!row.hasFault)
+    }
+}

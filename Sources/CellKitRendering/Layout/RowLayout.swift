@@ -265,7 +265,12 @@ public struct RowLayout: Sendable, Encodable {
     /// The cell's selection style (what selecting it draws), whether or not it is selected.
     package var selectionStyle = SelectionStyle.default
     /// Why the row is a placeholder: the fault of its plugin (or of the render); nil for a drawn row.
-    package var fault: RowFault?
+    package var fault: RowFault? {
+        didSet { hasFault = fault != nil }
+    }
+    /// Whether `fault` is set: tested once a row by `recycleViews`, where testing the optional (a
+    /// large value) was a call (BENCHMARKS.md, "Measurements behind the code": RowLayout.hasFault).
+    private(set) var hasFault = false
     /// The layout's memo of lines, kept from row to row with its line lists: a memo made for a row
     /// released its lists when the row was done (BENCHMARKS.md, "Measurements behind the code":
     /// RowLayout.memo).
@@ -284,7 +289,7 @@ public struct RowLayout: Sendable, Encodable {
     /// the next layout replaces it.
     @inline(__always)
     mutating func recycleViews() {
-        if case .some = fault { fault = nil }
+        if hasFault { fault = nil }
     }
 }
 
