@@ -266,11 +266,21 @@ public struct RowLayout: Sendable, Encodable {
     package var selectionStyle = SelectionStyle.default
     /// Why the row is a placeholder: the fault of its plugin (or of the render); nil for a drawn row.
     package var fault: RowFault? {
-        didSet { hasFault = fault != nil }
+        get { faultBox?.fault }
+        set { faultBox = newValue.map(FaultBox.init) }
     }
-    /// Whether `fault` is set: tested once a row by `recycleViews`, where testing the optional (a
-    /// large value) was a call (BENCHMARKS.md, "Measurements behind the code": RowLayout.hasFault).
-    private(set) var hasFault = false
+    /// `fault`, held apart: a row is copied whole for its format once a row, and the fault (most
+    /// rows have none) was 153 of its bytes; tested once a row by `recycleViews`, where testing the
+    /// optional was a call (BENCHMARKS.md, "Measurements behind the code": RowLayout.hasFault).
+    private(set) var faultBox: FaultBox?
+    /// Whether `fault` is set.
+    var hasFault: Bool { faultBox != nil }
+
+    /// A fault, held by reference (immutable: a row set to another fault gets another box).
+    final class FaultBox: Sendable {
+        let fault: RowFault
+        init(_ fault: RowFault) { self.fault = fault }
+    }
     /// The layout's memo of lines, kept from row to row with its line lists: a memo made for a row
     /// released its lists when the row was done (BENCHMARKS.md, "Measurements behind the code":
     /// RowLayout.memo).
@@ -289,7 +299,7 @@ public struct RowLayout: Sendable, Encodable {
     /// the next layout replaces it.
     @inline(__always)
     mutating func recycleViews() {
-        if hasFault { fault = nil }
+        if faultBox != nil { faultBox = nil }
     }
 }
 
@@ -490,6 +500,10 @@ public struct CellLayout: Sendable {
         private(set) var placed = 0
         /// The row's data when it is a JSON Lines record, read once a row (lines worked out ahead).
         var record: JSONRecord.Unretained?
+        /// The row's image and accessory, from its label area until they are placed (each taken
+        /// then): kept here from row to row, as a local made and destroyed per row was an outlined
+        /// call (BENCHMARKS.md, "Measurements behind the code": RowLayout.endsKept).
+        fileprivate var ends = RowEnds()
 
         /// Readies the memo for a row whose data is `record`: no lines kept from the row before, and
         /// no view placed.
@@ -633,8 +647,8 @@ public struct CellLayout: Sendable {
     package func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         row.recycleViews()
-        var ends = RowEnds()  // the image and the accessory, placed with the area
-        let area = labelArea(cell, width: width, ends: &ends)  // once: the natural height needs it too
+        (row.memo.ends.hasImage, row.memo.ends.hasAccessory) = (false, false)  // the row before's were taken
+        let area = labelArea(cell, width: width, ends: &row.memo.ends)  // once: the natural height needs it too
         row.fixedHeight = height != nil
         row.indentation = Self.indentation(cell, width: width)
         row.memo.start(record: cell.unretainedRecord)  // the cell holds it for the whole layout
@@ -643,7 +657,7 @@ public struct CellLayout: Sendable {
         let height =
             height.map { min(max($0, 1), PluginLimits.maxRowHeight) }
             ?? naturalHeight(of: cell, area: area, memo: &row.memo)
-        if ends.hasImage, var image = ends.image.take() {
+        if row.memo.ends.hasImage, var image = row.memo.ends.image.take() {
             // centred, as UIKit centres the image; a frame a hook gave it is clipped to the row
             if cell.imageView.frame == .zero {
                 image.frame.y = (height - 1) / 2
@@ -670,8 +684,8 @@ public struct CellLayout: Sendable {
                     memo: &row.memo, into: &row.views)
             }
         }
-        let hasAccessory = ends.hasAccessory
-        if hasAccessory, var accessory = ends.accessory.take() {
+        let hasAccessory = row.memo.ends.hasAccessory
+        if hasAccessory, var accessory = row.memo.ends.accessory.take() {
             // On the blue selection a standard accessory turns white, as UIKit highlights it (tint on tint
             // was invisible); on the grey one it keeps its colour.
             if selected, cell.selectionStyle == .blue, cell.accessoryView == nil {
@@ -769,7 +783,7 @@ public struct CellLayout: Sendable {
     /// returned inside the area, two optional views were written out field by field and copied on
     /// every row, most rows having neither (BENCHMARKS.md, "Measurements behind the code":
     /// RowLayout.RowEnds).
-    private struct RowEnds {
+    fileprivate struct RowEnds {
         var image: PlacedView?, accessory: PlacedView?
         /// Whether `image` and `accessory` are set, tested first: testing either for nil copied it.
         var hasImage = false, hasAccessory = false
