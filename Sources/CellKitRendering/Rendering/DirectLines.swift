@@ -355,9 +355,13 @@ struct DirectLines {
     }
 
     /// Whether a line starts with a cluster of no width (a mark with no base): the first byte is
-    /// tested first, as nearly every line starts with ASCII; the width table's quick ways for CJK.
+    /// tested first, as nearly every line starts with ASCII; then whether it starts with a plain
+    /// wide scalar (CJK, kana, Hangul: none is a mark), told by its bytes, as asking the width table
+    /// was a call a line of CJK (BENCHMARKS.md, "Measurements behind the code": DirectLines.cjkStart).
     @inline(__always)
     private static func startsWithMark(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes[0] >= 0x80 && TextWidth.nextCluster(bytes, from: 0, table: TextWidth.directProperties).width == 0
+        guard bytes[0] >= 0x80 else { return false }
+        if bytes.count >= 3, TextWidth.isPlainWide(bytes[0], bytes[1], bytes[2]) { return false }
+        return TextWidth.nextCluster(bytes, from: 0, table: TextWidth.directProperties).width == 0
     }
 }
