@@ -281,10 +281,6 @@ public struct RowLayout: Sendable, Encodable {
         let fault: RowFault
         init(_ fault: RowFault) { self.fault = fault }
     }
-    /// The layout's memo of lines, kept from row to row with its line lists: a memo made for a row
-    /// released its lists when the row was done (BENCHMARKS.md, "Measurements behind the code":
-    /// RowLayout.memo).
-    var memo = CellLayout.LineMemo()
 
     private enum CodingKeys: String, CodingKey {
         case indexPath, identifier, width, height, position, isSelected, background, backgroundColor, views
@@ -468,7 +464,7 @@ public struct CellLayout: Sendable {
     /// `@unchecked Sendable`: its one reference that is not Sendable, `record`, is set only while
     /// a layout runs and cleared before it returns (`finish()`), so a `RowLayout` sent to another
     /// thread holds none.
-    struct LineMemo: @unchecked Sendable {
+    package struct LineMemo: @unchecked Sendable {
         /// What a slot's lines were worked out for. Trivial, so that asking whether a slot holds a
         /// label's lines retains nothing (copying an entry with its lines retained their text and
         /// list: BENCHMARKS.md, "Measurements behind the code": RowLayout.LineMemo.keys).
@@ -504,6 +500,9 @@ public struct CellLayout: Sendable {
         /// then): kept here from row to row, as a local made and destroyed per row was an outlined
         /// call (BENCHMARKS.md, "Measurements behind the code": RowLayout.endsKept).
         fileprivate var ends = RowEnds()
+
+        /// An empty memo.
+        package init() {}
 
         /// Readies the memo for a row whose data is `record`: no lines kept from the row before, and
         /// no view placed.
@@ -642,22 +641,34 @@ public struct CellLayout: Sendable {
         return row
     }
 
-    /// `layout(_:width:height:)` into `row`, reusing the memory of its views: a renderer
-    /// keeps one `RowLayout` for all its rows rather than allocating a list per row.
+    /// `layout(_:width:height:)` into `row`, reusing the memory of its views (with a memo of its
+    /// own, made for the call).
     package func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout) {
+        var memo = LineMemo()
+        layout(cell, width: width, height: height, into: &row, memo: &memo)
+    }
+
+    /// `layout(_:width:height:)` into `row`, reusing the memory of its views, with `memo`, the
+    /// layout's memo of lines, kept beside it from row to row with its line lists: a renderer keeps
+    /// one `RowLayout` and one memo for all its rows rather than allocating lists per row (a memo
+    /// made for a row released its lists when the row was done: BENCHMARKS.md, "Measurements
+    /// behind the code": RowLayout.memo). Beside the row, not in it: the row is copied whole for its
+    /// format once a row, and the memo was more than half of it (BENCHMARKS.md, "Measurements
+    /// behind the code": RowLayout.memoApart).
+    package func layout(_ cell: Cell, width: Int, height: Int?, into row: inout RowLayout, memo: inout LineMemo) {
         let selected = cell.isSelected && cell.selectionStyle != .none
         row.recycleViews()
-        (row.memo.ends.hasImage, row.memo.ends.hasAccessory) = (false, false)  // the row before's were taken
-        let area = labelArea(cell, width: width, ends: &row.memo.ends)  // once: the natural height needs it too
+        (memo.ends.hasImage, memo.ends.hasAccessory) = (false, false)  // the row before's were taken
+        let area = labelArea(cell, width: width, ends: &memo.ends)  // once: the natural height needs it too
         row.fixedHeight = height != nil
         row.indentation = Self.indentation(cell, width: width)
-        row.memo.start(record: cell.unretainedRecord)  // the cell holds it for the whole layout
-        defer { row.memo.finish() }
+        memo.start(record: cell.unretainedRecord)  // the cell holds it for the whole layout
+        defer { memo.finish() }
         let selfSizing = height == nil
         let height =
             height.map { min(max($0, 1), PluginLimits.maxRowHeight) }
-            ?? naturalHeight(of: cell, area: area, memo: &row.memo)
-        if row.memo.ends.hasImage, var image = row.memo.ends.image.take() {
+            ?? naturalHeight(of: cell, area: area, memo: &memo)
+        if memo.ends.hasImage, var image = memo.ends.image.take() {
             // centred, as UIKit centres the image; a frame a hook gave it is clipped to the row
             if cell.imageView.frame == .zero {
                 image.frame.y = (height - 1) / 2
@@ -665,10 +676,10 @@ public struct CellLayout: Sendable {
                 image.frame = Self.clip(image.frame, width: width, height: height)
                 image.hasOwnFrame = true
             }
-            let i = row.memo.nextSlot(in: &row.views)
+            let i = memo.nextSlot(in: &row.views)
             row.views[i] = image
         }
-        placeLabels(cell, in: area, height: height, selected: selected, memo: &row.memo, into: &row.views)
+        placeLabels(cell, in: area, height: height, selected: selected, memo: &memo, into: &row.views)
         // Right to left the content view starts past the accessory, on the left (`mirror`).
         let rightToLeft = cell.isRightToLeft
         let content = ContentView(
@@ -681,11 +692,11 @@ public struct CellLayout: Sendable {
                 if view.isHidden { return }
                 placeSubview(
                     view, in: content, height: height, grows: selfSizing, selected: selected,
-                    memo: &row.memo, into: &row.views)
+                    memo: &memo, into: &row.views)
             }
         }
-        let hasAccessory = row.memo.ends.hasAccessory
-        if hasAccessory, var accessory = row.memo.ends.accessory.take() {
+        let hasAccessory = memo.ends.hasAccessory
+        if hasAccessory, var accessory = memo.ends.accessory.take() {
             // On the blue selection a standard accessory turns white, as UIKit highlights it (tint on tint
             // was invisible); on the grey one it keeps its colour.
             if selected, cell.selectionStyle == .blue, cell.accessoryView == nil {
@@ -693,10 +704,10 @@ public struct CellLayout: Sendable {
             }
             accessory.frame.y = max(0, (height - accessory.frame.height) / 2)
             accessory.frame.height = min(accessory.frame.height, height)
-            let i = row.memo.nextSlot(in: &row.views)
+            let i = memo.nextSlot(in: &row.views)
             row.views[i] = accessory
         }
-        while row.views.count > row.memo.placed { row.views.removeLast() }  // the row before had more
+        while row.views.count > memo.placed { row.views.removeLast() }  // the row before had more
         row.indexPath = cell.indexPath
         row.selectionStyle = cell.selectionStyle
         // Set only when it changes: storing the same string retained it and released the old one.

@@ -114,6 +114,7 @@ public final class TableRenderer {
         var laidOut = RowLayout(
             indexPath: IndexPath(section: 0, row: 0), identifier: "", width: 0, height: 0,
             position: .single, isSelected: false, background: Fill(), backgroundColor: nil, views: [])
+        var memo = CellLayout.LineMemo()  // the layout's memo of lines, beside the row from row to row
         var current = TableRow(identifier: "")  // the row being read, also kept: see `row(at:into:)`
         rowsDrawn = 0
         var index = 0  // rows of the window so far, skipped ones included
@@ -141,7 +142,7 @@ public final class TableRenderer {
                     if placeholderRows.isEmpty || !placeholderRows.contains(index) {
                         try layoutRow(
                             IndexPath(section: s, row: r), count: count, info: info, source: source,
-                            delegate: delegate, width: cellWidth, reading: &current, into: &laidOut)
+                            delegate: delegate, width: cellWidth, reading: &current, into: &laidOut, memo: &memo)
                     } else {
                         try source.row(at: IndexPath(section: s, row: r), into: &current)
                         placeholder(
@@ -186,7 +187,8 @@ public final class TableRenderer {
     /// Into `laidOut`, reused row after row.
     private func layoutRow(
         _ indexPath: IndexPath, count: Int, info: SectionInfo, source: TableDataSource,
-        delegate: TableDelegate?, width: Int, reading row: inout TableRow, into laidOut: inout RowLayout
+        delegate: TableDelegate?, width: Int, reading row: inout TableRow, into laidOut: inout RowLayout,
+        memo: inout CellLayout.LineMemo
     ) throws {
         try source.row(at: indexPath, into: &row)
         guard let slot = try reuseSlot(row, at: indexPath) else {
@@ -201,7 +203,7 @@ public final class TableRenderer {
         delegate?.willDisplay(cell, at: indexPath)
         let lines = queue.height(of: cell) ?? delegate?.rowHeight(at: indexPath)
         let height = lines.flatMap(Self.fixedLines)
-        layout.layout(cell, width: width, height: height, into: &laidOut)  // mirrored if right to left
+        layout.layout(cell, width: width, height: height, into: &laidOut, memo: &memo)  // mirrored if right to left
         queue.recycle(cell)
     }
 
