@@ -1,5 +1,14 @@
 /* The processor's features, asked once (cpu.h). */
+#include "cellkit_scan.h"
 #include "cpu.h"
+
+int ck_scan_avx2(void) {
+#if CK_SCAN_X86
+    return ck_scan_has_avx2();
+#else
+    return 0;
+#endif
+}
 
 #if CK_SCAN_X86
 #include <cpuid.h>

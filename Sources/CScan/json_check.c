@@ -195,6 +195,11 @@ CK_AVX2 static inline __m256i at_least(__m256i v, uint8_t least) {
 
 CK_AVX2 static inline __m256i equal(__m256i v, uint8_t b) { return _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)b)); }
 
+/* Unsigned lo <= v <= hi, a byte at a time. */
+CK_AVX2 static inline __m256i between(__m256i v, uint8_t lo, uint8_t hi) {
+    return _mm256_and_si256(at_least(v, lo), _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8((char)hi)), v));
+}
+
 /* A bit per byte of p[0..<32] (p[-3..<0] readable) that is not where well-formed UTF-8 has it, or
  * may end a hidden scalar. Each byte is judged with the three before it:
  * - a continuation byte (0x80-0xBF) exactly where a lead before it needs one: the byte before is
@@ -202,8 +207,11 @@ CK_AVX2 static inline __m256i equal(__m256i v, uint8_t b) { return _mm256_cmpeq_
  *   sequence cut short is caught at the byte after it, a string's closing quote at the latest);
  * - no byte C0, C1 or F5 and above; after E0 and F0 no overlong second byte, after ED no
  *   surrogate, after F4 nothing past U+10FFFF;
- * - doubted, as perhaps hidden (UTF8Bytes.isHidden, is_hidden3): the second byte of C2 below A0 or
- *   AD, D8 9C, E1 A0, E2 80 and E2 81, EF BB and EF BF. */
+ * - doubted, as hidden (UTF8Bytes.isHidden, is_hidden3), told by the bytes that end the scalar:
+ *   C2 below A0 and C2 AD, D8 9C; E1 A0 8E, E2 80 8B-8F, E2 80 AA-AE, E2 81 A0-AF, EF BB BF and
+ *   EF BF B9-BB (the last two bytes of a three-byte scalar, with its lead two bytes back; a lead
+ *   that is no lead there is caught as not UTF-8). Dashes, quotes and the ellipsis (E2 80 xx)
+ *   are not doubted: English text takes this path. */
 CK_AVX2 static inline uint32_t utf8_doubts32(const uint8_t *p) {
     __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)p);
     __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p - 1));
@@ -222,27 +230,44 @@ CK_AVX2 static inline uint32_t utf8_doubts32(const uint8_t *p) {
     bad = _mm256_or_si256(bad, _mm256_and_si256(equal(a, 0xF0), below_90));
     bad = _mm256_or_si256(bad, _mm256_andnot_si256(below_90, equal(a, 0xF4)));
     __m256i c2 = _mm256_and_si256(equal(a, 0xC2), _mm256_or_si256(below_a0, equal(x, 0xAD)));
-    __m256i e2 = _mm256_and_si256(equal(a, 0xE2), equal(even, 0x80));
-    __m256i ef = _mm256_and_si256(equal(a, 0xEF), _mm256_or_si256(equal(x, 0xBB), equal(x, 0xBF)));
-    __m256i rare =
-        _mm256_or_si256(_mm256_and_si256(equal(a, 0xD8), equal(x, 0x9C)), _mm256_and_si256(equal(a, 0xE1), equal(x, 0xA0)));
-    bad = _mm256_or_si256(_mm256_or_si256(bad, rare), _mm256_or_si256(c2, _mm256_or_si256(e2, ef)));
+    __m256i d8 = _mm256_and_si256(equal(a, 0xD8), equal(x, 0x9C));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(c2, d8));
+    /* three-byte scalars, by their lead (b) and their last two bytes (a, x): looked at only when a
+     * lead E1, E2 or EF is in the block (CJK's leads are E3 to ED) */
+    __m256i e2_lead = equal(b, 0xE2), ef_lead = equal(b, 0xEF), e1_lead = equal(b, 0xE1);
+    __m256i leads = _mm256_or_si256(e2_lead, _mm256_or_si256(ef_lead, e1_lead));
+    if (!_mm256_testz_si256(leads, leads)) {
+        __m256i e2 = _mm256_or_si256(
+            _mm256_and_si256(_mm256_and_si256(e2_lead, equal(a, 0x80)),
+                             _mm256_or_si256(between(x, 0x8B, 0x8F), between(x, 0xAA, 0xAE))),
+            _mm256_and_si256(_mm256_and_si256(e2_lead, equal(a, 0x81)), between(x, 0xA0, 0xAF)));
+        __m256i ef = _mm256_and_si256(
+            ef_lead, _mm256_or_si256(_mm256_and_si256(equal(a, 0xBB), equal(x, 0xBF)),
+                                     _mm256_and_si256(equal(a, 0xBF), between(x, 0xB9, 0xBB))));
+        __m256i e1 = _mm256_and_si256(_mm256_and_si256(e1_lead, equal(a, 0xA0)), equal(x, 0x8E));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(e2, _mm256_or_si256(ef, e1)));
+    }
     return (uint32_t)_mm256_movemask_epi8(bad);
 }
 
 /* string_rest from p[j] (a byte of 0x80 or above, j >= 3, n >= 32): the string's end found 32
  * bytes a step; then, when it ends at a quote, p[j...end] checked 32 bytes a step
- * (utf8_doubts32), the last step the 32 bytes up to the quote with its bits before j dropped. Any
- * doubt, and string_rest walks it. */
+ * (utf8_doubts32), the last step the 32 bytes from where it is with its bits past the quote
+ * dropped, or, that close to the record's end, the 32 bytes up to the quote with its bits before
+ * it dropped. No load leaves p[0..<n]. Any doubt, and string_rest walks it. */
 CK_AVX2 static size_t string_rest_avx2(const uint8_t *p, size_t n, size_t j) {
     size_t q = stop_from(p, n, j), k = j;
     if (q == n || p[q] != '"') return string_rest(p, n, j);
     uint32_t doubts = 0;
     for (; k + 32 <= q + 1; k += 32) doubts |= utf8_doubts32(p + k);
-    if (k <= q) {
-        size_t s = q + 1 - 32;
-        if (s < 3) return string_rest(p, n, j);
-        doubts |= utf8_doubts32(p + s) >> (k - s);
+    if (k <= q) { /* the last 1 to 31 bytes, q - k < 31 */
+        if (k + 32 <= n) {
+            doubts |= utf8_doubts32(p + k) & (0xFFFFFFFFu >> (31 - (q - k))); /* the bits of p[k...q] */
+        } else {
+            if (q < 34) return string_rest(p, n, j); /* (tested before the subtraction: it would wrap) */
+            size_t s = q + 1 - 32;
+            doubts |= utf8_doubts32(p + s) >> (k - s);
+        }
     }
     return doubts ? string_rest(p, n, j) : (q + 1) | CK_JSON_PLAIN_FLAG | CK_JSON_CLEAN_FLAG;
 }

@@ -101,10 +101,7 @@ public struct LaidOutText: Sendable, Equatable {
     /// the text and of its lines per line written, a noticeable part of writing it: BENCHMARKS.md,
     /// "Measurements behind the code": LaidOutText.line).
     @inlinable @inline(__always)
-    package func unsafeBytes(ofLine i: Int) -> UnsafeBufferPointer<UInt8> {
-        let line = lines[i]
-        return UnsafeBufferPointer(start: base + line.start, count: line.end - line.start)
-    }
+    package func unsafeBytes(ofLine i: Int) -> UnsafeBufferPointer<UInt8> { unsafePiece(ofLine: i).bytes }
 
     /// Lines of `text` laid out again in this value's place, into its list's memory: `fill` is handed
     /// the list with the old lines still in it and replaces them all (it empties the list before it

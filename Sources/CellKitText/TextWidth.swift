@@ -132,13 +132,14 @@ public enum TextWidth {
     /// through the commonest text beyond ASCII: first a plain wide scalar (`isPlainWide`: CJK
     /// ideographs, Hangul syllables, kana) before ASCII, the end or another, told by its bytes with
     /// no lookup; printable ASCII before a scalar that does not join it (a space before a CJK
-    /// word); any other three-byte scalar that joins what follows only as an Extend, ZWJ,
-    /// SpacingMark or Hangul V or T would, followed by ASCII or by a three-byte scalar that is none
-    /// of those. The same rules as `cluster`'s: the cluster tests hold
-    /// the two to each other on every oracle string. A line of CJK is broken at a fraction of the
-    /// cost (BENCHMARKS.md, "Measurements behind the code": TextWidth.cjk); the same for two- and
-    /// four-byte scalars measured slower, as most of those are in emoji sequences that need the
-    /// rules anyway.
+    /// word); any three-byte scalar but a Prepend before ASCII or the end; any other three-byte
+    /// scalar that joins what follows only as an Extend, ZWJ, SpacingMark or Hangul V or T would,
+    /// followed by a three-byte scalar that is none of those; a four-byte scalar (an emoji) but a
+    /// Prepend before ASCII, the end or a plain wide scalar. The same rules as `cluster`'s: the
+    /// cluster tests hold the two to each other on every oracle string and on every scalar of
+    /// three and four bytes before ASCII, CJK, Hangul and kana. A line of CJK is broken at a
+    /// fraction of the cost (BENCHMARKS.md, "Measurements behind the code": TextWidth.cjk,
+    /// TextWidth.emoji); two-byte scalars measured slower this way.
     @inlinable @inline(__always)
     package static func nextCluster(
         _ bytes: UnsafeBufferPointer<UInt8>, from i: Int, table: UnsafePointer<UInt16>
@@ -179,9 +180,12 @@ public enum TextWidth {
             }
         }
         // A four-byte scalar (mostly an emoji) before ASCII, the end or a plain wide scalar: its own
-        // cluster unless it is a Prepend (GB9b); nothing else joins what follows unless that is an
-        // Extend, ZWJ, SpacingMark or regional indicator, none of which those are (BENCHMARKS.md,
-        // "Measurements behind the code": TextWidth.emoji).
+        // cluster unless it is a Prepend (GB9b). Nothing else joins what follows unless that is an
+        // Extend, ZWJ or SpacingMark (GB9, GB9a), a regional indicator (GB12, GB13) or, after a
+        // Hangul jamo or syllable, a jamo or syllable (GB6 to GB8), or a consonant after an Indic
+        // consonant and a linker (GB9c). ASCII is none of those, a plain wide scalar none but a
+        // Hangul syllable, and no four-byte scalar is Hangul or leaves a linker before it
+        // (BENCHMARKS.md, "Measurements behind the code": TextWidth.emoji).
         if b & 0xF8 == 0xF0, i &+ 4 <= n {
             let p = properties(decode(bytes, i).0, in: table), g = p >> 2 & 15, j = i &+ 4
             if g != gcbPrepend,

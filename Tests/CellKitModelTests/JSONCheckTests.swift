@@ -6,6 +6,7 @@
 
 import CScan
 import CellKitTestSupport
+import Glibc
 import Testing
 
 @testable import CellKitModel
@@ -239,11 +240,12 @@ struct JSONCheckTests {
         return [0x22] + body + [0x22]
     }
 
-    /// The check with AVX2 (where the processor has it) answers exactly as the check without: on
-    /// 40,000 records of long strings beyond ASCII at every offset (each held to the Swift parser
-    /// too), the same answer, members, flags and "cell" value. Most of them reach the AVX2 steps
-    /// (32 bytes or more, a string past the first three bytes).
-    @Test func avx2AnswersAsPortable() {
+    /// The check with AVX2 answers exactly as the check without: on 40,000 records of long strings
+    /// beyond ASCII at every offset (each held to the Swift parser too), the same answer, members,
+    /// flags and "cell" value. Most of them reach the AVX2 steps (32 bytes or more, a string past
+    /// the first three bytes). On a processor without AVX2 there is nothing to hold apart.
+    @Test(.enabled(if: ck_scan_avx2() != 0, "the processor takes no AVX2"))
+    func avx2AnswersAsPortable() {
         var random = SplitMix64(seed: 0x5349_4D44)
         var both = 0
         for _ in 0..<40_000 {
@@ -267,6 +269,49 @@ struct JSONCheckTests {
             if portable[0] == Int(CK_JSON_CHECKED), line.count >= 32 { both += 1 }
         }
         #expect(both > 10_000, "checked in C, 32 bytes or more: \(both)")
+    }
+
+    /// The check reads nothing outside its record: each record is checked where it starts a page
+    /// whose page before is unreadable, and where it ends a page whose page after is unreadable
+    /// (a read past either edge is a crash). Records of 32 bytes or more, with text beyond ASCII
+    /// near their start and their end, as the AVX2 steps look back and ahead 32 bytes at a time;
+    /// each answers as the portable check on the same memory.
+    @Test func readsOnlyItsRecord() throws {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let mapped = mmap(nil, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        let base = try #require(mapped == MAP_FAILED ? nil : mapped)
+        defer { munmap(base, 3 * page) }
+        #expect(mprotect(base, page, PROT_NONE) == 0 && mprotect(base + 2 * page, page, PROT_NONE) == 0)
+        let middle = (base + page).assumingMemoryBound(to: UInt8.self)
+        var random = SplitMix64(seed: 0x4544_4745)
+        var records = [
+            #"{"t":"é","xxxxxxxxxxxxxxxxxxxxxxxx":1}"#, #"{"日本":"語","n":12345678901234567890123}"#,
+            #"{"a": 1, "b": "padding padding padding", "w": "日本語日本語 0 日本語"}"#,
+            #"{"w": "中文字符✅ 1 👍", "pad": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#,
+        ].map { Array($0.utf8) }
+        for _ in 0..<3_000 {
+            let members = (0..<Int(1 + random.next() % 4)).map { _ in
+                Self.key(&random) + [0x3A] + Self.longString(&random)
+            }
+            records.append([0x7B] + members.joined(separator: [0x2C]) + [0x7D])
+        }
+        var checked = 0
+        for record in records where record.count >= 32 && record.count <= page {
+            for start in [middle, middle + (page - record.count)] {
+                record.withUnsafeBufferPointer { start.update(from: $0.baseAddress!, count: record.count) }
+                var offsets = [UInt32](repeating: 0, count: 64), portable = offsets
+                var (count, cell, end) = (0, 0, 0)
+                var (pCount, pCell, pEnd) = (0, 0, 0)
+                let answer = ck_json_check_record(start, record.count, &offsets, 64, &count, &cell, &end)
+                let expected = ck_json_check_record_portable(
+                    start, record.count, &portable, 64, &pCount, &pCell, &pEnd)
+                #expect(
+                    answer == expected && count == pCount && cell == pCell && end == pEnd
+                        && offsets.prefix(count) == portable.prefix(pCount), "\(record)")
+                if answer == CK_JSON_CHECKED { checked += 1 }
+            }
+        }
+        #expect(checked > 1_000, "checked at the pages' edges: \(checked)")
     }
 
     /// The C line breaker's modes are `LineBreakMode`'s raw values.

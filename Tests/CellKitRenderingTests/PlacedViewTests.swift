@@ -58,20 +58,21 @@ struct PlacedViewTests {
 
 @Suite("A row's fault")
 struct RowFaultLifetimeTests {
-    /// A placeholder's fault stays on the row until the renderer recycles it, and goes then: the
-    /// next row, drawn in the same value, has none (`recycleViews` tests a flag the fault keeps).
+    /// A placeholder's fault stays on the row until the renderer recycles it for the next row, and
+    /// goes then (`recycleViews` tests the reference the fault is held by); set again, or to nil,
+    /// the row reads back what it was given.
     @Test func faultGoesWhenTheRowIsRecycled() {
         var row = RowLayout(
             indexPath: IndexPath(section: 0, row: 0), identifier: "", width: 0, height: 0, position: .single,
             isSelected: false, background: Fill(), backgroundColor: nil, views: [])
         row.recycleViews()
-        #expect(row.fault == nil && !row.hasFault)
+        #expect(row.fault == nil && row.faultBox == nil)
         row.fault = RowFault(message: "the plugin crashed")
-        #expect(row.fault?.message == "the plugin crashed" && row.hasFault)
+        #expect(row.fault?.message == "the plugin crashed" && row.faultBox != nil)
         row.recycleViews()
-        #expect(row.fault == nil && !row.hasFault)
+        #expect(row.fault == nil && row.faultBox == nil)
         row.fault = RowFault(message: "again")
         row.fault = nil
-        #expect(!row.hasFault)
+        #expect(row.faultBox == nil)
     }
 }

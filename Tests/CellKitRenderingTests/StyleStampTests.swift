@@ -24,6 +24,7 @@ struct StyleStampTests {
         let texts = ["Item 7", "a description long enough to wrap over lines", "日本語 7", "", "שלום 7"]
         let layout = CellLayout(assets: AssetCatalog())
         var kept = layout.layout(cells[0].cell, width: 60, height: nil)
+        var memo = CellLayout.LineMemo()  // kept beside the row from row to row, as the renderer keeps it
         var keptStyles = 0
         for step in 0..<6_000 {
             let stamped = cells[random.next() % 4 == 0 ? 1 : 0]
@@ -59,7 +60,7 @@ struct StyleStampTests {
             cell.detailTextLabel.text = random.next() % 2 == 0 ? pick(texts) : nil
             let height: Int? = random.next() % 5 == 0 ? 2 : nil
             let before = kept.views.map(\.styleStamp)
-            layout.layout(cell, width: 60, height: height, into: &kept)
+            layout.layout(cell, width: 60, height: height, into: &kept, memo: &memo)
             let fresh = layout.layout(cell, width: 60, height: height)
             #expect(kept.views == fresh.views, "step \(step)")
             #expect(kept.views.map(\.styleStamp) == fresh.views.map(\.styleStamp), "step \(step)")

@@ -175,7 +175,7 @@ struct ClusterTests {
     }
 
     @Test(
-        "the quick ways and the rules agree on every scalar of three and four bytes (planes 0 to 1, tags), alone, before ASCII, before CJK"
+        "the quick ways and the rules agree on every scalar of three and four bytes (planes 0 to 1, tags), alone, before ASCII, before CJK, Hangul and kana"
     )
     func multiByteNeighbours() {
         var scalars = 0, prepends = 0
@@ -184,7 +184,7 @@ struct ClusterTests {
             for v in range {
                 guard let scalar = Unicode.Scalar(UInt32(v)) else { continue }
                 let s = String(scalar)
-                for text in [s, s + "a", s + "日"] { _ = clusters(text) }  // `clusters` compares the two ways
+                for text in [s, s + "a", s + "日", s + "가", s + "あ"] { _ = clusters(text) }  // `clusters` compares the two ways
                 if clusters(s + "a").count == 1 { prepends += 1 }  // a Prepend joins the letter after it
                 scalars += 1
             }

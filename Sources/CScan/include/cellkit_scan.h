@@ -52,6 +52,10 @@ enum {
 int ck_json_check_record(const uint8_t *p, size_t n, uint32_t *members, size_t capacity, size_t *count,
                          ptrdiff_t *cell_offset, size_t *cell_end);
 
+/* 1 when this processor takes CScan's AVX2 loops (the record count's and the JSON Lines check's),
+ * 0 when they are left out: what the tests holding each to its portable twin ask first. */
+int ck_scan_avx2(void);
+
 /* ck_json_check_record as it checks without AVX2, whatever the processor: the tests hold the two
  * to each other on the same records. */
 int ck_json_check_record_portable(const uint8_t *p, size_t n, uint32_t *members, size_t capacity, size_t *count,

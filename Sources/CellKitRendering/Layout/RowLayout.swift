@@ -273,8 +273,6 @@ public struct RowLayout: Sendable, Encodable {
     /// rows have none) was 153 of its bytes; tested once a row by `recycleViews`, where testing the
     /// optional was a call (BENCHMARKS.md, "Measurements behind the code": RowLayout.hasFault).
     private(set) var faultBox: FaultBox?
-    /// Whether `fault` is set.
-    var hasFault: Bool { faultBox != nil }
 
     /// A fault, held by reference (immutable: a row set to another fault gets another box).
     final class FaultBox: Sendable {
@@ -459,12 +457,9 @@ public struct CellLayout: Sendable {
 
     /// A label's lines from measuring its height, kept for placing it: breaking
     /// the same text twice per row was a noticeable part of the layout's time (BENCHMARKS.md,
-    /// "Measurements behind the code": RowLayout.LineMemo).
-    ///
-    /// `@unchecked Sendable`: its one reference that is not Sendable, `record`, is set only while
-    /// a layout runs and cleared before it returns (`finish()`), so a `RowLayout` sent to another
-    /// thread holds none.
-    package struct LineMemo: @unchecked Sendable {
+    /// "Measurements behind the code": RowLayout.LineMemo). Kept by the renderer beside the row it
+    /// lays out, on the renderer's thread (not Sendable: its `record` is set while a layout runs).
+    package struct LineMemo {
         /// What a slot's lines were worked out for. Trivial, so that asking whether a slot holds a
         /// label's lines retains nothing (copying an entry with its lines retained their text and
         /// list: BENCHMARKS.md, "Measurements behind the code": RowLayout.LineMemo.keys).
