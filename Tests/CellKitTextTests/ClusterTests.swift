@@ -184,7 +184,8 @@ struct ClusterTests {
             for v in range {
                 guard let scalar = Unicode.Scalar(UInt32(v)) else { continue }
                 let s = String(scalar)
-                for text in [s, s + "a", s + "日", s + "가", s + "あ"] { _ = clusters(text) }  // `clusters` compares the two ways
+                // `clusters` compares the two ways
+                for text in [s, s + "a", s + "日", s + "가", s + "あ"] { _ = clusters(text) }
                 if clusters(s + "a").count == 1 { prepends += 1 }  // a Prepend joins the letter after it
                 scalars += 1
             }
