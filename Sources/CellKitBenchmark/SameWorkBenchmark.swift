@@ -121,7 +121,7 @@ enum SameWorkBenchmark {
         /// `run` counted `times` times: the count with the fewest allocations (then instructions), and
         /// the other. Under callgrind cellkit's read-ahead thread sometimes falls behind the table's,
         /// which then breaks some rows' lines itself (a line list made for each): a count of one size
-        /// taken that way moved the figure a row by about 60, and once by 270, either way
+        /// taken that way moved the figure a row by about 60, and twice by more than 200, either way
         /// (BENCHMARKS.md, "Measurements behind the code": SameWork.twice). The C formatter has one
         /// thread: counted once.
         func counts(_ run: ListBenchmark.Run, times: Int) throws -> (kept: References.Counts, other: References.Counts)?
