@@ -59,7 +59,9 @@ package struct JSONValueParser {
         /// the pass took the record, where its "cell" value starts, and that value's text when the
         /// pass found it plain (no escape, valid UTF-8). Not taken, nothing is appended and the Swift
         /// parser must check the record (and say what is wrong with it). The Swift walk cost half as
-        /// much again (BENCHMARKS.md, "Measurements behind the code": JSONValueParser.checkInC).
+        /// much again (BENCHMARKS.md, "Measurements behind the code": JSONValueParser.checkInC). Inline
+        /// into the check, as the C entry jumps to its walk (JSONValueParser.checkJump).
+        @inline(__always)
         mutating func checkInC(_ bytes: UnsafeBufferPointer<UInt8>) -> (
             taken: Bool, cellOffset: Int?, cellText: Range<Int>?
         ) {

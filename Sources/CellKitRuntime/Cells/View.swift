@@ -127,6 +127,7 @@ public final class View {
     }
 
     /// `setText(_:)` of bytes `UTF8Bytes.check` found valid, and clean or not: not checked again.
+    @inline(__always)
     package func setText(checked bytes: UnsafeBufferPointer<UInt8>, isClean: Bool) {
         if !ownsTextBuffer() { _textBytes = TextBytes(capacity: bytes.count) }
         // Borrowed: the view holds it, and a call on the stored reference retained it per text.
