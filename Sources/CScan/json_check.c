@@ -405,9 +405,12 @@ static size_t value(const uint8_t *p, size_t n, size_t i, int depth) {
  * return were 22 instructions a record (BENCHMARKS.md, "Measurements behind the code":
  * JSONValueParser.checkJump). */
 #if defined(__clang__)
+#if !__has_feature(address_sanitizer) && !__has_feature(thread_sanitizer)
 #define CK_JUMP __attribute__((musttail))
-#else
-#define CK_JUMP
+#endif
+#endif
+#ifndef CK_JUMP
+#define CK_JUMP /* another compiler, or a sanitizer's instrumentation, which may keep a frame: a call */
 #endif
 
 #if CK_SCAN_X86
