@@ -521,9 +521,9 @@ extension View {
     }
 
     /// `CK_VIEW_TEXT` from a C string: its bytes, cut to the text budget (with a warning), checked
-    /// as the view stores them. Inline into the host call, with `setText(checked:isClean:)`: each
-    /// call's entry and exit were a fifth of a label's text (BENCHMARKS.md, "Measurements behind the
-    /// code": Cell.viewHandleInline).
+    /// as the view stores them. Inline into the host call, with `setText(checked:isClean:)`: the
+    /// two calls' entries and exits, three labels a row, were about 50 instructions (BENCHMARKS.md,
+    /// "Measurements behind the code": Cell.viewHandleInline).
     @inline(__always)
     func setText(cString text: UnsafePointer<CChar>) throws(CellError) {
         try label()
