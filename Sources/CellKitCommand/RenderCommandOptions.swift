@@ -106,13 +106,15 @@ struct RenderCommandOptions: Equatable {
         } else if !noIsolation {
             Catalog.rebuildCache(discoveryOptions)
         }
+        let discovery = DiscoveryAhead(discoveryOptions)  // beside the document's parse
         let document = try TableDocument(contentsOf: table, root: root)
         // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
         let file = try output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }
         // Before the table, which it explains; once, and counted by --strict.
         let noticed =
             tableWidth(document, terminalColumns: Terminal.columns).warning.map { Output.printWarnings([$0]) } ?? 0
-        let render = try documentRender(document)
+        var render = try documentRender(document)
+        render.catalog = discovery.catalog()
         let outcome: DocumentRender.Outcome
         do {
             if noIsolation {

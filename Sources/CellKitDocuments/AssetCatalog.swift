@@ -66,10 +66,19 @@ package enum ImageFile {
     package static func load(_ path: String, name: String, room: Int = DocumentLimits.imageBytes)
         -> Result<InlineImage, FileProblem>
     {
+        let fd: Int32
+        do throws(FileProblem) { fd = try FileAccess.openRegular(path, name: name) } catch { return .failure(error) }
+        defer { close(fd) }
+        return load(descriptor: fd, name: name, room: room)
+    }
+
+    /// The checked image open at `fd` (`FileAccess.openRegular`), as `load(_:name:room:)` checks it; `fd`
+    /// stays open.
+    static func load(descriptor fd: Int32, name: String, room: Int) -> Result<InlineImage, FileProblem> {
         let bytes: [UInt8]
         do throws(FileProblem) {
             bytes = try FileAccess.read(
-                path, name: name, limit: DocumentLimits.imageBytes,
+                descriptor: fd, name: name, limit: DocumentLimits.imageBytes,
                 tooLarge: "an inlined image may take at most that (the limit, DocumentLimits.imageBytes)")
         } catch { return .failure(error) }
         guard bytes.count <= room else {

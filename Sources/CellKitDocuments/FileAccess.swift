@@ -180,6 +180,12 @@ enum FileAccess {
     static func read(_ path: String, name: String, limit: Int, tooLarge: String) throws(FileProblem) -> [UInt8] {
         let fd = try openRegular(path, name: name)
         defer { close(fd) }
+        return try read(descriptor: fd, name: name, limit: limit, tooLarge: tooLarge)
+    }
+
+    /// The bytes of the regular file open at `fd` (`openRegular`), from where it is, as `read(_:name:limit:tooLarge:)`
+    /// reads them; `fd` stays open.
+    static func read(descriptor fd: Int32, name: String, limit: Int, tooLarge: String) throws(FileProblem) -> [UInt8] {
         // Sized by the file, not the limit: a zeroed 1 MiB buffer for a small document faulted in
         // every page, a good part of a small render's page faults (BENCHMARKS.md, "Measurements
         // behind the code": FileAccess.read). One byte more shows growth.

@@ -556,11 +556,15 @@ enum AssetCatalogFile {
             if let n = f["file"] {
                 let written = try reader.string(n)
                 let confined: ConfinedPath
+                let fd: Int32
                 do throws(FileProblem) {
                     confined = try root.resolve(written, from: folder)
-                    close(try FileAccess.openRegular(confined.real, name: written))
+                    fd = try FileAccess.openRegular(confined.real, name: written)
                 } catch { throw reader.error(n, error.message) }
-                switch ImageFile.load(confined.real, name: written, room: DocumentLimits.catalogImageBytes - inlined) {
+                // Read from the descriptor the check opened: each file opened once (BENCHMARKS.md,
+                // "Measurements behind the code": AssetCatalogFile.openOnce).
+                defer { close(fd) }
+                switch ImageFile.load(descriptor: fd, name: written, room: DocumentLimits.catalogImageBytes - inlined) {
                 case .success(let inline):
                     image.file = confined.real
                     image.inline = inline

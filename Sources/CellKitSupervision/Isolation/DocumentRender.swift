@@ -124,6 +124,10 @@ public struct DocumentRender: Sendable {
     /// The document at `documentPath`, when this program has read it already (with `root`): a
     /// worker forked from this process renders it instead of reading the file again.
     package var document: TableDocument?
+    /// What discovery found with `discovery`, when this program has run it already (`cellkit
+    /// render` runs it beside the document's parse): a worker forked from this process, or a
+    /// render in it, uses it instead of walking the plugin folders again.
+    package var catalog: Catalog?
     /// The registry an in-process render uses instead of one made from `discovery` (the tests
     /// share one over the package's plugins).
     package var registry: CellRegistry?
@@ -154,7 +158,9 @@ public struct DocumentRender: Sendable {
     public func run(to sink: any OutputSink, report: @escaping (String) -> Void = { _ in }) throws -> Outcome {
         let plan = WorkerPlan(executable: executable, arguments: workerArguments, job: job, hookTimeout: hookTimeout)
         var faults: [String] = []
-        let render = try RenderSupervisor(plan: plan, sink: sink, forking: forksWorkers, document: document) { line in
+        let render = try RenderSupervisor(
+            plan: plan, sink: sink, forking: forksWorkers, document: document, catalog: catalog
+        ) { line in
             faults.append(line)
             report(line)
         }
@@ -170,7 +176,7 @@ public struct DocumentRender: Sendable {
     /// the rows drawn so far.
     public func runInProcess(to sink: any OutputSink) throws -> Outcome {
         let document = try self.document ?? TableDocument(contentsOf: documentPath, root: root)
-        let registry = self.registry ?? CellRegistry(options: discovery)
+        let registry = self.registry ?? CellRegistry(catalog: catalog ?? Catalog(options: discovery))
         let source = try DocumentTable(document, registry: registry)
         source.readsAhead = readsAhead
         let context = CellContext(stylesheet: document.stylesheet)
@@ -371,10 +377,10 @@ public struct DocumentRender: Sendable {
     /// supervisor shares, skipping the rows delivered already and drawing quarantined cell types as
     /// placeholders. Returns the exit status: 0 when the table is complete, 1 when it failed (an
     /// error after attaching is sent to the supervisor, one before it goes to standard error).
-    static func work(_ plan: WorkerPlan, document: TableDocument?) -> Int32 {
+    static func work(_ plan: WorkerPlan, document: TableDocument?, catalog: Catalog? = nil) -> Int32 {
         WorkerRole.enter(supervisor: plan.supervisor)
         do {
-            try render(plan, document: document)
+            try render(plan, document: document, catalog: catalog)
             return 0
         } catch let error as WorkerError {
             _ = error  // the supervisor has the message
@@ -387,14 +393,14 @@ public struct DocumentRender: Sendable {
 
     /// `work(_:document:)`'s render; an error after attaching is sent to the supervisor and thrown as
     /// a `WorkerError`.
-    private static func render(_ plan: WorkerPlan, document read: TableDocument?) throws {
+    private static func render(_ plan: WorkerPlan, document read: TableDocument?, catalog found: Catalog?) throws {
         let worker = try RenderWorker(plan)
         do {
             let settings = DocumentRender(plan.job)
             let handed = plan.documentBytes.map { worker.region.bytes(count: $0) }
             let document =
                 try read ?? TableDocument(path: settings.documentPath, root: settings.root, bytes: handed)
-            let registry = CellRegistry(options: settings.discovery)
+            let registry = CellRegistry(catalog: found ?? Catalog(options: settings.discovery))
             let catalog = registry.catalog
             func pluginPath(_ name: String) -> String? {
                 guard let identifier = try? CellIdentifier(name),

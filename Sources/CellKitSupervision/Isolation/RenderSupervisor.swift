@@ -94,18 +94,21 @@ package final class RenderSupervisor {
     let forking: Bool
     /// The document, when the caller has read it: a forked worker renders it without reading it again.
     let document: TableDocument?
+    /// What discovery found, when the caller ran it: a forked worker starts from it.
+    let catalog: Catalog?
 
     /// A render by `plan`'s workers into `sink`, forked from this process if `forking` and it may
     /// be; each fault's line goes to `report`.
     package init(
         plan: WorkerPlan, sink: OutputSink, forking: Bool = false, document: TableDocument? = nil,
-        report: @escaping (String) -> Void
+        catalog: Catalog? = nil, report: @escaping (String) -> Void
     ) throws {
         self.plan = plan
         self.sink = sink
         self.report = report
         self.forking = forking
         self.document = document
+        self.catalog = catalog
         region = try SharedRegion()
     }
 
@@ -170,7 +173,8 @@ package final class RenderSupervisor {
         region.resetRecord(written: recordWritten)
         recordWritten = true
         return (
-            try Worker(plan: plan, region: region, forking: forking, document: document), FrameDecoder(key: plan.key)
+            try Worker(plan: plan, region: region, forking: forking, document: document, catalog: catalog),
+            FrameDecoder(key: plan.key)
         )
     }
 
@@ -440,7 +444,9 @@ package final class RenderSupervisor {
         private(set) var acknowledgements: Int64 = 0
         private(set) var lastAcknowledgement: Date?
 
-        init(plan: WorkerPlan, region: SharedRegion, forking allowed: Bool, document: TableDocument?) throws {
+        init(
+            plan: WorkerPlan, region: SharedRegion, forking allowed: Bool, document: TableDocument?, catalog: Catalog?
+        ) throws {
             let forking = allowed && ForkedWorker.mayFork(executable: plan.executable)
             var plan = plan
             if !forking, let bytes = document?.standardInputBytes { plan.documentBytes = region.leave(bytes) }
@@ -486,7 +492,7 @@ package final class RenderSupervisor {
                     moving: Array(zip(sources, targets)), closing: [fromWorker[0], toWorker[1]],
                     prepare: PendingTemporaries.forgetInChild
                 ) {
-                    DocumentRender.work(plan, document: document)
+                    DocumentRender.work(plan, document: document, catalog: catalog)
                 }
             } else {
                 started = WorkerProcess.spawn(

@@ -22,7 +22,7 @@ package enum ForkedWorker {
     /// This process's threads, from `/proc/self/task` (0 when it cannot be read). A thread joined
     /// a moment ago may still be listed: the kernel wakes the joiner before it unlists the thread
     /// (31 of 20,000 joins in a C test). Then the worker starts with exec: slower, as correct.
-    static func threadCount() -> Int {
+    package static func threadCount() -> Int {
         guard let folder = opendir("/proc/self/task") else { return 0 }
         defer { closedir(folder) }
         var count = 0
