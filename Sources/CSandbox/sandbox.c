@@ -1055,8 +1055,43 @@ static int send_listener(int handoff, int fd) {
     header->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(header), &fd, sizeof fd);
     ssize_t n;
-    while ((n = sendmsg(handoff, &message, 0)) < 0 && errno == EINTR) {}
+    while ((n = sendmsg(handoff, &message, MSG_NOSIGNAL)) < 0 && errno == EINTR) {}
     return n == 1 ? 0 : -1;
+}
+
+int ck_sandbox_send_namespaces(int socket) {
+    int sent = -1;
+    if (unshare(CLONE_NEWNET | CLONE_NEWIPC) == 0) { /* EPERM without CAP_SYS_ADMIN */
+        int network = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+        int ipc = open("/proc/thread-self/ns/ipc", O_RDONLY | O_CLOEXEC);
+        if (network >= 0 && ipc >= 0 && send_listener(socket, network) == 0 && send_listener(socket, ipc) == 0)
+            sent = 0;
+        if (network >= 0) close(network);
+        if (ipc >= 0) close(ipc);
+    }
+    close(socket);
+    return sent;
+}
+
+/* Joins the namespaces the supervisor sends over `socket` (ck_sandbox_send_namespaces), waiting
+ * at most a second for them; closes `socket`. 1 when both were joined, else 0: the worker then
+ * makes its own. */
+static int join_namespaces(int socket) {
+    if (socket < 0) return 0;
+    int fds[2] = {-1, -1};
+    struct pollfd ready = {socket, POLLIN, 0};
+    for (int i = 0; i < 2; i++) {
+        int n;
+        while ((n = poll(&ready, 1, 1000)) < 0 && errno == EINTR) {}
+        if (n <= 0) break;
+        fds[i] = receive_listener(socket);
+        if (fds[i] < 0) break;
+    }
+    int joined = fds[0] >= 0 && fds[1] >= 0 && setns(fds[0], CLONE_NEWNET) == 0 && setns(fds[1], CLONE_NEWIPC) == 0;
+    for (int i = 0; i < 2; i++)
+        if (fds[i] >= 0) close(fds[i]);
+    close(socket);
+    return joined;
 }
 
 /* ---- the worker's output -------------------------------------------------------------------- */
@@ -1212,7 +1247,7 @@ int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note
         close(handoff[1]);
         return -1;
     }
-    make_namespaces(&missing);
+    if (!join_namespaces(plan->namespaces_fd)) make_namespaces(&missing);
     int watch = (int)syscall(SYS_pidfd_open, getpid(), 0); /* close-on-exec, as pidfds are */
     pid_t listener = fork();
     if (listener < 0) {

@@ -54,17 +54,12 @@ final class DiscoveryAhead {
     }
 
     /// Waits for the helper to end, and for the kernel to stop listing it: a thread joined a
-    /// moment ago may still be listed (`ForkedWorker.threadCount`), and a worker would then start
-    /// with exec instead of fork. At most 100 short yields; another thread of this program's own
-    /// (none in `cellkit`) is not waited for longer.
+    /// moment ago may still be listed, and a worker would then start with exec instead of fork
+    /// (`ForkedWorker.awaitOneThread`).
     private func join() {
         guard let thread else { return }
         pthread_join(thread, nil)
         self.thread = nil
-        var tries = 0
-        while tries < 100, ForkedWorker.threadCount() > 1 {
-            sched_yield()
-            tries += 1
-        }
+        ForkedWorker.awaitOneThread()
     }
 }

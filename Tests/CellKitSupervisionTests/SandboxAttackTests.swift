@@ -440,6 +440,60 @@ struct SandboxAttackTests {
         }
     }
 
+    /// Faulty and Shower cells that show their worker's network and IPC namespaces
+    /// (`NS net:[…] ipc:[…] END`); a Faulty cell crashes on its second row.
+    static let namespaceShower = ProcessModelTests.plugin(
+        """
+        show(cell);
+        if (ip.row == 1) raise(SIGSEGV);
+        """,
+        extra: """
+            #include <stdio.h>
+            static void show(ck_cell *cell) {
+                char net[64] = {0}, ipc[64] = {0}, line[160];
+                (void)!readlink("/proc/self/ns/net", net, sizeof net - 1);
+                (void)!readlink("/proc/self/ns/ipc", ipc, sizeof ipc - 1);
+                snprintf(line, sizeof line, "NS %s %s END", net, ipc);
+                ck_set_text(ck_text_label(cell), line);
+            }
+            CK_EXPORT void customizeCellForShower(ck_cell *cell, ck_index_path ip) { (void)ip; show(cell); }
+            """)
+
+    @Test(
+        "each worker gets fresh network and IPC namespaces, made by a root supervisor beside its start or by the worker itself, as root and as a user",
+        arguments: [SandboxAttackTests.user, 0])
+    func freshNamespaces(uid: uid_t) throws {
+        guard getuid() == 0 || uid != 0 else { return }  // as a user, the user's own run is the case
+        let folder = try Fixtures.folder("namespaces\(uid)")
+        try Fixtures.compileC(Self.namespaceShower, name: "nsshow", in: folder)
+        try "sections:\n  - cell: Faulty\n    rows: 2\n  - cell: Shower\n    rows: 1\n".write(
+            toFile: folder + "/t.yaml", atomically: true, encoding: .utf8)
+        let render = ["render", folder + "/t.yaml", "--plugin-path", folder, "--width", "70"]
+        let run =
+            getuid() == 0 ? Self.run(render, as: uid, home: folder) : [Fixtures.buildDirectory + "/cellkit"] + render
+        if getuid() == 0 {
+            for path in [folder, folder + "/t.yaml", folder + "/libnsshow.so"] { chown(path, uid, uid) }
+        }
+        let (ending, log) = try model.run(run, timeout: 60)
+        #expect(ending == .exited(3), "the second row's crash: \(log)")
+        let shown = log.split(separator: "\n").compactMap { line -> [Substring]? in
+            guard let start = line.range(of: "NS "), let end = line.range(of: " END") else { return nil }
+            return line[start.upperBound..<end.lowerBound].split(separator: " ")
+        }
+        #expect(shown.count == 2, "a Faulty row, then the Shower row drawn by the next worker: \(log)")
+        let own = ["net", "ipc"].map {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/\($0)")) ?? ""
+        }
+        for namespaces in shown {
+            #expect(
+                namespaces.count == 2 && namespaces[0].hasPrefix("net:[") && namespaces[1].hasPrefix("ipc:["), "\(log)")
+            #expect(namespaces.map(String.init) != own && namespaces[0] != own[0] && namespaces[1] != own[1], "\(log)")
+        }
+        if shown.count == 2 {
+            #expect(shown[0][0] != shown[1][0] && shown[0][1] != shown[1][1], "fresh for the second worker: \(log)")
+        }
+    }
+
     @Test(
         "--sandbox require renders where the kernel has every part; where it lacks one, fails with exit 2 naming it (on: a warning)"
     )

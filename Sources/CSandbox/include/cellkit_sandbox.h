@@ -36,6 +36,11 @@ struct ck_sandbox_plan {
     uint64_t memory_limit;
     /* RLIMIT_NOFILE of the worker; 0: unchanged. */
     uint64_t open_files;
+    /* A socket the supervisor sends a network and an IPC namespace over, made while this worker
+     * started (ck_sandbox_send_namespaces): the worker joins them instead of making its own, or
+     * makes its own when none come (the socket closed, or nothing within a second). -1: none.
+     * Closed in the worker. */
+    int namespaces_fd;
 };
 
 /* What the listener watches besides refused calls (ck_sandbox_plan.watch). */
@@ -74,6 +79,15 @@ typedef void (*ck_sandbox_forward_fn)(const char *bytes, int length);
  * errno when nothing could be done (the process is unchanged). `note` and `forward` run in the
  * listener, a forked child that must take no lock the worker held. Sets no_new_privs. */
 int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note, ck_sandbox_forward_fn forward);
+
+/* In the supervisor, on a thread of its own that ends after (it is left in them), while a forked
+ * worker starts: makes a network and an IPC namespace, sends them over `socket` to the worker
+ * (ck_sandbox_plan.namespaces_fd) and closes `socket` and its own copies. Making a network
+ * namespace is the sandbox's dearest step; made here, on the processor the supervisor leaves idle
+ * while its worker starts, the worker only joins them. It needs CAP_SYS_ADMIN, as no user namespace
+ * can be made by a thread of a process that has more: 0 when sent, else -1 (nothing sent; the
+ * worker makes its own). */
+int ck_sandbox_send_namespaces(int socket);
 
 /* Whether the kernel makes the worker's network namespace here, found as ck_sandbox_enter makes it
  * (with a user namespace of its own when CAP_SYS_ADMIN is missing): 1 made, 0 not. It moves the

@@ -349,12 +349,12 @@ public struct DocumentRender: Sendable {
     /// required and a part is missing.
     package static func closeSandbox(
         _ document: TableDocument?, plugins: [String], allowRead: [String], memoryMiB: Int, required: Bool,
-        watching: Bool = false
+        watching: Bool = false, joiningAhead: Bool = false
     ) throws {
         DecidedTrust.pin(plugins)
         let missing = Sandbox.enter(
             readable: readablePaths(document, plugins: plugins, allowRead: allowRead), watching: watching,
-            reportFD: Sandbox.reportFD, memoryMiB: memoryMiB)
+            reportFD: Sandbox.reportFD, memoryMiB: memoryMiB, joiningAhead: joiningAhead)
         if required, !missing.isEmpty {
             throw WorkerError(description: sandboxRequiredMessage + missing.joined(separator: "; "))
         }
@@ -428,7 +428,8 @@ public struct DocumentRender: Sendable {
                 let cache = [settings.discovery.cacheFile].compactMap { $0 }
                 try closeSandbox(
                     document, plugins: needed.paths, allowRead: plan.job.allowRead + cache,
-                    memoryMiB: plan.job.workerMemoryMiB, required: plan.job.sandboxRequired)
+                    memoryMiB: plan.job.workerMemoryMiB, required: plan.job.sandboxRequired,
+                    joiningAhead: plan.joinsNamespacesAhead)
             }
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
             // Not for browse's windows: they are short, and a helper reading ahead meets a malformed

@@ -55,6 +55,9 @@ package struct WorkerPlan: Sendable, Codable {
     /// Whether the worker checks its channels after every hook (a system call each): set after a
     /// channel broke somewhere, so that the next worker stops in the very hook that breaks it.
     package var checksChannels = false
+    /// Whether the supervisor sends the worker its network and IPC namespaces over
+    /// `Sandbox.namespacesFD` (`Sandbox.Ahead`), to join instead of making its own.
+    package var joinsNamespacesAhead = false
     /// Whether long data files are read ahead on a helper thread (`DocumentTable.readsAhead`);
     /// off after a helper crashed, so that a fault of the same bug falls on the row that has it.
     package var readsAhead = true
@@ -221,6 +224,7 @@ package final class RenderSupervisor {
         journals.append(WarningJournal.read(region.journal))  // before the next worker clears it
         worker.process.companion = worker.report?.listener
         worker.process.finish()
+        worker.namespaces?.join()  // long done: the process has one thread again for the next fork
         let fault: String? =
             switch ending.stop {
             case .malformed(let what): "it sent \(what)"
@@ -440,6 +444,8 @@ package final class RenderSupervisor {
         let acks: Int32
         /// Where the worker's sandbox listener reports (nil when no pipe could be made).
         let report: Sandbox.Report?
+        /// The helper making the worker's namespaces, if one was started (`Sandbox.Ahead`).
+        let namespaces: Sandbox.Ahead?
         /// Acknowledgements sent, and when the last was.
         private(set) var acknowledgements: Int64 = 0
         private(set) var lastAcknowledgement: Date?
@@ -449,6 +455,19 @@ package final class RenderSupervisor {
         ) throws {
             let forking = allowed && ForkedWorker.mayFork(executable: plan.executable)
             var plan = plan
+            // A forked, sandboxed worker of a root supervisor gets its namespaces made beside its
+            // start: one end of a socket for it, the other for the helper (`Sandbox.Ahead`).
+            var ahead: [Int32] = [-1, -1]
+            if forking, plan.job.sandbox, geteuid() == 0,
+                socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ahead) == 0
+            {
+                plan.joinsNamespacesAhead = true
+                // Above the targets, as the sources below.
+                let moved = fcntl(ahead[0], F_DUPFD_CLOEXEC, 10)
+                close(ahead[0])
+                ahead[0] = moved
+            }
+            defer { if ahead[0] >= 0 { close(ahead[0]) } }
             if !forking, let bytes = document?.standardInputBytes { plan.documentBytes = region.leave(bytes) }
             var planFile: Int32 = -1
             if !forking {
@@ -485,11 +504,19 @@ package final class RenderSupervisor {
             let targets =
                 [RenderWorker.memoryFD, RenderWorker.messageFD, RenderWorker.ackFD]
                 + (report == nil ? [] : [Sandbox.reportFD])
+            if plan.joinsNamespacesAhead, ahead[0] < 0 {  // its copy failed: the worker makes its own
+                plan.joinsNamespacesAhead = false
+                close(ahead[1])
+                ahead[1] = -1
+            }
+            let moving =
+                zip(sources, targets).map { ($0, $1) }
+                + (plan.joinsNamespacesAhead ? [(ahead[0], Sandbox.namespacesFD)] : [])
             let started: Result<WorkerProcess, Spawn.Failure>
             if forking {
                 // The child must not hold the supervisor's ends: they would hide the other side's death.
                 started = WorkerProcess.fork(
-                    moving: Array(zip(sources, targets)), closing: [fromWorker[0], toWorker[1]],
+                    moving: moving, closing: [fromWorker[0], toWorker[1]] + (ahead[1] >= 0 ? [ahead[1]] : []),
                     prepare: PendingTemporaries.forgetInChild
                 ) {
                     DocumentRender.work(plan, document: document, catalog: catalog)
@@ -508,10 +535,13 @@ package final class RenderSupervisor {
                 }
             }
             switch started {
-            case .success(let started): process = started
+            case .success(let started):
+                process = started
+                namespaces = ahead[1] >= 0 ? Sandbox.Ahead(sendingOver: ahead[1]) : nil
             case .failure(let failure):
                 close(fromWorker[0])
                 close(toWorker[1])
+                if ahead[1] >= 0 { close(ahead[1]) }
                 let how = forking ? "(fork)" : plan.executable
                 throw OutputError(description: "cannot start the render worker \(how): \(failure)")
             }
@@ -522,6 +552,7 @@ package final class RenderSupervisor {
             close(messages)
             close(acks)
             process.finish()
+            namespaces?.join()
         }
 
         /// Lets the worker write its buffer again.

@@ -32,6 +32,17 @@ package enum ForkedWorker {
         return count
     }
 
+    /// After joining a helper thread, waits until the kernel stops listing it (`threadCount`), so
+    /// that the next worker forks rather than starts with exec: at most 100 short yields, so that a
+    /// thread of the embedding program's own is not waited for long.
+    package static func awaitOneThread() {
+        var tries = 0
+        while tries < 100, threadCount() > 1 {
+            sched_yield()
+            tries += 1
+        }
+    }
+
     /// Forks a worker that runs `body` and exits with its status. In the child, before `body`:
     /// each `moving` descriptor is duplicated onto its target, standard output onto standard error,
     /// `closing` and every close-on-exec descriptor are closed (what exec would close), the Swift

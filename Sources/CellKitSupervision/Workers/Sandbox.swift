@@ -28,6 +28,54 @@ package enum Sandbox {
 
     /// The descriptor a worker finds its supervisor's report pipe at.
     package static let reportFD: Int32 = 7
+    /// Where a forked worker finds the socket its namespaces come over (`Ahead`).
+    package static let namespacesFD: Int32 = 8
+
+    /// The sandbox's network and IPC namespaces made by the supervisor while its forked worker
+    /// starts, and sent to it (`ck_sandbox_send_namespaces`): the worker joins them instead of
+    /// making its own, the dearest of the sandbox's steps, on the processor the supervisor leaves
+    /// idle meanwhile (BENCHMARKS.md, "Measurements behind the code": Sandbox.namespacesAhead).
+    /// Made on a helper thread, which is left in them and ends; joined before the next worker
+    /// forks. Only a supervisor with CAP_SYS_ADMIN makes them (without it the worker needs a user
+    /// namespace, which a thread of a process with more than one cannot make): tried as root.
+    package final class Ahead {
+        private var thread: pthread_t?
+
+        /// Starts the helper that sends the namespaces over `socket` (and closes it); nil, with
+        /// `socket` closed, when this process is not root or no thread starts: the worker then
+        /// makes its own when the socket closes.
+        package init?(sendingOver socket: Int32) {
+            guard geteuid() == 0 else {
+                close(socket)
+                return nil
+            }
+            var started = pthread_t()
+            let context = UnsafeMutableRawPointer(bitPattern: Int(socket) + 1)  // never null
+            guard
+                pthread_create(
+                    &started, nil,
+                    { context in
+                        _ = ck_sandbox_send_namespaces(Int32(Int(bitPattern: context) - 1))
+                        return nil
+                    }, context) == 0
+            else {
+                close(socket)
+                return nil
+            }
+            thread = started
+        }
+
+        deinit { join() }
+
+        /// Waits for the helper to end, and for the kernel to stop listing it (before another
+        /// fork: `ForkedWorker.mayFork`).
+        package func join() {
+            guard let thread else { return }
+            pthread_join(thread, nil)
+            self.thread = nil
+            ForkedWorker.awaitOneThread()
+        }
+    }
 
     /// A worker's memory limit when none is given (`--worker-memory`), in MiB.
     package static let defaultMemoryMiB = 4096
@@ -312,11 +360,12 @@ package enum Sandbox {
     /// this process for good (`ck_sandbox_enter`; its listener is a child outside the sandbox), and
     /// returns the parts that could not be applied (also kept for `unapplied`). `readable`: what plugins may read (`readable(adding:)`); `watching` (check):
     /// opens and writes to standard output are noted too; `reportFD`: the supervisor's report
-    /// pipe (-1: none); `memoryMiB`: the worker's address-space limit (0: none).
+    /// pipe (-1: none); `memoryMiB`: the worker's address-space limit (0: none); `joiningAhead`: the
+    /// supervisor sends namespaces made ahead (`Ahead`) over `namespacesFD`, to be joined.
     @discardableResult
-    package static func enter(readable: [String], watching: Bool = false, reportFD: Int32, memoryMiB: Int)
-        -> [String]
-    {
+    package static func enter(
+        readable: [String], watching: Bool = false, reportFD: Int32, memoryMiB: Int, joiningAhead: Bool = false
+    ) -> [String] {
         runLeakCheckNow()
         let paths = readable.map { strdup($0) }
         defer { for path in paths { free(path) } }
@@ -326,7 +375,8 @@ package enum Sandbox {
             var plan = ck_sandbox_plan(
                 readable: buffer.baseAddress, readable_count: Int32(buffer.count),
                 watch: Int32(CK_SANDBOX_WATCH_OPENS) | (watching ? Int32(CK_SANDBOX_WATCH_OUTPUT) : 0),
-                report_fd: isOpenFD(reportFD) ? reportFD : -1, memory_limit: memory, open_files: openFiles)
+                report_fd: isOpenFD(reportFD) ? reportFD : -1, memory_limit: memory, open_files: openFiles,
+                namespaces_fd: joiningAhead ? namespacesFD : -1)
             return ck_sandbox_enter(&plan, noteCallback, forwardCallback)
         }
         let missing =
