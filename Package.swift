@@ -1,9 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// A cell plugin written in C: one dynamic library from `Plugins/<name>/`.
+/// A cell plugin written in C: one dynamic library from `Plugins/<name>/`, linked as `cc` links
+/// one (`Plugins/CPluginLinking/linking.c`).
 func cPlugin(_ name: String) -> [Target] {
-    [.target(name: name, dependencies: ["CCellKit"], path: "Plugins/\(name)", publicHeadersPath: ".")]
+    [
+        .target(
+            name: name, dependencies: ["CCellKit", "CPluginLinking"], path: "Plugins/\(name)", publicHeadersPath: ".")
+    ]
 }
 
 /// A cell plugin written in Swift. SwiftPM cannot mix C and Swift in one target,
@@ -216,6 +220,12 @@ let package = Package(
         .testTarget(name: "CellKitBenchmarkTests", dependencies: ["CellKitBenchmark"]),
     ]
         + cPlugins.flatMap(cPlugin)
+        // Without the Swift runtime, which `swiftc` links into a library product (its comment).
+        + [
+            .target(
+                name: "CPluginLinking", path: "Plugins/CPluginLinking", publicHeadersPath: ".",
+                linkerSettings: [.unsafeFlags(["-nostartfiles", "-no-toolchain-stdlib-rpath"])])
+        ]
         + swiftPlugins.flatMap(swiftPlugin)
 )
 
