@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// A cell plugin written in C: one dynamic library from `Plugins/<name>/`, linked as `cc` links
-/// one (`Plugins/CPluginLinking/linking.c`).
+/// one (`Sources/CPluginLinking/linking.c`).
 func cPlugin(_ name: String) -> [Target] {
     [
         .target(
@@ -223,7 +223,7 @@ let package = Package(
         // Without the Swift runtime, which `swiftc` links into a library product (its comment).
         + [
             .target(
-                name: "CPluginLinking", path: "Plugins/CPluginLinking", publicHeadersPath: ".",
+                name: "CPluginLinking", publicHeadersPath: ".",
                 linkerSettings: [.unsafeFlags(["-nostartfiles", "-no-toolchain-stdlib-rpath"])])
         ]
         + swiftPlugins.flatMap(swiftPlugin)

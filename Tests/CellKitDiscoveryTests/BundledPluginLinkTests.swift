@@ -1,4 +1,4 @@
-// The bundled C plugins are linked as `cc` links a plugin (Plugins/CPluginLinking/linking.c):
+// The bundled C plugins are linked as `cc` links a plugin (Sources/CPluginLinking/linking.c):
 // they need the C library alone, never the Swift runtime that SwiftPM's `swiftc` link adds,
 // and look for libraries beside themselves only. The Swift plugins still need their runtime.
 
