@@ -8,7 +8,8 @@
  * entry below reaches the link line ahead of `-lswiftCore`: `swift-autolink-extract` copies this
  * section into the product's link, as it does for Swift's own `-l` entries, so the linker keeps
  * only the libraries the plugin uses (BENCHMARKS.md, "Measurements behind the code":
- * CPluginLinking). `Tests/CellKitRuntimeTests` checks that the bundled C plugins need libc alone. */
+ * CPluginLinking). `BundledPluginLinkTests` (CellKitDiscoveryTests) checks that the bundled C
+ * plugins need libc alone. */
 
 /* Not instrumented by AddressSanitizer (the sanitizer builds): its metadata for the string would
  * refer to a section the linker keeps out of the library. */

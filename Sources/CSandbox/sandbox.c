@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__x86_64__)
@@ -1074,15 +1075,22 @@ int ck_sandbox_send_namespaces(int socket) {
 }
 
 /* Joins the namespaces the supervisor sends over `socket` (ck_sandbox_send_namespaces), waiting
- * at most a second for them; closes `socket`. 1 when both were joined, else 0: the worker then
- * makes its own. */
+ * at most a second in all for them (the helper closes the socket whether it sent them or not, so
+ * the wait ends sooner unless making them is that slow); closes `socket`. 1 when both were
+ * joined, else 0: the worker then makes its own. Standard descriptors are never taken for it. */
 static int join_namespaces(int socket) {
-    if (socket < 0) return 0;
+    if (socket < 3) return 0;
     int fds[2] = {-1, -1};
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
     struct pollfd ready = {socket, POLLIN, 0};
     for (int i = 0; i < 2; i++) {
         int n;
-        while ((n = poll(&ready, 1, 1000)) < 0 && errno == EINTR) {}
+        do {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            long spent = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+            n = spent >= 1000 ? 0 : poll(&ready, 1, (int)(1000 - spent));
+        } while (n < 0 && errno == EINTR);
         if (n <= 0) break;
         fds[i] = receive_listener(socket);
         if (fds[i] < 0) break;
@@ -1241,13 +1249,14 @@ int ck_sandbox_enter(const struct ck_sandbox_plan *plan, ck_sandbox_note_fn note
      * (cellkit_libraries.h), which may lie outside what Landlock lets the worker read. The
      * listener, outside the sandbox, opens libseccomp when it first names a call. */
     (void)ck_library_load(CK_LIBRARY_FFI);
+    int joined = join_namespaces(plan->namespaces_fd); /* first: its socket closed on every path */
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, handoff) != 0) return -1;
     if (pipe2(output, O_CLOEXEC) != 0) {
         close(handoff[0]);
         close(handoff[1]);
         return -1;
     }
-    if (!join_namespaces(plan->namespaces_fd)) make_namespaces(&missing);
+    if (!joined) make_namespaces(&missing);
     int watch = (int)syscall(SYS_pidfd_open, getpid(), 0); /* close-on-exec, as pidfds are */
     pid_t listener = fork();
     if (listener < 0) {

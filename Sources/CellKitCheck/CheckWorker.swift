@@ -72,7 +72,8 @@ package struct CheckWorker {
                 try DocumentRender.closeSandbox(
                     tableDocument, plugins: Array(Set(plugins)).sorted(),
                     allowRead: allowRead + [options.cacheFile].compactMap { $0 },
-                    memoryMiB: workerMemoryMiB, required: sandboxRequired, watching: true)
+                    memoryMiB: workerMemoryMiB, required: sandboxRequired, watching: true,
+                    allowUnsafePermissions: options.allowUnsafePermissions)
             } catch {
                 return fail("\(error)")
             }

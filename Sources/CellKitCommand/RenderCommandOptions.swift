@@ -100,13 +100,13 @@ struct RenderCommandOptions: Equatable {
     func run() throws {
         _ = Output.printWarnings(optionWarnings)
         let refused = DiscoveryFlags.warnAboutRefusedPaths(discoveryOptions)
-        // `--no-cache` rewrites the cache; a worker's discovery leaves it alone (explain's rewrites it).
-        if verbose {
-            DiscoveryFlags.explain(discoveryOptions)
-        } else if !noIsolation {
-            Catalog.rebuildCache(discoveryOptions)
-        }
-        let discovery = DiscoveryAhead(discoveryOptions)  // beside the document's parse
+        // `--no-cache` rewrites the cache once: by explain's discovery with `--verbose`, else by the
+        // discovery beside the document's parse, whose catalog the render uses (a worker's own leaves
+        // it alone).
+        if verbose { DiscoveryFlags.explain(discoveryOptions) }
+        var aheadOptions = discoveryOptions
+        if verbose { aheadOptions.rebuildCache = false }
+        let discovery = DiscoveryAhead(aheadOptions)  // beside the document's parse
         let document = try TableDocument(contentsOf: table, root: root)
         // Checked before anything is written: never a device, FIFO or directory, nor a file the render reads.
         let file = try output.map { try AtomicFileSink(path: $0, protecting: document.inputFiles) }

@@ -38,8 +38,8 @@ struct ck_sandbox_plan {
     uint64_t open_files;
     /* A socket the supervisor sends a network and an IPC namespace over, made while this worker
      * started (ck_sandbox_send_namespaces): the worker joins them instead of making its own, or
-     * makes its own when none come (the socket closed, or nothing within a second). -1: none.
-     * Closed in the worker. */
+     * makes its own when none come (the socket closed, or nothing within a second in all). -1
+     * (or any standard descriptor): none. Closed in the worker. */
     int namespaces_fd;
 };
 

@@ -11,18 +11,41 @@ import Synchronization
 
 /// The plugins a worker judged before its sandbox closed, as they were then.
 package enum DecidedTrust {
-    private static let state = Mutex<[String: RegistryCache.FileKey]?>(nil)
+    /// A plugin as it was pinned: its identity, or why it was refused then.
+    enum Pin {
+        case pinned(RegistryCache.FileKey)
+        case refused(path: String, reason: String)
+    }
 
-    /// Pins the plugins at `paths`, which this process's discovery judged on its real ids (a
-    /// catalog's usable plugins), as they are now: from now on only a pinned file, unchanged,
-    /// loads, and the registry cache is not written.
-    package static func pin(_ paths: [String]) {
-        var pins: [String: RegistryCache.FileKey] = [:]
-        for path in paths { if let key = RegistryCache.FileKey(path: path) { pins[path] = key } }
+    private static let state = Mutex<[String: Pin]?>(nil)
+
+    /// Pins the plugins at `paths`, which discovery judged on real ids (a catalog's usable
+    /// plugins), as they are now (`judged`): from now on only a pinned file, unchanged, loads, and
+    /// the registry cache is not written.
+    package static func pin(_ paths: [String], checkingTrust: Bool = true) {
+        let pins = judged(paths, checkingTrust: checkingTrust)
         state.withLock { $0 = pins }
     }
 
-    /// Whether the process pinned its plugins and is sealed (`pin(_:)`).
+    /// Each of `paths` as it is now: its identity, taken first, then (unless `checkingTrust` is
+    /// false: `--allow-unsafe-permissions`) its permissions judged again (`FileTrust`). Discovery
+    /// may have judged a plugin a while ago (`cellkit render` discovers in the supervisor, and a
+    /// worker that starts after a fault comes later still): a file swapped since is judged as it
+    /// is now, and one swapped after its identity was taken is refused by it.
+    static func judged(_ paths: [String], checkingTrust: Bool) -> [String: Pin] {
+        var pins: [String: Pin] = [:]
+        for path in paths {
+            guard let key = RegistryCache.FileKey(path: path) else { continue }
+            if checkingTrust, let problem = FileTrust.problem(forPlugin: path) {
+                pins[path] = .refused(path: problem.path, reason: problem.reason)
+            } else {
+                pins[path] = .pinned(key)
+            }
+        }
+        return pins
+    }
+
+    /// Whether the process pinned its plugins and is sealed (`pin(_:checkingTrust:)`).
     package static var isSealed: Bool { state.withLock { $0 != nil } }
 
     /// Why the plugin at `path` must not load: nil if the process is not sealed (then
@@ -30,13 +53,22 @@ package enum DecidedTrust {
     package static func problem(forPlugin path: String) -> (path: String, reason: String)?? {
         state.withLock { pins -> (path: String, reason: String)?? in
             guard let pins else { return .none }
-            guard let pinned = pins[path] else {
-                return .some((path, "it was not judged before the sandbox closed (only the plugins found then load)"))
+            return .some(problem(forPlugin: path, in: pins))
+        }
+    }
+
+    /// Why the plugin at `path` must not load, as `pins` say; nil if it is pinned and unchanged.
+    static func problem(forPlugin path: String, in pins: [String: Pin]) -> (path: String, reason: String)? {
+        guard let pin = pins[path] else {
+            return (path, "it was not judged before the sandbox closed (only the plugins found then load)")
+        }
+        switch pin {
+        case .refused(let at, let reason): return (at, reason)
+        case .pinned(let key):
+            guard RegistryCache.FileKey(path: path) == key else {
+                return (path, "it changed after its permissions were checked; run the command again")
             }
-            guard RegistryCache.FileKey(path: path) == pinned else {
-                return .some((path, "it changed after its permissions were checked; run the command again"))
-            }
-            return .some(nil)
+            return nil
         }
     }
 }

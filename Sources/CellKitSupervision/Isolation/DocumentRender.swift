@@ -345,13 +345,13 @@ public struct DocumentRender: Sendable {
     }
 
     /// Closes the sandbox around this worker before any of `plugins` loads: pins the plugins as
-    /// discovery judged them (on real ids), then `Sandbox.enter`. Throws when the sandbox is
-    /// required and a part is missing.
+    /// they are, judged again on real ids (`DecidedTrust.pin`; not with `allowUnsafePermissions`),
+    /// then `Sandbox.enter`. Throws when the sandbox is required and a part is missing.
     package static func closeSandbox(
         _ document: TableDocument?, plugins: [String], allowRead: [String], memoryMiB: Int, required: Bool,
-        watching: Bool = false, joiningAhead: Bool = false
+        watching: Bool = false, joiningAhead: Bool = false, allowUnsafePermissions: Bool = false
     ) throws {
-        DecidedTrust.pin(plugins)
+        DecidedTrust.pin(plugins, checkingTrust: !allowUnsafePermissions)
         let missing = Sandbox.enter(
             readable: readablePaths(document, plugins: plugins, allowRead: allowRead), watching: watching,
             reportFD: Sandbox.reportFD, memoryMiB: memoryMiB, joiningAhead: joiningAhead)
@@ -429,7 +429,7 @@ public struct DocumentRender: Sendable {
                 try closeSandbox(
                     document, plugins: needed.paths, allowRead: plan.job.allowRead + cache,
                     memoryMiB: plan.job.workerMemoryMiB, required: plan.job.sandboxRequired,
-                    joiningAhead: plan.joinsNamespacesAhead)
+                    joiningAhead: plan.joinsNamespacesAhead, allowUnsafePermissions: plan.job.allowUnsafePermissions)
             }
             let source = try DocumentTable(document, registry: registry, leavingUnloaded: isQuarantined)
             // Not for browse's windows: they are short, and a helper reading ahead meets a malformed

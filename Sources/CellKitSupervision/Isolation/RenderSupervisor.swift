@@ -455,19 +455,6 @@ package final class RenderSupervisor {
         ) throws {
             let forking = allowed && ForkedWorker.mayFork(executable: plan.executable)
             var plan = plan
-            // A forked, sandboxed worker of a root supervisor gets its namespaces made beside its
-            // start: one end of a socket for it, the other for the helper (`Sandbox.Ahead`).
-            var ahead: [Int32] = [-1, -1]
-            if forking, plan.job.sandbox, geteuid() == 0,
-                socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ahead) == 0
-            {
-                plan.joinsNamespacesAhead = true
-                // Above the targets, as the sources below.
-                let moved = fcntl(ahead[0], F_DUPFD_CLOEXEC, 10)
-                close(ahead[0])
-                ahead[0] = moved
-            }
-            defer { if ahead[0] >= 0 { close(ahead[0]) } }
             if !forking, let bytes = document?.standardInputBytes { plan.documentBytes = region.leave(bytes) }
             var planFile: Int32 = -1
             if !forking {
@@ -504,11 +491,23 @@ package final class RenderSupervisor {
             let targets =
                 [RenderWorker.memoryFD, RenderWorker.messageFD, RenderWorker.ackFD]
                 + (report == nil ? [] : [Sandbox.reportFD])
-            if plan.joinsNamespacesAhead, ahead[0] < 0 {  // its copy failed: the worker makes its own
-                plan.joinsNamespacesAhead = false
-                close(ahead[1])
-                ahead[1] = -1
+            // A forked, sandboxed worker of a root supervisor gets its namespaces made beside its
+            // start: one end of a socket for it (above the targets, as the sources), the other for
+            // the helper (`Sandbox.Ahead`). Made here, after the last step that can throw.
+            var ahead: [Int32] = [-1, -1]
+            if forking, plan.job.sandbox, geteuid() == 0,
+                socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ahead) == 0
+            {
+                let moved = fcntl(ahead[0], F_DUPFD_CLOEXEC, 10)
+                close(ahead[0])
+                ahead[0] = moved
+                if moved < 0 {  // the worker makes its own
+                    close(ahead[1])
+                    ahead[1] = -1
+                }
             }
+            defer { if ahead[0] >= 0 { close(ahead[0]) } }
+            plan.joinsNamespacesAhead = ahead[0] >= 0
             let moving =
                 zip(sources, targets).map { ($0, $1) }
                 + (plan.joinsNamespacesAhead ? [(ahead[0], Sandbox.namespacesFD)] : [])

@@ -45,7 +45,7 @@ package enum ForkedWorker {
 
     /// Forks a worker that runs `body` and exits with its status. In the child, before `body`:
     /// each `moving` descriptor is duplicated onto its target, standard output onto standard error,
-    /// `closing` and every close-on-exec descriptor are closed (what exec would close), the Swift
+    /// `closing` and every other descriptor from 3 up are closed (more than exec would close), the Swift
     /// runtime's backtracer is turned off for a Swift plugin's runtime (`SWIFT_BACKTRACE`), signal
     /// handlers are reset to the default action (ignored signals stay ignored, except SIGPIPE and
     /// the termination signals), no signal is blocked, and the supervisor's pending temporaries
@@ -75,8 +75,11 @@ package enum ForkedWorker {
         for fd in closing { close(fd) }
         for (from, to) in moving { dup2(from, to) }
         dup2(2, 1)
-        // Only the descriptors moved here: not the supervisor's, nor an embedding program's files.
-        _ = ck_process_close_from(max(3, (moving.map(\.to).max() ?? 2) + 1))
+        // Only the descriptors moved here: not the supervisor's, nor an embedding program's files
+        // (an `--output` file's among them), below the highest target as above it.
+        let highest = moving.map(\.to).max() ?? 2
+        for fd in 3..<max(3, highest) where !moving.contains(where: { $0.to == fd }) { close(fd) }
+        _ = ck_process_close_from(max(3, highest + 1))
         let status = body()
         fflush(nil)
         _exit(status)
