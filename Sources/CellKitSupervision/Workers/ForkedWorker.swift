@@ -75,8 +75,8 @@ package enum ForkedWorker {
         for fd in closing { close(fd) }
         for (from, to) in moving { dup2(from, to) }
         dup2(2, 1)
-        // Only the descriptors moved here: not the supervisor's, nor an embedding program's files
-        // (an `--output` file's among them), below the highest target as above it.
+        // Only the descriptors moved here: not the supervisor's, nor an embedding program's files,
+        // below the highest target as above it.
         let highest = moving.map(\.to).max() ?? 2
         for fd in 3..<max(3, highest) where !moving.contains(where: { $0.to == fd }) { close(fd) }
         _ = ck_process_close_from(max(3, highest + 1))
